@@ -1,0 +1,17 @@
+// Package lifetimes owns gctune's input: an application's object-lifetime Profile.
+//
+// A Profile is a list of sampled allocation records (class, size, birth and death, weight)
+// on one canonical clock, bytes allocated since the start of the run, the clock GC research
+// uses (Merlin, Elephant Tracks) because it does not depend on how fast the collector is.
+// Profiles come from three places:
+//
+//   - FiLiP / Illimani exports (a .csv of records plus a .json of run metadata), read by
+//     ReadFiLiP, which also converts older microsecond clocks to the bytes clock;
+//   - workload specs (YAML) describing classes, size and lifetime distributions, phases,
+//     direct-to-old allocations and containers, turned into a Profile by Generate with a seed
+//     and a resolution;
+//   - the bundled workloads, specs embedded in the binary (dataframe-500mb, ...).
+//
+// The package also analyses a Profile (long-lived fraction by count and by bytes, per-class
+// tables, lifetime histograms, live bytes). It knows nothing of GC parameters or search.
+package lifetimes
