@@ -20,6 +20,9 @@ const (
 	// Objects over the VM's 65,535-slot limit go to old space whatever their flag: heapsim decides
 	// that from SizeBytes.
 	FlagOldSpace
+	// FlagContainer marks a record that Profile.Containers names (set by Builder.AddContainer),
+	// so consumers can recognise containers without a lookup per record.
+	FlagContainer
 )
 
 // Meta describes the run a Profile was taken from (or generated for).
@@ -160,8 +163,14 @@ func (b *Builder) Add(class uint32, sizeBytes uint32, birth, death uint64, weigh
 	return len(b.p.Birth) - 1
 }
 
-// AddContainer records that record (an index returned by Add) is a container.
-func (b *Builder) AddContainer(c Container) { b.p.Containers = append(b.p.Containers, c) }
+// AddContainer records that record c.Record (an index returned by Add) is a container.
+// It also sets FlagContainer on that record.
+func (b *Builder) AddContainer(c Container) {
+	if c.Record >= 0 && int(c.Record) < len(b.p.Flags) {
+		b.p.Flags[c.Record] |= FlagContainer
+	}
+	b.p.Containers = append(b.p.Containers, c)
+}
 
 // Len is the number of records added so far.
 func (b *Builder) Len() int { return len(b.p.Birth) }
@@ -215,12 +224,13 @@ func (b *Builder) Build(meta Meta) (*Profile, error) {
 	if p.Meta.SamplingRate == 0 {
 		p.Meta.SamplingRate = 1
 	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
+	out := *p
 	b.p = Profile{}
 	b.classIndex = nil
-	return p, nil
+	if err := out.Validate(); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 func permute[T any](s []T, perm []int32) []T {

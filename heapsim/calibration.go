@@ -1,0 +1,75 @@
+package heapsim
+
+// DefaultCost returns the calibrated cost model. The coefficients have two origins:
+//
+//   - Priors from the mechanics of §6 and ordinary hardware (a 2020s laptop, like the MacBook of
+//     [IWST23-L]): memory bandwidth of a few GB/s for copying and sweeping, a cache miss or two
+//     per object marked or copied, about a nanosecond per remembered-set slot scanned.
+//   - Three scale factors (mutator, scavenge, full GC) fitted once by `go run ./heapsim/calibrate`
+//     on the three bundled DataFrame workloads at default parameters against the published
+//     default runs (dataframe-facts.md §1); docs/calibration.md has the fit. Never refit on runs
+//     with non-default parameters.
+func DefaultCost() Cost {
+	c := PriorCost()
+	s := calibratedScales
+	c.MutatorSecondsPerByte *= s.Mutator
+	c.MutatorSecondsPerObject *= s.Mutator
+	c.ScavengeFixedSeconds *= s.Scavenge
+	c.CopySecondsPerByte *= s.Scavenge
+	c.CopySecondsPerObject *= s.Scavenge
+	c.RSSlotSeconds *= s.Scavenge
+	c.TenureSecondsPerObject *= s.Scavenge
+	c.TenureSecondsPerByte *= s.Scavenge
+	c.FullGCFixedSeconds *= s.FullGC
+	c.MarkSecondsPerObject *= s.FullGC
+	c.MarkSecondsPerByte *= s.FullGC
+	c.CompactScanSecondsPerByte *= s.FullGC
+	c.CompactMoveSecondsPerByte *= s.FullGC
+	return c
+}
+
+// Scales are the three factors the calibration fits, each multiplying a group of prior
+// coefficients.
+type Scales struct {
+	Mutator, Scavenge, FullGC float64
+}
+
+// calibratedScales is the result of the last calibration run (docs/calibration.md).
+var calibratedScales = Scales{Mutator: 1, Scavenge: 1, FullGC: 1}
+
+// PriorCost returns the uncalibrated coefficients; each says where its value comes from.
+func PriorCost() Cost {
+	return Cost{
+		// Mutator: parsing CSV text allocates; ~10 ns per byte allocated and ~20 ns per object
+		// (method sends, primitive calls) of JIT-compiled Pharo code. Fitted scale applies.
+		MutatorSecondsPerByte:   10e-9,
+		MutatorSecondsPerObject: 20e-9,
+		// Scavenge fixed: scanning 32 stack pages and the interpreter roots, ~50 µs.
+		ScavengeFixedSeconds: 50e-6,
+		// Copy: each live field written twice, block copy then scan (§6): ~3 GB/s, plus ~10 ns
+		// per object for forwarding and the header.
+		CopySecondsPerByte:   0.33e-9,
+		CopySecondsPerObject: 10e-9,
+		// Remembered set: each slot of each entry is loaded and tested for youth, ~1 ns a slot
+		// (a sequential scan of a large array, §3.6).
+		RSSlotSeconds: 1e-9,
+		// Tenure: free-list allocation (~30 ns) and copy plus the slot scan of the new copy (§3.2).
+		TenureSecondsPerObject: 30e-9,
+		TenureSecondsPerByte:   0.5e-9,
+		// Full GC fixed part: root marking, ephemerons, bookkeeping, ~1 ms.
+		FullGCFixedSeconds: 1e-3,
+		// Mark: ~20 ns per object (a cache miss per pointer chased), ~0.2 ns per byte scanned.
+		MarkSecondsPerObject: 20e-9,
+		MarkSecondsPerByte:   0.2e-9,
+		// Planning compactor: three sweeps over old space from the first free object (§4.1, §6)
+		// at ~10 GB/s, and ~3 GB/s for the bytes slid down.
+		CompactPasses:             3,
+		CompactScanSecondsPerByte: 0.1e-9,
+		CompactMoveSecondsPerByte: 0.33e-9,
+		// Growth: one mmap plus the bridge and free-chunk set-up, ~50 µs; pages are touched
+		// lazily, so no per-byte charge. Shrink: one munmap, ~50 µs.
+		GrowSecondsPerSegment:   50e-6,
+		GrowSecondsPerByte:      0,
+		ShrinkSecondsPerSegment: 50e-6,
+	}
+}

@@ -1,0 +1,271 @@
+package heapsim
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// TestScenarios runs the scenario files under testdata/scenarios. Each file builds small
+// profiles and simulates them; the expected output is regenerated with
+//
+//	go test ./heapsim -run TestScenarios -rewrite
+//
+// and reviewed as a diff. The commands:
+//
+//	layout newspace=SIZE [pages=N] [page=SIZE]
+//	    prints T, S, E, the scavenge threshold and param 6 as Pharo sets it.
+//	profile [end=SIZE]
+//	rec size=SIZE [w=N] [n=N] [life=SIZE|end] [old] [container] [until=SIZE]
+//	loop N
+//	  rec ...
+//	endloop
+//	    builds the profile: each rec line appends n records of w objects of size bytes, born
+//	    one after another on the allocation clock; life is each object's lifetime (end = alive
+//	    at the end); old forces old space; container makes the record a container receiving
+//	    young references from its birth until `until` (default: its death).
+//	sim [newspace=SIZE] [headroom=SIZE] [shrink=SIZE] [ratio=F] [p=F] [n=N] [maxold=SIZE]
+//	    [image=SIZE] [bug588] [events=(kind,...)]
+//	    simulates the profile and prints Stats, and the events of the kinds listed.
+func TestScenarios(t *testing.T) {
+	files, err := filepath.Glob("testdata/scenarios/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenario files: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			var prof *lifetimes.Profile
+			datadriven.RunTest(t, f, func(t *testing.T, td *datadriven.TestData) string {
+				switch td.Cmd {
+				case "layout":
+					return runLayout(t, td)
+				case "profile":
+					p, err := buildScenarioProfile(td)
+					if err != nil {
+						td.Fatalf(t, "%v", err)
+					}
+					prof = p
+					return fmt.Sprintf("records=%d objects=%.0f allocated=%d end=%d containers=%d\n",
+						p.Len(), p.Objects(), uint64(p.WeightedBytes()), p.Meta.EndBytes, len(p.Containers))
+				case "sim":
+					if prof == nil {
+						td.Fatalf(t, "sim before profile")
+					}
+					return runSim(t, td, prof)
+				}
+				td.Fatalf(t, "unknown command %q", td.Cmd)
+				return ""
+			})
+		})
+	}
+}
+
+func scanBytes(t *testing.T, td *datadriven.TestData, key string, dst *uint64) {
+	if !td.HasArg(key) {
+		return
+	}
+	var v string
+	td.ScanArgs(t, key, &v)
+	n, err := units.ParseBytes(v)
+	if err != nil {
+		td.Fatalf(t, "%s: %v", key, err)
+	}
+	*dst = n
+}
+
+func runLayout(t *testing.T, td *datadriven.TestData) string {
+	p := DefaultParams()
+	scanBytes(t, td, "newspace", &p.NewSpaceBytes)
+	scanBytes(t, td, "page", &p.PageBytes)
+	if td.HasArg("pages") {
+		td.ScanArgs(t, "pages", &p.StackPages)
+	}
+	l := ComputeLayout(p)
+	return fmt.Sprintf("R=%d T=%d S=%d E=%d threshold=%d\npharo-N=%d p=%.3f\n",
+		l.ReserveBytes, l.NewSpaceBytes, l.SurvivorBytes, l.EdenBytes, l.ScavengeThresholdBytes,
+		p.SurvivorsToKeep(), p.TenuringProportion())
+}
+
+type recSpec struct {
+	size, weight, n, life uint64
+	end, old, container   bool
+	until                 uint64
+	hasUntil              bool
+}
+
+func parseRec(line string) (recSpec, error) {
+	r := recSpec{weight: 1, n: 1}
+	for _, f := range strings.Fields(line)[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		var err error
+		switch k {
+		case "size":
+			r.size, err = units.ParseBytes(v)
+		case "w":
+			r.weight, err = strconv.ParseUint(v, 10, 32)
+		case "n":
+			r.n, err = strconv.ParseUint(v, 10, 64)
+		case "life":
+			if v == "end" {
+				r.end = true
+			} else {
+				r.life, err = units.ParseBytes(v)
+			}
+		case "old":
+			r.old = true
+		case "container":
+			r.container = true
+		case "until":
+			r.until, err = units.ParseBytes(v)
+			r.hasUntil = true
+		default:
+			err = fmt.Errorf("unknown key")
+		}
+		if err != nil {
+			return r, fmt.Errorf("%q: %s: %v", line, k, err)
+		}
+	}
+	return r, nil
+}
+
+func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
+	var lines []string
+	var loop []string
+	loopN := 0
+	for _, l := range strings.Split(strings.TrimSpace(td.Input), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "" || strings.HasPrefix(l, "#"):
+		case strings.HasPrefix(l, "loop "):
+			n, err := strconv.Atoi(strings.TrimPrefix(l, "loop "))
+			if err != nil {
+				return nil, err
+			}
+			loopN, loop = n, nil
+		case l == "endloop":
+			for range loopN {
+				lines = append(lines, loop...)
+			}
+			loopN, loop = 0, nil
+		case loopN > 0:
+			loop = append(loop, l)
+		default:
+			lines = append(lines, l)
+		}
+	}
+	specs := make([]recSpec, 0, len(lines))
+	var clock uint64
+	for _, l := range lines {
+		r, err := parseRec(l)
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, r)
+		clock += r.n * r.weight * r.size
+	}
+	end := clock
+	if td.HasArg("end") {
+		var v string
+		for _, a := range td.CmdArgs {
+			if a.Key == "end" {
+				v = a.Vals[0]
+			}
+		}
+		e, err := units.ParseBytes(v)
+		if err != nil {
+			return nil, err
+		}
+		end = max(end, e)
+	}
+	var b lifetimes.Builder
+	cls := b.Class("Object")
+	clock = 0
+	for _, r := range specs {
+		for range r.n {
+			death := min(clock+r.life, end)
+			var flags uint8
+			if r.end {
+				death = end
+				flags |= lifetimes.FlagAliveAtEnd
+			}
+			if r.old {
+				flags |= lifetimes.FlagOldSpace
+			}
+			i := b.Add(cls, uint32(r.size), clock, death, uint32(r.weight), flags)
+			if r.container {
+				until := death
+				if r.hasUntil {
+					until = r.until
+				}
+				b.AddContainer(lifetimes.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until})
+			}
+			clock += r.weight * r.size
+		}
+	}
+	return b.Build(lifetimes.Meta{Source: "scenario", EndBytes: end})
+}
+
+func runSim(t *testing.T, td *datadriven.TestData, p *lifetimes.Profile) string {
+	params := DefaultParams()
+	scanBytes(t, td, "newspace", &params.NewSpaceBytes)
+	scanBytes(t, td, "headroom", &params.GrowthHeadroomBytes)
+	scanBytes(t, td, "shrink", &params.ShrinkThresholdBytes)
+	scanBytes(t, td, "maxold", &params.MaxOldSpaceBytes)
+	scanBytes(t, td, "image", &params.ImageBytes)
+	if td.HasArg("ratio") {
+		td.ScanArgs(t, "ratio", &params.FullGCRatio)
+	}
+	if td.HasArg("p") {
+		params.Survivors.Mode = SurvivorsProportion
+		td.ScanArgs(t, "p", &params.Survivors.Proportion)
+	}
+	if td.HasArg("n") {
+		params.Survivors.Mode = SurvivorsCount
+		td.ScanArgs(t, "n", &params.Survivors.Count)
+	}
+	params.Bug588 = td.HasArg("bug588")
+	kinds := map[string]bool{}
+	for _, a := range td.CmdArgs {
+		if a.Key == "events" {
+			for _, v := range a.Vals {
+				kinds[v] = true
+			}
+		}
+	}
+	var sb strings.Builder
+	opts := Options{}
+	if len(kinds) > 0 {
+		opts.OnEvent = func(e *Event) {
+			if !kinds[e.Kind.String()] {
+				return
+			}
+			switch e.Kind {
+			case EventScavenge:
+				fmt.Fprintf(&sb, "  scavenge clock=%d eden=%d past=%d future=%d tenured=%d byage=%d threshold=%d rs=%.0f/%d old=%d\n",
+					e.ClockBytes, e.EdenUsedBytes, e.SurvivorBytesBefore, e.SurvivorBytesAfter, e.TenuredBytes, e.TenuredByAgeBytes, e.ThresholdBytes, e.RSEntries, e.RSSlots, e.OldUsedBytes)
+			case EventFullGC:
+				fmt.Fprintf(&sb, "  fullgc %s clock=%d old=%d live=%d footprint=%d\n", e.Cause, e.ClockBytes, e.OldUsedBytes, e.OldLiveBytes, e.FootprintBytes)
+			case EventGrow, EventShrink:
+				fmt.Fprintf(&sb, "  %s clock=%d segment=%d footprint=%d\n", e.Kind, e.ClockBytes, e.SegmentBytes, e.FootprintBytes)
+			}
+		}
+	}
+	st, err := Run(p, params, PriorCost(), opts)
+	if err != nil {
+		fmt.Fprintf(&sb, "error: %v\n", err)
+	}
+	head := fmt.Sprintf("scavenges=%d fullgcs=%d (ratio=%d large=%d) grows=%d shrinks=%d released=%d\n"+
+		"copied=%d tenured=%d byage=%d garbage=%d direct-old=%d rs-slots=%d\n"+
+		"old-peak=%d footprint-peak=%d footprint-final=%d\n",
+		st.Scavenges, st.FullGCs, st.FullGCsRatio, st.FullGCsLargeAlloc, st.Grows, st.Shrinks, st.ReleasedSegments,
+		st.CopiedBytes, st.TenuredBytes, st.TenuredByAgeBytes, st.TenuredGarbageBytes, st.DirectOldBytes, st.RSSlotsScanned,
+		st.PeakOldUsedBytes, st.PeakFootprintBytes, st.FinalFootprintBytes)
+	return head + sb.String()
+}
