@@ -133,7 +133,7 @@ type sim struct {
 	bucketWidth      uint64
 	reclaimedUpTo    int // calendar buckets below this are empty
 	epoch            uint32
-	epochLive        []float64 // old bytes still live (or not yet found dead) by entry epoch
+	epochLive        []float64  // old bytes still live (or not yet found dead) by entry epoch
 	large            []largeObj // objects allocated straight into old space, in address order
 
 	containers    []lifetimes.Container

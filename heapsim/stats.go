@@ -34,10 +34,10 @@ type Stats struct {
 	// RSScavenges counts the scavenges scheduled by remembered-set growth (part of Scavenges).
 	RSScavenges int `json:"rsScavenges"`
 	// FullGCs counts full GCs (VM parameter 7), split by cause below.
-	FullGCs          int `json:"fullGCs"`
-	FullGCsRatio     int `json:"fullGCsRatio"`
+	FullGCs           int `json:"fullGCs"`
+	FullGCsRatio      int `json:"fullGCsRatio"`
 	FullGCsLargeAlloc int `json:"fullGCsLargeAlloc"`
-	FullGCsExplicit  int `json:"fullGCsExplicit"`
+	FullGCsExplicit   int `json:"fullGCsExplicit"`
 
 	// AllocatedObjects and AllocatedBytes are what the mutator allocated (weighted records).
 	AllocatedObjects float64 `json:"allocatedObjects"`
