@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/gctune/gctune/lifetimes"
 )
 
 // BenchmarkSimulate measures records simulated per second at default parameters on random
@@ -21,6 +23,33 @@ func BenchmarkSimulate(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/time.Since(start).Seconds(), "records/s")
+		})
+	}
+}
+
+// BenchmarkSimulateBundled measures one evaluation of each bundled DataFrame workload at its
+// default resolution and default parameters (the budget: ≤ 0.5 s for dataframe-3.1gb).
+// Run: go test ./heapsim -run '^$' -bench SimulateBundled -benchmem
+func BenchmarkSimulateBundled(b *testing.B) {
+	for _, name := range []string{"dataframe-500mb", "dataframe-1.6gb", "dataframe-3.1gb"} {
+		spec, err := lifetimes.BundledSpec(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := spec.Generate(lifetimes.GenerateOptions{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		params, cost := DefaultParams(), DefaultCost()
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := time.Now()
+			for b.Loop() {
+				if _, err := Simulate(p, params, cost); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(p.Len())*float64(b.N)/time.Since(start).Seconds(), "records/s")
 		})
 	}
 }

@@ -68,6 +68,14 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 // that fails one growth by the headroom (growOldSpaceByAtLeast: 0) and a retry; a second
 // failure is the VM's fatal error (rule 11).
 func (s *sim) tenure(r int32, n uint32, size uint64) error {
+	// Fast path: the lowest segment with room takes them all.
+	if need := uint64(n) * size; s.segs[s.hint].freeBytes() >= need {
+		s.segs[s.hint].usedBytes += need
+		s.oldUsed += need
+		s.st.PeakOldUsedBytes = max(s.st.PeakOldUsedBytes, s.oldUsed)
+		s.addOld(int(r), n, need, true)
+		return nil
+	}
 	for n > 0 {
 		// Place as many as fit now, then grow for the rest.
 		fit := uint32(0)

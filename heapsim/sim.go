@@ -400,26 +400,38 @@ func (s *sim) scavenge(kind scavengeKind) error {
 	}
 
 	// Eden survivors, in allocation order. Eden objects lie above both survivor spaces, so they
-	// are never tenured by age, only by overflow (§3.3).
-	for r := s.edenStart; r <= s.cur; r++ {
-		n := weights[r]
-		switch {
-		case r == s.cur:
-			n = s.curEdenN
-		case r == s.edenStart:
-			n = s.edenStartN
-		}
-		if n == 0 || s.isDirectOld(r) {
-			continue
+	// are never tenured by age, only by overflow (§3.3). The first record may have started in
+	// the previous eden and the current one may be cut by the threshold: their counts are
+	// edenStartN and curEdenN, every record in between is whole.
+	edenRec := func(r int, n uint32) error {
+		if n == 0 || sizes[r] > MaxNewSpaceObjectBytes || flags[r]&lifetimes.FlagOldSpace != 0 {
+			return nil
 		}
 		size := uint64(sizes[r])
 		if deaths[r] <= now && flags[r]&lifetimes.FlagAliveAtEnd == 0 {
 			s.st.ReclaimedBytes += uint64(n) * size
-			continue
+			return nil
 		}
-		if err := copyOrTenure(int32(r), n, size); err != nil {
+		return copyOrTenure(int32(r), n, size)
+	}
+	if s.edenStart < s.cur {
+		if err := edenRec(s.edenStart, s.edenStartN); err != nil {
 			return err
 		}
+		for r := s.edenStart + 1; r < s.cur; r++ {
+			if deaths[r] <= now && flags[r]&lifetimes.FlagAliveAtEnd == 0 {
+				if sizes[r] <= MaxNewSpaceObjectBytes && flags[r]&lifetimes.FlagOldSpace == 0 {
+					s.st.ReclaimedBytes += uint64(weights[r]) * uint64(sizes[r])
+				}
+				continue
+			}
+			if err := edenRec(r, weights[r]); err != nil {
+				return err
+			}
+		}
+	}
+	if err := edenRec(s.cur, s.curEdenN); err != nil {
+		return err
 	}
 
 	// Rule 7, §3.3: arm the threshold for the next scavenge if the future space is > 90 % full.
