@@ -5,15 +5,19 @@ package heapsim
 //   - Priors from the mechanics of §6 and ordinary hardware (a 2020s laptop, like the MacBook of
 //     [IWST23-L]): memory bandwidth of a few GB/s for copying and sweeping, a cache miss or two
 //     per object marked or copied, about a nanosecond per remembered-set slot scanned.
-//   - Three scale factors (mutator, scavenge, full GC) fitted once by `go run ./heapsim/calibrate`
+//   - Three scale factors (mutator, scavenge, full GC) fitted once by
+//     `go run ./heapsim/calibrate -write`
 //     on the three bundled DataFrame workloads at default parameters against the published
 //     default runs (dataframe-facts.md §1); docs/calibration.md has the fit. Never refit on runs
 //     with non-default parameters.
 func DefaultCost() Cost {
-	c := PriorCost()
-	s := calibratedScales
-	c.MutatorSecondsPerByte *= s.Mutator
-	c.MutatorSecondsPerObject *= s.Mutator
+	return PriorCost().Scaled(calibratedScales())
+}
+
+// Scaled returns the cost with each group of coefficients multiplied by its scale.
+func (c Cost) Scaled(s Scales) Cost {
+	c.MutatorSecondsPerByte *= s.MutatorByte
+	c.MutatorSecondsPerObject *= s.MutatorObject
 	c.ScavengeFixedSeconds *= s.Scavenge
 	c.CopySecondsPerByte *= s.Scavenge
 	c.CopySecondsPerObject *= s.Scavenge
@@ -28,14 +32,16 @@ func DefaultCost() Cost {
 	return c
 }
 
-// Scales are the three factors the calibration fits, each multiplying a group of prior
-// coefficients.
+// Scales are the factors the calibration fits, each multiplying a group of prior coefficients:
+// the mutator's per-byte and per-object costs (the calibration fits one factor for both), every
+// scavenge coefficient, every full-GC coefficient. Growth and shrink costs stay at their priors
+// (too small to fit).
 type Scales struct {
-	Mutator, Scavenge, FullGC float64
+	MutatorByte   float64 `json:"mutatorByte"`
+	MutatorObject float64 `json:"mutatorObject"`
+	Scavenge      float64 `json:"scavenge"`
+	FullGC        float64 `json:"fullGC"`
 }
-
-// calibratedScales is the result of the last calibration run (docs/calibration.md).
-var calibratedScales = Scales{Mutator: 1, Scavenge: 1, FullGC: 1}
 
 // PriorCost returns the uncalibrated coefficients; each says where its value comes from.
 func PriorCost() Cost {

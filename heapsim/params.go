@@ -176,7 +176,8 @@ func (p Params) SurvivorsToKeep() uint64 {
 	case SurvivorsProportion:
 		// Rounded up, so the VM keeps at least the proportion asked for: with N = round(S/64)
 		// the VM's p = N·64/S can fall a hair under 1 and still tenure one object by age.
-		return uint64(math.Ceil(p.Survivors.Proportion * float64(l.SurvivorBytes) / AverageObjectBytes))
+		// (The 1e-9 absorbs floating-point noise: a proportion read back from N must give N.)
+		return uint64(math.Ceil(p.Survivors.Proportion*float64(l.SurvivorBytes)/AverageObjectBytes - 1e-9))
 	default:
 		// Pharo's VirtualMachine>>setGCParameters: round(0.9 × (param44 / 5) / (8 × wordSize)),
 		// param 44 being the real eden size E (§3.4).

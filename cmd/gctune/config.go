@@ -1,0 +1,464 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"math"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+)
+
+// Config is gctune's configuration: the repository's config.yaml documents every key and holds
+// the built-in defaults (defaultConfig returns the same values). Values come, lowest precedence
+// first, from those defaults, the config file (--config FILE, else ./config.yaml when it
+// exists), GCTUNE_* environment variables (the key upper-cased with dots as underscores:
+// GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD) and command-line flags bound to keys.
+//
+// Adding a section: add a field with a mapstructure tag here, its defaults in defaultConfig,
+// its keys (each commented) in config.yaml, its checks in Validate, and its row in README.md.
+// Byte sizes should be units.Bytes fields, which accept "64MiB", "64m" or a plain number.
+type Config struct {
+	// Workload configures how bundled workloads and specs are turned into a Profile.
+	Workload WorkloadConfig `mapstructure:"workload" json:"workload"`
+	// Lifetimes configures profile reading and lifetime analysis.
+	Lifetimes LifetimesConfig `mapstructure:"lifetimes" json:"lifetimes"`
+	// Simulate holds the GC parameters `gctune simulate` runs and the VM facts every
+	// simulation uses.
+	Simulate SimulateConfig `mapstructure:"simulate" json:"simulate"`
+	// Storage is the study database: a SQLite file path (the default, gctune.db in the
+	// working directory), sqlite:///abs/path.db, or postgres://user@host/db. Also
+	// GCTUNE_STORAGE and --storage.
+	Storage string `mapstructure:"storage" json:"storage"`
+	// Search configures optimize and resume.
+	Search SearchConfig `mapstructure:"search" json:"search"`
+	// Provenance says where a configuration came from; `gctune export --format yaml` fills it.
+	// It never changes what gctune does.
+	Provenance ProvenanceConfig `mapstructure:"provenance" json:"provenance"`
+}
+
+// SimulateConfig is the `simulate` section: the five tunables in the VM's units, then the
+// VM's fixed facts (see docs/simulator.md).
+type SimulateConfig struct {
+	// Eden is the desired new-space size D, VM parameter 45 (--edenSize= at launch).
+	Eden units.Bytes `mapstructure:"eden" json:"eden"`
+	// Headroom is the growth headroom, VM parameter 25.
+	Headroom units.Bytes `mapstructure:"headroom" json:"headroom"`
+	// Shrink is the shrink threshold, VM parameter 24.
+	Shrink units.Bytes `mapstructure:"shrink" json:"shrink"`
+	// Ratio is the full GC ratio, VM parameter 55.
+	Ratio float64 `mapstructure:"ratio" json:"ratio"`
+	// SurvivorsProportion is the tenuring proportion p (VM parameter 6 as N = ceil(p·S/64));
+	// "pharo" means Pharo's session-start value.
+	SurvivorsProportion string `mapstructure:"survivors_proportion" json:"survivors_proportion"`
+	// StackPages is VM parameter 43.
+	StackPages int `mapstructure:"stack_pages" json:"stack_pages"`
+	// PageSize is the OS page size.
+	PageSize units.Bytes `mapstructure:"page_size" json:"page_size"`
+	// MaxOldSpace is VM parameter 67 (0 = unlimited).
+	MaxOldSpace units.Bytes `mapstructure:"max_old_space" json:"max_old_space"`
+	// ImageSize is the live data the image brings.
+	ImageSize units.Bytes `mapstructure:"image_size" json:"image_size"`
+	// Bug588 simulates VMs before pharo-vm PR #588.
+	Bug588 bool `mapstructure:"bug588" json:"bug588"`
+}
+
+// SearchConfig is the `search` section.
+type SearchConfig struct {
+	// Trials is the number of finished trials a study should reach.
+	Trials int `mapstructure:"trials" json:"trials"`
+	// Workers is the number of trials evaluated at once; 0 = the number of cores.
+	Workers int `mapstructure:"workers" json:"workers"`
+	// Seed is the study seed, from which every worker's sampler seed derives.
+	Seed uint64 `mapstructure:"seed" json:"seed"`
+	// Sampler is tpe, tpe-independent, cmaes, random or goptuna-tpe.
+	Sampler string `mapstructure:"sampler" json:"sampler"`
+	// MaxFootprint is the memory budget (0 = none): a configuration whose peak footprint
+	// exceeds it is infeasible.
+	MaxFootprint units.Bytes `mapstructure:"max_footprint" json:"max_footprint"`
+	// Aggregate combines several workloads: max or mean slowdown.
+	Aggregate string `mapstructure:"aggregate" json:"aggregate"`
+	// NoSeed and NoConstrain turn off the lifetime-informed seeds and constraints.
+	NoSeed      bool `mapstructure:"no_seed" json:"no_seed"`
+	NoConstrain bool `mapstructure:"no_constrain" json:"no_constrain"`
+	// HeartbeatInterval and ReapTimeout: running trials beat every interval; a trial whose
+	// last beat is older than the timeout belonged to a dead worker and is re-queued.
+	HeartbeatInterval time.Duration `mapstructure:"heartbeat_interval" json:"heartbeat_interval"`
+	ReapTimeout       time.Duration `mapstructure:"reap_timeout" json:"reap_timeout"`
+	// Space bounds the five dimensions.
+	Space SpaceConfig `mapstructure:"space" json:"space"`
+}
+
+// SpaceConfig is `search.space`: the bounds of each dimension.
+type SpaceConfig struct {
+	EdenMin                units.Bytes `mapstructure:"eden_min" json:"eden_min"`
+	EdenMax                units.Bytes `mapstructure:"eden_max" json:"eden_max"`
+	HeadroomMin            units.Bytes `mapstructure:"headroom_min" json:"headroom_min"`
+	HeadroomMax            units.Bytes `mapstructure:"headroom_max" json:"headroom_max"`
+	ShrinkMin              units.Bytes `mapstructure:"shrink_min" json:"shrink_min"`
+	ShrinkMax              units.Bytes `mapstructure:"shrink_max" json:"shrink_max"`
+	RatioMin               float64     `mapstructure:"ratio_min" json:"ratio_min"`
+	RatioMax               float64     `mapstructure:"ratio_max" json:"ratio_max"`
+	SurvivorsProportionMin float64     `mapstructure:"survivors_proportion_min" json:"survivors_proportion_min"`
+	SurvivorsProportionMax float64     `mapstructure:"survivors_proportion_max" json:"survivors_proportion_max"`
+}
+
+// Space returns the search space.
+func (c SpaceConfig) Space() search.Space {
+	return search.Space{
+		NewSpaceBytes: search.Bounds{Low: float64(c.EdenMin), High: float64(c.EdenMax)},
+		HeadroomBytes: search.Bounds{Low: float64(c.HeadroomMin), High: float64(c.HeadroomMax)},
+		ShrinkBytes:   search.Bounds{Low: float64(c.ShrinkMin), High: float64(c.ShrinkMax)},
+		Ratio:         search.Bounds{Low: c.RatioMin, High: c.RatioMax},
+		Proportion:    search.Bounds{Low: c.SurvivorsProportionMin, High: c.SurvivorsProportionMax},
+	}
+}
+
+func spaceConfigFrom(s search.Space) SpaceConfig {
+	return SpaceConfig{
+		EdenMin: units.Bytes(s.NewSpaceBytes.Low), EdenMax: units.Bytes(s.NewSpaceBytes.High),
+		HeadroomMin: units.Bytes(s.HeadroomBytes.Low), HeadroomMax: units.Bytes(s.HeadroomBytes.High),
+		ShrinkMin: units.Bytes(s.ShrinkBytes.Low), ShrinkMax: units.Bytes(s.ShrinkBytes.High),
+		RatioMin: s.Ratio.Low, RatioMax: s.Ratio.High,
+		SurvivorsProportionMin: s.Proportion.Low, SurvivorsProportionMax: s.Proportion.High,
+	}
+}
+
+// ProvenanceConfig is the `provenance` section, informational only.
+type ProvenanceConfig struct {
+	Study            string  `mapstructure:"study" json:"study"`
+	Trial            int     `mapstructure:"trial" json:"trial"`
+	Workloads        string  `mapstructure:"workloads" json:"workloads"`
+	PredictedSpeedup float64 `mapstructure:"predicted_speedup" json:"predicted_speedup"`
+	PeakFootprint    string  `mapstructure:"peak_footprint" json:"peak_footprint"`
+	GctuneVersion    string  `mapstructure:"gctune_version" json:"gctune_version"`
+}
+
+// WorkloadConfig is the `workload` section.
+type WorkloadConfig struct {
+	// Seed seeds the generator of bundled workloads and specs. Any value; the same seed gives
+	// the same profile bit for bit.
+	Seed uint64 `mapstructure:"seed" json:"seed"`
+	// Resolution is the generator's resolution (lifetimes.GenerateOptions.Resolution). 0 means
+	// the spec's own default.
+	Resolution float64 `mapstructure:"resolution" json:"resolution"`
+}
+
+// LifetimesConfig is the `lifetimes` section.
+type LifetimesConfig struct {
+	// LongLivedThreshold is the lifetime, as a fraction of the run, from which an object is
+	// long-lived. In (0, 1].
+	LongLivedThreshold float64 `mapstructure:"long_lived_threshold" json:"long_lived_threshold"`
+	// Clock is the clock of FiLiP timestamps: "auto", "bytes" or "us".
+	Clock string `mapstructure:"clock" json:"clock"`
+	// SkipBadRows skips malformed FiLiP rows instead of failing on the first one.
+	SkipBadRows bool `mapstructure:"skip_bad_rows" json:"skip_bad_rows"`
+	// HistogramBins is the number of lifetime histogram bins, in [2, 1000].
+	HistogramBins int `mapstructure:"histogram_bins" json:"histogram_bins"`
+}
+
+// defaultConfig returns the built-in defaults: the values of the repository's config.yaml
+// (TestDefaultConfigMatchesConfigYAML keeps the two equal).
+func defaultConfig() Config {
+	return Config{
+		Workload: WorkloadConfig{Seed: 1, Resolution: 0},
+		Lifetimes: LifetimesConfig{
+			LongLivedThreshold: lifetimes.DefaultLongLivedThreshold,
+			Clock:              "auto",
+			SkipBadRows:        false,
+			HistogramBins:      lifetimes.DefaultHistogramBins,
+		},
+		Simulate: simulateConfigFrom(heapsim.DefaultParams()),
+		Storage:  "gctune.db",
+		Search: SearchConfig{
+			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
+			HeartbeatInterval: 5 * time.Second, ReapTimeout: 30 * time.Second,
+			Space: spaceConfigFrom(search.DefaultSpace()),
+		},
+	}
+}
+
+// simulateConfigFrom writes heapsim parameters as a simulate section.
+func simulateConfigFrom(p heapsim.Params) SimulateConfig {
+	sp := "pharo"
+	switch p.Survivors.Mode {
+	case heapsim.SurvivorsProportion:
+		sp = strconv.FormatFloat(p.Survivors.Proportion, 'g', -1, 64)
+	case heapsim.SurvivorsCount:
+		sp = strconv.FormatFloat(p.TenuringProportion(), 'g', -1, 64)
+	}
+	return SimulateConfig{
+		Eden: units.Bytes(p.NewSpaceBytes), Headroom: units.Bytes(p.GrowthHeadroomBytes),
+		Shrink: units.Bytes(p.ShrinkThresholdBytes), Ratio: p.FullGCRatio, SurvivorsProportion: sp,
+		StackPages: p.StackPages, PageSize: units.Bytes(p.PageBytes), MaxOldSpace: units.Bytes(p.MaxOldSpaceBytes),
+		ImageSize: units.Bytes(p.ImageBytes), Bug588: p.Bug588,
+	}
+}
+
+// Params turns the simulate section into heapsim parameters.
+func (s SimulateConfig) Params() (heapsim.Params, error) {
+	p := heapsim.DefaultParams()
+	p.NewSpaceBytes = uint64(s.Eden)
+	p.GrowthHeadroomBytes = uint64(s.Headroom)
+	p.ShrinkThresholdBytes = uint64(s.Shrink)
+	p.FullGCRatio = s.Ratio
+	if s.SurvivorsProportion != "pharo" {
+		v, err := strconv.ParseFloat(s.SurvivorsProportion, 64)
+		if err != nil {
+			return p, fmt.Errorf("config: simulate.survivors_proportion = %q: want a number ≥ 0 or pharo", s.SurvivorsProportion)
+		}
+		p.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: v}
+	}
+	p.StackPages = s.StackPages
+	p.PageBytes = uint64(s.PageSize)
+	p.MaxOldSpaceBytes = uint64(s.MaxOldSpace)
+	p.ImageBytes = uint64(s.ImageSize)
+	p.Bug588 = s.Bug588
+	if err := p.Validate(); err != nil {
+		return p, fmt.Errorf("config: simulate: %w", err)
+	}
+	return p, nil
+}
+
+// VMFacts returns the default parameters with this section's VM facts (stack pages, page
+// size, maximum old space, image size, bug588): the baseline every speedup is measured against.
+func (s SimulateConfig) VMFacts() heapsim.Params {
+	p := heapsim.DefaultParams()
+	p.StackPages = s.StackPages
+	p.PageBytes = uint64(s.PageSize)
+	p.MaxOldSpaceBytes = uint64(s.MaxOldSpace)
+	p.ImageBytes = uint64(s.ImageSize)
+	p.Bug588 = s.Bug588
+	return p
+}
+
+// Validate checks every field, returning an error that names the first bad key and its value.
+func (c Config) Validate() error {
+	bad := func(key string, value any, why string) error {
+		return fmt.Errorf("config: %s = %v: %s", key, value, why)
+	}
+	if r := c.Workload.Resolution; math.IsNaN(r) || r < 0 || r > 1 {
+		return bad("workload.resolution", r, "must be in (0, 1], records per object, or 0 for the spec's own")
+	}
+	if t := c.Lifetimes.LongLivedThreshold; math.IsNaN(t) || t <= 0 || t > 1 {
+		return bad("lifetimes.long_lived_threshold", t, "must be in (0, 1], a fraction of the run")
+	}
+	if _, err := lifetimes.ParseClock(c.Lifetimes.Clock); err != nil {
+		return bad("lifetimes.clock", fmt.Sprintf("%q", c.Lifetimes.Clock), "must be auto, bytes or us")
+	}
+	if b := c.Lifetimes.HistogramBins; b < 2 || b > 1000 {
+		return bad("lifetimes.histogram_bins", b, "must be in [2, 1000]")
+	}
+	if _, err := c.Simulate.Params(); err != nil {
+		return err
+	}
+	if c.Storage == "" {
+		return bad("storage", `""`, "must name a SQLite file or a postgres:// URL")
+	}
+	sc := c.Search
+	switch {
+	case sc.Trials < 1:
+		return bad("search.trials", sc.Trials, "must be at least 1")
+	case sc.Workers < 0:
+		return bad("search.workers", sc.Workers, "must be ≥ 0 (0 = the number of cores)")
+	case sc.HeartbeatInterval <= 0:
+		return bad("search.heartbeat_interval", sc.HeartbeatInterval, "must be positive")
+	case sc.ReapTimeout <= sc.HeartbeatInterval:
+		return bad("search.reap_timeout", sc.ReapTimeout, "must be longer than search.heartbeat_interval")
+	}
+	if _, err := objective.ParseAggregate(sc.Aggregate); err != nil {
+		return bad("search.aggregate", fmt.Sprintf("%q", sc.Aggregate), "must be max or mean")
+	}
+	if !slices.Contains(search.Samplers(), sc.Sampler) {
+		return bad("search.sampler", fmt.Sprintf("%q", sc.Sampler), "must be one of "+strings.Join(search.Samplers(), ", "))
+	}
+	if err := sc.Space.Space().Validate(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	return nil
+}
+
+// configKeyAnnotation marks a flag as setting a config key (see bindFlag).
+const configKeyAnnotation = "gctune/config-key"
+
+// bindFlag declares that cmd's flag name sets the config key (for example
+// "lifetimes.long_lived_threshold"). loadConfig binds the flags of the command that runs, so
+// commands can share a key without one's flag shadowing another's.
+func bindFlag(cmd *cobra.Command, name, key string) {
+	f := cmd.Flags().Lookup(name)
+	if f == nil {
+		panic(fmt.Sprintf("gctune: bindFlag: command %q has no flag --%s", cmd.Name(), name))
+	}
+	if f.Annotations == nil {
+		f.Annotations = map[string][]string{}
+	}
+	f.Annotations[configKeyAnnotation] = []string{key}
+}
+
+// loadConfig reads the configuration for cmd (see Config for the sources and their
+// precedence), decodes it strictly (a key in the file that Config does not have is an error
+// naming it) and validates it. configFile is --config; empty means ./config.yaml if it exists,
+// else the built-in defaults. Errors in the configuration itself are usage errors (exit code 2).
+func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
+	v := viper.New()
+	defaults := defaultConfig()
+	known := map[string]bool{}
+	setDefaults(v, "", reflect.ValueOf(defaults), known)
+
+	v.SetConfigType("yaml")
+	source := configFile
+	if configFile != "" {
+		v.SetConfigFile(configFile)
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, usageErrorf("config %s: %w", configFile, err)
+		}
+	} else if st, err := os.Stat("config.yaml"); err == nil && st.Mode().IsRegular() {
+		source = "config.yaml"
+		v.SetConfigFile(source)
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, usageErrorf("config %s: %w", source, err)
+		}
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Config{}, usageErrorf("config config.yaml: %w", err)
+	}
+	// Keys in the file that Config lacks. (Section names themselves are known keys only as
+	// prefixes: a section written as a scalar fails in decoding below, with its name.)
+	var unknown []string
+	for _, k := range v.AllKeys() {
+		if !known[k] && !isSection(k, known) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return Config{}, usageErrorf("config %s: unknown key %s", source, quoteJoin(unknown))
+	}
+
+	// GCTUNE_* variables that name no key are refused like unknown keys in the file: a typo
+	// would otherwise be silently ignored.
+	envNames := map[string]bool{}
+	for k := range known {
+		envNames[envName(k)] = true
+	}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] {
+			return Config{}, usageErrorf("config: unknown environment variable %s (known: %s)", name, strings.Join(similarEnvNames(name, envNames), ", "))
+		}
+	}
+	v.SetEnvPrefix(envPrefix)
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+
+	var bindErr error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if keys := f.Annotations[configKeyAnnotation]; len(keys) == 1 && bindErr == nil {
+			bindErr = v.BindPFlag(keys[0], f)
+		}
+	})
+	if bindErr != nil {
+		return Config{}, fmt.Errorf("config: %w", bindErr)
+	}
+
+	var cfg Config
+	if err := v.UnmarshalExact(&cfg, decodeHook()); err != nil {
+		if source == "" {
+			source = "(defaults, environment and flags)"
+		}
+		return Config{}, usageErrorf("config %s: %w", source, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, &UsageError{Err: err}
+	}
+	return cfg, nil
+}
+
+// decodeHook converts strings while decoding: into any encoding.TextUnmarshaler (so
+// units.Bytes fields accept "64MiB") and into time.Duration ("90s").
+func decodeHook() viper.DecoderConfigOption {
+	return viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
+		mapstructure.TextUnmarshallerHookFunc(),
+		mapstructure.StringToTimeDurationHookFunc(),
+	))
+}
+
+// setDefaults registers every leaf of the Config value rv (walking its mapstructure tags) as a
+// viper default, and records its key in known. Defaults matter twice: they are the lowest
+// layer, and viper only looks up environment variables for keys it knows.
+func setDefaults(v *viper.Viper, prefix string, rv reflect.Value, known map[string]bool) {
+	t := rv.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		key := prefix + tag
+		if f.Type.Kind() == reflect.Struct {
+			setDefaults(v, key+".", rv.Field(i), known)
+			continue
+		}
+		v.SetDefault(key, rv.Field(i).Interface())
+		known[key] = true
+	}
+}
+
+// envPrefix starts the environment variables that set config keys.
+const envPrefix = "GCTUNE"
+
+// envName is the environment variable that sets key: GCTUNE_ and the key in upper case, dots
+// as underscores ("lifetimes.clock" → GCTUNE_LIFETIMES_CLOCK).
+func envName(key string) string {
+	return envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// similarEnvNames lists the known variables of the section name seems to belong to
+// (GCTUNE_LIFETIMES_* for GCTUNE_LIFETIMES_THRESHOLD), or all of them when none matches.
+func similarEnvNames(name string, known map[string]bool) []string {
+	all := slices.Sorted(maps.Keys(known))
+	var same []string
+	for _, k := range all {
+		section, _, _ := strings.Cut(strings.TrimPrefix(k, envPrefix+"_"), "_")
+		if strings.HasPrefix(name, envPrefix+"_"+section+"_") || name == envPrefix+"_"+section {
+			same = append(same, k)
+		}
+	}
+	if len(same) == 0 {
+		return all
+	}
+	return same
+}
+
+// isSection reports whether key is a section (a prefix of known keys) rather than a leaf.
+func isSection(key string, known map[string]bool) bool {
+	for k := range known {
+		if strings.HasPrefix(k, key+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteJoin(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = fmt.Sprintf("%q", k)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,27 @@
+// Command gctune finds the generational-GC parameters that make one Pharo application fast,
+// from the application's object-lifetime profile.
+//
+// Usage:
+//
+//	gctune workloads                       list the bundled workloads
+//	gctune lifetimes WORKLOAD|PROFILE      analyse a profile's object lifetimes
+//	gctune version                         print the version
+//	gctune completion bash|zsh|fish|powershell
+//
+// The commands are thin: each has one NewXCmd constructor returning a *cobra.Command whose
+// RunE loads the configuration and calls a testable runX function with an options struct,
+// writing to cmd.OutOrStdout(). The logic lives in the packages (lifetimes, heapsim, ...).
+//
+// Configuration (config.go): the repository's config.yaml documents every key and holds the
+// built-in defaults. Values come from those defaults, then the config file (--config FILE,
+// else ./config.yaml when present), then GCTUNE_* environment variables (the key in upper
+// case, dots as underscores: GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD), then the flags bound to
+// keys (bindFlag), into one typed Config checked by Config.Validate. Unknown keys in the file,
+// and GCTUNE_ variables naming no key, are refused with their name. Each root command tree has its own viper instance.
+//
+// Output: text for people, or with --json a stable JSON document. Errors are printed by main
+// as one line on stderr, "gctune: <message>". Exit codes: 0 success; 2 for usage and input
+// errors (flags, arguments, configuration, unknown workload, unreadable or malformed input:
+// UsageError); 1 for any other failure. Output files (--plot) are written to a temporary file
+// and renamed, never left half-written.
+package main

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Exit codes main returns.
+const (
+	exitOK      = 0
+	exitFailure = 1 // anything else: a bug, an output file that cannot be written, ...
+	exitUsage   = 2 // bad input or usage: flags, arguments, config, unknown workload, unreadable or malformed input file
+)
+
+// UsageError marks an error as the user's to fix (bad flags, arguments, configuration or input
+// files): main exits with code 2 for it, 1 for any other error.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// usageErrorf formats a UsageError (%w wraps as in fmt.Errorf).
+func usageErrorf(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// asUsage wraps err as a UsageError (nil stays nil).
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	var u *UsageError
+	if errors.As(err, &u) {
+		return err
+	}
+	return &UsageError{Err: err}
+}
+
+// exitCode maps an error returned by a command to the process's exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var u *UsageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// oneLine flattens a (possibly multi-line, as mapstructure's) error message to one line and
+// drops a leading "gctune: ", which main adds itself.
+func oneLine(err error) string {
+	var parts []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.TrimPrefix(strings.Join(parts, " "), "gctune: ")
+}

@@ -1,0 +1,357 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// NewLifetimesCmd returns `gctune lifetimes WORKLOAD|PROFILE`, the lifetime analysis of a
+// profile.
+func NewLifetimesCmd(ro *rootOptions) *cobra.Command {
+	var (
+		plot    string
+		scale   string
+		classes int
+		top     int
+		meta    string
+	)
+	cmd := &cobra.Command{
+		Use:   "lifetimes WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof",
+		Short: "Analyse an application's object lifetimes",
+		Long: `Analyse an object-lifetime profile: the share of long-lived objects by count and by
+bytes, totals, peak and final live bytes, the largest objects, the bytes allocated directly in
+old space, the containers, a per-class table (as FiLiP's) and a lifetime histogram relative to
+the run's length.
+
+The profile is a bundled workload's name (see 'gctune workloads'), a workload spec (.yaml),
+a FiLiP/Illimani export (.csv, with its .json metadata beside it or named by --meta) or a
+gctune profile (.gcprof).`,
+		Example: `  gctune lifetimes dataframe-500mb
+  gctune lifetimes --threshold 0.1 --plot lifetimes.svg dataframe-500mb
+  gctune lifetimes --clock us --skip-bad-rows run.csv
+  gctune lifetimes --json my-workload.yaml`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+			if err != nil { // Validate has checked it
+				return asUsage(err)
+			}
+			return runLifetimes(cmd.OutOrStdout(), lifetimesOptions{
+				Ref: args[0],
+				Open: lifetimes.OpenOptions{
+					Seed:          cfg.Workload.Seed,
+					Resolution:    cfg.Workload.Resolution,
+					Clock:         clock,
+					SkipBadRows:   cfg.Lifetimes.SkipBadRows,
+					FiLiPJSONPath: meta,
+				},
+				Analysis: lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, TopObjects: top},
+				Bins:     cfg.Lifetimes.HistogramBins,
+				Scale:    lifetimes.HistogramScale(scale),
+				Classes:  classes,
+				Plot:     plot,
+				JSON:     ro.json,
+			})
+		},
+	}
+	f := cmd.Flags()
+	defaults := defaultConfig()
+	f.Float64("threshold", defaults.Lifetimes.LongLivedThreshold, "long-lived from this lifetime, as a fraction of the run (lifetimes.long_lived_threshold)")
+	f.String("clock", defaults.Lifetimes.Clock, "clock of FiLiP timestamps: auto, bytes or us (lifetimes.clock)")
+	f.Bool("skip-bad-rows", defaults.Lifetimes.SkipBadRows, "skip malformed FiLiP rows instead of failing (lifetimes.skip_bad_rows)")
+	f.Int("bins", defaults.Lifetimes.HistogramBins, "number of histogram bins (lifetimes.histogram_bins)")
+	f.Uint64("seed", defaults.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
+	f.Float64("resolution", defaults.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
+	bindFlag(cmd, "threshold", "lifetimes.long_lived_threshold")
+	bindFlag(cmd, "clock", "lifetimes.clock")
+	bindFlag(cmd, "skip-bad-rows", "lifetimes.skip_bad_rows")
+	bindFlag(cmd, "bins", "lifetimes.histogram_bins")
+	bindFlag(cmd, "seed", "workload.seed")
+	bindFlag(cmd, "resolution", "workload.resolution")
+	f.StringVar(&plot, "plot", "", "also write the histograms as a figure: FILE.svg, FILE.png or FILE.pdf")
+	f.StringVar(&scale, "scale", string(lifetimes.LogScale), "histogram bins in the text output and --plot: log or linear")
+	f.IntVar(&classes, "classes", 20, "rows of the per-class table in the text output (0 = all)")
+	f.IntVar(&top, "top", lifetimes.DefaultTopObjects, "number of largest objects to list (0 = none)")
+	f.StringVar(&meta, "meta", "", "FiLiP JSON metadata file (default: the CSV's name with .json)")
+	return cmd
+}
+
+// lifetimesOptions are the inputs of runLifetimes.
+type lifetimesOptions struct {
+	// Ref is the workload name or profile file.
+	Ref      string
+	Open     lifetimes.OpenOptions
+	Analysis lifetimes.AnalysisOptions
+	// Bins is the number of histogram bins; Scale the binning shown in text and in the plot
+	// (the JSON document has both).
+	Bins  int
+	Scale lifetimes.HistogramScale
+	// Classes bounds the per-class table in text (0 = all); the JSON has every class.
+	Classes int
+	// Plot, when set, is the figure file to write.
+	Plot string
+	JSON bool
+}
+
+// lifetimesDoc is `gctune lifetimes --json`.
+type lifetimesDoc struct {
+	Input      inputDoc           `json:"input"`
+	Summary    *lifetimes.Summary `json:"summary"`
+	Histograms struct {
+		Log    *lifetimes.Histogram `json:"log"`
+		Linear *lifetimes.Histogram `json:"linear"`
+	} `json:"histograms"`
+	// Plot is the figure file written, if any.
+	Plot string `json:"plot,omitempty"`
+}
+
+// inputDoc describes the opened profile.
+type inputDoc struct {
+	Kind       string    `json:"kind"`
+	Ref        string    `json:"ref"`
+	Path       string    `json:"path,omitempty"`
+	Workload   string    `json:"workload,omitempty"`
+	Seed       *uint64   `json:"seed,omitempty"`
+	Resolution *float64  `json:"resolution,omitempty"`
+	FiLiP      *filipDoc `json:"filip,omitempty"`
+}
+
+// filipDoc is what ReadFiLiP reported.
+type filipDoc struct {
+	Layout       string   `json:"layout"`
+	Clock        string   `json:"clock"`
+	ClockReason  string   `json:"clockReason"`
+	Rows         int      `json:"rows"`
+	SkippedRows  int      `json:"skippedRows"`
+	FirstSkipped []string `json:"firstSkipped,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+}
+
+func runLifetimes(w io.Writer, o lifetimesOptions) error {
+	if o.Scale != lifetimes.LogScale && o.Scale != lifetimes.LinearScale {
+		return usageErrorf("--scale %q: want log or linear", o.Scale)
+	}
+	if o.Analysis.TopObjects == 0 {
+		o.Analysis.TopObjects = -1 // the flag's 0 means none; the library's 0 means the default
+	} else if o.Analysis.TopObjects < 0 {
+		return usageErrorf("--top %d: want 0 or more", o.Analysis.TopObjects)
+	}
+	if o.Classes < 0 {
+		return usageErrorf("--classes %d: want 0 or more", o.Classes)
+	}
+	format := ""
+	if o.Plot != "" {
+		var err error
+		if format, err = lifetimes.PlotFormat(o.Plot); err != nil {
+			return asUsage(err)
+		}
+	}
+	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	if err != nil {
+		return asUsage(err) // unknown workload, unreadable or malformed input
+	}
+	sum, err := lifetimes.Summarize(p, o.Analysis)
+	if err != nil {
+		return err
+	}
+	doc := lifetimesDoc{Input: newInputDoc(info, o.Open), Summary: sum, Plot: o.Plot}
+	if doc.Histograms.Log, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LogScale}); err != nil {
+		return err
+	}
+	if doc.Histograms.Linear, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LinearScale}); err != nil {
+		return err
+	}
+	shown := doc.Histograms.Log
+	if o.Scale == lifetimes.LinearScale {
+		shown = doc.Histograms.Linear
+	}
+	if o.Plot != "" {
+		title := info.Workload
+		if title == "" {
+			title = info.Ref
+		}
+		err := writeFileAtomic(o.Plot, func(f io.Writer) error {
+			return lifetimes.WriteHistogramPlot(f, format, shown, title)
+		})
+		if err != nil {
+			return fmt.Errorf("write plot: %w", err)
+		}
+	}
+	if o.JSON {
+		return writeJSON(w, doc)
+	}
+	return printLifetimes(w, &doc, shown, o)
+}
+
+func newInputDoc(info *lifetimes.OpenInfo, o lifetimes.OpenOptions) inputDoc {
+	d := inputDoc{Kind: info.Kind, Ref: info.Ref, Path: info.Path, Workload: info.Workload}
+	if info.Kind == lifetimes.SourceWorkload || info.Kind == lifetimes.SourceSpec {
+		seed, res := o.Seed, o.Resolution
+		d.Seed, d.Resolution = &seed, &res
+	}
+	if r := info.FiLiP; r != nil {
+		d.FiLiP = &filipDoc{Layout: r.Layout, Clock: r.Clock.String(), ClockReason: r.ClockReason, Rows: r.Rows,
+			SkippedRows: r.SkippedRows, FirstSkipped: r.FirstSkipped, Warnings: r.Warnings}
+	}
+	return d
+}
+
+// printLifetimes writes the text report: summary, largest objects, classes, histogram.
+func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o lifetimesOptions) error {
+	s := doc.Summary
+	ew := &errWriter{w: w}
+
+	// Where the profile came from.
+	in := doc.Input
+	switch in.Kind {
+	case lifetimes.SourceWorkload, lifetimes.SourceSpec:
+		res := "the spec's resolution"
+		if *in.Resolution != 0 {
+			res = fmt.Sprintf("resolution %g", *in.Resolution)
+		}
+		ew.printf("%s (%s %s, seed %d, %s)\n", in.Ref, in.Kind, in.Workload, *in.Seed, res)
+	default:
+		ew.printf("%s (%s profile%s)\n", in.Ref, in.Kind, profilerSuffix(s.Profiler))
+	}
+	if f := in.FiLiP; f != nil {
+		ew.printf("  FiLiP layout %s, clock %s (%s), %s rows, %s skipped\n", f.Layout, f.Clock, f.ClockReason,
+			formatCount(uint64(f.Rows)), formatCount(uint64(f.SkippedRows)))
+		for _, m := range f.FirstSkipped {
+			ew.printf("  skipped: %s\n", m)
+		}
+		for _, m := range f.Warnings {
+			ew.printf("  warning: %s\n", m)
+		}
+	}
+	ew.printf("\n")
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tew := &errWriter{w: tw}
+	row := func(label, format string, args ...any) { tew.printf("  "+label+"\t"+format+"\n", args...) }
+	row("objects", "%s (%s records, sampling rate %g)", formatCount(s.Objects), formatCount(uint64(s.Records)), s.SamplingRate)
+	row("allocated", "%s (%s bytes); run length %s on the bytes clock", units.FormatBytes(s.Bytes), formatCount(s.Bytes), units.FormatBytes(s.EndBytes))
+	row("long-lived", "%s of objects, %s of bytes (lifetime ≥ %s of the run)",
+		formatPercent(s.LongLivedObjectShare), formatPercent(s.LongLivedByteShare), formatPercent(s.LongLivedThreshold))
+	row("average lifetime", "%s of the run", formatPercent(s.AverageLifetime))
+	row("alive at end", "%s objects, %s", formatCount(s.AliveAtEndObjects), units.FormatBytes(s.AliveAtEndBytes))
+	peakAt := 0.0
+	if s.EndBytes > 0 {
+		peakAt = float64(s.PeakLiveAtBytes) / float64(s.EndBytes)
+	}
+	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), formatPercent(peakAt), units.FormatBytes(s.FinalLiveBytes))
+	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), formatPercent(s.DirectToOld.ByteShare))
+	row("containers", "%d (%s slots, %s)", s.Containers.Count, formatCount(s.Containers.TotalSlots), units.FormatBytes(s.Containers.TotalBytes))
+	if tew.err != nil {
+		return tew.err
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	if len(s.Largest) > 0 {
+		ew.printf("\nlargest objects\n")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tew = &errWriter{w: tw}
+		tew.printf("  SIZE\tSLOTS\tCOUNT\tCLASS\tBORN AT\tLIFETIME\tNOTES\n")
+		for _, l := range s.Largest {
+			var notes []string
+			if l.OldSpace {
+				notes = append(notes, "old space")
+			}
+			if l.AliveAtEnd {
+				notes = append(notes, "alive at end")
+			}
+			born := 0.0
+			if s.EndBytes > 0 {
+				born = float64(l.BirthBytes) / float64(s.EndBytes)
+			}
+			tew.printf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", units.FormatBytes(uint64(l.SizeBytes)), formatCount(uint64(l.Slots)),
+				formatCount(uint64(l.Weight)), l.Class, formatPercent(born), formatPercent(l.Lifetime), strings.Join(notes, ", "))
+		}
+		if tew.err != nil {
+			return tew.err
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+
+	rows := s.Classes
+	if o.Classes > 0 && len(rows) > o.Classes {
+		rows = rows[:o.Classes]
+	}
+	ew.printf("\nclasses by allocations (%d of %d)\n", len(rows), len(s.Classes))
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tew = &errWriter{w: tw}
+	tew.printf("  CLASS\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\n")
+	for _, c := range rows {
+		tew.printf("  %s\t%s\t%s\t%s\t%s\n", c.Class, formatPercent(c.AllocationShare), formatPercent(c.ByteShare),
+			formatPercent(c.AverageLifetime), formatPercent(c.LongLivedShare))
+	}
+	if tew.err != nil {
+		return tew.err
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	ew.printf("\n")
+	printHistogram(ew, hist)
+	if doc.Plot != "" {
+		ew.printf("\nwrote %s\n", doc.Plot)
+	}
+	return ew.err
+}
+
+func profilerSuffix(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " from " + p
+}
+
+// histBarWidth is the width of the histogram's bars, in cells, for the largest share.
+const histBarWidth = 24
+
+// printHistogram draws the histogram as two columns of unicode bars, by count and by bytes,
+// each scaled to its largest bin.
+func printHistogram(ew *errWriter, h *lifetimes.Histogram) {
+	kind := "evenly spaced"
+	if h.Scale == lifetimes.LogScale {
+		kind = "log-spaced"
+	}
+	ew.printf("lifetime histogram (%s bins; lifetime as %% of the run)\n", kind)
+	labels := make([]string, h.Bins())
+	labelWidth := len("LIFETIME")
+	for i := range labels {
+		closing := ")"
+		if i == h.Bins()-1 {
+			closing = "]"
+		}
+		labels[i] = fmt.Sprintf("[%s, %s%s", edgePercent(h.Edges[i]), edgePercent(h.Edges[i+1]), closing)
+		labelWidth = max(labelWidth, len(labels[i]))
+	}
+	var maxObj, maxBytes float64
+	for i := range labels {
+		maxObj = max(maxObj, h.ObjectShare[i])
+		maxBytes = max(maxBytes, h.ByteShare[i])
+	}
+	col := histBarWidth + 12
+	ew.printf("  %s  %s%s\n", padRight("LIFETIME", labelWidth), padRight("OBJECTS", col), "BYTES")
+	for i, l := range labels {
+		objects := padRight(bar(h.ObjectShare[i], maxObj, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", formatPercent(h.ObjectShare[i]))
+		bytes := padRight(bar(h.ByteShare[i], maxBytes, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", formatPercent(h.ByteShare[i]))
+		ew.printf("  %s  %s  %s\n", padRight(l, labelWidth), objects, strings.TrimRight(bytes, " "))
+	}
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/lifetimes"
+)
+
+func TestLifetimesSpecText(t *testing.T) {
+	out, errOut, code := gctune(t, "lifetimes", "--bins", "4", "--top", "2", "testdata/tiny.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, errOut)
+	for _, want := range []string{
+		"testdata/tiny.yaml (spec tiny, seed 1, the spec's resolution)",
+		"long-lived ", "of objects", "of bytes (lifetime ≥ 5.0 % of the run)",
+		"live bytes ", "peak ", "final ",
+		"direct to old space ", "containers ",
+		"largest objects", "alive at end",
+		"classes by allocations (2 of 2)", "Temp ", "Keep ",
+		"lifetime histogram (log-spaced bins; lifetime as % of the run)",
+		"[0%, 0.0001%)", "[1%, 100%]", "█",
+	} {
+		assert.Contains(t, out, want)
+	}
+}
+
+func TestLifetimesJSON(t *testing.T) {
+	var doc lifetimesDoc
+	gctuneJSON(t, &doc, "lifetimes", "--bins", "8", "testdata/tiny.yaml")
+	assert.Equal(t, lifetimes.SourceSpec, doc.Input.Kind)
+	assert.Equal(t, "tiny", doc.Input.Workload)
+	require.NotNil(t, doc.Summary)
+	// The spec: 80 % of the objects die at once, 20 % live to the end.
+	assert.InDelta(t, 0.2, doc.Summary.LongLivedObjectShare, 0.02)
+	assert.Equal(t, lifetimes.LogScale, doc.Histograms.Log.Scale)
+	assert.Equal(t, lifetimes.LinearScale, doc.Histograms.Linear.Scale)
+	assert.Equal(t, 8, doc.Histograms.Log.Bins())
+	assert.Len(t, doc.Summary.Largest, lifetimes.DefaultTopObjects)
+	assert.Len(t, doc.Summary.Classes, 2)
+
+	// The document's top-level keys are the stable contract.
+	out, _, code := gctune(t, "--json", "lifetimes", "testdata/tiny.yaml")
+	require.Equal(t, 0, code)
+	var raw map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	assert.Equal(t, []string{"histograms", "input", "summary"}, keys)
+}
+
+func TestLifetimesDataFrame500MB(t *testing.T) {
+	if !slices.ContainsFunc(lifetimes.Bundled(), func(w lifetimes.WorkloadInfo) bool { return w.Name == "dataframe-500mb" }) {
+		t.Skip("dataframe-500mb is not bundled yet")
+	}
+	var doc lifetimesDoc
+	gctuneJSON(t, &doc, "lifetimes", "dataframe-500mb")
+	// [IWST23-L] on the 500 MB file: 25 % of the objects, holding 40 % of the allocated
+	// memory, are long-lived (dataframe-facts.md §2).
+	assert.InDelta(t, 0.25, doc.Summary.LongLivedObjectShare, 0.03)
+	assert.InDelta(t, 0.40, doc.Summary.LongLivedByteShare, 0.04)
+
+	out, errOut, code := gctune(t, "lifetimes", "dataframe-500mb")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "long-lived ")
+}
+
+func TestLifetimesFiLiP(t *testing.T) {
+	out, errOut, code := gctune(t, "lifetimes", "--bins", "4", "testdata/run.csv")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "testdata/run.csv (filip profile from Illimani v1.2.0)")
+	assert.Contains(t, out, "FiLiP layout textualAllocatorMethod")
+	assert.Contains(t, out, "8 rows, 0 skipped")
+
+	// A bad row fails the run (exit 2, the row named) unless --skip-bad-rows.
+	_, errOut, code = gctune(t, "lifetimes", "testdata/bad.csv")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: lifetimes: testdata/bad.csv:4: field sizeInBytes: "-24" is negative`+"\n", errOut)
+
+	var doc lifetimesDoc
+	gctuneJSON(t, &doc, "lifetimes", "--skip-bad-rows", "testdata/bad.csv")
+	require.NotNil(t, doc.Input.FiLiP)
+	assert.Equal(t, 7, doc.Input.FiLiP.Rows)
+	assert.Equal(t, 1, doc.Input.FiLiP.SkippedRows)
+	assert.Equal(t, "bytes", doc.Input.FiLiP.Clock)
+
+	gctuneJSON(t, &doc, "lifetimes", "--clock", "us", "testdata/run.csv")
+	assert.Equal(t, "us", doc.Input.FiLiP.Clock)
+}
+
+func TestLifetimesUnknownWorkload(t *testing.T) {
+	out, errOut, code := gctune(t, "lifetimes", "foo")
+	assert.Equal(t, exitUsage, code)
+	assert.Empty(t, out)
+	var names []string
+	for _, w := range lifetimes.Bundled() {
+		names = append(names, w.Name)
+	}
+	assert.Equal(t, `gctune: lifetimes: "foo": not a bundled workload (known: `+strings.Join(names, ", ")+`) nor a file`+"\n", errOut)
+
+	_, errOut, code = gctune(t, "lifetimes", "missing.csv")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "no such file or directory")
+}
+
+func TestLifetimesPlotWritesSVG(t *testing.T) {
+	dir := t.TempDir()
+	plot := filepath.Join(dir, "lifetimes.svg")
+	out, errOut, code := gctune(t, "lifetimes", "--plot", plot, "testdata/tiny.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "wrote "+plot)
+
+	data, err := os.ReadFile(plot)
+	require.NoError(t, err)
+	var svg struct {
+		XMLName xml.Name
+	}
+	require.NoError(t, xml.Unmarshal(data, &svg), "the plot is well-formed XML")
+	assert.Equal(t, "svg", svg.XMLName.Local)
+	assert.Contains(t, string(data), "lifetimes by count")
+	assert.Contains(t, string(data), "lifetimes by bytes")
+
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left behind")
+
+	// PNG too, with the linear scale.
+	png := filepath.Join(dir, "lifetimes.png")
+	_, errOut, code = gctune(t, "lifetimes", "--scale", "linear", "--plot", png, "testdata/tiny.yaml")
+	require.Equal(t, 0, code, errOut)
+	data, err = os.ReadFile(png)
+	require.NoError(t, err)
+	assert.Equal(t, "\x89PNG", string(data[:4]))
+}
+
+func TestLifetimesPlotErrors(t *testing.T) {
+	dir := t.TempDir()
+	_, errOut, code := gctune(t, "lifetimes", "--plot", filepath.Join(dir, "x.gif"), "testdata/tiny.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `unknown format "gif"`)
+
+	// An unwritable destination fails (exit 1) without leaving anything behind.
+	_, errOut, code = gctune(t, "lifetimes", "--plot", filepath.Join(dir, "no", "such", "dir.svg"), "testdata/tiny.yaml")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errOut, "gctune: write plot:")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+}
+
+func TestLifetimesOptionErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--scale", "cubic"},
+		{"--top", "-1"},
+		{"--classes", "-2"},
+		{"--threshold", "0"},
+		{"--bins", "1"},
+		{"--resolution", "-1"},
+	} {
+		_, errOut, code := gctune(t, append(append([]string{"lifetimes"}, args...), "testdata/tiny.yaml")...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Equal(t, 1, countLines(errOut), "%v: %q", args, errOut)
+	}
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Set with -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234 -X main.date=2025-01-31".
+var (
+	version = "dev"
+	commit  = ""
+	date    = ""
+)
+
+func main() {
+	// SIGINT and SIGTERM cancel the context: optimize and resume finish the trials that are
+	// running, record them, and stop.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes gctune with args and returns the exit code: 0 on success, 2 for a usage error
+// (bad flags, arguments, configuration or input: see UsageError), 1 for any other error. The
+// error is printed on stderr as one line, "gctune: <message>".
+func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run with a context that cancels long commands.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := NewRootCmd(BuildInfo{Version: version, Commit: commit, Date: date})
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "gctune: %s\n", oneLine(err))
+	}
+	return exitCode(err)
+}

@@ -1,0 +1,402 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// sessionFlags are the flags optimize and resume share.
+type sessionFlags struct {
+	quiet bool
+}
+
+func addSearchFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	d := defaultConfig()
+	f.String("storage", d.Storage, "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)")
+	f.Int("workers", d.Search.Workers, "trials evaluated at once; 0 = the number of cores (search.workers)")
+	bindFlag(cmd, "storage", "storage")
+	bindFlag(cmd, "workers", "search.workers")
+}
+
+// NewOptimizeCmd returns `gctune optimize`.
+func NewOptimizeCmd(ro *rootOptions) *cobra.Command {
+	var (
+		sf    sessionFlags
+		study string
+	)
+	cmd := &cobra.Command{
+		Use:   "optimize WORKLOAD...",
+		Short: "Search the GC parameters that make a workload fastest",
+		Long: `Create a study and search the five GC parameters (eden size, growth headroom, shrink
+threshold, full GC ratio, survivors to keep) that minimise the workload's simulated run time.
+With several workloads, minimise the worst (or mean, --aggregate) slowdown against each one's
+defaults, so the configuration is robust across data sizes.
+
+The search starts from the VM defaults and a configuration derived from the lifetime profile,
+within bounds the profile allows (printed at the start; --no-seed, --no-constrain). Every
+finished trial is stored at once in the study database (--storage): a study that is stopped or
+killed loses no completed trial and continues with 'gctune resume STUDY'. Export the best
+configuration with 'gctune export STUDY'.`,
+		Example: `  gctune optimize dataframe-3.1gb --trials 200
+  gctune optimize dataframe-500mb dataframe-1.6gb dataframe-3.1gb --aggregate max --study dataframes
+  gctune optimize run.csv --max-footprint 4GiB --storage postgres://gctune@db/gctune`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("optimize needs at least one workload (see 'gctune workloads')")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args, study, ro.json, sf.quiet)
+		},
+	}
+	f := cmd.Flags()
+	d := defaultConfig()
+	f.StringVar(&study, "study", "", "study name (default: the workloads' names joined by '+')")
+	f.Int("trials", d.Search.Trials, "finished trials the study should reach (search.trials)")
+	f.Uint64("seed", d.Search.Seed, "study seed (search.seed)")
+	f.String("max-footprint", d.Search.MaxFootprint.String(), "memory budget on the peak footprint; 0 = none (search.max_footprint)")
+	f.String("aggregate", d.Search.Aggregate, "several workloads: max or mean slowdown (search.aggregate)")
+	f.Bool("no-seed", false, "do not start from the lifetime-informed configurations (search.no_seed)")
+	f.Bool("no-constrain", false, "do not narrow the space from the lifetime profile (search.no_constrain)")
+	f.Float64("resolution", d.Workload.Resolution, "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
+	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar and no plan")
+	f.String("sampler", d.Search.Sampler, "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
+	bindFlag(cmd, "sampler", "search.sampler")
+	bindFlag(cmd, "trials", "search.trials")
+	bindFlag(cmd, "seed", "search.seed")
+	bindFlag(cmd, "max-footprint", "search.max_footprint")
+	bindFlag(cmd, "aggregate", "search.aggregate")
+	bindFlag(cmd, "no-seed", "search.no_seed")
+	bindFlag(cmd, "no-constrain", "search.no_constrain")
+	bindFlag(cmd, "resolution", "workload.resolution")
+	addSearchFlags(cmd)
+	return cmd
+}
+
+// NewResumeCmd returns `gctune resume`.
+func NewResumeCmd(ro *rootOptions) *cobra.Command {
+	var (
+		sf     sessionFlags
+		trials int
+		more   int
+		force  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "resume STUDY",
+		Short: "Continue a saved study",
+		Long: `Continue a study where it stopped. Trials left RUNNING by a worker that died (their
+heartbeat is older than search.reap_timeout) are failed and their parameters run again; then
+trials run until the study holds its target of finished trials (the one it was created with,
+--trials to set a new total, --more to add). The workloads are checked against the
+fingerprints stored with the study: a changed workload is refused unless --force.`,
+		Example: `  gctune resume dataframe-3.1gb
+  gctune resume dataframe-3.1gb --more 100 --workers 4`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			if trials < 0 || more < 0 {
+				return usageErrorf("--trials and --more must not be negative")
+			}
+			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], trials, more, force, ro.json, sf.quiet)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&trials, "trials", 0, "new target of finished trials (default: the study's own)")
+	f.IntVar(&more, "more", 0, "run this many trials more than the study holds")
+	f.BoolVar(&force, "force", false, "resume even though a workload changed since the study began")
+	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar")
+	addSearchFlags(cmd)
+	return cmd
+}
+
+func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string, name string, asJSON, quiet bool) error {
+	lw, err := openWorkloads(refs, cfg)
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		name = strings.Join(refs, "+")
+	}
+	vm := cfg.Simulate.VMFacts()
+	plan, err := search.PlanSearch(lw.summaries, vm, cfg.Search.Space.Space(), search.PlanOptions{
+		NoSeed: cfg.Search.NoSeed, NoConstrain: cfg.Search.NoConstrain})
+	if err != nil {
+		return asUsage(err)
+	}
+	sp := &studyProblem{
+		Workloads: lw.refs, MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: cfg.Search.Aggregate,
+		ConfiguredSpace: cfg.Search.Space.Space(), Plan: plan, NoSeed: cfg.Search.NoSeed,
+		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
+		Trials: cfg.Search.Trials, VM: vm, Cost: heapsim.DefaultCost(), Version: version,
+	}
+	prob, err := sp.newObjective(lw)
+	if err != nil {
+		return err
+	}
+	sp.DefaultValue = prob.DefaultValue()
+	store, err := openStore(ctx, cfg.Storage, false)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	study, err := studies.CreateStudy(ctx, store, name, goptuna.StudyDirectionMinimize, sp)
+	if errors.Is(err, studies.ErrStudyExists) {
+		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), name)
+	}
+	if err != nil {
+		return err
+	}
+	if err := search.Enqueue(study, plan.Seeds); err != nil {
+		return err
+	}
+	if !quiet && !asJSON {
+		fmt.Fprintf(ew, "study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
+		printPlan(ew, plan)
+	}
+	return runSession(ctx, w, ew, cfg, store, name, study.ID, sp, prob, asJSON, quiet)
+}
+
+func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name string, trials, more int, force, asJSON, quiet bool) error {
+	store, err := openStore(ctx, cfg.Storage, true)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	id, sp, err := loadProblem(store, name)
+	if err != nil {
+		return err
+	}
+	lw, err := reopenWorkloads(sp, force, cfg.Lifetimes.LongLivedThreshold)
+	if err != nil {
+		return err
+	}
+	prob, err := sp.newObjective(lw)
+	if err != nil {
+		return err
+	}
+	if trials > 0 || more > 0 {
+		all, err := store.Storage().GetAllTrials(id)
+		if err != nil {
+			return err
+		}
+		if trials > 0 {
+			sp.Trials = trials
+		}
+		if more > 0 {
+			sp.Trials = search.Finished(all) + more
+		}
+		if err := store.SaveProblem(id, "", sp); err != nil {
+			return err
+		}
+	}
+	if !quiet && !asJSON {
+		fmt.Fprintf(ew, "resuming study %q in %s: target %d trials on %s\n", name, store.URL(), sp.Trials, sp.workloadNames())
+	}
+	return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, quiet)
+}
+
+// sessionDoc is the JSON document optimize and resume print.
+type sessionDoc struct {
+	Study        string        `json:"study"`
+	Storage      string        `json:"storage"`
+	Workloads    []workloadRef `json:"workloads"`
+	Reaped       []int         `json:"reaped,omitempty"`
+	TrialsRun    int           `json:"trialsRun"`
+	Finished     int           `json:"finished"`
+	Target       int           `json:"target"`
+	Interrupted  bool          `json:"interrupted,omitempty"`
+	DefaultValue float64       `json:"defaultValue"`
+	Best         *bestDoc      `json:"best,omitempty"`
+	Plan         search.Plan   `json:"plan"`
+}
+
+// bestDoc describes the best trial.
+type bestDoc struct {
+	Number   int               `json:"number"`
+	Value    float64           `json:"value"`
+	Speedup  float64           `json:"speedup"`
+	Point    search.Point      `json:"point"`
+	Metrics  map[string]string `json:"metrics"`
+	Feasible bool              `json:"feasible"`
+}
+
+func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies.Store, name string, id int,
+	sp *studyProblem, prob *objective.Problem, asJSON, quiet bool) error {
+	reaped, err := studies.Reap(ctx, store, id, cfg.Search.ReapTimeout)
+	if err != nil {
+		return err
+	}
+	if len(reaped) > 0 && !quiet && !asJSON {
+		fmt.Fprintf(ew, "re-queued %d trial(s) of a worker that stopped: %v\n", len(reaped), reaped)
+	}
+	var rec search.Recorder
+	var bar *progressRecorder
+	if !quiet && !asJSON {
+		bar = newProgressRecorder(ew, prob.DefaultValue(), len(sp.Workloads) == 1)
+		rec = bar
+	}
+	settings := search.Settings{
+		Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed, Sampler: sp.Sampler,
+		Space: sp.Plan.Space,
+		OnTrialStart: func(trialID int) func() {
+			return studies.StartHeartbeat(ctx, store, trialID, cfg.Search.HeartbeatInterval)
+		},
+	}
+	// A cancelled ctx (SIGINT, SIGTERM) stops new trials from starting; running ones finish
+	// and are recorded.
+	ran, err := search.Optimize(ctx, store.Storage(), name, prob, settings, rec)
+	if bar != nil {
+		bar.finish()
+	}
+	if err != nil {
+		return err
+	}
+	trials, err := store.Storage().GetAllTrials(id)
+	if err != nil {
+		return err
+	}
+	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: sp.Workloads, Reaped: reaped, TrialsRun: ran,
+		Finished: search.Finished(trials), Target: sp.Trials, Interrupted: ctx.Err() != nil,
+		DefaultValue: prob.DefaultValue(), Plan: sp.Plan}
+	if best, ok := studies.BestTrial(trials); ok {
+		doc.Best = newBestDoc(best, prob.DefaultValue())
+	}
+	if asJSON {
+		return writeJSON(w, doc)
+	}
+	return printSession(w, &doc, len(sp.Workloads) == 1)
+}
+
+func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
+	p, _ := search.PointFromParams(t.Params)
+	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
+		Metrics: t.UserAttrs, Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
+}
+
+func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
+	ew := &errWriter{w: w}
+	state := ""
+	if d.Interrupted {
+		state = ", interrupted"
+	}
+	ew.printf("study %s: %d trials run now, %d of %d finished%s\n", d.Study, d.TrialsRun, d.Finished, d.Target, state)
+	if d.Best == nil {
+		ew.printf("no feasible trial yet\n")
+		return ew.err
+	}
+	b := d.Best
+	ew.printf("best: trial %d\n", b.Number)
+	ew.printf("  %s\n", describePoint(b.Point))
+	if seconds {
+		ew.printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
+	} else {
+		ew.printf("  predicted worst slowdown %.3f against the defaults: %.2fx faster\n", b.Value, b.Speedup)
+	}
+	if fp, err := strconv.ParseUint(b.Metrics[search.AttrFootprint], 10, 64); err == nil {
+		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)
+		ew.printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
+	}
+	ew.printf("apply it: gctune export %s --format st > gctune-gc.st\n", d.Study)
+	return ew.err
+}
+
+// describePoint writes a configuration in user terms.
+func describePoint(p search.Point) string {
+	keep := ""
+	if p.Proportion >= 1 {
+		keep = " (keep all)"
+	}
+	return fmt.Sprintf("eden %s, headroom %s, shrink threshold %s, full GC ratio %.3g, survivors p=%.3g%s",
+		units.FormatBytes(uint64(p.NewSpaceBytes)), units.FormatBytes(uint64(p.HeadroomBytes)),
+		units.FormatBytes(uint64(p.ShrinkBytes)), p.Ratio, p.Proportion, keep)
+}
+
+// progressRecorder shows a progress bar with trials done, ETA, the best value so far and its
+// speedup over the defaults.
+type progressRecorder struct {
+	mu           sync.Mutex
+	w            io.Writer
+	bar          *progressbar.ProgressBar
+	defaultValue float64
+	seconds      bool
+	best         float64
+	failed       int
+}
+
+func newProgressRecorder(w io.Writer, defaultValue float64, seconds bool) *progressRecorder {
+	return &progressRecorder{w: w, defaultValue: defaultValue, seconds: seconds, best: math.Inf(1)}
+}
+
+// Start implements search.Recorder.
+func (p *progressRecorder) Start(toRun int, _ float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bar = progressbar.NewOptions(toRun,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription("trials"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetWidth(24),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+// TrialDone implements search.Recorder.
+func (p *progressRecorder) TrialDone(r search.TrialReport) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r.Err != nil {
+		p.failed++
+	} else if r.Feasible && r.Value < p.best {
+		p.best = r.Value
+	}
+	desc := "trials"
+	if !math.IsInf(p.best, 1) {
+		v := fmt.Sprintf("%.4g", p.best)
+		if p.seconds {
+			v = secs(p.best)
+		}
+		desc = fmt.Sprintf("best %s (%.2fx)", v, p.defaultValue/p.best)
+	}
+	if p.failed > 0 {
+		desc += fmt.Sprintf(", %d failed", p.failed)
+	}
+	p.bar.Describe(desc)
+	_ = p.bar.Add(1)
+}
+
+func (p *progressRecorder) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// writeJSON writes v as an indented JSON document followed by a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeFileAtomic writes path through write: into a temporary file in the same directory,
+// renamed over path only once write and close succeed, so a failure never leaves a
+// half-written file behind.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// formatCount writes n with thousands separators: 86002607 → "86,002,607".
+func formatCount(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// formatPercent writes a fraction as a percentage: one decimal from 1 % up ("25.0 %"), two
+// significant digits below ("0.06 %", "0.00012 %"), "0 %" for zero.
+func formatPercent(f float64) string {
+	v := f * 100
+	if math.Abs(v) >= 1 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " %"
+	}
+	return strconv.FormatFloat(roundSignificant(v, 2), 'f', -1, 64) + " %"
+}
+
+// edgePercent writes a histogram edge (a fraction of the run) as a compact percentage with
+// three significant digits: 0.05 → "5%", 1e-6 → "0.0001%", 0.0545559 → "5.46%".
+func edgePercent(f float64) string {
+	return strconv.FormatFloat(roundSignificant(f*100, 3), 'f', -1, 64) + "%"
+}
+
+// roundSignificant rounds x to digits significant decimal digits (0 stays 0).
+func roundSignificant(x float64, digits int) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*scale) / scale
+}
+
+// bar draws share/full as a horizontal bar of up to width cells with eighth-cell resolution.
+func bar(share, full float64, width int) string {
+	if full <= 0 || share <= 0 {
+		return ""
+	}
+	eighths := int(math.Round(share / full * float64(width*8)))
+	if eighths == 0 {
+		eighths = 1 // visible, however small
+	}
+	partial := []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+	return strings.Repeat("█", eighths/8) + partial[eighths%8]
+}
+
+// padRight pads s with spaces to width runes (tabwriter counts bytes, so bars are padded by
+// hand).
+func padRight(s string, width int) string {
+	n := len([]rune(s))
+	if n >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-n)
+}
+
+// errWriter is an io.Writer whose printf keeps the first error, for long runs of output
+// lines checked once at the end.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// studyProblem is what a study stores so that resume, export and report need nothing of the
+// original command line: the workloads (reference and content fingerprint), the objective, the
+// space (as configured and as constrained), the seeds, the VM facts and cost model, and the
+// gctune version that created it.
+type studyProblem struct {
+	Workloads       []workloadRef  `json:"workloads"`
+	MaxFootprint    uint64         `json:"maxFootprintBytes"`
+	Aggregate       string         `json:"aggregate"`
+	ConfiguredSpace search.Space   `json:"configuredSpace"`
+	Plan            search.Plan    `json:"plan"`
+	NoSeed          bool           `json:"noSeed"`
+	NoConstrain     bool           `json:"noConstrain"`
+	Seed            uint64         `json:"seed"`
+	Sampler         string         `json:"sampler"`
+	Trials          int            `json:"trials"`
+	VM              heapsim.Params `json:"vm"`
+	Cost            heapsim.Cost   `json:"cost"`
+	DefaultValue    float64        `json:"defaultValue"`
+	Version         string         `json:"gctuneVersion"`
+}
+
+// workloadRef names a workload and fixes its content.
+type workloadRef struct {
+	Ref         string  `json:"ref"`
+	Kind        string  `json:"kind"`
+	Seed        uint64  `json:"seed"`
+	Resolution  float64 `json:"resolution"`
+	Clock       string  `json:"clock"`
+	SkipBadRows bool    `json:"skipBadRows"`
+	Fingerprint string  `json:"fingerprint"`
+}
+
+func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
+	clock, err := lifetimes.ParseClock(w.Clock)
+	if err != nil {
+		return lifetimes.OpenOptions{}, err
+	}
+	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows}, nil
+}
+
+// loadedWorkloads are the opened profiles of a problem.
+type loadedWorkloads struct {
+	refs      []workloadRef
+	workloads []objective.Workload
+	summaries []*lifetimes.Summary
+}
+
+// openWorkloads opens each reference, fingerprints it and summarises it.
+func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
+	clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	opts := lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
+		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows}
+	lw := &loadedWorkloads{}
+	for _, ref := range refs {
+		p, info, err := lifetimes.Open(ref, opts)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		fp, err := lifetimes.Fingerprint(ref, opts)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold})
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		lw.refs = append(lw.refs, workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
+			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp})
+		lw.workloads = append(lw.workloads, objective.Workload{Name: ref, Profile: p})
+		lw.summaries = append(lw.summaries, sum)
+	}
+	return lw, nil
+}
+
+// reopenWorkloads opens a stored problem's workloads and checks that none changed since the
+// study began (unless force).
+func reopenWorkloads(sp *studyProblem, force bool, threshold float64) (*loadedWorkloads, error) {
+	lw := &loadedWorkloads{}
+	for _, w := range sp.Workloads {
+		opts, err := w.openOptions()
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		fp, err := lifetimes.Fingerprint(w.Ref, opts)
+		if err != nil {
+			return nil, asUsage(fmt.Errorf("workload %q of the study: %w", w.Ref, err))
+		}
+		if fp != w.Fingerprint && !force {
+			return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): resume with --force to continue anyway", w.Ref, w.Fingerprint, fp)
+		}
+		p, _, err := lifetimes.Open(w.Ref, opts)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{LongLivedThreshold: threshold})
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		lw.refs = append(lw.refs, w)
+		lw.workloads = append(lw.workloads, objective.Workload{Name: w.Ref, Profile: p})
+		lw.summaries = append(lw.summaries, sum)
+	}
+	return lw, nil
+}
+
+// newObjective builds the objective.Problem of a stored problem.
+func (sp *studyProblem) newObjective(lw *loadedWorkloads) (*objective.Problem, error) {
+	prob, err := objective.NewProblem(lw.workloads, sp.Cost, sp.VM, objective.Settings{
+		MaxFootprintBytes: sp.MaxFootprint, Aggregate: objective.Aggregate(sp.Aggregate)})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	return prob, nil
+}
+
+// workloadNames joins the workloads' references.
+func (sp *studyProblem) workloadNames() string {
+	names := make([]string, len(sp.Workloads))
+	for i, w := range sp.Workloads {
+		names[i] = w.Ref
+	}
+	return strings.Join(names, ", ")
+}
+
+// openStore opens the study database, mapping its errors to exit codes: a missing file on
+// resume or export, a bad URL are the user's to fix (2); an unreachable server too.
+func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store, error) {
+	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	return st, nil
+}
+
+// loadProblem reads a study's problem.
+func loadProblem(store *studies.Store, name string) (int, *studyProblem, error) {
+	study, err := studies.LoadStudy(store, name)
+	if err != nil {
+		return 0, nil, asUsage(err)
+	}
+	var sp studyProblem
+	if _, err := store.LoadProblem(study.ID, &sp); err != nil {
+		if errors.Is(err, studies.ErrNoProblem) {
+			return 0, nil, usageErrorf("study %q was not created by gctune optimize (no problem stored)", name)
+		}
+		return 0, nil, err
+	}
+	return study.ID, &sp, nil
+}
+
+// workerCount resolves workers = 0 to the number of cores.
+func workerCount(n int) int {
+	if n <= 0 {
+		return runtime.NumCPU()
+	}
+	return n
+}
+
+// printPlan writes the rules the profile produced.
+func printPlan(w io.Writer, plan search.Plan) {
+	ew := &errWriter{w: w}
+	if len(plan.Rules) == 0 {
+		ew.printf("seeding and constraints from the lifetime profile: none\n")
+		return
+	}
+	ew.printf("from the lifetime profile (--no-seed, --no-constrain turn these off):\n")
+	for _, r := range plan.Rules {
+		ew.printf("  %-10s %s: %s\n", r.Kind, r.Name, r.Reason)
+	}
+}

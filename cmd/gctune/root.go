@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// BuildInfo identifies the binary; main fills it from -ldflags.
+type BuildInfo struct {
+	Version string
+	Commit  string
+	Date    string
+}
+
+// rootOptions holds the persistent flags every command sees.
+type rootOptions struct {
+	build      BuildInfo
+	configFile string
+	json       bool
+}
+
+// NewRootCmd returns the gctune command tree. Each call builds a fresh tree with its own
+// flags, so tests can run commands in-process side by side.
+func NewRootCmd(build BuildInfo) *cobra.Command {
+	ro := &rootOptions{build: build}
+	root := &cobra.Command{
+		Use:   "gctune",
+		Short: "Find the Pharo VM GC parameters that make one application fast",
+		Long: `gctune finds the generational-GC parameters (eden size, survivor tenuring, growth
+headroom, shrink threshold, full-GC ratio) that make one Pharo application fast. It reads the
+application's object-lifetime profile (a FiLiP/Illimani export, a workload spec, or a bundled
+workload), simulates the Spur collector over it, and searches the parameters.
+
+Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables, then flags.`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		Args:              rootArgs,
+		RunE:              func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&ro.configFile, "config", "", "config file (default ./config.yaml if it exists, else the built-in defaults)")
+	pf.BoolVar(&ro.json, "json", false, "print a JSON document instead of text")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		c.PrintErr(c.UsageString())
+		return &UsageError{Err: err}
+	})
+	root.AddCommand(
+		NewVersionCmd(ro),
+		NewCompletionCmd(),
+		NewWorkloadsCmd(ro),
+		NewLifetimesCmd(ro),
+		NewSimulateCmd(ro),
+		NewOptimizeCmd(ro),
+		NewResumeCmd(ro),
+	)
+	return root
+}
+
+// rootArgs rejects arguments to the root command: an unknown command name lands here.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+	}
+	return usageErrorf("%s; run 'gctune --help' for the commands", msg)
+}
+
+// noArgs and exactArgs are cobra's argument checks returning usage errors.
+func noArgs(cmd *cobra.Command, args []string) error {
+	return asUsage(cobra.NoArgs(cmd, args))
+}
+
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		return asUsage(cobra.ExactArgs(n)(cmd, args))
+	}
+}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// NewSimulateCmd returns `gctune simulate`.
+func NewSimulateCmd(ro *rootOptions) *cobra.Command {
+	var events string
+	cmd := &cobra.Command{
+		Use:   "simulate WORKLOAD|PROFILE",
+		Short: "Simulate the Spur collector on a workload with given GC parameters",
+		Long: `Simulate the Pharo VM's Spur collector (scavenger, tenuring, remembered set, old-space
+segments, full GC, growth and shrink) over a workload's object lifetimes, with the given GC
+parameters and with the defaults, and print the papers' table for both and the speedup.
+
+Parameters come from the simulate section of the configuration: config.yaml, --config FILE
+(an exported configuration: gctune export --format yaml), GCTUNE_SIMULATE_* variables, or the
+flags below. Sizes accept KiB/MiB/GiB and k/m/g.`,
+		Example: `  gctune simulate dataframe-3.1gb
+  gctune simulate dataframe-3.1gb --eden 64MiB --headroom 512MiB --shrink 512MiB --ratio 10 --survivors-proportion 1.0
+  gctune simulate run.csv --config best.yaml --events events.csv
+  gctune simulate --json dataframe-500mb`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			given, err := cfg.Simulate.Params()
+			if err != nil {
+				return asUsage(err)
+			}
+			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+			if err != nil {
+				return asUsage(err)
+			}
+			return runSimulate(cmd.OutOrStdout(), simulateOptions{
+				Ref: args[0],
+				Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
+					Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
+				Given:   given,
+				Default: cfg.Simulate.VMFacts(),
+				Cost:    heapsim.DefaultCost(),
+				Events:  events,
+				JSON:    ro.json,
+			})
+		},
+	}
+	addSimulateFlags(cmd)
+	f := cmd.Flags()
+	d := defaultConfig()
+	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
+	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
+	bindFlag(cmd, "seed", "workload.seed")
+	bindFlag(cmd, "resolution", "workload.resolution")
+	f.StringVar(&events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
+	return cmd
+}
+
+// addSimulateFlags adds the five tunables' flags, bound to the simulate section.
+func addSimulateFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	d := defaultConfig().Simulate
+	f.String("eden", d.Eden.String(), "new-space size, VM parameter 45 (simulate.eden)")
+	f.String("headroom", d.Headroom.String(), "growth headroom, VM parameter 25 (simulate.headroom)")
+	f.String("shrink", d.Shrink.String(), "shrink threshold, VM parameter 24 (simulate.shrink)")
+	f.Float64("ratio", d.Ratio, "full GC ratio, VM parameter 55 (simulate.ratio)")
+	f.String("survivors-proportion", d.SurvivorsProportion, "tenuring proportion p, ≥ 1 keeps all survivors, or pharo (simulate.survivors_proportion)")
+	bindFlag(cmd, "eden", "simulate.eden")
+	bindFlag(cmd, "headroom", "simulate.headroom")
+	bindFlag(cmd, "shrink", "simulate.shrink")
+	bindFlag(cmd, "ratio", "simulate.ratio")
+	bindFlag(cmd, "survivors-proportion", "simulate.survivors_proportion")
+}
+
+// simulateOptions are the inputs of runSimulate.
+type simulateOptions struct {
+	Ref     string
+	Open    lifetimes.OpenOptions
+	Given   heapsim.Params
+	Default heapsim.Params
+	Cost    heapsim.Cost
+	// Events, when set, is the CSV file the given run's event log goes to.
+	Events string
+	JSON   bool
+}
+
+// simulateDoc is `gctune simulate --json`.
+type simulateDoc struct {
+	Input   inputDoc `json:"input"`
+	Records int      `json:"records"`
+	Default runDoc   `json:"default"`
+	Given   runDoc   `json:"given"`
+	// Speedup is the default total time over the given total time.
+	Speedup float64 `json:"speedup"`
+	Events  string  `json:"events,omitempty"`
+}
+
+// runDoc is one simulated run.
+type runDoc struct {
+	Params     heapsim.Params `json:"params"`
+	Layout     heapsim.Layout `json:"layout"`
+	Survivors  uint64         `json:"survivorsToKeep"`
+	Proportion float64        `json:"tenuringProportion"`
+	Stats      heapsim.Stats  `json:"stats"`
+	// Error is set when the run failed (out of memory with a maximum old space).
+	Error string `json:"error,omitempty"`
+}
+
+func runSimulate(w io.Writer, o simulateOptions) error {
+	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	if err != nil {
+		return asUsage(err)
+	}
+	doc := simulateDoc{Input: newInputDoc(info, o.Open), Records: p.Len()}
+	run := func(params heapsim.Params, opts heapsim.Options) runDoc {
+		st, err := heapsim.Run(p, params, o.Cost, opts)
+		d := runDoc{Params: params, Layout: heapsim.ComputeLayout(params), Survivors: params.SurvivorsToKeep(),
+			Proportion: params.TenuringProportion(), Stats: st}
+		if err != nil {
+			d.Error = err.Error()
+		}
+		return d
+	}
+	doc.Default = run(o.Default, heapsim.Options{})
+	if o.Events != "" {
+		err := writeFileAtomic(o.Events, func(f io.Writer) error {
+			cw := csv.NewWriter(f)
+			if err := cw.Write(eventHeader()); err != nil {
+				return err
+			}
+			var werr error
+			doc.Given = run(o.Given, heapsim.Options{OnEvent: func(e *heapsim.Event) {
+				if werr == nil {
+					werr = cw.Write(eventRow(e))
+				}
+			}})
+			if werr != nil {
+				return werr
+			}
+			cw.Flush()
+			return cw.Error()
+		})
+		if err != nil {
+			return fmt.Errorf("events %s: %w", o.Events, err)
+		}
+		doc.Events = o.Events
+	} else {
+		doc.Given = run(o.Given, heapsim.Options{})
+	}
+	if doc.Default.Error == "" && doc.Given.Error == "" && doc.Given.Stats.TotalSeconds > 0 {
+		doc.Speedup = doc.Default.Stats.TotalSeconds / doc.Given.Stats.TotalSeconds
+	}
+	if o.JSON {
+		return writeJSON(w, doc)
+	}
+	return printSimulate(w, &doc)
+}
+
+func eventHeader() []string {
+	return []string{"kind", "cause", "clock_bytes", "eden_used_bytes", "survivor_bytes_before", "survivor_bytes_after",
+		"rs_entries", "rs_slots", "tenured_bytes", "tenured_by_age_bytes", "threshold_bytes", "old_used_bytes",
+		"old_live_bytes", "footprint_bytes", "segment_bytes", "seconds"}
+}
+
+func eventRow(e *heapsim.Event) []string {
+	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
+	cause := ""
+	if e.Kind == heapsim.EventFullGC {
+		cause = e.Cause.String()
+	}
+	return []string{e.Kind.String(), cause, u(e.ClockBytes), u(e.EdenUsedBytes), u(e.SurvivorBytesBefore),
+		u(e.SurvivorBytesAfter), strconv.FormatFloat(e.RSEntries, 'f', 0, 64), u(e.RSSlots), u(e.TenuredBytes),
+		u(e.TenuredByAgeBytes), strconv.FormatInt(e.ThresholdBytes, 10), u(e.OldUsedBytes), u(e.OldLiveBytes),
+		u(e.FootprintBytes), u(e.SegmentBytes), strconv.FormatFloat(e.Seconds, 'g', 6, 64)}
+}
+
+func printSimulate(w io.Writer, d *simulateDoc) error {
+	ew := &errWriter{w: w}
+	ew.printf("%s: %s records\n\n", d.Input.Ref, formatCount(uint64(d.Records)))
+	var rows [][3]string
+	row := func(label, a, b string) { rows = append(rows, [3]string{label, a, b}) }
+	row("", "default", "given")
+	p0, p1 := d.Default, d.Given
+	size := func(n uint64) string { return units.FormatBytes(n) }
+	row("eden (new space, param 45)", size(p0.Params.NewSpaceBytes), size(p1.Params.NewSpaceBytes))
+	row("growth headroom (param 25)", size(p0.Params.GrowthHeadroomBytes), size(p1.Params.GrowthHeadroomBytes))
+	row("shrink threshold (param 24)", size(p0.Params.ShrinkThresholdBytes), size(p1.Params.ShrinkThresholdBytes))
+	row("full GC ratio (param 55)", strconv.FormatFloat(p0.Params.FullGCRatio, 'g', 4, 64), strconv.FormatFloat(p1.Params.FullGCRatio, 'g', 4, 64))
+	row("survivors to keep (param 6)", fmt.Sprintf("%d (p=%.3g)", p0.Survivors, p0.Proportion), fmt.Sprintf("%d (p=%.3g)", p1.Survivors, p1.Proportion))
+	row("", "", "")
+	s0, s1 := p0.Stats, p1.Stats
+	row("scavenges", strconv.Itoa(s0.Scavenges), strconv.Itoa(s1.Scavenges))
+	fulls := func(s heapsim.Stats) string {
+		return fmt.Sprintf("%d (ratio %d, large %d)", s.FullGCs, s.FullGCsRatio, s.FullGCsLargeAlloc)
+	}
+	row("full GCs", fulls(s0), fulls(s1))
+	row("tenured", size(s0.TenuredBytes), size(s1.TenuredBytes))
+	row("scavenge time", secs(s0.ScavengeSeconds), secs(s1.ScavengeSeconds))
+	row("full GC time", secs(s0.FullGCSeconds), secs(s1.FullGCSeconds))
+	row("GC time", secs(s0.GCSeconds), secs(s1.GCSeconds))
+	row("total time", secs(s0.TotalSeconds), secs(s1.TotalSeconds))
+	row("GC share", formatPercent(s0.GCShare), formatPercent(s1.GCShare))
+	row("peak footprint", size(s0.PeakFootprintBytes), size(s1.PeakFootprintBytes))
+	var wid [3]int
+	for _, r := range rows {
+		for i, c := range r {
+			wid[i] = max(wid[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range rows {
+		ew.printf("%s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]))
+	}
+	for _, r := range []struct {
+		name string
+		d    runDoc
+	}{{"default", p0}, {"given", p1}} {
+		if r.d.Error != "" {
+			ew.printf("\n%s run failed: %s\n", r.name, r.d.Error)
+		}
+	}
+	if d.Speedup > 0 {
+		ew.printf("\nspeedup: %.2fx (simulated; cost model calibrated on the published default runs, docs/calibration.md)\n", d.Speedup)
+	}
+	if d.Events != "" {
+		ew.printf("event log: %s\n", d.Events)
+	}
+	return ew.err
+}
+
+func secs(s float64) string {
+	switch {
+	case s >= 100:
+		return fmt.Sprintf("%.0f s", s)
+	case s >= 1:
+		return fmt.Sprintf("%.1f s", s)
+	}
+	return fmt.Sprintf("%.3f s", s)
+}
+
+func padLeft(s string, width int) string {
+	if n := utf8.RuneCountInString(s); n < width {
+		return strings.Repeat(" ", width-n) + s
+	}
+	return s
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const gcdemo = "testdata/gcdemo.yaml"
+
+func TestSimulateTable(t *testing.T) {
+	out, errOut, code := gctune(t, "simulate", gcdemo, "--headroom", "256MiB")
+	require.Equal(t, 0, code, errOut)
+	for _, want := range []string{"growth headroom (param 25)", "16 MiB", "256 MiB", "scavenges", "full GCs",
+		"20 (ratio 0, large 20)", "GC share", "peak footprint", "speedup: "} {
+		assert.Contains(t, out, want)
+	}
+}
+
+func TestSimulateJSONAndSizeSpellings(t *testing.T) {
+	var a, b simulateDoc
+	gctuneJSON(t, &a, "simulate", gcdemo, "--eden", "64m", "--headroom", "256MiB", "--ratio", "2", "--survivors-proportion", "1")
+	gctuneJSON(t, &b, "simulate", gcdemo, "--eden", "67108864", "--headroom", "0.25GiB", "--ratio", "2", "--survivors-proportion", "1.0")
+	assert.Equal(t, uint64(64<<20), a.Given.Params.NewSpaceBytes)
+	assert.Equal(t, uint64(256<<20), a.Given.Params.GrowthHeadroomBytes)
+	assert.Equal(t, a.Given.Stats, b.Given.Stats, "the same parameters spelt differently")
+	assert.Equal(t, 20, a.Default.Stats.FullGCsLargeAlloc)
+	assert.Less(t, a.Given.Stats.FullGCsLargeAlloc, 20)
+	assert.InDelta(t, a.Default.Stats.TotalSeconds/a.Given.Stats.TotalSeconds, a.Speedup, 1e-9)
+	assert.GreaterOrEqual(t, a.Given.Proportion, 1.0)
+}
+
+func TestSimulateConfigFileAndEvents(t *testing.T) {
+	cfg := writeFile(t, "best.yaml", "simulate:\n  eden: 32MiB\n  headroom: 128MiB\n  shrink: 256MiB\n  ratio: 4\n  survivors_proportion: 1\n")
+	events := filepath.Join(t.TempDir(), "events.csv")
+	var d simulateDoc
+	gctuneJSON(t, &d, "--config", cfg, "simulate", gcdemo, "--events", events)
+	assert.Equal(t, uint64(32<<20), d.Given.Params.NewSpaceBytes)
+	assert.Equal(t, 4.0, d.Given.Params.FullGCRatio)
+	f, err := os.Open(events)
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, eventHeader(), rows[0])
+	kinds := map[string]int{}
+	for _, r := range rows[1:] {
+		kinds[r[0]]++
+	}
+	assert.Equal(t, d.Given.Stats.Scavenges, kinds["scavenge"])
+	assert.Equal(t, d.Given.Stats.FullGCs, kinds["fullgc"])
+	assert.Equal(t, d.Given.Stats.Grows, kinds["grow"])
+
+	// A flag beats the file.
+	gctuneJSON(t, &d, "--config", cfg, "simulate", gcdemo, "--eden", "8MiB")
+	assert.Equal(t, uint64(8<<20), d.Given.Params.NewSpaceBytes)
+}
+
+func TestSimulateBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"simulate", gcdemo, "--eden", "lots"}, "simulate.eden"},
+		{[]string{"simulate", gcdemo, "--headroom", "100KiB"}, "growthHeadroomBytes"},
+		{[]string{"simulate", gcdemo, "--eden", "2GiB"}, "newSpaceBytes"},
+		{[]string{"simulate", gcdemo, "--ratio", "-1"}, "fullGCRatio"},
+		{[]string{"simulate", gcdemo, "--survivors-proportion", "many"}, "simulate.survivors_proportion"},
+		{[]string{"simulate", "no-such-workload"}, "not a bundled workload"},
+	} {
+		_, errOut, code := gctune(t, c.args...)
+		assert.Equal(t, exitUsage, code, strings.Join(c.args, " "))
+		assert.Contains(t, errOut, c.want, strings.Join(c.args, " "))
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+	}
+	// An unwritable event log leaves nothing behind and exits 1.
+	dir := t.TempDir()
+	_, errOut, code := gctune(t, "simulate", gcdemo, "--events", filepath.Join(dir, "missing", "e.csv"))
+	assert.Equal(t, exitFailure, code, errOut)
+	entries, _ := os.ReadDir(dir)
+	assert.Empty(t, entries)
+}

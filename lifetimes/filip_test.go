@@ -1,0 +1,807 @@
+package lifetimes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// filipHeader8 is the current layout's header.
+const filipHeader8 = `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"`
+
+// wantRec is one expected record, in the Profile's (birth) order.
+type wantRec struct {
+	class        string
+	size         uint32
+	birth, death uint64
+	alive        bool
+}
+
+func profileRecs(p *Profile) []wantRec {
+	out := make([]wantRec, p.Len())
+	for i := range out {
+		out[i] = wantRec{p.ClassName(i), p.SizeBytes[i], p.Birth[i], p.Death[i], p.AliveAtEnd(i)}
+	}
+	return out
+}
+
+func TestReadFiLiPFixtures(t *testing.T) {
+	tests := []struct {
+		name      string
+		csv       string
+		opts      FiLiPOptions
+		layout    string
+		clock     Clock
+		reason    string // a substring of ClockReason
+		weight    uint32
+		meta      Meta // Source is checked separately
+		recs      []wantRec
+		skipped   int
+		warnings  []string // substrings, one per warning, in order
+		firstSkip []string // substrings of FirstSkipped, in order
+	}{
+		{
+			// Illimani v1.2: bytes clock, 10 % sampling; rows in death order; an absolute
+			// reading shifted by 1160 - 10×16 = 1000; two deaths within 0.1 % of the run (10
+			// bytes) of the latest and one empty death are alive at the end.
+			name: "bytes clock", csv: "bytes8.csv",
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: `profiler "Illimani v1.2.0"`, weight: 10,
+			meta: Meta{Profiler: "Illimani v1.2.0", EndBytes: 10160, TotalAllocatedBytes: 10160, RunSeconds: 2,
+				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
+			recs: []wantRec{
+				{"Fraction", 16, 160, 1160, false},
+				{"NumberParser", 40, 400, 2000, false},
+				{"ByteString", 24, 1000, 8000, false},
+				{"ByteString", 24, 4000, 10160, true}, // the latest death
+				{"Array", 80, 6000, 10160, true},      // 5 bytes before it
+				{"Array", 32, 7000, 10100, false},     // 60 bytes before it
+				{"Fraction", 16, 9000, 10160, true},   // never finalized
+			},
+		},
+		{
+			// FiLiP, microseconds (span 900 µs of a 1000 µs run, 1.9 × the sampled bytes), 50 %
+			// sampling. Cumulative weighted bytes at the birth instants 100, 200, 300, 400,
+			// 600 µs: 80, 160, 208, 368, 464.
+			name: "microsecond clock", csv: "micros8.csv",
+			layout: FiLiPLayoutCurrent, clock: ClockMicros, reason: "closer to microseconds", weight: 2,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 464, TotalAllocatedBytes: 464, RunSeconds: 0.001,
+				SamplingRate: 0.5, ReportedScavenges: 3},
+			recs: []wantRec{
+				{"Fraction", 16, 80, 120, false},      // dies at 150 µs, halfway from 80 to 160
+				{"Fraction", 24, 80, 368, false},      // same birth instant; dies at 400 µs, an instant
+				{"NumberParser", 40, 160, 208, false}, // dies at 300 µs
+				{"ByteString", 24, 208, 464, true},    // the latest death
+				{"Array", 80, 368, 416, false},        // dies at 500 µs, halfway from 368 to 464
+				{"Array", 32, 464, 464, false},        // dies at 700 µs, after the last birth: the end
+				{"ByteString", 16, 464, 464, true},    // never finalized
+			},
+		},
+		{
+			name: "selectors with commas", csv: "commas.csv",
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "no totalExecutionTime", weight: 1,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 374, TotalAllocatedBytes: 374, SamplingRate: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 124, false},
+				{"Array", 32, 74, 224, false},
+				{"Point", 16, 174, 324, false},
+				{"Point", 16, 184, 374, true},
+			},
+			warnings: []string{"no metadata (testdata/filip/commas.json)"},
+		},
+		{
+			// Decimal timestamps are rounded to whole bytes: 200.5 → 201, 100.25 → 100.
+			name: "CRLF and decimals", csv: "crlf.csv",
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 125, false},
+				{"Array", 32, 74, 224, true},
+				{"Fraction", 16, 175, 224, true},
+			},
+			warnings: []string{"no metadata"},
+		},
+		{
+			name: "empty fields", csv: "empty.csv",
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 184, TotalAllocatedBytes: 184, SamplingRate: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 124, false},
+				{"Array", 32, 74, 184, true},
+				{"(unknown)", 16, 174, 184, true},
+			},
+			warnings: []string{"no metadata"},
+		},
+		{
+			// The forcedFinalization column decides, the near-end rule is off: the Fraction
+			// dying at the latest timestamp with forcedFinalization FALSE did die there.
+			name: "7-column forcedFinalization layout", csv: "forced7.csv",
+			layout: FiLiPLayoutForcedFinalization, clock: ClockBytes, weight: 1,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 924, TotalAllocatedBytes: 924, SamplingRate: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 124, false},
+				{"Array", 32, 74, 924, true},
+				{"Fraction", 16, 174, 923, false},
+				{"Fraction", 16, 224, 924, false},
+				{"Array", 40, 324, 924, true},
+			},
+			warnings: []string{"no metadata"},
+		},
+		{
+			name: "allocatorMethod layout", csv: "allocmethod.csv",
+			layout: FiLiPLayoutAllocatorMethod, clock: ClockBytes, weight: 1,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 924, TotalAllocatedBytes: 924, SamplingRate: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 124, false},
+				{"Array", 32, 74, 224, false},
+				{"Fraction", 16, 174, 924, true},
+			},
+			warnings: []string{"no metadata"},
+		},
+		{
+			// sampligRate 25 is a percentage: weight 4. Microseconds (span 8000 µs of a 7000 µs
+			// run, 28 × the sampled bytes). Cumulative bytes at 1000, 1500, 2500 µs: 96, 224, 288.
+			name: "sampligRate misspelling", csv: "sampligrate.csv",
+			layout: FiLiPLayoutCurrent, clock: ClockMicros, weight: 4,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 288, TotalAllocatedBytes: 288, RunSeconds: 0.007,
+				SamplingRate: 0.25, ReportedScavenges: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 96, 256, false},
+				{"Array", 32, 224, 288, false},
+				{"Fraction", 16, 288, 288, true},
+			},
+		},
+		{
+			name: "missing json", csv: "nojson.csv",
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 124, false},
+				{"Array", 32, 74, 224, true},
+			},
+			warnings: []string{"no metadata (testdata/filip/nojson.json): sampling rate 1 assumed"},
+		},
+		{
+			name: "json path given", csv: "nojson.csv", opts: FiLiPOptions{JSONPath: "testdata/filip/micros8.json"},
+			// The span, 200, is closer to the sampled bytes (112) than to the run (1000 µs).
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "closer to bytes", weight: 2,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 248, TotalAllocatedBytes: 248, RunSeconds: 0.001,
+				SamplingRate: 0.5, ReportedScavenges: 3},
+			recs: []wantRec{
+				{"ByteString", 24, 48, 148, false},
+				{"Array", 32, 98, 248, true},
+			},
+		},
+		{
+			name: "bad rows skipped", csv: "badrows.csv", opts: FiLiPOptions{SkipBadRows: true},
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: `profiler "Illimani v1.3"`, weight: 1,
+			meta: Meta{Profiler: "Illimani v1.3", EndBytes: 324, TotalAllocatedBytes: 324, SamplingRate: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 124, false},
+				{"Fraction", 16, 174, 324, true},
+			},
+			skipped: 11,
+			firstSkip: []string{
+				`badrows.csv:3: field sizeInBytes: "-4" is negative`,
+				`badrows.csv:4: field sizeInBytes: "0" is zero`,
+				`badrows.csv:5: field initializationTimeInMicroSeconds: "abc" is not a number`,
+				`badrows.csv:6: field finalizationTimeInMicroSeconds: "NaN" is not finite`,
+				`badrows.csv:7: field initializationTimeInMicroSeconds: "Inf" is not finite`,
+				`badrows.csv:8: field finalizationTimeInMicroSeconds: "100" is before initializationTimeInMicroSeconds "150"`,
+				`badrows.csv:9: row has 4 fields, want 8`,
+				`badrows.csv:10: field survivedScavenges: "x" is not a number`,
+				`badrows.csv:11: field sizeInBytes: "1.5" is not an integer`,
+				`badrows.csv:13: field survivedFullGCs: "-1" is negative`,
+			},
+		},
+		{
+			// The bytes export read as microseconds: cumulative bytes at the birth instants
+			// 1160, 1400, 2000, 5000, 7000, 8000, 10000: 160, 560, 800, 1040, 1840, 2160, 2320.
+			name: "clock forced to us", csv: "bytes8.csv", opts: FiLiPOptions{Clock: ClockMicros},
+			layout: FiLiPLayoutCurrent, clock: ClockMicros, reason: "forced by option", weight: 10,
+			meta: Meta{Profiler: "Illimani v1.2.0", EndBytes: 2320, TotalAllocatedBytes: 2320, RunSeconds: 2,
+				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
+			recs: []wantRec{
+				{"Fraction", 16, 160, 813, false},     // 2160: 800 + 160/3000 × 240 = 812.8
+				{"NumberParser", 40, 560, 880, false}, // 3000: 800 + 1000/3000 × 240
+				{"ByteString", 24, 800, 2240, false},  // 9000: halfway from 2160 to 2320
+				{"ByteString", 24, 1040, 2320, true},  // near the end
+				{"Array", 80, 1840, 2320, true},       // near the end
+				{"Array", 32, 2160, 2320, false},      // 11100, after the last birth
+				{"Fraction", 16, 2320, 2320, true},    // never finalized
+			},
+			warnings: []string{"clock forced to us; detection would have chosen bytes"},
+		},
+		{
+			// The microsecond export read as bytes: origin 100 - 2×16 = 68.
+			name: "clock forced to bytes", csv: "micros8.csv", opts: FiLiPOptions{Clock: ClockBytes},
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "forced by option", weight: 2,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 932, TotalAllocatedBytes: 932, RunSeconds: 0.001,
+				SamplingRate: 0.5, ReportedScavenges: 3},
+			recs: []wantRec{
+				{"Fraction", 16, 32, 82, false},
+				{"Fraction", 24, 32, 332, false},
+				{"NumberParser", 40, 132, 232, false},
+				{"ByteString", 24, 232, 932, true},
+				{"Array", 80, 332, 432, false},
+				{"Array", 32, 532, 632, false},
+				{"ByteString", 16, 532, 932, true},
+			},
+			warnings: []string{"clock forced to bytes; detection would have chosen us"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "filip", tt.csv)
+			p, rep, err := ReadFiLiP(path, tt.opts)
+			require.NoError(t, err)
+			require.NoError(t, p.Validate())
+			assert.Equal(t, tt.layout, rep.Layout)
+			assert.Equal(t, tt.clock, rep.Clock)
+			assert.Contains(t, rep.ClockReason, tt.reason)
+			assert.Equal(t, len(tt.recs), rep.Rows)
+			assert.Equal(t, tt.skipped, rep.SkippedRows)
+			assert.Equal(t, tt.recs, profileRecs(p))
+			for i := range p.Len() {
+				assert.Equal(t, tt.weight, p.Weight[i], "weight of record %d", i)
+			}
+			want := tt.meta
+			want.Source = path
+			assert.Equal(t, want, p.Meta)
+			require.Len(t, rep.Warnings, len(tt.warnings), "warnings: %q", rep.Warnings)
+			for i, w := range tt.warnings {
+				assert.Contains(t, rep.Warnings[i], w)
+			}
+			require.Len(t, rep.FirstSkipped, len(tt.firstSkip))
+			for i, s := range tt.firstSkip {
+				assert.Equal(t, "lifetimes: testdata/filip/"+s, rep.FirstSkipped[i])
+			}
+
+			// The reader-based entry point gives the same profile.
+			csv, err := os.ReadFile(path)
+			require.NoError(t, err)
+			var meta *bytes.Reader
+			jsonPath := tt.opts.JSONPath
+			if jsonPath == "" {
+				jsonPath = defaultFiLiPJSONPath(path)
+			}
+			if j, err := os.ReadFile(jsonPath); err == nil {
+				meta = bytes.NewReader(j)
+			}
+			var p2 *Profile
+			var rep2 *FiLiPReport
+			if meta == nil {
+				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, nil, tt.opts)
+			} else {
+				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, meta, tt.opts)
+			}
+			require.NoError(t, err)
+			assert.Equal(t, p, p2)
+			assert.Equal(t, rep, rep2)
+		})
+	}
+}
+
+func TestReadFiLiPBadRows(t *testing.T) {
+	good := "200,24,100,ByteString,0,0,String class>>new:,11"
+	tests := []struct {
+		name, row string
+		field     string // "" for a column-count error
+		msg       string // the whole message after "lifetimes: data.csv:3: "
+	}{
+		{"too few columns", "200,24,100,ByteString,0,0,String class>>new:", "", "row has 7 fields, want 8"},
+		{"far too few columns", "200", "", "row has 1 fields, want 8"},
+		{"negative size", "300,-4,150,Array,0,0,a,1", "sizeInBytes", `field sizeInBytes: "-4" is negative`},
+		{"zero size", "300,0,150,Array,0,0,a,1", "sizeInBytes", `field sizeInBytes: "0" is zero`},
+		{"empty size", "300,,150,Array,0,0,a,1", "sizeInBytes", `field sizeInBytes: "" is empty`},
+		{"huge size", "300,4294967296,150,Array,0,0,a,1", "sizeInBytes", `field sizeInBytes: "4294967296" is too large (over 4 GiB)`},
+		{"fractional size", "300,1.5,150,Array,0,0,a,1", "sizeInBytes", `field sizeInBytes: "1.5" is not an integer`},
+		{"death before birth", "100,32,150,Array,0,0,a,1", "finalizationTimeInMicroSeconds",
+			`field finalizationTimeInMicroSeconds: "100" is before initializationTimeInMicroSeconds "150"`},
+		{"non-number birth", "300,32,abc,Array,0,0,a,1", "initializationTimeInMicroSeconds",
+			`field initializationTimeInMicroSeconds: "abc" is not a number`},
+		{"empty birth", "300,32,,Array,0,0,a,1", "initializationTimeInMicroSeconds",
+			`field initializationTimeInMicroSeconds: "" is empty`},
+		{"negative birth", "300,32,-1.5,Array,0,0,a,1", "initializationTimeInMicroSeconds",
+			`field initializationTimeInMicroSeconds: "-1.5" is negative`},
+		{"NaN death", "NaN,32,150,Array,0,0,a,1", "finalizationTimeInMicroSeconds",
+			`field finalizationTimeInMicroSeconds: "NaN" is not finite`},
+		{"Inf birth", "300,32,+Inf,Array,0,0,a,1", "initializationTimeInMicroSeconds",
+			`field initializationTimeInMicroSeconds: "+Inf" is not finite`},
+		{"out of range death", "1e400,32,150,Array,0,0,a,1", "finalizationTimeInMicroSeconds",
+			`field finalizationTimeInMicroSeconds: "1e400" is too large`},
+		{"beyond 2^53", "10000000000000000,32,150,Array,0,0,a,1", "finalizationTimeInMicroSeconds",
+			`field finalizationTimeInMicroSeconds: "10000000000000000" is too large`},
+		{"non-number survived", "300,32,150,Array,x,0,a,1", "survivedScavenges", `field survivedScavenges: "x" is not a number`},
+		{"negative survived", "300,32,150,Array,0,-1,a,1", "survivedFullGCs", `field survivedFullGCs: "-1" is negative`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			csv := filipHeader8 + "\n" + good + "\n" + tt.row + "\n" + good + "\n"
+			_, _, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{})
+			require.Error(t, err)
+			assert.Equal(t, "lifetimes: data.csv:3: "+tt.msg, err.Error())
+			assert.ErrorIs(t, err, ErrBadRow)
+			var rowErr *FiLiPRowError
+			require.ErrorAs(t, err, &rowErr)
+			assert.Equal(t, 3, rowErr.Line)
+			assert.Equal(t, tt.field, rowErr.Field)
+
+			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{SkipBadRows: true})
+			require.NoError(t, err)
+			assert.Equal(t, 2, p.Len())
+			assert.Equal(t, 2, rep.Rows)
+			assert.Equal(t, 1, rep.SkippedRows)
+			assert.Equal(t, []string{"lifetimes: data.csv:3: " + tt.msg}, rep.FirstSkipped)
+		})
+	}
+}
+
+func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
+	header := `finalizationTimeInMicroSeconds,sizeInBytes,initializationTimeInMicroSeconds,allocatedObjectClass,survivedScavenges,survivedFullGCs,forcedFinalization`
+	for row, msg := range map[string]string{
+		"300,32,150,Array,0,0,yes":        `field forcedFinalization: "yes" is not true or false`,
+		"300,32,150,Array,0,0,true,extra": "row has 8 fields, want 7",
+	} {
+		_, _, err := ReadFiLiPFrom(strings.NewReader(header+"\n"+row+"\n"), "old.csv", nil, FiLiPOptions{})
+		require.Error(t, err)
+		assert.Equal(t, "lifetimes: old.csv:2: "+msg, err.Error())
+		assert.ErrorIs(t, err, ErrBadRow)
+	}
+	// Spaces and capitals are tolerated.
+	p, _, err := ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{})
+	require.NoError(t, err)
+	assert.True(t, p.AliveAtEnd(0))
+	assert.False(t, p.AliveAtEnd(1))
+}
+
+func TestReadFiLiPBadInput(t *testing.T) {
+	row := "200,24,100,ByteString,0,0,String class>>new:,11\n"
+	tests := []struct {
+		name, csv, json string // json "-" = none
+		opts            FiLiPOptions
+		want            string
+	}{
+		{"empty file", "", "-", FiLiPOptions{}, "lifetimes: data.csv: empty file: no header"},
+		{"blank lines only", "\n\r\n\n", "-", FiLiPOptions{}, "lifetimes: data.csv: empty file: no header"},
+		{"header only", filipHeader8 + "\n", "-", FiLiPOptions{}, "lifetimes: data.csv: no rows after the header"},
+		{"only bad rows", filipHeader8 + "\n1,2\n", "-", FiLiPOptions{SkipBadRows: true},
+			"lifetimes: data.csv: no valid rows (1 bad rows skipped, the first: lifetimes: data.csv:2: row has 2 fields, want 8)"},
+		{"header missing", row + row, "-", FiLiPOptions{},
+			`lifetimes: data.csv:1: no header: the first line is a data row (want a header starting with "finalizationTimeInMicroSeconds")`},
+		{"header missing, empty first field", "," + row, "-", FiLiPOptions{}, "lifetimes: data.csv:1: no header"},
+		{"unknown header", "a,b,c\n" + row, "-", FiLiPOptions{}, `lifetimes: data.csv:1: unknown header "a,b,c": want one of the FiLiP layouts`},
+		{"malformed json", filipHeader8 + "\n" + row, `{"samplingRate": }`, FiLiPOptions{},
+			"lifetimes: data.json: invalid metadata JSON: invalid character '}' looking for beginning of value"},
+		{"json not an object", filipHeader8 + "\n" + row, `[1]`, FiLiPOptions{},
+			"lifetimes: data.json: invalid metadata JSON: a JSON array, want an object: json: cannot unmarshal"},
+		{"json wrong type", filipHeader8 + "\n" + row, `{"samplingRate": "1"}`, FiLiPOptions{},
+			"lifetimes: data.json: invalid metadata JSON: samplingRate is a JSON string, want a number: json: cannot unmarshal"},
+		{"zero sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 0}`, FiLiPOptions{},
+			"lifetimes: data.json: sampling rate 0 is not a fraction in (0, 1] nor a percentage in (1, 100]"},
+		{"sampling rate over 100", filipHeader8 + "\n" + row, `{"sampligRate": 150}`, FiLiPOptions{},
+			"lifetimes: data.json: sampling rate 150 is not a fraction in (0, 1] nor a percentage in (1, 100]"},
+		{"tiny sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e-12}`, FiLiPOptions{},
+			"lifetimes: data.json: sampling rate 1e-12 is too small"},
+		{"json named in options", filipHeader8 + "\n" + row, "{", FiLiPOptions{JSONPath: "run.json"},
+			"lifetimes: run.json: invalid metadata JSON"},
+		{"bad clock option", filipHeader8 + "\n" + row, "-", FiLiPOptions{Clock: 7},
+			"lifetimes: FiLiPOptions.Clock 7 is not ClockAuto, ClockBytes or ClockMicros"},
+		{"bad near-end option", filipHeader8 + "\n" + row, "-", FiLiPOptions{NearEndFraction: 2},
+			"lifetimes: FiLiPOptions.NearEndFraction 2 is not ≤ 1"},
+		{"line too long", filipHeader8 + "\n" + strings.Repeat("1", filipMaxLineBytes+1), "-", FiLiPOptions{},
+			"lifetimes: data.csv:2: line longer than 16777216 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var meta *strings.Reader
+			var err error
+			if tt.json == "-" {
+				_, _, err = ReadFiLiPFrom(strings.NewReader(tt.csv), "data.csv", nil, tt.opts)
+			} else {
+				meta = strings.NewReader(tt.json)
+				_, _, err = ReadFiLiPFrom(strings.NewReader(tt.csv), "data.csv", meta, tt.opts)
+			}
+			require.Error(t, err)
+			assert.True(t, strings.HasPrefix(err.Error(), tt.want), "error %q, want it to start with %q", err, tt.want)
+		})
+	}
+}
+
+func TestReadFiLiPFiles(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := ReadFiLiP(filepath.Join(dir, "missing.csv"), FiLiPOptions{})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), "missing.csv")
+
+	// A metadata file named explicitly must exist.
+	_, _, err = ReadFiLiP("testdata/filip/nojson.csv", FiLiPOptions{JSONPath: filepath.Join(dir, "run.json")})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), "run.json")
+
+	// A malformed metadata file is named.
+	_, _, err = ReadFiLiP("testdata/filip/malformed.csv", FiLiPOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "lifetimes: testdata/filip/malformed.json: invalid metadata JSON")
+
+	// A CSV without an extension gets "<name>.json".
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "run"), []byte(filipHeader8+"\n200,24,100,A,0,0,m,1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), []byte(`{"samplingRate": 0.01}`), 0o644))
+	p, _, err := ReadFiLiP(filepath.Join(dir, "run"), FiLiPOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, uint32(100), p.Weight[0])
+}
+
+func TestReadFiLiPSamplingRate(t *testing.T) {
+	csv := filipHeader8 + "\n2000,24,1000,A,0,0,m,1\n"
+	for _, tt := range []struct {
+		json    string
+		rate    float64
+		weight  uint32
+		warning string
+	}{
+		{`{"samplingRate": 1}`, 1, 1, ""},
+		{`{"samplingRate": 100}`, 1, 1, ""},
+		{`{"samplingRate": 10}`, 0.1, 10, ""},
+		{`{"samplingRate": 0.01}`, 0.01, 100, ""},
+		{`{"sampligRate": 0.25}`, 0.25, 4, ""},
+		{`{"samplingRate": 0.5, "sampligRate": 0.25}`, 0.5, 2, ""},
+		{`{"samplingRate": 30}`, 0.3, 3, "sampling rate 30 is not 1/integer: records weigh 3"},
+		{`{}`, 1, 1, "has no samplingRate: 1 assumed"},
+		{`{"samplingRate": 1, "totalScavenges": -3, "totalFullGCs": 2.5, "totalExecutionTime": 0}`, 1, 1,
+			"totalExecutionTime 0 ignored"},
+	} {
+		t.Run(tt.json, func(t *testing.T) {
+			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(tt.json), FiLiPOptions{Clock: ClockBytes})
+			require.NoError(t, err)
+			assert.Equal(t, tt.rate, p.Meta.SamplingRate)
+			assert.Equal(t, tt.weight, p.Weight[0])
+			if tt.warning == "" {
+				assert.Empty(t, rep.Warnings)
+			} else {
+				require.NotEmpty(t, rep.Warnings)
+				assert.Contains(t, rep.Warnings[0], tt.warning)
+			}
+		})
+	}
+}
+
+func TestFiLiPDetectClock(t *testing.T) {
+	// Rows are "death,size,birth"; the metadata varies.
+	tests := []struct {
+		name    string
+		rows    []string
+		json    string
+		clock   Clock
+		reason  string
+		warning string
+	}{
+		{"absolute UTC microseconds", []string{"3912345678901234,24,3912345678900000", "3912345678905000,24,3912345678901000"},
+			`{"profiler":"Illimani v1.3","samplingRate":1}`, ClockMicros, "an absolute microsecond clock", ""},
+		{"version 1.2 says bytes", []string{"20000,24,10000", "30000,24,15000"},
+			`{"profiler":"Illimani v1.2","samplingRate":1,"totalExecutionTime":21000}`, ClockBytes, `profiler "Illimani v1.2"`,
+			"the profiler version says the clock is bytes but the timestamps look like us"},
+		{"version 1.1 says microseconds", []string{"20000,24,10000", "30000,24,15000"},
+			`{"profiler":"IllimaniProfiler 1.1.4","samplingRate":1,"totalExecutionTime":21000}`, ClockMicros, `profiler "IllimaniProfiler 1.1.4"`, ""},
+		{"bare version", []string{"20000,24,10000", "30000,24,15000"},
+			`{"profiler":"v2.0","samplingRate":1}`, ClockBytes, `profiler "v2.0"`, ""},
+		{"FiLiP versions do not count", []string{"200,24,100", "300,24,150"},
+			`{"profiler":"FiLiP 1.0","samplingRate":1}`, ClockBytes, "no totalExecutionTime: at least 0.1 ×, bytes", ""},
+		{"span close to the run length", []string{"20000,24,10000", "30000,24,15000"},
+			`{"samplingRate":1,"totalExecutionTime":21000}`, ClockMicros, "closer to microseconds", ""},
+		{"span close to the sampled bytes", []string{"2000,240,1000", "3000,240,1500"},
+			`{"samplingRate":1,"totalExecutionTime":21}`, ClockBytes, "closer to bytes", ""},
+		{"no run length, span far beyond the sampled bytes", []string{"20000,24,10000", "30000,24,15000"},
+			`{"samplingRate":1}`, ClockBytes, "at least 0.1 ×, bytes", ""},
+		{"no run length, span under a tenth of the sampled bytes", []string{"20,2400,10", "30,2400,15"},
+			`{"samplingRate":1}`, ClockMicros, "under 0.1 ×, microseconds", ""},
+		{"a single instant", []string{",24,500", ",24,500"}, `{"samplingRate":1}`, ClockBytes,
+			"all timestamps are equal, no evidence of the clock: bytes (the current Illimani format) assumed",
+			"the records stand for 48 bytes but the clock counted only 24"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString(filipHeader8 + "\n")
+			for _, r := range tt.rows {
+				b.WriteString(r + ",A,0,0,m,1\n")
+			}
+			p, rep, err := ReadFiLiPFrom(strings.NewReader(b.String()), "d.csv", strings.NewReader(tt.json), FiLiPOptions{})
+			require.NoError(t, err)
+			require.NoError(t, p.Validate())
+			assert.Equal(t, tt.clock, rep.Clock)
+			assert.Contains(t, rep.ClockReason, tt.reason)
+			if tt.warning == "" {
+				assert.Empty(t, rep.Warnings)
+			} else {
+				require.Len(t, rep.Warnings, 1)
+				assert.Contains(t, rep.Warnings[0], tt.warning)
+			}
+		})
+	}
+}
+
+func TestReadFiLiPAbsoluteMicros(t *testing.T) {
+	// Pharo's UTC microsecond clock, 1 % sampling: weight 100. Birth instants t0 and t0+1000
+	// carry 2400 and 2 × 2400 bytes; the death at t0+500 interpolates halfway, to 4800.
+	t0 := uint64(3912345678900000)
+	csv := fmt.Sprintf("%s\n%d,24,%d,A,0,0,m,1\n%d,24,%d,B,0,0,m,1\n%d,24,%d,C,0,0,m,1\n", filipHeader8,
+		t0+500, t0, t0+2000, t0+1000, t0+9000, t0+1000)
+	p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01}`), FiLiPOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, ClockMicros, rep.Clock)
+	assert.Equal(t, []wantRec{{"A", 24, 2400, 4800, false}, {"B", 24, 7200, 7200, false}, {"C", 24, 7200, 7200, true}}, profileRecs(p))
+	assert.Equal(t, uint64(7200), p.Meta.EndBytes)
+}
+
+func TestReadFiLiPNearEnd(t *testing.T) {
+	// Run from 0 to 100000; the latest death is at 100000.
+	csv := filipHeader8 + "\n50000,24,0,A,0,0,m,1\n99000,24,10,A,0,0,m,1\n99950,24,20,A,0,0,m,1\n100000,24,30,A,0,0,m,1\n"
+	for _, tt := range []struct {
+		fraction float64
+		alive    []bool
+	}{
+		{0, []bool{false, false, true, true}},     // default 0.1 %: from 99900
+		{0.02, []bool{false, true, true, true}},   // from 98000
+		{1, []bool{true, true, true, true}},       // from 0
+		{-1, []bool{false, false, false, false}},  // off
+		{1e-9, []bool{false, false, false, true}}, // only the latest
+	} {
+		p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{Clock: ClockBytes, NearEndFraction: tt.fraction})
+		require.NoError(t, err)
+		var alive []bool
+		for i := range p.Len() {
+			alive = append(alive, p.AliveAtEnd(i))
+			if p.AliveAtEnd(i) {
+				assert.Equal(t, p.Meta.EndBytes, p.Death[i])
+			}
+		}
+		assert.Equal(t, tt.alive, alive, "fraction %v", tt.fraction)
+	}
+}
+
+func TestReadFiLiPSampledBytesWarning(t *testing.T) {
+	// 1 % sampling but the bytes clock counted barely what the records stand for alone.
+	csv := filipHeader8 + "\n2000,24,100,A,0,0,m,1\n3000,24,1000,A,0,0,m,1\n"
+	_, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":1,"profiler":"Illimani v1.2"}`), FiLiPOptions{})
+	require.NoError(t, err)
+	assert.Empty(t, rep.Warnings)
+	_, rep, err = ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"Illimani v1.2"}`), FiLiPOptions{})
+	require.NoError(t, err)
+	require.Len(t, rep.Warnings, 1)
+	assert.Contains(t, rep.Warnings[0], "the records stand for 4800 bytes but the clock counted only 3000")
+}
+
+func TestReadFiLiPHeaderVariants(t *testing.T) {
+	rows := "\n200,24,100,A,0,0,m,1\n"
+	for _, h := range []string{
+		filipHeader8,
+		strings.ReplaceAll(filipHeader8, `"`, ""),
+		"\xef\xbb\xbf" + filipHeader8,
+		strings.ToLower(filipHeader8),
+		strings.ReplaceAll(filipHeader8, ",", ", "),
+		"\n\r\n" + filipHeader8,
+	} {
+		_, rep, err := ReadFiLiPFrom(strings.NewReader(h+rows), "d.csv", nil, FiLiPOptions{})
+		require.NoError(t, err, "header %q", h)
+		assert.Equal(t, FiLiPLayoutCurrent, rep.Layout)
+	}
+}
+
+func TestReadFiLiPOddNumbers(t *testing.T) {
+	// Forms the fast path declines and the checking parser accepts.
+	csv := filipHeader8 + "\n" +
+		"2e3,24.0,1.0e3,A,0,0,m,1\n" +
+		" 3000 ,+24, 1500,A, 1 ,2.0,m,1\n" +
+		"0004000,0024,2000.,A,,,m,\n"
+	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{Clock: ClockBytes, NearEndFraction: -1})
+	require.NoError(t, err)
+	assert.Equal(t, []wantRec{{"A", 24, 24, 1024, false}, {"A", 24, 524, 2024, false}, {"A", 24, 1024, 3024, false}}, profileRecs(p))
+}
+
+func TestFiLiPParseClock(t *testing.T) {
+	for s, want := range map[string]Clock{"auto": ClockAuto, "bytes": ClockBytes, "us": ClockMicros, " US ": ClockMicros} {
+		c, err := ParseClock(s)
+		require.NoError(t, err)
+		assert.Equal(t, want, c)
+	}
+	_, err := ParseClock("ms")
+	assert.EqualError(t, err, `lifetimes: unknown clock "ms" (want auto, bytes or us)`)
+	for _, c := range []Clock{ClockAuto, ClockBytes, ClockMicros} {
+		back, err := ParseClock(c.String())
+		require.NoError(t, err)
+		assert.Equal(t, c, back)
+	}
+	assert.Equal(t, "Clock(9)", Clock(9).String())
+}
+
+func TestFiLiPIllimaniVersion(t *testing.T) {
+	for s, want := range map[string][2]int{
+		"Illimani v1.2.0":        {1, 2},
+		"IllimaniProfiler 1.10":  {1, 10},
+		"illimani-v0.9":          {0, 9},
+		"1.3":                    {1, 3},
+		"v2.0":                   {2, 0},
+		"FiLiP 1.2":              {-1, -1},
+		"Illimani":               {-1, -1},
+		"Illimani 2":             {-1, -1},
+		"Illimani 1.":            {-1, -1},
+		"Illimani 99999999999.1": {-1, -1},
+	} {
+		major, minor := illimaniVersion(s)
+		assert.Equal(t, want, [2]int{major, minor}, s)
+	}
+}
+
+func TestFiLiPSortOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, tt := range []struct {
+		n     int
+		keyOf func() uint64
+	}{
+		{0, nil},
+		{1, func() uint64 { return 5 }},
+		{2, func() uint64 { return rng.Uint64N(2) }},
+		{1000, func() uint64 { return rng.Uint64N(10) }},            // many ties
+		{5000, func() uint64 { return 1<<40 + rng.Uint64N(1<<33) }}, // an offset, 33 bits of range
+		{3000, func() uint64 { return rng.Uint64() }},               // too wide to pack
+		{70000, func() uint64 { return rng.Uint64N(1 << 50) }},
+	} {
+		keys := make([]uint64, tt.n)
+		for i := range keys {
+			keys[i] = tt.keyOf()
+		}
+		want := make([]uint32, tt.n)
+		for i := range want {
+			want[i] = uint32(i)
+		}
+		slices.SortStableFunc(want, func(a, b uint32) int {
+			switch {
+			case keys[a] < keys[b]:
+				return -1
+			case keys[a] > keys[b]:
+				return 1
+			}
+			return 0
+		})
+		got := sortOrder(keys)
+		if got == nil {
+			assert.True(t, slices.IsSorted(keys), "n=%d: nil order for unsorted keys", tt.n)
+			continue
+		}
+		assert.Equal(t, want, got, "n=%d", tt.n)
+	}
+	assert.Nil(t, sortOrder([]uint64{1, 1, 2, 3}))
+}
+
+// TestReadFiLiPFastAndSlowRowsAgree reads a synthetic export with the fused fast row parser and
+// with the checking parser alone: the profiles must be the same.
+func TestReadFiLiPFastAndSlowRowsAgree(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "synthetic.csv")
+	writeSyntheticFiLiP(t, path, 20000, 3)
+	csv, err := os.ReadFile(path)
+	require.NoError(t, err)
+	meta, err := os.ReadFile(defaultFiLiPJSONPath(path))
+	require.NoError(t, err)
+	fast, fastRep, err := readFiLiP(filipSource{seq: bytes.NewReader(csv), size: -1}, path, bytes.NewReader(meta), "m.json", FiLiPOptions{}, filipTuning{})
+	require.NoError(t, err)
+	slow, slowRep, err := readFiLiP(filipSource{seq: bytes.NewReader(csv), size: -1}, path, bytes.NewReader(meta), "m.json", FiLiPOptions{}, filipTuning{slowRows: true})
+	require.NoError(t, err)
+	assert.Equal(t, slow, fast)
+	assert.Equal(t, slowRep, fastRep)
+	assert.Equal(t, ClockBytes, fastRep.Clock)
+	assert.Equal(t, 20000, fast.Len())
+}
+
+// oneByteReader returns at most one byte per Read, to exercise lines split across reads.
+type oneByteReader struct{ data []byte }
+
+func (r *oneByteReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, errors.New("EOF expected earlier")
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0] = r.data[0]
+	r.data = r.data[1:]
+	if len(r.data) == 0 {
+		return 1, io.EOF
+	}
+	return 1, nil
+}
+
+func TestReadFiLiPSmallReads(t *testing.T) {
+	csv, err := os.ReadFile("testdata/filip/micros8.csv")
+	require.NoError(t, err)
+	meta, err := os.ReadFile("testdata/filip/micros8.json")
+	require.NoError(t, err)
+	want, _, err := ReadFiLiPFrom(bytes.NewReader(csv), "m.csv", bytes.NewReader(meta), FiLiPOptions{})
+	require.NoError(t, err)
+	got, _, err := ReadFiLiPFrom(&oneByteReader{csv}, "m.csv", bytes.NewReader(meta), FiLiPOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+
+	// A read error is reported with the file name.
+	_, _, err = ReadFiLiPFrom(&oneByteReader{}, "m.csv", nil, FiLiPOptions{})
+	assert.EqualError(t, err, "lifetimes: m.csv: EOF expected earlier")
+}
+
+func ExampleReadFiLiPFrom() {
+	csv := `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"
+4000,24,1024,ByteString,3,1,String class>>new:,11
+1500,16,1040,Fraction,0,0,Number>>/,2
+,40,2048,Array,,,Array class>>new:,4
+`
+	meta := `{"profiler": "Illimani v1.2.0", "samplingRate": 1, "totalExecutionTime": 3000000}`
+	p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "run.csv", strings.NewReader(meta), FiLiPOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Layout, rep.Clock, rep.Rows)
+	for i := range p.Len() {
+		fmt.Println(p.ClassName(i), p.SizeBytes[i], p.Birth[i], p.Death[i], p.AliveAtEnd(i))
+	}
+	fmt.Println("end", p.Meta.EndBytes)
+	// Output:
+	// textualAllocatorMethod bytes 3
+	// ByteString 24 24 3000 true
+	// Fraction 16 40 500 false
+	// Array 40 1048 3000 true
+	// end 3000
+}
+
+// TestReadFiLiPParallel checks that reading a file in parallel chunks gives exactly what a
+// sequential read gives: rows, class table, line numbers of bad rows, skipped rows.
+func TestReadFiLiPParallel(t *testing.T) {
+	synthetic := filepath.Join(t.TempDir(), "synthetic.csv")
+	writeSyntheticFiLiP(t, synthetic, 30000, 5)
+	for _, tt := range []struct {
+		csv  string
+		opts FiLiPOptions
+	}{
+		{synthetic, FiLiPOptions{}},
+		{"testdata/filip/badrows.csv", FiLiPOptions{SkipBadRows: true}},
+		{"testdata/filip/badrows.csv", FiLiPOptions{}},
+		{"testdata/filip/micros8.csv", FiLiPOptions{}},
+		{"testdata/filip/empty.csv", FiLiPOptions{}},
+		{"testdata/filip/crlf.csv", FiLiPOptions{}},
+	} {
+		csv, err := os.ReadFile(tt.csv)
+		require.NoError(t, err)
+		meta, _ := os.ReadFile(defaultFiLiPJSONPath(tt.csv))
+		read := func(src filipSource, tune filipTuning) (*Profile, *FiLiPReport, error) {
+			if meta == nil {
+				return readFiLiP(src, tt.csv, nil, "m.json", tt.opts, tune)
+			}
+			return readFiLiP(src, tt.csv, bytes.NewReader(meta), "m.json", tt.opts, tune)
+		}
+		want, wantRep, wantErr := read(filipSource{seq: bytes.NewReader(csv), size: -1}, filipTuning{})
+		for _, chunk := range []int64{1, 7, 100, 4096, 1 << 20} {
+			for _, workers := range []int{1, 2, 3, 8} {
+				name := fmt.Sprintf("%s chunk=%d workers=%d", tt.csv, chunk, workers)
+				src := filipSource{seq: bytes.NewReader(csv), at: bytes.NewReader(csv), size: int64(len(csv))}
+				got, gotRep, err := read(src, filipTuning{chunkBytes: chunk, workers: workers})
+				if wantErr != nil {
+					assert.EqualError(t, err, wantErr.Error(), name)
+					continue
+				}
+				require.NoError(t, err, name)
+				assert.Equal(t, want, got, name)
+				assert.Equal(t, wantRep, gotRep, name)
+			}
+		}
+	}
+}

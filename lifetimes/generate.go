@@ -1,0 +1,869 @@
+package lifetimes
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// ErrTooManyRecords is wrapped by the error Generate returns when a spec, at the requested
+// resolution, would produce more records than GenerateOptions.MaxRecords allows.
+var ErrTooManyRecords = errors.New("lifetimes: too many records")
+
+// DefaultMaxRecords is the record budget Generate enforces when GenerateOptions.MaxRecords is
+// 0: 50 M records, about 1.5 GB of Profile.
+const DefaultMaxRecords = 50_000_000
+
+// ProfilerSpec is the Meta.Profiler of generated profiles.
+const ProfilerSpec = "gctune-spec"
+
+// maxNewSpaceObjectBytes is the largest object the VM allocates in new space: 65,535 slots of
+// 8 bytes plus the 16-byte header of objects with 255 slots or more (spur-gc-model.md §2.2).
+// Anything bigger goes straight to old space, whatever its flags.
+const maxNewSpaceObjectBytes = 16 + 8*65535
+
+// minObjectBytes is Spur's smallest object (a header and one slot, spur-gc-model.md §2.1).
+const minObjectBytes = 16
+
+// GenerateOptions are the settings of Spec.Generate.
+type GenerateOptions struct {
+	// Seed seeds every random draw. The same spec, seed and resolution give a bit-identical
+	// Profile.
+	Seed uint64
+	// Resolution is the number of records per real object in [1e-9, 1]; each mix record then
+	// stands for round(1/Resolution) objects. 0 = the spec's resolution (1 if it has none).
+	Resolution float64
+	// MaxRecords refuses, with ErrTooManyRecords, a generation that would produce more
+	// records. 0 = DefaultMaxRecords.
+	MaxRecords int
+}
+
+// Generate produces the Profile the spec describes, deterministically from opts.Seed.
+//
+// The clock is bytes allocated since the start: each record is born at the running total of
+// the weighted bytes before it (weight × size), and the total then grows by its own weighted
+// bytes. Phases run in order; a phase's mix records are drawn (class by share, size, lifetime)
+// while they fit in its allocation, and its large, growing and container objects (weight 1
+// each) are allocated when the mix allocation reaches their scheduled point. A death is the
+// birth plus the sampled lifetime, clamped to the end of the run; objects reaching the end are
+// flagged FlagAliveAtEnd. Records come out sorted by birth.
+func (s *Spec) Generate(opts GenerateOptions) (*Profile, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	g, err := newGenPlan(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return g.run()
+}
+
+// EstimateRecords returns about how many records Generate produces at resolution (0 = the
+// spec's), without generating: each phase's mix allocation divided by the expected weighted
+// bytes of a record (from the size distributions' quantiles, no random draws), plus one record
+// per large, growing and container object. It is +Inf for an invalid spec or resolution.
+func (s *Spec) EstimateRecords(resolution float64) float64 {
+	if s.Validate() != nil {
+		return math.Inf(1)
+	}
+	return s.estimateRecords(resolution)
+}
+
+// estimateRecords is EstimateRecords for a validated spec.
+func (s *Spec) estimateRecords(resolution float64) float64 {
+	res := s.generationResolution(resolution)
+	if !(res >= specMinResolution && res <= 1) {
+		return math.Inf(1)
+	}
+	weight := specWeight(res)
+	total := 0.0
+	for i := range s.Phases {
+		ph := &s.Phases[i]
+		total += float64(s.phaseEventCount(i))
+		mix := float64(s.phaseMixBytes(i))
+		if mix == 0 || len(ph.Mix) == 0 {
+			continue
+		}
+		entries := s.mixEntries(i, weight, res, nil)
+		total += mix / drawBytes(entries)
+	}
+	return total
+}
+
+func (s *Spec) generationResolution(res float64) float64 {
+	if res == 0 {
+		res = s.Resolution
+	}
+	if res == 0 {
+		res = 1
+	}
+	return res
+}
+
+// specWeight is the weight of a record at resolution res: round(1/res), at least 1.
+func specWeight(res float64) uint32 {
+	w := math.Round(1 / res)
+	if w < 1 {
+		return 1
+	}
+	if w > math.MaxUint32 {
+		return math.MaxUint32
+	}
+	return uint32(w)
+}
+
+// phaseEventCount is the number of weight-1 records of phase i (large, growing, containers).
+func (s *Spec) phaseEventCount(i int) int {
+	ph := &s.Phases[i]
+	n := 0
+	for _, l := range ph.Large {
+		n += l.Count
+	}
+	for _, g := range ph.Growing {
+		f := g.Factor
+		if f == 0 {
+			f = 2
+		}
+		n += g.Count * growSteps(g.FromBytes, g.ToBytes, f)
+	}
+	for _, c := range ph.Containers {
+		n += max(c.Count, 1)
+	}
+	return n
+}
+
+// The generator's random streams: one PCG per phase and purpose, so that changing one phase
+// of a spec does not reshuffle the draws of the others, and changing lifetimes does not move
+// any birth or size.
+const (
+	streamPlan      = 1 // sizes and placements of large, growing and container objects
+	streamSizes     = 2 // mix records' sizes
+	streamEvents    = 3 // lifetimes of large, growing and container objects
+	streamPick      = 4 // which mix entry each record draws from
+	streamLifetimes = 5 // mix records' lifetimes
+	streamSalt      = 0x9e3779b97f4a7c15
+)
+
+func genSource(seed uint64, phase, stream int) *rand.PCG {
+	return rand.NewPCG(seed^streamSalt, uint64(phase)<<8|uint64(stream))
+}
+
+// genSampler draws sizes or lifetimes from one DistSpec with gonum's stat/distuv
+// distributions, whose Src is the phase's seeded PCG. The distribution is held by value and
+// dispatched with a switch rather than through distuv.Rander: the generator's inner loop
+// draws two samples per record and the interface call showed in profiles.
+type genSampler struct {
+	kind     genKind
+	value    float64 // genFixed
+	lo, hi   float64 // clamp bounds
+	fraction float64 // genFraction
+	phaseEnd uint64  // genPhaseEnd: the end of the named phase
+	uniform  distuv.Uniform
+	exp      distuv.Exponential
+	lognorm  distuv.LogNormal
+	normal   distuv.Normal
+	gamma    distuv.Gamma
+	weibull  distuv.Weibull
+	pareto   distuv.Pareto
+	cat      distuv.Categorical
+	choice   []float64 // genChoice values
+	weights  []float64 // genChoice weights, normalised (for the mean)
+}
+
+type genKind uint8
+
+const (
+	genFixed genKind = iota
+	genUniform
+	genExponential
+	genLognormal
+	genNormal
+	genGamma
+	genWeibull
+	genPareto
+	genChoice
+	genImmediate
+	genUntilEnd
+	genPhaseEnd
+	genFraction
+	genRestOfRun // uniform lifetime without max: death uniform over the rest of the run
+)
+
+// newSampler builds a sampler for a validated DistSpec; src may be nil when only the mean is
+// wanted.
+func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *genSampler {
+	g := &genSampler{lo: d.MinBytes, hi: math.Inf(1), phaseEnd: phaseEnd}
+	if d.MaxBytes != 0 {
+		g.hi = d.MaxBytes
+	}
+	if !lifetime {
+		g.lo = max(g.lo, minObjectBytes)
+		g.hi = min(g.hi, specMaxObjectBytes)
+	}
+	switch d.Kind {
+	case distFixed:
+		g.kind, g.value = genFixed, d.ValueBytes
+	case distUniform:
+		if lifetime && d.MaxBytes == 0 {
+			g.kind = genRestOfRun
+			g.uniform = distuv.Uniform{Min: 0, Max: 1, Src: src}
+			break
+		}
+		g.kind = genUniform
+		g.uniform = distuv.Uniform{Min: d.MinBytes, Max: d.MaxBytes, Src: src}
+	case distExponential:
+		g.kind = genExponential
+		g.exp = distuv.Exponential{Rate: 1 / d.MeanBytes, Src: src}
+	case distLognormal:
+		g.kind = genLognormal
+		g.lognorm = distuv.LogNormal{Mu: math.Log(d.MedianBytes), Sigma: d.Sigma, Src: src}
+	case distNormal:
+		g.kind = genNormal
+		g.normal = distuv.Normal{Mu: d.MeanBytes, Sigma: d.StdDevBytes, Src: src}
+		if d.StdDevBytes == 0 {
+			g.kind, g.value = genFixed, d.MeanBytes
+		}
+	case distGamma:
+		g.kind = genGamma
+		g.gamma = distuv.Gamma{Alpha: d.Shape, Beta: d.Shape / d.MeanBytes, Src: src}
+	case distWeibull:
+		g.kind = genWeibull
+		g.weibull = distuv.Weibull{K: d.Shape, Lambda: d.ScaleBytes, Src: src}
+	case distPareto:
+		g.kind = genPareto
+		g.pareto = distuv.Pareto{Xm: d.ScaleBytes, Alpha: d.Alpha, Src: src}
+	case distChoice:
+		g.kind = genChoice
+		g.choice = d.ValuesBytes
+		g.weights = make([]float64, len(d.ValuesBytes))
+		sum := 0.0
+		for i := range g.weights {
+			g.weights[i] = 1
+			if len(d.Weights) != 0 {
+				g.weights[i] = d.Weights[i]
+			}
+			sum += g.weights[i]
+		}
+		for i := range g.weights {
+			g.weights[i] /= sum
+		}
+		if len(g.choice) == 1 {
+			g.kind, g.value = genFixed, g.choice[0]
+			break
+		}
+		g.cat = distuv.NewCategorical(g.weights, src)
+	case distImmediate:
+		g.kind = genImmediate
+	case distUntilEnd:
+		g.kind = genUntilEnd
+	case distUntilPhaseEnd:
+		g.kind = genPhaseEnd
+	case distFractionOfRun:
+		g.kind, g.fraction = genFraction, d.Fraction
+	}
+	return g
+}
+
+// raw returns one sample, not clamped.
+func (g *genSampler) raw() float64 {
+	switch g.kind {
+	case genUniform:
+		return g.uniform.Rand()
+	case genExponential:
+		return g.exp.Rand()
+	case genLognormal:
+		return g.lognorm.Rand()
+	case genNormal:
+		return g.normal.Rand()
+	case genGamma:
+		return g.gamma.Rand()
+	case genWeibull:
+		return g.weibull.Rand()
+	case genPareto:
+		return g.pareto.Rand()
+	case genChoice:
+		return g.choice[int(g.cat.Rand())]
+	}
+	return g.value
+}
+
+// quantile is the inverse CDF of the distribution (not clamped), nil for fixed and choice.
+func (g *genSampler) quantile() func(float64) float64 {
+	switch g.kind {
+	case genUniform:
+		return g.uniform.Quantile
+	case genExponential:
+		return g.exp.Quantile
+	case genLognormal:
+		return g.lognorm.Quantile
+	case genNormal:
+		return g.normal.Quantile
+	case genGamma:
+		return g.gamma.Quantile
+	case genWeibull:
+		return g.weibull.Quantile
+	case genPareto:
+		return g.pareto.Quantile
+	}
+	return nil
+}
+
+// clamp bounds a sample to [lo, hi]; NaN becomes lo.
+func (g *genSampler) clamp(v float64) float64 {
+	if !(v >= g.lo) {
+		v = g.lo
+	}
+	if v > g.hi {
+		v = g.hi
+	}
+	return v
+}
+
+// roundSize turns a clamped size into a Spur object size: whole 8-byte units, at least 16.
+func roundSize(v float64) uint32 {
+	n := math.Ceil(v/8) * 8
+	if !(n >= minObjectBytes) {
+		return minObjectBytes
+	}
+	if n > specMaxObjectBytes {
+		return specMaxObjectBytes
+	}
+	return uint32(n)
+}
+
+// sizeBytes draws one object size.
+func (g *genSampler) sizeBytes() uint32 {
+	if g.kind == genFixed {
+		return roundSize(g.clamp(g.value))
+	}
+	return roundSize(g.clamp(g.raw()))
+}
+
+// meanSizeBytes is the expected value of sizeBytes, by quantile integration (no random
+// draws), for record estimates and pre-sizing.
+func (g *genSampler) meanSizeBytes() float64 {
+	size := func(v float64) float64 { return float64(roundSize(g.clamp(v))) }
+	if g.kind == genChoice {
+		m := 0.0
+		for i, v := range g.choice {
+			m += g.weights[i] * size(v)
+		}
+		return m
+	}
+	q := g.quantile()
+	if q == nil {
+		return size(g.value)
+	}
+	const k = 256
+	m := 0.0
+	for i := range k {
+		m += size(q((float64(i) + 0.5) / k))
+	}
+	return m / k
+}
+
+// death returns the death of an object born at birth, and FlagAliveAtEnd when the object
+// reaches the end of the run.
+func (g *genSampler) death(birth, end uint64) (uint64, uint8) {
+	var lifetimeBytes float64
+	switch g.kind {
+	case genImmediate:
+		return birth, 0
+	case genUntilEnd:
+		return end, FlagAliveAtEnd
+	case genPhaseEnd:
+		if g.phaseEnd >= end {
+			return end, FlagAliveAtEnd
+		}
+		return max(g.phaseEnd, birth), 0
+	case genFraction:
+		lifetimeBytes = g.fraction * float64(end)
+	case genRestOfRun:
+		rest := float64(end - birth)
+		lo := math.Min(g.lo, rest)
+		lifetimeBytes = lo + g.uniform.Rand()*(rest-lo)
+	case genFixed:
+		lifetimeBytes = g.clamp(g.value)
+	default:
+		lifetimeBytes = g.clamp(g.raw())
+	}
+	if lifetimeBytes >= float64(end-birth) {
+		return end, FlagAliveAtEnd
+	}
+	return birth + uint64(lifetimeBytes), 0
+}
+
+// genMixEntry is one mix entry ready to draw.
+type genMixEntry struct {
+	class     uint32
+	weight    uint32
+	fixedSize uint32  // the size when it is fixed (no draw), else 0
+	prob      float64 // probability that a draw picks this entry (share / weight, normalised)
+	size      *genSampler
+	life      *genSampler
+}
+
+// drawBytes is the expected weighted bytes of one mix draw.
+func drawBytes(entries []genMixEntry) float64 {
+	b := 0.0
+	for _, e := range entries {
+		b += e.prob * float64(e.weight) * e.size.meanSizeBytes()
+	}
+	return b
+}
+
+// mixEntries prepares phase i's mix for g, or only for estimating when g is nil (no sources,
+// no class indices, no phase ends).
+func (s *Spec) mixEntries(i int, weight uint32, res float64, g *genPlan) []genMixEntry {
+	ph := &s.Phases[i]
+	var sizeSrc, lifeSrc rand.Source
+	var classIdx []uint32
+	if g != nil {
+		sizeSrc, lifeSrc = genSource(g.seed, i, streamSizes), genSource(g.seed, i, streamLifetimes)
+		classIdx = g.classIdx
+	}
+	entries := make([]genMixEntry, len(ph.Mix))
+	total := 0.0
+	for j := range ph.Mix {
+		m := &ph.Mix[j]
+		ci := slices.IndexFunc(s.Classes, func(c ClassSpec) bool { return c.Name == m.Class })
+		e := genMixEntry{weight: weight}
+		if classIdx != nil {
+			e.class = classIdx[ci]
+		}
+		if m.Resolution > res {
+			e.weight = specWeight(m.Resolution)
+		}
+		size := m.Size
+		if size == nil {
+			size = s.Classes[ci].Size
+		}
+		e.size = newSampler(size, false, sizeSrc, 0)
+		if e.size.kind == genFixed {
+			e.fixedSize = e.size.sizeBytes()
+		}
+		var phaseEnd uint64
+		if g != nil {
+			phaseEnd = g.phaseEndOf(&m.Lifetime, i)
+		}
+		e.life = newSampler(&m.Lifetime, true, lifeSrc, phaseEnd)
+		e.prob = m.Share / float64(e.weight)
+		total += e.prob
+		entries[j] = e
+	}
+	for j := range entries {
+		entries[j].prob /= total
+	}
+	return entries
+}
+
+// genEvent is one weight-1 record of a phase: a large object, a growing array or a container.
+type genEvent struct {
+	offsetBytes  uint64 // point of the phase's mix allocation at which it is allocated
+	plannedBirth uint64 // its birth if the mix allocation hit offsetBytes exactly
+	sizeBytes    uint32
+	class        uint32
+	flags        uint8
+	lifeSpec     *DistSpec   // its lifetime (zero Kind: until-end)
+	life         *genSampler // nil when deathAt applies
+	deathAt      uint64      // growing arrays replaced by a successor: the successor's planned birth
+	container    uint8       // containerNone, containerPhase or containerLife
+	chain        int32       // growing arrays: the collection's id (≥ 0); −1 otherwise
+}
+
+const (
+	containerNone uint8 = iota
+	containerPhase
+	containerLife
+)
+
+// genPhase is one phase ready to generate.
+type genPhase struct {
+	startBytes, endBytes, mixBytes uint64
+	entries                        []genMixEntry
+	cum                            []float64 // cumulative entry probabilities
+	events                         []genEvent
+}
+
+// genPlan is everything Generate decides before drawing mix records: weights, the phases'
+// extents on the clock, the large, growing and container objects with their sizes and
+// scheduled points, and the record budget.
+type genPlan struct {
+	spec       *Spec
+	seed       uint64
+	resolution float64
+	weight     uint32
+	maxRecords int
+	endBytes   uint64
+	builder    Builder
+	classIdx   []uint32
+	phases     []genPhase
+	estimate   float64
+}
+
+func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
+	res := s.generationResolution(opts.Resolution)
+	if !(res >= specMinResolution && res <= 1) {
+		return nil, fmt.Errorf("lifetimes: generate %s: resolution %v is not a number of records per real object in [%g, 1]", s.Name, opts.Resolution, specMinResolution)
+	}
+	maxRecords := opts.MaxRecords
+	if maxRecords <= 0 {
+		maxRecords = DefaultMaxRecords
+	}
+	g := &genPlan{spec: s, seed: opts.Seed, resolution: res, weight: specWeight(res), maxRecords: maxRecords}
+	g.estimate = s.estimateRecords(res)
+	if g.estimate > float64(maxRecords) {
+		return nil, fmt.Errorf("%w: workload %s at resolution %g would produce about %.3g records, more than the %d allowed: use a coarser resolution (e.g. %.2g)",
+			ErrTooManyRecords, s.Name, res, g.estimate, maxRecords, suggestResolution(res, g.estimate, maxRecords))
+	}
+	// Intern the classes in declaration order, so the class table follows the spec.
+	g.classIdx = make([]uint32, len(s.Classes))
+	for i, c := range s.Classes {
+		g.classIdx[i] = g.builder.Class(c.Name)
+	}
+	// Plan the events and the phases' extents.
+	g.phases = make([]genPhase, len(s.Phases))
+	var clock uint64
+	for i := range s.Phases {
+		ph := &g.phases[i]
+		ph.startBytes = clock
+		ph.mixBytes = s.phaseMixBytes(i)
+		ph.events = g.planEvents(i, ph.mixBytes)
+		length := ph.mixBytes
+		for _, e := range ph.events {
+			length += uint64(e.sizeBytes)
+		}
+		ph.endBytes = ph.startBytes + length
+		clock = ph.endBytes
+	}
+	g.endBytes = clock
+	// Now that every phase end is known: planned births, growing deaths, samplers.
+	for i := range s.Phases {
+		ph := &g.phases[i]
+		g.finishEvents(i, ph)
+		if ph.mixBytes > 0 {
+			ph.entries = s.mixEntries(i, g.weight, res, g)
+			ph.cum = make([]float64, len(ph.entries))
+			acc := 0.0
+			for j, e := range ph.entries {
+				acc += e.prob
+				ph.cum[j] = acc
+			}
+			ph.cum[len(ph.cum)-1] = math.Inf(1)
+		}
+	}
+	return g, nil
+}
+
+func suggestResolution(res, estimate float64, maxRecords int) float64 {
+	return res * float64(maxRecords) / estimate / 2
+}
+
+// phaseEndOf resolves an until-phase-end lifetime to the end of its phase (the current one
+// when the lifetime names none). Other kinds return 0.
+func (g *genPlan) phaseEndOf(d *DistSpec, current int) uint64 {
+	if d.Kind != distUntilPhaseEnd {
+		return 0
+	}
+	j := current
+	if d.Phase != "" {
+		j = slices.IndexFunc(g.spec.Phases, func(p PhaseSpec) bool { return p.Name == d.Phase })
+	}
+	return g.phases[j].endBytes
+}
+
+func (g *genPlan) classOf(name string) uint32 {
+	return g.classIdx[slices.IndexFunc(g.spec.Classes, func(c ClassSpec) bool { return c.Name == name })]
+}
+
+func (g *genPlan) classSize(name string) *DistSpec {
+	return g.spec.Classes[slices.IndexFunc(g.spec.Classes, func(c ClassSpec) bool { return c.Name == name })].Size
+}
+
+// placements returns count points in [0, mixBytes] for a placement.
+func placements(at string, count int, mixBytes uint64, r *rand.Rand) []uint64 {
+	out := make([]uint64, count)
+	for k := range out {
+		switch at {
+		case "start":
+			out[k] = 0
+		case "end":
+			out[k] = mixBytes
+		case "random":
+			out[k] = uint64(r.Float64() * float64(mixBytes))
+		default: // even
+			out[k] = uint64((float64(k) + 0.5) / float64(count) * float64(mixBytes))
+		}
+	}
+	if at == "random" {
+		slices.Sort(out)
+	}
+	return out
+}
+
+// planEvents draws the sizes and points of phase i's large, growing and container objects
+// (lifetimes are attached by finishEvents) and returns them sorted by point.
+func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
+	ph := &g.spec.Phases[i]
+	src := genSource(g.seed, i, streamPlan)
+	r := rand.New(src)
+	events := make([]genEvent, 0, g.spec.phaseEventCount(i))
+	for li := range ph.Large {
+		l := &ph.Large[li]
+		size := l.Size
+		if size == nil {
+			size = g.classSize(l.Class)
+		}
+		sizer := newSampler(size, false, src, 0)
+		var points []uint64
+		if l.EveryBytes != 0 {
+			points = make([]uint64, l.Count)
+			for k := range points {
+				points[k] = uint64(k+1) * l.EveryBytes
+			}
+		} else {
+			points = placements(l.At, l.Count, mixBytes, r)
+		}
+		class := g.classOf(l.Class)
+		for _, at := range points {
+			sz := sizer.sizeBytes()
+			var flags uint8
+			if sz <= maxNewSpaceObjectBytes {
+				flags = FlagOldSpace
+			}
+			events = append(events, genEvent{offsetBytes: at, sizeBytes: sz, class: class, flags: flags, lifeSpec: &l.Lifetime, chain: -1})
+		}
+	}
+	chain := int32(0)
+	for gi := range ph.Growing {
+		gr := &ph.Growing[gi]
+		f := gr.Factor
+		if f == 0 {
+			f = 2
+		}
+		steps := growSteps(gr.FromBytes, gr.ToBytes, f)
+		sizes := make([]uint64, steps)
+		s := float64(gr.FromBytes)
+		for j := range sizes {
+			sizes[j] = uint64(math.Min(s, float64(gr.ToBytes)))
+			s *= f
+		}
+		sizes[steps-1] = gr.ToBytes
+		class := g.classOf(gr.Class)
+		for range gr.Count {
+			for j, sz := range sizes {
+				var at uint64
+				if j > 0 {
+					at = uint64(float64(sizes[j-1]) / float64(gr.ToBytes) * float64(mixBytes))
+				}
+				ct := containerNone
+				if gr.Container {
+					ct = containerPhase
+				}
+				events = append(events, genEvent{offsetBytes: at, sizeBytes: roundSize(float64(sz)), class: class, container: ct, lifeSpec: &gr.Lifetime, chain: chain})
+			}
+			chain++
+		}
+	}
+	for ci := range ph.Containers {
+		c := &ph.Containers[ci]
+		var sizer *genSampler
+		switch {
+		case c.Slots != 0:
+			sizer = &genSampler{kind: genFixed, value: float64(containerBytes(c.Slots)), lo: minObjectBytes, hi: specMaxObjectBytes}
+		case c.SizeBytes != 0:
+			sizer = &genSampler{kind: genFixed, value: float64(c.SizeBytes), lo: minObjectBytes, hi: specMaxObjectBytes}
+		default:
+			sizer = newSampler(g.classSize(c.Class), false, src, 0)
+		}
+		at := c.At
+		if at == "" {
+			at = "start"
+		}
+		ct := containerPhase
+		if c.Receives == "life" {
+			ct = containerLife
+		}
+		class := g.classOf(c.Class)
+		for _, p := range placements(at, max(c.Count, 1), mixBytes, r) {
+			sz := sizer.sizeBytes()
+			var flags uint8
+			if c.OldSpace && sz <= maxNewSpaceObjectBytes {
+				flags = FlagOldSpace
+			}
+			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1})
+		}
+	}
+	slices.SortStableFunc(events, func(a, b genEvent) int {
+		switch {
+		case a.offsetBytes < b.offsetBytes:
+			return -1
+		case a.offsetBytes > b.offsetBytes:
+			return 1
+		}
+		return 0
+	})
+	return events
+}
+
+// finishEvents sets the events' planned births, the deaths of replaced growing arrays and
+// the lifetime samplers, once every phase's extent is known.
+func (g *genPlan) finishEvents(i int, ph *genPhase) {
+	src := genSource(g.seed, i, streamEvents)
+	untilEnd := &DistSpec{Kind: distUntilEnd}
+	samplers := make(map[*DistSpec]*genSampler)
+	var extras uint64
+	lastOfChain := make(map[int32]int)
+	for k := range ph.events {
+		e := &ph.events[k]
+		e.plannedBirth = ph.startBytes + e.offsetBytes + extras
+		extras += uint64(e.sizeBytes)
+		d := e.lifeSpec
+		if d.Kind == "" {
+			d = untilEnd
+		}
+		life, ok := samplers[d]
+		if !ok {
+			life = newSampler(d, true, src, g.phaseEndOf(d, i))
+			samplers[d] = life
+		}
+		e.life = life
+		if e.chain >= 0 {
+			if prev, ok := lastOfChain[e.chain]; ok {
+				// A growing array dies when its successor is allocated.
+				ph.events[prev].deathAt = e.plannedBirth
+				ph.events[prev].life = nil
+			}
+			lastOfChain[e.chain] = k
+		}
+	}
+}
+
+// run draws the records.
+func (g *genPlan) run() (*Profile, error) {
+	s := g.spec
+	b := &g.builder
+	b.Grow(int(math.Min(g.estimate*1.01+64, float64(g.maxRecords))))
+	var weighted uint64
+	for i := range g.phases {
+		ph := &g.phases[i]
+		clock, ev := ph.startBytes, 0
+		if ph.mixBytes > 0 {
+			var err error
+			clock, ev, err = g.runMix(ph, rand.New(genSource(g.seed, i, streamPick)))
+			if err != nil {
+				return nil, err
+			}
+		}
+		for ; ev < len(ph.events); ev++ {
+			clock = g.emit(ph, &ph.events[ev], clock)
+		}
+		if b.Len() > g.maxRecords {
+			return nil, g.tooMany()
+		}
+		weighted += clock - ph.startBytes
+	}
+	meta := Meta{
+		Source:              s.Origin(),
+		Profiler:            ProfilerSpec,
+		EndBytes:            g.endBytes,
+		TotalAllocatedBytes: weighted,
+		RunSeconds:          s.Reported.RunSeconds,
+		SamplingRate:        1 / float64(g.weight),
+		ReportedScavenges:   s.Reported.Scavenges,
+		ReportedFullGCs:     s.Reported.FullGCs,
+	}
+	p, err := b.Build(meta)
+	if err != nil {
+		return nil, fmt.Errorf("lifetimes: generate %s: %w", s.Name, err)
+	}
+	return p, nil
+}
+
+func (g *genPlan) tooMany() error {
+	return fmt.Errorf("%w: workload %s at resolution %g produced more than the %d records allowed: use a coarser resolution",
+		ErrTooManyRecords, g.spec.Name, g.resolution, g.maxRecords)
+}
+
+// runMix draws phase ph's mix records, allocating its events as the mix allocation reaches
+// their points, until the next record would not fit in the phase's allocation. It returns the
+// clock and the index of the first event not yet allocated.
+func (g *genPlan) runMix(ph *genPhase, pick *rand.Rand) (clock uint64, ev int, err error) {
+	b := &g.builder
+	end := g.endBytes
+	entries, cum := ph.entries, ph.cum
+	single := len(entries) == 1
+	budget := g.maxRecords
+	clock = ph.startBytes
+	var mixDone uint64
+	nextEvent := uint64(math.MaxUint64)
+	if len(ph.events) > 0 {
+		nextEvent = ph.events[0].offsetBytes
+	}
+	for {
+		for mixDone >= nextEvent {
+			clock = g.emit(ph, &ph.events[ev], clock)
+			ev++
+			nextEvent = math.MaxUint64
+			if ev < len(ph.events) {
+				nextEvent = ph.events[ev].offsetBytes
+			}
+		}
+		j := 0
+		if !single {
+			u := pick.Float64()
+			for u >= cum[j] {
+				j++
+			}
+		}
+		e := &entries[j]
+		size := e.fixedSize
+		if size == 0 {
+			size = e.size.sizeBytes()
+		}
+		wb := uint64(e.weight) * uint64(size)
+		if mixDone+wb > ph.mixBytes {
+			return clock, ev, nil
+		}
+		var death uint64
+		var flags uint8
+		switch e.life.kind { // the commonest lifetimes, without a call
+		case genImmediate:
+			death = clock
+		case genUntilEnd:
+			death, flags = end, FlagAliveAtEnd
+		default:
+			death, flags = e.life.death(clock, end)
+		}
+		if b.Add(e.class, size, clock, death, e.weight, flags) >= budget {
+			return 0, 0, g.tooMany()
+		}
+		clock += wb
+		mixDone += wb
+	}
+}
+
+// emit adds one event's record (and its Container) born at clock and returns the new clock.
+func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
+	b := &g.builder
+	death, flags := e.deathAt, e.flags
+	if e.life != nil {
+		var f uint8
+		death, f = e.life.death(clock, g.endBytes)
+		flags |= f
+	} else if death < clock {
+		death = clock
+	}
+	idx := b.Add(e.class, e.sizeBytes, clock, death, 1, flags)
+	switch e.container {
+	case containerPhase:
+		b.AddContainer(Container{Record: int32(idx), StoresFromBytes: clock, StoresUntilBytes: min(death, ph.endBytes)})
+	case containerLife:
+		b.AddContainer(Container{Record: int32(idx), StoresFromBytes: clock, StoresUntilBytes: death})
+	}
+	return clock + uint64(e.sizeBytes)
+}

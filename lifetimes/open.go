@@ -1,0 +1,244 @@
+package lifetimes
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrUnknownWorkload is wrapped by the error Open and Fingerprint return for a reference that
+// is neither a bundled workload nor a file.
+var ErrUnknownWorkload = errors.New("lifetimes: unknown workload")
+
+// Source kinds: where Open found a profile.
+const (
+	// SourceWorkload is a bundled workload, by name.
+	SourceWorkload = "workload"
+	// SourceSpec is a workload spec file (.yaml, .yml).
+	SourceSpec = "spec"
+	// SourceFiLiP is a FiLiP / Illimani export (.csv with its .json metadata).
+	SourceFiLiP = "filip"
+	// SourceGCProf is gctune's compact binary profile (.gcprof).
+	SourceGCProf = "gcprof"
+)
+
+// OpenOptions are the settings of Open and Fingerprint. The zero value opens everything with
+// the defaults.
+type OpenOptions struct {
+	// Seed and Resolution are passed to Generate for bundled workloads and spec files
+	// (GenerateOptions); Resolution 0 means the spec's own.
+	Seed       uint64
+	Resolution float64
+	// Clock, SkipBadRows and FiLiPJSONPath are passed to ReadFiLiP for .csv files
+	// (FiLiPOptions: Clock, SkipBadRows, JSONPath).
+	Clock         Clock
+	SkipBadRows   bool
+	FiLiPJSONPath string
+}
+
+// OpenInfo tells what Open opened.
+type OpenInfo struct {
+	// Kind is one of the Source* constants.
+	Kind string
+	// Ref is the reference as given; Path the file read (empty for a bundled workload).
+	Ref  string
+	Path string
+	// Workload is the bundled workload's or the spec's name (empty for recorded profiles).
+	Workload string
+	// FiLiP is the reader's report for a FiLiP export, nil otherwise.
+	FiLiP *FiLiPReport
+}
+
+// UnknownWorkloadError is the error for a reference that is neither a bundled workload nor a
+// file. It wraps ErrUnknownWorkload.
+type UnknownWorkloadError struct {
+	Ref   string
+	Known []string
+}
+
+// Error formats `lifetimes: "foo": not a bundled workload (known: a, b) nor a file`.
+func (e *UnknownWorkloadError) Error() string {
+	return fmt.Sprintf("lifetimes: %q: not a bundled workload (known: %s) nor a file", e.Ref, strings.Join(e.Known, ", "))
+}
+
+// Unwrap returns ErrUnknownWorkload.
+func (e *UnknownWorkloadError) Unwrap() error { return ErrUnknownWorkload }
+
+// resolve decides what ref names, without reading it: a file whose extension says its kind
+// (.yaml/.yml spec, .csv FiLiP export, .gcprof profile; case-insensitive), else a bundled
+// workload's name. A name with such an extension is always a file, so a missing file gives
+// the file's own "no such file" error; a file with another extension is refused.
+func resolve(ref string) (kind, path string, err error) {
+	switch strings.ToLower(filepath.Ext(ref)) {
+	case ".yaml", ".yml":
+		return SourceSpec, ref, nil
+	case ".csv":
+		return SourceFiLiP, ref, nil
+	case ".gcprof":
+		return SourceGCProf, ref, nil
+	}
+	known := Bundled()
+	names := make([]string, len(known))
+	for i, w := range known {
+		if w.Name == ref {
+			return SourceWorkload, "", nil
+		}
+		names[i] = w.Name
+	}
+	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
+		return "", "", fmt.Errorf("lifetimes: %q: unknown file type %q (want .csv with its .json, .yaml or .yml spec, or .gcprof)", ref, filepath.Ext(ref))
+	}
+	return "", "", &UnknownWorkloadError{Ref: ref, Known: names}
+}
+
+// Open resolves ref and returns its Profile with what was opened:
+//
+//   - a bundled workload's name (see Bundled): its spec generated with opts.Seed and
+//     opts.Resolution;
+//   - a .yaml or .yml workload spec: loaded (LoadSpec) and generated likewise;
+//   - a .csv FiLiP / Illimani export: read by ReadFiLiP with its .json metadata beside it (or
+//     opts.FiLiPJSONPath), opts.Clock and opts.SkipBadRows;
+//   - a .gcprof file: loaded by LoadProfile.
+//
+// An unknown name gives an *UnknownWorkloadError listing the bundled workloads. Errors from
+// reading or parsing the input are returned as the readers give them (wrapping fs errors,
+// ErrInvalidProfile, ErrInvalidSpec, ErrBadRow, ...): all of them are the input's fault.
+func Open(ref string, opts OpenOptions) (*Profile, *OpenInfo, error) {
+	kind, path, err := resolve(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	info := &OpenInfo{Kind: kind, Ref: ref, Path: path}
+	var p *Profile
+	switch kind {
+	case SourceWorkload, SourceSpec:
+		spec, err := openSpec(kind, ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		info.Workload = spec.Name
+		p, err = spec.Generate(GenerateOptions{Seed: opts.Seed, Resolution: opts.Resolution})
+		if err != nil {
+			return nil, nil, err
+		}
+	case SourceFiLiP:
+		p, info.FiLiP, err = ReadFiLiP(ref, FiLiPOptions{JSONPath: opts.FiLiPJSONPath, Clock: opts.Clock, SkipBadRows: opts.SkipBadRows})
+		if err != nil {
+			return nil, nil, err
+		}
+	case SourceGCProf:
+		if p, err = LoadProfile(ref); err != nil {
+			return nil, nil, err
+		}
+	}
+	return p, info, nil
+}
+
+func openSpec(kind, ref string) (*Spec, error) {
+	if kind == SourceWorkload {
+		return BundledSpec(ref)
+	}
+	return LoadSpec(ref)
+}
+
+// fingerprintVersion starts every hashed stream; change it when what is hashed changes.
+const fingerprintVersion = "gctune-fingerprint-v1"
+
+// Fingerprint returns a content hash of the profile Open(ref, opts) would return, as
+// "sha256:" and 64 hex digits, without generating or parsing records. Equal fingerprints mean
+// the same input, so a stored result can be reused:
+//
+//   - a bundled workload or spec file: the parsed spec (its canonical JSON encoding, so a
+//     change to comments or formatting in the YAML keeps the fingerprint), the seed and the
+//     resolution;
+//   - a FiLiP export: the bytes of the CSV and of its JSON metadata (if any), the clock and
+//     whether bad rows are skipped;
+//   - a .gcprof file: its bytes.
+func Fingerprint(ref string, opts OpenOptions) (string, error) {
+	kind, _, err := resolve(ref)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	io.WriteString(h, fingerprintVersion+"\x00"+kind+"\x00")
+	switch kind {
+	case SourceWorkload, SourceSpec:
+		spec, err := openSpec(kind, ref)
+		if err != nil {
+			return "", err
+		}
+		canon, err := json.Marshal(spec)
+		if err != nil {
+			return "", fmt.Errorf("lifetimes: fingerprint %s: %w", ref, err)
+		}
+		writeChunk(h, canon)
+		writeUint64(h, opts.Seed)
+		writeUint64(h, math.Float64bits(opts.Resolution))
+	case SourceFiLiP:
+		if err := hashFile(h, ref); err != nil {
+			return "", err
+		}
+		jsonPath := opts.FiLiPJSONPath
+		if jsonPath == "" {
+			jsonPath = strings.TrimSuffix(ref, filepath.Ext(ref)) + ".json"
+		}
+		switch err := hashFile(h, jsonPath); {
+		case err == nil:
+		case opts.FiLiPJSONPath == "" && errors.Is(err, fs.ErrNotExist):
+			writeUint64(h, math.MaxUint64) // no metadata
+		default:
+			return "", err
+		}
+		writeChunk(h, []byte(opts.Clock.String()))
+		skip := uint64(0)
+		if opts.SkipBadRows {
+			skip = 1
+		}
+		writeUint64(h, skip)
+	case SourceGCProf:
+		if err := hashFile(h, ref); err != nil {
+			return "", err
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashFile writes the file's length and bytes to h.
+func hashFile(h hash.Hash, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("lifetimes: fingerprint: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("lifetimes: fingerprint: %w", err)
+	}
+	writeUint64(h, uint64(st.Size()))
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("lifetimes: fingerprint: %w", err)
+	}
+	return nil
+}
+
+// writeChunk writes b's length then b, so that consecutive chunks cannot run into each other.
+func writeChunk(h hash.Hash, b []byte) {
+	writeUint64(h, uint64(len(b)))
+	h.Write(b)
+}
+
+func writeUint64(h hash.Hash, v uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	h.Write(b[:])
+}

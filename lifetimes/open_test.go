@@ -1,0 +1,201 @@
+package lifetimes
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const tinySpec = `name: tiny
+description: test workload
+allocate: 64KB
+classes:
+  - name: Temp
+    size: 32
+  - name: Keep
+    size: 64
+phases:
+  - name: run
+    allocate: 100%
+    mix:
+      - {class: Temp, share: 0.8, lifetime: immediate}
+      - {class: Keep, share: 0.2, lifetime: until-end}
+`
+
+const tinyCSV = `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"
+2160,16,1160,Fraction,0,0,NumberParser>>makeFraction,23
+3000,40,1400,NumberParser,0,0,NumberParser class>>on:,5
+,48,2000,ByteString,5,1,String class>>new:,11
+`
+
+const tinyJSON = `{"profiler":"Illimani v1.2.0","samplingRate":100,"totalExecutionTime":2000000}`
+
+// writeTemp writes files (name → content) into a fresh directory and returns its path.
+func writeTemp(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	return dir
+}
+
+func TestOpenBundledWorkload(t *testing.T) {
+	bundled := Bundled()
+	require.NotEmpty(t, bundled)
+	name := bundled[0].Name
+	p, info, err := Open(name, OpenOptions{Seed: 3, Resolution: 1e-4})
+	require.NoError(t, err)
+	assert.Equal(t, &OpenInfo{Kind: SourceWorkload, Ref: name, Workload: name}, info)
+	assert.Positive(t, p.Len())
+	assert.Equal(t, "workload:"+name, p.Meta.Source)
+}
+
+func TestOpenSpecFile(t *testing.T) {
+	dir := writeTemp(t, map[string]string{"tiny.yaml": tinySpec, "TINY.YML": tinySpec})
+	for _, file := range []string{"tiny.yaml", "TINY.YML"} {
+		path := filepath.Join(dir, file)
+		p, info, err := Open(path, OpenOptions{Seed: 1})
+		require.NoError(t, err)
+		assert.Equal(t, &OpenInfo{Kind: SourceSpec, Ref: path, Path: path, Workload: "tiny"}, info)
+		assert.Positive(t, p.Len())
+	}
+	// Same seed, same profile; another seed, another profile.
+	path := filepath.Join(dir, "tiny.yaml")
+	a, _, err := Open(path, OpenOptions{Seed: 1})
+	require.NoError(t, err)
+	b, _, err := Open(path, OpenOptions{Seed: 1})
+	require.NoError(t, err)
+	c, _, err := Open(path, OpenOptions{Seed: 2})
+	require.NoError(t, err)
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a.Birth, c.Birth)
+}
+
+func TestOpenFiLiP(t *testing.T) {
+	dir := writeTemp(t, map[string]string{"run.csv": tinyCSV, "run.json": tinyJSON, "meta.json": tinyJSON,
+		"bad.csv": tinyCSV + "1,-4,0,X,0,0,m,1\n", "bad.json": tinyJSON})
+	path := filepath.Join(dir, "run.csv")
+	p, info, err := Open(path, OpenOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, SourceFiLiP, info.Kind)
+	assert.Equal(t, path, info.Path)
+	require.NotNil(t, info.FiLiP)
+	assert.Equal(t, 3, info.FiLiP.Rows)
+	assert.Equal(t, 3, p.Len())
+
+	_, info, err = Open(path, OpenOptions{Clock: ClockMicros, FiLiPJSONPath: filepath.Join(dir, "meta.json")})
+	require.NoError(t, err)
+	assert.Equal(t, ClockMicros, info.FiLiP.Clock)
+
+	bad := filepath.Join(dir, "bad.csv")
+	_, _, err = Open(bad, OpenOptions{})
+	assert.ErrorIs(t, err, ErrBadRow)
+	_, info, err = Open(bad, OpenOptions{SkipBadRows: true})
+	require.NoError(t, err)
+	assert.Equal(t, 1, info.FiLiP.SkippedRows)
+}
+
+func TestOpenErrors(t *testing.T) {
+	_, _, err := Open("foo", OpenOptions{})
+	require.ErrorIs(t, err, ErrUnknownWorkload)
+	var names []string
+	for _, w := range Bundled() {
+		names = append(names, w.Name)
+	}
+	assert.EqualError(t, err, `lifetimes: "foo": not a bundled workload (known: `+strings.Join(names, ", ")+`) nor a file`)
+	_, err = Fingerprint("foo", OpenOptions{})
+	assert.ErrorIs(t, err, ErrUnknownWorkload)
+
+	dir := writeTemp(t, map[string]string{"notes.txt": "hello"})
+	_, _, err = Open(filepath.Join(dir, "notes.txt"), OpenOptions{})
+	assert.ErrorContains(t, err, `unknown file type ".txt"`)
+
+	for _, missing := range []string{"missing.csv", "missing.yaml", "missing.gcprof"} {
+		_, _, err = Open(filepath.Join(dir, missing), OpenOptions{})
+		assert.ErrorIs(t, err, fs.ErrNotExist, missing)
+		_, err = Fingerprint(filepath.Join(dir, missing), OpenOptions{})
+		assert.ErrorIs(t, err, fs.ErrNotExist, missing)
+	}
+
+	bad := writeTemp(t, map[string]string{"bad.yaml": "name: x\nbogus: 1\n"})
+	_, _, err = Open(filepath.Join(bad, "bad.yaml"), OpenOptions{})
+	assert.ErrorIs(t, err, ErrInvalidSpec)
+}
+
+func TestFingerprint(t *testing.T) {
+	dir := writeTemp(t, map[string]string{
+		"a.yaml":    tinySpec,
+		"b.yaml":    "# a comment changes nothing\n" + tinySpec,
+		"c.yaml":    strings.Replace(tinySpec, "size: 64", "size: 72", 1),
+		"run.csv":   tinyCSV,
+		"run.json":  tinyJSON,
+		"run2.csv":  tinyCSV,
+		"run2.json": strings.Replace(tinyJSON, "100", "10", 1),
+		"solo.csv":  tinyCSV,
+	})
+	fp := func(ref string, o OpenOptions) string {
+		t.Helper()
+		s, err := Fingerprint(ref, o)
+		require.NoError(t, err)
+		assert.Regexp(t, `^sha256:[0-9a-f]{64}$`, s)
+		return s
+	}
+	in := func(name string) string { return filepath.Join(dir, name) }
+	base := fp(in("a.yaml"), OpenOptions{Seed: 1})
+	assert.Equal(t, base, fp(in("a.yaml"), OpenOptions{Seed: 1}), "deterministic")
+	assert.Equal(t, base, fp(in("b.yaml"), OpenOptions{Seed: 1}), "comments do not count")
+	assert.Equal(t, base, fp(in("a.yaml"), OpenOptions{Seed: 1, Clock: ClockMicros}), "FiLiP options do not count")
+	assert.NotEqual(t, base, fp(in("c.yaml"), OpenOptions{Seed: 1}), "content counts")
+	assert.NotEqual(t, base, fp(in("a.yaml"), OpenOptions{Seed: 2}), "seed counts")
+	assert.NotEqual(t, base, fp(in("a.yaml"), OpenOptions{Seed: 1, Resolution: 0.5}), "resolution counts")
+
+	csv := fp(in("run.csv"), OpenOptions{})
+	assert.Equal(t, csv, fp(in("run.csv"), OpenOptions{Seed: 9}), "the seed does not change a recorded profile")
+	assert.NotEqual(t, csv, fp(in("run2.csv"), OpenOptions{}), "the metadata counts")
+	assert.NotEqual(t, csv, fp(in("solo.csv"), OpenOptions{}), "missing metadata counts")
+	assert.NotEqual(t, csv, fp(in("run.csv"), OpenOptions{Clock: ClockMicros}), "the clock counts")
+	assert.NotEqual(t, csv, fp(in("run.csv"), OpenOptions{SkipBadRows: true}), "skipping counts")
+	assert.Equal(t, fp(in("run2.csv"), OpenOptions{}), fp(in("run.csv"), OpenOptions{FiLiPJSONPath: in("run2.json")}))
+	_, err := Fingerprint(in("run.csv"), OpenOptions{FiLiPJSONPath: in("none.json")})
+	assert.True(t, errors.Is(err, fs.ErrNotExist))
+
+	bundled := Bundled()
+	require.NotEmpty(t, bundled)
+	w := fp(bundled[0].Name, OpenOptions{Seed: 1})
+	assert.NotEqual(t, w, fp(bundled[0].Name, OpenOptions{Seed: 2}))
+}
+
+func TestOpenGCProf(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "small.gcprof")
+	want := smallProfile(t)
+	require.NoError(t, SaveProfile(path, want))
+	p, info, err := Open(path, OpenOptions{Seed: 5})
+	require.NoError(t, err)
+	assert.Equal(t, &OpenInfo{Kind: SourceGCProf, Ref: path, Path: path}, info)
+	assert.Equal(t, want.Birth, p.Birth)
+	assert.Equal(t, want.Meta, p.Meta)
+
+	fp1, err := Fingerprint(path, OpenOptions{})
+	require.NoError(t, err)
+	fp2, err := Fingerprint(path, OpenOptions{Seed: 5})
+	require.NoError(t, err)
+	assert.Equal(t, fp1, fp2)
+
+	other := filepath.Join(dir, "other.gcprof")
+	var b Builder
+	b.Add(b.Class("X"), 16, 0, 1, 1, 0)
+	q, err := b.Build(Meta{EndBytes: 1})
+	require.NoError(t, err)
+	require.NoError(t, SaveProfile(other, q))
+	fp3, err := Fingerprint(other, OpenOptions{})
+	require.NoError(t, err)
+	assert.NotEqual(t, fp1, fp3)
+}

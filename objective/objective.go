@@ -1,0 +1,253 @@
+package objective
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// Aggregate says how several workloads' slowdowns combine into one value.
+type Aggregate string
+
+const (
+	// AggregateMax minimises the worst slowdown: the configuration must be good for every
+	// workload.
+	AggregateMax Aggregate = "max"
+	// AggregateMean minimises the mean slowdown.
+	AggregateMean Aggregate = "mean"
+)
+
+// ParseAggregate accepts "max" and "mean".
+func ParseAggregate(s string) (Aggregate, error) {
+	switch Aggregate(s) {
+	case AggregateMax, AggregateMean:
+		return Aggregate(s), nil
+	}
+	return "", fmt.Errorf("objective: aggregate %q: want max or mean", s)
+}
+
+// Workload is one profile to simulate, with a name for reports.
+type Workload struct {
+	Name    string
+	Profile *lifetimes.Profile
+}
+
+// Settings configure the objective. The zero value is valid: no budget, max aggregate.
+type Settings struct {
+	// MaxFootprintBytes is the memory budget: the largest peak footprint (new space + old-space
+	// segments) a feasible configuration may reach on any workload. 0 = no budget.
+	MaxFootprintBytes uint64
+	// Aggregate combines several workloads' slowdowns (default AggregateMax).
+	Aggregate Aggregate
+}
+
+// Problem is the optimisation problem: workloads, cost model, the VM's fixed facts and the
+// baseline runs at default parameters.
+type Problem struct {
+	workloads []Workload
+	cost      heapsim.Cost
+	base      heapsim.Params
+	settings  Settings
+	baseline  []heapsim.Stats
+}
+
+// NewProblem simulates each workload at base (the default parameters, which also carry the VM
+// facts: stack pages, page size, image size) to get the baselines, and checks that the budget
+// is reachable at all.
+func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s Settings) (*Problem, error) {
+	if len(workloads) == 0 {
+		return nil, errors.New("objective: no workload")
+	}
+	if s.Aggregate == "" {
+		s.Aggregate = AggregateMax
+	}
+	if _, err := ParseAggregate(string(s.Aggregate)); err != nil {
+		return nil, err
+	}
+	if err := cost.Validate(); err != nil {
+		return nil, fmt.Errorf("objective: %w", err)
+	}
+	if err := base.Validate(); err != nil {
+		return nil, fmt.Errorf("objective: default parameters: %w", err)
+	}
+	p := &Problem{workloads: workloads, cost: cost, base: base, settings: s}
+	for _, w := range workloads {
+		if w.Profile == nil {
+			return nil, fmt.Errorf("objective: workload %q has no profile", w.Name)
+		}
+		st, err := heapsim.Simulate(w.Profile, base, cost)
+		if err != nil {
+			return nil, fmt.Errorf("objective: workload %q at default parameters: %w", w.Name, err)
+		}
+		if !(st.TotalSeconds > 0) || math.IsInf(st.TotalSeconds, 0) {
+			return nil, fmt.Errorf("objective: workload %q: default run time %v is not a positive finite number", w.Name, st.TotalSeconds)
+		}
+		p.baseline = append(p.baseline, st)
+		if s.MaxFootprintBytes > 0 {
+			if min := MinFootprintBytes(w.Profile, base); s.MaxFootprintBytes < min {
+				return nil, fmt.Errorf("objective: budget of %d bytes is below the smallest possible footprint of workload %q (%d bytes: image, peak live data and the smallest new space)", s.MaxFootprintBytes, w.Name, min)
+			}
+		}
+	}
+	return p, nil
+}
+
+// MinFootprintBytes is a lower bound of any configuration's peak footprint on profile: the
+// image, the peak of live data and the new space of the smallest valid new-space size.
+func MinFootprintBytes(profile *lifetimes.Profile, base heapsim.Params) uint64 {
+	peak := peakLiveBytes(profile)
+	small := base
+	small.NewSpaceBytes = MinNewSpaceBytes(base)
+	return base.ImageBytes + peak + heapsim.ComputeLayout(small).NewSpaceBytes
+}
+
+// MinNewSpaceBytes is the smallest new-space size heapsim accepts with base's stack pages and
+// page size (the eden must hold the largest new-space object).
+func MinNewSpaceBytes(base heapsim.Params) uint64 {
+	lo, hi := uint64(1), heapsim.MaxNewSpaceBytes
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		p := base
+		p.NewSpaceBytes = mid
+		if heapsim.ComputeLayout(p).ScavengeThresholdBytes >= heapsim.MaxNewSpaceObjectBytes {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// Workloads returns the problem's workloads.
+func (p *Problem) Workloads() []Workload { return p.workloads }
+
+// Baseline returns the Stats of workload i at the default parameters.
+func (p *Problem) Baseline(i int) heapsim.Stats { return p.baseline[i] }
+
+// Base returns the default parameters (and VM facts) the problem was built with.
+func (p *Problem) Base() heapsim.Params { return p.base }
+
+// Cost returns the cost model.
+func (p *Problem) Cost() heapsim.Cost { return p.cost }
+
+// Settings returns the objective's settings.
+func (p *Problem) Settings() Settings { return p.settings }
+
+// Result is one evaluation.
+type Result struct {
+	// Value is what the search minimises: seconds for one workload, an aggregated slowdown for
+	// several; penalised when infeasible.
+	Value float64 `json:"value"`
+	// Feasible is false when the budget is exceeded or old space ran out.
+	Feasible bool `json:"feasible"`
+	// Infeasibility says why, when not feasible.
+	Infeasibility string `json:"infeasibility,omitempty"`
+	// Slowdowns are each workload's total time over its default total time.
+	Slowdowns []float64 `json:"slowdowns"`
+	// Speedup is the default value over this value (feasible or not, unpenalised).
+	Speedup float64 `json:"speedup"`
+	// Stats are each workload's simulation results.
+	Stats []heapsim.Stats `json:"stats"`
+	// Metrics sums the workloads for reports (footprint: the largest).
+	Metrics Metrics `json:"metrics"`
+}
+
+// Metrics are the figures a user compares between trials.
+type Metrics struct {
+	TotalSeconds       float64 `json:"totalSeconds"`
+	GCSeconds          float64 `json:"gcSeconds"`
+	GCShare            float64 `json:"gcShare"`
+	Scavenges          int     `json:"scavenges"`
+	FullGCs            int     `json:"fullGCs"`
+	PeakFootprintBytes uint64  `json:"peakFootprintBytes"`
+	TenuredBytes       uint64  `json:"tenuredBytes"`
+}
+
+// Evaluate simulates every workload under params and returns the Result. The error is non-nil
+// only for invalid parameters or a simulator failure other than running out of memory, and for
+// a non-finite value.
+func (p *Problem) Evaluate(params heapsim.Params) (Result, error) {
+	if err := params.Validate(); err != nil {
+		return Result{}, fmt.Errorf("objective: %w", err)
+	}
+	r := Result{Feasible: true}
+	var worst, sum float64
+	for i, w := range p.workloads {
+		st, err := heapsim.Simulate(w.Profile, params, p.cost)
+		if errors.Is(err, heapsim.ErrOutOfMemory) {
+			r.Feasible = false
+			r.Infeasibility = fmt.Sprintf("workload %s: %v", w.Name, err)
+			// The partial run counts up to the failure; charge it as at least the default.
+			st.TotalSeconds = max(st.TotalSeconds, p.baseline[i].TotalSeconds)
+		} else if err != nil {
+			return Result{}, fmt.Errorf("objective: workload %q: %w", w.Name, err)
+		}
+		if math.IsNaN(st.TotalSeconds) || math.IsInf(st.TotalSeconds, 0) {
+			return Result{}, fmt.Errorf("objective: workload %q: simulated time %v is not finite", w.Name, st.TotalSeconds)
+		}
+		if b := p.settings.MaxFootprintBytes; b > 0 && st.PeakFootprintBytes > b && r.Feasible {
+			r.Feasible = false
+			r.Infeasibility = fmt.Sprintf("workload %s: peak footprint %d bytes over the budget of %d", w.Name, st.PeakFootprintBytes, b)
+		}
+		slow := st.TotalSeconds / p.baseline[i].TotalSeconds
+		r.Slowdowns = append(r.Slowdowns, slow)
+		r.Stats = append(r.Stats, st)
+		worst = max(worst, slow)
+		sum += slow
+		r.Metrics.TotalSeconds += st.TotalSeconds
+		r.Metrics.GCSeconds += st.GCSeconds
+		r.Metrics.Scavenges += st.Scavenges
+		r.Metrics.FullGCs += st.FullGCs
+		r.Metrics.PeakFootprintBytes = max(r.Metrics.PeakFootprintBytes, st.PeakFootprintBytes)
+		r.Metrics.TenuredBytes += st.TenuredBytes
+	}
+	if r.Metrics.TotalSeconds > 0 {
+		r.Metrics.GCShare = r.Metrics.GCSeconds / r.Metrics.TotalSeconds
+	}
+	var value, baseValue float64
+	switch {
+	case len(p.workloads) == 1:
+		value, baseValue = r.Stats[0].TotalSeconds, p.baseline[0].TotalSeconds
+	case p.settings.Aggregate == AggregateMean:
+		value, baseValue = sum/float64(len(p.workloads)), 1
+	default:
+		value, baseValue = worst, 1
+	}
+	r.Speedup = baseValue / value
+	if !r.Feasible {
+		// Penalty: never better than the default, and worse the further over budget, so
+		// value-only samplers are pushed back towards the feasible region.
+		over := 1.0
+		if b := p.settings.MaxFootprintBytes; b > 0 && r.Metrics.PeakFootprintBytes > b {
+			over += float64(r.Metrics.PeakFootprintBytes-b) / float64(b)
+		}
+		value = max(value, baseValue) * (1 + over)
+	}
+	if math.IsNaN(value) || math.IsInf(value, 0) {
+		return Result{}, fmt.Errorf("objective: value %v is not finite", value)
+	}
+	r.Value = value
+	return r, nil
+}
+
+// DefaultValue is the value of the default parameters: the baseline total seconds for one
+// workload, 1 (no slowdown) for several.
+func (p *Problem) DefaultValue() float64 {
+	if len(p.workloads) == 1 {
+		return p.baseline[0].TotalSeconds
+	}
+	return 1
+}
+
+// peakLiveBytes is the largest weighted number of bytes alive at once (an object is alive on
+// [Birth, Death), or to the end when alive at the end).
+func peakLiveBytes(p *lifetimes.Profile) uint64 {
+	s, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{TopObjects: -1})
+	if err != nil {
+		return 0
+	}
+	return s.PeakLiveBytes
+}

@@ -1,0 +1,301 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/objective"
+)
+
+// Trial user attributes written on every evaluated trial. Values are strings (goptuna).
+const (
+	AttrFeasible      = "feasible"
+	AttrInfeasibility = "infeasibility"
+	AttrTotalSeconds  = "total_seconds"
+	AttrGCSeconds     = "gc_seconds"
+	AttrGCShare       = "gc_share"
+	AttrScavenges     = "scavenges"
+	AttrFullGCs       = "full_gcs"
+	AttrFootprint     = "peak_footprint_bytes"
+	AttrTenuredBytes  = "tenured_bytes"
+	AttrSpeedup       = "speedup"
+	AttrSlowdowns     = "slowdowns"
+	AttrWorker        = "worker"
+)
+
+// Recorder receives progress from the loop. Implementations must be safe for concurrent use.
+type Recorder interface {
+	// Start is called once with the trials to run now and the default configuration's value.
+	Start(toRun int, defaultValue float64)
+	// TrialDone is called after every trial, finished or failed.
+	TrialDone(TrialReport)
+}
+
+// TrialReport describes one finished trial.
+type TrialReport struct {
+	Number   int               `json:"number"`
+	Worker   int               `json:"worker"`
+	Point    Point             `json:"point"`
+	Value    float64           `json:"value"`
+	Feasible bool              `json:"feasible"`
+	Metrics  objective.Metrics `json:"metrics"`
+	// Err is set when the trial failed.
+	Err error `json:"-"`
+}
+
+// Settings configure one optimisation session on a study.
+type Settings struct {
+	// Trials is the number of finished trials the study should reach (completed or failed,
+	// not counting trials reaped from dead workers, whose parameters are run again).
+	Trials int
+	// Workers is the number of trials evaluated at once (≥ 1).
+	Workers int
+	// Seed is the study seed; worker seeds derive from it (WorkerSeed).
+	Seed uint64
+	// Sampler names the sampler (see Samplers).
+	Sampler string
+	// Space is the space to search (after the plan's constraints).
+	Space Space
+	// OnTrialStart, when set, is called when a trial starts running and returns a function
+	// called when it ends: the hook for heartbeats.
+	OnTrialStart func(trialID int) (stop func())
+}
+
+// Validate checks the settings.
+func (s Settings) Validate() error {
+	switch {
+	case s.Trials < 0:
+		return fmt.Errorf("search: trials: %d must not be negative", s.Trials)
+	case s.Workers < 1:
+		return fmt.Errorf("search: workers: %d must be at least 1", s.Workers)
+	}
+	if _, err := samplerFactory(s.Sampler); err != nil {
+		return err
+	}
+	return s.Space.Validate()
+}
+
+// Finished counts the trials that use up the study's budget: COMPLETE, PRUNED and FAIL trials,
+// except failed trials a reaper re-queued (system attribute gctune:reaped).
+func Finished(trials []goptuna.FrozenTrial) int {
+	n := 0
+	for _, t := range trials {
+		switch t.State {
+		case goptuna.TrialStateComplete, goptuna.TrialStatePruned:
+			n++
+		case goptuna.TrialStateFail:
+			if t.SystemAttrs["gctune:reaped"] != "true" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// WorkerSeed derives worker w's sampler seed from the study seed and how many trials the study
+// held when the session began, so that a resumed session does not replay the first one's
+// random draws and two workers never share a seed (splitmix64 mixing).
+func WorkerSeed(studySeed uint64, worker, trialsAtStart int) uint64 {
+	z := studySeed + 0x9e3779b97f4a7c15*uint64(worker+1) + 0xbf58476d1ce4e5b9*uint64(trialsAtStart)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Enqueue adds the plan's seeds to the study as waiting trials. Call it once per study, when
+// it is created.
+func Enqueue(study *goptuna.Study, seeds []Seed) error {
+	for _, s := range seeds {
+		if err := study.EnqueueTrial(s.Point.Internal()); err != nil {
+			return fmt.Errorf("search: enqueue seed %q: %w", s.Name, err)
+		}
+	}
+	return nil
+}
+
+// Optimize runs trials on the study named studyName in storage until it holds s.Trials
+// finished trials or ctx is cancelled. Each worker has its own goptuna.Study handle and its
+// own sampler seeded by WorkerSeed. A trial's attributes and value are written before its
+// state becomes COMPLETE, so a completed trial is always whole; a trial interrupted by a crash
+// stays RUNNING until a reaper (package studies) fails it and re-queues its parameters.
+//
+// It returns the number of trials this call ran. A storage error stops the loop and is
+// returned; an objective error fails that trial only.
+func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, problem *objective.Problem, s Settings, rec Recorder) (int, error) {
+	if err := s.Validate(); err != nil {
+		return 0, err
+	}
+	newSampler, _ := samplerFactory(s.Sampler)
+	studyID, err := storage.GetStudyIDFromName(studyName)
+	if err != nil {
+		return 0, fmt.Errorf("search: study %q: %w", studyName, err)
+	}
+	trials, err := storage.GetAllTrials(studyID)
+	if err != nil {
+		return 0, fmt.Errorf("search: study %q: %w", studyName, err)
+	}
+	toRun := max(s.Trials-Finished(trials), 0)
+	if rec != nil {
+		rec.Start(toRun, problem.DefaultValue())
+	}
+	var left atomic.Int64
+	left.Store(int64(toRun))
+	var ran atomic.Int64
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	workers := min(s.Workers, max(toRun, 1))
+	for w := range workers {
+		sampler, relative := newSampler(WorkerSeed(s.Seed, w, len(trials)), s.Workers > 1)
+		opts := []goptuna.StudyOption{
+			goptuna.StudyOptionStorage(storage),
+			goptuna.StudyOptionLogger(nil),
+			goptuna.StudyOptionSampler(sampler),
+			goptuna.StudyOptionDefineSearchSpace(s.Space.Distributions()),
+		}
+		if relative != nil {
+			opts = append(opts, goptuna.StudyOptionRelativeSampler(relative))
+		}
+		study, err := goptuna.LoadStudy(studyName, opts...)
+		if err != nil {
+			return 0, fmt.Errorf("search: load study %q: %w", studyName, err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil && left.Add(-1) >= 0 {
+				rep, err := runTrial(study, problem, s, w)
+				if err != nil {
+					errOnce.Do(func() { firstErr = err })
+					cancel()
+					return
+				}
+				ran.Add(1)
+				if rec != nil {
+					rec.TrialDone(rep)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return int(ran.Load()), firstErr
+	}
+	return int(ran.Load()), nil
+}
+
+// runTrial runs one trial: a waiting (enqueued or re-queued) trial if there is one, else a new
+// one. Only storage failures are returned as errors.
+func runTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int) (TrialReport, error) {
+	st := study.Storage
+	id, err := popWaiting(study)
+	if err != nil {
+		return TrialReport{}, err
+	}
+	if id < 0 {
+		if id, err = st.CreateNewTrial(study.ID); err != nil {
+			return TrialReport{}, fmt.Errorf("search: create trial: %w", err)
+		}
+	}
+	if s.OnTrialStart != nil {
+		stop := s.OnTrialStart(id)
+		defer stop()
+	}
+	number, err := st.GetTrialNumberFromID(id)
+	if err != nil {
+		return TrialReport{}, fmt.Errorf("search: trial %d: %w", id, err)
+	}
+	rep := TrialReport{Number: number, Worker: worker}
+	trial := goptuna.Trial{Study: study, ID: id}
+	fail := func(cause error) (TrialReport, error) {
+		rep.Err = cause
+		if err := st.SetTrialSystemAttr(id, "fail_reason", cause.Error()); err != nil {
+			return rep, fmt.Errorf("search: trial %d: %w", number, err)
+		}
+		if err := st.SetTrialState(id, goptuna.TrialStateFail); err != nil {
+			return rep, fmt.Errorf("search: trial %d: %w", number, err)
+		}
+		return rep, nil
+	}
+	if err := trial.CallRelativeSampler(); err != nil {
+		return fail(fmt.Errorf("search: sampler: %w", err))
+	}
+	point, err := s.Space.suggest(trial)
+	if err != nil {
+		return fail(err)
+	}
+	rep.Point = point
+	res, err := problem.Evaluate(point.Params(problem.Base()))
+	if err != nil {
+		return fail(err)
+	}
+	if math.IsNaN(res.Value) || math.IsInf(res.Value, 0) {
+		return fail(fmt.Errorf("search: objective value %v is not finite", res.Value))
+	}
+	rep.Value, rep.Feasible, rep.Metrics = res.Value, res.Feasible, res.Metrics
+	slow, _ := json.Marshal(res.Slowdowns)
+	attrs := [][2]string{
+		{AttrFeasible, strconv.FormatBool(res.Feasible)},
+		{AttrTotalSeconds, ftoa(res.Metrics.TotalSeconds)},
+		{AttrGCSeconds, ftoa(res.Metrics.GCSeconds)},
+		{AttrGCShare, ftoa(res.Metrics.GCShare)},
+		{AttrScavenges, strconv.Itoa(res.Metrics.Scavenges)},
+		{AttrFullGCs, strconv.Itoa(res.Metrics.FullGCs)},
+		{AttrFootprint, strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10)},
+		{AttrTenuredBytes, strconv.FormatUint(res.Metrics.TenuredBytes, 10)},
+		{AttrSpeedup, ftoa(res.Speedup)},
+		{AttrSlowdowns, string(slow)},
+		{AttrWorker, strconv.Itoa(worker)},
+	}
+	if !res.Feasible {
+		attrs = append(attrs, [2]string{AttrInfeasibility, res.Infeasibility})
+	}
+	for _, a := range attrs {
+		if err := st.SetTrialUserAttr(id, a[0], a[1]); err != nil {
+			return rep, fmt.Errorf("search: trial %d: %w", number, err)
+		}
+	}
+	if err := st.SetTrialValue(id, res.Value); err != nil {
+		return rep, fmt.Errorf("search: trial %d: %w", number, err)
+	}
+	if err := st.SetTrialState(id, goptuna.TrialStateComplete); err != nil {
+		return rep, fmt.Errorf("search: trial %d: %w", number, err)
+	}
+	return rep, nil
+}
+
+// popWaiting claims a WAITING trial (enqueued seed or re-queued parameters) as goptuna's own
+// popWaitingTrialID does: the state change from WAITING to RUNNING succeeds for one worker only.
+// It returns -1 when none is waiting.
+func popWaiting(study *goptuna.Study) (int, error) {
+	trials, err := study.Storage.GetAllTrials(study.ID)
+	if err != nil && !errors.Is(err, goptuna.ErrTrialsPartiallyDeleted) {
+		return -1, fmt.Errorf("search: read trials: %w", err)
+	}
+	for _, t := range trials {
+		if t.State != goptuna.TrialStateWaiting {
+			continue
+		}
+		err := study.Storage.SetTrialState(t.ID, goptuna.TrialStateRunning)
+		if errors.Is(err, goptuna.ErrTrialCannotBeUpdated) {
+			continue
+		}
+		if err != nil {
+			return -1, fmt.Errorf("search: claim waiting trial: %w", err)
+		}
+		return t.ID, nil
+	}
+	return -1, nil
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -1,0 +1,689 @@
+package studies
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/c-bata/goptuna/rdb.v2"
+	"gorm.io/gorm"
+)
+
+// maxInList is the most unfinished trial IDs the cache names in one IN (...) list; past it,
+// it reads every trial from the oldest unfinished one on and filters.
+const maxInList = 500
+
+// gormStorage is goptuna's rdb storage that also hands its database to the cache.
+type gormStorage struct {
+	*rdb.Storage
+	db *gorm.DB
+}
+
+// gormBacked is implemented by storages whose tables the cache may query directly.
+type gormBacked interface {
+	gormDB() *gorm.DB
+}
+
+func (s *gormStorage) gormDB() *gorm.DB { return s.db }
+
+// NewCachedStorage wraps inner with a cache of finished trials.
+//
+// goptuna reloads every trial of a study several times per trial it runs (to pop a waiting
+// trial, in samplers, for the intersection search space), so on a database the cost of a
+// trial grows with the study. A COMPLETE, PRUNED or FAIL trial never changes, so the wrapper
+// keeps those and GetAllTrials reads from the database only the trials that are unfinished
+// (RUNNING, WAITING) or newer than the newest one it has seen: trials other processes add
+// appear on the next read. Every write passes through to inner and then forgets what it
+// touched; GetTrial of a cached finished trial is served from the cache. Errors from inner are
+// returned unchanged (goptuna compares some of them with ==).
+//
+// The incremental reads need the database: they happen when inner is a Store's RawStorage
+// (the Store's Storage already is this wrapper). Any other inner storage is passed through.
+//
+// The trials GetAllTrials returns share their maps with the cache and with other callers:
+// treat them as read-only. (The one write goptuna makes, IntersectionSearchSpace deleting from
+// the Distributions map of the first COMPLETE trial, is on a copy made for it.) Copying every
+// map of every trial on every call would cost more than the database reads it saves.
+//
+// What the cache assumes: finished trials are not modified (goptuna refuses to change their
+// value or state, but will set attributes on them; doing that from another process is not seen
+// by a process that has the trial cached), and trials of one study are committed in ID order
+// (goptuna creates them under a lock on the study row, and SQLite serialises writers).
+// A trial value that SQLite stored as NULL (goptuna writes NaN that way) is read back as NaN.
+func NewCachedStorage(inner goptuna.Storage) goptuna.Storage {
+	c := &cachedStorage{
+		inner:   inner,
+		studies: make(map[int]*studyCache),
+		owner:   make(map[int]int),
+		dirty:   make(map[int]uint64),
+	}
+	if g, ok := inner.(gormBacked); ok {
+		c.db = g.gormDB()
+	}
+	return c
+}
+
+// cachedStorage is NewCachedStorage's wrapper.
+type cachedStorage struct {
+	inner goptuna.Storage
+	db    *gorm.DB // nil: GetAllTrials passes through
+
+	mu      sync.Mutex
+	studies map[int]*studyCache
+	owner   map[int]int // cached finished trial ID → study ID
+	// gen counts invalidations; dirty[id] is the gen of trial id's last invalidation. A read
+	// that started before it may hold an old copy of the trial and must not cache it.
+	gen   uint64
+	dirty map[int]uint64
+}
+
+// studyCache is what the cache knows of one study.
+type studyCache struct {
+	// maxID is the largest trial ID read; every trial with a smaller ID is in finished or in
+	// unfinished.
+	maxID      int
+	finished   map[int]goptuna.FrozenTrial
+	unfinished map[int]struct{} // re-read on every GetAllTrials
+	sorted     []goptuna.FrozenTrial // finished, ordered by ID
+}
+
+// insertSorted adds t to sc.sorted (mostly at the end: trials finish roughly in ID order).
+func (sc *studyCache) insertSorted(t goptuna.FrozenTrial) {
+	i := sort.Search(len(sc.sorted), func(i int) bool { return sc.sorted[i].ID >= t.ID })
+	if i < len(sc.sorted) && sc.sorted[i].ID == t.ID {
+		sc.sorted[i] = t
+		return
+	}
+	sc.sorted = append(sc.sorted, goptuna.FrozenTrial{})
+	copy(sc.sorted[i+1:], sc.sorted[i:])
+	sc.sorted[i] = t
+}
+
+// removeSorted removes trial id from sc.sorted.
+func (sc *studyCache) removeSorted(id int) {
+	i := sort.Search(len(sc.sorted), func(i int) bool { return sc.sorted[i].ID >= id })
+	if i < len(sc.sorted) && sc.sorted[i].ID == id {
+		sc.sorted = append(sc.sorted[:i], sc.sorted[i+1:]...)
+	}
+}
+
+var _ goptuna.Storage = (*cachedStorage)(nil)
+
+func (c *cachedStorage) study(studyID int) *studyCache {
+	sc, ok := c.studies[studyID]
+	if !ok {
+		sc = &studyCache{
+			finished:   make(map[int]goptuna.FrozenTrial),
+			unfinished: make(map[int]struct{}),
+		}
+		c.studies[studyID] = sc
+	}
+	return sc
+}
+
+// invalidate forgets trial trialID after a write to it.
+func (c *cachedStorage) invalidate(trialID int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	c.dirty[trialID] = c.gen
+	if sid, ok := c.owner[trialID]; ok {
+		sc := c.studies[sid]
+		delete(sc.finished, trialID)
+		sc.removeSorted(trialID)
+		sc.unfinished[trialID] = struct{}{}
+		delete(c.owner, trialID)
+	}
+}
+
+// GetAllTrials returns the study's trials ordered by ID, reading only unfinished and new
+// trials from the database.
+func (c *cachedStorage) GetAllTrials(studyID int) ([]goptuna.FrozenTrial, error) {
+	if c.db == nil {
+		return c.inner.GetAllTrials(studyID)
+	}
+	c.mu.Lock()
+	sc := c.study(studyID)
+	maxID, startGen := sc.maxID, c.gen
+	ids := make([]int, 0, len(sc.unfinished))
+	for id := range sc.unfinished {
+		ids = append(ids, id)
+	}
+	c.mu.Unlock()
+
+	fresh, err := readStudyTrials(c.db, studyID, maxID, ids)
+	if err != nil {
+		return nil, err
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.studies[studyID] != sc {
+		// The study was deleted meanwhile: answer from this read alone.
+		return guardIntersection(fresh), nil
+	}
+	var open []goptuna.FrozenTrial // fresh trials not (yet) cached
+	for _, t := range fresh {
+		if t.ID > sc.maxID {
+			sc.maxID = t.ID
+		}
+		if _, ok := sc.finished[t.ID]; ok {
+			continue // a newer read cached it; finished is final
+		}
+		if !t.State.IsFinished() {
+			sc.unfinished[t.ID] = struct{}{}
+			open = append(open, t)
+			continue
+		}
+		if g, ok := c.dirty[t.ID]; ok {
+			if g > startGen {
+				// Written while we read: use it, but read it again next time.
+				sc.unfinished[t.ID] = struct{}{}
+				open = append(open, t)
+				continue
+			}
+			delete(c.dirty, t.ID)
+		}
+		sc.finished[t.ID] = t
+		sc.insertSorted(t)
+		c.owner[t.ID] = studyID
+		delete(sc.unfinished, t.ID)
+	}
+	// Merge the two ID-ordered lists.
+	out := make([]goptuna.FrozenTrial, 0, len(sc.sorted)+len(open))
+	i, j := 0, 0
+	for i < len(sc.sorted) || j < len(open) {
+		if j == len(open) || (i < len(sc.sorted) && sc.sorted[i].ID < open[j].ID) {
+			out = append(out, sc.sorted[i])
+			i++
+		} else {
+			out = append(out, open[j])
+			j++
+		}
+	}
+	return guardIntersection(out), nil
+}
+
+// guardIntersection gives the first COMPLETE trial of trials its own Distributions map.
+// goptuna's IntersectionSearchSpace (used with a RelativeSampler such as CMA-ES) takes that
+// map as its result and deletes from it; every other map of the returned trials is shared
+// with the cache.
+func guardIntersection(trials []goptuna.FrozenTrial) []goptuna.FrozenTrial {
+	for i := range trials {
+		if trials[i].State == goptuna.TrialStateComplete {
+			trials[i].Distributions = copyMap(trials[i].Distributions)
+			break
+		}
+	}
+	return trials
+}
+
+// copyTrial returns t with its maps copied.
+func copyTrial(t goptuna.FrozenTrial) goptuna.FrozenTrial {
+	t.IntermediateValues = copyMap(t.IntermediateValues)
+	t.InternalParams = copyMap(t.InternalParams)
+	t.Params = copyMap(t.Params)
+	t.Distributions = copyMap(t.Distributions)
+	t.UserAttrs = copyMap(t.UserAttrs)
+	t.SystemAttrs = copyMap(t.SystemAttrs)
+	return t
+}
+
+func copyMap[K comparable, V any](m map[K]V) map[K]V {
+	out := make(map[K]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// GetTrial serves cached finished trials (as copies) and reads the others with two queries
+// (goptuna's takes five).
+func (c *cachedStorage) GetTrial(trialID int) (goptuna.FrozenTrial, error) {
+	c.mu.Lock()
+	if sid, ok := c.owner[trialID]; ok {
+		t := copyTrial(c.studies[sid].finished[trialID])
+		c.mu.Unlock()
+		return t, nil
+	}
+	c.mu.Unlock()
+	if c.db == nil {
+		return c.inner.GetTrial(trialID)
+	}
+	trials, err := readTrials(c.db, "trial_id = ?", []any{trialID})
+	if err != nil {
+		return goptuna.FrozenTrial{}, err
+	}
+	if len(trials) == 0 {
+		// What goptuna's rdb storage answers.
+		return goptuna.FrozenTrial{}, gorm.ErrRecordNotFound
+	}
+	return trials[0], nil
+}
+
+// Rows of goptuna's tables, as the cache reads them.
+type (
+	trialRow struct {
+		ID               int             `gorm:"column:trial_id"`
+		Number           int             `gorm:"column:number"`
+		StudyID          int             `gorm:"column:study_id"`
+		State            string          `gorm:"column:state"`
+		Value            sql.NullFloat64 `gorm:"column:value"`
+		DatetimeStart    *time.Time      `gorm:"column:datetime_start"`
+		DatetimeComplete *time.Time      `gorm:"column:datetime_complete"`
+	}
+	paramRow struct {
+		TrialID int     `gorm:"column:trial_id"`
+		Name    string  `gorm:"column:param_name"`
+		Value   float64 `gorm:"column:param_value"`
+	}
+	attrRow struct {
+		TrialID int    `gorm:"column:trial_id"`
+		Key     string `gorm:"column:key"`
+		Value   string `gorm:"column:value"`
+	}
+)
+
+// readStudyTrials reads the study's trials with an ID above maxID or in ids.
+//
+// The predicates say +study_id, not study_id: the unary plus keeps SQLite (without ANALYZE
+// statistics) and PostgreSQL from choosing the study index, which would walk every trial of
+// the study, over the primary key, which goes straight to the few trials wanted.
+func readStudyTrials(db *gorm.DB, studyID, maxID int, ids []int) ([]goptuna.FrozenTrial, error) {
+	switch {
+	case len(ids) == 0:
+		return readTrials(db, "trial_id > ? AND +study_id = ?", []any{maxID, studyID})
+	case len(ids) <= maxInList:
+		return readTrials(db, "(trial_id > ? OR trial_id IN ?) AND +study_id = ?", []any{maxID, ids, studyID})
+	}
+	// Too many to list: read from the oldest on and keep the ones asked for.
+	low := ids[0]
+	want := make(map[int]bool, len(ids))
+	for _, id := range ids {
+		low = min(low, id)
+		want[id] = true
+	}
+	trials, err := readTrials(db, "trial_id >= ? AND +study_id = ?", []any{low, studyID})
+	if err != nil {
+		return nil, err
+	}
+	kept := trials[:0]
+	for _, t := range trials {
+		if t.ID > maxID || want[t.ID] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, nil
+}
+
+// trialsSQL reads a set of trials, with their params, intermediate values and attributes, in
+// one statement (so from one snapshot of the database). %[1]s is the WHERE clause selecting
+// the trials. The first SELECT gives the columns their types: a trial row (kind 4) carries its
+// state in name, value in num, number in step and its times in t1 and t2.
+const trialsSQL = `SELECT 4 AS kind, trial_id, state AS name, value AS num, '' AS text, number AS step,
+  datetime_start AS t1, datetime_complete AS t2, study_id AS sid FROM trials WHERE %[1]s
+UNION ALL SELECT 0, trial_id, param_name, param_value, distribution_json, 0, NULL, NULL, 0
+  FROM trial_params WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)
+UNION ALL SELECT 1, trial_id, '', value, '', step, NULL, NULL, 0
+  FROM trial_values WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)
+UNION ALL SELECT 2, trial_id, key, 0, value, 0, NULL, NULL, 0
+  FROM trial_user_attributes WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)
+UNION ALL SELECT 3, trial_id, key, 0, value, 0, NULL, NULL, 0
+  FROM trial_system_attributes WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)`
+
+// Kinds of trialsSQL rows.
+const (
+	kindParam = iota
+	kindValue
+	kindUserAttr
+	kindSystemAttr
+	kindTrial
+)
+
+// trialsRow is a row of trialsSQL.
+type trialsRow struct {
+	Kind    int
+	TrialID int
+	Name    string
+	Num     sql.NullFloat64
+	Text    sql.NullString
+	Step    int
+	T1, T2  anyTime
+	StudyID int
+}
+
+// anyTime scans a time that the driver returns as a time.Time, or as text when it cannot
+// tell the column's type (SQLite: in a compound SELECT).
+type anyTime struct{ time.Time }
+
+// Scan implements sql.Scanner.
+func (t *anyTime) Scan(v any) error {
+	switch v := v.(type) {
+	case nil:
+		t.Time = time.Time{}
+	case time.Time:
+		t.Time = v
+	case string:
+		return t.parse(v)
+	case []byte:
+		return t.parse(string(v))
+	default:
+		return &timeError{v: fmt.Sprint(v)}
+	}
+	return nil
+}
+
+func (t *anyTime) parse(s string) error {
+	// time.Time.String's monotonic clock suffix.
+	if i := strings.Index(s, " m="); i >= 0 {
+		s = s[:i]
+	}
+	for _, layout := range []string{
+		"2006-01-02 15:04:05.999999999-07:00", // glebarez/go-sqlite writes this
+		"2006-01-02T15:04:05.999999999-07:00",
+		"2006-01-02 15:04:05.999999999 -0700 MST",
+		"2006-01-02 15:04:05.999999999-07",
+		"2006-01-02 15:04:05.999999999",
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04:05",
+		"2006-01-02",
+	} {
+		if v, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			t.Time = v
+			return nil
+		}
+	}
+	return &timeError{v: s}
+}
+
+type timeError struct{ v string }
+
+func (e *timeError) Error() string { return "studies: cannot read time " + strconv.Quote(e.v) }
+
+// readTrials reads the trials that the WHERE clause pred selects, ordered by ID, with one
+// query.
+func readTrials(db *gorm.DB, pred string, args []any) ([]goptuna.FrozenTrial, error) {
+	all := make([]any, 0, 5*len(args))
+	for i := 0; i < 5; i++ {
+		all = append(all, args...)
+	}
+	sqlRows, err := db.Raw(fmt.Sprintf(trialsSQL, pred), all...).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer sqlRows.Close()
+	var rows []trialsRow
+	for sqlRows.Next() {
+		var r trialsRow
+		if err := sqlRows.Scan(&r.Kind, &r.TrialID, &r.Name, &r.Num, &r.Text, &r.Step, &r.T1, &r.T2, &r.StudyID); err != nil {
+			return nil, err
+		}
+		rows = append(rows, r)
+	}
+	if err := sqlRows.Err(); err != nil {
+		return nil, err
+	}
+	index := make(map[int]*goptuna.FrozenTrial)
+	var out []*goptuna.FrozenTrial
+	for _, r := range rows {
+		if r.Kind != kindTrial {
+			continue
+		}
+		state, err := parseState(r.Name)
+		if err != nil {
+			return nil, err
+		}
+		v := math.NaN()
+		if r.Num.Valid {
+			v = r.Num.Float64
+		}
+		t := &goptuna.FrozenTrial{
+			ID:                 r.TrialID,
+			StudyID:            r.StudyID,
+			Number:             r.Step,
+			State:              state,
+			Value:              v,
+			IntermediateValues: map[int]float64{},
+			DatetimeStart:      r.T1.Time,
+			DatetimeComplete:   r.T2.Time,
+			InternalParams:     map[string]float64{},
+			Params:             map[string]interface{}{},
+			Distributions:      map[string]interface{}{},
+			UserAttrs:          map[string]string{},
+			SystemAttrs:        map[string]string{},
+		}
+		index[r.TrialID] = t
+		out = append(out, t)
+	}
+	for _, r := range rows {
+		t, ok := index[r.TrialID]
+		if !ok {
+			continue
+		}
+		switch r.Kind {
+		case kindParam:
+			d, err := goptuna.JSONToDistribution([]byte(r.Text.String))
+			if err != nil {
+				return nil, err
+			}
+			x, err := goptuna.ToExternalRepresentation(d, r.Num.Float64)
+			if err != nil {
+				return nil, err
+			}
+			t.Distributions[r.Name] = d
+			t.InternalParams[r.Name] = r.Num.Float64
+			t.Params[r.Name] = x
+		case kindValue:
+			t.IntermediateValues[r.Step] = r.Num.Float64
+		case kindUserAttr:
+			t.UserAttrs[r.Name] = r.Text.String
+		case kindSystemAttr:
+			t.SystemAttrs[r.Name] = r.Text.String
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	trials := make([]goptuna.FrozenTrial, len(out))
+	for i, t := range out {
+		trials[i] = *t
+	}
+	return trials, nil
+}
+
+// Trial states as goptuna's rdb.v2 stores them.
+const (
+	stateRunning  = "RUNNING"
+	stateComplete = "COMPLETE"
+	statePruned   = "PRUNED"
+	stateFail     = "FAIL"
+	stateWaiting  = "WAITING"
+)
+
+func parseState(s string) (goptuna.TrialState, error) {
+	switch s {
+	case stateRunning:
+		return goptuna.TrialStateRunning, nil
+	case stateComplete:
+		return goptuna.TrialStateComplete, nil
+	case statePruned:
+		return goptuna.TrialStatePruned, nil
+	case stateFail:
+		return goptuna.TrialStateFail, nil
+	case stateWaiting:
+		return goptuna.TrialStateWaiting, nil
+	}
+	return 0, &stateError{state: s}
+}
+
+type stateError struct{ state string }
+
+func (e *stateError) Error() string { return "studies: unknown trial state " + e.state }
+
+// The rest of goptuna.Storage: writes pass through and then invalidate, reads pass through.
+
+// CreateNewStudy passes through.
+func (c *cachedStorage) CreateNewStudy(name string) (int, error) {
+	return c.inner.CreateNewStudy(name)
+}
+
+// DeleteStudy passes through and drops the study's cache.
+func (c *cachedStorage) DeleteStudy(studyID int) error {
+	err := c.inner.DeleteStudy(studyID)
+	c.forgetStudy(studyID)
+	return err
+}
+
+func (c *cachedStorage) forgetStudy(studyID int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sc, ok := c.studies[studyID]; ok {
+		for id := range sc.finished {
+			delete(c.owner, id)
+		}
+		delete(c.studies, studyID)
+	}
+}
+
+// SetStudyDirection passes through.
+func (c *cachedStorage) SetStudyDirection(studyID int, direction goptuna.StudyDirection) error {
+	return c.inner.SetStudyDirection(studyID, direction)
+}
+
+// SetStudyUserAttr passes through.
+func (c *cachedStorage) SetStudyUserAttr(studyID int, key string, value string) error {
+	return c.inner.SetStudyUserAttr(studyID, key, value)
+}
+
+// SetStudySystemAttr passes through.
+func (c *cachedStorage) SetStudySystemAttr(studyID int, key string, value string) error {
+	return c.inner.SetStudySystemAttr(studyID, key, value)
+}
+
+// GetStudyIDFromName passes through.
+func (c *cachedStorage) GetStudyIDFromName(name string) (int, error) {
+	return c.inner.GetStudyIDFromName(name)
+}
+
+// GetStudyIDFromTrialID passes through.
+func (c *cachedStorage) GetStudyIDFromTrialID(trialID int) (int, error) {
+	return c.inner.GetStudyIDFromTrialID(trialID)
+}
+
+// GetStudyNameFromID passes through.
+func (c *cachedStorage) GetStudyNameFromID(studyID int) (string, error) {
+	return c.inner.GetStudyNameFromID(studyID)
+}
+
+// GetStudyDirection passes through.
+func (c *cachedStorage) GetStudyDirection(studyID int) (goptuna.StudyDirection, error) {
+	return c.inner.GetStudyDirection(studyID)
+}
+
+// GetStudyUserAttrs passes through.
+func (c *cachedStorage) GetStudyUserAttrs(studyID int) (map[string]string, error) {
+	return c.inner.GetStudyUserAttrs(studyID)
+}
+
+// GetStudySystemAttrs passes through.
+func (c *cachedStorage) GetStudySystemAttrs(studyID int) (map[string]string, error) {
+	return c.inner.GetStudySystemAttrs(studyID)
+}
+
+// GetAllStudySummaries passes through.
+func (c *cachedStorage) GetAllStudySummaries() ([]goptuna.StudySummary, error) {
+	return c.inner.GetAllStudySummaries()
+}
+
+// CreateNewTrial passes through; the new trial is read as new.
+func (c *cachedStorage) CreateNewTrial(studyID int) (int, error) {
+	return c.inner.CreateNewTrial(studyID)
+}
+
+// CloneTrial passes through; the new trial is read as new.
+func (c *cachedStorage) CloneTrial(studyID int, baseTrial goptuna.FrozenTrial) (int, error) {
+	return c.inner.CloneTrial(studyID, baseTrial)
+}
+
+// SetTrialValue passes through and invalidates the trial.
+func (c *cachedStorage) SetTrialValue(trialID int, value float64) error {
+	defer c.invalidate(trialID)
+	return c.inner.SetTrialValue(trialID, value)
+}
+
+// SetTrialIntermediateValue passes through and invalidates the trial.
+func (c *cachedStorage) SetTrialIntermediateValue(trialID int, step int, value float64) error {
+	defer c.invalidate(trialID)
+	return c.inner.SetTrialIntermediateValue(trialID, step, value)
+}
+
+// SetTrialParam passes through and invalidates the trial.
+func (c *cachedStorage) SetTrialParam(trialID int, paramName string, paramValueInternal float64,
+	distribution interface{}) error {
+	defer c.invalidate(trialID)
+	return c.inner.SetTrialParam(trialID, paramName, paramValueInternal, distribution)
+}
+
+// SetTrialState passes through and invalidates the trial.
+func (c *cachedStorage) SetTrialState(trialID int, state goptuna.TrialState) error {
+	defer c.invalidate(trialID)
+	return c.inner.SetTrialState(trialID, state)
+}
+
+// SetTrialUserAttr passes through and invalidates the trial.
+func (c *cachedStorage) SetTrialUserAttr(trialID int, key string, value string) error {
+	defer c.invalidate(trialID)
+	return c.inner.SetTrialUserAttr(trialID, key, value)
+}
+
+// SetTrialSystemAttr passes through and invalidates the trial.
+func (c *cachedStorage) SetTrialSystemAttr(trialID int, key string, value string) error {
+	defer c.invalidate(trialID)
+	return c.inner.SetTrialSystemAttr(trialID, key, value)
+}
+
+// GetTrialNumberFromID serves cached trials and passes the others through.
+func (c *cachedStorage) GetTrialNumberFromID(trialID int) (int, error) {
+	c.mu.Lock()
+	if sid, ok := c.owner[trialID]; ok {
+		n := c.studies[sid].finished[trialID].Number
+		c.mu.Unlock()
+		return n, nil
+	}
+	c.mu.Unlock()
+	return c.inner.GetTrialNumberFromID(trialID)
+}
+
+// GetTrialParam passes through.
+func (c *cachedStorage) GetTrialParam(trialID int, paramName string) (float64, error) {
+	return c.inner.GetTrialParam(trialID, paramName)
+}
+
+// GetBestTrial passes through. Like goptuna's, it returns a zero trial and no error when no
+// trial is complete: use BestTrial instead.
+func (c *cachedStorage) GetBestTrial(studyID int) (goptuna.FrozenTrial, error) {
+	return c.inner.GetBestTrial(studyID)
+}
+
+// GetTrialParams passes through GetTrial.
+func (c *cachedStorage) GetTrialParams(trialID int) (map[string]interface{}, error) {
+	t, err := c.GetTrial(trialID)
+	if err != nil {
+		return nil, err
+	}
+	return t.Params, nil
+}
+
+// GetTrialUserAttrs passes through.
+func (c *cachedStorage) GetTrialUserAttrs(trialID int) (map[string]string, error) {
+	return c.inner.GetTrialUserAttrs(trialID)
+}
+
+// GetTrialSystemAttrs passes through.
+func (c *cachedStorage) GetTrialSystemAttrs(trialID int) (map[string]string, error) {
+	return c.inner.GetTrialSystemAttrs(trialID)
+}

@@ -1,0 +1,273 @@
+package studies
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"gorm.io/gorm"
+)
+
+// AttrFeasible is the trial user attribute that, when "false", excludes a trial from
+// BestTrial and ParetoFront (a configuration that broke a constraint, such as a memory
+// budget, still has a value).
+const AttrFeasible = "feasible"
+
+// Counts are a study's trials by state.
+type Counts struct {
+	Running, Waiting, Complete, Pruned, Fail int
+}
+
+// Total returns the number of trials.
+func (c Counts) Total() int { return c.Running + c.Waiting + c.Complete + c.Pruned + c.Fail }
+
+// Summary describes one study for listings.
+type Summary struct {
+	ID        int
+	Name      string
+	Direction goptuna.StudyDirection
+	Trials    Counts
+	// HasBest is false while no trial is COMPLETE, feasible and finite; Best and BestNumber
+	// are then NaN and -1.
+	HasBest    bool
+	Best       float64
+	BestNumber int
+	// Created and Version are the study's AttrCreated and AttrVersion: zero and "" for a
+	// study gctune did not create.
+	Created time.Time
+	Version string
+	// ProblemKind is the kind its problem was saved with (SaveProblem), "" if none.
+	ProblemKind string
+}
+
+// ListStudies summarises every study in store, ordered by ID. It reads the counts and the
+// best values with a few aggregate queries instead of loading every trial.
+func ListStudies(store *Store) ([]Summary, error) {
+	db := store.db
+	wrap := func(err error) error { return fmt.Errorf("studies: list studies in %s: %w", store.url, err) }
+	var studies []struct {
+		ID        int    `gorm:"column:study_id"`
+		Name      string `gorm:"column:study_name"`
+		Direction string `gorm:"column:direction"`
+	}
+	if err := db.Table("studies").Select("study_id, study_name, direction").Order("study_id").
+		Find(&studies).Error; err != nil {
+		return nil, wrap(err)
+	}
+	out := make([]Summary, len(studies))
+	index := make(map[int]*Summary, len(studies))
+	for i, s := range studies {
+		dir := goptuna.StudyDirectionMinimize
+		if s.Direction == "MAXIMIZE" {
+			dir = goptuna.StudyDirectionMaximize
+		}
+		out[i] = Summary{ID: s.ID, Name: s.Name, Direction: dir, Best: math.NaN(), BestNumber: -1}
+		index[s.ID] = &out[i]
+	}
+
+	var counts []struct {
+		StudyID int    `gorm:"column:study_id"`
+		State   string `gorm:"column:state"`
+		N       int    `gorm:"column:n"`
+	}
+	if err := db.Table("trials").Select("study_id, state, COUNT(*) AS n").
+		Group("study_id, state").Find(&counts).Error; err != nil {
+		return nil, wrap(err)
+	}
+	for _, c := range counts {
+		s, ok := index[c.StudyID]
+		if !ok {
+			continue
+		}
+		switch c.State {
+		case stateRunning:
+			s.Trials.Running += c.N
+		case stateWaiting:
+			s.Trials.Waiting += c.N
+		case stateComplete:
+			s.Trials.Complete += c.N
+		case statePruned:
+			s.Trials.Pruned += c.N
+		case stateFail:
+			s.Trials.Fail += c.N
+		}
+	}
+
+	var candidates []struct {
+		StudyID int             `gorm:"column:study_id"`
+		Number  int             `gorm:"column:number"`
+		Value   sql.NullFloat64 `gorm:"column:value"`
+	}
+	if err := db.Table("trials AS t").Select("t.study_id, t.number, t.value").
+		Where("t.state = ?", stateComplete).
+		Where("NOT EXISTS (?)", db.Table("trial_user_attributes AS a").Select("1").
+			Where("a.trial_id = t.trial_id AND a.key = ? AND a.value = ?", AttrFeasible, "false")).
+		Find(&candidates).Error; err != nil {
+		return nil, wrap(err)
+	}
+	for _, c := range candidates {
+		s, ok := index[c.StudyID]
+		if !ok || !c.Value.Valid || math.IsNaN(c.Value.Float64) || math.IsInf(c.Value.Float64, 0) {
+			continue
+		}
+		if !s.HasBest || better(c.Value.Float64, c.Number, s.Best, s.BestNumber, s.Direction) {
+			s.HasBest, s.Best, s.BestNumber = true, c.Value.Float64, c.Number
+		}
+	}
+
+	var attrs []struct {
+		StudyID int    `gorm:"column:study_id"`
+		Key     string `gorm:"column:key"`
+		Value   string `gorm:"column:value"`
+	}
+	if err := db.Table("study_system_attributes").Select("study_id, key, value").
+		Where("key IN ?", []string{AttrCreated, AttrVersion, AttrProblemKind}).
+		Find(&attrs).Error; err != nil {
+		return nil, wrap(err)
+	}
+	for _, a := range attrs {
+		s, ok := index[a.StudyID]
+		if !ok {
+			continue
+		}
+		switch a.Key {
+		case AttrCreated:
+			s.Created, _ = time.Parse(time.RFC3339Nano, a.Value)
+		case AttrVersion:
+			s.Version = a.Value
+		case AttrProblemKind:
+			s.ProblemKind = a.Value
+		}
+	}
+	return out, nil
+}
+
+// better reports whether value v of trial number n beats the best so far.
+func better(v float64, n int, best float64, bestN int, dir goptuna.StudyDirection) bool {
+	if v == best {
+		return n < bestN
+	}
+	if dir == goptuna.StudyDirectionMaximize {
+		return v > best
+	}
+	return v < best
+}
+
+// DeleteStudy deletes the study name and all its trials. An unknown name is an error that
+// matches ErrNoStudy.
+func DeleteStudy(store *Store, name string) error {
+	id, err := studyID(store, name)
+	if err != nil {
+		return err
+	}
+	// Children first, explicitly: SQLite files written without foreign keys enabled would
+	// otherwise keep orphans.
+	err = store.db.Transaction(func(tx *gorm.DB) error {
+		trials := tx.Table("trials").Select("trial_id").Where("study_id = ?", id)
+		for _, t := range []string{"trial_params", "trial_values", "trial_user_attributes", "trial_system_attributes"} {
+			if err := tx.Exec("DELETE FROM "+t+" WHERE trial_id IN (?)", trials).Error; err != nil {
+				return err
+			}
+		}
+		for _, t := range []string{"trials", "study_user_attributes", "study_system_attributes", "studies"} {
+			if err := tx.Exec("DELETE FROM "+t+" WHERE study_id = ?", id).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if c, ok := store.storage.(*cachedStorage); ok {
+		c.forgetStudy(id)
+	}
+	if err != nil {
+		return fmt.Errorf("studies: delete study %q from %s: %w", name, store.url, err)
+	}
+	return nil
+}
+
+// feasibleValue reports whether t counts for BestTrial and ParetoFront: COMPLETE, a finite
+// value, and not marked infeasible.
+func feasibleValue(t goptuna.FrozenTrial) bool {
+	return t.State == goptuna.TrialStateComplete && !math.IsNaN(t.Value) && !math.IsInf(t.Value, 0) &&
+		t.UserAttrs[AttrFeasible] != "false"
+}
+
+// BestTrial returns the trial with the lowest value among the COMPLETE trials whose value is
+// finite and whose user attribute AttrFeasible is not "false" (ties go to the lower number),
+// and false when there is none. Unlike goptuna's GetBestValue, which answers 0 when no trial
+// is complete, it never invents a best.
+func BestTrial(trials []goptuna.FrozenTrial) (goptuna.FrozenTrial, bool) {
+	return BestTrialDirection(trials, goptuna.StudyDirectionMinimize)
+}
+
+// BestTrialDirection is BestTrial for a study of the given direction.
+func BestTrialDirection(trials []goptuna.FrozenTrial, direction goptuna.StudyDirection) (goptuna.FrozenTrial, bool) {
+	var best goptuna.FrozenTrial
+	found := false
+	for _, t := range trials {
+		if !feasibleValue(t) {
+			continue
+		}
+		if !found || better(t.Value, t.Number, best.Value, best.Number, direction) {
+			best, found = t, true
+		}
+	}
+	return best, found
+}
+
+// ParetoFront returns the trials not dominated on (value, footprint), both minimised, where
+// footprint is the number in the trial user attribute footprintAttr (for example
+// "peak_footprint_bytes"). Only COMPLETE, feasible trials (as for BestTrial) with a finite
+// value and a footprint that parses as a finite number take part. A trial is dominated when
+// another is no worse on both and better on one; trials with equal points are all kept. The
+// front is sorted by value, then footprint, then number.
+func ParetoFront(trials []goptuna.FrozenTrial, footprintAttr string) []goptuna.FrozenTrial {
+	type point struct {
+		t         goptuna.FrozenTrial
+		value, fp float64
+	}
+	var pts []point
+	for _, t := range trials {
+		if !feasibleValue(t) {
+			continue
+		}
+		fp, err := strconv.ParseFloat(t.UserAttrs[footprintAttr], 64)
+		if err != nil || math.IsNaN(fp) || math.IsInf(fp, 0) {
+			continue
+		}
+		pts = append(pts, point{t, t.Value, fp})
+	}
+	sort.Slice(pts, func(i, j int) bool {
+		a, b := pts[i], pts[j]
+		if a.value != b.value {
+			return a.value < b.value
+		}
+		if a.fp != b.fp {
+			return a.fp < b.fp
+		}
+		return a.t.Number < b.t.Number
+	})
+	// Sweep by increasing value: a point is on the front when its footprint is below every
+	// footprint seen at a strictly lower value, and not above the best at its own value.
+	var front []goptuna.FrozenTrial
+	bestBelow := math.Inf(1) // lowest footprint among strictly smaller values
+	for i := 0; i < len(pts); {
+		j := i
+		for j < len(pts) && pts[j].value == pts[i].value {
+			j++
+		}
+		groupMin := pts[i].fp // the group is sorted by footprint
+		if groupMin < bestBelow {
+			for k := i; k < j && pts[k].fp == groupMin; k++ {
+				front = append(front, pts[k].t)
+			}
+			bestBelow = groupMin
+		}
+		i = j
+	}
+	return front
+}

@@ -1,0 +1,457 @@
+package studies
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/c-bata/goptuna/rdb.v2"
+	"github.com/glebarez/sqlite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// DefaultPath is the SQLite file Open uses when the URL is empty.
+const DefaultPath = "gctune.db"
+
+// Default timeouts of OpenOptions.
+const (
+	DefaultBusyTimeout    = 10 * time.Second
+	DefaultConnectTimeout = 10 * time.Second
+)
+
+// migrationLockKey is the pg_advisory_lock key that serialises gctune's migrations on one
+// PostgreSQL database ("gctune" in ASCII).
+const migrationLockKey int64 = 0x67_63_74_75_6e_65
+
+// indexName is the index gctune adds to goptuna's schema: goptuna reads trials by study and
+// state (every GetAllTrials, the reaper) and has no index for it.
+const indexName = "idx_gctune_trials_study_state"
+
+// Dialect names the database behind a Store.
+type Dialect string
+
+// The dialects Open understands.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// Errors Open, CreateStudy and LoadStudy wrap; test with errors.Is.
+var (
+	// ErrNoDatabase: OpenOptions.MustExist was set and the SQLite file does not exist. Such
+	// errors also match fs.ErrNotExist.
+	ErrNoDatabase = errors.New("studies: database does not exist")
+	// ErrUnreachable: the database server could not be reached or refused the connection.
+	ErrUnreachable = errors.New("studies: database unreachable")
+	// ErrStudyExists: CreateStudy was asked for a name that is taken.
+	ErrStudyExists = errors.New("studies: study already exists")
+	// ErrNoStudy: no study has the name asked for.
+	ErrNoStudy = errors.New("studies: no such study")
+)
+
+// OpenOptions tunes Open. The zero value is the usual choice.
+type OpenOptions struct {
+	// MustExist makes Open fail with ErrNoDatabase when a SQLite file does not exist, instead
+	// of creating it (resume, export). It has no effect on PostgreSQL.
+	MustExist bool
+	// BusyTimeout is how long a SQLite connection waits for another writer before failing
+	// with "database is locked". Zero means DefaultBusyTimeout.
+	BusyTimeout time.Duration
+	// ConnectTimeout bounds connecting to PostgreSQL (the first ping). Zero means
+	// DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// NoCache makes Store.Storage the plain goptuna rdb storage, without the caching wrapper
+	// (NewCachedStorage). For measurements and for debugging the cache.
+	NoCache bool
+}
+
+// Store is an open study database: goptuna's rdb.v2 storage on SQLite or PostgreSQL, migrated,
+// with the caching wrapper in front. A Store is safe for concurrent use; Close it when done.
+type Store struct {
+	db      *gorm.DB
+	raw     goptuna.Storage
+	storage goptuna.Storage
+	url     string // redacted
+	dialect Dialect
+}
+
+// Storage returns the goptuna storage to hand to goptuna.StudyOptionStorage: the caching
+// wrapper unless OpenOptions.NoCache was set.
+func (s *Store) Storage() goptuna.Storage { return s.storage }
+
+// RawStorage returns goptuna's rdb storage without the cache. Writes through it are not seen
+// by this Store's cache until the trial they touch is read again from the database, which
+// happens for every unfinished trial; do not change finished trials through it.
+func (s *Store) RawStorage() goptuna.Storage { return s.raw }
+
+// DB returns the gorm handle, for queries goptuna's Storage interface lacks.
+func (s *Store) DB() *gorm.DB { return s.db }
+
+// URL returns the URL the Store was opened with, its password redacted.
+func (s *Store) URL() string { return s.url }
+
+// Dialect returns the kind of database behind the Store.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Close closes the database connections.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return fmt.Errorf("studies: close: %w", err)
+	}
+	if err := sqlDB.Close(); err != nil {
+		return fmt.Errorf("studies: close: %w", err)
+	}
+	return nil
+}
+
+// Open opens (and on first use creates and migrates) the study database that rawURL names:
+//
+//	""                           the SQLite file DefaultPath in the working directory
+//	path/to/file.db              a SQLite file (any string without a scheme)
+//	sqlite:///abs/path.db        a SQLite file by absolute path
+//	sqlite://rel/path.db         a SQLite file relative to the working directory
+//	postgres://user@host/db      PostgreSQL (also postgresql://); libpq's PG* environment
+//	                             variables such as PGPASSWORD fill in what the URL leaves out
+//
+// SQLite is opened with the pure-Go driver github.com/glebarez/sqlite (modernc.org's SQLite
+// translated to Go: no cgo) in WAL mode with synchronous=NORMAL, foreign keys on, a busy
+// timeout (OpenOptions.BusyTimeout) and BEGIN IMMEDIATE transactions, which is what several
+// processes need to share one file without "database is locked" failures.
+//
+// goptuna's schema (rdb.RunAutoMigrate) is created once, under a lock, so that workers that
+// start together do not race: a BEGIN IMMEDIATE transaction on SQLite, pg_advisory_lock on
+// PostgreSQL. A database whose schema is complete is not migrated again.
+//
+// Errors name the URL with its password redacted (RedactURL).
+func Open(ctx context.Context, rawURL string, opts OpenOptions) (*Store, error) {
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = DefaultBusyTimeout
+	}
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = DefaultConnectTimeout
+	}
+	dialect, target, err := parseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	var s *Store
+	switch dialect {
+	case SQLite:
+		s, err = openSQLite(ctx, target, opts)
+	default:
+		s, err = openPostgres(ctx, rawURL, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	raw := &gormStorage{Storage: rdb.NewStorage(s.db), db: s.db}
+	s.raw = raw
+	s.storage = raw
+	if !opts.NoCache {
+		s.storage = NewCachedStorage(raw)
+	}
+	return s, nil
+}
+
+// parseURL returns the dialect and, for SQLite, the file path.
+func parseURL(rawURL string) (Dialect, string, error) {
+	lower := strings.ToLower(rawURL)
+	switch {
+	case rawURL == "":
+		return SQLite, DefaultPath, nil
+	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
+		return Postgres, rawURL, nil
+	case strings.HasPrefix(lower, "sqlite://"):
+		path := rawURL[len("sqlite://"):]
+		if path == "" || path == "/" {
+			return "", "", fmt.Errorf("studies: %q names no SQLite file", rawURL)
+		}
+		return SQLite, path, nil
+	case strings.HasPrefix(lower, "sqlite:"):
+		path := rawURL[len("sqlite:"):]
+		if path == "" {
+			return "", "", fmt.Errorf("studies: %q names no SQLite file", rawURL)
+		}
+		return SQLite, path, nil
+	case strings.Contains(rawURL, "://"):
+		return "", "", fmt.Errorf("studies: unsupported storage URL %q: want a SQLite file, sqlite:// or postgres://", RedactURL(rawURL))
+	}
+	return SQLite, rawURL, nil
+}
+
+// gormConfig is the gorm configuration of every Store: quiet (gorm's default logger prints slow
+// queries and "record not found" to stdout) and without gorm's implicit transaction around
+// single-statement writes (each statement is atomic on its own).
+func gormConfig() *gorm.Config {
+	return &gorm.Config{
+		Logger:                 logger.Discard,
+		SkipDefaultTransaction: true,
+		DisableAutomaticPing:   true,
+	}
+}
+
+// sqliteDSN returns the glebarez/go-sqlite DSN for path. The driver runs each _pragma on every
+// new connection; _txlock=immediate makes database/sql transactions BEGIN IMMEDIATE, so that a
+// transaction that will write takes the write lock at its start (waiting up to busy_timeout)
+// instead of failing with SQLITE_BUSY when it upgrades from reading.
+//
+// The path is passed without the "file:" prefix, so SQLite takes it literally (no URI
+// parsing); the driver splits the DSN at its first '?', so the path must not contain one.
+func sqliteDSN(path string, busy time.Duration) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	return path + "?" + q.Encode()
+}
+
+func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, error) {
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("studies: SQLite path %q must not contain '?'", path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("studies: database %q: %w", path, err)
+		}
+		if opts.MustExist {
+			return nil, &pathError{msg: fmt.Sprintf("studies: database %q does not exist", path), path: path}
+		}
+		dir := filepath.Dir(path)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("studies: cannot create database %q: directory %q does not exist", path, dir)
+		}
+	}
+	db, err := gorm.Open(sqlite.Open(sqliteDSN(path, opts.BusyTimeout)), gormConfig())
+	if err != nil {
+		return nil, fmt.Errorf("studies: open %q: %w", path, err)
+	}
+	s := &Store{db: db, url: path, dialect: SQLite}
+	if err := s.migrateSQLite(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store, error) {
+	redacted := RedactURL(rawURL)
+	db, err := gorm.Open(postgres.New(postgres.Config{DSN: rawURL}), gormConfig())
+	if err != nil {
+		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %w", redacted, scrub(err, rawURL))
+	}
+	s := &Store{db: db, url: redacted, dialect: Postgres}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, fmt.Errorf("studies: %s: %w", redacted, err)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
+	if err := sqlDB.PingContext(pingCtx); err != nil {
+		_ = sqlDB.Close()
+		return nil, &unreachableError{url: redacted, err: scrub(err, rawURL)}
+	}
+	if err := s.migratePostgres(ctx, sqlDB); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// tableNames are goptuna rdb.v2's tables.
+func tableNames() []string {
+	return []string{"studies", "study_user_attributes", "study_system_attributes", "trials",
+		"trial_user_attributes", "trial_system_attributes", "trial_params", "trial_values"}
+}
+
+// schemaComplete reports whether every goptuna table and gctune's index exist.
+func (s *Store) schemaComplete(db *gorm.DB) (bool, error) {
+	m := db.Migrator()
+	for _, t := range tableNames() {
+		if !m.HasTable(t) {
+			return false, nil
+		}
+	}
+	if !m.HasIndex("trials", indexName) {
+		return false, nil
+	}
+	return true, db.Error
+}
+
+// migrate creates goptuna's schema and gctune's index.
+func migrate(db *gorm.DB) error {
+	if err := rdb.RunAutoMigrate(db); err != nil {
+		return err
+	}
+	return db.Exec("CREATE INDEX IF NOT EXISTS " + indexName + " ON trials (study_id, state)").Error
+}
+
+func (s *Store) migrateSQLite(ctx context.Context) error {
+	db := s.db.WithContext(ctx)
+	if ok, err := s.schemaComplete(db); err == nil && ok {
+		return nil
+	}
+	// BEGIN IMMEDIATE: the first process to get here creates the schema, the others wait for
+	// the write lock (busy_timeout) and then find it complete.
+	err := db.Transaction(func(tx *gorm.DB) error {
+		if ok, err := s.schemaComplete(tx); err != nil || ok {
+			return err
+		}
+		return migrate(tx)
+	})
+	if err != nil {
+		return fmt.Errorf("studies: migrate %q: %w", s.url, err)
+	}
+	return nil
+}
+
+func (s *Store) migratePostgres(ctx context.Context, sqlDB *sql.DB) error {
+	db := s.db.WithContext(ctx)
+	if ok, err := s.schemaComplete(db); err == nil && ok {
+		return nil
+	}
+	// A session-level advisory lock on a dedicated connection: concurrent first-time
+	// migrations of an empty database otherwise fail on duplicate types and relations.
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return &unreachableError{url: s.url, err: err}
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLockKey); err != nil {
+		return fmt.Errorf("studies: migrate %s: lock: %w", s.url, err)
+	}
+	defer func() {
+		// A fresh context: the unlock must run even when ctx is done. Closing the
+		// connection would release the lock too.
+		_, _ = conn.ExecContext(context.Background(), "SELECT pg_advisory_unlock($1)", migrationLockKey)
+	}()
+	if ok, err := s.schemaComplete(db); err != nil || ok {
+		if err != nil {
+			return fmt.Errorf("studies: migrate %s: %w", s.url, err)
+		}
+		return nil
+	}
+	if err := migrate(db); err != nil {
+		return fmt.Errorf("studies: migrate %s: %w", s.url, err)
+	}
+	return nil
+}
+
+// pathError is the error of Open with MustExist on a missing file.
+type pathError struct {
+	msg  string
+	path string
+}
+
+func (e *pathError) Error() string   { return e.msg }
+func (e *pathError) Unwrap() []error { return []error{ErrNoDatabase, fs.ErrNotExist} }
+
+// unreachableError is Open's error for a database server it cannot reach.
+type unreachableError struct {
+	url string
+	err error
+}
+
+func (e *unreachableError) Error() string {
+	return fmt.Sprintf("studies: cannot connect to %s: %v", e.url, e.err)
+}
+func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }
+
+// redactedPassword replaces passwords in RedactURL's output.
+const redactedPassword = "xxxxx"
+
+// RedactURL returns rawURL with any password replaced by "xxxxx": the user-info password of a
+// URL, a password query parameter, or password=... in a libpq keyword/value string. Other
+// strings, such as SQLite paths, come back unchanged. Use it wherever a storage URL is
+// printed, logged or stored.
+func RedactURL(rawURL string) string {
+	// password=... in a libpq keyword/value string, quoted or not.
+	keywordPassword := regexp.MustCompile(`(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)`)
+	if !strings.Contains(rawURL, "://") {
+		return keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		// Unparseable: keep the scheme, hide the rest of the authority.
+		scheme, rest, _ := strings.Cut(rawURL, "://")
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			rest = redactedPassword + rest[at:]
+		}
+		return keywordPassword.ReplaceAllString(scheme+"://"+rest, "${1}"+redactedPassword)
+	}
+	if u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), redactedPassword)
+		}
+	}
+	if q := u.Query(); len(q) > 0 {
+		changed := false
+		for k := range q {
+			if strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword") {
+				q.Set(k, redactedPassword)
+				changed = true
+			}
+		}
+		if changed {
+			u.RawQuery = q.Encode()
+		}
+	}
+	return u.String()
+}
+
+// secrets returns the passwords rawURL carries, and PGPASSWORD's, for scrub.
+func secrets(rawURL string) []string {
+	var out []string
+	if u, err := url.Parse(rawURL); err == nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+		}
+		for k, vs := range u.Query() {
+			if strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword") {
+				out = append(out, vs...)
+			}
+		}
+	}
+	// Short secrets would garble the message and give little away.
+	if p := os.Getenv("PGPASSWORD"); len(p) >= 4 {
+		out = append(out, p)
+	}
+	return out
+}
+
+// scrub returns err unchanged unless its message contains one of rawURL's secrets, in which
+// case it returns an error with the secrets replaced (that still unwraps to err).
+func scrub(err error, rawURL string) error {
+	msg := err.Error()
+	clean := msg
+	for _, s := range secrets(rawURL) {
+		if len(s) > 0 {
+			clean = strings.ReplaceAll(clean, s, redactedPassword)
+		}
+	}
+	if clean == msg {
+		return err
+	}
+	return &scrubbedError{msg: clean, err: err}
+}
+
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }

@@ -1,0 +1,205 @@
+package studies
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestParseURL(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		dialect Dialect
+		target  string
+	}{
+		{"", SQLite, DefaultPath},
+		{"x.db", SQLite, "x.db"},
+		{"dir/x.db", SQLite, "dir/x.db"},
+		{"/abs/x.db", SQLite, "/abs/x.db"},
+		{"sqlite:///abs/path.db", SQLite, "/abs/path.db"},
+		{"sqlite://rel.db", SQLite, "rel.db"},
+		{"sqlite://dir/rel.db", SQLite, "dir/rel.db"},
+		{"sqlite:rel.db", SQLite, "rel.db"},
+		{"SQLITE:///abs.db", SQLite, "/abs.db"},
+		{"postgres://u:p@h/db", Postgres, "postgres://u:p@h/db"},
+		{"postgresql://h/db", Postgres, "postgresql://h/db"},
+	} {
+		d, target, err := parseURL(c.in)
+		if err != nil || d != c.dialect || target != c.target {
+			t.Errorf("parseURL(%q) = %q, %q, %v; want %q, %q", c.in, d, target, err, c.dialect, c.target)
+		}
+	}
+	for _, bad := range []string{"sqlite://", "sqlite:", "mysql://u:secret@h/db"} {
+		_, _, err := parseURL(bad)
+		if err == nil {
+			t.Errorf("parseURL(%q): no error", bad)
+		} else if strings.Contains(err.Error(), "secret") {
+			t.Errorf("parseURL(%q): error shows the password: %v", bad, err)
+		}
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"postgres://gctune:s3cret@db.example:5432/gctune?sslmode=disable",
+			"postgres://gctune:xxxxx@db.example:5432/gctune?sslmode=disable"},
+		{"postgres://gctune@db/gctune", "postgres://gctune@db/gctune"},
+		{"postgresql://db/gctune?password=s3cret&sslmode=require",
+			"postgresql://db/gctune?password=xxxxx&sslmode=require"},
+		{"host=db user=u password=s3cret dbname=g", "host=db user=u password=xxxxx dbname=g"},
+		{"host=db password='s3 cret' dbname=g", "host=db password=xxxxx dbname=g"},
+		{"gctune.db", "gctune.db"},
+		{"sqlite:///tmp/x.db", "sqlite:///tmp/x.db"},
+		{"postgres://u:p%20w@h/db", "postgres://u:xxxxx@h/db"},
+	} {
+		if got := RedactURL(c.in); got != c.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// Not parseable as a URL: the password still goes.
+	if got := RedactURL("postgres://u:s3cret@h:badport/db"); strings.Contains(got, "s3cret") {
+		t.Errorf("RedactURL kept the password of an unparseable URL: %q", got)
+	}
+}
+
+func TestOpenSQLiteMustExist(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.db")
+	_, err := Open(context.Background(), path, OpenOptions{MustExist: true})
+	want := fmt.Sprintf("studies: database %q does not exist", path)
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+	if !errors.Is(err, ErrNoDatabase) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("err does not match ErrNoDatabase and fs.ErrNotExist")
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Open with MustExist created the file")
+	}
+	s := openT(t, "sqlite://"+path, OpenOptions{})
+	if s.Dialect() != SQLite || s.URL() != path {
+		t.Errorf("Dialect, URL = %q, %q", s.Dialect(), s.URL())
+	}
+	s2 := openT(t, path, OpenOptions{MustExist: true})
+	var mode string
+	if err := s2.DB().Raw("PRAGMA journal_mode").Scan(&mode).Error; err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	var busy int
+	if err := s2.DB().Raw("PRAGMA busy_timeout").Scan(&busy).Error; err != nil || busy != 10000 {
+		t.Errorf("busy_timeout = %d, %v; want 10000", busy, err)
+	}
+	var fk int
+	if err := s2.DB().Raw("PRAGMA foreign_keys").Scan(&fk).Error; err != nil || fk != 1 {
+		t.Errorf("foreign_keys = %d, %v; want 1", fk, err)
+	}
+
+	_, err = Open(context.Background(), filepath.Join(dir, "no", "such", "x.db"), OpenOptions{})
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("missing directory: err = %v", err)
+	}
+}
+
+// TestOpenSQLiteMigratesOnce checks that a second Open changes nothing in the schema (with
+// goptuna's pinned gorm, every migration rebuilt every SQLite table).
+func TestOpenSQLiteMigratesOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.db")
+	schema := func(s *Store) string {
+		var sqls []string
+		if err := s.DB().Raw("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").Scan(&sqls).Error; err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(sqls, "\n")
+	}
+	s1 := openT(t, path, OpenOptions{})
+	before := schema(s1)
+	if !strings.Contains(before, indexName) {
+		t.Errorf("schema lacks %s:\n%s", indexName, before)
+	}
+	// Force a full migration on an existing schema: it must issue no DDL.
+	if err := migrate(s1.DB()); err != nil {
+		t.Fatal(err)
+	}
+	s2 := openT(t, path, OpenOptions{})
+	if after := schema(s2); after != before {
+		t.Errorf("schema changed:\n%s\n---\n%s", before, after)
+	}
+}
+
+// TestOpenSQLiteConcurrentFirst opens a fresh file from many goroutines at once.
+func TestOpenSQLiteConcurrentFirst(t *testing.T) {
+	for round := 0; round < 3; round++ {
+		path := filepath.Join(t.TempDir(), "x.db")
+		concurrentOpen(t, path, 8)
+	}
+}
+
+// concurrentOpen opens url from n goroutines at once, then creates and lists a study.
+func concurrentOpen(t *testing.T, url string, n int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	stores := make([]*Store, n)
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			stores[i], errs[i] = Open(context.Background(), url, OpenOptions{})
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("open %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	if _, err := CreateStudy(context.Background(), stores[0], "s", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range stores {
+		list, err := ListStudies(s)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("store %d: ListStudies = %v, %v", i, list, err)
+		}
+	}
+}
+
+func TestOpenPostgresUnreachable(t *testing.T) {
+	// A port nobody listens on.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	url := fmt.Sprintf("postgres://gctune:hunter2secret@127.0.0.1:%d/gctune?sslmode=disable&connect_timeout=2", port)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err = Open(ctx, url, OpenOptions{ConnectTimeout: 5 * time.Second})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "hunter2secret") {
+		t.Errorf("error shows the password: %s", msg)
+	}
+	if !errors.Is(err, ErrUnreachable) {
+		t.Errorf("error does not match ErrUnreachable: %s", msg)
+	}
+	wantPrefix := fmt.Sprintf("studies: cannot connect to postgres://gctune:xxxxx@127.0.0.1:%d/gctune", port)
+	if !strings.HasPrefix(msg, wantPrefix) {
+		t.Errorf("error = %s\nwant prefix %s", msg, wantPrefix)
+	}
+}

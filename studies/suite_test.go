@@ -1,0 +1,867 @@
+package studies
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/gctune/gctune/internal/pgtest"
+	"gorm.io/gorm"
+)
+
+// TestSQLite runs the suite on SQLite files.
+func TestSQLite(t *testing.T) {
+	runSuite(t, func(t *testing.T) string {
+		return filepath.Join(t.TempDir(), "studies.db")
+	})
+}
+
+// TestPostgres runs the suite on a private PostgreSQL server, a fresh database per subtest.
+func TestPostgres(t *testing.T) {
+	srv := pgtest.StartServer(t)
+	var n atomic.Int64
+	runSuite(t, func(t *testing.T) string {
+		return srv.CreateDB(t, fmt.Sprintf("suite%d", n.Add(1)))
+	})
+}
+
+// runSuite runs every storage test with empty databases from newURL.
+func runSuite(t *testing.T, newURL func(t *testing.T) string) {
+	t.Run("CreateLoad", func(t *testing.T) { testCreateLoad(t, newURL(t)) })
+	t.Run("CreateRace", func(t *testing.T) { testCreateRace(t, newURL(t)) })
+	t.Run("Problem", func(t *testing.T) { testProblem(t, newURL(t)) })
+	t.Run("Cache", func(t *testing.T) { testCache(t, newURL(t)) })
+	t.Run("Heartbeat", func(t *testing.T) { testHeartbeat(t, newURL(t)) })
+	t.Run("Reap", func(t *testing.T) { testReap(t, newURL(t)) })
+	t.Run("ReapRace", func(t *testing.T) { testReapRace(t, newURL(t)) })
+	t.Run("ListDelete", func(t *testing.T) { testListDelete(t, newURL(t)) })
+	t.Run("ConcurrentFirstOpen", func(t *testing.T) {
+		for round := 0; round < 3; round++ {
+			concurrentOpen(t, newURL(t), 8)
+		}
+	})
+	t.Run("LoadGoroutines", func(t *testing.T) { testLoadGoroutines(t, newURL(t)) })
+	t.Run("LoadProcesses", func(t *testing.T) { testLoadProcesses(t, newURL(t)) })
+}
+
+type problemT struct {
+	Workload string            `json:"workload"`
+	Hash     string            `json:"hash"`
+	Space    map[string]string `json:"space"`
+	Notes    []string          `json:"notes"`
+}
+
+func testCreateLoad(t *testing.T, url string) {
+	ctx := context.Background()
+	store := openT(t, url, OpenOptions{})
+	_, err := LoadStudy(store, "x")
+	want := fmt.Sprintf("studies: no study named %q in %s", "x", RedactURL(url))
+	if err == nil || err.Error() != want || !errors.Is(err, ErrNoStudy) {
+		t.Fatalf("LoadStudy unknown: %v, want %s", err, want)
+	}
+	p := problemT{Workload: "w", Hash: "h", Space: map[string]string{"eden": "log"}}
+	st, err := CreateStudy(ctx, store, "x", goptuna.StudyDirectionMaximize, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Direction() != goptuna.StudyDirectionMaximize {
+		t.Errorf("direction %q", st.Direction())
+	}
+	_, err = CreateStudy(ctx, store, "x", goptuna.StudyDirectionMinimize, nil)
+	if err == nil || err.Error() != `studies: study "x" already exists` || !errors.Is(err, ErrStudyExists) {
+		t.Errorf("second CreateStudy: %v", err)
+	}
+	if _, err := CreateStudy(ctx, store, "y", "sideways", nil); err == nil {
+		t.Errorf("bad direction accepted")
+	}
+	loaded, err := LoadStudy(store, "x", goptuna.StudyOptionSampler(newReadAllSampler(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.ID != st.ID || loaded.Direction() != goptuna.StudyDirectionMaximize {
+		t.Errorf("loaded ID %d direction %q, want %d maximize", loaded.ID, loaded.Direction(), st.ID)
+	}
+	var got problemT
+	kind, err := store.LoadProblem(st.ID, &got)
+	if err != nil || kind != "studies.problemT" || !reflect.DeepEqual(got, p) {
+		t.Errorf("LoadProblem = %q %+v %v", kind, got, err)
+	}
+	attrs, err := loaded.GetSystemAttrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if attrs[AttrVersion] == "" {
+		t.Errorf("no %s", AttrVersion)
+	}
+	if c, err := time.Parse(time.RFC3339Nano, attrs[AttrCreated]); err != nil || time.Since(c) > time.Hour {
+		t.Errorf("%s = %q", AttrCreated, attrs[AttrCreated])
+	}
+	// The study works, and the storage logger does not print (goptuna's default would).
+	if err := loaded.Optimize(objective5, 3); err != nil {
+		t.Fatal(err)
+	}
+	trials, err := loaded.GetTrials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDense(t, trials, 3)
+}
+
+func testCreateRace(t *testing.T, url string) {
+	const racers = 4
+	stores := make([]*Store, racers)
+	for i := range stores {
+		stores[i] = openT(t, url, OpenOptions{})
+	}
+	for round := 0; round < 5; round++ {
+		name := fmt.Sprintf("race%d", round)
+		errs := make([]error, racers)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range stores {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				<-start
+				_, errs[i] = CreateStudy(context.Background(), stores[i], name, "", problemT{Workload: name})
+			}(i)
+		}
+		close(start)
+		wg.Wait()
+		wins := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				wins++
+			case errors.Is(err, ErrStudyExists) && err.Error() == fmt.Sprintf("studies: study %q already exists", name):
+			default:
+				t.Errorf("round %d: unexpected error: %v", round, err)
+			}
+		}
+		if wins != 1 {
+			t.Errorf("round %d: %d creators won, want 1", round, wins)
+		}
+	}
+	list, err := ListStudies(stores[0])
+	if err != nil || len(list) != 5 {
+		t.Fatalf("ListStudies: %d studies, %v", len(list), err)
+	}
+	for _, s := range list {
+		if s.ProblemKind != "studies.problemT" {
+			t.Errorf("study %s: problem kind %q", s.Name, s.ProblemKind)
+		}
+	}
+}
+
+func testProblem(t *testing.T, url string) {
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "p", 1)
+	var none problemT
+	if _, err := store.LoadProblem(st.ID, &none); !errors.Is(err, ErrNoProblem) {
+		t.Errorf("LoadProblem of a study without one: %v", err)
+	}
+	big := problemT{Workload: strings.Repeat("é", 1500), Space: map[string]string{}}
+	for i := 0; i < 300; i++ {
+		big.Notes = append(big.Notes, fmt.Sprintf("note %d: ∑ over ☃ %d", i, i*i))
+	}
+	if err := store.SaveProblem(st.ID, "big", big); err != nil {
+		t.Fatal(err)
+	}
+	attrs, _ := st.GetSystemAttrs()
+	n, _ := strconv.Atoi(attrs[AttrProblemChunks])
+	if n < 5 {
+		t.Errorf("%s = %q, want several chunks", AttrProblemChunks, attrs[AttrProblemChunks])
+	}
+	for k, v := range attrs {
+		if len([]rune(v)) > 2048 {
+			t.Errorf("attr %s has %d characters", k, len([]rune(v)))
+		}
+	}
+	var got problemT
+	if kind, err := store.LoadProblem(st.ID, &got); err != nil || kind != "big" || !reflect.DeepEqual(got, big) {
+		t.Fatalf("big problem: kind %q err %v equal %v", kind, err, reflect.DeepEqual(got, big))
+	}
+	small := problemT{Workload: "small"}
+	if err := store.SaveProblem(st.ID, "small", small); err != nil {
+		t.Fatal(err)
+	}
+	attrs, _ = st.GetSystemAttrs()
+	for k := range attrs {
+		if strings.HasPrefix(k, AttrProblem+":") {
+			t.Errorf("stale chunk %s left", k)
+		}
+	}
+	got = problemT{}
+	if kind, err := store.LoadProblem(st.ID, &got); err != nil || kind != "small" || !reflect.DeepEqual(got, small) {
+		t.Errorf("small problem: %q %+v %v", kind, got, err)
+	}
+	// A corrupt chunk is detected.
+	if err := store.SaveProblem(st.ID, "big", big); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.RawStorage().SetStudySystemAttr(st.ID, AttrProblem+":2", "garbage"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.LoadProblem(st.ID, &got); err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("corrupt problem: %v", err)
+	}
+}
+
+func testCache(t *testing.T, url string) {
+	a := openT(t, url, OpenOptions{})
+	b := openT(t, url, OpenOptions{}) // another "process"
+	st := newStudy(t, a, "cache", 1)
+	cached, raw := a.Storage(), a.RawStorage()
+	check := func(when string) {
+		t.Helper()
+		got, err := cached.GetAllTrials(st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := raw.GetAllTrials(st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameTrials(got, want); d != "" {
+			t.Fatalf("%s: cached trials differ: %s", when, d)
+		}
+	}
+	check("empty")
+	if err := st.Optimize(objective5, 20); err != nil {
+		t.Fatal(err)
+	}
+	check("after 20 trials")
+
+	// Trials another process adds, enqueues and leaves running appear.
+	stB, err := LoadStudy(b, "cache", goptuna.StudyOptionSampler(newReadAllSampler(2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stB.Optimize(objective5, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := stB.EnqueueTrial(map[string]float64{"a": 1, "b": 2, "c": 3, "n": 4, "l": 5}); err != nil {
+		t.Fatal(err)
+	}
+	running, err := b.Storage().CreateNewTrial(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after another store's writes")
+	// ...and their later changes too.
+	if err := b.Storage().SetTrialParam(running, "a", 0.5, goptuna.UniformDistribution{Low: -10, High: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Storage().SetTrialUserAttr(running, "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	check("after the running trial changed")
+	if err := b.Storage().SetTrialValue(running, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Storage().SetTrialState(running, goptuna.TrialStateComplete); err != nil {
+		t.Fatal(err)
+	}
+	check("after the running trial completed")
+	// The enqueued trial is popped by this store.
+	if err := st.Optimize(objective5, 1); err != nil {
+		t.Fatal(err)
+	}
+	check("after popping the enqueued trial")
+
+	// Writes through the cache to a finished trial are seen.
+	trials, _ := cached.GetAllTrials(st.ID)
+	first := trials[0]
+	if err := cached.SetTrialUserAttr(first.ID, "note", "late"); err != nil {
+		t.Fatal(err)
+	}
+	check("after an attribute write to a finished trial")
+	got, err := cached.GetTrial(first.ID)
+	if err != nil || got.UserAttrs["note"] != "late" {
+		t.Errorf("GetTrial after write: %v %v", got.UserAttrs, err)
+	}
+	if n, err := cached.GetTrialNumberFromID(first.ID); err != nil || n != first.Number {
+		t.Errorf("GetTrialNumberFromID = %d, %v; want %d", n, err, first.Number)
+	}
+
+	// goptuna's IntersectionSearchSpace deletes from the Distributions map of the first
+	// COMPLETE trial when distributions differ between trials: the cache must not suffer.
+	odd := goptuna.FrozenTrial{
+		State: goptuna.TrialStateComplete, Value: 1, DatetimeStart: time.Now(), DatetimeComplete: time.Now(),
+		IntermediateValues: map[int]float64{}, InternalParams: map[string]float64{"a": 1},
+		Params: map[string]interface{}{"a": 1.0}, Distributions: map[string]interface{}{"a": goptuna.UniformDistribution{Low: -1, High: 1}},
+		UserAttrs: map[string]string{}, SystemAttrs: map[string]string{},
+	}
+	if _, err := cached.CloneTrial(st.ID, odd); err != nil {
+		t.Fatal(err)
+	}
+	space, err := goptuna.IntersectionSearchSpace(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := space["a"]; ok || len(space) != 0 {
+		t.Errorf("intersection search space %v, want empty (trial 'odd' has only a, with another range)", space)
+	}
+	check("after IntersectionSearchSpace")
+	if got, _ := cached.GetTrial(first.ID); len(got.Distributions) != 5 {
+		t.Errorf("first trial's distributions %v", got.Distributions)
+	}
+	if _, err := cached.GetTrial(1 << 30); !errors.Is(err, gorm.ErrRecordNotFound) {
+		t.Errorf("GetTrial of no trial: %v", err)
+	}
+
+	// Many goroutines on the shared cached storage, while the other store adds trials.
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			s, err := LoadStudy(a, "cache", goptuna.StudyOptionSampler(newReadAllSampler(int64(10+g))))
+			if err == nil {
+				err = s.Optimize(objective5, 8)
+			}
+			if err != nil {
+				errs <- err
+			}
+		}(g)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := stB.Optimize(objective5, 8); err != nil {
+			errs <- err
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	check("after concurrent optimisation")
+	all, _ := cached.GetAllTrials(st.ID)
+	checkDense(t, all, 20+5+1+1+1+3*8+8) // +1 enqueued (popped by Optimize(1)), +1 by hand, +1 odd
+
+	// Deleting the study drops it from the cache.
+	if err := DeleteStudy(a, "cache"); err != nil {
+		t.Fatal(err)
+	}
+	if all, err := cached.GetAllTrials(st.ID); err != nil || len(all) != 0 {
+		t.Errorf("after DeleteStudy: %d trials, %v", len(all), err)
+	}
+}
+
+func testHeartbeat(t *testing.T, url string) {
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "hb", 1)
+	id, err := store.Storage().CreateNewTrial(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beatOf := func() int64 {
+		t.Helper()
+		attrs, err := store.RawStorage().GetTrialSystemAttrs(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok := attrs[AttrHeartbeat]
+		if !ok {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("%s = %q", AttrHeartbeat, v)
+		}
+		return n
+	}
+	stop := StartHeartbeat(context.Background(), store, id, 200*time.Millisecond)
+	first := beatOf()
+	if first == 0 {
+		t.Fatal("no heartbeat written before StartHeartbeat returned")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for beatOf() == first && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if beatOf() == first {
+		t.Fatal("heartbeat not renewed")
+	}
+	stop()
+	stop() // twice is fine
+	last := beatOf()
+	time.Sleep(500 * time.Millisecond)
+	if beatOf() != last {
+		t.Error("heartbeat written after stop")
+	}
+	// A finished trial does not beat.
+	if err := store.Storage().SetTrialState(id, goptuna.TrialStateComplete); err != nil {
+		t.Fatal(err)
+	}
+	if err := beat(context.Background(), store.DB(), id); err != nil {
+		t.Fatal(err)
+	}
+	if beatOf() != last {
+		t.Error("heartbeat written to a finished trial")
+	}
+	// Cancelling the context stops it too.
+	id2, _ := store.Storage().CreateNewTrial(st.ID)
+	ctx, cancel := context.WithCancel(context.Background())
+	stop2 := StartHeartbeat(ctx, store, id2, 100*time.Millisecond)
+	cancel()
+	stop2()
+}
+
+// startDeadTrial makes a RUNNING trial with params whose worker "died": it beat once.
+func startDeadTrial(t *testing.T, store *Store, studyID int, withParams bool, x float64) int {
+	t.Helper()
+	id, err := store.Storage().CreateNewTrial(studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withParams {
+		if err := store.Storage().SetTrialParam(id, "a", x, goptuna.UniformDistribution{Low: -10, High: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Storage().SetTrialParam(id, "n", 7, goptuna.IntUniformDistribution{Low: 1, High: 64}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	StartHeartbeat(context.Background(), store, id, time.Hour)()
+	return id
+}
+
+func testReap(t *testing.T, url string) {
+	const timeout = time.Second
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "reap", 1)
+	if err := st.Optimize(objective5, 2); err != nil {
+		t.Fatal(err)
+	}
+	alive, err := store.Storage().CreateNewTrial(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := StartHeartbeat(context.Background(), store, alive, 200*time.Millisecond)
+	defer stop()
+	dead := startDeadTrial(t, store, st.ID, true, 2.5)
+	empty := startDeadTrial(t, store, st.ID, false, 0)
+	// Nothing is stale yet.
+	if got, err := Reap(context.Background(), store, st.ID, timeout); err != nil || len(got) != 0 {
+		t.Fatalf("early Reap = %v, %v", got, err)
+	}
+	time.Sleep(timeout + 300*time.Millisecond)
+	got, err := Reap(context.Background(), store, st.ID, timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []int{dead, empty}) {
+		t.Fatalf("Reap = %v, want %v", got, []int{dead, empty})
+	}
+	if again, err := Reap(context.Background(), store, st.ID, timeout); err != nil || len(again) != 0 {
+		t.Errorf("second Reap = %v, %v", again, err)
+	}
+	trials, err := store.Storage().GetAllTrials(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deadTrial goptuna.FrozenTrial
+	var waiting []goptuna.FrozenTrial
+	for _, tr := range trials {
+		switch {
+		case tr.ID == dead || tr.ID == empty:
+			if tr.State != goptuna.TrialStateFail || tr.SystemAttrs[AttrReaped] != "true" || tr.DatetimeComplete.IsZero() {
+				t.Errorf("reaped trial %d: state %v attrs %v complete %v", tr.ID, tr.State, tr.SystemAttrs, tr.DatetimeComplete)
+			}
+			if tr.ID == dead {
+				deadTrial = tr
+			}
+		case tr.ID == alive:
+			if tr.State != goptuna.TrialStateRunning {
+				t.Errorf("live trial reaped: %v", tr.State)
+			}
+		case tr.State == goptuna.TrialStateWaiting:
+			waiting = append(waiting, tr)
+		}
+	}
+	if len(waiting) != 1 {
+		t.Fatalf("%d waiting trials, want 1 (the dead trial's retry)", len(waiting))
+	}
+	var fixed map[string]float64
+	if err := json.Unmarshal([]byte(waiting[0].SystemAttrs[AttrFixedParams]), &fixed); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fixed, map[string]float64{"a": 2.5, "n": 7}) {
+		t.Errorf("fixed params %v", fixed)
+	}
+	if waiting[0].SystemAttrs[AttrRetryOf] != strconv.Itoa(deadTrial.Number) {
+		t.Errorf("%s = %q, want %d", AttrRetryOf, waiting[0].SystemAttrs[AttrRetryOf], deadTrial.Number)
+	}
+	// The next trial runs the dead trial's parameters.
+	if err := st.Optimize(objective5, 1); err != nil {
+		t.Fatal(err)
+	}
+	retry, err := store.Storage().GetTrial(waiting[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if retry.State != goptuna.TrialStateComplete || retry.InternalParams["a"] != 2.5 || retry.InternalParams["n"] != 7 {
+		t.Errorf("retry: state %v params %v", retry.State, retry.InternalParams)
+	}
+}
+
+func testReapRace(t *testing.T, url string) {
+	const reapers, deadTrials = 4, 6
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "reaprace", 1)
+	want := map[int]bool{}
+	for i := 0; i < deadTrials; i++ {
+		want[startDeadTrial(t, store, st.ID, true, float64(i))] = true
+	}
+	stores := make([]*Store, reapers)
+	for i := range stores {
+		stores[i] = openT(t, url, OpenOptions{})
+	}
+	time.Sleep(1300 * time.Millisecond)
+	results := make([][]int, reapers)
+	errs := make([]error, reapers)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range stores {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			results[i], errs[i] = Reap(context.Background(), stores[i], st.ID, time.Second)
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	got := map[int]int{}
+	for i := range results {
+		if errs[i] != nil {
+			t.Fatalf("reaper %d: %v", i, errs[i])
+		}
+		for _, id := range results[i] {
+			got[id]++
+		}
+	}
+	for id := range want {
+		if got[id] != 1 {
+			t.Errorf("trial %d reaped %d times", id, got[id])
+		}
+	}
+	trials, err := store.Storage().GetAllTrials(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retries := map[string]int{}
+	for _, tr := range trials {
+		if tr.State == goptuna.TrialStateWaiting {
+			retries[tr.SystemAttrs[AttrRetryOf]]++
+		}
+	}
+	if len(retries) != deadTrials {
+		t.Errorf("retries %v, want one for each of %d trials", retries, deadTrials)
+	}
+	for k, n := range retries {
+		if n != 1 {
+			t.Errorf("trial number %s enqueued %d times", k, n)
+		}
+	}
+}
+
+func testListDelete(t *testing.T, url string) {
+	ctx := context.Background()
+	store := openT(t, url, OpenOptions{})
+	if list, err := ListStudies(store); err != nil || len(list) != 0 {
+		t.Fatalf("empty ListStudies = %v, %v", list, err)
+	}
+	a := newStudy(t, store, "a", 1)
+	if _, err := CreateStudy(ctx, store, "b", goptuna.StudyDirectionMaximize, problemT{Workload: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	s := store.Storage()
+	add := func(studyID int, state goptuna.TrialState, value float64, feasible string) int {
+		t.Helper()
+		ft := goptuna.FrozenTrial{
+			State: state, Value: value, DatetimeStart: time.Now(),
+			IntermediateValues: map[int]float64{}, InternalParams: map[string]float64{},
+			Params: map[string]interface{}{}, Distributions: map[string]interface{}{},
+			UserAttrs: map[string]string{}, SystemAttrs: map[string]string{},
+		}
+		if state.IsFinished() {
+			ft.DatetimeComplete = time.Now()
+		}
+		if feasible != "" {
+			ft.UserAttrs[AttrFeasible] = feasible
+		}
+		id, err := s.CloneTrial(studyID, ft)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	add(a.ID, goptuna.TrialStateComplete, 5, "")
+	add(a.ID, goptuna.TrialStateComplete, 1, "false") // better, but infeasible
+	add(a.ID, goptuna.TrialStateComplete, 3, "true")
+	add(a.ID, goptuna.TrialStateFail, 0, "")
+	add(a.ID, goptuna.TrialStatePruned, 0, "")
+	add(a.ID, goptuna.TrialStateRunning, 0, "")
+	add(a.ID, goptuna.TrialStateWaiting, 0, "")
+	bID, _ := studyID(store, "b")
+	add(bID, goptuna.TrialStateFail, 0, "")
+
+	list, err := ListStudies(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].Name != "a" || list[1].Name != "b" {
+		t.Fatalf("ListStudies = %+v", list)
+	}
+	la, lb := list[0], list[1]
+	if la.Trials != (Counts{Running: 1, Waiting: 1, Complete: 3, Pruned: 1, Fail: 1}) || la.Trials.Total() != 7 {
+		t.Errorf("a counts %+v", la.Trials)
+	}
+	if !la.HasBest || la.Best != 3 || la.BestNumber != 2 || la.Direction != goptuna.StudyDirectionMinimize {
+		t.Errorf("a best %+v", la)
+	}
+	if la.Version == "" || la.Created.IsZero() || la.ProblemKind != "" {
+		t.Errorf("a meta %+v", la)
+	}
+	if lb.HasBest || lb.BestNumber != -1 || lb.Direction != goptuna.StudyDirectionMaximize || lb.Trials.Fail != 1 ||
+		lb.ProblemKind != "studies.problemT" {
+		t.Errorf("b %+v", lb)
+	}
+
+	if err := DeleteStudy(store, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := DeleteStudy(store, "a"); !errors.Is(err, ErrNoStudy) {
+		t.Errorf("deleting twice: %v", err)
+	}
+	if _, err := LoadStudy(store, "a"); !errors.Is(err, ErrNoStudy) {
+		t.Errorf("LoadStudy after delete: %v", err)
+	}
+	for _, table := range tableNames() {
+		var n int64
+		q := store.DB().Table(table)
+		switch table {
+		case "studies", "study_user_attributes", "study_system_attributes", "trials":
+			q = q.Where("study_id = ?", a.ID)
+		default:
+			q = q.Where("trial_id NOT IN (?)", store.DB().Table("trials").Select("trial_id"))
+		}
+		if err := q.Count(&n).Error; err != nil || n != 0 {
+			t.Errorf("%s: %d rows of the deleted study left (%v)", table, n, err)
+		}
+	}
+	list, err = ListStudies(store)
+	if err != nil || len(list) != 1 || list[0].Name != "b" || list[0].Trials.Fail != 1 {
+		t.Errorf("after delete: %+v, %v", list, err)
+	}
+	// The name can be used again.
+	if _, err := CreateStudy(ctx, store, "a", "", nil); err != nil {
+		t.Errorf("re-create: %v", err)
+	}
+}
+
+// loadSize returns the trials per goroutine of the load tests: fewer under the race detector,
+// which slows the pure-Go SQLite down many times.
+func loadSize(full int) int {
+	if raceEnabled {
+		return max(full/4, 4)
+	}
+	return full
+}
+
+// enqueueFixed enqueues n trials with distinct parameters and returns their "a" values.
+func enqueueFixed(t *testing.T, st *goptuna.Study, n int) map[float64]bool {
+	t.Helper()
+	want := map[float64]bool{}
+	for i := 0; i < n; i++ {
+		a := float64(i)/4 - 5
+		want[a] = true
+		if err := st.EnqueueTrial(map[string]float64{"a": a, "b": 0, "c": 0, "n": 1, "l": 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return want
+}
+
+// checkEnqueuedOnce checks that each enqueued trial ran, once, with its parameters.
+func checkEnqueuedOnce(t *testing.T, trials []goptuna.FrozenTrial, want map[float64]bool) {
+	t.Helper()
+	seen := map[float64]int{}
+	for _, tr := range trials {
+		if _, ok := tr.SystemAttrs[AttrFixedParams]; !ok {
+			continue
+		}
+		if tr.State != goptuna.TrialStateComplete {
+			t.Errorf("enqueued trial %d is %v", tr.Number, tr.State)
+		}
+		seen[tr.InternalParams["a"]]++
+	}
+	for a := range want {
+		if seen[a] != 1 {
+			t.Errorf("enqueued trial a=%v ran %d times", a, seen[a])
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("%d distinct enqueued trials ran, want %d", len(seen), len(want))
+	}
+}
+
+// testLoadGoroutines runs many goroutines, each with its own Store (its own connections), on
+// one study.
+func testLoadGoroutines(t *testing.T, url string) {
+	const workers = 8
+	perWorker := loadSize(20)
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "load", 0)
+	want := enqueueFixed(t, st, 12)
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			s, err := Open(context.Background(), url, OpenOptions{})
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			defer s.Close()
+			study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(int64(w+1))))
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			errs[w] = study.Optimize(objective5, perWorker)
+		}(w)
+	}
+	wg.Wait()
+	for w, err := range errs {
+		if err != nil {
+			t.Errorf("worker %d: %v", w, err)
+		}
+	}
+	trials, err := store.RawStorage().GetAllTrials(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDense(t, trials, workers*perWorker)
+	checkEnqueuedOnce(t, trials, want)
+}
+
+// Environment of the worker processes testLoadProcesses starts.
+const (
+	envWorkerURL    = "GCTUNE_STUDIES_TEST_WORKER_URL"
+	envWorkerTrials = "GCTUNE_STUDIES_TEST_WORKER_TRIALS"
+	envWorkerSeed   = "GCTUNE_STUDIES_TEST_WORKER_SEED"
+	workerThreads   = 4
+)
+
+// TestWorkerProcess is not a test: it is the worker process testLoadProcesses starts (it
+// skips unless started so). It runs workerThreads goroutines, each with its own Store, that
+// optimise the study "load" and prints how many trials they evaluated.
+func TestWorkerProcess(t *testing.T) {
+	url := os.Getenv(envWorkerURL)
+	if url == "" {
+		t.Skip("worker process for testLoadProcesses")
+	}
+	n, _ := strconv.Atoi(os.Getenv(envWorkerTrials))
+	seed, _ := strconv.ParseInt(os.Getenv(envWorkerSeed), 10, 64)
+	var evaluated atomic.Int64
+	objective := func(tr goptuna.Trial) (float64, error) {
+		evaluated.Add(1)
+		return objective5(tr)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < workerThreads; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			s, err := Open(context.Background(), url, OpenOptions{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer s.Close()
+			study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(seed*100+int64(g))))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := study.Optimize(objective, n); err != nil {
+				t.Error(err)
+			}
+		}(g)
+	}
+	wg.Wait()
+	fmt.Printf("EVALUATED %d\n", evaluated.Load())
+}
+
+// testLoadProcesses runs 4 processes × 4 goroutines on one study: no trial may be lost or
+// duplicated, numbers must be dense, each enqueued trial must run once.
+func testLoadProcesses(t *testing.T, url string) {
+	const procs = 4
+	perWorker := loadSize(25)
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "load", 0)
+	want := enqueueFixed(t, st, 16)
+	outs := make([][]byte, procs)
+	errs := make([]error, procs)
+	var wg sync.WaitGroup
+	began := time.Now()
+	for p := 0; p < procs; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerProcess$", "-test.v")
+			cmd.Env = append(os.Environ(),
+				envWorkerURL+"="+url,
+				envWorkerTrials+"="+strconv.Itoa(perWorker),
+				envWorkerSeed+"="+strconv.Itoa(p+1))
+			outs[p], errs[p] = cmd.CombinedOutput()
+		}(p)
+	}
+	wg.Wait()
+	elapsed := time.Since(began)
+	evaluated := 0
+	for p := 0; p < procs; p++ {
+		if errs[p] != nil {
+			t.Errorf("process %d: %v\n%s", p, errs[p], outs[p])
+			continue
+		}
+		var n int
+		for _, line := range strings.Split(string(outs[p]), "\n") {
+			if strings.HasPrefix(line, "EVALUATED ") {
+				n, _ = strconv.Atoi(strings.TrimPrefix(line, "EVALUATED "))
+			}
+		}
+		evaluated += n
+	}
+	total := procs * workerThreads * perWorker
+	if evaluated != total {
+		t.Errorf("objective evaluated %d times, want %d", evaluated, total)
+	}
+	trials, err := store.RawStorage().GetAllTrials(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDense(t, trials, total)
+	checkEnqueuedOnce(t, trials, want)
+	t.Logf("%d processes × %d goroutines: %d/%d trials COMPLETE in %v", procs, workerThreads, len(trials), total, elapsed.Round(time.Millisecond))
+}
