@@ -170,8 +170,9 @@ type genSampler struct {
 	weibull  distuv.Weibull
 	pareto   distuv.Pareto
 	cat      distuv.Categorical
-	choice   []float64 // genChoice values
-	weights  []float64 // genChoice weights, normalised (for the mean)
+	choice   []float64  // genChoice values
+	weights  []float64  // genChoice weights, normalised (for the mean)
+	table    *sizeTable // the rounded size distribution tabulated, when it is small
 }
 
 type genKind uint8
@@ -265,6 +266,9 @@ func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *g
 	case distFractionOfRun:
 		g.kind, g.fraction = genFraction, d.Fraction
 	}
+	if !lifetime {
+		g.table = newSizeTable(g, src)
+	}
 	return g
 }
 
@@ -337,10 +341,194 @@ func roundSize(v float64) uint32 {
 
 // sizeBytes draws one object size.
 func (g *genSampler) sizeBytes() uint32 {
-	if g.kind == genFixed {
+	switch {
+	case g.table != nil:
+		return g.table.draw()
+	case g.kind == genFixed:
 		return roundSize(g.clamp(g.value))
 	}
 	return roundSize(g.clamp(g.raw()))
+}
+
+// cdf is the distribution's CDF (not clamped), nil for fixed and choice.
+func (g *genSampler) cdf() func(float64) float64 {
+	switch g.kind {
+	case genUniform:
+		return g.uniform.CDF
+	case genExponential:
+		return g.exp.CDF
+	case genLognormal:
+		return g.lognorm.CDF
+	case genNormal:
+		return g.normal.CDF
+	case genGamma:
+		return g.gamma.CDF
+	case genWeibull:
+		return g.weibull.CDF
+	case genPareto:
+		return g.pareto.CDF
+	}
+	return nil
+}
+
+// tableSizes is the number of sizes a sizeTable holds (8 KiB of table, so that it stays in
+// the L1 cache: the draws hit it at random), and maxTableTail the largest probability of the
+// sizes beyond them that a table leaves to the tail bucket.
+const (
+	tableSizes   = 1024
+	maxTableTail = 0.01
+)
+
+// sizeTable draws object sizes from the exact distribution of the rounded, clamped size with
+// Walker's alias method. A size is a whole number of 8-byte units, so the sizes of a size
+// distribution form a discrete distribution, and the first tableSizes of them (8 KiB from the
+// smallest) carry nearly all the probability of the usual ones: each gets its probability
+// from the distuv distribution's CDF (size s collects the samples in (s−8, s]), or from
+// choice's weights, and one more bucket holds the rest, drawn by inverting the CDF. A draw then
+// costs one random number instead of, for a lognormal, a normal deviate and an exponential:
+// the generator's inner loop spent half its time in math.Exp before.
+type sizeTable struct {
+	src      rand.Source
+	pick     aliasTable
+	minBytes uint32  // size of entry 0; entry k < tail is minBytes + 8k
+	tail     int     // index of the tail bucket (the number of entries when there is none)
+	cutBytes uint32  // the largest tabulated size; the tail draws above it
+	cutCDF   float64 // CDF at cutBytes
+	maxBytes uint32  // the largest size
+	quantile func(float64) float64
+	clamp    func(float64) float64
+}
+
+// aliasTable picks index k with probability p[k] in O(1) from one 64-bit random number
+// (Walker's alias method, Vose's construction): the high 32 bits choose an entry, the low 32
+// bits keep it or take its alias.
+type aliasTable struct {
+	n       uint64
+	entries []aliasEntry
+}
+
+// aliasEntry keeps its index when the low 32 bits of the draw are below accept, else gives
+// alias.
+type aliasEntry struct{ accept, alias uint32 }
+
+// newAliasTable builds the table of probabilities p (any non-negative weights with a
+// positive sum).
+func newAliasTable(p []float64) aliasTable {
+	n := len(p)
+	t := aliasTable{n: uint64(n), entries: make([]aliasEntry, n)}
+	sum := 0.0
+	for _, x := range p {
+		sum += x
+	}
+	scaled := make([]float64, n)
+	var small, large []int
+	for i, x := range p {
+		scaled[i] = x / sum * float64(n)
+		if scaled[i] < 1 {
+			small = append(small, i)
+		} else {
+			large = append(large, i)
+		}
+	}
+	for len(small) > 0 && len(large) > 0 {
+		s, l := small[len(small)-1], large[len(large)-1]
+		small = small[:len(small)-1]
+		t.entries[s] = aliasEntry{accept: uint32(min(scaled[s]*(1<<32), math.MaxUint32)), alias: uint32(l)}
+		scaled[l] -= 1 - scaled[s]
+		if scaled[l] < 1 {
+			large = large[:len(large)-1]
+			small = append(small, l)
+		}
+	}
+	for _, i := range append(small, large...) { // probability 1, up to rounding
+		t.entries[i] = aliasEntry{accept: math.MaxUint32, alias: uint32(i)}
+	}
+	return t
+}
+
+// index maps a 64-bit random number to an index.
+func (t *aliasTable) index(u uint64) int {
+	k := (u >> 32) * t.n >> 32
+	if e := t.entries[k]; uint32(u) >= e.accept {
+		return int(e.alias)
+	}
+	return int(k)
+}
+
+// newSizeTable tabulates g's size distribution, or returns nil when it is fixed, has no CDF,
+// or spreads too much probability beyond the first tableSizes sizes.
+func newSizeTable(g *genSampler, src rand.Source) *sizeTable {
+	if src == nil || g.kind == genFixed {
+		return nil
+	}
+	lo, hi := roundSize(g.lo), roundSize(g.hi)
+	if g.kind == genChoice { // only the values' range matters
+		lo, hi = math.MaxUint32, 0
+		for _, v := range g.choice {
+			s := roundSize(g.clamp(v))
+			lo, hi = min(lo, s), max(hi, s)
+		}
+	}
+	sizes := uint64(hi-lo)/8 + 1
+	if sizes < 2 {
+		return nil
+	}
+	t := &sizeTable{src: src, minBytes: lo, maxBytes: hi, quantile: g.quantile(), clamp: g.clamp}
+	var p []float64
+	switch cdf := g.cdf(); {
+	case g.kind == genChoice:
+		if sizes > tableSizes {
+			return nil
+		}
+		p = make([]float64, sizes)
+		for i, v := range g.choice {
+			p[(roundSize(g.clamp(v))-lo)/8] += g.weights[i]
+		}
+		t.tail = int(sizes)
+	case cdf != nil && t.quantile != nil:
+		// Size lo collects every sample up to lo (clamped ones included), size s above it the
+		// samples in (s − 8, s]; the last size (or the tail bucket) everything above.
+		n := min(sizes, tableSizes)
+		p = make([]float64, n, n+1)
+		prev := 0.0
+		for k := range n - 1 {
+			c := cdf(float64(lo) + 8*float64(k))
+			p[k] = max(c-prev, 0)
+			prev = max(c, prev)
+		}
+		t.tail = int(n)
+		if n == sizes {
+			p[n-1] = max(1-prev, 0)
+		} else {
+			t.cutBytes = lo + 8*uint32(n-1)
+			t.cutCDF = max(cdf(float64(t.cutBytes)), prev)
+			p[n-1] = t.cutCDF - prev
+			if 1-t.cutCDF > maxTableTail {
+				return nil
+			}
+			p = append(p, 1-t.cutCDF)
+		}
+	default:
+		return nil
+	}
+	t.pick = newAliasTable(p)
+	return t
+}
+
+// draw returns one size.
+func (t *sizeTable) draw() uint32 {
+	k := t.pick.index(t.src.Uint64())
+	if k == t.tail {
+		return t.drawTail()
+	}
+	return t.minBytes + 8*uint32(k)
+}
+
+// drawTail draws a size above cutBytes by inverting the CDF.
+func (t *sizeTable) drawTail() uint32 {
+	u := float64(t.src.Uint64()>>11) / (1 << 53)
+	s := roundSize(t.clamp(t.quantile(t.cutCDF + u*(1-t.cutCDF))))
+	return min(max(s, t.cutBytes+8), t.maxBytes)
 }
 
 // meanSizeBytes is the expected value of sizeBytes, by quantile integration (no random
@@ -485,7 +673,7 @@ const (
 type genPhase struct {
 	startBytes, endBytes, mixBytes uint64
 	entries                        []genMixEntry
-	cum                            []float64 // cumulative entry probabilities
+	pick                           aliasTable // which entry a record draws from
 	events                         []genEvent
 }
 
@@ -547,13 +735,11 @@ func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
 		g.finishEvents(i, ph)
 		if ph.mixBytes > 0 {
 			ph.entries = s.mixEntries(i, g.weight, res, g)
-			ph.cum = make([]float64, len(ph.entries))
-			acc := 0.0
+			probs := make([]float64, len(ph.entries))
 			for j, e := range ph.entries {
-				acc += e.prob
-				ph.cum[j] = acc
+				probs[j] = e.prob
 			}
-			ph.cum[len(ph.cum)-1] = math.Inf(1)
+			ph.pick = newAliasTable(probs)
 		}
 	}
 	return g, nil
@@ -754,7 +940,7 @@ func (g *genPlan) run() (*Profile, error) {
 		clock, ev := ph.startBytes, 0
 		if ph.mixBytes > 0 {
 			var err error
-			clock, ev, err = g.runMix(ph, rand.New(genSource(g.seed, i, streamPick)))
+			clock, ev, err = g.runMix(ph, genSource(g.seed, i, streamPick))
 			if err != nil {
 				return nil, err
 			}
@@ -792,10 +978,10 @@ func (g *genPlan) tooMany() error {
 // runMix draws phase ph's mix records, allocating its events as the mix allocation reaches
 // their points, until the next record would not fit in the phase's allocation. It returns the
 // clock and the index of the first event not yet allocated.
-func (g *genPlan) runMix(ph *genPhase, pick *rand.Rand) (clock uint64, ev int, err error) {
+func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, err error) {
 	b := &g.builder
 	end := g.endBytes
-	entries, cum := ph.entries, ph.cum
+	entries := ph.entries
 	single := len(entries) == 1
 	budget := g.maxRecords
 	clock = ph.startBytes
@@ -815,10 +1001,7 @@ func (g *genPlan) runMix(ph *genPhase, pick *rand.Rand) (clock uint64, ev int, e
 		}
 		j := 0
 		if !single {
-			u := pick.Float64()
-			for u >= cum[j] {
-				j++
-			}
+			j = ph.pick.index(pick.Uint64())
 		}
 		e := &entries[j]
 		size := e.fixedSize

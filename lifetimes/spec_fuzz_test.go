@@ -58,7 +58,8 @@ func FuzzParseSpec(f *testing.F) {
 		"{name: q, allocate: 60%, mix: [{class: A, share: 1, resolution: 1, lifetime: {dist: until-phase-end, phase: q}}], " +
 		"large: [{class: A, count: 2, every: 100KB}]}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		watchdog := time.AfterFunc(3*time.Second, func() { panic(fmt.Sprintf("FuzzParseSpec: input takes over 3 s: %q", data)) })
+		// A hang is a bug too: crash with the input rather than stall the fuzzer.
+		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("FuzzParseSpec: input takes over 10 s: %q", data)) })
 		defer watchdog.Stop()
 		s, err := ParseSpec(data, "fuzz.yaml")
 		if err != nil {

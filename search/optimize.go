@@ -83,8 +83,8 @@ func (s Settings) Validate() error {
 	return s.Space.Validate()
 }
 
-// Finished counts the trials that use up the study's budget: COMPLETE, PRUNED and FAIL trials,
-// except failed trials a reaper re-queued (system attribute gctune:reaped).
+// Finished counts the finished trials that use up the study's budget: COMPLETE, PRUNED and
+// FAIL trials, except failed trials a reaper re-queued (system attribute gctune:reaped).
 func Finished(trials []goptuna.FrozenTrial) int {
 	n := 0
 	for _, t := range trials {
@@ -96,6 +96,19 @@ func Finished(trials []goptuna.FrozenTrial) int {
 				n++
 			}
 		}
+	}
+	return n
+}
+
+// Counted counts the trials that hold a place in the study's budget: every trial but the
+// failed ones a reaper re-queued (their parameters are in a new WAITING trial).
+func Counted(trials []goptuna.FrozenTrial) int {
+	n := 0
+	for _, t := range trials {
+		if t.State == goptuna.TrialStateFail && t.SystemAttrs["gctune:reaped"] == "true" {
+			continue
+		}
+		n++
 	}
 	return n
 }
@@ -122,7 +135,9 @@ func Enqueue(study *goptuna.Study, seeds []Seed) error {
 }
 
 // Optimize runs trials on the study named studyName in storage until it holds s.Trials
-// finished trials or ctx is cancelled. Each worker has its own goptuna.Study handle and its
+// trials (finished, running or waiting, reaped ones aside) and none is waiting, or ctx is
+// cancelled. The budget is counted in the database, so several processes working on one study
+// share it; two workers that check at the same instant may overshoot it by one trial each. Each worker has its own goptuna.Study handle and its
 // own sampler seeded by WorkerSeed. A trial's attributes and value are written before its
 // state becomes COMPLETE, so a completed trial is always whole; a trial interrupted by a crash
 // stays RUNNING until a reaper (package studies) fails it and re-queues its parameters.
@@ -142,12 +157,15 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 	if err != nil {
 		return 0, fmt.Errorf("search: study %q: %w", studyName, err)
 	}
-	toRun := max(s.Trials-Finished(trials), 0)
+	toRun := max(s.Trials-Counted(trials), 0)
+	for _, t := range trials {
+		if t.State == goptuna.TrialStateWaiting {
+			toRun++
+		}
+	}
 	if rec != nil {
 		rec.Start(toRun, problem.DefaultValue())
 	}
-	var left atomic.Int64
-	left.Store(int64(toRun))
 	var ran atomic.Int64
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -173,8 +191,11 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil && left.Add(-1) >= 0 {
-				rep, err := runTrial(study, problem, s, w)
+			for ctx.Err() == nil {
+				rep, more, err := runTrial(study, problem, s, w)
+				if !more {
+					return
+				}
 				if err != nil {
 					errOnce.Do(func() { firstErr = err })
 					cancel()
@@ -195,17 +216,23 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 }
 
 // runTrial runs one trial: a waiting (enqueued or re-queued) trial if there is one, else a new
-// one. Only storage failures are returned as errors.
-func runTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int) (TrialReport, error) {
+// one while the budget allows; more is false when there is nothing left to run. Only storage
+// failures are returned as errors.
+func runTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int) (rep TrialReport, more bool, err error) {
+	rep, err = runOneTrial(study, problem, s, worker)
+	if errors.Is(err, errBudgetReached) {
+		return rep, false, nil
+	}
+	return rep, true, err
+}
+
+var errBudgetReached = errors.New("search: budget reached")
+
+func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int) (TrialReport, error) {
 	st := study.Storage
-	id, err := popWaiting(study)
+	id, err := claimTrial(study, s.Trials)
 	if err != nil {
 		return TrialReport{}, err
-	}
-	if id < 0 {
-		if id, err = st.CreateNewTrial(study.ID); err != nil {
-			return TrialReport{}, fmt.Errorf("search: create trial: %w", err)
-		}
 	}
 	if s.OnTrialStart != nil {
 		stop := s.OnTrialStart(id)
@@ -274,10 +301,11 @@ func runTrial(study *goptuna.Study, problem *objective.Problem, s Settings, work
 	return rep, nil
 }
 
-// popWaiting claims a WAITING trial (enqueued seed or re-queued parameters) as goptuna's own
-// popWaitingTrialID does: the state change from WAITING to RUNNING succeeds for one worker only.
-// It returns -1 when none is waiting.
-func popWaiting(study *goptuna.Study) (int, error) {
+// claimTrial claims a WAITING trial (enqueued seed or re-queued parameters) as goptuna's own
+// popWaitingTrialID does (the state change from WAITING to RUNNING succeeds for one worker
+// only), or else creates a new trial if the study holds fewer than budget trials. It returns
+// errBudgetReached when neither is possible.
+func claimTrial(study *goptuna.Study, budget int) (int, error) {
 	trials, err := study.Storage.GetAllTrials(study.ID)
 	if err != nil && !errors.Is(err, goptuna.ErrTrialsPartiallyDeleted) {
 		return -1, fmt.Errorf("search: read trials: %w", err)
@@ -295,7 +323,14 @@ func popWaiting(study *goptuna.Study) (int, error) {
 		}
 		return t.ID, nil
 	}
-	return -1, nil
+	if Counted(trials) >= budget {
+		return -1, errBudgetReached
+	}
+	id, err := study.Storage.CreateNewTrial(study.ID)
+	if err != nil {
+		return -1, fmt.Errorf("search: create trial: %w", err)
+	}
+	return id, nil
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

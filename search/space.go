@@ -160,16 +160,38 @@ func PointFromParams(m map[string]interface{}) (Point, error) {
 	return p, nil
 }
 
-// Params turns a point into simulator parameters on top of base (which carries the VM facts).
-// Sizes are rounded to whole bytes; the proportion becomes VM parameter 6 (heapsim rounds N
-// up, so p ≥ 1 keeps all survivors).
+// Rounded returns the point as a user would write it: sizes in whole MiB (at least 1 MiB),
+// the ratio to 4 significant digits. The proportion is kept whole: VM parameter 6 is an integer
+// count derived from it, and rounding p would move the defaults' N off Pharo's own value. Nothing the simulator can
+// tell apart is lost (a MiB of new space moves the scavenge count by well under 1 %), and the
+// configuration that is simulated is exactly the one exported.
+func (p Point) Rounded() Point {
+	mib := float64(heapsim.MiB)
+	size := func(b float64) float64 { return math.Max(math.Round(b/mib), 1) * mib }
+	sig := func(x float64, digits int) float64 {
+		if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+			return x
+		}
+		scale := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(x))))
+		return math.Round(x*scale) / scale
+	}
+	return Point{
+		NewSpaceBytes: size(p.NewSpaceBytes), HeadroomBytes: size(p.HeadroomBytes), ShrinkBytes: size(p.ShrinkBytes),
+		Ratio: sig(p.Ratio, 4), Proportion: p.Proportion,
+	}
+}
+
+// Params turns the point, Rounded, into simulator parameters on top of base (which carries the
+// VM facts). The proportion becomes VM parameter 6 (heapsim rounds N up, so p ≥ 1 keeps all
+// survivors).
 func (p Point) Params(base heapsim.Params) heapsim.Params {
+	r := p.Rounded()
 	out := base
-	out.NewSpaceBytes = uint64(math.Round(p.NewSpaceBytes))
-	out.GrowthHeadroomBytes = uint64(math.Round(p.HeadroomBytes))
-	out.ShrinkThresholdBytes = uint64(math.Round(p.ShrinkBytes))
-	out.FullGCRatio = p.Ratio
-	out.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: p.Proportion}
+	out.NewSpaceBytes = uint64(r.NewSpaceBytes)
+	out.GrowthHeadroomBytes = uint64(r.HeadroomBytes)
+	out.ShrinkThresholdBytes = uint64(r.ShrinkBytes)
+	out.FullGCRatio = r.Ratio
+	out.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: r.Proportion}
 	return out
 }
 

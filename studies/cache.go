@@ -322,44 +322,155 @@ func readStudyTrials(db *gorm.DB, studyID, maxID int, ids []int) ([]goptuna.Froz
 	return kept, nil
 }
 
-// trialsSQL reads a set of trials, with their params, intermediate values and attributes, in
-// one statement (so from one snapshot of the database). %[1]s is the WHERE clause selecting
-// the trials. The first SELECT gives the columns their types: a trial row (kind 4) carries its
-// state in name, value in num, number in step and its times in t1 and t2.
-const trialsSQL = `SELECT 4 AS kind, trial_id, state AS name, value AS num, '' AS text, number AS step,
-  datetime_start AS t1, datetime_complete AS t2, study_id AS sid FROM trials WHERE %[1]s
-UNION ALL SELECT 0, trial_id, param_name, param_value, distribution_json, 0, NULL, NULL, 0
-  FROM trial_params WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)
-UNION ALL SELECT 1, trial_id, '', value, '', step, NULL, NULL, 0
-  FROM trial_values WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)
-UNION ALL SELECT 2, trial_id, key, 0, value, 0, NULL, NULL, 0
-  FROM trial_user_attributes WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)
-UNION ALL SELECT 3, trial_id, key, 0, value, 0, NULL, NULL, 0
-  FROM trial_system_attributes WHERE trial_id IN (SELECT trial_id FROM trials WHERE %[1]s)`
-
-// Kinds of trialsSQL rows.
-const (
-	kindParam = iota
-	kindValue
-	kindUserAttr
-	kindSystemAttr
-	kindTrial
-)
-
-// trialsRow is a row of trialsSQL.
-type trialsRow struct {
-	Kind    int
-	TrialID int
-	Name    string
-	Num     sql.NullFloat64
-	Text    sql.NullString
-	Step    int
-	T1, T2  anyTime
-	StudyID int
+// readTrials reads the trials that the WHERE clause pred selects, ordered by ID: the trial
+// rows, then their params, intermediate values and attributes.
+//
+// The queries are short and simple on purpose. The pure-Go SQLite driver parses every
+// statement anew, and its allocator maps and unmaps memory for a large statement: five short
+// queries cost a fraction of one that joins or unions the five tables.
+//
+// The statements are separate, so a trial may change between them; a trial is read whole again
+// on every call while it is unfinished, and a finished trial's rows are all written before
+// it is marked finished, so what is cached is complete.
+func readTrials(db *gorm.DB, pred string, args []any) ([]goptuna.FrozenTrial, error) {
+	rows, err := db.Raw("SELECT trial_id, number, study_id, state, value, datetime_start, datetime_complete FROM trials WHERE "+
+		pred+" ORDER BY trial_id", args...).Rows()
+	if err != nil {
+		return nil, err
+	}
+	var trials []goptuna.FrozenTrial
+	err = scanRows(rows, func(r *sql.Rows) error {
+		var (
+			t      goptuna.FrozenTrial
+			state  string
+			value  sql.NullFloat64
+			t1, t2 anyTime
+		)
+		if err := r.Scan(&t.ID, &t.Number, &t.StudyID, &state, &value, &t1, &t2); err != nil {
+			return err
+		}
+		var err error
+		if t.State, err = parseState(state); err != nil {
+			return err
+		}
+		t.Value = math.NaN()
+		if value.Valid {
+			t.Value = value.Float64
+		}
+		t.DatetimeStart, t.DatetimeComplete = t1.Time, t2.Time
+		t.IntermediateValues = map[int]float64{}
+		t.InternalParams = map[string]float64{}
+		t.Params = map[string]interface{}{}
+		t.Distributions = map[string]interface{}{}
+		t.UserAttrs = map[string]string{}
+		t.SystemAttrs = map[string]string{}
+		trials = append(trials, t)
+		return nil
+	})
+	if err != nil || len(trials) == 0 {
+		return nil, err
+	}
+	index := make(map[int]*goptuna.FrozenTrial, len(trials))
+	ids := make([]int, len(trials))
+	for i := range trials {
+		index[trials[i].ID] = &trials[i]
+		ids[i] = trials[i].ID
+	}
+	// The children of the trials read: by ID when they are few, else by the same predicate.
+	where, wargs := "trial_id IN ?", []any{ids}
+	if len(ids) > maxInList {
+		where, wargs = "trial_id IN (SELECT trial_id FROM trials WHERE "+pred+")", args
+	}
+	if err := childQuery(db, "SELECT trial_id, param_name, param_value, distribution_json FROM trial_params", where, wargs,
+		func(r *sql.Rows) error {
+			var (
+				id   int
+				name string
+				v    float64
+				dist string
+			)
+			if err := r.Scan(&id, &name, &v, &dist); err != nil {
+				return err
+			}
+			t, ok := index[id]
+			if !ok {
+				return nil
+			}
+			d, err := goptuna.JSONToDistribution([]byte(dist))
+			if err != nil {
+				return err
+			}
+			x, err := goptuna.ToExternalRepresentation(d, v)
+			if err != nil {
+				return err
+			}
+			t.Distributions[name], t.InternalParams[name], t.Params[name] = d, v, x
+			return nil
+		}); err != nil {
+		return nil, err
+	}
+	if err := childQuery(db, "SELECT trial_id, step, value FROM trial_values", where, wargs,
+		func(r *sql.Rows) error {
+			var (
+				id, step int
+				v        float64
+			)
+			if err := r.Scan(&id, &step, &v); err != nil {
+				return err
+			}
+			if t, ok := index[id]; ok {
+				t.IntermediateValues[step] = v
+			}
+			return nil
+		}); err != nil {
+		return nil, err
+	}
+	for _, table := range []string{"trial_user_attributes", "trial_system_attributes"} {
+		if err := childQuery(db, "SELECT trial_id, key, value FROM "+table, where, wargs,
+			func(r *sql.Rows) error {
+				var (
+					id         int
+					key, value string
+				)
+				if err := r.Scan(&id, &key, &value); err != nil {
+					return err
+				}
+				if t, ok := index[id]; ok {
+					if table == "trial_user_attributes" {
+						t.UserAttrs[key] = value
+					} else {
+						t.SystemAttrs[key] = value
+					}
+				}
+				return nil
+			}); err != nil {
+			return nil, err
+		}
+	}
+	return trials, nil
 }
 
-// anyTime scans a time that the driver returns as a time.Time, or as text when it cannot
-// tell the column's type (SQLite: in a compound SELECT).
+// childQuery runs sel WHERE where and calls scan for each row.
+func childQuery(db *gorm.DB, sel, where string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := db.Raw(sel+" WHERE "+where, args...).Rows()
+	if err != nil {
+		return err
+	}
+	return scanRows(rows, scan)
+}
+
+// scanRows calls scan for each row and closes rows.
+func scanRows(rows *sql.Rows, scan func(*sql.Rows) error) error {
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// anyTime scans a time that the driver returns as a time.Time, or as text.
 type anyTime struct{ time.Time }
 
 // Scan implements sql.Scanner.
@@ -391,7 +502,6 @@ func (t *anyTime) parse(s string) error {
 		"2006-01-02 15:04:05.999999999-07",
 		"2006-01-02 15:04:05.999999999",
 		"2006-01-02T15:04:05.999999999",
-		"2006-01-02 15:04:05",
 		"2006-01-02",
 	} {
 		if v, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
@@ -405,95 +515,6 @@ func (t *anyTime) parse(s string) error {
 type timeError struct{ v string }
 
 func (e *timeError) Error() string { return "studies: cannot read time " + strconv.Quote(e.v) }
-
-// readTrials reads the trials that the WHERE clause pred selects, ordered by ID, with one
-// query.
-func readTrials(db *gorm.DB, pred string, args []any) ([]goptuna.FrozenTrial, error) {
-	all := make([]any, 0, 5*len(args))
-	for i := 0; i < 5; i++ {
-		all = append(all, args...)
-	}
-	sqlRows, err := db.Raw(fmt.Sprintf(trialsSQL, pred), all...).Rows()
-	if err != nil {
-		return nil, err
-	}
-	defer sqlRows.Close()
-	var rows []trialsRow
-	for sqlRows.Next() {
-		var r trialsRow
-		if err := sqlRows.Scan(&r.Kind, &r.TrialID, &r.Name, &r.Num, &r.Text, &r.Step, &r.T1, &r.T2, &r.StudyID); err != nil {
-			return nil, err
-		}
-		rows = append(rows, r)
-	}
-	if err := sqlRows.Err(); err != nil {
-		return nil, err
-	}
-	index := make(map[int]*goptuna.FrozenTrial)
-	var out []*goptuna.FrozenTrial
-	for _, r := range rows {
-		if r.Kind != kindTrial {
-			continue
-		}
-		state, err := parseState(r.Name)
-		if err != nil {
-			return nil, err
-		}
-		v := math.NaN()
-		if r.Num.Valid {
-			v = r.Num.Float64
-		}
-		t := &goptuna.FrozenTrial{
-			ID:                 r.TrialID,
-			StudyID:            r.StudyID,
-			Number:             r.Step,
-			State:              state,
-			Value:              v,
-			IntermediateValues: map[int]float64{},
-			DatetimeStart:      r.T1.Time,
-			DatetimeComplete:   r.T2.Time,
-			InternalParams:     map[string]float64{},
-			Params:             map[string]interface{}{},
-			Distributions:      map[string]interface{}{},
-			UserAttrs:          map[string]string{},
-			SystemAttrs:        map[string]string{},
-		}
-		index[r.TrialID] = t
-		out = append(out, t)
-	}
-	for _, r := range rows {
-		t, ok := index[r.TrialID]
-		if !ok {
-			continue
-		}
-		switch r.Kind {
-		case kindParam:
-			d, err := goptuna.JSONToDistribution([]byte(r.Text.String))
-			if err != nil {
-				return nil, err
-			}
-			x, err := goptuna.ToExternalRepresentation(d, r.Num.Float64)
-			if err != nil {
-				return nil, err
-			}
-			t.Distributions[r.Name] = d
-			t.InternalParams[r.Name] = r.Num.Float64
-			t.Params[r.Name] = x
-		case kindValue:
-			t.IntermediateValues[r.Step] = r.Num.Float64
-		case kindUserAttr:
-			t.UserAttrs[r.Name] = r.Text.String
-		case kindSystemAttr:
-			t.SystemAttrs[r.Name] = r.Text.String
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	trials := make([]goptuna.FrozenTrial, len(out))
-	for i, t := range out {
-		trials[i] = *t
-	}
-	return trials, nil
-}
 
 // Trial states as goptuna's rdb.v2 stores them.
 const (

@@ -209,7 +209,7 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name string, tr
 			sp.Trials = trials
 		}
 		if more > 0 {
-			sp.Trials = search.Finished(all) + more
+			sp.Trials = search.Counted(all) + more
 		}
 		if err := store.SaveProblem(id, "", sp); err != nil {
 			return err
@@ -294,7 +294,8 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 }
 
 func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
-	p, _ := search.PointFromParams(t.Params)
+	raw, _ := search.PointFromParams(t.Params)
+	p := raw.Rounded()
 	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
 		Metrics: t.UserAttrs, Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
 }

@@ -55,6 +55,8 @@ Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables,
 		NewSimulateCmd(ro),
 		NewOptimizeCmd(ro),
 		NewResumeCmd(ro),
+		NewExportCmd(ro),
+		NewStudiesCmd(ro),
 	)
 	return root
 }

@@ -1,0 +1,333 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// TestMain lets the tests run the gctune command as a real process: the test binary re-executed
+// with GCTUNETEST_MAIN=1 behaves as gctune (the variable is not GCTUNE_-prefixed, which the
+// configuration would refuse).
+func TestMain(m *testing.M) {
+	if os.Getenv("GCTUNETEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// gctuneProcess starts gctune as a child process.
+func gctuneProcess(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "GCTUNETEST_MAIN=1"), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	return cmd, &out
+}
+
+// readTrials opens the database and returns the study's trials.
+func readTrials(t *testing.T, db, study string) []goptuna.FrozenTrial {
+	t.Helper()
+	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true, NoCache: true})
+	require.NoError(t, err)
+	defer store.Close()
+	s, err := studies.LoadStudy(store, study)
+	require.NoError(t, err)
+	trials, err := s.GetTrials()
+	require.NoError(t, err)
+	return trials
+}
+
+func TestOptimizeExportResumeStudies(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	var doc sessionDoc
+	gctuneJSON(t, &doc, "optimize", gcdemo, "--trials", "12", "--workers", "2", "--storage", db, "--study", "demo")
+	assert.Equal(t, 12, doc.Finished)
+	require.NotNil(t, doc.Best)
+	assert.Greater(t, doc.Best.Speedup, 1.0, "the headroom seed alone beats the defaults on gcdemo")
+	assert.NotEmpty(t, doc.Plan.Rules)
+
+	// st: a launch flag, then one parameterAt:put: statement per line, each with its comment.
+	st, errOut, code := gctune(t, "export", "demo", "--storage", db)
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `--edenSize=\d+m`, st)
+	stmt := regexp.MustCompile(`(?m)^Smalltalk vm parameterAt: (\d+) put: ([0-9.]+)\. "[^"]+"$`)
+	var params []string
+	for _, m := range stmt.FindAllStringSubmatch(st, -1) {
+		params = append(params, m[1])
+	}
+	assert.Equal(t, []string{"25", "24", "55", "6"}, params)
+	assert.Equal(t, 0, strings.Count(st, `"`)%2, "comments are closed")
+
+	// yaml loads back as a configuration and predicts what the study measured.
+	yamlPath := filepath.Join(t.TempDir(), "best.yaml")
+	_, errOut, code = gctune(t, "export", "demo", "--storage", db, "--format", "yaml", "-o", yamlPath)
+	require.Equal(t, 0, code, errOut)
+	var sim simulateDoc
+	gctuneJSON(t, &sim, "--config", yamlPath, "simulate", gcdemo)
+	assert.InDelta(t, doc.Best.Value, sim.Given.Stats.TotalSeconds, 1e-9*doc.Best.Value)
+
+	// flags do too.
+	flags, _, code := gctune(t, "export", "demo", "--storage", db, "--format", "flags")
+	require.Equal(t, 0, code)
+	var sim2 simulateDoc
+	gctuneJSON(t, &sim2, append([]string{"simulate", gcdemo}, strings.Fields(flags)...)...)
+	assert.Equal(t, sim.Given.Stats, sim2.Given.Stats)
+
+	var ex exportDoc
+	gctuneJSON(t, &ex, "export", "demo", "--storage", db)
+	assert.Equal(t, doc.Best.Number, ex.Trial)
+	assert.Contains(t, ex.Provenance.Fingerprints, gcdemo)
+	var front []paretoRow
+	gctuneJSON(t, &front, "export", "demo", "--storage", db, "--pareto")
+	require.NotEmpty(t, front)
+	for i := 1; i < len(front); i++ {
+		assert.Greater(t, front[i-1].PeakFootprintBytes, front[i].PeakFootprintBytes, "faster trials on the front use more memory")
+	}
+
+	gctuneJSON(t, &doc, "resume", "demo", "--storage", db, "--more", "5")
+	assert.Equal(t, 17, doc.Finished)
+	assert.Equal(t, 5, doc.TrialsRun)
+
+	var list []studyRow
+	gctuneJSON(t, &list, "studies", "list", "--storage", db)
+	require.Len(t, list, 1)
+	assert.Equal(t, 17, list[0].Trials.Complete)
+	out, _, code := gctune(t, "studies", "show", "demo", "--storage", db)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "17 of 17 trials finished")
+	_, _, code = gctune(t, "studies", "delete", "demo", "--storage", db)
+	require.Equal(t, 0, code)
+	gctuneJSON(t, &list, "studies", "list", "--storage", db)
+	assert.Empty(t, list)
+}
+
+func TestStudyBadInput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	_, errOut, code := gctune(t, "optimize", gcdemo, "--trials", "3", "--storage", db, "--study", "demo", "-q")
+	require.Equal(t, 0, code, errOut)
+
+	spec := filepath.Join(dir, "w.yaml")
+	data, err := os.ReadFile(gcdemo)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(spec, data, 0o644))
+	_, errOut, code = gctune(t, "optimize", spec, "--trials", "2", "--storage", db, "--study", "changing", "-q")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.WriteFile(spec, bytes.Replace(data, []byte("allocate: 200MB"), []byte("allocate: 150MB"), 1), 0o644))
+
+	bounds := writeFile(t, "bounds.yaml", "search:\n  space:\n    eden_min: 64MiB\n    eden_max: 8MiB\n")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown study", []string{"resume", "nope", "--storage", db}, `no study named "nope"`},
+		{"export unknown study", []string{"export", "nope", "--storage", db}, `no study named "nope"`},
+		{"missing database", []string{"resume", "demo", "--storage", filepath.Join(dir, "missing.db")}, "does not exist"},
+		{"unreachable database", []string{"resume", "demo", "--storage", "postgres://gctune:secret@127.0.0.1:1/gctune?connect_timeout=2"}, "127.0.0.1:1"},
+		{"changed workload", []string{"resume", "changing", "--storage", db}, "changed since the study began"},
+		{"budget below footprint", []string{"optimize", gcdemo, "--storage", db, "--study", "tiny-budget", "--max-footprint", "1MiB"}, "below the smallest possible footprint"},
+		{"reversed bounds", []string{"--config", bounds, "optimize", gcdemo, "--storage", db, "--study", "rev"}, "space.newSpace: low"},
+		{"study exists", []string{"optimize", gcdemo, "--trials", "3", "--storage", db, "--study", "demo"}, "gctune resume demo"},
+		{"trial not found", []string{"export", "demo", "--storage", db, "--trial", "99"}, "no trial 99"},
+		{"bad format", []string{"export", "demo", "--storage", db, "--format", "xml"}, `--format "xml"`},
+	} {
+		_, errOut, code := gctune(t, c.args...)
+		assert.Equal(t, exitUsage, code, c.name+": "+errOut)
+		assert.Contains(t, errOut, c.want, c.name)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%s: one line: %q", c.name, errOut)
+		assert.NotContains(t, errOut, "secret", "%s: the password is never printed", c.name)
+	}
+	// --force resumes a changed workload.
+	_, errOut, code = gctune(t, "resume", "changing", "--storage", db, "--force", "--more", "1", "-q")
+	assert.Equal(t, 0, code, errOut)
+}
+
+// TestKillDuringOptimizeThenResume kills a real optimize process with SIGKILL in the middle of
+// its trials, then resumes the study: no completed trial is lost, the interrupted one is failed
+// by the reaper and its parameters run again, and the study reaches its target.
+func TestKillDuringOptimizeThenResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	db := filepath.Join(t.TempDir(), "k.db")
+	env := []string{"GCTUNE_SEARCH_HEARTBEAT_INTERVAL=100ms", "GCTUNE_SEARCH_REAP_TIMEOUT=600ms"}
+	cmd, out := gctuneProcess(t, env, "optimize", gcdemo, "--trials", "100000", "--workers", "2", "--storage", db, "--study", "k", "-q")
+	deadline := time.Now().Add(60 * time.Second)
+	var before []goptuna.FrozenTrial
+	for time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		if _, err := os.Stat(db); err != nil {
+			continue
+		}
+		if before = completeTrials(readTrialsIfAny(t, db, "k")); len(before) >= 15 {
+			break
+		}
+	}
+	require.GreaterOrEqual(t, len(before), 15, "optimize made no progress: %s", out)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+
+	killed := readTrials(t, db, "k")
+	completeAtKill := completeTrials(killed)
+	var running []goptuna.FrozenTrial
+	for _, tr := range killed {
+		if tr.State == goptuna.TrialStateRunning {
+			running = append(running, tr)
+		}
+	}
+	require.NotEmpty(t, running, "a trial was running when the process was killed")
+	time.Sleep(700 * time.Millisecond) // past the reap timeout
+	target := search.Counted(killed) + 4
+	var doc sessionDoc
+	withEnv(t, env, func() {
+		gctuneJSON(t, &doc, "resume", "k", "--storage", db, "--trials", itoa(target), "--workers", "2")
+	})
+	assert.Len(t, doc.Reaped, len(running), "every trial left running by the killed process is reaped")
+	after := readTrials(t, db, "k")
+	byNumber := map[int]goptuna.FrozenTrial{}
+	for _, tr := range after {
+		byNumber[tr.Number] = tr
+	}
+	for _, tr := range completeAtKill {
+		got := byNumber[tr.Number]
+		assert.Equal(t, goptuna.TrialStateComplete, got.State, "trial %d lost", tr.Number)
+		assert.Equal(t, tr.Value, got.Value, "trial %d changed", tr.Number)
+	}
+	for _, tr := range running {
+		got := byNumber[tr.Number]
+		assert.Equal(t, goptuna.TrialStateFail, got.State)
+		assert.Equal(t, "true", got.SystemAttrs["gctune:reaped"])
+		if len(tr.Params) == len(search.ParamNames()) {
+			assert.True(t, hasCompleteWithParams(after, tr.Params), "the parameters of reaped trial %d ran again", tr.Number)
+		}
+	}
+	for _, tr := range after {
+		assert.NotEqual(t, goptuna.TrialStateRunning, tr.State, "trial %d stuck running", tr.Number)
+	}
+	assert.Equal(t, target, search.Counted(after))
+	assertDense(t, after)
+}
+
+// TestTwoProcessesOneSQLiteStudy runs optimize and resume on one SQLite study at once: every
+// trial number is unique and dense, none is lost or left running, each seed runs exactly once,
+// and the budget is shared.
+func TestTwoProcessesOneSQLiteStudy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	db := filepath.Join(t.TempDir(), "two.db")
+	const target = 60
+	a, outA := gctuneProcess(t, nil, "optimize", gcdemo, "--trials", itoa(target), "--workers", "2", "--storage", db, "--study", "two", "-q")
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && len(readTrialsIfAny(t, db, "two")) == 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	b, outB := gctuneProcess(t, nil, "resume", "two", "--workers", "2", "--storage", db, "-q")
+	require.NoError(t, a.Wait(), outA.String())
+	require.NoError(t, b.Wait(), outB.String())
+	trials := readTrials(t, db, "two")
+	assertDense(t, trials)
+	for _, tr := range trials {
+		assert.Equal(t, goptuna.TrialStateComplete, tr.State, "trial %d", tr.Number)
+	}
+	n := search.Counted(trials)
+	assert.GreaterOrEqual(t, n, target)
+	assert.LessOrEqual(t, n, target+4, "overshoot is at most one trial per worker")
+	seeds := 0
+	for _, tr := range trials {
+		if _, ok := tr.SystemAttrs["fixed_params"]; ok {
+			seeds++
+		}
+	}
+	assert.Equal(t, 2, seeds, "each enqueued seed ran exactly once")
+}
+
+func completeTrials(trials []goptuna.FrozenTrial) []goptuna.FrozenTrial {
+	var out []goptuna.FrozenTrial
+	for _, tr := range trials {
+		if tr.State == goptuna.TrialStateComplete {
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// readTrialsIfAny is readTrials that returns nothing while the study does not exist yet.
+func readTrialsIfAny(t *testing.T, db, study string) []goptuna.FrozenTrial {
+	t.Helper()
+	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true, NoCache: true})
+	if err != nil {
+		return nil
+	}
+	defer store.Close()
+	s, err := studies.LoadStudy(store, study)
+	if err != nil {
+		return nil
+	}
+	trials, err := s.GetTrials()
+	if err != nil {
+		return nil
+	}
+	return trials
+}
+
+func hasCompleteWithParams(trials []goptuna.FrozenTrial, params map[string]interface{}) bool {
+	for _, tr := range trials {
+		if tr.State != goptuna.TrialStateComplete || len(tr.Params) != len(params) {
+			continue
+		}
+		same := true
+		for k, v := range params {
+			if tr.Params[k] != v {
+				same = false
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+func assertDense(t *testing.T, trials []goptuna.FrozenTrial) {
+	t.Helper()
+	nums := make([]int, 0, len(trials))
+	for _, tr := range trials {
+		nums = append(nums, tr.Number)
+	}
+	sort.Ints(nums)
+	for i, n := range nums {
+		require.Equal(t, i, n, "trial numbers are unique and dense")
+	}
+}
+
+func withEnv(t *testing.T, env []string, f func()) {
+	t.Helper()
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	f()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// NewStudiesCmd returns `gctune studies` and its subcommands list, show and delete.
+func NewStudiesCmd(ro *rootOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "studies",
+		Short: "List, show or delete the studies in a database",
+		Args:  noArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	storageFlag := func(c *cobra.Command) {
+		c.Flags().String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
+		bindFlag(c, "storage", "storage")
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the studies with their trial counts and best values",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			store, err := openStore(cmd.Context(), cfg.Storage, true)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			sums, err := studies.ListStudies(store)
+			if err != nil {
+				return err
+			}
+			if ro.json {
+				return writeJSON(cmd.OutOrStdout(), listDoc(sums))
+			}
+			return printStudies(cmd.OutOrStdout(), store.URL(), sums)
+		},
+	}
+	show := &cobra.Command{
+		Use:   "show STUDY",
+		Short: "Show a study's problem, progress and best trial",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			store, err := openStore(cmd.Context(), cfg.Storage, true)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			id, sp, err := loadProblem(store, args[0])
+			if err != nil {
+				return err
+			}
+			trials, err := store.Storage().GetAllTrials(id)
+			if err != nil {
+				return err
+			}
+			doc := showDoc{Study: args[0], Storage: store.URL(), Problem: sp, Finished: search.Finished(trials), Trials: len(trials)}
+			if best, ok := studies.BestTrial(trials); ok {
+				doc.Best = newBestDoc(best, sp.DefaultValue)
+			}
+			if ro.json {
+				return writeJSON(cmd.OutOrStdout(), doc)
+			}
+			return printShow(cmd.OutOrStdout(), &doc)
+		},
+	}
+	del := &cobra.Command{
+		Use:   "delete STUDY",
+		Short: "Delete a study and all its trials",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			store, err := openStore(cmd.Context(), cfg.Storage, true)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			if err := studies.DeleteStudy(store, args[0]); err != nil {
+				return asUsage(err)
+			}
+			if ro.json {
+				return writeJSON(cmd.OutOrStdout(), map[string]string{"deleted": args[0]})
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "deleted study %s\n", args[0])
+			return err
+		},
+	}
+	for _, c := range []*cobra.Command{list, show, del} {
+		storageFlag(c)
+		cmd.AddCommand(c)
+	}
+	return cmd
+}
+
+// studyRow is one study in `studies list --json`.
+type studyRow struct {
+	Name      string         `json:"name"`
+	Trials    studies.Counts `json:"trials"`
+	Best      *float64       `json:"best,omitempty"`
+	BestTrial *int           `json:"bestTrial,omitempty"`
+	Created   string         `json:"created,omitempty"`
+	Version   string         `json:"gctuneVersion,omitempty"`
+}
+
+func listDoc(sums []studies.Summary) []studyRow {
+	rows := make([]studyRow, 0, len(sums))
+	for _, s := range sums {
+		r := studyRow{Name: s.Name, Trials: s.Trials, Version: s.Version}
+		if !s.Created.IsZero() {
+			r.Created = s.Created.Format("2006-01-02T15:04:05Z07:00")
+		}
+		if s.HasBest && !math.IsNaN(s.Best) {
+			b, n := s.Best, s.BestNumber
+			r.Best, r.BestTrial = &b, &n
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func printStudies(w io.Writer, url string, sums []studies.Summary) error {
+	ew := &errWriter{w: w}
+	if len(sums) == 0 {
+		ew.printf("no studies in %s\n", url)
+		return ew.err
+	}
+	ew.printf("%-32s  %8s  %8s  %7s  %6s  %12s\n", "study", "complete", "running", "waiting", "failed", "best")
+	for _, s := range sums {
+		best := "-"
+		if s.HasBest {
+			best = fmt.Sprintf("%.4g (#%d)", s.Best, s.BestNumber)
+		}
+		ew.printf("%-32s  %8d  %8d  %7d  %6d  %12s\n", s.Name, s.Trials.Complete, s.Trials.Running, s.Trials.Waiting, s.Trials.Fail, best)
+	}
+	return ew.err
+}
+
+// showDoc is `studies show --json`.
+type showDoc struct {
+	Study    string        `json:"study"`
+	Storage  string        `json:"storage"`
+	Problem  *studyProblem `json:"problem"`
+	Trials   int           `json:"trials"`
+	Finished int           `json:"finished"`
+	Best     *bestDoc      `json:"best,omitempty"`
+}
+
+func printShow(w io.Writer, d *showDoc) error {
+	ew := &errWriter{w: w}
+	p := d.Problem
+	ew.printf("study %s in %s (created by gctune %s)\n", d.Study, d.Storage, p.Version)
+	for _, wl := range p.Workloads {
+		ew.printf("  workload %s (%s, fingerprint %.12s)\n", wl.Ref, wl.Kind, wl.Fingerprint)
+	}
+	budget := "none"
+	if p.MaxFootprint > 0 {
+		budget = fmt.Sprintf("%d bytes", p.MaxFootprint)
+	}
+	ew.printf("  objective: total time (aggregate %s), memory budget %s\n", p.Aggregate, budget)
+	ew.printf("  sampler %s, seed %d, %d of %d trials finished (%d in all)\n", p.Sampler, p.Seed, d.Finished, p.Trials, d.Trials)
+	var rules []string
+	for _, r := range p.Plan.Rules {
+		if k := r.Kind + " " + r.Name; !slices.Contains(rules, k) {
+			rules = append(rules, k)
+		}
+	}
+	if len(rules) > 0 {
+		ew.printf("  from the profile: %s\n", strings.Join(rules, "; "))
+	}
+	if d.Best != nil {
+		ew.printf("  best: trial %d, %.2fx faster than the defaults\n    %s\n", d.Best.Number, d.Best.Speedup, describePoint(d.Best.Point))
+	}
+	return ew.err
+}
