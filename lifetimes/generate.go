@@ -209,19 +209,25 @@ func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *g
 	case distFixed:
 		g.kind, g.value = genFixed, d.ValueBytes
 	case distUniform:
-		if lifetime && d.MaxBytes == 0 {
+		switch {
+		case lifetime && d.MaxBytes == 0:
 			g.kind = genRestOfRun
 			g.uniform = distuv.Uniform{Min: 0, Max: 1, Src: src}
-			break
+		case d.MinBytes == d.MaxBytes: // degenerate: a fixed value
+			g.kind, g.value = genFixed, d.MinBytes
+		default:
+			g.kind = genUniform
+			g.uniform = distuv.Uniform{Min: d.MinBytes, Max: d.MaxBytes, Src: src}
 		}
-		g.kind = genUniform
-		g.uniform = distuv.Uniform{Min: d.MinBytes, Max: d.MaxBytes, Src: src}
 	case distExponential:
 		g.kind = genExponential
 		g.exp = distuv.Exponential{Rate: 1 / d.MeanBytes, Src: src}
 	case distLognormal:
 		g.kind = genLognormal
 		g.lognorm = distuv.LogNormal{Mu: math.Log(d.MedianBytes), Sigma: d.Sigma, Src: src}
+		if d.Sigma == 0 { // degenerate: the median
+			g.kind, g.value = genFixed, d.MedianBytes
+		}
 	case distNormal:
 		g.kind = genNormal
 		g.normal = distuv.Normal{Mu: d.MeanBytes, Sigma: d.StdDevBytes, Src: src}
@@ -509,6 +515,13 @@ func newSizeTable(g *genSampler, src rand.Source) *sizeTable {
 			p = append(p, 1-t.cutCDF)
 		}
 	default:
+		return nil
+	}
+	sum := 0.0
+	for _, x := range p {
+		sum += x
+	}
+	if math.IsNaN(sum) || math.IsInf(sum, 0) || sum <= 0 { // a CDF the table cannot use: draw instead
 		return nil
 	}
 	t.pick = newAliasTable(p)

@@ -713,3 +713,19 @@ func genMeanSize(draw func() uint32) float64 {
 	}
 	return sum / n
 }
+
+func TestAliasTable(t *testing.T) {
+	p := []float64{4, 2, 1, 1, 0, 0.001}
+	table := newAliasTable(p)
+	src := genSource(5, 0, streamPick)
+	const n = 2_000_000
+	counts := make([]int, len(p))
+	for range n {
+		counts[table.index(src.Uint64())]++
+	}
+	for k, w := range p {
+		want := w / 8.001
+		assert.InDelta(t, want, float64(counts[k])/n, 5*math.Sqrt(want/n)+1e-12, "index %d", k)
+	}
+	assert.Zero(t, counts[4], "zero weight: never picked")
+}

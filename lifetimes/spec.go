@@ -95,8 +95,11 @@ type Spec struct {
 // ReportedSpec holds a real run's published or measured counts, for information: Generate
 // copies them into Meta (ReportedScavenges, ReportedFullGCs, RunSeconds). Zero = unknown.
 type ReportedSpec struct {
-	Scavenges  int
-	FullGCs    int
+	// Scavenges is the number of scavenges the run reported (VM parameter 9; YAML "scavenges").
+	Scavenges int
+	// FullGCs is the number of full GCs the run reported (VM parameter 7; YAML "fullGCs").
+	FullGCs int
+	// RunSeconds is the run's wall-clock length in seconds (YAML "runSeconds").
 	RunSeconds float64
 }
 
@@ -1108,16 +1111,16 @@ func (v *specValidator) run() error {
 	if len(s.Phases) == 0 {
 		return v.errf("phases", "missing: a spec needs at least one phase")
 	}
-	phaseIndex := make(map[string]int, len(s.Phases))
+	phaseNames := make(map[string]int, len(s.Phases))
 	for i, ph := range s.Phases {
 		path := fmt.Sprintf("phases[%d]", i)
 		if strings.TrimSpace(ph.Name) == "" {
 			return v.errf(path+".name", "missing phase name")
 		}
-		if _, dup := phaseIndex[ph.Name]; dup {
+		if _, dup := phaseNames[ph.Name]; dup {
 			return v.errf(path+".name", "phase %q named twice", ph.Name)
 		}
-		phaseIndex[ph.Name] = i
+		phaseNames[ph.Name] = i
 	}
 	fractions := 0.0
 	anyFraction, anyBytes := false, false
@@ -1150,7 +1153,7 @@ func (v *specValidator) run() error {
 	}
 	runBytes := 0.0
 	for i := range s.Phases {
-		if err := v.phase(i, phaseIndex); err != nil {
+		if err := v.phase(i); err != nil {
 			return err
 		}
 		runBytes += v.phaseBytes(i)
@@ -1250,7 +1253,7 @@ func validPlacement(at string) bool {
 	return false
 }
 
-func (v *specValidator) phase(i int, phaseIndex map[string]int) error {
+func (v *specValidator) phase(i int) error {
 	ph := &v.s.Phases[i]
 	path := fmt.Sprintf("phases[%d]", i)
 	mixBytes := v.s.phaseMixBytes(i)
@@ -1392,7 +1395,7 @@ func (v *specValidator) phase(i int, phaseIndex map[string]int) error {
 
 func (v *specValidator) optionalLifetime(d *DistSpec, path string, phase int) error {
 	if d.Kind == "" {
-		if !reflectZeroDist(d) {
+		if !zeroDist(d) {
 			return v.errf(path+".dist", "missing distribution name")
 		}
 		return nil
@@ -1400,7 +1403,7 @@ func (v *specValidator) optionalLifetime(d *DistSpec, path string, phase int) er
 	return v.dist(d, path, true, phase)
 }
 
-func reflectZeroDist(d *DistSpec) bool {
+func zeroDist(d *DistSpec) bool {
 	return d.ValueBytes == 0 && d.MinBytes == 0 && d.MaxBytes == 0 && d.MeanBytes == 0 && d.MedianBytes == 0 &&
 		d.Sigma == 0 && d.StdDevBytes == 0 && d.Shape == 0 && d.ScaleBytes == 0 && d.Alpha == 0 &&
 		len(d.ValuesBytes) == 0 && len(d.Weights) == 0 && d.Fraction == 0 && d.Phase == ""

@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"math"
@@ -89,7 +90,7 @@ type studyCache struct {
 	// unfinished.
 	maxID      int
 	finished   map[int]goptuna.FrozenTrial
-	unfinished map[int]struct{} // re-read on every GetAllTrials
+	unfinished map[int]struct{}      // re-read on every GetAllTrials
 	sorted     []goptuna.FrozenTrial // finished, ordered by ID
 }
 
@@ -195,19 +196,24 @@ func (c *cachedStorage) GetAllTrials(studyID int) ([]goptuna.FrozenTrial, error)
 		c.owner[t.ID] = studyID
 		delete(sc.unfinished, t.ID)
 	}
-	// Merge the two ID-ordered lists.
-	out := make([]goptuna.FrozenTrial, 0, len(sc.sorted)+len(open))
-	i, j := 0, 0
-	for i < len(sc.sorted) || j < len(open) {
-		if j == len(open) || (i < len(sc.sorted) && sc.sorted[i].ID < open[j].ID) {
-			out = append(out, sc.sorted[i])
-			i++
-		} else {
-			out = append(out, open[j])
-			j++
-		}
+	return guardIntersection(merge(sc.sorted, open)), nil
+}
+
+// merge returns a new slice of the ID-ordered trials of finished and open (few), in ID order.
+// It copies runs of finished in bulk: element by element, copying a thousand trials (with the
+// write barriers of their maps) would cost more than the queries.
+func merge(finished, open []goptuna.FrozenTrial) []goptuna.FrozenTrial {
+	out := make([]goptuna.FrozenTrial, len(finished)+len(open))
+	i, k := 0, 0
+	for _, t := range open {
+		n := sort.Search(len(finished)-i, func(n int) bool { return finished[i+n].ID > t.ID })
+		k += copy(out[k:], finished[i:i+n])
+		i += n
+		out[k] = t
+		k++
 	}
-	return guardIntersection(out), nil
+	copy(out[k:], finished[i:])
+	return out
 }
 
 // guardIntersection gives the first COMPLETE trial of trials its own Distributions map.
@@ -243,8 +249,8 @@ func copyMap[K comparable, V any](m map[K]V) map[K]V {
 	return out
 }
 
-// GetTrial serves cached finished trials (as copies) and reads the others with two queries
-// (goptuna's takes five).
+// GetTrial serves cached finished trials (as copies) and reads the others as GetAllTrials
+// does.
 func (c *cachedStorage) GetTrial(trialID int) (goptuna.FrozenTrial, error) {
 	c.mu.Lock()
 	if sid, ok := c.owner[trialID]; ok {
@@ -649,10 +655,17 @@ func (c *cachedStorage) SetTrialParam(trialID int, paramName string, paramValueI
 	return c.inner.SetTrialParam(trialID, paramName, paramValueInternal, distribution)
 }
 
-// SetTrialState passes through and invalidates the trial.
+// SetTrialState passes through and invalidates the trial. When it starts a trial (goptuna
+// pops a WAITING trial from the queue so), it also writes the trial's first heartbeat: the
+// trial keeps the start time it was enqueued with, which Reap would otherwise take for a
+// heartbeat long stopped.
 func (c *cachedStorage) SetTrialState(trialID int, state goptuna.TrialState) error {
 	defer c.invalidate(trialID)
-	return c.inner.SetTrialState(trialID, state)
+	err := c.inner.SetTrialState(trialID, state)
+	if err == nil && state == goptuna.TrialStateRunning && c.db != nil {
+		_ = beat(context.Background(), c.db, trialID) // best effort, as every beat
+	}
+	return err
 }
 
 // SetTrialUserAttr passes through and invalidates the trial.

@@ -31,9 +31,9 @@ const (
 // unreachable for a moment) is not reported: the next one tries again, and a worker that
 // cannot beat for the reap timeout is, as far as others can tell, dead.
 //
-// Start the heartbeat as soon as the trial runs (at the top of the objective): a trial popped
-// from the queue keeps the start time it was enqueued with, so until its first beat Reap judges
-// it by that.
+// Start the heartbeat as soon as the trial runs (at the top of the objective). A trial popped
+// from the queue keeps the start time it was enqueued with; the Store's caching storage writes
+// its first beat when goptuna pops it, so that Reap does not take it for dead.
 func StartHeartbeat(ctx context.Context, store *Store, trialID int, interval time.Duration) (stop func()) {
 	if interval <= 0 {
 		interval = DefaultHeartbeatInterval

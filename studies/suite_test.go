@@ -519,6 +519,32 @@ func testReap(t *testing.T, url string) {
 	if retry.State != goptuna.TrialStateComplete || retry.InternalParams["a"] != 2.5 || retry.InternalParams["n"] != 7 {
 		t.Errorf("retry: state %v params %v", retry.State, retry.InternalParams)
 	}
+
+	// A trial enqueued long ago is not taken for dead the moment it is popped, before its
+	// worker's first heartbeat.
+	stale := goptuna.FrozenTrial{
+		State: goptuna.TrialStateWaiting, DatetimeStart: time.Now().Add(-time.Hour),
+		IntermediateValues: map[int]float64{}, InternalParams: map[string]float64{},
+		Params: map[string]interface{}{}, Distributions: map[string]interface{}{},
+		UserAttrs: map[string]string{}, SystemAttrs: map[string]string{AttrFixedParams: `{"a":1}`},
+	}
+	if _, err := store.Storage().CloneTrial(st.ID, stale); err != nil {
+		t.Fatal(err)
+	}
+	var inside []int
+	err = st.Optimize(func(tr goptuna.Trial) (float64, error) {
+		var err error
+		if inside, err = Reap(context.Background(), store, st.ID, timeout); err != nil {
+			return 0, err
+		}
+		return objective5(tr)
+	}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inside) != 0 {
+		t.Errorf("Reap in the objective of a just-popped trial reaped %v", inside)
+	}
 }
 
 func testReapRace(t *testing.T, url string) {
@@ -678,8 +704,12 @@ func testListDelete(t *testing.T, url string) {
 }
 
 // loadSize returns the trials per goroutine of the load tests: fewer under the race detector,
-// which slows the pure-Go SQLite down many times.
+// which slows the pure-Go SQLite down many times, or GCTUNE_STUDIES_LOAD_TRIALS when set
+// (for a longer run by hand).
 func loadSize(full int) int {
+	if n, err := strconv.Atoi(os.Getenv("GCTUNE_STUDIES_LOAD_TRIALS")); err == nil && n > 0 {
+		return n
+	}
 	if raceEnabled {
 		return max(full/4, 4)
 	}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,7 +20,10 @@ import (
 
 // NewSimulateCmd returns `gctune simulate`.
 func NewSimulateCmd(ro *rootOptions) *cobra.Command {
-	var events string
+	var (
+		events string
+		batch  bool
+	)
 	cmd := &cobra.Command{
 		Use:   "simulate WORKLOAD|PROFILE",
 		Short: "Simulate the Spur collector on a workload with given GC parameters",
@@ -31,7 +37,14 @@ flags below. Sizes accept KiB/MiB/GiB and k/m/g.`,
 		Example: `  gctune simulate dataframe-3.1gb
   gctune simulate dataframe-3.1gb --eden 64MiB --headroom 512MiB --shrink 512MiB --ratio 10 --survivors-proportion 1.0
   gctune simulate run.csv --config best.yaml --events events.csv
-  gctune simulate --json dataframe-500mb`,
+  gctune simulate --json dataframe-500mb
+  echo '{"eden":"64MiB","headroom":"512MiB","ratio":10,"survivors_proportion":1}' | gctune simulate --batch dataframe-3.1gb
+
+--batch reads one parameter set per line of standard input, a JSON object with any of the keys
+eden, headroom, shrink (bytes, or strings such as "64MiB"), ratio and survivors_proportion
+(missing keys take the configured values), simulates the workload (generated once) and writes
+one JSON line per input: {"params":..., "stats":..., "speedup":...} or {"error":"..."}. It is
+how benchmark scripts in other languages drive the simulator.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadConfig(cmd, ro.configFile)
@@ -45,6 +58,14 @@ flags below. Sizes accept KiB/MiB/GiB and k/m/g.`,
 			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
 			if err != nil {
 				return asUsage(err)
+			}
+			if batch {
+				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), simulateOptions{
+					Ref: args[0],
+					Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
+						Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
+					Given: given, Default: cfg.Simulate.VMFacts(), Cost: heapsim.DefaultCost(),
+				})
 			}
 			return runSimulate(cmd.OutOrStdout(), simulateOptions{
 				Ref: args[0],
@@ -66,6 +87,7 @@ flags below. Sizes accept KiB/MiB/GiB and k/m/g.`,
 	bindFlag(cmd, "seed", "workload.seed")
 	bindFlag(cmd, "resolution", "workload.resolution")
 	f.StringVar(&events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
+	f.BoolVar(&batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
 	return cmd
 }
 
@@ -255,4 +277,108 @@ func padLeft(s string, width int) string {
 		return strings.Repeat(" ", width-n) + s
 	}
 	return s
+}
+
+// batchParams is one line of --batch input.
+type batchParams struct {
+	Eden                *jsonBytes `json:"eden"`
+	Headroom            *jsonBytes `json:"headroom"`
+	Shrink              *jsonBytes `json:"shrink"`
+	Ratio               *float64   `json:"ratio"`
+	SurvivorsProportion *float64   `json:"survivors_proportion"`
+}
+
+// jsonBytes is a byte size given as a JSON number or a string such as "64MiB".
+type jsonBytes uint64
+
+// UnmarshalJSON accepts a number of bytes or a size string.
+func (b *jsonBytes) UnmarshalJSON(data []byte) error {
+	var f float64
+	if err := json.Unmarshal(data, &f); err == nil {
+		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("size %v must be a finite number ≥ 0", f)
+		}
+		*b = jsonBytes(math.Round(f))
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("size %s: want a number or a string such as \"64MiB\"", data)
+	}
+	n, err := units.ParseBytes(s)
+	if err != nil {
+		return err
+	}
+	*b = jsonBytes(n)
+	return nil
+}
+
+// batchResult is one line of --batch output.
+type batchResult struct {
+	Line    int             `json:"line"`
+	Params  *heapsim.Params `json:"params,omitempty"`
+	Stats   *heapsim.Stats  `json:"stats,omitempty"`
+	Speedup float64         `json:"speedup,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// runSimulateBatch simulates one workload for many parameter sets read from r.
+func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
+	p, _, err := lifetimes.Open(o.Ref, o.Open)
+	if err != nil {
+		return asUsage(err)
+	}
+	def, err := heapsim.Simulate(p, o.Default, o.Cost)
+	if err != nil {
+		return fmt.Errorf("simulate %s at the defaults: %w", o.Ref, err)
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	enc := json.NewEncoder(w)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		res := batchResult{Line: line}
+		var in batchParams
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.DisallowUnknownFields()
+		params := o.Given
+		if err := dec.Decode(&in); err != nil {
+			res.Error = fmt.Sprintf("line %d: %v", line, err)
+		} else {
+			if in.Eden != nil {
+				params.NewSpaceBytes = uint64(*in.Eden)
+			}
+			if in.Headroom != nil {
+				params.GrowthHeadroomBytes = uint64(*in.Headroom)
+			}
+			if in.Shrink != nil {
+				params.ShrinkThresholdBytes = uint64(*in.Shrink)
+			}
+			if in.Ratio != nil {
+				params.FullGCRatio = *in.Ratio
+			}
+			if in.SurvivorsProportion != nil {
+				params.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: *in.SurvivorsProportion}
+			}
+			st, err := heapsim.Simulate(p, params, o.Cost)
+			if err != nil {
+				res.Error = fmt.Sprintf("line %d: %v", line, err)
+			} else {
+				res.Params, res.Stats = &params, &st
+				res.Speedup = def.TotalSeconds / st.TotalSeconds
+			}
+		}
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("batch input: %w", err)
+	}
+	return nil
 }

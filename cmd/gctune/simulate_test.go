@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,4 +86,39 @@ func TestSimulateBadInput(t *testing.T) {
 	assert.Equal(t, exitFailure, code, errOut)
 	entries, _ := os.ReadDir(dir)
 	assert.Empty(t, entries)
+}
+
+func TestSimulateBatch(t *testing.T) {
+	in := `{"eden":"64MiB","headroom":"256MiB","ratio":2,"survivors_proportion":1}
+
+{"eden":67108864,"headroom":268435456,"ratio":2,"survivors_proportion":1}
+{"headroom":"100KiB"}
+{"bogus":1}
+`
+	var out, errb bytes.Buffer
+	root := NewRootCmd(BuildInfo{})
+	root.SetArgs([]string{"simulate", "--batch", gcdemo})
+	root.SetIn(strings.NewReader(in))
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	require.NoError(t, root.Execute(), errb.String())
+	dec := json.NewDecoder(&out)
+	var rs []batchResult
+	for dec.More() {
+		var r batchResult
+		require.NoError(t, dec.Decode(&r))
+		rs = append(rs, r)
+	}
+	require.Len(t, rs, 4, "blank lines are skipped")
+	require.Empty(t, rs[0].Error)
+	assert.Equal(t, *rs[0].Stats, *rs[1].Stats, "sizes as strings or numbers")
+	assert.Greater(t, rs[0].Speedup, 1.0)
+	assert.Contains(t, rs[2].Error, "line 4: ")
+	assert.Contains(t, rs[2].Error, "growthHeadroomBytes")
+	assert.Contains(t, rs[3].Error, `unknown field "bogus"`)
+
+	// The same parameters through the normal command give the same Stats.
+	var d simulateDoc
+	gctuneJSON(t, &d, "simulate", gcdemo, "--eden", "64MiB", "--headroom", "256MiB", "--ratio", "2", "--survivors-proportion", "1")
+	assert.Equal(t, d.Given.Stats, *rs[0].Stats)
 }

@@ -1,0 +1,65 @@
+package studies_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/c-bata/goptuna"
+	"github.com/gctune/gctune/studies"
+)
+
+// A worker opens the study database, creates the study (or loads it when another worker was
+// first), runs trials with a heartbeat, and reads the best trial.
+func Example() {
+	dir, err := os.MkdirTemp("", "studies-example")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+
+	store, err := studies.Open(ctx, "sqlite://"+filepath.Join(dir, "gctune.db"), studies.OpenOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer store.Close()
+
+	sampler := goptuna.StudyOptionSampler(goptuna.NewRandomSampler(goptuna.RandomSamplerOptionSeed(1)))
+	problem := map[string]string{"workload": "example"}
+	study, err := studies.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, problem, sampler)
+	if errors.Is(err, studies.ErrStudyExists) {
+		study, err = studies.LoadStudy(store, "demo", sampler)
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	objective := func(tr goptuna.Trial) (float64, error) {
+		stop := studies.StartHeartbeat(ctx, store, tr.ID, 0)
+		defer stop()
+		x, err := tr.SuggestFloat("x", -10, 10)
+		return x * x, err
+	}
+	if err := study.Optimize(objective, 20); err != nil {
+		fmt.Println(err)
+		return
+	}
+	trials, err := study.GetTrials()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	best, ok := studies.BestTrial(trials)
+	fmt.Println(len(trials), ok, best.Value < 10)
+
+	_, err = studies.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, nil)
+	fmt.Println(err)
+	// Output:
+	// 20 true true
+	// studies: study "demo" already exists
+}
