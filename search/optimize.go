@@ -287,9 +287,19 @@ func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, w
 	if !res.Feasible {
 		attrs = append(attrs, [2]string{AttrInfeasibility, res.Infeasibility})
 	}
-	for _, a := range attrs {
-		if err := st.SetTrialUserAttr(id, a[0], a[1]); err != nil {
+	if b, ok := st.(attrBatcher); ok {
+		m := make(map[string]string, len(attrs))
+		for _, a := range attrs {
+			m[a[0]] = a[1]
+		}
+		if err := b.SetTrialUserAttrs(id, m); err != nil {
 			return rep, fmt.Errorf("search: trial %d: %w", number, err)
+		}
+	} else {
+		for _, a := range attrs {
+			if err := st.SetTrialUserAttr(id, a[0], a[1]); err != nil {
+				return rep, fmt.Errorf("search: trial %d: %w", number, err)
+			}
 		}
 	}
 	if err := st.SetTrialValue(id, res.Value); err != nil {
@@ -299,6 +309,12 @@ func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, w
 		return rep, fmt.Errorf("search: trial %d: %w", number, err)
 	}
 	return rep, nil
+}
+
+// attrBatcher is a storage that writes several user attributes of a trial at once (package
+// studies' caching storage does, in one statement).
+type attrBatcher interface {
+	SetTrialUserAttrs(trialID int, attrs map[string]string) error
 }
 
 // claimTrial claims a WAITING trial (enqueued seed or re-queued parameters) as goptuna's own

@@ -740,6 +740,17 @@ func (c *cachedStorage) GetTrialNumberFromID(trialID int) (int, error) {
 		return n, nil
 	}
 	c.mu.Unlock()
+	if c.db != nil {
+		// A trial's number never changes once assigned: one indexed row read instead of
+		// goptuna's full trial load (its params and attributes).
+		var numbers []int
+		if err := c.db.Table("trials").Where("trial_id = ?", trialID).Pluck("number", &numbers).Error; err != nil {
+			return -1, err
+		}
+		if len(numbers) == 1 {
+			return numbers[0], nil
+		}
+	}
 	return c.inner.GetTrialNumberFromID(trialID)
 }
 

@@ -73,8 +73,17 @@ configuration with 'gctune export STUDY'.`,
 		},
 	}
 	f := cmd.Flags()
-	d := defaultConfig()
 	f.StringVar(&study, "study", "", "study name (default: the workloads' names joined by '+')")
+	addProblemFlags(cmd)
+	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar and no plan")
+	addSearchFlags(cmd)
+	return cmd
+}
+
+// addProblemFlags adds the flags that define a new study's problem (optimize, study create).
+func addProblemFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	d := defaultConfig()
 	f.Int("trials", d.Search.Trials, "finished trials the study should reach (search.trials)")
 	f.Uint64("seed", d.Search.Seed, "study seed (search.seed)")
 	f.String("max-footprint", d.Search.MaxFootprint.String(), "memory budget on the peak footprint; 0 = none (search.max_footprint)")
@@ -82,7 +91,6 @@ configuration with 'gctune export STUDY'.`,
 	f.Bool("no-seed", false, "do not start from the lifetime-informed configurations (search.no_seed)")
 	f.Bool("no-constrain", false, "do not narrow the space from the lifetime profile (search.no_constrain)")
 	f.Float64("resolution", d.Workload.Resolution, "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
-	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar and no plan")
 	f.String("sampler", d.Search.Sampler, "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
 	bindFlag(cmd, "sampler", "search.sampler")
 	bindFlag(cmd, "trials", "search.trials")
@@ -92,8 +100,6 @@ configuration with 'gctune export STUDY'.`,
 	bindFlag(cmd, "no-seed", "search.no_seed")
 	bindFlag(cmd, "no-constrain", "search.no_constrain")
 	bindFlag(cmd, "resolution", "workload.resolution")
-	addSearchFlags(cmd)
-	return cmd
 }
 
 // NewResumeCmd returns `gctune resume`.
@@ -136,18 +142,44 @@ fingerprints stored with the study: a changed workload is refused unless --force
 }
 
 func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string, name string, asJSON, quiet bool) error {
-	lw, err := openWorkloads(refs, cfg)
+	if name == "" {
+		name = strings.Join(refs, "+")
+	}
+	sp, prob, err := newProblem(cfg, refs)
 	if err != nil {
 		return err
 	}
-	if name == "" {
-		name = strings.Join(refs, "+")
+	store, err := openStore(ctx, cfg.Storage, false)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	study, err := createStudy(ctx, store, name, sp)
+	if errors.Is(err, studies.ErrStudyExists) {
+		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), name)
+	}
+	if err != nil {
+		return err
+	}
+	if !quiet && !asJSON {
+		fmt.Fprintf(ew, "study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
+		printPlan(ew, sp.Plan)
+	}
+	return runSession(ctx, w, ew, cfg, store, name, study.ID, sp, prob, asJSON, quiet)
+}
+
+// newProblem opens the workloads, plans the search from their lifetime profiles and returns
+// the problem a new study stores, with its objective.
+func newProblem(cfg Config, refs []string) (*studyProblem, *objective.Problem, error) {
+	lw, err := openWorkloads(refs, cfg)
+	if err != nil {
+		return nil, nil, err
 	}
 	vm := cfg.Simulate.VMFacts()
 	plan, err := search.PlanSearch(lw.summaries, vm, cfg.Search.Space.Space(), search.PlanOptions{
 		NoSeed: cfg.Search.NoSeed, NoConstrain: cfg.Search.NoConstrain})
 	if err != nil {
-		return asUsage(err)
+		return nil, nil, asUsage(err)
 	}
 	sp := &studyProblem{
 		Workloads: lw.refs, MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: cfg.Search.Aggregate,
@@ -157,29 +189,24 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	}
 	prob, err := sp.newObjective(lw)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	sp.DefaultValue = prob.DefaultValue()
-	store, err := openStore(ctx, cfg.Storage, false)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
+	return sp, prob, nil
+}
+
+// createStudy creates the study name in store with problem sp and enqueues the plan's seeds.
+// Only the process whose creation wins enqueues them: a study created twice at once gives the
+// other an error matching studies.ErrStudyExists.
+func createStudy(ctx context.Context, store *studies.Store, name string, sp *studyProblem) (*goptuna.Study, error) {
 	study, err := studies.CreateStudy(ctx, store, name, goptuna.StudyDirectionMinimize, sp)
-	if errors.Is(err, studies.ErrStudyExists) {
-		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), name)
-	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := search.Enqueue(study, plan.Seeds); err != nil {
-		return err
+	if err := search.Enqueue(study, sp.Plan.Seeds); err != nil {
+		return nil, err
 	}
-	if !quiet && !asJSON {
-		fmt.Fprintf(ew, "study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
-		printPlan(ew, plan)
-	}
-	return runSession(ctx, w, ew, cfg, store, name, study.ID, sp, prob, asJSON, quiet)
+	return study, nil
 }
 
 func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name string, trials, more int, force, asJSON, quiet bool) error {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -45,7 +47,15 @@ type workloadRef struct {
 	Clock       string  `json:"clock"`
 	SkipBadRows bool    `json:"skipBadRows"`
 	Fingerprint string  `json:"fingerprint"`
+	// Spec is the text of a workload spec file (kind spec), so that workers on machines
+	// without the file can generate the same profile. Bundled workloads are in every gctune
+	// binary; recorded profiles (FiLiP, .gcprof) are too large to store: workers need the
+	// file at the same path, checked against the fingerprint.
+	Spec string `json:"spec,omitempty"`
 }
+
+// maxStoredSpec bounds the spec text a study stores (specs are a few kB).
+const maxStoredSpec = 256 << 10
 
 func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
 	clock, err := lifetimes.ParseClock(w.Clock)
@@ -84,33 +94,76 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		if err != nil {
 			return nil, asUsage(err)
 		}
-		lw.refs = append(lw.refs, workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
-			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp})
+		wr := workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
+			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
+		if info.Kind == lifetimes.SourceSpec {
+			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
+				wr.Spec = string(text)
+			}
+		}
+		lw.refs = append(lw.refs, wr)
 		lw.workloads = append(lw.workloads, objective.Workload{Name: ref, Profile: p})
 		lw.summaries = append(lw.summaries, sum)
 	}
 	return lw, nil
 }
 
+// reopenOptions say how reopenWorkloads treats workloads that differ from the study's.
+type reopenOptions struct {
+	// force opens a workload file whose content changed since the study began (resume
+	// --force).
+	force bool
+	// preferStored generates spec workloads from the spec text stored with the study even
+	// when the file is present (workers: the study, not the local file, defines the problem).
+	// Without it the stored text is used only when the file is missing.
+	preferStored bool
+	// worker words the errors for `gctune worker`.
+	worker bool
+}
+
 // reopenWorkloads opens a stored problem's workloads and checks that none changed since the
 // study began (unless force).
 func reopenWorkloads(sp *studyProblem, force bool, threshold float64) (*loadedWorkloads, error) {
+	return reopenWorkloadsWith(sp, reopenOptions{force: force}, threshold)
+}
+
+func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) (*loadedWorkloads, error) {
 	lw := &loadedWorkloads{}
 	for _, w := range sp.Workloads {
 		opts, err := w.openOptions()
 		if err != nil {
 			return nil, asUsage(err)
 		}
-		fp, err := lifetimes.Fingerprint(w.Ref, opts)
+		path, cleanup, err := w.source(ro.preferStored)
 		if err != nil {
-			return nil, asUsage(fmt.Errorf("workload %q of the study: %w", w.Ref, err))
+			return nil, err
 		}
-		if fp != w.Fingerprint && !force {
-			return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): resume with --force to continue anyway", w.Ref, w.Fingerprint, fp)
-		}
-		p, _, err := lifetimes.Open(w.Ref, opts)
+		p, err := func() (*lifetimes.Profile, error) {
+			defer cleanup()
+			fp, err := lifetimes.Fingerprint(path, opts)
+			if err != nil {
+				if ro.worker {
+					return nil, asUsage(fmt.Errorf("workload %q of the study: %w (a worker needs the same file at the same path)", w.Ref, err))
+				}
+				return nil, asUsage(fmt.Errorf("workload %q of the study: %w", w.Ref, err))
+			}
+			switch {
+			case fp == w.Fingerprint:
+			case path != w.Ref && (ro.worker || !ro.force):
+				return nil, usageErrorf("workload %q: the spec stored with the study gives fingerprint %.12s, not the study's %.12s (a gctune that reads specs differently?)", w.Ref, fp, w.Fingerprint)
+			case ro.worker:
+				return nil, usageErrorf("workload %q differs from the study's (fingerprint %.12s, the study's %.12s): every worker needs the same workload (same file, or a gctune whose bundled workload is the same)", w.Ref, fp, w.Fingerprint)
+			case !ro.force:
+				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): resume with --force to continue anyway", w.Ref, w.Fingerprint, fp)
+			}
+			p, _, err := lifetimes.Open(path, opts)
+			if err != nil {
+				return nil, asUsage(err)
+			}
+			return p, nil
+		}()
 		if err != nil {
-			return nil, asUsage(err)
+			return nil, err
 		}
 		sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{LongLivedThreshold: threshold})
 		if err != nil {
@@ -121,6 +174,33 @@ func reopenWorkloads(sp *studyProblem, force bool, threshold float64) (*loadedWo
 		lw.summaries = append(lw.summaries, sum)
 	}
 	return lw, nil
+}
+
+// source returns the path to open the workload from: its reference, or, for a spec whose text
+// the study stores, a temporary copy of that text when preferStored is set or the file is
+// missing (cleanup removes it).
+func (w workloadRef) source(preferStored bool) (path string, cleanup func(), err error) {
+	cleanup = func() {}
+	if w.Kind != lifetimes.SourceSpec || w.Spec == "" {
+		return w.Ref, cleanup, nil
+	}
+	if !preferStored {
+		if _, err := os.Stat(w.Ref); err == nil {
+			return w.Ref, cleanup, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "gctune-spec-")
+	if err != nil {
+		return "", cleanup, err
+	}
+	cleanup = func() { _ = os.RemoveAll(dir) }
+	// The same base name: its extension tells lifetimes.Open that it is a spec.
+	path = filepath.Join(dir, filepath.Base(w.Ref))
+	if err := os.WriteFile(path, []byte(w.Spec), 0o600); err != nil {
+		cleanup()
+		return "", func() {}, err
+	}
+	return path, cleanup, nil
 }
 
 // newObjective builds the objective.Problem of a stored problem.

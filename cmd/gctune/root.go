@@ -56,9 +56,20 @@ Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables,
 		NewOptimizeCmd(ro),
 		NewResumeCmd(ro),
 		NewExportCmd(ro),
-		NewStudiesCmd(ro),
+		newStudiesGroup(ro),
+		NewWorkerCmd(ro),
 	)
 	return root
+}
+
+// newStudiesGroup returns `gctune studies` with `create`, also reachable as `gctune study`
+// (`gctune study create NAME WORKLOAD...`).
+func newStudiesGroup(ro *rootOptions) *cobra.Command {
+	cmd := NewStudiesCmd(ro)
+	cmd.Aliases = append(cmd.Aliases, "study")
+	cmd.Short = "Create, list, show or delete the studies in a database"
+	cmd.AddCommand(NewStudyCreateCmd(ro))
+	return cmd
 }
 
 // rootArgs rejects arguments to the root command: an unknown command name lands here.

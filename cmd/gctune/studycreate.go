@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// NewStudyCreateCmd returns `gctune studies create` (also `gctune study create`: `study` is
+// an alias of `studies`).
+func NewStudyCreateCmd(ro *rootOptions) *cobra.Command {
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "create STUDY WORKLOAD...",
+		Short: "Create a study for workers to join, without running trials",
+		Long: `Create a study and store with it everything a worker needs ('gctune worker --study
+STUDY'), on this machine or another: the workloads (a bundled workload by name, a spec's text,
+a recorded profile's path and content hash), the objective, the space and the seeds derived
+from the lifetime profile (queued once, here). No trial runs: start workers, or run it here
+with 'gctune resume STUDY'.
+
+With PostgreSQL (--storage postgres://user@host/db, the password from PGPASSWORD) the schema
+is created on first use under an advisory lock; two creations of one name at once leave one
+study, and the other fails. Credentials are never printed nor stored in the study.`,
+		Example: `  gctune study create df --storage postgres://gctune@db/gctune dataframe-3.1gb --trials 1000
+  gctune study create demo my-workload.yaml --max-footprint 4GiB
+  gctune study create run recorded-run.csv --storage postgres://gctune@db/gctune   # workers need run.csv at this path`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usageErrorf("study create needs a study name and at least one workload (see 'gctune workloads')")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cfg, args[0], args[1:], ro.json, quiet)
+		},
+	}
+	addProblemFlags(cmd)
+	f := cmd.Flags()
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	f.String("storage", defaultConfig().Storage, "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)")
+	bindFlag(cmd, "storage", "storage")
+	return cmd
+}
+
+// createDoc is `study create --json`.
+type createDoc struct {
+	Study        string        `json:"study"`
+	Storage      string        `json:"storage"`
+	Workloads    []createdLoad `json:"workloads"`
+	Target       int           `json:"target"`
+	Sampler      string        `json:"sampler"`
+	Seed         uint64        `json:"seed"`
+	Queued       int           `json:"queued"`
+	DefaultValue float64       `json:"defaultValue"`
+	Plan         search.Plan   `json:"plan"`
+}
+
+// createdLoad is one workload of createDoc: how workers will find it.
+type createdLoad struct {
+	Ref         string `json:"ref"`
+	Kind        string `json:"kind"`
+	Fingerprint string `json:"fingerprint"`
+	// Stored is true when the study holds the workload's content (a spec's text); a bundled
+	// workload is in every gctune; otherwise workers need the file at Ref.
+	Stored bool `json:"stored"`
+}
+
+func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
+	if name == "" {
+		return usageErrorf("study create: empty study name")
+	}
+	sp, _, err := newProblem(cfg, refs)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg.Storage, false)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if _, err := createStudy(ctx, store, name, sp); err != nil {
+		if errors.Is(err, studies.ErrStudyExists) {
+			return usageErrorf("study %q already exists in %s: join it with 'gctune worker --study %s', or create another name", name, store.URL(), name)
+		}
+		return err
+	}
+	doc := createDoc{Study: name, Storage: store.URL(), Target: sp.Trials, Sampler: sp.Sampler, Seed: sp.Seed,
+		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan}
+	for _, wl := range sp.Workloads {
+		doc.Workloads = append(doc.Workloads, createdLoad{Ref: wl.Ref, Kind: wl.Kind, Fingerprint: wl.Fingerprint, Stored: wl.Spec != ""})
+	}
+	if asJSON {
+		return writeJSON(w, doc)
+	}
+	if quiet {
+		return nil
+	}
+	ew := &errWriter{w: w}
+	ew.printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
+	for _, wl := range doc.Workloads {
+		how := "workers need this file at this path"
+		switch {
+		case wl.Stored:
+			how = "its text is stored with the study"
+		case wl.Kind == "workload":
+			how = "bundled with gctune"
+		}
+		ew.printf("  workload %s (%s, fingerprint %.19s): %s\n", wl.Ref, wl.Kind, wl.Fingerprint, how)
+	}
+	if ew.err != nil {
+		return ew.err
+	}
+	printPlan(w, sp.Plan)
+	ew.printf("%d configuration(s) queued to run first\n", doc.Queued)
+	ew.printf("join it: gctune worker --study %s --storage %s\n", name, store.URL())
+	return ew.err
+}

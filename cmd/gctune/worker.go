@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// maxWorkerRestarts bounds how often a worker starts its loop again after one of its trials
+// was reaped while it ran (its heartbeats did not reach the database for the reap timeout).
+const maxWorkerRestarts = 20
+
+// NewWorkerCmd returns `gctune worker`.
+func NewWorkerCmd(ro *rootOptions) *cobra.Command {
+	var (
+		study   string
+		trials  int
+		retries int
+		quiet   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "worker --study STUDY",
+		Short: "Join a study and run its trials beside other workers",
+		Long: `Join a study made by 'gctune study create' (or optimize) and evaluate its trials until
+the study holds its target of finished trials, counted in the database across all workers, or
+until SIGINT or SIGTERM. Start as many workers as you like, on one machine or many, on one
+PostgreSQL database (--storage postgres://user@host/db, the password from PGPASSWORD or
+~/.pgpass; never printed) or on one SQLite file on one machine.
+
+The worker loads the problem from the study and checks each workload against the fingerprint
+stored with it: specs come from the study itself, bundled workloads from gctune, recorded
+profiles (.csv, .gcprof) from the same path on this machine. Trials of workers that died
+(no heartbeat for search.reap_timeout) are failed and their parameters run again by the
+workers that live; a worker leaves when the study is done and no trial is still running.
+A database error that may pass (the server restarting, a broken connection, SQLite busy) is
+retried with exponential backoff, --retries attempts in all (about 21 s for the default 10),
+after which the worker stops with the error; what it finished is stored, and what it was
+running is reaped and run again by others. SIGINT or SIGTERM lets the running trials finish
+and be stored, then stops.`,
+		Example: `  gctune worker --study df --storage postgres://gctune@db/gctune
+  PGPASSWORD=... GCTUNE_STORAGE=postgres://gctune@db/gctune gctune worker --study df --workers 4
+  gctune worker --study demo --trials 500`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			if study == "" {
+				return usageErrorf("worker needs --study NAME (see 'gctune studies list')")
+			}
+			if trials < 0 {
+				return usageErrorf("--trials must not be negative")
+			}
+			if retries < 1 {
+				return usageErrorf("--retries must be at least 1")
+			}
+			return runWorker(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, workerOptions{
+				study: study, trials: trials, retries: retries, asJSON: ro.json, quiet: quiet})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&study, "study", "", "the study to join (required)")
+	f.IntVar(&trials, "trials", 0, "work until the study holds this many trials (default: the study's target; not stored)")
+	f.IntVar(&retries, "retries", studies.DefaultRetryAttempts, "attempts at a database operation that fails with an error that may pass, before giving up")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors and the final result")
+	addSearchFlags(cmd)
+	return cmd
+}
+
+// workerOptions are runWorker's settings from the command line.
+type workerOptions struct {
+	study   string
+	trials  int
+	retries int
+	asJSON  bool
+	quiet   bool
+}
+
+// workerDoc is the JSON document `gctune worker` prints: the session's, and who ran it.
+type workerDoc struct {
+	sessionDoc
+	Worker      string `json:"worker"`
+	Goroutines  int    `json:"goroutines"`
+	SamplerSeed uint64 `json:"samplerSeed"`
+	Restarts    int    `json:"restarts,omitempty"`
+}
+
+func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions) error {
+	host, _ := os.Hostname()
+	me := fmt.Sprintf("%s:%d", host, os.Getpid())
+	logf := func(format string, args ...any) {
+		if !o.quiet && !o.asJSON {
+			fmt.Fprintf(ew, "worker %s: "+format+"\n", append([]any{me}, args...)...)
+		}
+	}
+	var logMu sync.Mutex
+	var lastLog time.Time
+	policy := studies.RetryPolicy{Attempts: o.retries, OnRetry: func(op string, attempt int, wait time.Duration, err error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		if time.Since(lastLog) < time.Second {
+			return
+		}
+		lastLog = time.Now()
+		logf("database error, retrying %s (attempt %d of %d, again in %s): %s", op, attempt, o.retries,
+			wait.Round(10*time.Millisecond), oneLine(err))
+	}}
+
+	// The database may be restarting as the worker starts: opening is retried too.
+	var store *studies.Store
+	err := studies.Retry(ctx, policy, "open", func(bool) error {
+		var err error
+		store, err = studies.Open(ctx, cfg.Storage, studies.OpenOptions{MustExist: true})
+		return err
+	})
+	if err != nil {
+		return asUsage(err)
+	}
+	defer store.Close()
+	var id int
+	var sp *studyProblem
+	err = studies.Retry(ctx, policy, "load study", func(bool) error {
+		var err error
+		id, sp, err = loadProblem(store, o.study)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	target := sp.Trials
+	if o.trials > 0 {
+		target = o.trials
+	}
+	lw, err := reopenWorkloadsWith(sp, reopenOptions{preferStored: true, worker: true}, cfg.Lifetimes.LongLivedThreshold)
+	if err != nil {
+		return err
+	}
+	prob, err := sp.newObjective(lw)
+	if err != nil {
+		return err
+	}
+	// Writes are retried even after SIGINT or SIGTERM, so that the trials that were running
+	// are stored; the retries are bounded.
+	storage := studies.NewRetryStorage(context.WithoutCancel(ctx), store.Storage(), policy)
+	goroutines := workerCount(cfg.Search.Workers)
+	seed := workerSessionSeed(sp.Seed, me)
+	logf("joined study %q in %s: target %d trials on %s, %d at once, sampler %s", o.study, store.URL(), target,
+		sp.workloadNames(), goroutines, sp.Sampler)
+
+	// The reaper: at the start, then every quarter of the reap timeout, so that the trial of a
+	// worker that died is re-queued within 1.25 timeouts of its last heartbeat.
+	var reapMu sync.Mutex
+	var reaped []int
+	reap := func() error {
+		r, err := reapWithRetry(ctx, store, id, cfg.Search.ReapTimeout, policy)
+		if len(r) > 0 {
+			reapMu.Lock()
+			reaped = append(reaped, r...)
+			reapMu.Unlock()
+			logf("re-queued %d trial(s) of a worker that stopped (trial IDs %v)", len(r), r)
+		}
+		return err
+	}
+	if err := reap(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
+	}
+	reapCtx, stopReaper := context.WithCancel(ctx)
+	var reaperDone sync.WaitGroup
+	reaperDone.Add(1)
+	go func() {
+		defer reaperDone.Done()
+		t := time.NewTicker(max(cfg.Search.ReapTimeout/4, 20*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-reapCtx.Done():
+				return
+			case <-t.C:
+				_ = reap() // a lasting database failure stops the trial loop, which reports it
+			}
+		}
+	}()
+	defer func() {
+		stopReaper()
+		reaperDone.Wait()
+	}()
+
+	settings := search.Settings{
+		Trials: target, Workers: goroutines, Seed: seed, Sampler: sp.Sampler, Space: sp.Plan.Space,
+		OnTrialStart: func(trialID int) func() {
+			// Not cancelled by SIGINT or SIGTERM: the trials running then still finish.
+			return studies.StartHeartbeat(context.WithoutCancel(ctx), store, trialID, cfg.Search.HeartbeatInterval)
+		},
+	}
+	ran, restarts := 0, 0
+	poll := min(max(cfg.Search.HeartbeatInterval, 20*time.Millisecond), 500*time.Millisecond)
+loop:
+	for {
+		n, err := search.Optimize(ctx, storage, o.study, prob, settings, nil)
+		ran += n
+		if errors.Is(err, goptuna.ErrTrialCannotBeUpdated) && ctx.Err() == nil && restarts < maxWorkerRestarts {
+			// One of this worker's trials was reaped while it ran: its heartbeats did not get
+			// through for the reap timeout. Its parameters are queued again; carry on.
+			restarts++
+			logf("a running trial was reaped by another worker (%s); continuing", oneLine(err))
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
+		}
+		// The budget is reached and nothing waits. Stay while other workers' trials run: one
+		// whose worker died is reaped and its parameters queued again, to run here.
+		for ctx.Err() == nil {
+			trials, err := storage.GetAllTrials(id)
+			if err != nil {
+				return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
+			}
+			running, waiting := 0, 0
+			for _, t := range trials {
+				switch t.State {
+				case goptuna.TrialStateRunning:
+					running++
+				case goptuna.TrialStateWaiting:
+					waiting++
+				}
+			}
+			if waiting > 0 || search.Counted(trials) < target {
+				continue loop
+			}
+			if running == 0 {
+				break loop
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(poll):
+			}
+		}
+		break
+	}
+	stopReaper()
+	reaperDone.Wait()
+
+	trials, err := storage.GetAllTrials(id)
+	if err != nil {
+		return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
+	}
+	reapMu.Lock()
+	slices.Sort(reaped)
+	doc := workerDoc{
+		sessionDoc: sessionDoc{Study: o.study, Storage: store.URL(), Workloads: sp.Workloads, Reaped: reaped,
+			TrialsRun: ran, Finished: search.Finished(trials), Target: target, Interrupted: ctx.Err() != nil,
+			DefaultValue: prob.DefaultValue(), Plan: sp.Plan},
+		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: restarts,
+	}
+	reapMu.Unlock()
+	if best, ok := studies.BestTrial(trials); ok {
+		doc.Best = newBestDoc(best, prob.DefaultValue())
+	}
+	if o.asJSON {
+		return writeJSON(w, doc)
+	}
+	return printSession(w, &doc.sessionDoc, len(sp.Workloads) == 1)
+}
+
+// reapWithRetry is studies.Reap, retried on transient database errors.
+func reapWithRetry(ctx context.Context, store *studies.Store, studyID int, timeout time.Duration, p studies.RetryPolicy) ([]int, error) {
+	var all []int
+	err := studies.Retry(ctx, p, "reap", func(bool) error {
+		r, err := studies.Reap(ctx, store, studyID, timeout)
+		all = append(all, r...) // trials reaped before a failure stay reaped
+		return err
+	})
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return all, err
+}
+
+// workerSessionSeed derives this worker process's sampler seed from the study seed and what
+// makes the process unique (host, process ID, start time): workers that join a study at the
+// same moment must not draw the same configurations. search.WorkerSeed then gives each of the
+// process's goroutines its own seed.
+func workerSessionSeed(studySeed uint64, me string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d", me, time.Now().UnixNano())
+	return studySeed ^ h.Sum64()
+}

@@ -1,0 +1,423 @@
+package studies
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/c-bata/goptuna"
+)
+
+// RetryPolicy bounds how often and how patiently an operation that failed with a transient
+// database error (IsTransient) is tried again: Attempts tries in all, waiting Initial after the
+// first failure, then Multiplier times longer each time up to Max, each wait varied by ±Jitter
+// (a fraction) so that workers that lost the database together do not come back in step.
+// The zero value is DefaultRetryPolicy.
+type RetryPolicy struct {
+	// Attempts is the number of tries, the first included; below 1, DefaultRetryAttempts.
+	Attempts int
+	// Initial is the first wait; zero means 100 ms.
+	Initial time.Duration
+	// Max caps one wait; zero means 5 s.
+	Max time.Duration
+	// Multiplier grows the wait; below 1 means 2.
+	Multiplier float64
+	// Jitter varies each wait by up to ± this fraction; zero means 0.2, negative none.
+	Jitter float64
+	// OnRetry, when set, is called before each wait with the operation, the attempt that
+	// failed (1 for the first), the wait and the error. It must be safe for concurrent use.
+	OnRetry func(op string, attempt int, wait time.Duration, err error)
+}
+
+// DefaultRetryAttempts is DefaultRetryPolicy's number of attempts: with its waits (0.1, 0.2,
+// 0.4, 0.8, 1.6, 3.2, 5, 5, 5 s, ±20 %) an operation gives up after about 21 s without the
+// database, time enough for a PostgreSQL restart or fail-over.
+const DefaultRetryAttempts = 10
+
+// DefaultRetryPolicy is what RetryPolicy's zero value means.
+var DefaultRetryPolicy = RetryPolicy{Attempts: DefaultRetryAttempts, Initial: 100 * time.Millisecond,
+	Max: 5 * time.Second, Multiplier: 2, Jitter: 0.2}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.Attempts < 1 {
+		p.Attempts = DefaultRetryAttempts
+	}
+	if p.Initial <= 0 {
+		p.Initial = DefaultRetryPolicy.Initial
+	}
+	if p.Max <= 0 {
+		p.Max = DefaultRetryPolicy.Max
+	}
+	if p.Max < p.Initial {
+		p.Max = p.Initial
+	}
+	if p.Multiplier < 1 {
+		p.Multiplier = DefaultRetryPolicy.Multiplier
+	}
+	switch {
+	case p.Jitter == 0:
+		p.Jitter = DefaultRetryPolicy.Jitter
+	case p.Jitter < 0:
+		p.Jitter = 0
+	}
+	p.Jitter = min(p.Jitter, 1)
+	return p
+}
+
+// Backoff returns the wait after failed attempt n (1 for the first), without jitter.
+func (p RetryPolicy) Backoff(n int) time.Duration {
+	p = p.withDefaults()
+	d := float64(p.Initial)
+	for i := 1; i < n && d < float64(p.Max); i++ {
+		d *= p.Multiplier
+	}
+	return time.Duration(min(d, float64(p.Max)))
+}
+
+// MaxElapsed returns the longest time the waits of one operation add up to (jitter at its
+// largest), attempts themselves not counted.
+func (p RetryPolicy) MaxElapsed() time.Duration {
+	p = p.withDefaults()
+	var total time.Duration
+	for n := 1; n < p.Attempts; n++ {
+		total += p.Backoff(n)
+	}
+	return time.Duration(float64(total) * (1 + p.Jitter))
+}
+
+func (p RetryPolicy) wait(n int) time.Duration {
+	d := float64(p.Backoff(n))
+	if p.Jitter > 0 {
+		d *= 1 + p.Jitter*(2*rand.Float64()-1)
+	}
+	return time.Duration(d)
+}
+
+// RetryError is the error of an operation that failed with transient errors on every one of
+// its attempts. It matches ErrUnreachable and unwraps to the last error.
+type RetryError struct {
+	Op       string
+	Attempts int
+	Elapsed  time.Duration
+	Err      error
+}
+
+func (e *RetryError) Error() string {
+	return fmt.Sprintf("studies: database unavailable: %s failed %d times in %s, giving up: %v",
+		e.Op, e.Attempts, e.Elapsed.Round(100*time.Millisecond), e.Err)
+}
+
+// Unwrap returns ErrUnreachable and the last error.
+func (e *RetryError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
+
+// Retry calls f until it succeeds, fails with an error that is not transient (IsTransient),
+// or has failed policy.Attempts times, waiting between attempts as the policy says; f learns
+// whether it is being retried. An error that is not transient is returned unchanged, so that
+// callers can compare it; giving up returns a *RetryError. A done ctx stops the waiting: the
+// last error is then returned as a *RetryError.
+func Retry(ctx context.Context, policy RetryPolicy, op string, f func(retry bool) error) error {
+	p := policy.withDefaults()
+	start := time.Now()
+	for attempt := 1; ; attempt++ {
+		err := f(attempt > 1)
+		if err == nil || !IsTransient(err) {
+			return err
+		}
+		if attempt >= p.Attempts || ctx.Err() != nil {
+			return &RetryError{Op: op, Attempts: attempt, Elapsed: time.Since(start), Err: err}
+		}
+		wait := p.wait(attempt)
+		if p.OnRetry != nil {
+			p.OnRetry(op, attempt, wait, err)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return &RetryError{Op: op, Attempts: attempt, Elapsed: time.Since(start), Err: err}
+		case <-t.C:
+		}
+	}
+}
+
+// transientSQLStates are the PostgreSQL error codes worth retrying: the connection exceptions
+// (class 08, matched by prefix), the server shutting down or starting (57P01 admin shutdown,
+// 57P02 crash shutdown, 57P03 cannot connect now), too many connections (53300), and
+// transaction conflicts (40001 serialization failure, 40P01 deadlock, 55P03 lock not
+// available).
+var transientSQLStates = map[string]bool{
+	"57P01": true, "57P02": true, "57P03": true, "53300": true,
+	"40001": true, "40P01": true, "55P03": true,
+}
+
+// transientMessages are substrings (lower case) of the messages of transient errors whose
+// types say nothing: what drivers wrap in plain errors.
+var transientMessages = []string{
+	"connection refused",
+	"connection reset",
+	"broken pipe",
+	"the database system is starting up",
+	"the database system is shutting down",
+	"the database system is in recovery mode",
+	"the database system is not yet accepting connections",
+	"terminating connection due to administrator command",
+	"server closed the connection unexpectedly",
+	"no connection to the server",
+	"unexpected eof",
+	"conn closed",
+	"bad connection",
+	"i/o timeout",
+	"database is locked",
+	"database table is locked",
+	"sqlite_busy",
+	"sqlite_locked",
+}
+
+// IsTransient reports whether err is a database error that may go away if the operation is
+// tried again: the server unreachable or refusing connections, a connection broken mid-way
+// (io.EOF, driver.ErrBadConn, a reset), PostgreSQL starting up, shutting down or terminating
+// connections ("terminating connection due to administrator command"), a serialization
+// failure or deadlock, SQLite's "database is locked" (SQLITE_BUSY) past its busy timeout.
+// A PostgreSQL error with any other SQLSTATE (a bad password, a missing database or table, a
+// constraint violation), a cancelled context, goptuna's own errors and every other error are
+// not transient.
+func IsTransient(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return false
+	}
+	var pg interface{ SQLState() string }
+	if errors.As(err, &pg) {
+		code := pg.SQLState()
+		return strings.HasPrefix(code, "08") || transientSQLStates[code]
+	}
+	var lite interface{ Code() int }
+	if errors.As(err, &lite) {
+		switch lite.Code() & 0xff {
+		case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED
+			return true
+		}
+	}
+	var safe interface{ SafeToRetry() bool }
+	if errors.As(err, &safe) && safe.SafeToRetry() {
+		return true
+	}
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	for _, m := range transientMessages {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewRetryStorage wraps inner (usually a Store's Storage) so that every call that fails with a
+// transient error (IsTransient) is tried again as policy says, and returns a *RetryError when
+// it still fails; other errors are returned unchanged (goptuna compares some with ==).
+//
+// Retrying a write whose first attempt failed is not always the same as running it once: the
+// first attempt may have committed and only its answer been lost. The wrapper makes the
+// writes a worker makes safe to repeat:
+//
+//   - SetTrialState to a finished state (COMPLETE, FAIL, PRUNED) that the repeat refuses with
+//     goptuna.ErrTrialCannotBeUpdated succeeds if the trial is in that state: the first
+//     attempt did it. A repeated claim (WAITING to RUNNING) is not taken for a success, since
+//     another worker may have made it: the worker moves on, and a trial it did claim is left
+//     RUNNING without a heartbeat, which Reap fails and re-queues.
+//   - SetTrialParam that the repeat refuses as a duplicate succeeds if the stored value is the
+//     one being set.
+//   - CreateNewTrial and CloneTrial may leave an extra trial behind: a RUNNING one nobody
+//     works on, which Reap fails (it has no parameters, so nothing is re-queued), or a WAITING
+//     one, which runs. Trial numbers stay unique and dense either way.
+//
+// A done ctx stops the waiting between attempts.
+func NewRetryStorage(ctx context.Context, inner goptuna.Storage, policy RetryPolicy) goptuna.Storage {
+	return &retryStorage{ctx: ctx, inner: inner, policy: policy}
+}
+
+type retryStorage struct {
+	ctx    context.Context
+	inner  goptuna.Storage
+	policy RetryPolicy
+}
+
+func (r *retryStorage) do(op string, f func(retry bool) error) error {
+	return Retry(r.ctx, r.policy, op, f)
+}
+
+func retry1[T any](r *retryStorage, op string, f func() (T, error)) (T, error) {
+	var out T
+	err := r.do(op, func(bool) error {
+		var err error
+		out, err = f()
+		return err
+	})
+	return out, err
+}
+
+func (r *retryStorage) CreateNewStudy(name string) (int, error) {
+	return retry1(r, "CreateNewStudy", func() (int, error) { return r.inner.CreateNewStudy(name) })
+}
+
+func (r *retryStorage) DeleteStudy(studyID int) error {
+	return r.do("DeleteStudy", func(bool) error { return r.inner.DeleteStudy(studyID) })
+}
+
+func (r *retryStorage) SetStudyDirection(studyID int, direction goptuna.StudyDirection) error {
+	return r.do("SetStudyDirection", func(bool) error { return r.inner.SetStudyDirection(studyID, direction) })
+}
+
+func (r *retryStorage) SetStudyUserAttr(studyID int, key, value string) error {
+	return r.do("SetStudyUserAttr", func(bool) error { return r.inner.SetStudyUserAttr(studyID, key, value) })
+}
+
+func (r *retryStorage) SetStudySystemAttr(studyID int, key, value string) error {
+	return r.do("SetStudySystemAttr", func(bool) error { return r.inner.SetStudySystemAttr(studyID, key, value) })
+}
+
+func (r *retryStorage) GetStudyIDFromName(name string) (int, error) {
+	return retry1(r, "GetStudyIDFromName", func() (int, error) { return r.inner.GetStudyIDFromName(name) })
+}
+
+func (r *retryStorage) GetStudyIDFromTrialID(trialID int) (int, error) {
+	return retry1(r, "GetStudyIDFromTrialID", func() (int, error) { return r.inner.GetStudyIDFromTrialID(trialID) })
+}
+
+func (r *retryStorage) GetStudyNameFromID(studyID int) (string, error) {
+	return retry1(r, "GetStudyNameFromID", func() (string, error) { return r.inner.GetStudyNameFromID(studyID) })
+}
+
+func (r *retryStorage) GetStudyDirection(studyID int) (goptuna.StudyDirection, error) {
+	return retry1(r, "GetStudyDirection", func() (goptuna.StudyDirection, error) { return r.inner.GetStudyDirection(studyID) })
+}
+
+func (r *retryStorage) GetStudyUserAttrs(studyID int) (map[string]string, error) {
+	return retry1(r, "GetStudyUserAttrs", func() (map[string]string, error) { return r.inner.GetStudyUserAttrs(studyID) })
+}
+
+func (r *retryStorage) GetStudySystemAttrs(studyID int) (map[string]string, error) {
+	return retry1(r, "GetStudySystemAttrs", func() (map[string]string, error) { return r.inner.GetStudySystemAttrs(studyID) })
+}
+
+func (r *retryStorage) GetAllStudySummaries() ([]goptuna.StudySummary, error) {
+	return retry1(r, "GetAllStudySummaries", r.inner.GetAllStudySummaries)
+}
+
+func (r *retryStorage) CreateNewTrial(studyID int) (int, error) {
+	return retry1(r, "CreateNewTrial", func() (int, error) { return r.inner.CreateNewTrial(studyID) })
+}
+
+func (r *retryStorage) CloneTrial(studyID int, baseTrial goptuna.FrozenTrial) (int, error) {
+	return retry1(r, "CloneTrial", func() (int, error) { return r.inner.CloneTrial(studyID, baseTrial) })
+}
+
+func (r *retryStorage) SetTrialValue(trialID int, value float64) error {
+	return r.do("SetTrialValue", func(bool) error { return r.inner.SetTrialValue(trialID, value) })
+}
+
+func (r *retryStorage) SetTrialIntermediateValue(trialID int, step int, value float64) error {
+	return r.do("SetTrialIntermediateValue", func(retry bool) error {
+		err := r.inner.SetTrialIntermediateValue(trialID, step, value)
+		if err != nil && retry && isDuplicateMessage(err) {
+			if t, gerr := r.inner.GetTrial(trialID); gerr == nil {
+				if v, ok := t.IntermediateValues[step]; ok && v == value {
+					return nil
+				}
+			}
+		}
+		return err
+	})
+}
+
+func (r *retryStorage) SetTrialParam(trialID int, paramName string, paramValueInternal float64,
+	distribution interface{}) error {
+	return r.do("SetTrialParam", func(retry bool) error {
+		err := r.inner.SetTrialParam(trialID, paramName, paramValueInternal, distribution)
+		if err != nil && retry && isDuplicateMessage(err) {
+			if v, gerr := r.inner.GetTrialParam(trialID, paramName); gerr == nil && v == paramValueInternal {
+				return nil // the first attempt wrote it
+			}
+		}
+		return err
+	})
+}
+
+func (r *retryStorage) SetTrialState(trialID int, state goptuna.TrialState) error {
+	return r.do("SetTrialState", func(retry bool) error {
+		err := r.inner.SetTrialState(trialID, state)
+		if retry && state.IsFinished() && errors.Is(err, goptuna.ErrTrialCannotBeUpdated) {
+			if t, gerr := r.inner.GetTrial(trialID); gerr == nil && t.State == state {
+				return nil // the first attempt did it
+			}
+		}
+		return err
+	})
+}
+
+func (r *retryStorage) SetTrialUserAttr(trialID int, key, value string) error {
+	return r.do("SetTrialUserAttr", func(bool) error { return r.inner.SetTrialUserAttr(trialID, key, value) })
+}
+
+func (r *retryStorage) SetTrialSystemAttr(trialID int, key, value string) error {
+	return r.do("SetTrialSystemAttr", func(bool) error { return r.inner.SetTrialSystemAttr(trialID, key, value) })
+}
+
+func (r *retryStorage) GetTrialNumberFromID(trialID int) (int, error) {
+	return retry1(r, "GetTrialNumberFromID", func() (int, error) { return r.inner.GetTrialNumberFromID(trialID) })
+}
+
+func (r *retryStorage) GetTrialParam(trialID int, paramName string) (float64, error) {
+	return retry1(r, "GetTrialParam", func() (float64, error) { return r.inner.GetTrialParam(trialID, paramName) })
+}
+
+func (r *retryStorage) GetTrial(trialID int) (goptuna.FrozenTrial, error) {
+	return retry1(r, "GetTrial", func() (goptuna.FrozenTrial, error) { return r.inner.GetTrial(trialID) })
+}
+
+func (r *retryStorage) GetAllTrials(studyID int) ([]goptuna.FrozenTrial, error) {
+	return retry1(r, "GetAllTrials", func() ([]goptuna.FrozenTrial, error) { return r.inner.GetAllTrials(studyID) })
+}
+
+func (r *retryStorage) GetBestTrial(studyID int) (goptuna.FrozenTrial, error) {
+	return retry1(r, "GetBestTrial", func() (goptuna.FrozenTrial, error) { return r.inner.GetBestTrial(studyID) })
+}
+
+func (r *retryStorage) GetTrialParams(trialID int) (map[string]interface{}, error) {
+	return retry1(r, "GetTrialParams", func() (map[string]interface{}, error) { return r.inner.GetTrialParams(trialID) })
+}
+
+func (r *retryStorage) GetTrialUserAttrs(trialID int) (map[string]string, error) {
+	return retry1(r, "GetTrialUserAttrs", func() (map[string]string, error) { return r.inner.GetTrialUserAttrs(trialID) })
+}
+
+func (r *retryStorage) GetTrialSystemAttrs(trialID int) (map[string]string, error) {
+	return retry1(r, "GetTrialSystemAttrs", func() (map[string]string, error) { return r.inner.GetTrialSystemAttrs(trialID) })
+}
+
+// isDuplicateMessage reports whether err is a unique-constraint violation, by its message or
+// SQLSTATE (the storage's dialect is not known here).
+func isDuplicateMessage(err error) bool {
+	var pg interface{ SQLState() string }
+	if errors.As(err, &pg) && pg.SQLState() == "23505" {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505") ||
+		strings.Contains(msg, "duplicate key")
+}
