@@ -238,8 +238,8 @@ def print_table(runs, workloads, samplers, seeds, trials):
             for c in cps:
                 secs = [best_at(r, c) for r in rs]
                 speed = [r["defaultSeconds"] / best_at(r, c) for r in rs]
-                cells.append(f"{quantile(speed, .5):.3f}x [{quantile(speed, .25):.3f}–{quantile(speed, .75):.3f}] "
-                             f"{quantile(secs, .5):.4g} s")
+                cells.append(f"{quantile(speed, .5):.4f}x [{quantile(speed, .25):.4f}–{quantile(speed, .75):.4f}] "
+                             f"{quantile(secs, .5):.6g} s")
             failed = sum(r["failed"] for r in rs)
             wall = statistics.mean(r["wallSeconds"] for r in rs)
             print(f"| {w} | {s} | " + " | ".join(cells) + f" | {failed} | {wall:.0f} |")
@@ -288,7 +288,7 @@ def merge(files, workloads, seeds, trials):
                 continue
             secs = [best_at(r, c) for r in rs]
             speed = [r["defaultSeconds"] / best_at(r, c) for r in rs]
-            cells.append(f"{quantile(speed, .5):.3f}x ({quantile(secs, .5):.4g} s)")
+            cells.append(f"{quantile(speed, .5):.4f}x ({quantile(secs, .5):.6g} s)")
         note = "" if n == {len(seeds)} else f" (seeds per workload: {sorted(n)})"
         print(f"| {label}{note} | " + " | ".join(cells) + " |")
     print("\nInterquartile range of the speedup over seeds (25th–75th percentile, linear interpolation):\n")
@@ -299,7 +299,7 @@ def merge(files, workloads, seeds, trials):
         for w, c in cols:
             rs = row_runs(side, sampler, w)
             speed = [r["defaultSeconds"] / best_at(r, c) for r in rs]
-            cells.append(f"{quantile(speed, .25):.3f}–{quantile(speed, .75):.3f}" if rs else "–")
+            cells.append(f"{quantile(speed, .25):.4f}–{quantile(speed, .75):.4f}" if rs else "–")
         print(f"| {label} | " + " | ".join(cells) + " |")
     print("\nFailed trials and mean wall seconds per study:\n")
     print("| sampler | " + " | ".join(workloads) + " |")

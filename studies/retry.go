@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -372,6 +373,28 @@ func (r *retryStorage) SetTrialState(trialID int, state goptuna.TrialState) erro
 
 func (r *retryStorage) SetTrialUserAttr(trialID int, key, value string) error {
 	return r.do("SetTrialUserAttr", func(bool) error { return r.inner.SetTrialUserAttr(trialID, key, value) })
+}
+
+// SetTrialUserAttrs writes several user attributes of a trial at once when inner can (a Store's
+// caching storage does, in one statement; search's loop uses it), else one by one. Writing an
+// attribute again is harmless, so the whole batch is retried.
+func (r *retryStorage) SetTrialUserAttrs(trialID int, attrs map[string]string) error {
+	if b, ok := r.inner.(interface {
+		SetTrialUserAttrs(trialID int, attrs map[string]string) error
+	}); ok {
+		return r.do("SetTrialUserAttrs", func(bool) error { return b.SetTrialUserAttrs(trialID, attrs) })
+	}
+	keys := make([]string, 0, len(attrs))
+	for k := range attrs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := r.SetTrialUserAttr(trialID, k, attrs[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *retryStorage) SetTrialSystemAttr(trialID int, key, value string) error {

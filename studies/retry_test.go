@@ -259,6 +259,8 @@ func TestRetryStorage(t *testing.T) {
 	if err := st.SetTrialState(wid, goptuna.TrialStateRunning); err != goptuna.ErrTrialCannotBeUpdated {
 		t.Errorf("claim with the answer lost: %v, want ErrTrialCannotBeUpdated", err)
 	}
+	// Several attributes at once: inner has no batch write, so one by one.
+	checkBatch(t, st, wid)
 	// A refusal that is not the retry's own stays a refusal.
 	if err := st.SetTrialState(id, goptuna.TrialStateFail); err != goptuna.ErrTrialCannotBeUpdated {
 		t.Errorf("fail a complete trial: %v", err)
@@ -308,6 +310,7 @@ func TestRetryStorageSQLiteLocked(t *testing.T) {
 	if retries.Load() == 0 {
 		t.Error("the write was not retried")
 	}
+	checkBatch(t, st, id) // through the cache's one-statement write
 	if n, err := st.GetTrialNumberFromID(id); err != nil || n != 0 {
 		t.Errorf("trial number %d, %v; want 0 (the failed attempt made no trial)", n, err)
 	}
@@ -427,3 +430,21 @@ func TestRetryStoragePostgresRestart(t *testing.T) {
 // to make each commit durable before it is acknowledged, as PostgreSQL does by default: a
 // server stopped at once (pgtest's Restart) then loses no committed transaction.
 func durable(url string) string { return url + "&synchronous_commit=on" }
+
+// checkBatch writes two user attributes of trial id at once through st and reads them back.
+func checkBatch(t *testing.T, st goptuna.Storage, id int) {
+	t.Helper()
+	b, ok := st.(interface {
+		SetTrialUserAttrs(trialID int, attrs map[string]string) error
+	})
+	if !ok {
+		t.Fatal("the retrying storage has no SetTrialUserAttrs: search's loop would write attributes one by one")
+	}
+	if err := b.SetTrialUserAttrs(id, map[string]string{"a": "1", "b": "2"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.GetTrialUserAttrs(id)
+	if err != nil || got["a"] != "1" || got["b"] != "2" {
+		t.Errorf("attributes %v, %v", got, err)
+	}
+}

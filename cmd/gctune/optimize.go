@@ -308,7 +308,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 	if err != nil {
 		return err
 	}
-	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: sp.Workloads, Reaped: reaped, TrialsRun: ran,
+	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: reaped, TrialsRun: ran,
 		Finished: search.Finished(trials), Target: sp.Trials, Interrupted: ctx.Err() != nil,
 		DefaultValue: prob.DefaultValue(), Plan: sp.Plan}
 	if best, ok := studies.BestTrial(trials); ok {

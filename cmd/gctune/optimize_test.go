@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,7 +61,10 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
 	var doc sessionDoc
 	gctuneJSON(t, &doc, "optimize", gcdemo, "--trials", "12", "--workers", "2", "--storage", db, "--study", "demo")
-	assert.Equal(t, 12, doc.Finished)
+	// Two workers may each start one trial past the budget at the same instant (docs/search.md).
+	assert.GreaterOrEqual(t, doc.Finished, 12)
+	assert.LessOrEqual(t, doc.Finished, 13)
+	finished := doc.Finished
 	require.NotNil(t, doc.Best)
 	assert.Greater(t, doc.Best.Speedup, 1.0, "the headroom seed alone beats the defaults on gcdemo")
 	assert.NotEmpty(t, doc.Plan.Rules)
@@ -103,17 +107,19 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 		assert.Greater(t, front[i-1].PeakFootprintBytes, front[i].PeakFootprintBytes, "faster trials on the front use more memory")
 	}
 
-	gctuneJSON(t, &doc, "resume", "demo", "--storage", db, "--more", "5")
-	assert.Equal(t, 17, doc.Finished)
+	// One worker: with several, two that check the budget at the same instant may each run one
+	// more trial (the documented overshoot), and this test counts exactly.
+	gctuneJSON(t, &doc, "resume", "demo", "--storage", db, "--more", "5", "--workers", "1")
+	assert.Equal(t, finished+5, doc.Finished)
 	assert.Equal(t, 5, doc.TrialsRun)
 
 	var list []studyRow
 	gctuneJSON(t, &list, "studies", "list", "--storage", db)
 	require.Len(t, list, 1)
-	assert.Equal(t, 17, list[0].Trials.Complete)
+	assert.Equal(t, finished+5, list[0].Trials.Complete)
 	out, _, code := gctune(t, "studies", "show", "demo", "--storage", db)
 	require.Equal(t, 0, code)
-	assert.Contains(t, out, "17 of 17 trials finished")
+	assert.Contains(t, out, fmt.Sprintf("%d of %d trials finished", finished+5, finished+5))
 	_, _, code = gctune(t, "studies", "delete", "demo", "--storage", db)
 	require.Equal(t, 0, code)
 	gctuneJSON(t, &list, "studies", "list", "--storage", db)

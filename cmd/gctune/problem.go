@@ -203,6 +203,17 @@ func (w workloadRef) source(preferStored bool) (path string, cleanup func(), err
 	return path, cleanup, nil
 }
 
+// withoutSpecs returns the workloads without their spec text, for documents that name the
+// workloads (the session's); `studies show --json` prints the whole problem.
+func withoutSpecs(ws []workloadRef) []workloadRef {
+	out := make([]workloadRef, len(ws))
+	for i, w := range ws {
+		w.Spec = ""
+		out[i] = w
+	}
+	return out
+}
+
 // newObjective builds the objective.Problem of a stored problem.
 func (sp *studyProblem) newObjective(lw *loadedWorkloads) (*objective.Problem, error) {
 	prob, err := objective.NewProblem(lw.workloads, sp.Cost, sp.VM, objective.Settings{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -112,7 +113,7 @@ func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, r
 		switch {
 		case wl.Stored:
 			how = "its text is stored with the study"
-		case wl.Kind == "workload":
+		case wl.Kind == lifetimes.SourceWorkload:
 			how = "bundled with gctune"
 		}
 		ew.printf("  workload %s (%s, fingerprint %.19s): %s\n", wl.Ref, wl.Kind, wl.Fingerprint, how)

@@ -101,8 +101,11 @@ type workerDoc struct {
 func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions) error {
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("%s:%d", host, os.Getpid())
+	var writeMu sync.Mutex // the reaper, the retries and the loop all write notices
 	logf := func(format string, args ...any) {
 		if !o.quiet && !o.asJSON {
+			writeMu.Lock()
+			defer writeMu.Unlock()
 			fmt.Fprintf(ew, "worker %s: "+format+"\n", append([]any{me}, args...)...)
 		}
 	}
@@ -130,6 +133,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		return asUsage(err)
 	}
 	defer store.Close()
+	keepConnections(store, workerCount(cfg.Search.Workers))
 	var id int
 	var sp *studyProblem
 	err = studies.Retry(ctx, policy, "load study", func(bool) error {
@@ -260,7 +264,7 @@ loop:
 	reapMu.Lock()
 	slices.Sort(reaped)
 	doc := workerDoc{
-		sessionDoc: sessionDoc{Study: o.study, Storage: store.URL(), Workloads: sp.Workloads, Reaped: reaped,
+		sessionDoc: sessionDoc{Study: o.study, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: reaped,
 			TrialsRun: ran, Finished: search.Finished(trials), Target: target, Interrupted: ctx.Err() != nil,
 			DefaultValue: prob.DefaultValue(), Plan: sp.Plan},
 		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: restarts,
@@ -273,6 +277,16 @@ loop:
 		return writeJSON(w, doc)
 	}
 	return printSession(w, &doc.sessionDoc, len(sp.Workloads) == 1)
+}
+
+// keepConnections keeps enough idle database connections for a worker's goroutines, their
+// heartbeats and the reaper. database/sql keeps 2 by default: past that, each connection a
+// burst of queries opens is closed again, and on PostgreSQL every new connection starts a new
+// server process.
+func keepConnections(store *studies.Store, goroutines int) {
+	if sqlDB, err := store.DB().DB(); err == nil {
+		sqlDB.SetMaxIdleConns(2*goroutines + 2)
+	}
 }
 
 // reapWithRetry is studies.Reap, retried on transient database errors.

@@ -8,8 +8,9 @@
 //
 //	postgres://postgres@127.0.0.1:PORT/gctune?sslmode=disable
 //
-// The server is tuned to start fast and to be thrown away: fsync, synchronous_commit and
-// full_page_writes are off and shared_buffers is small. A test's Cleanup stops it with
+// The server is tuned to start fast and to be thrown away: fsync and full_page_writes are off
+// and shared_buffers is small. synchronous_commit stays on, so that a restart with
+// "pg_ctl -m immediate" in a fault test loses no acknowledged commit. A test's Cleanup stops it with
 // "pg_ctl stop -m immediate" and removes the directory.
 //
 // PostgreSQL refuses to run as root, so when the test runs as root the server's commands run
