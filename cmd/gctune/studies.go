@@ -30,11 +30,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "List the studies with their trial counts and best values",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
-			store, err := openStore(cmd.Context(), cfg.Storage, true)
+			store, err := openConfiguredStore(cmd, ro)
 			if err != nil {
 				return err
 			}
@@ -54,11 +50,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "Show a study's problem, progress and best trial",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
-			store, err := openStore(cmd.Context(), cfg.Storage, true)
+			store, err := openConfiguredStore(cmd, ro)
 			if err != nil {
 				return err
 			}
@@ -86,11 +78,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "Delete a study and all its trials",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
-			store, err := openStore(cmd.Context(), cfg.Storage, true)
+			store, err := openConfiguredStore(cmd, ro)
 			if err != nil {
 				return err
 			}
@@ -110,6 +98,15 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		cmd.AddCommand(c)
 	}
 	return cmd
+}
+
+// openConfiguredStore loads the configuration for cmd and opens its (existing) study database.
+func openConfiguredStore(cmd *cobra.Command, ro *rootOptions) (*studies.Store, error) {
+	cfg, err := loadConfig(cmd, ro.configFile)
+	if err != nil {
+		return nil, err
+	}
+	return openStore(cmd.Context(), cfg.Storage, true)
 }
 
 // studyRow is one study in `studies list --json`.
