@@ -13,9 +13,10 @@
 # or interrupt and rerun to resume.
 #
 # Needs /usr/bin/python3 with python3-optuna (apt-get update && apt-get install -y python3-optuna).
-# Run time on 2 shared cores (measured 2026-11): the Go side about 21 min with PAR=2 (a study of
-# 200 trials takes 5-15 s on dataframe-500mb and -1.6gb, 20-70 s on dataframe-3.1gb, where one
-# simulation takes 0.1-0.2 s, over 1 s near the defaults); the Python side, one core, about as long.
+# Run time on 2 shared cores (measured 2026-11): the Go side 21 min alone with PAR=2, 27 min
+# with the Python side running beside it (a study of 200 trials takes 5-20 s on dataframe-500mb
+# and -1.6gb, 20-70 s on dataframe-3.1gb, where one simulation takes 0.1-0.2 s, over 1 s near
+# the defaults); the Python side, one core, about 27 min.
 set -eu
 cd "$(dirname "$0")/.."
 

@@ -399,7 +399,7 @@ func bsQuantile(xs []float64, q float64) float64 {
 
 // BenchmarkSamplersBundled: for each workload × sampler, the median (and interquartile range)
 // over seeds of the best value after 50, 100 and 200 trials, as speedup over the defaults and
-// in simulated seconds. Metrics: speedup@N per sub-benchmark-free run (one table at the end).
+// in simulated seconds, logged as one Markdown table at the end. Run it once (-benchtime 1x).
 func BenchmarkSamplersBundled(b *testing.B) {
 	c := bsReadConfig(b)
 	for _, s := range c.samplers {

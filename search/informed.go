@@ -29,9 +29,6 @@ const (
 	// containerNewSpaceFactor: with containers, the informed seed uses a new space this many
 	// times the default, so the remembered set is rescanned that many times less often.
 	containerNewSpaceFactor = 4
-	// minScavenges: a new space holding more than 1/minScavenges of everything the run
-	// allocates cannot lower the scavenge count further in a useful way.
-	minScavenges = 4
 )
 
 // Rule is one seeding or constraining decision taken from the lifetime profile, with its
@@ -70,7 +67,7 @@ func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space Space
 	if err := space.Validate(); err != nil {
 		return Plan{}, err
 	}
-	var f, largest, directOld, allocated, peakLive float64
+	var f, largest, directOld, peakLive float64
 	var containerSlots uint64
 	for _, s := range summaries {
 		f = math.Max(f, s.LongLivedByteShare)
@@ -80,7 +77,6 @@ func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space Space
 			}
 		}
 		directOld = math.Max(directOld, float64(s.DirectToOld.Bytes))
-		allocated = math.Max(allocated, float64(s.Bytes))
 		peakLive = math.Max(peakLive, float64(s.PeakLiveBytes))
 		containerSlots += s.Containers.TotalSlots
 	}
@@ -98,11 +94,6 @@ func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space Space
 			sp.Ratio.Low = base.FullGCRatio
 			plan.Rules = append(plan.Rules, Rule{Name: "ratio-not-below-default", Kind: "constraint",
 				Reason: fmt.Sprintf("%.0f %% of allocated bytes are long-lived: a ratio below the default %.3f only adds full GCs that re-mark live data, so ratio ≥ %.3f", 100*f, base.FullGCRatio, base.FullGCRatio)})
-		}
-		if top := allocated / minScavenges; top > sp.NewSpaceBytes.Low && top < sp.NewSpaceBytes.High {
-			sp.NewSpaceBytes.High = top
-			plan.Rules = append(plan.Rules, Rule{Name: "new-space-below-quarter-of-allocation", Kind: "constraint",
-				Reason: fmt.Sprintf("the run allocates %s in all; a new space over a quarter of that leaves fewer than %d scavenges and only costs memory, so new space ≤ %s", mib(allocated), minScavenges, mib(top))})
 		}
 	}
 	if opts.NoSeed {

@@ -58,7 +58,11 @@ func samplerFactory(name string) (newSamplerFunc, error) {
 	case SamplerRandom:
 		return func(seed uint64, _ bool) (goptuna.Sampler, goptuna.RelativeSampler) { return random(seed), nil }, nil
 	case SamplerGoptunaTPE:
-		return func(uint64, bool) (goptuna.Sampler, goptuna.RelativeSampler) { return gtpe.NewSampler(), nil }, nil
+		// Seeded for its start-up trials; its later draws use Go's global source, so its runs
+		// still do not repeat (goptuna-notes.md).
+		return func(seed uint64, _ bool) (goptuna.Sampler, goptuna.RelativeSampler) {
+			return gtpe.NewSampler(gtpe.SamplerOptionSeed(int64(seed >> 1))), nil
+		}, nil
 	}
 	return nil, fmt.Errorf("search: sampler %q: want one of %v", name, Samplers())
 }
