@@ -44,7 +44,6 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 	s.epochLive[s.epoch] += float64(bytes)
 	flags := s.p.Flags[r]
 	if flags&lifetimes.FlagAliveAtEnd != 0 {
-		s.immortalBytes += bytes
 		s.immortalObjects += float64(n)
 	} else {
 		d := s.p.Death[r]
@@ -54,7 +53,6 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 		}
 		b := int(d / s.bucketWidth)
 		s.calendar[b] = append(s.calendar[b], e)
-		s.mortalBytes += bytes
 		s.mortalObjects += float64(n)
 	}
 	if flags&lifetimes.FlagContainer != 0 {
@@ -237,7 +235,6 @@ func (s *sim) reclaimDead() int {
 		ep := int(e.epochFlags & epochMask)
 		bytes := uint64(e.count) * uint64(s.p.SizeBytes[e.rec])
 		s.epochLive[ep] -= float64(bytes)
-		s.mortalBytes -= bytes
 		s.mortalObjects -= float64(e.count)
 		s.oldUsed -= bytes
 		s.st.ReclaimedBytes += bytes

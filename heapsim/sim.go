@@ -125,9 +125,7 @@ type sim struct {
 	oldCapacity      uint64
 	segmentBytes     uint64
 	usedAtLastFullGC uint64
-	immortalBytes    uint64 // old bytes that live to the end (image included)
 	immortalObjects  float64
-	mortalBytes      uint64 // old bytes in the calendar
 	mortalObjects    float64
 	calendar         [][]oldEntry
 	bucketWidth      uint64
@@ -178,7 +176,6 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 	s.segmentBytes = first
 	s.oldCapacity = first - SegmentBridgeBytes
 	s.oldUsed = params.ImageBytes
-	s.immortalBytes = params.ImageBytes
 	s.immortalObjects = float64(params.ImageBytes) / imageAverageObjectBytes
 	s.epochLive[0] = float64(params.ImageBytes)
 	s.usedAtLastFullGC = params.ImageBytes

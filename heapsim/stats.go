@@ -31,8 +31,6 @@ type Stats struct {
 	// Scavenges counts scheduled scavenges (VM parameter 9); the scavenge inside a full GC is
 	// not counted (§3.7).
 	Scavenges int `json:"scavenges"`
-	// RSScavenges counts the scavenges scheduled by remembered-set growth (part of Scavenges).
-	RSScavenges int `json:"rsScavenges"`
 	// FullGCs counts full GCs (VM parameter 7), split by cause below.
 	FullGCs           int `json:"fullGCs"`
 	FullGCsRatio      int `json:"fullGCsRatio"`
