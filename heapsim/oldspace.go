@@ -66,6 +66,10 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 // that fails one growth by the headroom (growOldSpaceByAtLeast: 0) and a retry; a second
 // failure is the VM's fatal error (rule 11).
 func (s *sim) tenure(r int32, n uint32, size uint64) error {
+	if s.p.Flags[r]&lifetimes.FlagAliveAtEnd == 0 && s.p.Death[r] < s.now+s.soonBytes {
+		s.st.TenuredShortLivedBytes += uint64(n) * size
+		s.st.TenuredShortLivedObjects += float64(n)
+	}
 	// Fast path: the lowest segment with room takes them all.
 	if need := uint64(n) * size; s.segs[s.hint].freeBytes() >= need {
 		s.segs[s.hint].usedBytes += need
@@ -102,7 +106,7 @@ func (s *sim) tenure(r int32, n uint32, size uint64) error {
 func (s *sim) allocateLarge(r int, size uint64) error {
 	ok := s.fitOld(r, size, 1, false)
 	if !ok {
-		if err := s.fullGC(CauseLargeAlloc); err != nil {
+		if err := s.fullGC(CauseLargeAlloc, size); err != nil {
 			return err
 		}
 		if s.largestFree() < size {
@@ -168,11 +172,13 @@ func (s *sim) grow(minBytes uint64) bool {
 // fullGC implements §4.1 (rule 10): mark, drop dead objects, the inner scavenge with
 // overflow-only tenuring (MarkOnTenure), sliding compaction, shrink (§4.5), then
 // usedAtLastFullGC := used.
-func (s *sim) fullGC(cause FullGCCause) error {
+func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 	usedBefore := s.oldUsed
+	garbageBefore := s.st.TenuredGarbageBytes
 	// Mark: every old object whose death has come is unmarked; its bytes are reclaimed. The
 	// first hole in address order is the oldest epoch with a death (see doc.go, compaction).
 	minDead := s.reclaimDead()
+	reclaimed := usedBefore - s.oldUsed
 	// The scavenge inside the full GC: not counted as a scavenge (§3.7), no age tenuring.
 	if err := s.scavenge(scavengeInner); err != nil {
 		return err
@@ -216,7 +222,9 @@ func (s *sim) fullGC(cause FullGCCause) error {
 	if s.onEvt != nil {
 		s.onEvt(&Event{Kind: EventFullGC, Cause: cause, ClockBytes: s.now,
 			SurvivorBytesAfter: s.pastBytes, OldUsedBytes: s.oldUsed, OldLiveBytes: liveOld,
-			FootprintBytes: s.footprint(), Seconds: secs})
+			FootprintBytes: s.footprint(), OldUsedBeforeBytes: usedBefore, OldReclaimedBytes: reclaimed, RequestBytes: requestBytes,
+			TenuredGarbageBytes: s.st.TenuredGarbageBytes - garbageBefore,
+			Seconds:             secs, MarkSeconds: markSecs, CompactSeconds: compactSecs})
 	}
 	s.shrink()
 	s.usedAtLastFullGC = s.oldUsed

@@ -129,10 +129,13 @@ type sim struct {
 	mortalObjects    float64
 	calendar         [][]oldEntry
 	bucketWidth      uint64
-	reclaimedUpTo    int // calendar buckets below this are empty
-	epoch            uint32
-	epochLive        []float64  // old bytes still live (or not yet found dead) by entry epoch
-	large            []largeObj // objects allocated straight into old space, in address order
+	// soonBytes is the lifetime below which a tenured object counts as short-lived
+	// (Stats.TenuredShortLivedBytes): lifetimes.DefaultLongLivedThreshold of the run.
+	soonBytes     uint64
+	reclaimedUpTo int // calendar buckets below this are empty
+	epoch         uint32
+	epochLive     []float64  // old bytes still live (or not yet found dead) by entry epoch
+	large         []largeObj // objects allocated straight into old space, in address order
 
 	containers    []lifetimes.Container
 	containerOf   map[int32]int32
@@ -167,6 +170,7 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 
 	end := p.Meta.EndBytes
 	s.bucketWidth = end/calendarBuckets + 1
+	s.soonBytes = uint64(lifetimes.DefaultLongLivedThreshold * float64(end))
 	s.calendar = make([][]oldEntry, calendarBuckets+1)
 	s.epochLive = make([]float64, 1, 64)
 
@@ -314,7 +318,7 @@ func (s *sim) scheduledScavenge() error {
 	// Rule 9, §4.2: (used − usedAtLastFullGC) / usedAtLastFullGC ≥ ratio, written without the
 	// division; usedAtLastFullGC is never 0 because the image is old and live.
 	if float64(s.oldUsed)-float64(s.usedAtLastFullGC) >= s.params.FullGCRatio*float64(s.usedAtLastFullGC) {
-		if err := s.fullGC(CauseRatio); err != nil {
+		if err := s.fullGC(CauseRatio, 0); err != nil {
 			return err
 		}
 	}
@@ -459,16 +463,17 @@ func (s *sim) scavenge(kind scavengeKind) error {
 	s.st.TenuredByAgeBytes += ageB
 	s.st.RSSlotsScanned += rsSlots
 	rsSeconds := float64(rsSlots) * s.cost.RSSlotSeconds
-	secs := s.cost.ScavengeFixedSeconds +
-		float64(copiedB)*s.cost.CopySecondsPerByte + copiedN*s.cost.CopySecondsPerObject +
-		rsSeconds +
-		float64(tenuredB)*s.cost.TenureSecondsPerByte + tenuredN*s.cost.TenureSecondsPerObject
+	copySeconds := float64(copiedB)*s.cost.CopySecondsPerByte + copiedN*s.cost.CopySecondsPerObject
+	tenureSeconds := float64(tenuredB)*s.cost.TenureSecondsPerByte + tenuredN*s.cost.TenureSecondsPerObject
+	secs := s.cost.ScavengeFixedSeconds + copySeconds + rsSeconds + tenureSeconds
 	s.lastScavengeSeconds = secs
 	s.lastScavengeLive = copiedN + tenuredN
 	s.lastScavengeLiveBytes = copiedB + tenuredB
 	if kind == scavengeScheduled {
 		s.st.ScavengeSeconds += secs
 		s.st.RSScanSeconds += rsSeconds
+		s.st.CopySeconds += copySeconds
+		s.st.TenureSeconds += tenureSeconds
 		if s.onEvt != nil {
 			th := int64(-1)
 			if s.armed {
@@ -478,7 +483,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 				Kind: EventScavenge, ClockBytes: now, EdenUsedBytes: edenBefore,
 				SurvivorBytesBefore: pastBefore, SurvivorBytesAfter: futureUsed,
 				RSEntries: rsEntries, RSSlots: rsSlots, TenuredBytes: tenuredB, TenuredByAgeBytes: ageB, ThresholdBytes: th,
-				OldUsedBytes: s.oldUsed, FootprintBytes: s.footprint(), Seconds: secs,
+				OldUsedBytes: s.oldUsed, FootprintBytes: s.footprint(), Seconds: secs, RSSeconds: rsSeconds,
 			})
 		}
 	}

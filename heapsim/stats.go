@@ -57,6 +57,12 @@ type Stats struct {
 	// at the first full GC after their tenuring: premature tenuring.
 	TenuredGarbageObjects float64 `json:"tenuredGarbageObjects"`
 	TenuredGarbageBytes   uint64  `json:"tenuredGarbageBytes"`
+	// TenuredShortLivedObjects and TenuredShortLivedBytes are tenured objects that die within
+	// lifetimes.DefaultLongLivedThreshold (5 %) of the run after their tenuring: short-lived
+	// objects that the survivor spaces could not hold, which only a full GC can reclaim. Unlike
+	// TenuredGarbageBytes it does not depend on when full GCs run.
+	TenuredShortLivedObjects float64 `json:"tenuredShortLivedObjects"`
+	TenuredShortLivedBytes   uint64  `json:"tenuredShortLivedBytes"`
 	// ReclaimedBytes counts bytes freed: dead eden and survivor objects at scavenges, dead old
 	// objects at full GCs.
 	ReclaimedBytes uint64 `json:"reclaimedBytes"`
@@ -91,8 +97,12 @@ type Stats struct {
 	// MarkSeconds and CompactSeconds split FullGCSeconds (the inner scavenge is the rest).
 	MarkSeconds    float64 `json:"markSeconds"`
 	CompactSeconds float64 `json:"compactSeconds"`
-	// RSScanSeconds is the part of ScavengeSeconds spent scanning remembered-set entries.
+	// RSScanSeconds is the part of ScavengeSeconds spent scanning remembered-set entries,
+	// CopySeconds the part spent copying survivors to future space and TenureSeconds the part
+	// spent promoting objects to old space; the rest is each scavenge's fixed cost.
 	RSScanSeconds  float64 `json:"rsScanSeconds"`
+	CopySeconds    float64 `json:"copySeconds"`
+	TenureSeconds  float64 `json:"tenureSeconds"`
 	GrowSeconds    float64 `json:"growSeconds"`
 	ShrinkSeconds  float64 `json:"shrinkSeconds"`
 	GCSeconds      float64 `json:"gcSeconds"`
@@ -159,6 +169,21 @@ type Event struct {
 	FootprintBytes uint64 `json:"footprintBytes"`
 	// SegmentBytes is the segment added or the bytes released (grow, shrink).
 	SegmentBytes uint64 `json:"segmentBytes"`
-	// Seconds is the event's time in the cost model.
-	Seconds float64 `json:"seconds"`
+	// OldUsedBeforeBytes is old-space use when a full GC started and OldReclaimedBytes what its
+	// marking found dead there.
+	OldUsedBeforeBytes uint64 `json:"oldUsedBeforeBytes,omitempty"`
+	OldReclaimedBytes  uint64 `json:"oldReclaimedBytes,omitempty"`
+	// RequestBytes is, for a full GC caused by a large allocation, the size of the object that
+	// found no free chunk (§2.3).
+	RequestBytes uint64 `json:"requestBytes,omitempty"`
+	// TenuredGarbageBytes is, at a full GC, what it found dead among the objects tenured since
+	// the previous full GC (premature tenuring).
+	TenuredGarbageBytes uint64 `json:"tenuredGarbageBytes,omitempty"`
+	// Seconds is the event's time in the cost model. RSSeconds is the part of a scavenge's time
+	// spent on the remembered set; MarkSeconds and CompactSeconds split a full GC's time (the
+	// inner scavenge and the fixed cost are the rest).
+	Seconds        float64 `json:"seconds"`
+	RSSeconds      float64 `json:"rsSeconds,omitempty"`
+	MarkSeconds    float64 `json:"markSeconds,omitempty"`
+	CompactSeconds float64 `json:"compactSeconds,omitempty"`
 }

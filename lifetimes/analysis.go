@@ -680,3 +680,45 @@ func roundSignificant(x float64, digits int) float64 {
 	scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(x)))
 	return math.Round(x*scale) / scale
 }
+
+// LiveCurve returns the bytes alive at points+1 evenly spaced times of the run, from 0 to
+// Meta.EndBytes inclusive: clocks[k] = k·EndBytes/points (rounded down) and live[k] the weighted
+// bytes of the objects alive then. As for PeakLiveBytes, an object is alive on [Birth, Death),
+// or from Birth on if it is alive at the end. It is exact at those times, takes one pass over
+// the records plus a binary search per record, and does not modify p. points must be ≥ 1.
+func LiveCurve(p *Profile, points int) (clocks, live []uint64, err error) {
+	if p == nil {
+		return nil, nil, errors.New("lifetimes: live curve: nil profile")
+	}
+	if points < 1 {
+		return nil, nil, fmt.Errorf("lifetimes: live curve: points %d is not ≥ 1", points)
+	}
+	end := p.Meta.EndBytes
+	clocks = make([]uint64, points+1)
+	for k := range clocks {
+		clocks[k] = uint64(float64(end) * float64(k) / float64(points))
+	}
+	clocks[points] = end
+	// An object adds its bytes to live[k] for from ≤ k < to, where from is the first clock ≥
+	// Birth and to the first clock ≥ Death: a difference array.
+	delta := make([]int64, points+2)
+	for i := range p.Len() {
+		w := int64(p.Weight[i]) * int64(p.SizeBytes[i])
+		from, _ := slices.BinarySearch(clocks, p.Birth[i])
+		to := points + 1
+		if p.Flags[i]&FlagAliveAtEnd == 0 {
+			to, _ = slices.BinarySearch(clocks, p.Death[i])
+		}
+		if from < to {
+			delta[from] += w
+			delta[to] -= w
+		}
+	}
+	live = make([]uint64, points+1)
+	var run int64
+	for k := range live {
+		run += delta[k]
+		live[k] = uint64(max(run, 0))
+	}
+	return clocks, live, nil
+}

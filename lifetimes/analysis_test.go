@@ -381,3 +381,30 @@ func benchProfile(n int) *Profile {
 	p.Meta = Meta{Source: "bench", EndBytes: end, TotalAllocatedBytes: end, SamplingRate: 1}
 	return p
 }
+
+func TestLiveCurveMatchesBruteForce(t *testing.T) {
+	b := &Builder{}
+	c := b.Class("C")
+	// Size, birth, death, weight; one alive at the end; a death exactly on a sample time.
+	b.Add(c, 16, 0, 10, 1, 0)
+	b.Add(c, 32, 5, 50, 2, 0)
+	b.Add(c, 64, 20, 21, 1, 0)
+	b.Add(c, 8, 40, 100, 3, FlagAliveAtEnd)
+	p, err := b.Build(Meta{Source: "test", EndBytes: 100, TotalAllocatedBytes: 168, SamplingRate: 1})
+	require.NoError(t, err)
+	clocks, live, err := LiveCurve(p, 10)
+	require.NoError(t, err)
+	require.Len(t, clocks, 11)
+	require.Equal(t, p.Meta.EndBytes, clocks[10])
+	for k, c := range clocks {
+		var want uint64
+		for i := range p.Len() {
+			if p.Birth[i] <= c && (p.Flags[i]&FlagAliveAtEnd != 0 || c < p.Death[i]) {
+				want += uint64(p.Weight[i]) * uint64(p.SizeBytes[i])
+			}
+		}
+		require.Equal(t, want, live[k], "clock %d", c)
+	}
+	_, _, err = LiveCurve(p, 0)
+	require.Error(t, err)
+}
