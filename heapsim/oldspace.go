@@ -223,8 +223,8 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 		s.onEvt(&Event{Kind: EventFullGC, Cause: cause, ClockBytes: s.now,
 			SurvivorBytesAfter: s.pastBytes, OldUsedBytes: s.oldUsed, OldLiveBytes: liveOld,
 			FootprintBytes: s.footprint(), OldUsedBeforeBytes: usedBefore, OldReclaimedBytes: reclaimed, RequestBytes: requestBytes,
-			TenuredGarbageBytes: s.st.TenuredGarbageBytes - garbageBefore,
-			Seconds:             secs, MarkSeconds: markSecs, CompactSeconds: compactSecs})
+			TenuredGarbageBytes: s.st.TenuredGarbageBytes - garbageBefore, TenuredBytes: s.lastScavengeTenuredBytes,
+			Seconds: secs, MarkSeconds: markSecs, CompactSeconds: compactSecs})
 	}
 	s.shrink()
 	s.usedAtLastFullGC = s.oldUsed

@@ -190,3 +190,28 @@ func TestValidateNamesTheField(t *testing.T) {
 	c.RSSlotSeconds = -1
 	require.ErrorContains(t, c.Validate(), "rsSlotSeconds")
 }
+
+// TestEventLogAddsUpToStats: the event log's per-event figures sum to the run's totals.
+func TestEventLogAddsUpToStats(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		p := randomProfile(t, seed, 20000)
+		var tenured uint64
+		var secs float64
+		var scav, full int
+		st, err := Run(p, DefaultParams(), DefaultCost(), Options{OnEvent: func(e *Event) {
+			tenured += e.TenuredBytes
+			secs += e.Seconds
+			switch e.Kind {
+			case EventScavenge:
+				scav++
+			case EventFullGC:
+				full++
+			}
+		}})
+		require.NoError(t, err)
+		require.Equal(t, st.TenuredBytes, tenured, "seed %d", seed)
+		require.Equal(t, st.Scavenges, scav)
+		require.Equal(t, st.FullGCs, full)
+		require.InDelta(t, st.GCSeconds, secs, 1e-9*max(st.GCSeconds, 1))
+	}
+}

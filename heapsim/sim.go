@@ -131,11 +131,14 @@ type sim struct {
 	bucketWidth      uint64
 	// soonBytes is the lifetime below which a tenured object counts as short-lived
 	// (Stats.TenuredShortLivedBytes): lifetimes.DefaultLongLivedThreshold of the run.
-	soonBytes     uint64
-	reclaimedUpTo int // calendar buckets below this are empty
-	epoch         uint32
-	epochLive     []float64  // old bytes still live (or not yet found dead) by entry epoch
-	large         []largeObj // objects allocated straight into old space, in address order
+	soonBytes uint64
+	// lastScavengeTenuredBytes is what the last scavenge tenured (a full GC's event reports its
+	// inner scavenge's).
+	lastScavengeTenuredBytes uint64
+	reclaimedUpTo            int // calendar buckets below this are empty
+	epoch                    uint32
+	epochLive                []float64  // old bytes still live (or not yet found dead) by entry epoch
+	large                    []largeObj // objects allocated straight into old space, in address order
 
 	containers    []lifetimes.Container
 	containerOf   map[int32]int32
@@ -469,6 +472,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 	s.lastScavengeSeconds = secs
 	s.lastScavengeLive = copiedN + tenuredN
 	s.lastScavengeLiveBytes = copiedB + tenuredB
+	s.lastScavengeTenuredBytes = tenuredB
 	if kind == scavengeScheduled {
 		s.st.ScavengeSeconds += secs
 		s.st.RSScanSeconds += rsSeconds

@@ -157,7 +157,8 @@ type Event struct {
 	// RSEntries and RSSlots are the remembered set scanned.
 	RSEntries float64 `json:"rsEntries"`
 	RSSlots   uint64  `json:"rsSlots"`
-	// TenuredBytes were promoted by this scavenge, TenuredByAgeBytes of them by age (§3.3).
+	// TenuredBytes were promoted by this scavenge (for a full GC: by its inner scavenge),
+	// TenuredByAgeBytes of them by age (§3.3).
 	TenuredBytes      uint64 `json:"tenuredBytes"`
 	TenuredByAgeBytes uint64 `json:"tenuredByAgeBytes"`
 	// ThresholdBytes is the tenuring threshold armed for the next scavenge as an offset into

@@ -154,7 +154,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			case ro.worker:
 				return nil, usageErrorf("workload %q differs from the study's (fingerprint %.12s, the study's %.12s): every worker needs the same workload (same file, or a gctune whose bundled workload is the same)", w.Ref, fp, w.Fingerprint)
 			case !ro.force:
-				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): resume with --force to continue anyway", w.Ref, w.Fingerprint, fp)
+				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
 			p, _, err := lifetimes.Open(path, opts)
 			if err != nil {

@@ -56,6 +56,8 @@ Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables,
 		NewOptimizeCmd(ro),
 		NewResumeCmd(ro),
 		NewExportCmd(ro),
+		NewReportCmd(ro),
+		NewExplainCmd(ro),
 		newStudiesGroup(ro),
 		NewWorkerCmd(ro),
 	)

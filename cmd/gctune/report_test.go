@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/internal/chromium"
+	"github.com/gctune/gctune/report"
+)
+
+// reportStudy runs a small study on gcdemo into url and returns the best trial's number.
+func reportStudy(t *testing.T, url string) int {
+	t.Helper()
+	var doc sessionDoc
+	gctuneJSON(t, &doc, "optimize", gcdemo, "--trials", "10", "--workers", "1", "--storage", url, "--study", "demo")
+	require.NotNil(t, doc.Best)
+	return doc.Best.Number
+}
+
+// TestReportAndExplain runs gctune report and explain on a study in SQLite and in PostgreSQL.
+func TestReportAndExplain(t *testing.T) {
+	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
+		be := b(t)
+		t.Run(be.name, func(t *testing.T) {
+			url := be.fresh(t)
+			best := reportStudy(t, url)
+
+			// explain: the header, then the diagnosis text, the same as the JSON's.
+			out, errOut, code := gctune(t, "explain", "demo", "--storage", url)
+			require.Equal(t, 0, code, errOut)
+			assert.Regexp(t, `^Study demo \(testdata/gcdemo.yaml\), trial \d+ against the VM defaults.\n`, out)
+			assert.Contains(t, out, "Where the GC time went:")
+			var doc struct {
+				Study     string            `json:"study"`
+				Trial     int               `json:"trial"`
+				Diagnosis *report.Diagnosis `json:"diagnosis"`
+			}
+			gctuneJSON(t, &doc, "explain", "demo", "--storage", url)
+			assert.Equal(t, best, doc.Trial)
+			var text bytes.Buffer
+			require.NoError(t, doc.Diagnosis.WriteText(&text))
+			assert.True(t, strings.HasSuffix(out, text.String()), "explain prints the diagnosis's text")
+
+			// --trial explains another trial.
+			out, errOut, code = gctune(t, "explain", "demo", "--storage", url, "--trial", "0")
+			require.Equal(t, 0, code, errOut)
+			assert.Contains(t, out, "trial 0 against")
+
+			// report: the HTML and one PNG per figure, nothing else left in the directories.
+			dir := t.TempDir()
+			html := filepath.Join(dir, "r.html")
+			pngs := filepath.Join(dir, "figs")
+			out, errOut, code = gctune(t, "report", "demo", "--storage", url, "-o", html, "--png", pngs, "--sweep-points", "5")
+			require.Equal(t, 0, code, errOut)
+			m := regexp.MustCompile(`wrote .* \((\d+) figures\)`).FindStringSubmatch(out)
+			require.NotNil(t, m, out)
+			files, err := os.ReadDir(pngs)
+			require.NoError(t, err)
+			assert.Equal(t, m[1], itoa(len(files)))
+			for _, f := range files {
+				assert.True(t, strings.HasSuffix(f.Name(), ".png"), f.Name())
+			}
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			assert.Len(t, entries, 2, "r.html and figs/, no temporary file")
+			page, err := os.ReadFile(html)
+			require.NoError(t, err)
+			assert.Contains(t, string(page), "<svg")
+			assert.Contains(t, string(page), "demo")
+		})
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	for _, cmd := range []string{"report", "explain"} {
+		_, errOut, code := gctune(t, cmd, "nope", "--storage", filepath.Join(dir, "missing.db"))
+		assert.Equal(t, 2, code, cmd)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %q", errOut)
+	}
+	_, errOut, code := gctune(t, "study", "create", "empty", gcdemo, "--storage", db)
+	require.Equal(t, 0, code, errOut)
+	for _, cmd := range []string{"report", "explain"} {
+		_, errOut, code = gctune(t, cmd, "empty", "--storage", db, "-o", filepath.Join(dir, "x.html"))
+		if cmd == "explain" {
+			_, errOut, code = gctune(t, cmd, "empty", "--storage", db)
+		}
+		assert.Equal(t, 2, code, cmd)
+		assert.Contains(t, errOut, `study "empty" has no completed feasible trial yet`, cmd)
+		_, errOut, code = gctune(t, cmd, "ghost", "--storage", db)
+		assert.Equal(t, 2, code, cmd)
+		assert.Contains(t, errOut, "ghost", cmd)
+	}
+	reportStudy(t, db)
+	_, errOut, code = gctune(t, "explain", "demo", "--storage", db, "--trial", "999")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `study "demo" has no trial 999`)
+	_, errOut, code = gctune(t, "report", "demo", "--storage", db, "--sweep-points", "2")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "SweepPoints 2")
+	// An output in a missing directory: an error, and nothing written anywhere.
+	_, errOut, code = gctune(t, "report", "demo", "--storage", db, "--sweep-points", "3", "-o", filepath.Join(dir, "no", "r.html"))
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, errOut, filepath.Join(dir, "no", "r.html"))
+	_, err := os.Stat(filepath.Join(dir, "no"))
+	assert.True(t, os.IsNotExist(err))
+	assert.NoFileExists(t, filepath.Join(dir, "x.html"))
+}
+
+// TestReportInChromium is the end-to-end test: the report of a real study opened in headless
+// Chromium, screenshot taken and checked. It skips when Chromium is missing, unless CI is set
+// (.ci/run installs it). REPORT_SCREENSHOT_DIR keeps the report and the screenshot there.
+func TestReportInChromium(t *testing.T) {
+	if _, err := chromium.Available(); err != nil {
+		if chromium.Required() {
+			t.Fatalf("CI is set and Chromium is missing: %v", err)
+		}
+		t.Skipf("no Chromium: %v", err)
+	}
+	dir := os.Getenv("REPORT_SCREENSHOT_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	db := filepath.Join(t.TempDir(), "s.db")
+	reportStudy(t, db)
+	html := filepath.Join(dir, "report.html")
+	_, errOut, code := gctune(t, "report", "demo", "--storage", db, "-o", html, "--sweep-points", "7")
+	require.Equal(t, 0, code, errOut)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	shot := filepath.Join(dir, "report.png")
+	require.NoError(t, chromium.Screenshot(ctx, html, shot, 1280, 6000))
+	f, err := os.Open(shot)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 1280, 6000), img.Bounds())
+	// The page rendered: the top holds dark text on a light background, and the lower part holds
+	// the figures' coloured strokes (not one flat colour, not a blank or an error page).
+	assert.Greater(t, distinctColours(img, image.Rect(0, 0, 1280, 600)), 20, "the header rendered")
+	assert.Greater(t, distinctColours(img, image.Rect(0, 1500, 1280, 6000)), 50, "the figures rendered")
+
+	pdf := filepath.Join(dir, "report.pdf")
+	require.NoError(t, chromium.PrintToPDF(ctx, html, pdf))
+	b, err := os.ReadFile(pdf)
+	require.NoError(t, err)
+	assert.True(t, bytes.HasPrefix(b, []byte("%PDF")), "printing gives a PDF")
+}
+
+// distinctColours counts the distinct colours in r (up to 1,000).
+func distinctColours(img image.Image, r image.Rectangle) int {
+	seen := map[[4]uint32]bool{}
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			c0, c1, c2, c3 := img.At(x, y).RGBA()
+			seen[[4]uint32{c0, c1, c2, c3}] = true
+			if len(seen) >= 1000 {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}

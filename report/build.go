@@ -1,0 +1,419 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// Input is what a report is built from: the study's problem and trials.
+type Input struct {
+	// Study names the study; Version is the gctune version building the report.
+	Study   string
+	Version string
+	// Problem is the study's objective over its workloads (its cost model, VM facts, budget).
+	Problem *objective.Problem
+	// Space is the range each parameter is swept over for the sensitivity figure: the space
+	// the study was configured with (wider than a constrained plan's, so the sweep shows why
+	// the constraint is there).
+	Space search.Space
+	// Trials are the study's trials, in any order.
+	Trials []goptuna.FrozenTrial
+	// Trial is the number of the trial to report on as "best"; -1 means the best feasible
+	// trial (studies.BestTrial).
+	Trial int
+	// Analysis sets the long-lived threshold of the workload summaries.
+	Analysis lifetimes.AnalysisOptions
+}
+
+// Options tune how much a report simulates.
+type Options struct {
+	// SweepPoints is the number of grid points per parameter in the sensitivity sweeps
+	// (≥ 3; 0 means DefaultSweepPoints). The best's and the default's values are added to them.
+	SweepPoints int
+	// Workers is how many simulations run at once (0: GOMAXPROCS).
+	Workers int
+	// LivePoints is the number of samples of the live-bytes curve (0: DefaultLivePoints).
+	LivePoints int
+}
+
+// Defaults of Options.
+const (
+	// DefaultSweepPoints gives 21 grid points per parameter: on the default space's log axes
+	// that is a step of about ×1.3 to ×1.6 in the sizes, fine enough to place a cliff within
+	// one step, and 5 × 23 simulations in all (about 10 s on dataframe-3.1gb on 2 cores).
+	DefaultSweepPoints = 21
+	// DefaultLivePoints samples the live-bytes curve 400 times over the run: finer than a
+	// figure's pixels.
+	DefaultLivePoints = 400
+)
+
+// Validate checks the options, naming the bad field.
+func (o Options) Validate() error {
+	if o.SweepPoints != 0 && (o.SweepPoints < 3 || o.SweepPoints > 1000) {
+		return fmt.Errorf("report: SweepPoints %d is not in [3, 1000]", o.SweepPoints)
+	}
+	if o.Workers < 0 {
+		return fmt.Errorf("report: Workers %d is negative", o.Workers)
+	}
+	if o.LivePoints < 0 || o.LivePoints > 100000 {
+		return fmt.Errorf("report: LivePoints %d is not in [0, 100000]", o.LivePoints)
+	}
+	return nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.SweepPoints == 0 {
+		o.SweepPoints = DefaultSweepPoints
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.LivePoints == 0 {
+		o.LivePoints = DefaultLivePoints
+	}
+	return o
+}
+
+// ErrNoBestTrial is returned when the study has no complete, feasible trial to report on.
+var ErrNoBestTrial = errors.New("report: the study has no complete feasible trial yet")
+
+// Build simulates what the report shows: the workloads' lifetime analysis, the search's
+// trials, a sensitivity sweep per parameter around the best trial, the default and the best
+// run with their event logs, and the diagnosis. It is deterministic: the same input gives
+// the same Report.
+func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	if in.Problem == nil {
+		return nil, errors.New("report: no problem")
+	}
+	if err := in.Space.Validate(); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	srch, err := searchData(in.Problem, in.Trials, in.Trial)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Study: in.Study, Version: in.Version, Search: srch}
+	for _, w := range in.Problem.Workloads() {
+		wl, err := workloadData(w, in.Analysis)
+		if err != nil {
+			return nil, err
+		}
+		r.Workloads = append(r.Workloads, wl)
+	}
+	diag, runs, err := diagnose(ctx, in.Problem, srch.Best.Point, srch.ValueLabel, opts.Workers, true)
+	if err != nil {
+		return nil, err
+	}
+	r.Diagnosis = diag
+	for i, w := range in.Problem.Workloads() {
+		clocks, live, err := lifetimes.LiveCurve(w.Profile, opts.LivePoints)
+		if err != nil {
+			return nil, fmt.Errorf("report: workload %s: %w", w.Name, err)
+		}
+		c := Comparison{Workload: w.Name, EndBytes: w.Profile.Meta.EndBytes, Default: runs[i][0], Best: runs[i][1]}
+		for k := range clocks {
+			c.Live = append(c.Live, LivePoint{ClockBytes: clocks[k], LiveBytes: live[k]})
+		}
+		r.Comparisons = append(r.Comparisons, c)
+	}
+	if r.Sensitivity, err = Sensitivity(ctx, in.Problem, in.Space, srch.Best.Point, opts); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// secondsLabel is the ValueLabel of a one-workload problem.
+const secondsLabel = "run time (s)"
+
+// ValueLabel names a problem's objective with its unit.
+func ValueLabel(p *objective.Problem) string {
+	if len(p.Workloads()) == 1 {
+		return secondsLabel
+	}
+	if p.Settings().Aggregate == objective.AggregateMean {
+		return "mean slowdown over the defaults (×)"
+	}
+	return "worst slowdown over the defaults (×)"
+}
+
+// searchData turns the study's trials into the report's.
+func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (Search, error) {
+	s := Search{ValueLabel: ValueLabel(p), DefaultValue: p.DefaultValue(), DefaultPoint: search.DefaultPoint(p.Base()),
+		MaxFootprintBytes: p.Settings().MaxFootprintBytes}
+	for i := range p.Workloads() {
+		s.DefaultFootprintBytes = max(s.DefaultFootprintBytes, p.Baseline(i).PeakFootprintBytes)
+	}
+	sorted := slices.Clone(trials)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Number < sorted[j].Number })
+	for _, t := range sorted {
+		tr, ok := trialData(t)
+		if ok {
+			s.Trials = append(s.Trials, tr)
+		}
+	}
+	best, err := SelectTrial(sorted, trial)
+	if err != nil {
+		return s, err
+	}
+	s.Best = best
+	for _, t := range studies.ParetoFront(sorted, search.AttrFootprint) {
+		if tr, ok := trialData(t); ok {
+			s.Pareto = append(s.Pareto, tr)
+		}
+	}
+	sort.SliceStable(s.Pareto, func(i, j int) bool { return s.Pareto[i].PeakFootprintBytes < s.Pareto[j].PeakFootprintBytes })
+	return s, nil
+}
+
+// SelectTrial returns trial number n of trials, which must be complete, or the best feasible
+// trial when n < 0 (ErrNoBestTrial when there is none).
+func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
+	var t goptuna.FrozenTrial
+	if n < 0 {
+		var ok bool
+		if t, ok = studies.BestTrial(trials); !ok {
+			return Trial{}, ErrNoBestTrial
+		}
+	} else {
+		i := slices.IndexFunc(trials, func(t goptuna.FrozenTrial) bool { return t.Number == n })
+		if i < 0 {
+			return Trial{}, fmt.Errorf("report: no trial %d", n)
+		}
+		if t = trials[i]; t.State != goptuna.TrialStateComplete {
+			return Trial{}, fmt.Errorf("report: trial %d is not complete", n)
+		}
+	}
+	tr, ok := trialData(t)
+	if !ok {
+		return Trial{}, fmt.Errorf("report: trial %d has no parameters", t.Number)
+	}
+	return tr, nil
+}
+
+// trialData converts one trial; false for a trial with no complete set of parameters (a
+// waiting trial, or one that failed before suggesting).
+func trialData(t goptuna.FrozenTrial) (Trial, bool) {
+	pt, err := search.PointFromParams(t.Params)
+	if err != nil {
+		return Trial{}, false
+	}
+	tr := Trial{Number: t.Number, State: stateName(t.State), Value: t.Value, Point: pt,
+		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[search.AttrFeasible] != "false"}
+	if fp, err := strconv.ParseUint(t.UserAttrs[search.AttrFootprint], 10, 64); err == nil {
+		tr.PeakFootprintBytes = fp
+	}
+	if t.State != goptuna.TrialStateComplete {
+		tr.Value = math.NaN()
+	}
+	return tr, true
+}
+
+func stateName(s goptuna.TrialState) string {
+	switch s {
+	case goptuna.TrialStateComplete:
+		return "complete"
+	case goptuna.TrialStateFail:
+		return "fail"
+	case goptuna.TrialStatePruned:
+		return "pruned"
+	case goptuna.TrialStateRunning:
+		return "running"
+	case goptuna.TrialStateWaiting:
+		return "waiting"
+	}
+	return "unknown"
+}
+
+// workloadData analyses one workload's lifetimes.
+func workloadData(w objective.Workload, ao lifetimes.AnalysisOptions) (Workload, error) {
+	sum, err := lifetimes.Summarize(w.Profile, ao)
+	if err != nil {
+		return Workload{}, fmt.Errorf("report: workload %s: %w", w.Name, err)
+	}
+	lin, err := lifetimes.LifetimeHistogram(w.Profile, lifetimes.HistogramOptions{Scale: lifetimes.LinearScale})
+	if err != nil {
+		return Workload{}, fmt.Errorf("report: workload %s: %w", w.Name, err)
+	}
+	lg, err := lifetimes.LifetimeHistogram(w.Profile, lifetimes.HistogramOptions{Scale: lifetimes.LogScale})
+	if err != nil {
+		return Workload{}, fmt.Errorf("report: workload %s: %w", w.Name, err)
+	}
+	return Workload{Name: w.Name, Summary: sum, Linear: lin, Log: lg}, nil
+}
+
+// paramInfo describes one search dimension for people.
+type paramInfo struct {
+	name  string
+	label string
+	bytes bool
+	log   bool
+	get   func(search.Point) float64
+	set   func(*search.Point, float64)
+	space func(search.Space) search.Bounds
+}
+
+// params lists the five dimensions in search.ParamNames order.
+var params = [...]paramInfo{
+	{search.ParamNewSpace, "new space (eden) size", true, true,
+		func(p search.Point) float64 { return p.NewSpaceBytes }, func(p *search.Point, v float64) { p.NewSpaceBytes = v },
+		func(s search.Space) search.Bounds { return s.NewSpaceBytes }},
+	{search.ParamHeadroom, "growth headroom", true, true,
+		func(p search.Point) float64 { return p.HeadroomBytes }, func(p *search.Point, v float64) { p.HeadroomBytes = v },
+		func(s search.Space) search.Bounds { return s.HeadroomBytes }},
+	{search.ParamShrink, "shrink threshold", true, true,
+		func(p search.Point) float64 { return p.ShrinkBytes }, func(p *search.Point, v float64) { p.ShrinkBytes = v },
+		func(s search.Space) search.Bounds { return s.ShrinkBytes }},
+	{search.ParamRatio, "full GC ratio", false, true,
+		func(p search.Point) float64 { return p.Ratio }, func(p *search.Point, v float64) { p.Ratio = v },
+		func(s search.Space) search.Bounds { return s.Ratio }},
+	{search.ParamProportion, "survivors to keep", false, false,
+		func(p search.Point) float64 { return p.Proportion }, func(p *search.Point, v float64) { p.Proportion = v },
+		func(s search.Space) search.Bounds { return s.Proportion }},
+}
+
+// Sensitivity sweeps each parameter over its range in space with the other four held at
+// best, simulating every point with the problem's objective (no surrogate), and returns the
+// sweeps ranked by Effect, largest first (ties: search.ParamNames order).
+func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Space, best search.Point, opts Options) ([]Sweep, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	base := prob.Base()
+	def := search.DefaultPoint(base)
+	best = best.Rounded()
+	sweeps := make([]Sweep, len(params))
+	type job struct{ sweep, idx int }
+	var jobs []job
+	for i, pi := range params {
+		b := pi.space(space)
+		vals := []float64{pi.get(best), pi.get(def.Rounded())}
+		for k := range opts.SweepPoints {
+			f := float64(k) / float64(opts.SweepPoints-1)
+			v := b.Low + f*(b.High-b.Low)
+			if pi.log {
+				v = math.Exp(math.Log(b.Low) + f*(math.Log(b.High)-math.Log(b.Low)))
+			}
+			var pt search.Point
+			pi.set(&pt, v)
+			vals = append(vals, pi.get(pt.Rounded()))
+		}
+		slices.Sort(vals)
+		vals = slices.Compact(vals)
+		sweeps[i] = Sweep{Param: pi.name, Label: pi.label, Bytes: pi.bytes, Log: pi.log, Values: vals,
+			Objective: make([]float64, len(vals)), Feasible: make([]bool, len(vals)),
+			BestValue: pi.get(best), DefaultValue: pi.get(def)}
+		for k := range vals {
+			jobs = append(jobs, job{i, k})
+		}
+	}
+	err := parallel(ctx, len(jobs), opts.Workers, func(j int) error {
+		jb := jobs[j]
+		pt := best
+		params[jb.sweep].set(&pt, sweeps[jb.sweep].Values[jb.idx])
+		res, err := prob.Evaluate(pt.Params(base))
+		if err != nil {
+			return fmt.Errorf("report: sensitivity of %s at %v: %w", params[jb.sweep].name, sweeps[jb.sweep].Values[jb.idx], err)
+		}
+		sweeps[jb.sweep].Objective[jb.idx] = res.Value
+		sweeps[jb.sweep].Feasible[jb.idx] = res.Feasible
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range sweeps {
+		sw := &sweeps[i]
+		lo, hi := math.Inf(1), math.Inf(-1)
+		sw.CliffRatio = 1
+		for k, v := range sw.Objective {
+			if sw.Values[k] == sw.BestValue {
+				sw.BestObjective = v
+			}
+			if !sw.Feasible[k] {
+				continue
+			}
+			lo, hi = min(lo, v), max(hi, v)
+			if k > 0 && sw.Feasible[k-1] {
+				a, b := sw.Objective[k-1], v
+				if r := max(a, b) / min(a, b); r > sw.CliffRatio {
+					sw.CliffRatio, sw.CliffFrom, sw.CliffTo = r, sw.Values[k-1], sw.Values[k]
+				}
+			}
+		}
+		if lo > 0 && !math.IsInf(lo, 0) {
+			sw.Effect = (hi - lo) / lo
+		}
+	}
+	sort.SliceStable(sweeps, func(i, j int) bool { return sweeps[i].Effect > sweeps[j].Effect })
+	return sweeps, nil
+}
+
+// parallel runs fn(0..n-1) on up to workers goroutines and returns the error of the lowest
+// index that failed, so the error is deterministic. Once ctx is done the remaining jobs fail
+// with its error without running.
+func parallel(ctx context.Context, n, workers int, fn func(int) error) error {
+	errs := make([]error, n)
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(max(workers, 1), max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				j := next
+				next++
+				mu.Unlock()
+				if j >= n {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[j] = fmt.Errorf("report: %w", err)
+					continue
+				}
+				errs[j] = fn(j)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// simulate runs one workload with an event log when events is true.
+func simulate(p *lifetimes.Profile, params heapsim.Params, cost heapsim.Cost, events bool, acc *accumulator) (heapsim.Stats, []heapsim.Event, error) {
+	var log []heapsim.Event
+	opts := heapsim.Options{OnEvent: func(e *heapsim.Event) {
+		acc.add(e)
+		if events {
+			log = append(log, *e)
+		}
+	}}
+	st, err := heapsim.Run(p, params, cost, opts)
+	return st, log, err
+}

@@ -1,0 +1,441 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+)
+
+// Thresholds of the diagnosis. Each is a judgement, documented in docs/report.md.
+const (
+	// minFindingShare: a pathology is reported when it cost at least this share of the
+	// default run's GC time. Below 2 % no parameter change could buy much by removing it.
+	minFindingShare = 0.02
+	// lowYieldShare: a ratio-triggered full GC "reclaims little" when marking finds less than
+	// this share of old space dead: at 25 % the full GC marked three live bytes per byte freed.
+	lowYieldShare = 0.25
+	// rsDominatedShare: a scavenge is "dominated" by the remembered set when scanning it takes
+	// more than this share of the scavenge's time.
+	rsDominatedShare = 0.5
+	// burstGapShare: two large-allocation full GCs belong to one burst when less than this share
+	// of the run's allocation separates them.
+	burstGapShare = 0.01
+	// removedShare: the best configuration removes a pathology when it costs less than this
+	// share of what it cost in the default run; a parameter is the one that removes it when
+	// putting that parameter back alone brings back at least this share of what was removed.
+	removedShare = 0.5
+)
+
+// accumulator collects, from one run's event log, the evidence of the four pathologies.
+type accumulator struct {
+	burstGapBytes uint64
+
+	scavenges                  int
+	scavengeSeconds            float64
+	rsSeconds                  float64
+	rsDominated                int
+	rsDominatedSeconds         float64
+	rsDominatedRSSeconds       float64
+	maxRSEntries               float64
+	maxRSSlots                 uint64
+	fullGCs                    int
+	large                      int
+	largeSeconds               float64
+	largeRequests              []uint64
+	bursts, maxBurst, curBurst int
+	lastLargeClock             uint64
+	ratio                      int
+	lowYield                   int
+	lowYieldSeconds            float64
+	lowYieldReclaimedBytes     uint64
+	lowYieldUsedBytes          uint64
+	lowYieldLiveBytes          uint64
+	growths                    int
+}
+
+func newAccumulator(endBytes uint64) *accumulator {
+	return &accumulator{burstGapBytes: uint64(burstGapShare * float64(endBytes))}
+}
+
+func (a *accumulator) add(e *heapsim.Event) {
+	if a == nil {
+		return
+	}
+	switch e.Kind {
+	case heapsim.EventScavenge:
+		a.scavenges++
+		a.scavengeSeconds += e.Seconds
+		a.rsSeconds += e.RSSeconds
+		a.maxRSEntries = max(a.maxRSEntries, e.RSEntries)
+		a.maxRSSlots = max(a.maxRSSlots, e.RSSlots)
+		if e.Seconds > 0 && e.RSSeconds > rsDominatedShare*e.Seconds {
+			a.rsDominated++
+			a.rsDominatedSeconds += e.Seconds
+			a.rsDominatedRSSeconds += e.RSSeconds
+		}
+	case heapsim.EventFullGC:
+		a.fullGCs++
+		switch e.Cause {
+		case heapsim.CauseLargeAlloc:
+			if a.large > 0 && e.ClockBytes-a.lastLargeClock <= a.burstGapBytes {
+				a.curBurst++
+			} else {
+				a.closeBurst()
+				a.curBurst = 1
+			}
+			a.large++
+			a.largeSeconds += e.Seconds
+			a.largeRequests = append(a.largeRequests, e.RequestBytes)
+			a.lastLargeClock = e.ClockBytes
+		case heapsim.CauseRatio:
+			a.ratio++
+			if float64(e.OldReclaimedBytes) < lowYieldShare*float64(e.OldUsedBeforeBytes) {
+				a.lowYield++
+				a.lowYieldSeconds += e.Seconds
+				a.lowYieldReclaimedBytes += e.OldReclaimedBytes
+				a.lowYieldUsedBytes += e.OldUsedBeforeBytes
+				a.lowYieldLiveBytes += e.OldLiveBytes
+			}
+		}
+	case heapsim.EventGrow:
+		a.growths++
+	}
+}
+
+func (a *accumulator) closeBurst() {
+	if a.curBurst >= 2 {
+		a.bursts++
+	}
+	a.maxBurst = max(a.maxBurst, a.curBurst)
+	a.curBurst = 0
+}
+
+// runResult is one simulated run with its accumulated evidence.
+type runResult struct {
+	stats heapsim.Stats
+	acc   *accumulator
+}
+
+// cost returns what the pathology kind cost in the run, in seconds.
+func (r runResult) cost(kind string) float64 {
+	switch kind {
+	case KindLargeAllocBursts:
+		return r.acc.largeSeconds
+	case KindRatioLive:
+		return r.acc.lowYieldSeconds
+	case KindRememberedSet:
+		return r.acc.rsDominatedRSSeconds
+	case KindPrematureTenuring:
+		return prematureSeconds(r.stats)
+	}
+	return 0
+}
+
+// prematureSeconds estimates what premature tenuring cost: the short-lived objects' share of
+// the tenuring time (promotion is linear in the bytes and objects tenured). It leaves out the
+// full-GC work their garbage causes later, so it is a lower bound.
+func prematureSeconds(st heapsim.Stats) float64 {
+	if st.TenuredBytes == 0 {
+		return 0
+	}
+	return st.TenureSeconds * float64(st.TenuredShortLivedBytes) / float64(st.TenuredBytes)
+}
+
+var kinds = [...]string{KindLargeAllocBursts, KindRatioLive, KindRememberedSet, KindPrematureTenuring}
+
+// Diagnose compares the problem's default configuration with best on every workload: where
+// the GC time went, which pathologies the default run shows and what each cost, and which
+// parameter change of best removes each, confirmed by simulating best with that one parameter
+// put back to its default. workers bounds the simulations run at once (0: GOMAXPROCS).
+func Diagnose(ctx context.Context, prob *objective.Problem, best search.Point, workers int) (*Diagnosis, error) {
+	if prob == nil {
+		return nil, errors.New("report: no problem")
+	}
+	if workers <= 0 {
+		workers = Options{}.withDefaults().Workers
+	}
+	d, _, err := diagnose(ctx, prob, best, ValueLabel(prob), workers, false)
+	return d, err
+}
+
+// diagnose is Diagnose; with events it also returns each workload's default and best runs with
+// their event logs.
+func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, valueLabel string, workers int, events bool) (*Diagnosis, [][2]Run, error) {
+	base := prob.Base()
+	best = best.Rounded()
+	def := search.DefaultPoint(base).Rounded()
+	bestParams := best.Params(base)
+	bestRes, err := prob.Evaluate(bestParams)
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: best configuration: %w", err)
+	}
+	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.DefaultValue(), BestObjective: bestRes.Value}
+
+	// The changed parameters and, for each, the best with it put back.
+	var changed []int
+	for i, pi := range params {
+		if pi.get(best) != pi.get(def) {
+			changed = append(changed, i)
+		}
+	}
+	reverted := func(i int) heapsim.Params {
+		pt := best
+		params[i].set(&pt, params[i].get(def))
+		return pt.Params(base)
+	}
+	ws := prob.Workloads()
+	// Jobs: per workload, default, best, then one per changed parameter; then one objective
+	// evaluation per changed parameter.
+	perW := 2 + len(changed)
+	results := make([]runResult, len(ws)*perW)
+	logs := make([][]heapsim.Event, len(ws)*perW)
+	revertRes := make([]objective.Result, len(changed))
+	n := len(results) + len(changed)
+	err = parallel(ctx, n, workers, func(j int) error {
+		if j >= len(results) {
+			k := j - len(results)
+			res, err := prob.Evaluate(reverted(changed[k]))
+			if err != nil {
+				return fmt.Errorf("report: best with %s put back: %w", params[changed[k]].label, err)
+			}
+			revertRes[k] = res
+			return nil
+		}
+		w, k := j/perW, j%perW
+		var p heapsim.Params
+		switch k {
+		case 0:
+			p = base
+		case 1:
+			p = bestParams
+		default:
+			p = reverted(changed[k-2])
+		}
+		acc := newAccumulator(ws[w].Profile.Meta.EndBytes)
+		st, log, err := simulate(ws[w].Profile, p, prob.Cost(), events && k < 2, acc)
+		if err != nil && !errors.Is(err, heapsim.ErrOutOfMemory) {
+			return fmt.Errorf("report: workload %s: %w", ws[w].Name, err)
+		}
+		acc.closeBurst()
+		results[j] = runResult{stats: st, acc: acc}
+		logs[j] = log
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for k, i := range changed {
+		pi := params[i]
+		d.Changes = append(d.Changes, Change{Param: pi.name, Label: pi.label, Bytes: pi.bytes,
+			DefaultValue: pi.get(def), BestValue: pi.get(best),
+			RevertedObjective: revertRes[k].Value, RevertedFeasible: revertRes[k].Feasible})
+	}
+	sort.SliceStable(d.Changes, func(a, b int) bool { return d.Changes[a].RevertedObjective > d.Changes[b].RevertedObjective })
+
+	runs := make([][2]Run, len(ws))
+	for w := range ws {
+		rs := results[w*perW : (w+1)*perW]
+		wd := workloadDiagnosis(ws[w].Name, rs[0], rs[1])
+		for _, kind := range kinds {
+			if f, ok := finding(kind, rs, changed, best, def); ok {
+				wd.Findings = append(wd.Findings, f)
+			}
+		}
+		sort.SliceStable(wd.Findings, func(a, b int) bool { return wd.Findings[a].CostSeconds > wd.Findings[b].CostSeconds })
+		d.Workloads = append(d.Workloads, wd)
+		runs[w] = [2]Run{
+			{Label: "default", Params: base, Stats: rs[0].stats, Events: logs[w*perW]},
+			{Label: "best", Params: bestParams, Stats: rs[1].stats, Events: logs[w*perW+1]},
+		}
+	}
+	return d, runs, nil
+}
+
+// workloadDiagnosis fills the totals and the breakdown of where the GC time went.
+func workloadDiagnosis(name string, def, best runResult) WorkloadDiagnosis {
+	wd := WorkloadDiagnosis{Workload: name,
+		DefaultSeconds: def.stats.TotalSeconds, BestSeconds: best.stats.TotalSeconds,
+		DefaultGCSeconds: def.stats.GCSeconds, BestGCSeconds: best.stats.GCSeconds}
+	items := []struct {
+		name string
+		get  func(heapsim.Stats) float64
+	}{
+		{"copying survivors in scavenges", func(s heapsim.Stats) float64 { return s.CopySeconds }},
+		{"tenuring in scavenges", func(s heapsim.Stats) float64 { return s.TenureSeconds }},
+		{"remembered-set scanning in scavenges", func(s heapsim.Stats) float64 { return s.RSScanSeconds }},
+		{"fixed cost of scavenges", func(s heapsim.Stats) float64 {
+			return max(s.ScavengeSeconds-s.CopySeconds-s.TenureSeconds-s.RSScanSeconds, 0)
+		}},
+		{"full-GC marking", func(s heapsim.Stats) float64 { return s.MarkSeconds }},
+		{"full-GC compaction", func(s heapsim.Stats) float64 { return s.CompactSeconds }},
+		{"full-GC inner scavenges and fixed cost", func(s heapsim.Stats) float64 {
+			return max(s.FullGCSeconds-s.MarkSeconds-s.CompactSeconds, 0)
+		}},
+		{"growing and shrinking old space", func(s heapsim.Stats) float64 { return s.GrowSeconds + s.ShrinkSeconds }},
+	}
+	for _, it := range items {
+		wd.Breakdown = append(wd.Breakdown, TimeItem{Name: it.name, DefaultSeconds: it.get(def.stats), BestSeconds: it.get(best.stats)})
+	}
+	return wd
+}
+
+// finding builds the finding of one pathology kind from a workload's runs (default, best, then
+// the best with each changed parameter put back), or false when the default run does not show
+// it at a cost worth reporting.
+func finding(kind string, rs []runResult, changed []int, best, def search.Point) (Finding, bool) {
+	dr, br := rs[0], rs[1]
+	cost := dr.cost(kind)
+	if cost <= 0 || cost < minFindingShare*dr.stats.GCSeconds {
+		return Finding{}, false
+	}
+	f := Finding{Kind: kind, CostSeconds: cost, BestCostSeconds: br.cost(kind)}
+	a, st := dr.acc, dr.stats
+	switch kind {
+	case KindLargeAllocBursts:
+		f.Title = "Full GCs forced by large allocations that do not fit the free old space"
+		req := slices.Clone(a.largeRequests)
+		slices.Sort(req)
+		var total uint64
+		for _, b := range req {
+			total += b
+		}
+		f.Evidence = append(f.Evidence,
+			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (spur-gc-model.md §2.3).",
+				ofThe(a.large, a.fullGCs), pct(float64(a.large)/float64(a.fullGCs))),
+			burstText(a),
+			fmt.Sprintf("The objects asked for %s in all (median %s, largest %s), against a growth headroom of %s.",
+				units.FormatBytes(total), units.FormatBytes(req[len(req)/2]), units.FormatBytes(req[len(req)-1]),
+				units.FormatBytes(uint64(def.HeadroomBytes))),
+			fmt.Sprintf("They cost %s, %s of the default run's GC time.", secs(cost), pct(cost/st.GCSeconds)))
+	case KindRatioLive:
+		f.Title = "Ratio-triggered full GCs that reclaim little because the data is live"
+		f.Evidence = append(f.Evidence,
+			fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, §4.2) found less than %s of old space dead.",
+				ofThe(a.lowYield, a.ratio), pct(lowYieldShare)),
+			fmt.Sprintf("Together they marked %s of live old objects to free %s (%s of the old space they scanned): what they marked was live, and growing old space would have cost nothing like it.",
+				units.FormatBytes(a.lowYieldLiveBytes), units.FormatBytes(a.lowYieldReclaimedBytes),
+				pct(float64(a.lowYieldReclaimedBytes)/float64(max(a.lowYieldUsedBytes, 1)))),
+			fmt.Sprintf("They cost %s, %s of the default run's GC time.", secs(cost), pct(cost/st.GCSeconds)))
+	case KindRememberedSet:
+		f.Title = "Scavenges dominated by scanning a big remembered object"
+		f.Evidence = append(f.Evidence,
+			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (§3.6).",
+				count(a.rsDominated), count(a.scavenges), pct(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
+			fmt.Sprintf("The set held up to %s with %s slots (%s of pointers), rescanned in full at every scavenge while they live.",
+				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8)),
+			fmt.Sprintf("Scanning it in those scavenges cost %s, %s of all scavenge time.",
+				secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300))))
+	case KindPrematureTenuring:
+		f.Title = "Premature tenuring: objects promoted that die soon after"
+		f.Evidence = append(f.Evidence,
+			fmt.Sprintf("Scavenges tenured %s; %s of it (%s) died within %s of the run after being promoted: short-lived objects that the survivor spaces could not hold, which only a full GC can reclaim.",
+				units.FormatBytes(st.TenuredBytes), units.FormatBytes(st.TenuredShortLivedBytes),
+				pct(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), pct(lifetimes.DefaultLongLivedThreshold)),
+			fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s reached the tenuring age (§3.2-3.3).",
+				units.FormatBytes(st.TenuredBytes-min(st.TenuredByAgeBytes, st.TenuredBytes)), units.FormatBytes(st.TenuredByAgeBytes)),
+			fmt.Sprintf("Promoting them cost about %s (their share of the %s spent tenuring), not counting the full-GC work to reclaim them.", secs(cost), secs(st.TenureSeconds)))
+	}
+	f.Remedy = remedy(&f, kind, rs, changed, best, def)
+	return f, true
+}
+
+// ofThe says "12 of the 15" or "All 15" (capitalised, to open a sentence).
+func ofThe(n, of int) string {
+	if n == of {
+		if n == 1 {
+			return "The only one of the"
+		}
+		return "All " + count(n) + " of the"
+	}
+	return count(n) + " of the " + count(of)
+}
+
+// burstText describes how the large-allocation full GCs cluster.
+func burstText(a *accumulator) string {
+	gap := pct(burstGapShare)
+	switch {
+	case a.bursts == 0:
+		return fmt.Sprintf("They came one at a time: no two within %s of the run of each other.", gap)
+	case a.bursts == 1 && a.maxBurst == a.large:
+		return fmt.Sprintf("They came in one burst, each less than %s of the run after the one before.", gap)
+	case a.bursts == 1:
+		return fmt.Sprintf("%s of them came in one burst, each less than %s of the run after the one before.", count(a.maxBurst), gap)
+	}
+	return fmt.Sprintf("They came in %s bursts (full GCs less than %s of the run apart), the largest of %s full GCs.",
+		count(a.bursts), gap, count(a.maxBurst))
+}
+
+// remedy names the change of the best configuration that removes the pathology, confirmed by
+// the best run with that parameter put back; it fills FixedBy.
+func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def search.Point) string {
+	if f.BestCostSeconds >= removedShare*f.CostSeconds {
+		return fmt.Sprintf("The best configuration does not remove it: it still costs %s there (default %s).",
+			secs(f.BestCostSeconds), secs(f.CostSeconds))
+	}
+	removed := f.CostSeconds - f.BestCostSeconds
+	bestK, bestBack := -1, 0.0
+	for k := range changed {
+		back := rs[2+k].cost(kind) - f.BestCostSeconds
+		if back > bestBack {
+			bestK, bestBack = k, back
+		}
+	}
+	if bestK < 0 || bestBack < removedShare*removed {
+		s := fmt.Sprintf("The best configuration removes it (%s instead of %s), but no single parameter put back to its default brings it back",
+			secs(f.BestCostSeconds), secs(f.CostSeconds))
+		if bestK >= 0 {
+			pi := params[changed[bestK]]
+			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
+				pi.label, value(pi, pi.get(def)), pct(bestBack/removed))
+		} else {
+			return s + ": it takes the changes together."
+		}
+		return s
+	}
+	pi := params[changed[bestK]]
+	f.FixedBy, f.FixedByLabel = pi.name, pi.label
+	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
+	what := evidenceCount(kind, rs[1], rs[2+bestK])
+	return fmt.Sprintf("Changing the %s from %s to %s removes it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
+		pi.label, value(pi, pi.get(def)), value(pi, pi.get(best)), secs(f.BestCostSeconds),
+		pi.label, value(pi, pi.get(def)), secs(f.RevertedCostSeconds), what)
+}
+
+// evidenceCount describes the pathology's count in the best run and in the run with the
+// parameter put back.
+func evidenceCount(kind string, best, back runResult) string {
+	switch kind {
+	case KindLargeAllocBursts:
+		return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.large, "such full GC", "such full GCs"), count(best.acc.large))
+	case KindRatioLive:
+		return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.lowYield, "low-yield ratio full GC", "low-yield ratio full GCs"), count(best.acc.lowYield))
+	case KindRememberedSet:
+		return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.rsDominated, "dominated scavenge", "dominated scavenges"), count(best.acc.rsDominated))
+	case KindPrematureTenuring:
+		return fmt.Sprintf(" (%s of short-lived objects tenured instead of %s)", units.FormatBytes(back.stats.TenuredShortLivedBytes), units.FormatBytes(best.stats.TenuredShortLivedBytes))
+	}
+	return ""
+}
+
+// value formats a parameter value for people.
+func value(pi paramInfo, v float64) string {
+	switch {
+	case pi.bytes:
+		return units.FormatBytes(uint64(math.Round(v)))
+	case pi.name == search.ParamProportion:
+		if v >= 1 {
+			return fmt.Sprintf("p = %.3g (keep all survivors)", v)
+		}
+		return fmt.Sprintf("p = %.3g", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}

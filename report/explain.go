@@ -1,0 +1,141 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes the diagnosis as plain text for a terminal (gctune explain): the headline,
+// then per workload where the GC time went, each finding with its evidence and remedy, and last
+// the changes of the best configuration, each put back alone.
+func (d *Diagnosis) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	if d.ValueLabel == secondsLabel {
+		ew.printf("Default configuration: %s; best: %s (%s).\n",
+			secs(d.DefaultObjective), secs(d.BestObjective), faster(d.DefaultObjective, d.BestObjective))
+	} else {
+		ew.printf("Objective: the %s, a workload's run time over its run time at the defaults (1 at the defaults). Best: %s (%s).\n",
+			strings.TrimSuffix(d.ValueLabel, " (×)"), objectiveText(d.ValueLabel, d.BestObjective), faster(d.DefaultObjective, d.BestObjective))
+	}
+	for _, wd := range d.Workloads {
+		ew.printf("\n== %s\n", wd.Workload)
+		ew.printf("Default run %s, of which GC %s (%s); best run %s, of which GC %s (%s).\n",
+			secs(wd.DefaultSeconds), secs(wd.DefaultGCSeconds), pct(wd.DefaultGCSeconds/wd.DefaultSeconds),
+			secs(wd.BestSeconds), secs(wd.BestGCSeconds), pct(wd.BestGCSeconds/wd.BestSeconds))
+		ew.printf("%s\n", wentTo(wd))
+		ew.printf("\nWhere the GC time went:\n")
+		width := len("total GC")
+		for _, it := range wd.Breakdown {
+			width = max(width, len(it.Name))
+		}
+		row := func(name, a, b, c, e string) {
+			ew.printf("  %-*s  %10s %8s  %10s %8s\n", width, name, a, b, c, e)
+		}
+		row("", "default", "", "best", "")
+		for _, it := range wd.Breakdown {
+			if it.DefaultSeconds == 0 && it.BestSeconds == 0 {
+				continue
+			}
+			row(it.Name, secs(it.DefaultSeconds), pct(it.DefaultSeconds/wd.DefaultGCSeconds),
+				secs(it.BestSeconds), pct(it.BestSeconds/wd.BestGCSeconds))
+		}
+		row("total GC", secs(wd.DefaultGCSeconds), "", secs(wd.BestGCSeconds), "")
+		if len(wd.Findings) == 0 {
+			ew.printf("\nThe default run shows none of the four pathologies gctune looks for (full-GC bursts from large allocations, ratio-triggered full GCs on live data, remembered-set-dominated scavenges, premature tenuring) at %s or more of its GC time.\n", pct(minFindingShare))
+		}
+		for i, f := range wd.Findings {
+			ew.printf("\n%d. %s\n", i+1, f.Title)
+			ew.printf("   Cost: %s in the default run, %s in the best.\n", secs(f.CostSeconds), secs(f.BestCostSeconds))
+			for _, e := range f.Evidence {
+				ew.printf("   - %s\n", e)
+			}
+			ew.printf("   %s\n", f.Remedy)
+		}
+	}
+	if len(d.Changes) > 0 {
+		ew.printf("\nEach change of the best configuration, put back alone (the other parameters as in the best):\n")
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		for _, c := range d.Changes {
+			pi := paramByName(c.Param)
+			note := ""
+			if !c.RevertedFeasible {
+				note = " (infeasible)"
+			}
+			fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s, %s the best\n", c.Label, value(pi, c.DefaultValue), value(pi, c.BestValue),
+				objectiveText(d.ValueLabel, c.RevertedObjective), note, relative(c.RevertedObjective, d.BestObjective))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return ew.err
+}
+
+// wentTo says in one sentence where most of the GC time went in the default and the best run:
+// the largest parts, up to two, that make up most of it.
+func wentTo(wd WorkloadDiagnosis) string {
+	top := func(get func(TimeItem) float64, total float64) string {
+		items := slices.Clone(wd.Breakdown)
+		slices.SortStableFunc(items, func(a, b TimeItem) int { return cmp.Compare(get(b), get(a)) })
+		if total <= 0 || len(items) == 0 {
+			return "nothing"
+		}
+		s := fmt.Sprintf("%s (%s)", items[0].Name, pct(get(items[0])/total))
+		if get(items[0]) < 0.6*total && len(items) > 1 && get(items[1]) > 0 {
+			s += fmt.Sprintf(" and %s (%s)", items[1].Name, pct(get(items[1])/total))
+		}
+		return s
+	}
+	return fmt.Sprintf("Most of the default run's GC time went to %s; in the best run, to %s.",
+		top(func(t TimeItem) float64 { return t.DefaultSeconds }, wd.DefaultGCSeconds),
+		top(func(t TimeItem) float64 { return t.BestSeconds }, wd.BestGCSeconds))
+}
+
+// objectiveText formats an objective value: seconds, or a slowdown.
+func objectiveText(label string, v float64) string {
+	if label == secondsLabel {
+		return secs(v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64) + "×"
+}
+
+// relative says how v compares with ref: "2.14× slower than", "as fast as".
+func relative(v, ref float64) string {
+	if f := faster(ref, v); f != "as fast" {
+		return f + " than"
+	}
+	return "as fast as"
+}
+
+func paramByName(name string) paramInfo {
+	for _, pi := range params {
+		if pi.name == name {
+			return pi
+		}
+	}
+	return paramInfo{name: name, label: name}
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	fmt.Fprintf(e, format, args...)
+}

@@ -1,0 +1,138 @@
+package report
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/search"
+)
+
+// TestExplainGolden checks the text of gctune explain for the bundled workloads against
+// testdata/explain/*.txt. Each case names a workload and the best point (as gctune optimize
+// found it); regenerate with
+//
+//	go test ./report -run TestExplainGolden -rewrite
+//
+// and review the diff.
+func TestExplainGolden(t *testing.T) {
+	datadriven.Walk(t, "testdata/explain", func(t *testing.T, path string) {
+		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
+			require.Equal(t, "explain", td.Cmd)
+			var workloads []string
+			var pt search.Point
+			for _, a := range td.CmdArgs {
+				v := a.Vals[0]
+				var err error
+				switch a.Key {
+				case "workload":
+					workloads = a.Vals
+				case "new-space":
+					pt.NewSpaceBytes, err = parseBytes(v)
+				case "headroom":
+					pt.HeadroomBytes, err = parseBytes(v)
+				case "shrink":
+					pt.ShrinkBytes, err = parseBytes(v)
+				case "ratio":
+					pt.Ratio, err = strconv.ParseFloat(v, 64)
+				case "p":
+					pt.Proportion, err = strconv.ParseFloat(v, 64)
+				default:
+					t.Fatalf("%s: unknown argument %q", td.Pos, a.Key)
+				}
+				require.NoError(t, err, td.Pos)
+			}
+			prob := testProblem(t, 0, workloads...)
+			d, err := Diagnose(context.Background(), prob, pt, 0)
+			require.NoError(t, err)
+			checkFindings(t, d)
+			var b strings.Builder
+			require.NoError(t, d.WriteText(&b))
+			return b.String()
+		})
+	})
+}
+
+func parseBytes(s string) (float64, error) {
+	n, err := units.ParseBytes(s)
+	return float64(n), err
+}
+
+var digit = regexp.MustCompile(`[0-9]`)
+
+// checkFindings checks what every diagnosis must hold: no finding without evidence, each
+// evidence sentence with a number in it, a remedy, and a FixedBy that is a changed parameter
+// whose revert brings the cost back.
+func checkFindings(t *testing.T, d *Diagnosis) {
+	t.Helper()
+	changed := map[string]bool{}
+	for _, c := range d.Changes {
+		changed[c.Param] = true
+		assert.NotEqual(t, c.DefaultValue, c.BestValue, c.Param)
+	}
+	for _, wd := range d.Workloads {
+		var sum float64
+		for _, it := range wd.Breakdown {
+			sum += it.DefaultSeconds
+		}
+		assert.InEpsilon(t, wd.DefaultGCSeconds, sum, 1e-9, "breakdown adds up")
+		for _, f := range wd.Findings {
+			assert.NotEmpty(t, f.Evidence, f.Kind)
+			for _, e := range f.Evidence {
+				assert.Regexp(t, digit, e, f.Kind)
+			}
+			assert.NotEmpty(t, f.Remedy, f.Kind)
+			assert.Greater(t, f.CostSeconds, 0.0)
+			assert.GreaterOrEqual(t, f.CostSeconds, minFindingShare*wd.DefaultGCSeconds)
+			if f.FixedBy != "" {
+				assert.True(t, changed[f.FixedBy], "%s fixed by unchanged %s", f.Kind, f.FixedBy)
+				assert.Less(t, f.BestCostSeconds, removedShare*f.CostSeconds)
+				assert.GreaterOrEqual(t, f.RevertedCostSeconds-f.BestCostSeconds, removedShare*(f.CostSeconds-f.BestCostSeconds))
+			}
+		}
+	}
+}
+
+// TestDiagnoseDefaultIsBest: when the best is the default configuration nothing changed, so
+// every finding says the best does not remove it.
+func TestDiagnoseDefaultIsBest(t *testing.T) {
+	prob := testProblem(t, 0, "dataframe-500mb")
+	d, err := Diagnose(context.Background(), prob, search.DefaultPoint(prob.Base()), 0)
+	require.NoError(t, err)
+	assert.Empty(t, d.Changes)
+	require.Len(t, d.Workloads, 1)
+	require.NotEmpty(t, d.Workloads[0].Findings)
+	for _, f := range d.Workloads[0].Findings {
+		assert.Empty(t, f.FixedBy)
+		assert.Contains(t, f.Remedy, "does not remove it")
+		assert.Equal(t, f.CostSeconds, f.BestCostSeconds)
+	}
+	assert.InEpsilon(t, d.DefaultObjective, d.BestObjective, 1e-12)
+}
+
+// TestDiagnoseFindsEachPathology: cache-churn's default run shows all four pathologies, each
+// removed by a change that a one-parameter revert confirms (or by the combination).
+func TestDiagnoseFindsEachPathology(t *testing.T) {
+	prob := testProblem(t, 0, "cache-churn")
+	best := search.Point{NewSpaceBytes: 1008 << 20, HeadroomBytes: 1915 << 20, ShrinkBytes: 101 << 20, Ratio: 28.17, Proportion: 1.037}
+	d, err := Diagnose(context.Background(), prob, best, 0)
+	require.NoError(t, err)
+	checkFindings(t, d)
+	kinds := map[string]Finding{}
+	for _, f := range d.Workloads[0].Findings {
+		kinds[f.Kind] = f
+	}
+	for _, k := range []string{KindLargeAllocBursts, KindRatioLive, KindRememberedSet, KindPrematureTenuring} {
+		assert.Contains(t, kinds, k)
+	}
+	assert.Equal(t, search.ParamHeadroom, kinds[KindLargeAllocBursts].FixedBy)
+	assert.Equal(t, search.ParamNewSpace, kinds[KindRememberedSet].FixedBy)
+	assert.Equal(t, search.ParamNewSpace, kinds[KindPrematureTenuring].FixedBy)
+}

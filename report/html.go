@@ -1,0 +1,1042 @@
+package report
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/search"
+)
+
+// The page's template and stylesheet; the stylesheet is inlined into the page's <style>.
+//
+//go:embed templates/report.html.tmpl templates/report.css
+var htmlFS embed.FS
+
+// RenderedFigure is a figure ready for the page: what Figures describes, with its SVG.
+type RenderedFigure struct {
+	// Name is the figure's element id on the page (unique, no white space).
+	Name string
+	// Section is "workload", "search", "sensitivity" or "run"; Workload indexes
+	// Report.Workloads ("workload") or Report.Comparisons ("run"), -1 otherwise.
+	Section  string
+	Workload int
+	// Title and Caption are shown under the figure, the title in bold.
+	Title, Caption string
+	// SVG is the figure as an <svg> element (gonum's vgsvg output as it is: an XML prolog or
+	// comments before the element are removed, and a viewBox added when it has none).
+	SVG template.HTML
+}
+
+// Figure sections.
+const (
+	SectionWorkload    = "workload"
+	SectionSearch      = "search"
+	SectionSensitivity = "sensitivity"
+	SectionRun         = "run"
+)
+
+// Ids of the page's sections, for in-page links (#diagnosis ...). Figure names must differ
+// from them and from the per-workload ids (diagnosis-w1, workload-w1, run-w1, ...).
+const (
+	htmlIDConfiguration = "configuration"
+	htmlIDDiagnosis     = "diagnosis"
+	htmlIDWorkload      = "workload"
+	htmlIDSearch        = "search"
+	htmlIDSensitivity   = "sensitivity"
+	htmlIDRun           = "run"
+)
+
+// htmlMaxClassRows is how many classes the per-class table lists; the rest are summed in one row.
+const htmlMaxClassRows = 15
+
+// htmlMaxParetoRows is how many Pareto-front trials the search section lists.
+const htmlMaxParetoRows = 40
+
+var htmlTemplate = template.Must(template.New("report.html.tmpl").ParseFS(htmlFS, "templates/report.html.tmpl"))
+
+// WriteHTML writes the report as one self-contained HTML page: inline CSS and SVG, no script,
+// no reference to anything outside the page (its only links are in-page anchors). figs are
+// placed in their sections (workload and run figures under their workload), in the order
+// given. It returns an error, and writes nothing, when a figure's name, section, workload or
+// SVG is unusable, or when a figure's SVG refers to something outside the page.
+func WriteHTML(w io.Writer, r *Report, figs []RenderedFigure) error {
+	if r == nil {
+		return errors.New("report: html: nil report")
+	}
+	p, err := newHTMLPage(r, figs)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := htmlTemplate.Execute(&buf, p); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// ---- the page's view: every number already formatted ---------------------------------------
+
+type htmlPage struct {
+	CSS       template.CSS
+	Study     string
+	Version   string
+	Workloads []string
+	Objective string
+	// Key figures of the header.
+	HasBest      bool
+	Speedup      string
+	DefaultValue string
+	BestValue    string
+	BestTrial    int
+	Trials       int
+	TrialsLine   string
+	Budget       string
+	Config       []htmlConfigRow
+	TOC          []htmlTOCEntry
+
+	Diagnosis   *htmlDiagnosis
+	Lifetimes   []htmlWorkload
+	Search      htmlSearch
+	Sensitivity htmlSensitivity
+	Runs        []htmlRun
+}
+
+type htmlTOCEntry struct{ ID, Label string }
+
+type htmlConfigRow struct {
+	Label, VMParam, Default, Best string
+	Changed                       bool
+}
+
+type htmlFigure struct {
+	ID, Title, Caption string
+	SVG                template.HTML
+}
+
+type htmlDiagnosis struct {
+	Summary   string
+	Workloads []htmlWorkloadDiagnosis
+	Changes   []htmlChange
+}
+
+type htmlWorkloadDiagnosis struct {
+	ID, Name                        string
+	DefaultTotal, BestTotal         string
+	DefaultGC, BestGC               string
+	DefaultGCShare, BestGCShare     string
+	Speedup                         string
+	Breakdown                       []htmlBreakdownRow
+	BreakdownDefault, BreakdownBest string
+	Findings                        []htmlFinding
+}
+
+type htmlBreakdownRow struct {
+	Name, Default, DefaultShare, Best, BestShare string
+}
+
+type htmlFinding struct {
+	Title, Kind, Cost, BestCost, Fix, Remedy string
+	Evidence                                 []string
+}
+
+type htmlChange struct {
+	Label, Default, Best, Reverted, Penalty string
+	Infeasible                              bool
+}
+
+type htmlWorkload struct {
+	ID, Name   string
+	HasSummary bool
+	Facts      []htmlFact
+	Classes    []htmlClassRow
+	ClassNote  string
+	Figures    []htmlFigure
+}
+
+type htmlFact struct{ Label, Value, Note string }
+
+type htmlClassRow struct {
+	Class, Objects, Bytes, AllocShare, ByteShare, Lifetime, LongLived string
+	Other                                                             bool
+}
+
+type htmlSearch struct {
+	Summary    string
+	States     []htmlStateRow
+	Figures    []htmlFigure
+	Pareto     []htmlParetoRow
+	ParetoNote string
+	ValueLabel string
+}
+
+type htmlStateRow struct {
+	State string
+	Count int
+}
+
+type htmlParetoRow struct {
+	Trial            int
+	Value, Footprint string
+	Speedup          string
+	Best, Infeasible bool
+}
+
+type htmlSensitivity struct {
+	Rows    []htmlSensitivityRow
+	Figures []htmlFigure
+}
+
+type htmlSensitivityRow struct {
+	Rank                     int
+	Label, Effect, EffectBar string
+	Best, Default, Cliff     string
+}
+
+type htmlRun struct {
+	ID, Name string
+	Stats    []htmlStatRow
+	Figures  []htmlFigure
+	HasRuns  bool
+}
+
+type htmlStatRow struct {
+	Label, Default, Best, Change string
+	Sub                          bool
+}
+
+// htmlParams is what the page says about each search dimension.
+var htmlParams = []struct {
+	name, label, vm string
+	bytes           bool
+}{
+	{search.ParamNewSpace, "New space (eden) size", "45", true},
+	{search.ParamHeadroom, "Growth headroom", "25", true},
+	{search.ParamShrink, "Shrink threshold", "24", true},
+	{search.ParamRatio, "Full GC ratio", "55", false},
+	{search.ParamProportion, "Survivors to keep (proportion p)", "6", false},
+}
+
+func htmlPointValue(p search.Point, param string) float64 {
+	switch param {
+	case search.ParamNewSpace:
+		return p.NewSpaceBytes
+	case search.ParamHeadroom:
+		return p.HeadroomBytes
+	case search.ParamShrink:
+		return p.ShrinkBytes
+	case search.ParamRatio:
+		return p.Ratio
+	case search.ParamProportion:
+		return p.Proportion
+	}
+	return math.NaN()
+}
+
+func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
+	css, err := htmlFS.ReadFile("templates/report.css")
+	if err != nil {
+		return nil, fmt.Errorf("report: html: %w", err)
+	}
+	seconds := htmlObjectiveInSeconds(r)
+	p := &htmlPage{
+		CSS:     template.CSS(css),
+		Study:   r.Study,
+		Version: r.Version,
+		Trials:  len(r.Search.Trials),
+	}
+	for _, w := range r.Workloads {
+		p.Workloads = append(p.Workloads, w.Name)
+	}
+	if len(p.Workloads) == 0 {
+		for _, c := range r.Comparisons {
+			p.Workloads = append(p.Workloads, c.Workload)
+		}
+	}
+	p.Objective = htmlObjectiveText(r, seconds)
+	p.Budget = "none"
+	if r.Search.MaxFootprintBytes > 0 {
+		p.Budget = htmlBytes(r.Search.MaxFootprintBytes) + " peak footprint"
+	}
+
+	// Header: best trial and speedup.
+	best := r.Search.Best
+	p.HasBest = best.State == "complete"
+	if p.HasBest {
+		p.BestTrial = best.Number
+		def, bst := r.Search.DefaultValue, best.Value
+		if d := r.Diagnosis; d != nil && d.BestObjective > 0 {
+			def, bst = d.DefaultObjective, d.BestObjective
+		}
+		p.DefaultValue, p.BestValue = htmlValue(def, seconds), htmlValue(bst, seconds)
+		p.Speedup = htmlSpeedup(htmlRatio(def, bst))
+	}
+	p.TrialsLine = htmlTrialsLine(r.Search.Trials)
+	p.Config = htmlConfigRows(r, p.HasBest)
+
+	ids := map[string]string{}
+	use := func(id, what string) string {
+		ids[id] = what
+		return id
+	}
+	for _, id := range []string{htmlIDConfiguration, htmlIDDiagnosis, htmlIDWorkload, htmlIDSearch, htmlIDSensitivity, htmlIDRun} {
+		use(id, "a section")
+	}
+	p.TOC = []htmlTOCEntry{
+		{htmlIDConfiguration, "Best configuration"},
+		{htmlIDDiagnosis, "Diagnosis"},
+		{htmlIDWorkload, htmlWorkloadHeading(len(r.Workloads))},
+		{htmlIDSearch, "The search"},
+		{htmlIDSensitivity, "Sensitivity"},
+		{htmlIDRun, "Default against best over the run"},
+	}
+
+	// Figures, by section and workload.
+	wlFigs := make([][]htmlFigure, len(r.Workloads))
+	runFigs := make([][]htmlFigure, len(r.Comparisons))
+	seen := map[string]bool{}
+	for i, f := range figs {
+		name := f.Name
+		switch {
+		case name == "":
+			return nil, fmt.Errorf("report: html: figure %d (%q) has no name", i, f.Title)
+		case strings.ContainsAny(name, " \t\n\r\f"):
+			return nil, fmt.Errorf("report: html: figure name %q has white space: it is the figure's element id", name)
+		case seen[name]:
+			return nil, fmt.Errorf("report: html: two figures are named %q", name)
+		}
+		seen[name] = true
+		svg, err := htmlInlineSVG(string(f.SVG))
+		if err != nil {
+			return nil, fmt.Errorf("report: html: figure %q: %w", name, err)
+		}
+		v := htmlFigure{ID: name, Title: f.Title, Caption: f.Caption, SVG: svg}
+		switch f.Section {
+		case SectionWorkload:
+			if f.Workload < 0 || f.Workload >= len(wlFigs) {
+				return nil, fmt.Errorf("report: html: figure %q: workload %d out of range (the report has %d)", name, f.Workload, len(wlFigs))
+			}
+			wlFigs[f.Workload] = append(wlFigs[f.Workload], v)
+		case SectionRun:
+			if f.Workload < 0 || f.Workload >= len(runFigs) {
+				return nil, fmt.Errorf("report: html: figure %q: comparison %d out of range (the report has %d)", name, f.Workload, len(runFigs))
+			}
+			runFigs[f.Workload] = append(runFigs[f.Workload], v)
+		case SectionSearch:
+			p.Search.Figures = append(p.Search.Figures, v)
+		case SectionSensitivity:
+			p.Sensitivity.Figures = append(p.Sensitivity.Figures, v)
+		default:
+			return nil, fmt.Errorf("report: html: figure %q: unknown section %q (want workload, search, sensitivity or run)", name, f.Section)
+		}
+	}
+
+	if r.Diagnosis != nil {
+		p.Diagnosis = htmlDiagnosisSection(r.Diagnosis, seconds, use)
+	}
+	for i, w := range r.Workloads {
+		p.Lifetimes = append(p.Lifetimes, htmlWorkloadSection(i, w, wlFigs[i], use))
+	}
+	p.Search = htmlSearchSection(r, seconds, p.Search.Figures)
+	p.Sensitivity.Rows = htmlSensitivityRows(r.Sensitivity)
+	for i, c := range r.Comparisons {
+		p.Runs = append(p.Runs, htmlRunSection(i, c, runFigs[i], use))
+	}
+
+	for _, f := range figs {
+		if what, ok := ids[f.Name]; ok {
+			return nil, fmt.Errorf("report: html: figure name %q is the id of %s on the page: rename the figure", f.Name, what)
+		}
+	}
+	return p, nil
+}
+
+func htmlWorkloadHeading(n int) string {
+	if n > 1 {
+		return "The workloads"
+	}
+	return "The workload"
+}
+
+// htmlObjectiveInSeconds reports whether the objective is a time in seconds (one workload) rather
+// than a slowdown (several).
+func htmlObjectiveInSeconds(r *Report) bool {
+	label := r.Search.ValueLabel
+	if label == "" && r.Diagnosis != nil {
+		label = r.Diagnosis.ValueLabel
+	}
+	if label != "" {
+		return strings.Contains(label, "(s)") || strings.Contains(label, "second")
+	}
+	return len(r.Workloads) <= 1
+}
+
+func htmlObjectiveText(r *Report, seconds bool) string {
+	label := r.Search.ValueLabel
+	if label == "" && r.Diagnosis != nil {
+		label = r.Diagnosis.ValueLabel
+	}
+	if label == "" {
+		if seconds {
+			label = "run time (s)"
+		} else {
+			label = "slowdown against the defaults"
+		}
+	}
+	return "minimise the simulated " + strings.TrimPrefix(label, "simulated ")
+}
+
+func htmlTrialsLine(trials []Trial) string {
+	if len(trials) == 0 {
+		return "no trials"
+	}
+	counts := map[string]int{}
+	feasible := 0
+	for _, t := range trials {
+		counts[t.State]++
+		if t.State == "complete" && t.Feasible {
+			feasible++
+		}
+	}
+	parts := []string{}
+	for _, s := range htmlOrderedStates(counts) {
+		parts = append(parts, fmt.Sprintf("%s %s", htmlCount(uint64(counts[s.State])), htmlStateName(s.State)))
+	}
+	line := strings.Join(parts, ", ")
+	if counts["complete"] > 0 && feasible < counts["complete"] {
+		line += fmt.Sprintf(" (%s of the complete ones feasible)", htmlCount(uint64(feasible)))
+	}
+	return line
+}
+
+var htmlStateOrder = []string{"complete", "pruned", "fail", "running", "waiting"}
+
+func htmlOrderedStates(counts map[string]int) []htmlStateRow {
+	var rows []htmlStateRow
+	for _, s := range htmlStateOrder {
+		if counts[s] > 0 {
+			rows = append(rows, htmlStateRow{s, counts[s]})
+		}
+	}
+	var other []string
+	for s := range counts {
+		if !slices.Contains(htmlStateOrder, s) {
+			other = append(other, s)
+		}
+	}
+	slices.Sort(other)
+	for _, s := range other {
+		rows = append(rows, htmlStateRow{s, counts[s]})
+	}
+	return rows
+}
+
+func htmlStateName(s string) string {
+	switch s {
+	case "fail":
+		return "failed"
+	case "":
+		return "unknown"
+	}
+	return s
+}
+
+// htmlDefaultPoint returns the VM defaults per parameter (Search.DefaultPoint); a report without
+// one (the zero point) has none.
+func htmlDefaultPoint(r *Report) map[string]float64 {
+	def := map[string]float64{}
+	if r.Search.DefaultPoint == (search.Point{}) {
+		return def
+	}
+	for _, pi := range htmlParams {
+		def[pi.name] = htmlPointValue(r.Search.DefaultPoint, pi.name)
+	}
+	return def
+}
+
+func htmlConfigRows(r *Report, hasBest bool) []htmlConfigRow {
+	def := htmlDefaultPoint(r)
+	labels := map[string]string{}
+	for _, s := range r.Sensitivity {
+		if s.Label != "" {
+			labels[s.Param] = s.Label
+		}
+	}
+	var rows []htmlConfigRow
+	for _, pi := range htmlParams {
+		row := htmlConfigRow{Label: pi.label, VMParam: pi.vm, Default: "—", Best: "—"}
+		if d, ok := def[pi.name]; ok {
+			row.Default = htmlParam(pi.name, pi.bytes, d)
+		}
+		if hasBest {
+			row.Best = htmlParam(pi.name, pi.bytes, htmlPointValue(r.Search.Best.Point, pi.name))
+		}
+		row.Changed = hasBest && row.Default != "—" && row.Default != row.Best
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) string) *htmlDiagnosis {
+	v := &htmlDiagnosis{}
+	if d.BestObjective > 0 {
+		v.Summary = fmt.Sprintf("The best configuration brings the %s from %s to %s: %s faster.",
+			htmlUnitRe.ReplaceAllString(d.ValueLabel, ""), htmlValue(d.DefaultObjective, seconds), htmlValue(d.BestObjective, seconds),
+			htmlSpeedup(htmlRatio(d.DefaultObjective, d.BestObjective)))
+		if d.ValueLabel == "" {
+			v.Summary = fmt.Sprintf("The best configuration brings the objective from %s to %s: %s faster.",
+				htmlValue(d.DefaultObjective, seconds), htmlValue(d.BestObjective, seconds), htmlSpeedup(htmlRatio(d.DefaultObjective, d.BestObjective)))
+		}
+	}
+	for i, w := range d.Workloads {
+		wv := htmlWorkloadDiagnosis{
+			ID:             use(fmt.Sprintf("diagnosis-w%d", i+1), "workload "+w.Workload+"'s diagnosis"),
+			Name:           w.Workload,
+			DefaultTotal:   htmlSeconds(w.DefaultSeconds),
+			BestTotal:      htmlSeconds(w.BestSeconds),
+			DefaultGC:      htmlSeconds(w.DefaultGCSeconds),
+			BestGC:         htmlSeconds(w.BestGCSeconds),
+			DefaultGCShare: htmlPercent(htmlRatio(w.DefaultGCSeconds, w.DefaultSeconds)),
+			BestGCShare:    htmlPercent(htmlRatio(w.BestGCSeconds, w.BestSeconds)),
+		}
+		if len(d.Workloads) > 1 {
+			wv.Speedup = htmlSpeedup(htmlRatio(w.DefaultSeconds, w.BestSeconds))
+		}
+		var sumDef, sumBest float64
+		for _, t := range w.Breakdown {
+			sumDef += t.DefaultSeconds
+			sumBest += t.BestSeconds
+		}
+		for _, t := range w.Breakdown {
+			wv.Breakdown = append(wv.Breakdown, htmlBreakdownRow{
+				Name:         t.Name,
+				Default:      htmlSeconds(t.DefaultSeconds),
+				DefaultShare: htmlPercent(htmlRatio(t.DefaultSeconds, sumDef)),
+				Best:         htmlSeconds(t.BestSeconds),
+				BestShare:    htmlPercent(htmlRatio(t.BestSeconds, sumBest)),
+			})
+		}
+		wv.BreakdownDefault, wv.BreakdownBest = htmlSeconds(sumDef), htmlSeconds(sumBest)
+		for _, f := range w.Findings {
+			fv := htmlFinding{
+				Title:    f.Title,
+				Kind:     f.Kind,
+				Cost:     htmlSeconds(f.CostSeconds),
+				BestCost: htmlSeconds(f.BestCostSeconds),
+				Remedy:   f.Remedy,
+				Evidence: f.Evidence,
+			}
+			if fv.Title == "" {
+				fv.Title = f.Kind
+			}
+			if f.FixedBy != "" && f.Remedy == "" {
+				label := f.FixedByLabel
+				if label == "" {
+					label = htmlParamLabel(f.FixedBy)
+				}
+				fv.Fix = fmt.Sprintf("Removed by the change of the %s: with it put back to its default, the best configuration pays %s for it again.",
+					htmlLowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
+			}
+			wv.Findings = append(wv.Findings, fv)
+		}
+		v.Workloads = append(v.Workloads, wv)
+	}
+	for _, c := range d.Changes {
+		cv := htmlChange{
+			Label:      c.Label,
+			Default:    htmlParam(c.Param, c.Bytes, c.DefaultValue),
+			Best:       htmlParam(c.Param, c.Bytes, c.BestValue),
+			Reverted:   htmlValue(c.RevertedObjective, seconds),
+			Infeasible: !c.RevertedFeasible,
+		}
+		if cv.Label == "" {
+			cv.Label = htmlParamLabel(c.Param)
+		}
+		cv.Label = htmlUpperFirst(cv.Label)
+		if c.RevertedFeasible && d.BestObjective > 0 {
+			pen := c.RevertedObjective/d.BestObjective - 1
+			if math.Abs(pen) < 0.0005 {
+				pen = 0 // below the 0.1 % the table resolves
+			}
+			cv.Penalty = htmlSignedPercent(pen)
+		}
+		v.Changes = append(v.Changes, cv)
+	}
+	return v
+}
+
+// htmlUnitRe matches the unit at the end of an objective's label ("run time (s)").
+var htmlUnitRe = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
+
+func htmlParamLabel(param string) string {
+	for _, pi := range htmlParams {
+		if pi.name == param {
+			return pi.label
+		}
+	}
+	return param
+}
+
+// htmlUpperFirst capitalises a label for a table cell ("full GC ratio" → "Full GC ratio").
+func htmlUpperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// htmlLowerFirst puts a label in the middle of a sentence.
+func htmlLowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	// Keep acronyms ("GC ratio") as they are.
+	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func htmlWorkloadSection(i int, w Workload, figs []htmlFigure, use func(id, what string) string) htmlWorkload {
+	v := htmlWorkload{
+		ID:      use(fmt.Sprintf("workload-w%d", i+1), "workload "+w.Name+"'s section"),
+		Name:    w.Name,
+		Figures: figs,
+	}
+	s := w.Summary
+	if s == nil {
+		return v
+	}
+	v.HasSummary = true
+	threshold := htmlSig(100*s.LongLivedThreshold, 3, true) + htmlNBSP + "%"
+	v.Facts = []htmlFact{
+		{"Objects allocated", htmlCount(s.Objects), ""},
+		{"Bytes allocated", htmlBytes(s.Bytes), ""},
+		{"Peak live bytes", htmlBytes(s.PeakLiveBytes), "without the image"},
+		{"Long-lived by count", htmlPercent(s.LongLivedObjectShare), htmlCount(s.LongLivedObjects) + " objects living ≥ " + threshold + " of the run"},
+		{"Long-lived by bytes", htmlPercent(s.LongLivedByteShare), htmlBytes(s.LongLivedBytes)},
+		{"Average lifetime", htmlPercent(s.AverageLifetime), "of the run"},
+	}
+	if s.DirectToOld.Bytes > 0 {
+		v.Facts = append(v.Facts, htmlFact{"Allocated directly in old space", htmlBytes(s.DirectToOld.Bytes), htmlPercent(s.DirectToOld.ByteShare) + " of the bytes"})
+	}
+	if s.Containers.Count > 0 {
+		v.Facts = append(v.Facts, htmlFact{"Containers", htmlCount(uint64(s.Containers.Count)), htmlCount(s.Containers.TotalSlots) + " slots to rescan while remembered"})
+	}
+	classes := s.Classes
+	if len(classes) > htmlMaxClassRows {
+		rest := classes[htmlMaxClassRows-1:]
+		classes = classes[:htmlMaxClassRows-1]
+		var other lifetimes.ClassSummary
+		var life, longLived float64
+		for _, c := range rest {
+			other.Objects += c.Objects
+			other.Bytes += c.Bytes
+			other.AllocationShare += c.AllocationShare
+			other.ByteShare += c.ByteShare
+			life += c.AverageLifetime * float64(c.Objects)
+			longLived += c.LongLivedShare * float64(c.Objects)
+		}
+		other.Class = fmt.Sprintf("%s other classes", htmlCount(uint64(len(rest))))
+		other.AverageLifetime = htmlRatio(life, float64(other.Objects))
+		other.LongLivedShare = htmlRatio(longLived, float64(other.Objects))
+		classes = append(slices.Clip(classes), other)
+		v.ClassNote = fmt.Sprintf("The %d most allocated of %s classes; the last row sums the others.", htmlMaxClassRows-1, htmlCount(uint64(len(s.Classes))))
+	}
+	for j, c := range classes {
+		v.Classes = append(v.Classes, htmlClassRow{
+			Class:      c.Class,
+			Objects:    htmlCount(c.Objects),
+			Bytes:      htmlBytes(c.Bytes),
+			AllocShare: htmlPercent(c.AllocationShare),
+			ByteShare:  htmlPercent(c.ByteShare),
+			Lifetime:   htmlPercent(c.AverageLifetime),
+			LongLived:  htmlPercent(c.LongLivedShare),
+			Other:      v.ClassNote != "" && j == len(classes)-1,
+		})
+	}
+	return v
+}
+
+func htmlSearchSection(r *Report, seconds bool, figs []htmlFigure) htmlSearch {
+	v := htmlSearch{Figures: figs, ValueLabel: r.Search.ValueLabel}
+	if v.ValueLabel == "" {
+		v.ValueLabel = "objective"
+	}
+	counts := map[string]int{}
+	for _, t := range r.Search.Trials {
+		counts[t.State]++
+	}
+	v.States = htmlOrderedStates(counts)
+	for i := range v.States {
+		v.States[i].State = htmlStateName(v.States[i].State)
+	}
+	v.Summary = htmlTrialsLine(r.Search.Trials) + "."
+	budget := r.Search.MaxFootprintBytes
+	pareto := r.Search.Pareto
+	if len(pareto) > htmlMaxParetoRows {
+		v.ParetoNote = fmt.Sprintf("The first %d of the %d trials on the front, by footprint.", htmlMaxParetoRows, len(pareto))
+		pareto = pareto[:htmlMaxParetoRows]
+	}
+	for _, t := range pareto {
+		row := htmlParetoRow{
+			Trial:      t.Number,
+			Value:      htmlValue(t.Value, seconds),
+			Footprint:  "—",
+			Speedup:    htmlSpeedup(htmlRatio(r.Search.DefaultValue, t.Value)),
+			Best:       r.Search.Best.State == "complete" && t.Number == r.Search.Best.Number,
+			Infeasible: budget > 0 && t.PeakFootprintBytes > budget || !t.Feasible,
+		}
+		if t.PeakFootprintBytes > 0 {
+			row.Footprint = htmlBytes(t.PeakFootprintBytes)
+		}
+		v.Pareto = append(v.Pareto, row)
+	}
+	return v
+}
+
+func htmlSensitivityRows(sweeps []Sweep) []htmlSensitivityRow {
+	maxEffect := 0.0
+	for _, s := range sweeps {
+		if !math.IsNaN(s.Effect) && !math.IsInf(s.Effect, 0) {
+			maxEffect = math.Max(maxEffect, s.Effect)
+		}
+	}
+	var rows []htmlSensitivityRow
+	for i, s := range sweeps {
+		label := s.Label
+		if label == "" {
+			label = htmlParamLabel(s.Param)
+		}
+		label = htmlUpperFirst(label)
+		row := htmlSensitivityRow{
+			Rank:    i + 1,
+			Label:   label,
+			Effect:  htmlPercent(s.Effect),
+			Best:    htmlParam(s.Param, s.Bytes, s.BestValue),
+			Default: htmlParam(s.Param, s.Bytes, s.DefaultValue),
+			Cliff:   "flat",
+		}
+		bar := 0.0
+		if maxEffect > 0 && s.Effect > 0 {
+			bar = math.Max(1, 100*s.Effect/maxEffect)
+		}
+		row.EffectBar = strconv.FormatFloat(math.Round(bar*10)/10, 'f', -1, 64)
+		if s.CliffRatio > 1.0005 && !math.IsInf(s.CliffRatio, 0) {
+			row.Cliff = fmt.Sprintf("between %s and %s: ×%s", htmlParam(s.Param, s.Bytes, s.CliffFrom), htmlParam(s.Param, s.Bytes, s.CliffTo), htmlSig(s.CliffRatio, 3, true))
+		} else if math.IsNaN(s.CliffRatio) {
+			row.Cliff = "—"
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func htmlRunSection(i int, c Comparison, figs []htmlFigure, use func(id, what string) string) htmlRun {
+	v := htmlRun{
+		ID:      use(fmt.Sprintf("run-w%d", i+1), "workload "+c.Workload+"'s run section"),
+		Name:    c.Workload,
+		Figures: figs,
+		HasRuns: true,
+	}
+	d, b := c.Default.Stats, c.Best.Stats
+	cnt := func(label string, x, y int, sub bool) htmlStatRow {
+		return htmlStatRow{label, htmlCount(uint64(max(x, 0))), htmlCount(uint64(max(y, 0))), htmlChangeText(float64(x), float64(y)), sub}
+	}
+	sz := func(label string, x, y uint64) htmlStatRow {
+		return htmlStatRow{label, htmlBytes(x), htmlBytes(y), htmlChangeText(float64(x), float64(y)), false}
+	}
+	sec := func(label string, x, y float64) htmlStatRow {
+		return htmlStatRow{label, htmlSeconds(x), htmlSeconds(y), htmlChangeText(x, y), false}
+	}
+	v.Stats = []htmlStatRow{
+		sec("Total run time", d.TotalSeconds, b.TotalSeconds),
+		sec("GC time", d.GCSeconds, b.GCSeconds),
+		{"GC share of the run", htmlPercent(d.GCShare), htmlPercent(b.GCShare), "", true},
+		cnt("Scavenges", d.Scavenges, b.Scavenges, false),
+		cnt("Full GCs", d.FullGCs, b.FullGCs, false),
+		cnt("triggered by the ratio", d.FullGCsRatio, b.FullGCsRatio, true),
+		cnt("forced by a large allocation", d.FullGCsLargeAlloc, b.FullGCsLargeAlloc, true),
+		cnt("explicit", d.FullGCsExplicit, b.FullGCsExplicit, true),
+		sz("Tenured", d.TenuredBytes, b.TenuredBytes),
+		sz("Tenured garbage (dead by the next full GC)", d.TenuredGarbageBytes, b.TenuredGarbageBytes),
+		sz("Peak footprint", d.PeakFootprintBytes, b.PeakFootprintBytes),
+	}
+	return v
+}
+
+// ---- SVG -------------------------------------------------------------------------------------
+
+var (
+	htmlSVGOpenRe = regexp.MustCompile(`(?s)^<svg\b[^>]*>`)
+	htmlSVGAttrRe = func(name string) *regexp.Regexp {
+		return regexp.MustCompile(`(?s)\s` + name + `\s*=\s*("([^"]*)"|'([^']*)')`)
+	}
+	htmlSVGWidthRe   = htmlSVGAttrRe("width")
+	htmlSVGHeightRe  = htmlSVGAttrRe("height")
+	htmlSVGViewBoxRe = regexp.MustCompile(`(?i)\sviewBox\s*=`)
+	htmlSVGLengthRe  = regexp.MustCompile(`^\s*([0-9]*\.?[0-9]+)\s*(px|pt)?\s*$`)
+	// Attributes that can load something: href, xlink:href, src.
+	htmlSVGRefRe = regexp.MustCompile(`(?is)\s(?:xlink:)?(?:href|src)\s*=\s*("([^"]*)"|'([^']*)')`)
+	htmlSVGURLRe = regexp.MustCompile(`(?is)url\(\s*["']?\s*([^"')\s]*)`)
+)
+
+// htmlInlineSVG turns an SVG document into an element to inline in the page: what precedes the
+// <svg> element (XML prolog, comments, doctype) and follows it is removed, and a viewBox is
+// added from width and height when it has none, so that CSS can scale it. It refuses an SVG
+// with a script or a reference to anything but itself or a data: URL.
+func htmlInlineSVG(s string) (template.HTML, error) {
+	start := strings.Index(s, "<svg")
+	end := strings.LastIndex(s, "</svg>")
+	if start < 0 || end < start {
+		return "", errors.New("no <svg> element")
+	}
+	s = s[start : end+len("</svg>")]
+	low := strings.ToLower(s)
+	if strings.Contains(low, "<script") || strings.Contains(low, "<foreignobject") {
+		return "", errors.New("the SVG holds a script or foreign object")
+	}
+	if strings.Contains(low, "@import") {
+		return "", errors.New("the SVG imports a stylesheet")
+	}
+	for _, m := range htmlSVGRefRe.FindAllStringSubmatch(s, -1) {
+		if ref := strings.TrimSpace(m[2] + m[3]); !htmlSelfContained(ref) {
+			return "", fmt.Errorf("the SVG refers to %q outside the page", ref)
+		}
+	}
+	for _, m := range htmlSVGURLRe.FindAllStringSubmatch(s, -1) {
+		if !htmlSelfContained(m[1]) {
+			return "", fmt.Errorf("the SVG refers to url(%s) outside the page", m[1])
+		}
+	}
+	open := htmlSVGOpenRe.FindString(s)
+	if open != "" && !htmlSVGViewBoxRe.MatchString(open) {
+		w, wok := htmlSVGLength(htmlSVGWidthRe.FindStringSubmatch(open))
+		h, hok := htmlSVGLength(htmlSVGHeightRe.FindStringSubmatch(open))
+		if wok && hok {
+			vb := fmt.Sprintf(` viewBox="0 0 %s %s"`, strconv.FormatFloat(w, 'f', -1, 64), strconv.FormatFloat(h, 'f', -1, 64))
+			s = "<svg" + vb + s[len("<svg"):]
+		}
+	}
+	return template.HTML(s), nil
+}
+
+func htmlSVGLength(m []string) (float64, bool) {
+	if m == nil {
+		return 0, false
+	}
+	l := htmlSVGLengthRe.FindStringSubmatch(m[2] + m[3])
+	if l == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(l[1], 64)
+	return v, err == nil && v > 0
+}
+
+// htmlSelfContained reports whether a reference stays inside the page: a fragment or a data: URL.
+func htmlSelfContained(ref string) bool {
+	return ref == "" || strings.HasPrefix(ref, "#") || strings.HasPrefix(strings.ToLower(ref), "data:")
+}
+
+// ---- numbers ---------------------------------------------------------------------------------
+
+// htmlNBSP joins a number and its unit so that lines do not break between them.
+const htmlNBSP = "\u00a0"
+
+const htmlDash = "—"
+
+// htmlGroupDigits puts thousands separators into a string of digits.
+func htmlGroupDigits(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// htmlFixed writes x with the given decimals and thousands separators ("4,583", "12.35"), a minus
+// sign for negatives, never "-0".
+func htmlFixed(x float64, decimals int) string {
+	if math.IsNaN(x) {
+		return htmlDash
+	}
+	if math.IsInf(x, 0) {
+		if x < 0 {
+			return "−∞"
+		}
+		return "∞"
+	}
+	s := strconv.FormatFloat(x, 'f', max(decimals, 0), 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	ip, fp, hasFrac := strings.Cut(s, ".")
+	out := htmlGroupDigits(ip)
+	if hasFrac {
+		out += "." + fp
+	}
+	if neg && strings.Trim(s, "0.") != "" {
+		out = "−" + out
+	}
+	return out
+}
+
+// htmlRoundSig rounds x to n significant digits.
+func htmlRoundSig(x float64, n int) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	scale := math.Pow(10, float64(n-1)-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*scale) / scale
+}
+
+// htmlSig writes x with n significant digits (all the digits of its integer part), trailing
+// zeros removed when trim: htmlSig(0.333333, 4, true) = "0.3333", htmlSig(10, 4, true) = "10".
+func htmlSig(x float64, n int, trim bool) string {
+	if x == 0 {
+		return "0"
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return htmlFixed(x, 0)
+	}
+	r := htmlRoundSig(x, n)
+	decimals := n - 1 - int(math.Floor(math.Log10(math.Abs(r))))
+	if decimals <= 0 {
+		return htmlFixed(x, 0) // whole numbers keep all their digits
+	}
+	s := htmlFixed(r, decimals)
+	if trim && strings.Contains(s, ".") {
+		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+func htmlCount(n uint64) string { return htmlGroupDigits(strconv.FormatUint(n, 10)) }
+
+func htmlBytes(n uint64) string { return strings.ReplaceAll(units.FormatBytes(n), " ", htmlNBSP) }
+
+// htmlSeconds writes a time for people: "4,583 s", "45.8 s", "4.58 s", "458 ms", "12.5 µs".
+func htmlSeconds(s float64) string {
+	if math.IsNaN(s) {
+		return htmlDash
+	}
+	a := math.Abs(s)
+	switch {
+	case a == 0:
+		return "0" + htmlNBSP + "s"
+	case math.IsInf(s, 0):
+		return htmlFixed(s, 0) + htmlNBSP + "s"
+	case a >= 99.95:
+		return htmlFixed(s, 0) + htmlNBSP + "s"
+	case a >= 9.995:
+		return htmlFixed(s, 1) + htmlNBSP + "s"
+	case a >= 0.9995:
+		return htmlFixed(s, 2) + htmlNBSP + "s"
+	case a >= 0.0009995:
+		return htmlSig(s*1e3, 3, false) + htmlNBSP + "ms"
+	}
+	return htmlSig(s*1e6, 3, false) + htmlNBSP + "µs"
+}
+
+// htmlPercent writes a fraction as a percentage: "12.3 %", "0.06 %", "1,250 %".
+func htmlPercent(f float64) string {
+	if math.IsNaN(f) {
+		return htmlDash
+	}
+	v := f * 100
+	a := math.Abs(v)
+	switch {
+	case a == 0:
+		return "0" + htmlNBSP + "%"
+	case a >= 99.95 || math.IsInf(v, 0):
+		return htmlFixed(v, 0) + htmlNBSP + "%"
+	case a >= 0.995:
+		return htmlFixed(v, 1) + htmlNBSP + "%"
+	}
+	return htmlSig(v, 2, true) + htmlNBSP + "%"
+}
+
+// htmlSignedPercent is htmlPercent with a sign: "+12.3 %", "−4.0 %".
+func htmlSignedPercent(f float64) string {
+	s := htmlPercent(f)
+	if f > 0 && !math.IsNaN(f) && !strings.HasPrefix(s, "0"+htmlNBSP) {
+		return "+" + s
+	}
+	return s
+}
+
+// htmlChangeText is the relative change from a to b as a signed percentage; "—" when a is 0.
+func htmlChangeText(a, b float64) string {
+	if a == b {
+		return "="
+	}
+	if a == 0 || math.IsNaN(a) || math.IsNaN(b) {
+		return htmlDash
+	}
+	return htmlSignedPercent(b/a - 1)
+}
+
+// htmlSpeedup writes a speedup factor: "7.96×", "12.5×", "123×".
+func htmlSpeedup(x float64) string {
+	switch {
+	case math.IsNaN(x) || x <= 0:
+		return htmlDash
+	case math.IsInf(x, 0) || x >= 99.95:
+		return htmlFixed(x, 0) + "×"
+	case x >= 9.995:
+		return htmlFixed(x, 1) + "×"
+	}
+	return htmlFixed(x, 2) + "×"
+}
+
+// htmlValue writes an objective value: seconds, or a slowdown with 4 significant digits.
+func htmlValue(v float64, seconds bool) string {
+	if seconds {
+		return htmlSeconds(v)
+	}
+	return htmlSig(v, 4, false)
+}
+
+// htmlParam writes a parameter's value: a size, the ratio with 4 significant digits, the
+// tenuring proportion with 3 ("keep all" from 1 on).
+func htmlParam(param string, isBytes bool, v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return htmlDash
+	case isBytes || param == search.ParamNewSpace || param == search.ParamHeadroom || param == search.ParamShrink:
+		if v < 0 || math.IsInf(v, 0) {
+			return htmlFixed(v, 0)
+		}
+		return htmlBytes(uint64(math.Round(v)))
+	case param == search.ParamProportion:
+		if v >= 1 {
+			return "keep all (p" + htmlNBSP + "=" + htmlNBSP + htmlSig(v, 3, true) + ")"
+		}
+		return htmlSig(v, 3, true)
+	}
+	return htmlSig(v, 4, true)
+}
+
+// htmlRatio is a/b, NaN when b is 0.
+func htmlRatio(a, b float64) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return a / b
+}

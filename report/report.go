@@ -1,0 +1,126 @@
+package report
+
+import (
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/search"
+)
+
+// Report is everything the HTML report and the figures show. Build fills it; nothing in it
+// refers to files, storage or the clock, so a Report renders the same way every time.
+type Report struct {
+	// Study is the study's name; Version the gctune version that built the report.
+	Study   string `json:"study"`
+	Version string `json:"version"`
+	// Search is the study's trials.
+	Search Search `json:"search"`
+	// Workloads are the study's workloads, in the study's order.
+	Workloads []Workload `json:"workloads"`
+	// Sensitivity holds one sweep per parameter, ranked by effect (largest first).
+	Sensitivity []Sweep `json:"sensitivity"`
+	// Comparisons holds, per workload, the default and the best run with their event logs.
+	Comparisons []Comparison `json:"comparisons"`
+	// Diagnosis compares default and best (also printed by gctune explain).
+	Diagnosis *Diagnosis `json:"diagnosis"`
+}
+
+// Trial is one trial of the study as the report draws it.
+type Trial struct {
+	Number int `json:"number"`
+	// State is "complete", "fail", "pruned", "running" or "waiting".
+	State string `json:"state"`
+	// Value is the objective (seconds, or a slowdown for several workloads); it is only
+	// meaningful for complete trials.
+	Value    float64 `json:"value"`
+	Feasible bool    `json:"feasible"`
+	// PeakFootprintBytes is the largest footprint the trial's runs reached (0 if unknown).
+	PeakFootprintBytes uint64       `json:"peakFootprintBytes"`
+	Point              search.Point `json:"point"`
+}
+
+// Search is the study's trials and what they are measured against.
+type Search struct {
+	// ValueLabel names the objective with its unit, for axes ("run time (s)").
+	ValueLabel string `json:"valueLabel"`
+	// DefaultPoint is the VM defaults as a point of the space; DefaultValue the objective there
+	// and DefaultFootprintBytes their peak footprint.
+	DefaultPoint          search.Point `json:"defaultPoint"`
+	DefaultValue          float64      `json:"defaultValue"`
+	DefaultFootprintBytes uint64       `json:"defaultFootprintBytes"`
+	// MaxFootprintBytes is the memory budget (0: none).
+	MaxFootprintBytes uint64 `json:"maxFootprintBytes"`
+	// Trials are all the study's trials, by number.
+	Trials []Trial `json:"trials"`
+	// Best is the best feasible complete trial; Pareto the complete trials on the
+	// time-footprint Pareto front, by footprint.
+	Best   Trial   `json:"best"`
+	Pareto []Trial `json:"pareto"`
+}
+
+// Workload is one workload's lifetime analysis.
+type Workload struct {
+	Name    string             `json:"name"`
+	Summary *lifetimes.Summary `json:"summary"`
+	// Linear is the lifetime histogram on a linear scale (the papers' density charts), Log the
+	// same on a log scale, which resolves the short-lived mode.
+	Linear *lifetimes.Histogram `json:"linear"`
+	Log    *lifetimes.Histogram `json:"log"`
+}
+
+// Sweep is the objective over one parameter's range with the other four at the best trial's
+// values, each point computed by the simulator.
+type Sweep struct {
+	// Param is the search dimension (search.ParamNewSpace...), Label its name for people,
+	// Bytes reports whether its values are sizes in bytes, Log whether its axis is
+	// logarithmic (as the search space samples it).
+	Param string `json:"param"`
+	Label string `json:"label"`
+	Bytes bool   `json:"bytes"`
+	Log   bool   `json:"log"`
+	// Values are the parameter's values, ascending; Objective and Feasible the objective
+	// there (NaN when the simulation failed, out of memory for instance).
+	Values    []float64 `json:"values"`
+	Objective []float64 `json:"objective"`
+	Feasible  []bool    `json:"feasible"`
+	// BestValue and DefaultValue are the parameter at the best trial and at the VM defaults;
+	// BestObjective the objective at the best.
+	BestValue     float64 `json:"bestValue"`
+	DefaultValue  float64 `json:"defaultValue"`
+	BestObjective float64 `json:"bestObjective"`
+	// Effect is (worst − best objective) / best objective over the feasible points of the
+	// sweep: how much this knob alone can cost.
+	Effect float64 `json:"effect"`
+	// CliffFrom and CliffTo bracket the largest jump between neighbouring points, CliffRatio
+	// the objective's ratio across it (≥ 1; 1 when flat).
+	CliffFrom  float64 `json:"cliffFrom"`
+	CliffTo    float64 `json:"cliffTo"`
+	CliffRatio float64 `json:"cliffRatio"`
+}
+
+// Run is one simulated run of one workload with its event log.
+type Run struct {
+	// Label is "default" or "best".
+	Label  string         `json:"label"`
+	Params heapsim.Params `json:"params"`
+	Stats  heapsim.Stats  `json:"stats"`
+	// Events is heapsim's event log, in order.
+	Events []heapsim.Event `json:"events"`
+}
+
+// LivePoint is the bytes alive at one time of the run (bytes clock).
+type LivePoint struct {
+	ClockBytes uint64 `json:"clockBytes"`
+	LiveBytes  uint64 `json:"liveBytes"`
+}
+
+// Comparison is the default and the best run of one workload, over the run.
+type Comparison struct {
+	Workload string `json:"workload"`
+	// EndBytes is the run's length on the bytes clock.
+	EndBytes uint64 `json:"endBytes"`
+	Default  Run    `json:"default"`
+	Best     Run    `json:"best"`
+	// Live is the application's live bytes over the run (the same for both runs; the image
+	// is not included).
+	Live []LivePoint `json:"live"`
+}
