@@ -194,11 +194,14 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 func eventHeader() []string {
 	return []string{"kind", "cause", "clock_bytes", "eden_used_bytes", "survivor_bytes_before", "survivor_bytes_after",
 		"rs_entries", "rs_slots", "tenured_bytes", "tenured_by_age_bytes", "threshold_bytes", "old_used_bytes",
-		"old_live_bytes", "footprint_bytes", "segment_bytes", "seconds"}
+		"old_live_bytes", "footprint_bytes", "segment_bytes", "seconds",
+		"old_used_before_bytes", "old_reclaimed_bytes", "request_bytes", "tenured_garbage_bytes",
+		"rs_seconds", "mark_seconds", "compact_seconds"}
 }
 
 func eventRow(e *heapsim.Event) []string {
 	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
+	secs := func(f float64) string { return strconv.FormatFloat(f, 'g', 6, 64) }
 	cause := ""
 	if e.Kind == heapsim.EventFullGC {
 		cause = e.Cause.String()
@@ -206,7 +209,9 @@ func eventRow(e *heapsim.Event) []string {
 	return []string{e.Kind.String(), cause, u(e.ClockBytes), u(e.EdenUsedBytes), u(e.SurvivorBytesBefore),
 		u(e.SurvivorBytesAfter), strconv.FormatFloat(e.RSEntries, 'f', 0, 64), u(e.RSSlots), u(e.TenuredBytes),
 		u(e.TenuredByAgeBytes), strconv.FormatInt(e.ThresholdBytes, 10), u(e.OldUsedBytes), u(e.OldLiveBytes),
-		u(e.FootprintBytes), u(e.SegmentBytes), strconv.FormatFloat(e.Seconds, 'g', 6, 64)}
+		u(e.FootprintBytes), u(e.SegmentBytes), secs(e.Seconds),
+		u(e.OldUsedBeforeBytes), u(e.OldReclaimedBytes), u(e.RequestBytes), u(e.TenuredGarbageBytes),
+		secs(e.RSSeconds), secs(e.MarkSeconds), secs(e.CompactSeconds)}
 }
 
 func printSimulate(w io.Writer, d *simulateDoc) error {
