@@ -330,7 +330,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 		f.Evidence = append(f.Evidence,
 			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (§3.6).",
 				count(a.rsDominated), count(a.scavenges), pct(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
-			fmt.Sprintf("The set held up to %s with %s slots (%s of pointers), rescanned in full at every scavenge while they live.",
+			fmt.Sprintf("The set held up to %s with %s slots (%s of pointers), rescanned in full at every scavenge while in the set.",
 				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8)),
 			fmt.Sprintf("Scanning it in those scavenges cost %s, %s of all scavenge time.",
 				secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300))))

@@ -34,7 +34,7 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 			width = max(width, len(it.Name))
 		}
 		row := func(name, a, b, c, e string) {
-			ew.printf("  %-*s  %10s %8s  %10s %8s\n", width, name, a, b, c, e)
+			ew.printf("  %-*s  %10s %9s  %10s %9s\n", width, name, a, b, c, e)
 		}
 		row("", "default", "", "best", "")
 		for _, it := range wd.Breakdown {

@@ -856,21 +856,6 @@ const htmlNBSP = "\u00a0"
 
 const htmlDash = "—"
 
-// htmlGroupDigits puts thousands separators into a string of digits.
-func htmlGroupDigits(digits string) string {
-	if len(digits) <= 3 {
-		return digits
-	}
-	var b strings.Builder
-	for i, r := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // htmlFixed writes x with the given decimals and thousands separators ("4,583", "12.35"), a minus
 // sign for negatives, never "-0".
 func htmlFixed(x float64, decimals int) string {
@@ -887,7 +872,7 @@ func htmlFixed(x float64, decimals int) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	ip, fp, hasFrac := strings.Cut(s, ".")
-	out := htmlGroupDigits(ip)
+	out := units.GroupDigits(ip)
 	if hasFrac {
 		out += "." + fp
 	}
@@ -927,7 +912,7 @@ func htmlSig(x float64, n int, trim bool) string {
 	return s
 }
 
-func htmlCount(n uint64) string { return htmlGroupDigits(strconv.FormatUint(n, 10)) }
+func htmlCount(n uint64) string { return units.FormatCount(n) }
 
 func htmlBytes(n uint64) string { return strings.ReplaceAll(units.FormatBytes(n), " ", htmlNBSP) }
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gctune/gctune/internal/units"
 )
 
 // writeJSON writes v as an indented JSON document followed by a newline.
@@ -49,17 +51,7 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 }
 
 // formatCount writes n with thousands separators: 86002607 → "86,002,607".
-func formatCount(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func formatCount(n uint64) string { return units.FormatCount(n) }
 
 // formatPercent writes a fraction as a percentage: one decimal from 1 % up ("25.0 %"), two
 // significant digits below ("0.06 %", "0.00012 %"), "0 %" for zero.

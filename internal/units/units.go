@@ -121,3 +121,22 @@ func (b *Bytes) UnmarshalText(text []byte) error {
 
 // String formats b with FormatBytes.
 func (b Bytes) String() string { return FormatBytes(uint64(b)) }
+
+// GroupDigits puts thousands separators into a string of decimal digits: "86002607" →
+// "86,002,607".
+func GroupDigits(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// FormatCount writes n with thousands separators: 86002607 → "86,002,607".
+func FormatCount(n uint64) string { return GroupDigits(strconv.FormatUint(n, 10)) }

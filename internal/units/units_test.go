@@ -97,3 +97,14 @@ func TestBytesUnmarshalText(t *testing.T) {
 		t.Errorf("UnmarshalText(lots) = %v, want ErrBadSize", err)
 	}
 }
+
+func TestFormatCount(t *testing.T) {
+	for n, want := range map[uint64]string{0: "0", 999: "999", 1000: "1,000", 86002607: "86,002,607", 1e12: "1,000,000,000,000"} {
+		if got := FormatCount(n); got != want {
+			t.Errorf("FormatCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := GroupDigits("12345"); got != "12,345" {
+		t.Errorf("GroupDigits = %q", got)
+	}
+}
