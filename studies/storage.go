@@ -235,7 +235,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 			return nil, fmt.Errorf("studies: cannot create database %q: directory %q does not exist", path, dir)
 		}
 	}
-	db, err := gorm.Open(sqlite.Open(sqliteDSN(path, opts.BusyTimeout)), gormConfig())
+	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("studies: open %q: %w", path, err)
 	}
@@ -245,6 +245,28 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		return nil, err
 	}
 	return s, nil
+}
+
+// openSQLiteDB opens the database, retrying while it is busy. Opening runs the DSN's pragmas,
+// and switching a new file to WAL (journal_mode) needs an exclusive lock that SQLite may refuse
+// with SQLITE_BUSY at once, without waiting for busy_timeout, when another process is opening
+// the same new file (seen with two concurrent `study create`). So a busy open is tried again,
+// every 25 ms up to 200 ms apart, for as long as the busy timeout (at least one second).
+func openSQLiteDB(ctx context.Context, path string, busy time.Duration) (*gorm.DB, error) {
+	deadline := time.Now().Add(max(busy, time.Second))
+	wait := 25 * time.Millisecond
+	for {
+		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy)), gormConfig())
+		if err == nil || !IsTransient(err) || time.Now().Add(wait).After(deadline) {
+			return db, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, errors.Join(err, ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
 }
 
 func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store, error) {
