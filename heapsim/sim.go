@@ -129,16 +129,10 @@ type sim struct {
 	mortalObjects    float64
 	calendar         [][]oldEntry
 	bucketWidth      uint64
-	// soonBytes is the lifetime below which a tenured object counts as short-lived
-	// (Stats.TenuredShortLivedBytes): lifetimes.DefaultLongLivedThreshold of the run.
-	soonBytes uint64
-	// lastScavengeTenuredBytes is what the last scavenge tenured (a full GC's event reports its
-	// inner scavenge's).
-	lastScavengeTenuredBytes uint64
-	reclaimedUpTo            int // calendar buckets below this are empty
-	epoch                    uint32
-	epochLive                []float64  // old bytes still live (or not yet found dead) by entry epoch
-	large                    []largeObj // objects allocated straight into old space, in address order
+	reclaimedUpTo    int // calendar buckets below this are empty
+	epoch            uint32
+	epochLive        []float64  // old bytes still live (or not yet found dead) by entry epoch
+	large            []largeObj // objects allocated straight into old space, in address order
 
 	containers    []lifetimes.Container
 	containerOf   map[int32]int32
@@ -154,6 +148,13 @@ type sim struct {
 	lastScavengeSeconds   float64
 	lastScavengeLive      float64
 	lastScavengeLiveBytes uint64
+
+	// soonBytes is the lifetime below which a tenured object counts as short-lived
+	// (Stats.TenuredShortLivedBytes): lifetimes.DefaultLongLivedThreshold of the run.
+	soonBytes uint64
+	// lastScavengeTenuredBytes is what the last scavenge tenured (a full GC's event reports its
+	// inner scavenge's).
+	lastScavengeTenuredBytes uint64
 }
 
 func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {

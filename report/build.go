@@ -369,11 +369,12 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 }
 
 // parallel runs fn(0..n-1) on up to workers goroutines and returns the error of the lowest
-// index that failed, so the error is deterministic. Once ctx is done the remaining jobs fail
-// with its error without running.
+// index that failed, so the error is deterministic. Once ctx is done or a job has failed, the
+// jobs not yet started do not run.
 func parallel(ctx context.Context, n, workers int, fn func(int) error) error {
 	errs := make([]error, n)
 	var next int
+	var failed bool
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range min(max(workers, 1), max(n, 1)) {
@@ -384,15 +385,22 @@ func parallel(ctx context.Context, n, workers int, fn func(int) error) error {
 				mu.Lock()
 				j := next
 				next++
+				stop := failed
 				mu.Unlock()
-				if j >= n {
+				if j >= n || stop {
 					return
 				}
-				if err := ctx.Err(); err != nil {
-					errs[j] = fmt.Errorf("report: %w", err)
-					continue
+				err := ctx.Err()
+				if err != nil {
+					err = fmt.Errorf("report: %w", err)
+				} else {
+					err = fn(j)
 				}
-				errs[j] = fn(j)
+				if err != nil {
+					mu.Lock()
+					errs[j], failed = err, true
+					mu.Unlock()
+				}
 			}
 		}()
 	}

@@ -26,9 +26,12 @@ const (
 	// rsDominatedShare: a scavenge is "dominated" by the remembered set when scanning it takes
 	// more than this share of the scavenge's time.
 	rsDominatedShare = 0.5
-	// burstGapShare: two large-allocation full GCs belong to one burst when less than this share
+	// burstGapShare: two large-allocation full GCs belong to one burst when at most this share
 	// of the run's allocation separates them.
 	burstGapShare = 0.01
+	// bigObjectSlots: remembered objects averaging this many slots (512 KiB of pointers) are
+	// called big in the evidence.
+	bigObjectSlots = 65536
 	// removedShare: the best configuration removes a pathology when it costs less than this
 	// share of what it cost in the default run; a parameter is the one that removes it when
 	// putting that parameter back alone brings back at least this share of what was removed.
@@ -43,9 +46,7 @@ type accumulator struct {
 	scavengeSeconds            float64
 	rsSeconds                  float64
 	rsDominated                int
-	rsDominatedSeconds         float64
-	rsDominatedRSSeconds       float64
-	maxRSEntries               float64
+	maxRSEntries               float64 // at the scavenge with the most remembered slots
 	maxRSSlots                 uint64
 	fullGCs                    int
 	large                      int
@@ -54,12 +55,12 @@ type accumulator struct {
 	bursts, maxBurst, curBurst int
 	lastLargeClock             uint64
 	ratio                      int
+	ratioLiveSeconds           float64 // ratio full GCs' seconds × the share of old space found live
 	lowYield                   int
 	lowYieldSeconds            float64
 	lowYieldReclaimedBytes     uint64
 	lowYieldUsedBytes          uint64
 	lowYieldLiveBytes          uint64
-	growths                    int
 }
 
 func newAccumulator(endBytes uint64) *accumulator {
@@ -75,12 +76,11 @@ func (a *accumulator) add(e *heapsim.Event) {
 		a.scavenges++
 		a.scavengeSeconds += e.Seconds
 		a.rsSeconds += e.RSSeconds
-		a.maxRSEntries = max(a.maxRSEntries, e.RSEntries)
-		a.maxRSSlots = max(a.maxRSSlots, e.RSSlots)
+		if e.RSSlots > a.maxRSSlots || (e.RSSlots == a.maxRSSlots && e.RSEntries > a.maxRSEntries) {
+			a.maxRSSlots, a.maxRSEntries = e.RSSlots, e.RSEntries
+		}
 		if e.Seconds > 0 && e.RSSeconds > rsDominatedShare*e.Seconds {
 			a.rsDominated++
-			a.rsDominatedSeconds += e.Seconds
-			a.rsDominatedRSSeconds += e.RSSeconds
 		}
 	case heapsim.EventFullGC:
 		a.fullGCs++
@@ -98,16 +98,17 @@ func (a *accumulator) add(e *heapsim.Event) {
 			a.lastLargeClock = e.ClockBytes
 		case heapsim.CauseRatio:
 			a.ratio++
+			if e.OldUsedBeforeBytes > 0 {
+				a.ratioLiveSeconds += e.Seconds * float64(e.OldUsedBeforeBytes-e.OldReclaimedBytes) / float64(e.OldUsedBeforeBytes)
+			}
 			if float64(e.OldReclaimedBytes) < lowYieldShare*float64(e.OldUsedBeforeBytes) {
 				a.lowYield++
 				a.lowYieldSeconds += e.Seconds
 				a.lowYieldReclaimedBytes += e.OldReclaimedBytes
 				a.lowYieldUsedBytes += e.OldUsedBeforeBytes
-				a.lowYieldLiveBytes += e.OldLiveBytes
+				a.lowYieldLiveBytes += e.OldUsedBeforeBytes - e.OldReclaimedBytes
 			}
 		}
-	case heapsim.EventGrow:
-		a.growths++
 	}
 }
 
@@ -119,25 +120,49 @@ func (a *accumulator) closeBurst() {
 	a.curBurst = 0
 }
 
-// runResult is one simulated run with its accumulated evidence.
+// runResult is one simulated run with its accumulated evidence; oom reports that it ran out of
+// memory (its figures then stop at the failure).
 type runResult struct {
 	stats heapsim.Stats
 	acc   *accumulator
+	oom   bool
 }
 
-// cost returns what the pathology kind cost in the run, in seconds.
+// cost returns what the pathology kind cost in the run, in seconds. Each cost is continuous in
+// the run's behaviour, not a count of the events past a threshold, so that comparing runs
+// measures a real reduction: the large-allocation full GCs' time; the ratio-triggered full GCs'
+// time weighted by the share of old space they found live (time spent re-marking live data);
+// the time spent scanning the remembered set; the short-lived tenured objects' share of the
+// tenuring time.
 func (r runResult) cost(kind string) float64 {
 	switch kind {
 	case KindLargeAllocBursts:
 		return r.acc.largeSeconds
 	case KindRatioLive:
-		return r.acc.lowYieldSeconds
+		return r.acc.ratioLiveSeconds
 	case KindRememberedSet:
-		return r.acc.rsDominatedRSSeconds
+		return r.acc.rsSeconds
 	case KindPrematureTenuring:
 		return prematureSeconds(r.stats)
 	}
 	return 0
+}
+
+// present reports whether the run shows the pathology at all (the evidence the finding cites):
+// a large-allocation full GC, a ratio full GC that found less than lowYieldShare dead, a
+// scavenge dominated by the remembered set, short-lived objects tenured.
+func (r runResult) present(kind string) bool {
+	switch kind {
+	case KindLargeAllocBursts:
+		return r.acc.large > 0
+	case KindRatioLive:
+		return r.acc.lowYield > 0
+	case KindRememberedSet:
+		return r.acc.rsDominated > 0
+	case KindPrematureTenuring:
+		return r.stats.TenuredShortLivedBytes > 0
+	}
+	return false
 }
 
 // prematureSeconds estimates what premature tenuring cost: the short-lived objects' share of
@@ -178,7 +203,8 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	if err != nil {
 		return nil, nil, fmt.Errorf("report: best configuration: %w", err)
 	}
-	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.DefaultValue(), BestObjective: bestRes.Value}
+	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.DefaultValue(),
+		BestObjective: measured(prob, bestRes), BestFeasible: bestRes.Feasible, BestInfeasibility: bestRes.Infeasibility}
 
 	// The changed parameters and, for each, the best with it put back.
 	var changed []int
@@ -187,10 +213,23 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 			changed = append(changed, i)
 		}
 	}
+	// Put back means the VM default itself (base's field), not its rounded point: the ratio
+	// 0.333333, Pharo's own survivors formula.
 	reverted := func(i int) heapsim.Params {
-		pt := best
-		params[i].set(&pt, params[i].get(def))
-		return pt.Params(base)
+		p := bestParams
+		switch params[i].name {
+		case search.ParamNewSpace:
+			p.NewSpaceBytes = base.NewSpaceBytes
+		case search.ParamHeadroom:
+			p.GrowthHeadroomBytes = base.GrowthHeadroomBytes
+		case search.ParamShrink:
+			p.ShrinkThresholdBytes = base.ShrinkThresholdBytes
+		case search.ParamRatio:
+			p.FullGCRatio = base.FullGCRatio
+		case search.ParamProportion:
+			p.Survivors = base.Survivors
+		}
+		return p
 	}
 	ws := prob.Workloads()
 	// Jobs: per workload, default, best, then one per changed parameter; then one objective
@@ -222,11 +261,12 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 		}
 		acc := newAccumulator(ws[w].Profile.Meta.EndBytes)
 		st, log, err := simulate(ws[w].Profile, p, prob.Cost(), events && k < 2, acc)
-		if err != nil && !errors.Is(err, heapsim.ErrOutOfMemory) {
+		oom := errors.Is(err, heapsim.ErrOutOfMemory)
+		if err != nil && !oom {
 			return fmt.Errorf("report: workload %s: %w", ws[w].Name, err)
 		}
 		acc.closeBurst()
-		results[j] = runResult{stats: st, acc: acc}
+		results[j] = runResult{stats: st, acc: acc, oom: oom}
 		logs[j] = log
 		return nil
 	})
@@ -237,7 +277,8 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 		pi := params[i]
 		d.Changes = append(d.Changes, Change{Param: pi.name, Label: pi.label, Bytes: pi.bytes,
 			DefaultValue: pi.get(def), BestValue: pi.get(best),
-			RevertedObjective: revertRes[k].Value, RevertedFeasible: revertRes[k].Feasible})
+			RevertedObjective: measured(prob, revertRes[k]), RevertedFeasible: revertRes[k].Feasible,
+			RevertedInfeasibility: revertRes[k].Infeasibility})
 	}
 	sort.SliceStable(d.Changes, func(a, b int) bool { return d.Changes[a].RevertedObjective > d.Changes[b].RevertedObjective })
 
@@ -258,6 +299,15 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 		}
 	}
 	return d, runs, nil
+}
+
+// measured is a result's objective without the infeasibility penalty: the run time (or
+// slowdown) the simulation measured, up to the failure for a run out of memory.
+func measured(prob *objective.Problem, res objective.Result) float64 {
+	if res.Feasible || res.Speedup <= 0 {
+		return res.Value
+	}
+	return prob.DefaultValue() / res.Speedup
 }
 
 // workloadDiagnosis fills the totals and the breakdown of where the GC time went.
@@ -294,7 +344,7 @@ func workloadDiagnosis(name string, def, best runResult) WorkloadDiagnosis {
 func finding(kind string, rs []runResult, changed []int, best, def search.Point) (Finding, bool) {
 	dr, br := rs[0], rs[1]
 	cost := dr.cost(kind)
-	if cost <= 0 || cost < minFindingShare*dr.stats.GCSeconds {
+	if !dr.present(kind) || cost <= 0 || cost < minFindingShare*dr.stats.GCSeconds {
 		return Finding{}, false
 	}
 	f := Finding{Kind: kind, CostSeconds: cost, BestCostSeconds: br.cost(kind)}
@@ -321,19 +371,27 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 		f.Evidence = append(f.Evidence,
 			fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, §4.2) found less than %s of old space dead.",
 				ofThe(a.lowYield, a.ratio), pct(lowYieldShare)),
-			fmt.Sprintf("Together they marked %s of live old objects to free %s (%s of the old space they scanned): what they marked was live, and growing old space would have cost nothing like it.",
+			fmt.Sprintf("Together they marked %s of live old objects to free %s (%s of the old space they scanned).",
 				units.FormatBytes(a.lowYieldLiveBytes), units.FormatBytes(a.lowYieldReclaimedBytes),
 				pct(float64(a.lowYieldReclaimedBytes)/float64(max(a.lowYieldUsedBytes, 1)))),
-			fmt.Sprintf("They cost %s, %s of the default run's GC time.", secs(cost), pct(cost/st.GCSeconds)))
+			fmt.Sprintf("They took %s; in all, ratio-triggered full GCs spent %s re-marking live data (their time weighted by the share of old space they found live), %s of the default run's GC time.",
+				secs(a.lowYieldSeconds), secs(cost), pct(cost/st.GCSeconds)))
 	case KindRememberedSet:
-		f.Title = "Scavenges dominated by scanning a big remembered object"
+		f.Title = "Scavenges dominated by scanning the remembered set"
+		big := ""
+		if a.maxRSEntries > 0 && float64(a.maxRSSlots)/a.maxRSEntries >= bigObjectSlots {
+			big = ": big old objects that keep receiving young references, rescanned in full at every scavenge while in the set"
+			if a.maxRSEntries < 1.5 {
+				big = ": one big old object that keeps receiving young references, rescanned in full at every scavenge while in the set"
+			}
+		}
 		f.Evidence = append(f.Evidence,
 			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (§3.6).",
 				count(a.rsDominated), count(a.scavenges), pct(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
-			fmt.Sprintf("The set held up to %s with %s slots (%s of pointers), rescanned in full at every scavenge while in the set.",
-				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8)),
-			fmt.Sprintf("Scanning it in those scavenges cost %s, %s of all scavenge time.",
-				secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300))))
+			fmt.Sprintf("At its largest the set held %s with %s slots (%s of pointers)%s.",
+				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8), big),
+			fmt.Sprintf("Scanning it cost %s, %s of all scavenge time and %s of the default run's GC time.",
+				secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300)), pct(cost/st.GCSeconds)))
 	case KindPrematureTenuring:
 		f.Title = "Premature tenuring: objects promoted that die soon after"
 		f.Evidence = append(f.Evidence,
@@ -366,11 +424,11 @@ func burstText(a *accumulator) string {
 	case a.bursts == 0:
 		return fmt.Sprintf("They came one at a time: no two within %s of the run of each other.", gap)
 	case a.bursts == 1 && a.maxBurst == a.large:
-		return fmt.Sprintf("They came in one burst, each less than %s of the run after the one before.", gap)
+		return fmt.Sprintf("They came in one burst, each at most %s of the run after the one before.", gap)
 	case a.bursts == 1:
-		return fmt.Sprintf("%s of them came in one burst, each less than %s of the run after the one before.", count(a.maxBurst), gap)
+		return fmt.Sprintf("%s of them came in one burst, each at most %s of the run after the one before.", count(a.maxBurst), gap)
 	}
-	return fmt.Sprintf("They came in %s bursts (full GCs less than %s of the run apart), the largest of %s full GCs.",
+	return fmt.Sprintf("They came in %s bursts (full GCs at most %s of the run apart), the largest of %s full GCs.",
 		count(a.bursts), gap, count(a.maxBurst))
 }
 
@@ -384,6 +442,9 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 	removed := f.CostSeconds - f.BestCostSeconds
 	bestK, bestBack := -1, 0.0
 	for k := range changed {
+		if rs[2+k].oom {
+			continue // its figures stop at the failure: no evidence either way
+		}
 		back := rs[2+k].cost(kind) - f.BestCostSeconds
 		if back > bestBack {
 			bestK, bestBack = k, back

@@ -8,6 +8,11 @@ type Diagnosis struct {
 	ValueLabel       string  `json:"valueLabel"`
 	DefaultObjective float64 `json:"defaultObjective"`
 	BestObjective    float64 `json:"bestObjective"`
+	// BestFeasible is false when the configuration diagnosed is over the memory budget or runs
+	// out of memory (a --trial that is not the best); BestInfeasibility says why. BestObjective
+	// and RevertedObjective are always what the simulation measured, never the search's penalty.
+	BestFeasible      bool   `json:"bestFeasible"`
+	BestInfeasibility string `json:"bestInfeasibility,omitempty"`
 	// Changes are the parameters the best configuration changes, each with the objective of
 	// the best put back to the default in that one parameter, largest effect first.
 	Changes []Change `json:"changes"`
@@ -26,8 +31,9 @@ type Change struct {
 	// RevertedObjective is the objective of the best configuration with this one parameter
 	// put back to its default; RevertedFeasible whether that run met the budget and did not run
 	// out of memory.
-	RevertedObjective float64 `json:"revertedObjective"`
-	RevertedFeasible  bool    `json:"revertedFeasible"`
+	RevertedObjective     float64 `json:"revertedObjective"`
+	RevertedFeasible      bool    `json:"revertedFeasible"`
+	RevertedInfeasibility string  `json:"revertedInfeasibility,omitempty"`
 }
 
 // WorkloadDiagnosis is the diagnosis of one workload.
@@ -72,7 +78,8 @@ const (
 type Finding struct {
 	Kind  string `json:"kind"`
 	Title string `json:"title"`
-	// CostSeconds is what it cost in the default run, BestCostSeconds in the best.
+	// CostSeconds is what it cost in the default run, BestCostSeconds in the best (the measure
+	// of each kind is documented at runResult.cost).
 	CostSeconds     float64 `json:"costSeconds"`
 	BestCostSeconds float64 `json:"bestCostSeconds"`
 	// Evidence are sentences with the counts, bytes and seconds that show it.

@@ -22,6 +22,9 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 		ew.printf("Objective: the %s, a workload's run time over its run time at the defaults (1 at the defaults). Best: %s (%s).\n",
 			strings.TrimSuffix(d.ValueLabel, " (×)"), objectiveText(d.ValueLabel, d.BestObjective), faster(d.DefaultObjective, d.BestObjective))
 	}
+	if !d.BestFeasible {
+		ew.printf("This configuration is infeasible: %s.\n", d.BestInfeasibility)
+	}
 	for _, wd := range d.Workloads {
 		ew.printf("\n== %s\n", wd.Workload)
 		ew.printf("Default run %s, of which GC %s (%s); best run %s, of which GC %s (%s).\n",
@@ -64,7 +67,7 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 			pi := paramByName(c.Param)
 			note := ""
 			if !c.RevertedFeasible {
-				note = " (infeasible)"
+				note = " (infeasible: " + c.RevertedInfeasibility + ")"
 			}
 			fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s, %s the best\n", c.Label, value(pi, c.DefaultValue), value(pi, c.BestValue),
 				objectiveText(d.ValueLabel, c.RevertedObjective), note, relative(c.RevertedObjective, d.BestObjective))

@@ -136,3 +136,48 @@ func TestDiagnoseFindsEachPathology(t *testing.T) {
 	assert.Equal(t, search.ParamNewSpace, kinds[KindRememberedSet].FixedBy)
 	assert.Equal(t, search.ParamNewSpace, kinds[KindPrematureTenuring].FixedBy)
 }
+
+// TestDiagnoseInfeasibleTrial: a configuration over the budget is diagnosed with the time the
+// simulation measured (never the search's penalty) and said to be infeasible.
+func TestDiagnoseInfeasibleTrial(t *testing.T) {
+	free := testProblem(t, 0, "cache-churn")
+	big := search.Point{NewSpaceBytes: 1008 << 20, HeadroomBytes: 1915 << 20, ShrinkBytes: 101 << 20, Ratio: 28.17, Proportion: 1.037}
+	res, err := free.Evaluate(big.Params(free.Base()))
+	require.NoError(t, err)
+	budget := res.Metrics.PeakFootprintBytes / 2 // the big configuration is over it
+	prob := testProblem(t, budget, "cache-churn")
+	d, err := Diagnose(context.Background(), prob, big, 0)
+	require.NoError(t, err)
+	assert.False(t, d.BestFeasible)
+	assert.Contains(t, d.BestInfeasibility, "over the budget")
+	assert.InEpsilon(t, res.Stats[0].TotalSeconds, d.BestObjective, 1e-12, "the measured time, not the penalty")
+	for _, c := range d.Changes {
+		assert.Less(t, c.RevertedObjective, 2*d.DefaultObjective, "%s: no penalty in the reverted objective", c.Param)
+	}
+	var b strings.Builder
+	require.NoError(t, d.WriteText(&b))
+	assert.Contains(t, b.String(), "This configuration is infeasible: workload cache-churn: peak footprint")
+}
+
+// TestRemedySkipsRunsOutOfMemory: a revert that ran out of memory stopped early, so its costs
+// are not evidence either way and cannot be named as the parameter that removes a pathology.
+func TestRemedySkipsRunsOutOfMemory(t *testing.T) {
+	run := func(largeSeconds float64, oom bool) runResult {
+		return runResult{acc: &accumulator{large: 1, largeSeconds: largeSeconds}, oom: oom}
+	}
+	def := search.Point{HeadroomBytes: 16 << 20, NewSpaceBytes: 16 << 20}
+	best := search.Point{HeadroomBytes: 1 << 30, NewSpaceBytes: 1 << 30}
+	changed := []int{0, 1} // new space, headroom
+	f := Finding{CostSeconds: 10, BestCostSeconds: 0}
+	// Putting back the new space "brings back" 20 s, but that run ran out of memory; putting
+	// back the headroom brings back 8 s.
+	rs := []runResult{run(10, false), run(0, false), run(20, true), run(8, false)}
+	text := remedy(&f, KindLargeAllocBursts, rs, changed, best, def)
+	assert.Equal(t, search.ParamHeadroom, f.FixedBy, text)
+	// With only the run out of memory, no single parameter is named.
+	f = Finding{CostSeconds: 10, BestCostSeconds: 0}
+	rs = []runResult{run(10, false), run(0, false), run(20, true), run(1, false)}
+	text = remedy(&f, KindLargeAllocBursts, rs, changed, best, def)
+	assert.Empty(t, f.FixedBy)
+	assert.Contains(t, text, "no single parameter")
+}

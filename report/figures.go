@@ -171,28 +171,33 @@ func (f Figure) bytes(format string) (b []byte, err error) {
 	return buf.Bytes(), nil
 }
 
-// WritePNGs writes each figure as dir/<Name>.png, creating dir if needed, each file
-// atomically (a temporary file renamed into place), and returns the paths written.
+// WritePNGs writes each figure as dir/<Name>.png, creating dir if needed, and returns the paths
+// written. Every figure is drawn before any file is written, so a figure that fails to draw
+// leaves nothing behind; each file is written atomically (a temporary file renamed into place).
 func WritePNGs(figs []Figure, dir string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	paths := make([]string, 0, len(figs))
 	seen := make(map[string]bool, len(figs))
-	for _, f := range figs {
+	pngs := make([][]byte, len(figs))
+	for i, f := range figs {
 		if f.Name == "" || f.Name != filepath.Base(f.Name) || strings.HasPrefix(f.Name, ".") {
-			return paths, fmt.Errorf("report: figure name %q is not a plain file name", f.Name)
+			return nil, fmt.Errorf("report: figure name %q is not a plain file name", f.Name)
 		}
 		if seen[f.Name] {
-			return paths, fmt.Errorf("report: two figures named %q", f.Name)
+			return nil, fmt.Errorf("report: two figures named %q", f.Name)
 		}
 		seen[f.Name] = true
 		b, err := f.PNG()
 		if err != nil {
-			return paths, err // already "report: figure ...: ..."
+			return nil, err // already "report: figure ...: ..."
 		}
+		pngs[i] = b
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	paths := make([]string, 0, len(figs))
+	for i, f := range figs {
 		path := filepath.Join(dir, f.Name+".png")
-		if err := figWriteFileAtomic(path, b); err != nil {
+		if err := figWriteFileAtomic(path, pngs[i]); err != nil {
 			return paths, fmt.Errorf("report: %w", err)
 		}
 		paths = append(paths, path)

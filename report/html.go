@@ -491,12 +491,15 @@ func htmlConfigRows(r *Report, hasBest bool) []htmlConfigRow {
 func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) string) *htmlDiagnosis {
 	v := &htmlDiagnosis{}
 	if d.BestObjective > 0 {
-		v.Summary = fmt.Sprintf("The best configuration brings the %s from %s to %s: %s faster.",
-			htmlUnitRe.ReplaceAllString(d.ValueLabel, ""), htmlValue(d.DefaultObjective, seconds), htmlValue(d.BestObjective, seconds),
-			htmlSpeedup(htmlRatio(d.DefaultObjective, d.BestObjective)))
-		if d.ValueLabel == "" {
-			v.Summary = fmt.Sprintf("The best configuration brings the objective from %s to %s: %s faster.",
-				htmlValue(d.DefaultObjective, seconds), htmlValue(d.BestObjective, seconds), htmlSpeedup(htmlRatio(d.DefaultObjective, d.BestObjective)))
+		what := htmlUnitRe.ReplaceAllString(d.ValueLabel, "")
+		if what == "" {
+			what = "objective"
+		}
+		v.Summary = fmt.Sprintf("The tuned configuration brings the %s from %s to %s: %s.",
+			what, htmlValue(d.DefaultObjective, seconds), htmlValue(d.BestObjective, seconds),
+			plain(faster(d.DefaultObjective, d.BestObjective)))
+		if !d.BestFeasible && d.BestInfeasibility != "" {
+			v.Summary += " It is infeasible: " + d.BestInfeasibility + "."
 		}
 	}
 	for i, w := range d.Workloads {

@@ -78,7 +78,8 @@ type Sweep struct {
 	Bytes bool   `json:"bytes"`
 	Log   bool   `json:"log"`
 	// Values are the parameter's values, ascending; Objective and Feasible the objective
-	// there (NaN when the simulation failed, out of memory for instance).
+	// there as the search saw it (penalised when over the budget or out of memory, which
+	// Feasible says), so that a sweep shows why the search avoided a region.
 	Values    []float64 `json:"values"`
 	Objective []float64 `json:"objective"`
 	Feasible  []bool    `json:"feasible"`

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/c-bata/goptuna"
@@ -156,6 +159,9 @@ func checkTrial(trials []goptuna.FrozenTrial, name string, n int) error {
 }
 
 func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, asJSON bool) error {
+	if o.workers < 0 {
+		return usageErrorf("--workers %d: want 0 (one per core) or more", o.workers)
+	}
 	in, err := loadReportInput(cmd.Context(), cfg, name, o)
 	if err != nil {
 		return err
@@ -198,9 +204,34 @@ func reportError(name string, err error) error {
 	return err
 }
 
-func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) error {
+// checkOutputs checks, before any simulation, that the report can be written: the HTML file's
+// directory exists and the file is not a directory; the PNG directory, if any, is a directory
+// or can be created in an existing one.
+func checkOutputs(o reportOptions) error {
 	if o.output == "" {
 		return usageErrorf("--output: empty file name")
+	}
+	if st, err := os.Stat(o.output); err == nil && st.IsDir() {
+		return usageErrorf("--output %s: is a directory", o.output)
+	}
+	if st, err := os.Stat(filepath.Dir(o.output)); err != nil || !st.IsDir() {
+		return usageErrorf("--output %s: directory %s does not exist", o.output, filepath.Dir(o.output))
+	}
+	if o.pngDir != "" {
+		if st, err := os.Stat(o.pngDir); err == nil {
+			if !st.IsDir() {
+				return usageErrorf("--png %s: not a directory", o.pngDir)
+			}
+		} else if st, err := os.Stat(filepath.Dir(filepath.Clean(o.pngDir))); err != nil || !st.IsDir() {
+			return usageErrorf("--png %s: directory %s does not exist", o.pngDir, filepath.Dir(filepath.Clean(o.pngDir)))
+		}
+	}
+	return nil
+}
+
+func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) error {
+	if err := checkOutputs(o); err != nil {
+		return err
 	}
 	if err := (report.Options{SweepPoints: o.sweepPoints, Workers: o.workers}).Validate(); err != nil {
 		return asUsage(err)
@@ -217,17 +248,25 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(o.output, func(w io.Writer) error { return report.Render(w, r, figs) }); err != nil {
+	// The page is rendered whole in memory, then the PNGs written, then the page: a failure
+	// leaves no page behind that claims figures it does not have.
+	var page bytes.Buffer
+	if err := report.Render(&page, r, figs); err != nil {
+		return err
+	}
+	var pngs []string
+	if o.pngDir != "" {
+		if pngs, err = report.WritePNGs(figs, o.pngDir); err != nil {
+			return err
+		}
+	}
+	if err := writeFileAtomic(o.output, func(w io.Writer) error { _, err := page.WriteTo(w); return err }); err != nil {
 		return fmt.Errorf("report %s: %w", o.output, err)
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "wrote %s (%d figures)\n", o.output, len(figs))
 	if o.pngDir != "" {
-		paths, err := report.WritePNGs(figs, o.pngDir)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "wrote %d PNG files to %s\n", len(paths), o.pngDir)
+		fmt.Fprintf(out, "wrote %d PNG files to %s\n", len(pngs), o.pngDir)
 	}
 	return nil
 }

@@ -110,13 +110,30 @@ func TestReportBadInput(t *testing.T) {
 	_, errOut, code = gctune(t, "report", "demo", "--storage", db, "--sweep-points", "2")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "SweepPoints 2")
-	// An output in a missing directory: an error, and nothing written anywhere.
-	_, errOut, code = gctune(t, "report", "demo", "--storage", db, "--sweep-points", "3", "-o", filepath.Join(dir, "no", "r.html"))
-	assert.NotEqual(t, 0, code)
-	assert.Contains(t, errOut, filepath.Join(dir, "no", "r.html"))
+	// Outputs that cannot be written are refused before any simulation, with one line and exit
+	// 2, and nothing is written anywhere.
+	file := writeFile(t, "f", "x")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", filepath.Join(dir, "no", "r.html")}, "directory " + filepath.Join(dir, "no") + " does not exist"},
+		{[]string{"-o", dir}, "is a directory"},
+		{[]string{"-o", filepath.Join(dir, "r.html"), "--png", file}, "not a directory"},
+		{[]string{"-o", filepath.Join(dir, "r.html"), "--png", filepath.Join(dir, "a", "b")}, "does not exist"},
+	} {
+		_, errOut, code = gctune(t, append([]string{"report", "demo", "--storage", db, "--sweep-points", "3"}, c.args...)...)
+		assert.Equal(t, 2, code, "%v", c.args)
+		assert.Contains(t, errOut, c.want)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+	}
 	_, err := os.Stat(filepath.Join(dir, "no"))
 	assert.True(t, os.IsNotExist(err))
 	assert.NoFileExists(t, filepath.Join(dir, "x.html"))
+	assert.NoFileExists(t, filepath.Join(dir, "r.html"))
+	_, errOut, code = gctune(t, "explain", "demo", "--storage", db, "--workers", "-1")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--workers -1")
 }
 
 // TestReportInChromium is the end-to-end test: the report of a real study opened in headless
