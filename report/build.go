@@ -185,7 +185,8 @@ func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (
 }
 
 // SelectTrial returns trial number n of trials, which must be complete, or the best feasible
-// trial when n < 0 (ErrNoBestTrial when there is none).
+// trial when n < 0 (ErrNoBestTrial when there is none), with its point Rounded as gctune export
+// writes it and the simulator runs it.
 func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 	var t goptuna.FrozenTrial
 	if n < 0 {
@@ -206,6 +207,8 @@ func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 	if !ok {
 		return Trial{}, fmt.Errorf("report: trial %d has no parameters", t.Number)
 	}
+	// The configuration as simulated and exported: sizes in whole MiB, the ratio to 4 digits.
+	tr.Point = tr.Point.Rounded()
 	return tr, nil
 }
 
