@@ -5,14 +5,11 @@ import (
 	"context"
 	"fmt"
 	"html/template"
-	"image"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/assert"
@@ -507,53 +504,6 @@ func TestHTMLNumbers(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, c.got)
 	}
-}
-
-// TestHTMLInChromium renders the test report in headless Chromium: the screenshot shows the
-// page (not a blank or error page) and the page prints to PDF. It skips without Chromium,
-// except in CI (internal/chromium's policy).
-func TestHTMLInChromium(t *testing.T) {
-	if _, err := chromium.Available(); err != nil {
-		if chromium.Required() {
-			t.Fatalf("CI is set but Chromium is not available: %v", err)
-		}
-		t.Skipf("chromium not available: %v", err)
-	}
-	dir := t.TempDir()
-	htmlPath := filepath.Join(dir, "report.html")
-	require.NoError(t, os.WriteFile(htmlPath, []byte(renderHTML(t, htmlTestReport(t), htmlTestFigures())), 0o644))
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-
-	pngPath := filepath.Join(dir, "report.png")
-	require.NoError(t, chromium.Screenshot(ctx, htmlPath, pngPath, 1200, 900))
-	f, err := os.Open(pngPath)
-	require.NoError(t, err)
-	defer f.Close()
-	img, err := png.Decode(f)
-	require.NoError(t, err)
-	require.Equal(t, image.Rect(0, 0, 1200, 900), img.Bounds())
-	// The page's background is white and its header holds dark text and the accent tile.
-	dark, white := 0, 0
-	for y := 0; y < 400; y += 2 {
-		for x := 0; x < 1200; x += 2 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			switch l := (r + g + b) / 3 >> 8; {
-			case l < 100:
-				dark++
-			case l > 250:
-				white++
-			}
-		}
-	}
-	assert.Greater(t, white, 200*600/2, "mostly white background")
-	assert.Greater(t, dark, 500, "text drawn in the header")
-
-	pdfPath := filepath.Join(dir, "report.pdf")
-	require.NoError(t, chromium.PrintToPDF(ctx, htmlPath, pdfPath))
-	pdf, err := os.ReadFile(pdfPath)
-	require.NoError(t, err)
-	assert.True(t, bytes.HasPrefix(pdf, []byte("%PDF-")))
 }
 
 // TestHTMLPreview writes a realistic report page to $REPORT_HTML_PREVIEW (a path ending in

@@ -170,13 +170,28 @@ func TestReportInChromium(t *testing.T) {
 	// The page rendered: the top holds dark text on a light background, and the lower part holds
 	// the figures' coloured strokes (not one flat colour, not a blank or an error page).
 	assert.Greater(t, distinctColours(img, image.Rect(0, 0, 1280, 600)), 20, "the header rendered")
+	// The page's background is white and its header holds dark text (not a dark error page).
+	dark, white := 0, 0
+	for y := 0; y < 400; y += 2 {
+		for x := 0; x < 1280; x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			switch l := (r + g + b) / 3 >> 8; {
+			case l < 100:
+				dark++
+			case l > 250:
+				white++
+			}
+		}
+	}
+	assert.Greater(t, white, 200*640/2, "mostly white background")
+	assert.Greater(t, dark, 500, "text drawn in the header")
 	assert.Greater(t, distinctColours(img, image.Rect(0, 1500, 1280, 6000)), 50, "the figures rendered")
 
 	pdf := filepath.Join(dir, "report.pdf")
 	require.NoError(t, chromium.PrintToPDF(ctx, html, pdf))
 	b, err := os.ReadFile(pdf)
 	require.NoError(t, err)
-	assert.True(t, bytes.HasPrefix(b, []byte("%PDF")), "printing gives a PDF")
+	assert.True(t, bytes.HasPrefix(b, []byte("%PDF-")), "printing gives a PDF")
 }
 
 // distinctColours counts the distinct colours in r (up to 1,000).
