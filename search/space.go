@@ -9,52 +9,20 @@ import (
 	"github.com/gctune/gctune/heapsim"
 )
 
-// Names of the search dimensions, as stored in trials.
-const (
-	ParamNewSpace   = "new_space_bytes"
-	ParamHeadroom   = "growth_headroom_bytes"
-	ParamShrink     = "shrink_threshold_bytes"
-	ParamRatio      = "full_gc_ratio"
-	ParamProportion = "tenuring_proportion"
-)
-
-// ParamNames lists the dimensions in a fixed order.
-var paramNames = [...]string{ParamNewSpace, ParamHeadroom, ParamShrink, ParamRatio, ParamProportion}
-
-// ParamNames returns the dimensions' names in their fixed order.
-func ParamNames() []string { return paramNames[:] }
-
 // Bounds is a closed interval.
 type Bounds struct {
 	Low  float64 `json:"low" yaml:"low"`
 	High float64 `json:"high" yaml:"high"`
 }
 
-// Space is the search space. Sizes are in bytes.
-type Space struct {
-	// NewSpaceBytes bounds VM parameter 45 (log scale).
-	NewSpaceBytes Bounds `json:"newSpaceBytes" yaml:"newSpaceBytes"`
-	// HeadroomBytes bounds VM parameter 25 (log scale).
-	HeadroomBytes Bounds `json:"headroomBytes" yaml:"headroomBytes"`
-	// ShrinkBytes bounds VM parameter 24 (log scale).
-	ShrinkBytes Bounds `json:"shrinkBytes" yaml:"shrinkBytes"`
-	// Ratio bounds VM parameter 55 (log scale).
-	Ratio Bounds `json:"ratio" yaml:"ratio"`
-	// Proportion bounds the tenuring proportion p of VM parameter 6 (linear); p ≥ 1 keeps all
-	// survivors.
-	Proportion Bounds `json:"proportion" yaml:"proportion"`
-}
-
 // DefaultSpace is the space config.yaml documents: wide enough to hold every configuration the
 // papers tried and the defaults.
 func DefaultSpace() Space {
-	return Space{
-		NewSpaceBytes: Bounds{Low: float64(4 * heapsim.MiB), High: float64(1 * heapsim.GiB)},
-		HeadroomBytes: Bounds{Low: float64(1 * heapsim.MiB), High: float64(4 * heapsim.GiB)},
-		ShrinkBytes:   Bounds{Low: float64(1 * heapsim.MiB), High: float64(8 * heapsim.GiB)},
-		Ratio:         Bounds{Low: 0.05, High: 50},
-		Proportion:    Bounds{Low: 0, High: 1.25},
+	var s Space
+	for _, t := range Tunables() {
+		*t.OfSpace(&s) = t.Default
 	}
+	return s
 }
 
 // Validate checks every bound: finite, ordered (low < high), positive on log scales, and
@@ -75,19 +43,8 @@ func (s Space) Validate() error {
 		}
 		return nil
 	}
-	for _, c := range []struct {
-		name   string
-		b      Bounds
-		log    bool
-		lo, hi float64
-	}{
-		{"newSpace", s.NewSpaceBytes, true, 0, float64(heapsim.MaxNewSpaceBytes)},
-		{"headroom", s.HeadroomBytes, true, heapsim.MaxNewSpaceObjectBytes, math.MaxFloat64},
-		{"shrink", s.ShrinkBytes, true, 1, math.MaxFloat64},
-		{"ratio", s.Ratio, true, 0, math.MaxFloat64},
-		{"proportion", s.Proportion, false, 0, math.MaxFloat64},
-	} {
-		if err := check(c.name, c.b, c.log, c.lo, c.hi); err != nil {
+	for _, t := range Tunables() {
+		if err := check(t.Key, t.Bounds(s), t.Log, t.Valid.Low, t.Valid.High); err != nil {
 			return err
 		}
 	}
@@ -96,39 +53,34 @@ func (s Space) Validate() error {
 
 // Distributions returns the goptuna distribution of each dimension.
 func (s Space) Distributions() map[string]interface{} {
-	return map[string]interface{}{
-		ParamNewSpace:   goptuna.LogUniformDistribution{Low: s.NewSpaceBytes.Low, High: s.NewSpaceBytes.High},
-		ParamHeadroom:   goptuna.LogUniformDistribution{Low: s.HeadroomBytes.Low, High: s.HeadroomBytes.High},
-		ParamShrink:     goptuna.LogUniformDistribution{Low: s.ShrinkBytes.Low, High: s.ShrinkBytes.High},
-		ParamRatio:      goptuna.LogUniformDistribution{Low: s.Ratio.Low, High: s.Ratio.High},
-		ParamProportion: goptuna.UniformDistribution{Low: s.Proportion.Low, High: s.Proportion.High},
+	out := make(map[string]interface{}, len(Tunables()))
+	for _, t := range Tunables() {
+		b := t.Bounds(s)
+		if t.Log {
+			out[t.Name] = goptuna.LogUniformDistribution{Low: b.Low, High: b.High}
+		} else {
+			out[t.Name] = goptuna.UniformDistribution{Low: b.Low, High: b.High}
+		}
 	}
-}
-
-// Point is one configuration in the space's units.
-type Point struct {
-	NewSpaceBytes float64 `json:"newSpaceBytes" yaml:"newSpaceBytes"`
-	HeadroomBytes float64 `json:"headroomBytes" yaml:"headroomBytes"`
-	ShrinkBytes   float64 `json:"shrinkBytes" yaml:"shrinkBytes"`
-	Ratio         float64 `json:"ratio" yaml:"ratio"`
-	Proportion    float64 `json:"proportion" yaml:"proportion"`
+	return out
 }
 
 // Internal returns the point as goptuna's internal parameter map (for EnqueueTrial).
 func (p Point) Internal() map[string]float64 {
-	return map[string]float64{
-		ParamNewSpace: p.NewSpaceBytes, ParamHeadroom: p.HeadroomBytes, ParamShrink: p.ShrinkBytes,
-		ParamRatio: p.Ratio, ParamProportion: p.Proportion,
+	out := make(map[string]float64, len(Tunables()))
+	for _, t := range Tunables() {
+		out[t.Name] = t.Get(p)
 	}
+	return out
 }
 
 // Clamp moves the point inside the space.
 func (s Space) Clamp(p Point) Point {
-	c := func(v float64, b Bounds) float64 { return math.Min(math.Max(v, b.Low), b.High) }
-	return Point{
-		NewSpaceBytes: c(p.NewSpaceBytes, s.NewSpaceBytes), HeadroomBytes: c(p.HeadroomBytes, s.HeadroomBytes),
-		ShrinkBytes: c(p.ShrinkBytes, s.ShrinkBytes), Ratio: c(p.Ratio, s.Ratio), Proportion: c(p.Proportion, s.Proportion),
+	for _, t := range Tunables() {
+		b := t.Bounds(s)
+		t.Set(&p, math.Min(math.Max(t.Get(p), b.Low), b.High))
 	}
+	return p
 }
 
 // Contains reports whether p lies inside the space.
@@ -148,14 +100,12 @@ func PointFromParams(m map[string]interface{}) (Point, error) {
 		return f, nil
 	}
 	var p Point
-	var err error
-	for _, f := range []struct {
-		name string
-		dst  *float64
-	}{{ParamNewSpace, &p.NewSpaceBytes}, {ParamHeadroom, &p.HeadroomBytes}, {ParamShrink, &p.ShrinkBytes}, {ParamRatio, &p.Ratio}, {ParamProportion, &p.Proportion}} {
-		if *f.dst, err = get(f.name); err != nil {
+	for _, t := range Tunables() {
+		v, err := get(t.Name)
+		if err != nil {
 			return Point{}, err
 		}
+		t.Set(&p, v)
 	}
 	return p, nil
 }
@@ -175,10 +125,15 @@ func (p Point) Rounded() Point {
 		scale := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(x))))
 		return math.Round(x*scale) / scale
 	}
-	return Point{
-		NewSpaceBytes: size(p.NewSpaceBytes), HeadroomBytes: size(p.HeadroomBytes), ShrinkBytes: size(p.ShrinkBytes),
-		Ratio: sig(p.Ratio, 4), Proportion: p.Proportion,
+	for _, t := range Tunables() {
+		switch t.Unit {
+		case UnitBytes:
+			t.Set(&p, size(t.Get(p)))
+		case UnitRatio:
+			t.Set(&p, sig(t.Get(p), 4))
+		}
 	}
+	return p
 }
 
 // Params turns the point, Rounded, into simulator parameters on top of base (which carries the
@@ -187,11 +142,9 @@ func (p Point) Rounded() Point {
 func (p Point) Params(base heapsim.Params) heapsim.Params {
 	r := p.Rounded()
 	out := base
-	out.NewSpaceBytes = uint64(r.NewSpaceBytes)
-	out.GrowthHeadroomBytes = uint64(r.HeadroomBytes)
-	out.ShrinkThresholdBytes = uint64(r.ShrinkBytes)
-	out.FullGCRatio = r.Ratio
-	out.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: r.Proportion}
+	for _, t := range Tunables() {
+		t.ToParams(&out, t.Get(r))
+	}
 	return out
 }
 
@@ -199,31 +152,29 @@ func (p Point) Params(base heapsim.Params) heapsim.Params {
 // headroom, 32 MiB shrink threshold, ratio 0.333333 and the proportion Pharo's session start
 // gives for that new space.
 func DefaultPoint(base heapsim.Params) Point {
-	return Point{
-		NewSpaceBytes: float64(base.NewSpaceBytes), HeadroomBytes: float64(base.GrowthHeadroomBytes),
-		ShrinkBytes: float64(base.ShrinkThresholdBytes), Ratio: base.FullGCRatio,
-		Proportion: base.TenuringProportion(),
+	var p Point
+	for _, t := range Tunables() {
+		t.Set(&p, t.FromParams(base))
 	}
+	return p
 }
 
 // suggest asks the trial for every dimension, in a fixed order.
-func (s Space) suggest(t goptuna.Trial) (Point, error) {
+func (s Space) suggest(trial goptuna.Trial) (Point, error) {
 	var p Point
-	var err error
-	if p.NewSpaceBytes, err = t.SuggestLogUniform(ParamNewSpace, s.NewSpaceBytes.Low, s.NewSpaceBytes.High); err != nil {
-		return p, fmt.Errorf("search: suggest %s: %w", ParamNewSpace, err)
-	}
-	if p.HeadroomBytes, err = t.SuggestLogUniform(ParamHeadroom, s.HeadroomBytes.Low, s.HeadroomBytes.High); err != nil {
-		return p, fmt.Errorf("search: suggest %s: %w", ParamHeadroom, err)
-	}
-	if p.ShrinkBytes, err = t.SuggestLogUniform(ParamShrink, s.ShrinkBytes.Low, s.ShrinkBytes.High); err != nil {
-		return p, fmt.Errorf("search: suggest %s: %w", ParamShrink, err)
-	}
-	if p.Ratio, err = t.SuggestLogUniform(ParamRatio, s.Ratio.Low, s.Ratio.High); err != nil {
-		return p, fmt.Errorf("search: suggest %s: %w", ParamRatio, err)
-	}
-	if p.Proportion, err = t.SuggestUniform(ParamProportion, s.Proportion.Low, s.Proportion.High); err != nil {
-		return p, fmt.Errorf("search: suggest %s: %w", ParamProportion, err)
+	for _, t := range Tunables() {
+		b := t.Bounds(s)
+		var v float64
+		var err error
+		if t.Log {
+			v, err = trial.SuggestLogUniform(t.Name, b.Low, b.High)
+		} else {
+			v, err = trial.SuggestUniform(t.Name, b.Low, b.High)
+		}
+		if err != nil {
+			return p, fmt.Errorf("search: suggest %s: %w", t.Name, err)
+		}
+		t.Set(&p, v)
 	}
 	return p, nil
 }

@@ -152,7 +152,7 @@ func TestStudyBadInput(t *testing.T) {
 		{"unreachable database", []string{"resume", "demo", "--storage", "postgres://gctune:secret@127.0.0.1:1/gctune?connect_timeout=2"}, "127.0.0.1:1"},
 		{"changed workload", []string{"resume", "changing", "--storage", db}, "changed since the study began"},
 		{"budget below footprint", []string{"optimize", gcdemo, "--storage", db, "--study", "tiny-budget", "--max-footprint", "1MiB"}, "below the smallest possible footprint"},
-		{"reversed bounds", []string{"--config", bounds, "optimize", gcdemo, "--storage", db, "--study", "rev"}, "space.newSpace: low"},
+		{"reversed bounds", []string{"--config", bounds, "optimize", gcdemo, "--storage", db, "--study", "rev"}, "space.eden: low"},
 		{"study exists", []string{"optimize", gcdemo, "--trials", "3", "--storage", db, "--study", "demo"}, "gctune resume demo"},
 		{"trial not found", []string{"export", "demo", "--storage", db, "--trial", "99"}, "no trial 99"},
 		{"bad format", []string{"export", "demo", "--storage", db, "--format", "xml"}, `--format "xml"`},

@@ -1,0 +1,198 @@
+package search
+
+import (
+	"math"
+
+	"github.com/gctune/gctune/heapsim"
+)
+
+// This file is the one description of the five tunables. Every list of them in gctune (the
+// search dimensions, their bounds, the report's tables and sweeps, the configuration keys, the
+// exported VM parameters) is derived from Tunables. A sixth tunable is one more row here, one
+// more field in Point and Space below, and its rule in heapsim.
+
+// Unit is how a tunable's value is measured and printed.
+type Unit int
+
+const (
+	// UnitBytes is a size in bytes.
+	UnitBytes Unit = iota
+	// UnitRatio is a plain number (a growth ratio).
+	UnitRatio
+	// UnitProportion is a fraction of a space (1 = all of it).
+	UnitProportion
+)
+
+// Tunable describes one GC parameter the search varies.
+type Tunable struct {
+	// Name is the search dimension's name, as stored in trials ("new_space_bytes").
+	Name string
+	// Key is the short key of configuration and flags: search.space.<Key>_min and _max.
+	Key string
+	// Label names it for people ("new space (eden) size").
+	Label string
+	// VMParam is the Pharo VM parameter number (Smalltalk vm parameterAt: VMParam).
+	VMParam int
+	// Unit is the value's unit.
+	Unit Unit
+	// Log is true when the search samples it on a log scale.
+	Log bool
+	// Default is the search range gctune uses unless configured otherwise: wide enough to hold
+	// every configuration the papers tried and the defaults.
+	Default Bounds
+	// Valid is what the VM accepts (or what a valid Params needs); a configured range must lie
+	// inside it.
+	Valid Bounds
+	// TakesEffect says when a change to the VM parameter takes effect, for people.
+	TakesEffect string
+	// OfPoint and OfSpace address the tunable's field in a Point and in a Space.
+	OfPoint func(*Point) *float64
+	OfSpace func(*Space) *Bounds
+	// FromParams reads the tunable from simulator parameters; ToParams writes a (rounded) value
+	// into them.
+	FromParams func(heapsim.Params) float64
+	ToParams   func(*heapsim.Params, float64)
+}
+
+// Point is one configuration in the tunables' units (sizes in bytes). Its fields follow
+// Tunables; read and write them generically with Get and Set.
+type Point struct {
+	NewSpaceBytes float64 `json:"newSpaceBytes" yaml:"newSpaceBytes"`
+	HeadroomBytes float64 `json:"headroomBytes" yaml:"headroomBytes"`
+	ShrinkBytes   float64 `json:"shrinkBytes" yaml:"shrinkBytes"`
+	Ratio         float64 `json:"ratio" yaml:"ratio"`
+	Proportion    float64 `json:"proportion" yaml:"proportion"`
+}
+
+// Space is the search space: one closed interval per tunable (sizes in bytes).
+type Space struct {
+	// NewSpaceBytes bounds VM parameter 45 (log scale).
+	NewSpaceBytes Bounds `json:"newSpaceBytes" yaml:"newSpaceBytes"`
+	// HeadroomBytes bounds VM parameter 25 (log scale).
+	HeadroomBytes Bounds `json:"headroomBytes" yaml:"headroomBytes"`
+	// ShrinkBytes bounds VM parameter 24 (log scale).
+	ShrinkBytes Bounds `json:"shrinkBytes" yaml:"shrinkBytes"`
+	// Ratio bounds VM parameter 55 (log scale).
+	Ratio Bounds `json:"ratio" yaml:"ratio"`
+	// Proportion bounds the tenuring proportion p of VM parameter 6 (linear); p ≥ 1 keeps all
+	// survivors.
+	Proportion Bounds `json:"proportion" yaml:"proportion"`
+}
+
+// Names of the search dimensions, as stored in trials (Tunable.Name).
+const (
+	ParamNewSpace   = "new_space_bytes"
+	ParamHeadroom   = "growth_headroom_bytes"
+	ParamShrink     = "shrink_threshold_bytes"
+	ParamRatio      = "full_gc_ratio"
+	ParamProportion = "tenuring_proportion"
+)
+
+// Tunables returns the table of the five tunables, in their fixed order (the order of
+// ParamNames, of every report table and of the exported script). The slice is new at each call.
+func Tunables() []Tunable {
+	mib := float64(heapsim.MiB)
+	gib := float64(heapsim.GiB)
+	return []Tunable{
+		{
+			Name: ParamNewSpace, Key: "eden", Label: "new space (eden) size", VMParam: 45,
+			Unit: UnitBytes, Log: true,
+			Default:     Bounds{Low: 4 * mib, High: 1 * gib},
+			Valid:       Bounds{Low: 0, High: float64(heapsim.MaxNewSpaceBytes)},
+			TakesEffect: "at the next launch only (--edenSize=, or parameter 45 saved in the image)",
+			OfPoint:     func(p *Point) *float64 { return &p.NewSpaceBytes },
+			OfSpace:     func(s *Space) *Bounds { return &s.NewSpaceBytes },
+			FromParams:  func(p heapsim.Params) float64 { return float64(p.NewSpaceBytes) },
+			ToParams:    func(p *heapsim.Params, v float64) { p.NewSpaceBytes = uint64(v) },
+		},
+		{
+			Name: ParamHeadroom, Key: "headroom", Label: "growth headroom", VMParam: 25,
+			Unit: UnitBytes, Log: true,
+			Default:     Bounds{Low: 1 * mib, High: 4 * gib},
+			Valid:       Bounds{Low: heapsim.MaxNewSpaceObjectBytes, High: math.MaxFloat64},
+			TakesEffect: "immediately; not saved with the image",
+			OfPoint:     func(p *Point) *float64 { return &p.HeadroomBytes },
+			OfSpace:     func(s *Space) *Bounds { return &s.HeadroomBytes },
+			FromParams:  func(p heapsim.Params) float64 { return float64(p.GrowthHeadroomBytes) },
+			ToParams:    func(p *heapsim.Params, v float64) { p.GrowthHeadroomBytes = uint64(v) },
+		},
+		{
+			Name: ParamShrink, Key: "shrink", Label: "shrink threshold", VMParam: 24,
+			Unit: UnitBytes, Log: true,
+			Default:     Bounds{Low: 1 * mib, High: 8 * gib},
+			Valid:       Bounds{Low: 1, High: math.MaxFloat64},
+			TakesEffect: "at the next full GC; not saved with the image",
+			OfPoint:     func(p *Point) *float64 { return &p.ShrinkBytes },
+			OfSpace:     func(s *Space) *Bounds { return &s.ShrinkBytes },
+			FromParams:  func(p heapsim.Params) float64 { return float64(p.ShrinkThresholdBytes) },
+			ToParams:    func(p *heapsim.Params, v float64) { p.ShrinkThresholdBytes = uint64(v) },
+		},
+		{
+			Name: ParamRatio, Key: "ratio", Label: "full GC ratio", VMParam: 55,
+			Unit: UnitRatio, Log: true,
+			Default:     Bounds{Low: 0.05, High: 50},
+			Valid:       Bounds{Low: 0, High: math.MaxFloat64},
+			TakesEffect: "immediately; not saved with the image",
+			OfPoint:     func(p *Point) *float64 { return &p.Ratio },
+			OfSpace:     func(s *Space) *Bounds { return &s.Ratio },
+			FromParams:  func(p heapsim.Params) float64 { return p.FullGCRatio },
+			ToParams:    func(p *heapsim.Params, v float64) { p.FullGCRatio = v },
+		},
+		{
+			Name: ParamProportion, Key: "survivors_proportion", Label: "survivors to keep", VMParam: 6,
+			Unit: UnitProportion, Log: false,
+			Default:     Bounds{Low: 0, High: 1.25},
+			Valid:       Bounds{Low: 0, High: math.MaxFloat64},
+			TakesEffect: "immediately; Pharo resets it at every session start and after every save",
+			OfPoint:     func(p *Point) *float64 { return &p.Proportion },
+			OfSpace:     func(s *Space) *Bounds { return &s.Proportion },
+			FromParams:  func(p heapsim.Params) float64 { return p.TenuringProportion() },
+			ToParams: func(p *heapsim.Params, v float64) {
+				// heapsim rounds N up, so p ≥ 1 keeps all survivors.
+				p.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: v}
+			},
+		},
+	}
+}
+
+// TunableNamed returns the tunable whose Name is name.
+func TunableNamed(name string) (Tunable, bool) {
+	for _, t := range Tunables() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tunable{}, false
+}
+
+// ParamNames returns the dimensions' names in their fixed order.
+func ParamNames() []string {
+	ts := Tunables()
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// Get returns the tunable's value in p.
+func (t Tunable) Get(p Point) float64 { return *t.OfPoint(&p) }
+
+// Set sets the tunable's value in p.
+func (t Tunable) Set(p *Point, v float64) { *t.OfPoint(p) = v }
+
+// Bounds returns the tunable's interval in s.
+func (t Tunable) Bounds(s Space) Bounds { return *t.OfSpace(&s) }
+
+// IsBytes reports whether the tunable is a size in bytes.
+func (t Tunable) IsBytes() bool { return t.Unit == UnitBytes }
+
+// Values returns p's values in Tunables order.
+func (p Point) Values() []float64 {
+	ts := Tunables()
+	out := make([]float64, len(ts))
+	for i, t := range ts {
+		out[i] = t.Get(p)
+	}
+	return out
+}
