@@ -37,9 +37,9 @@ func (l Linear) At(s Scales) float64 {
 // (heapsim.Cost.Scaled: the mutator's per-byte and per-object costs, every scavenge
 // coefficient, every full-GC coefficient).
 type Scales struct {
-	Mutator  float64 `json:"mutator"`
-	Scavenge float64 `json:"scavenge"`
-	FullGC   float64 `json:"fullGC"`
+	Mutator  float64 `json:"mutator" yaml:"mutator"`
+	Scavenge float64 `json:"scavenge" yaml:"scavenge"`
+	FullGC   float64 `json:"fullGC" yaml:"fullGC"`
 }
 
 // Heapsim returns the scales as heapsim.Scales (one factor for both mutator costs).
@@ -138,13 +138,14 @@ func (b *Basis) TimesAt(s Scales) Times {
 
 // equation is one measured time: row·x = rhs over the scales x = (mutator, scavenge, fullGC).
 type equation struct {
-	name string
-	row  [3]float64
-	rhs  float64
+	name     string
+	measured float64
+	row      [3]float64
+	rhs      float64
 }
 
 func (l Linear) equation(name string, measured float64) equation {
-	return equation{name: name, row: [3]float64{l.Mutator, l.Scavenge, l.FullGC}, rhs: measured - l.Const}
+	return equation{name: name, measured: measured, row: [3]float64{l.Mutator, l.Scavenge, l.FullGC}, rhs: measured - l.Const}
 }
 
 var groupNames = [3]string{GroupMutator, GroupScavenge, GroupFullGC}
@@ -209,7 +210,7 @@ func Fit(b *Basis, m Measured) (*Result, error) {
 	}
 	x, kept, err := solve(eqs, classes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (simulated at the defaults: %d scavenges, %d full GCs)", err, b.Stats.Scavenges, b.Stats.FullGCs)
 	}
 	for _, c := range kept {
 		notes = append(notes, fmt.Sprintf("the simulated run has no %s work: its scale stays 1", className(classes[c])))
@@ -292,7 +293,7 @@ func solve(eqs []equation, classes [][]int) (x [3]float64, kept []int, err error
 		}
 		if !nonzero {
 			if math.Abs(rhs) > 1e-9*math.Max(1, math.Abs(e.rhs)) {
-				return x, nil, fmt.Errorf("costfit: %s: the measured run spent time the simulated default run does not spend at all (no %s work): the profile does not reproduce the run's collections", e.name, classNames(classes, kept))
+				return x, nil, fmt.Errorf("costfit: %s = %.4g s, but the simulated default run spends no time there: the profile does not reproduce the run's collections", e.name, e.measured)
 			}
 			continue
 		}
@@ -327,12 +328,4 @@ func solve(eqs []equation, classes [][]int) (x [3]float64, kept []int, err error
 		}
 	}
 	return x, kept, nil
-}
-
-func classNames(classes [][]int, idx []int) string {
-	var names []string
-	for _, ci := range idx {
-		names = append(names, className(classes[ci]))
-	}
-	return strings.Join(names, ", ")
 }

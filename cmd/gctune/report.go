@@ -139,6 +139,9 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 		in.Trial = o.trial
 	}
 	in.Trials = trials
+	if in.Measured, err = store.MeasuredRuns(id); err != nil {
+		return report.Input{}, fmt.Errorf("study %q: %w", name, err)
+	}
 	lw, err := reopenWorkloads(sp, o.force, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return report.Input{}, err

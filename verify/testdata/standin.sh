@@ -3,7 +3,8 @@
 #     gctune verify STUDY -- sh standin.sh {eden} {st} [MODE]
 # It takes 0.3 s under --edenSize=16m (the default eden) and 0.1 s under anything else, and
 # prints a gctune-stats line as the measuring snippet does. MODE: fail (exit 3 with two lines
-# on standard error), fail-best (fail only under the best configuration), hang (sleep 60 s).
+# on standard error), fail-best (fail only under the best configuration), hang (sleep 60 s),
+# gc-only (the stats line gives wall and GC time only).
 eden="$1"
 st="$2"
 mode="${3:-}"
@@ -15,7 +16,10 @@ fail) echo "standin: something broke" >&2; echo "standin: giving up" >&2; exit 3
 fail-best) [ "$GCTUNE_CONFIG" = best ] && { echo "standin: best broke" >&2; exit 3; } ;;
 hang) sleep 60 ;;
 esac
-if [ "$eden" = "--edenSize=16m" ]; then
+if [ "$mode" = gc-only ]; then
+	case "$eden" in --edenSize=16m) sleep 0.3; ms=300; gc=200 ;; *) sleep 0.1; ms=100; gc=5 ;; esac
+	echo "gctune-stats {\"wallMs\":$ms,\"gcMs\":$gc}"
+elif [ "$eden" = "--edenSize=16m" ]; then
 	sleep 0.3
 	echo 'gctune-stats {"wallMs":300,"gcMs":200,"scavenges":10,"scavengeMs":50,"fullGCs":2,"fullGCMs":150}'
 else
