@@ -75,6 +75,9 @@ func htmlMeasuredSection(p *htmlPage, r *Report, use func(id, what string) strin
 	hm := &htmlMeasured{Lead: "Measured with gctune verify on the real application (session " + m.Session +
 		"): each configuration run alternately with the defaults, after one warm-up run each. The measured speedup is the geometric mean over rounds of the default run's time over the configuration's, with a 95 % Student t interval on the paired log ratios."}
 	for _, c := range m.Configs {
+		if c.Runs == 0 {
+			continue
+		}
 		row := htmlMeasuredRow{Name: c.Name, Runs: count(c.Runs), Mean: htmlSeconds(c.MeanSeconds), CV: "—", GC: "—", Wild: c.Wild}
 		if c.Name == "best" && c.Trial >= 0 {
 			row.Name = fmt.Sprintf("best (trial %d)", c.Trial)
@@ -107,8 +110,11 @@ func htmlMeasuredSection(p *htmlPage, r *Report, use func(id, what string) strin
 		}
 		hm.Rows = append(hm.Rows, row)
 	}
+	if len(hm.Rows) == 0 {
+		hm.Notes = append(hm.Notes, "No run of the session succeeded.")
+	}
 	if m.Failed > 0 {
-		hm.Notes = append(hm.Notes, fmt.Sprintf("%s of the session failed and %s not counted.", plural(m.Failed, "One run", fmt.Sprintf("%d runs", m.Failed)), plural(m.Failed, "is", "are")))
+		hm.Notes = append(hm.Notes, fmt.Sprintf("%s of the session failed (exit code or timeout): not counted.", plural(m.Failed, "run", "runs")))
 	}
 	p.Measured = hm
 	use(htmlIDMeasured, "a section")

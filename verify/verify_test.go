@@ -64,7 +64,7 @@ func TestSessionStandIn(t *testing.T) {
 	sp := sum[1].Speedup
 	// The shell's start-up adds the same few ms to both: about 3x (a loaded machine may add
 	// more, so the bounds are wide; no timing is asserted beyond that).
-	assert.Greater(t, sp.Estimate, 1.8)
+	assert.Greater(t, sp.Estimate, 1.5)
 	assert.Less(t, sp.Estimate, 3.3)
 	assert.True(t, sp.HasInterval())
 	assert.LessOrEqual(t, sp.Low, sp.Estimate)
