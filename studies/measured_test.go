@@ -3,7 +3,6 @@ package studies
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestMeasuredRuns(t *testing.T) {
-	store := openT(t, filepath.Join(t.TempDir(), "m.db"), OpenOptions{})
+// testMeasured stores and reads back measured runs (runSuite: SQLite and PostgreSQL).
+func testMeasured(t *testing.T, url string) {
+	store := openT(t, url, OpenOptions{})
 	study, err := CreateStudy(context.Background(), store, "m", goptuna.StudyDirectionMinimize, map[string]int{"x": 1})
 	require.NoError(t, err)
 	id := study.ID
