@@ -46,6 +46,10 @@ type Outcome struct {
 	StatsErr string
 }
 
+// ErrStart matches the error of a command that could not be started (not found, not
+// executable).
+var ErrStart = errors.New("verify: cannot start the command")
+
 // Runner runs one process. An error means it could not run at all (command not found);
 // a process that ran and failed is an Outcome with its exit code.
 type Runner interface {
@@ -86,7 +90,7 @@ func (r ExecRunner) Run(ctx context.Context, spec RunSpec) (Outcome, error) {
 	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return Outcome{}, fmt.Errorf("verify: start %s: %w", spec.Argv[0], err)
+		return Outcome{}, fmt.Errorf("%w %s: %w", ErrStart, spec.Argv[0], err)
 	}
 	var readers sync.WaitGroup
 	readers.Add(2)

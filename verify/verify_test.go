@@ -202,5 +202,6 @@ func TestCommandNotFound(t *testing.T) {
 	p := plan()
 	p.Argv = []string{"/nonexistent/gctune-standin"}
 	_, _, err := Session(context.Background(), p, ExecRunner{}, func(Run) error { return nil })
-	require.ErrorContains(t, err, "verify: start /nonexistent/gctune-standin")
+	require.ErrorIs(t, err, ErrStart)
+	require.ErrorContains(t, err, "verify: cannot start the command /nonexistent/gctune-standin")
 }

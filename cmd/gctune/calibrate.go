@@ -104,6 +104,8 @@ type calibrateDoc struct {
 	MeasuredFrom string          `json:"measuredFrom"`
 	Base         string          `json:"base"`
 	Fit          *costfit.Result `json:"fit"`
+	// Coefficients is the calibrated cost model (what -o writes).
+	Coefficients heapsim.Cost `json:"coefficients"`
 	// Simulated is the default run simulated again with the calibrated cost; BaseSimulated
 	// with the base cost.
 	Simulated     calibratedRun `json:"simulated"`
@@ -168,7 +170,7 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 		return fmt.Errorf("calibrate %s: simulate with the calibrated cost: %w", in.ref, err)
 	}
 	doc := calibrateDoc{Profile: in.ref, Records: in.profile.Len(), Measured: in.measured, MeasuredFrom: in.measuredFrom,
-		Base: in.baseName, Fit: res, Simulated: newCalibratedRun(st), BaseSimulated: newCalibratedRun(basis.Stats)}
+		Base: in.baseName, Fit: res, Coefficients: res.Cost, Simulated: newCalibratedRun(st), BaseSimulated: newCalibratedRun(basis.Stats)}
 	if o.output != "" {
 		file, err := costfit.NewFile(res.Cost)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/costfit"
+	"github.com/gctune/gctune/heapsim"
 )
 
 // iwst23p is [IWST23-P] Table 1's 3.1 GB default run (5,599 s total, 5,158 s of GC).
@@ -28,6 +29,7 @@ func TestCalibrateIWST23P(t *testing.T) {
 	assert.Equal(t, doc.BaseSimulated.Scavenges, doc.Simulated.Scavenges, "counts are not fitted")
 	assert.Equal(t, [][]string{{"mutator"}, {"scavenge", "fullGC"}}, doc.Fit.Groups)
 	assert.Equal(t, cost, doc.Output)
+	assert.Equal(t, doc.Fit.Scales.Mutator*heapsim.DefaultCost().MutatorSecondsPerByte, doc.Coefficients.MutatorSecondsPerByte)
 
 	// The text form: measured beside simulated, counts included.
 	out, errOut, code := gctune(t, "calibrate", "dataframe-3.1gb", "--measured", iwst23p)

@@ -182,6 +182,9 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	_, interrupted, runErr := verify.Session(ctx, plan, runner, record)
 	doc.Interrupted = interrupted
 	var re *verify.RunError
+	if errors.Is(runErr, verify.ErrStart) {
+		return asUsage(runErr)
+	}
 	if runErr != nil && !errors.As(runErr, &re) {
 		return runErr
 	}

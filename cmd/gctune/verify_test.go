@@ -82,6 +82,10 @@ func TestVerifyEndToEnd(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "gctune: verify: the command's warm-up run under best failed with exit code 3; its last standard error lines: standin: best broke")
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+	// A command that cannot start is the user's to fix: exit 2.
+	_, errOut, code = gctune(t, "verify", "demo", "--storage", db, "-q", "--", filepath.Join(dir, "no-such-command"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "cannot start the command")
 
 	// An interrupt (SIGINT cancels the context main passes down): cancelled after the third
 	// run, verify stops, prints what it has and returns no error; the finished runs are stored.
