@@ -38,6 +38,8 @@ type Input struct {
 	Trial int
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
+	// Measured are the runs gctune verify stored in the study (measured.go).
+	Measured []studies.MeasuredRun
 }
 
 // Options tune how much a report simulates.
@@ -111,7 +113,7 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Study: in.Study, Version: in.Version, Search: srch}
+	r := &Report{Study: in.Study, Version: in.Version, Search: srch, Measured: MeasuredFrom(in.Measured)}
 	for _, w := range in.Problem.Workloads() {
 		wl, err := workloadData(w, in.Analysis)
 		if err != nil {

@@ -20,7 +20,7 @@ import (
 
 // The page's template and stylesheet; the stylesheet is inlined into the page's <style>.
 //
-//go:embed templates/report.html.tmpl templates/report.css
+//go:embed templates/report.html.tmpl templates/report.css templates/measured.html.tmpl
 var htmlFS embed.FS
 
 // RenderedFigure is a figure ready for the page: what Figures describes, with its SVG.
@@ -63,7 +63,7 @@ const htmlMaxClassRows = 15
 // htmlMaxParetoRows is how many Pareto-front trials the search section lists.
 const htmlMaxParetoRows = 40
 
-var htmlTemplate = template.Must(template.New("report.html.tmpl").ParseFS(htmlFS, "templates/report.html.tmpl"))
+var htmlTemplate = template.Must(template.New("report.html.tmpl").ParseFS(htmlFS, "templates/report.html.tmpl", "templates/measured.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: inline CSS and SVG, no script,
 // no reference to anything outside the page (its only links are in-page anchors). figs are
@@ -111,6 +111,7 @@ type htmlPage struct {
 	Search      htmlSearch
 	Sensitivity htmlSensitivity
 	Runs        []htmlRun
+	Measured    *htmlMeasured
 }
 
 type htmlTOCEntry struct{ ID, Label string }
@@ -348,6 +349,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	for i, w := range r.Workloads {
 		p.Lifetimes = append(p.Lifetimes, htmlWorkloadSection(i, w, wlFigs[i], use))
 	}
+	htmlMeasuredSection(p, r, use)
 	p.Search = htmlSearchSection(r, seconds, p.Search.Figures)
 	p.Sensitivity.Rows = htmlSensitivityRows(r.Sensitivity)
 	for i, c := range r.Comparisons {

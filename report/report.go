@@ -22,6 +22,8 @@ type Report struct {
 	Comparisons []Comparison `json:"comparisons"`
 	// Diagnosis compares default and best (also printed by gctune explain).
 	Diagnosis *Diagnosis `json:"diagnosis"`
+	// Measured is the study's latest gctune verify session, nil without one (measured.go).
+	Measured *Measured `json:"measured,omitempty"`
 }
 
 // Trial is one trial of the study as the report draws it.

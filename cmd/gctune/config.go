@@ -46,6 +46,9 @@ type Config struct {
 	// working directory), sqlite:///abs/path.db, or postgres://user@host/db. Also
 	// GCTUNE_STORAGE and --storage.
 	Storage string `mapstructure:"storage" json:"storage"`
+	// Cost is a cost model file written by `gctune calibrate -o` (empty: the built-in cost
+	// model). Every command that simulates uses it; also GCTUNE_COST and --cost.
+	Cost string `mapstructure:"cost" json:"cost"`
 	// Search configures optimize and resume.
 	Search SearchConfig `mapstructure:"search" json:"search"`
 	// Provenance says where a configuration came from; `gctune export --format yaml` fills it.

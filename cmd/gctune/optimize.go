@@ -15,7 +15,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
@@ -100,6 +99,7 @@ func addProblemFlags(cmd *cobra.Command) {
 	bindFlag(cmd, "no-seed", "search.no_seed")
 	bindFlag(cmd, "no-constrain", "search.no_constrain")
 	bindFlag(cmd, "resolution", "workload.resolution")
+	addCostFlag(cmd)
 }
 
 // NewResumeCmd returns `gctune resume`.
@@ -136,6 +136,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
 	f.IntVar(&trials, "trials", 0, "new target of finished trials (default: the study's own)")
 	f.IntVar(&more, "more", 0, "run this many trials more than the study holds")
 	f.BoolVar(&force, "force", false, "resume even though a workload changed since the study began")
+	addCostFlag(cmd)
 	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar")
 	addSearchFlags(cmd)
 	return cmd
@@ -176,6 +177,10 @@ func newProblem(cfg Config, refs []string) (*studyProblem, *objective.Problem, e
 		return nil, nil, err
 	}
 	vm := cfg.Simulate.VMFacts()
+	cost, _, err := loadCost(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
 	plan, err := search.PlanSearch(lw.summaries, vm, cfg.Search.Space.Space(), search.PlanOptions{
 		NoSeed: cfg.Search.NoSeed, NoConstrain: cfg.Search.NoConstrain})
 	if err != nil {
@@ -185,7 +190,7 @@ func newProblem(cfg Config, refs []string) (*studyProblem, *objective.Problem, e
 		Workloads: lw.refs, MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: cfg.Search.Aggregate,
 		ConfiguredSpace: cfg.Search.Space.Space(), Plan: plan, NoSeed: cfg.Search.NoSeed,
 		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
-		Trials: cfg.Search.Trials, VM: vm, Cost: heapsim.DefaultCost(), Version: version,
+		Trials: cfg.Search.Trials, VM: vm, Cost: cost, Version: version,
 	}
 	prob, err := sp.newObjective(lw)
 	if err != nil {
@@ -217,6 +222,9 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name string, tr
 	defer store.Close()
 	id, sp, err := loadProblem(store, name)
 	if err != nil {
+		return err
+	}
+	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return err
 	}
 	lw, err := reopenWorkloads(sp, force, cfg.Lifetimes.LongLivedThreshold)

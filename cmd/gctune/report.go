@@ -109,6 +109,7 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 	}
 	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
 	bindFlag(cmd, "storage", "storage")
+	addCostFlag(cmd)
 }
 
 // loadReportInput opens the study and its workloads and builds the report's input.
@@ -120,6 +121,9 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 	defer store.Close()
 	id, sp, err := loadProblem(store, name)
 	if err != nil {
+		return report.Input{}, err
+	}
+	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return report.Input{}, err
 	}
 	trials, err := store.Storage().GetAllTrials(id)
@@ -135,6 +139,9 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 		in.Trial = o.trial
 	}
 	in.Trials = trials
+	if in.Measured, err = store.MeasuredRuns(id); err != nil {
+		return report.Input{}, fmt.Errorf("study %q: %w", name, err)
+	}
 	lw, err := reopenWorkloads(sp, o.force, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return report.Input{}, err

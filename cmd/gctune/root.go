@@ -60,6 +60,8 @@ Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables,
 		NewExplainCmd(ro),
 		newStudiesGroup(ro),
 		NewWorkerCmd(ro),
+		NewCalibrateCmd(ro),
+		NewVerifyCmd(ro),
 	)
 	return root
 }

@@ -59,12 +59,16 @@ how benchmark scripts in other languages drive the simulator.`,
 			if err != nil {
 				return asUsage(err)
 			}
+			cost, _, err := loadCost(cfg)
+			if err != nil {
+				return err
+			}
 			if batch {
 				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), simulateOptions{
 					Ref: args[0],
 					Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
 						Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
-					Given: given, Default: cfg.Simulate.VMFacts(), Cost: heapsim.DefaultCost(),
+					Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost,
 				})
 			}
 			return runSimulate(cmd.OutOrStdout(), simulateOptions{
@@ -73,13 +77,14 @@ how benchmark scripts in other languages drive the simulator.`,
 					Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
 				Given:   given,
 				Default: cfg.Simulate.VMFacts(),
-				Cost:    heapsim.DefaultCost(),
+				Cost:    cost,
 				Events:  events,
 				JSON:    ro.json,
 			})
 		},
 	}
 	addSimulateFlags(cmd)
+	addCostFlag(cmd)
 	f := cmd.Flags()
 	d := defaultConfig()
 	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")

@@ -77,6 +77,7 @@ and be stored, then stops.`,
 	f.IntVar(&retries, "retries", studies.DefaultRetryAttempts, "attempts at a database operation that fails with an error that may pass, before giving up")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors and the final result")
 	addSearchFlags(cmd)
+	addCostFlag(cmd)
 	return cmd
 }
 
@@ -142,6 +143,9 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		return err
 	})
 	if err != nil {
+		return err
+	}
+	if err := checkStudyCost(cfg, sp, o.study); err != nil {
 		return err
 	}
 	target := sp.Trials

@@ -130,7 +130,12 @@ func calibratedScales() Scales {
 	if err := os.WriteFile(filepath.Join(root, "heapsim", "calibration_fit.go"), []byte(goSrc), 0o644); err != nil {
 		return heapsim.Scales{}, err
 	}
-	return scales, os.WriteFile(filepath.Join(root, "docs", "calibration.md"), []byte(doc(report)), 0o644)
+	page := filepath.Join(root, "docs", "calibration.md")
+	tail, err := keptTail(page)
+	if err != nil {
+		return heapsim.Scales{}, err
+	}
+	return scales, os.WriteFile(page, []byte(doc(report)+tail), 0o644)
 }
 
 func sq(x float64) float64 { return x * x }

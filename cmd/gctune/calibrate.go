@@ -1,0 +1,358 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/costfit"
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/verify"
+)
+
+// NewCalibrateCmd returns `gctune calibrate`.
+func NewCalibrateCmd(ro *rootOptions) *cobra.Command {
+	var o calibrateOptions
+	cmd := &cobra.Command{
+		Use:   "calibrate PROFILE --measured run.json [-o cost.yaml]",
+		Short: "Scale the cost model to one measured run of the application on this machine",
+		Long: `Scale the simulator's cost model so that the profile's simulated run at the default GC
+parameters takes the times the real application took on this machine, and write the result
+as a cost file that every command that simulates takes with --cost FILE (or the config key
+cost). The measurement is one run at the defaults, as Pharo reports it (run.json):
+
+  wallSeconds       the run's wall time, Time millisecondsToRun: [...]      (required)
+  gcSeconds         time in GC: VM parameters 8 + 10
+  scavenges         VM parameter 9          scavengeSeconds  VM parameter 10
+  fullGCs           VM parameter 7          fullGCSeconds    VM parameter 8
+
+Times are in seconds; each may be given in milliseconds instead, the VM's unit, as wallMs,
+gcMs, scavengeMs, fullGCMs (--snippet prints a Pharo script that writes exactly that). As many
+scales are fitted as the measurement determines: wall time alone gives one scale for all the
+work; with GC time, a mutator scale and one GC scale; with scavenge and full-GC times, one
+each. Counts are printed beside the simulated ones: they check that the profile reproduces the
+run's mechanics and are never fitted. --from-study STUDY uses the default runs that
+'gctune verify' stored in the study instead of a file.`,
+		Example: `  gctune calibrate --snippet > bench.st       # edit the block, then: pharo --headless App.image st bench.st
+  gctune calibrate recorded-run.csv --measured run.json -o cost.yaml
+  gctune optimize recorded-run.csv --cost cost.yaml
+  gctune calibrate dataframe-3.1gb --measured costfit/testdata/iwst23p-3.1gb.json
+  gctune calibrate --from-study my-app -o cost.yaml`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf("calibrate takes one profile, not %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.snippet {
+				_, err := io.WriteString(cmd.OutOrStdout(), costfit.Snippet)
+				return err
+			}
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				o.profile = args[0]
+			}
+			o.asJSON = ro.json
+			return runCalibrate(cmd.Context(), cmd.OutOrStdout(), cfg, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.measured, "measured", "", "the measured default run: a JSON file (see above)")
+	f.StringVar(&o.fromStudy, "from-study", "", "use the default runs 'gctune verify' stored in this study")
+	f.StringVarP(&o.output, "output", "o", "", "write the calibrated cost model to FILE (YAML; replaces only a gctune cost file)")
+	f.BoolVar(&o.snippet, "snippet", false, "print a Pharo snippet that measures a run and writes run.json")
+	d := defaultConfig()
+	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
+	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
+	bindFlag(cmd, "seed", "workload.seed")
+	bindFlag(cmd, "resolution", "workload.resolution")
+	f.String("storage", d.Storage, "study database, with --from-study (storage, GCTUNE_STORAGE)")
+	bindFlag(cmd, "storage", "storage")
+	addCostFlag(cmd)
+	return cmd
+}
+
+// calibrateOptions are calibrate's inputs.
+type calibrateOptions struct {
+	profile   string
+	measured  string
+	fromStudy string
+	output    string
+	snippet   bool
+	asJSON    bool
+}
+
+// calibrateDoc is `gctune calibrate --json`.
+type calibrateDoc struct {
+	Profile  string           `json:"profile"`
+	Records  int              `json:"records"`
+	Measured costfit.Measured `json:"measured"`
+	// MeasuredFrom is the file, or the study and session, the measurement came from.
+	MeasuredFrom string          `json:"measuredFrom"`
+	Base         string          `json:"base"`
+	Fit          *costfit.Result `json:"fit"`
+	// Coefficients is the calibrated cost model (what -o writes).
+	Coefficients heapsim.Cost `json:"coefficients"`
+	// Simulated is the default run simulated again with the calibrated cost; BaseSimulated
+	// with the base cost.
+	Simulated     calibratedRun `json:"simulated"`
+	BaseSimulated calibratedRun `json:"baseSimulated"`
+	Output        string        `json:"output,omitempty"`
+}
+
+// calibratedRun is one simulated default run's times and counts.
+type calibratedRun struct {
+	WallSeconds     float64 `json:"wallSeconds"`
+	GCSeconds       float64 `json:"gcSeconds"`
+	ScavengeSeconds float64 `json:"scavengeSeconds"`
+	FullGCSeconds   float64 `json:"fullGCSeconds"`
+	Scavenges       int     `json:"scavenges"`
+	FullGCs         int     `json:"fullGCs"`
+}
+
+func newCalibratedRun(st heapsim.Stats) calibratedRun {
+	return calibratedRun{WallSeconds: st.TotalSeconds, GCSeconds: st.GCSeconds, ScavengeSeconds: st.ScavengeSeconds,
+		FullGCSeconds: st.FullGCSeconds, Scavenges: st.Scavenges, FullGCs: st.FullGCs}
+}
+
+// calibrateInput is what calibrate fits: the profile, the VM facts, the base cost, the
+// measurement.
+type calibrateInput struct {
+	profile      *lifetimes.Profile
+	ref          string
+	vm           heapsim.Params
+	base         heapsim.Cost
+	baseName     string
+	measured     costfit.Measured
+	measuredFrom string
+}
+
+func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptions) error {
+	if (o.measured == "") == (o.fromStudy == "") {
+		return usageErrorf("calibrate needs the measured default run: --measured run.json or --from-study STUDY (one of them)")
+	}
+	if err := checkCostOutput(o.output); err != nil {
+		return err
+	}
+	var in *calibrateInput
+	var err error
+	if o.fromStudy != "" {
+		in, err = calibrateFromStudy(ctx, cfg, o)
+	} else {
+		in, err = calibrateFromFile(cfg, o)
+	}
+	if err != nil {
+		return err
+	}
+	basis, err := costfit.NewBasis(in.profile, in.vm, in.base)
+	if err != nil {
+		return fmt.Errorf("calibrate %s: %w", in.ref, err)
+	}
+	res, err := costfit.Fit(basis, in.measured)
+	if err != nil {
+		return usageErrorf("calibrate %s on %s: %w", in.ref, in.measuredFrom, err)
+	}
+	st, err := heapsim.Simulate(in.profile, in.vm, res.Cost)
+	if err != nil {
+		return fmt.Errorf("calibrate %s: simulate with the calibrated cost: %w", in.ref, err)
+	}
+	doc := calibrateDoc{Profile: in.ref, Records: in.profile.Len(), Measured: in.measured, MeasuredFrom: in.measuredFrom,
+		Base: in.baseName, Fit: res, Coefficients: res.Cost, Simulated: newCalibratedRun(st), BaseSimulated: newCalibratedRun(basis.Stats)}
+	if o.output != "" {
+		file, err := costfit.NewFile(res.Cost)
+		if err != nil {
+			return err
+		}
+		m := in.measured
+		file.Profile, file.Measured, file.Base, file.Scales, file.Method = in.ref, &m, in.baseName, &res.Scales, res.Method
+		file.GctuneVersion = version
+		if err := writeFileAtomic(o.output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
+			return fmt.Errorf("calibrate: write %s: %w", o.output, err)
+		}
+		doc.Output = o.output
+	}
+	if o.asJSON {
+		return writeJSON(w, doc)
+	}
+	return printCalibrate(w, &doc)
+}
+
+// checkCostOutput refuses to replace a file that is not a gctune cost file.
+func checkCostOutput(path string) error {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return usageErrorf("-o %w", err)
+	}
+	if _, _, err := costfit.ReadFile(bytes.NewReader(data), path); err != nil {
+		return usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
+	}
+	return nil
+}
+
+func calibrateFromFile(cfg Config, o calibrateOptions) (*calibrateInput, error) {
+	if o.profile == "" {
+		return nil, usageErrorf("calibrate needs the profile the measured run is of (a workload, spec or recorded profile)")
+	}
+	f, err := os.Open(o.measured)
+	if err != nil {
+		return nil, usageErrorf("measured %w", err)
+	}
+	defer f.Close()
+	m, err := costfit.ParseMeasured(f, o.measured)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	p, _, err := lifetimes.Open(o.profile, lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
+		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	base, baseName, err := loadCost(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &calibrateInput{profile: p, ref: o.profile, vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
+		measured: m, measuredFrom: o.measured}, nil
+}
+
+// calibrateFromStudy takes the measurement from the latest verify session of the study: the
+// mean of its default runs' gctune-stats figures when every run printed them, else the mean
+// wall time of the processes (VM start-up included). The profile is the study's (its only
+// workload, unless one is named), the base cost the study's.
+func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*calibrateInput, error) {
+	store, err := openStore(ctx, cfg.Storage, true)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	id, sp, err := loadProblem(store, o.fromStudy)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := store.MeasuredRuns(id)
+	if err != nil {
+		return nil, err
+	}
+	samples, session := verify.SamplesFromStored(stored, "")
+	var def *verify.ConfigSummary
+	for _, cs := range verify.Summarize(samples) {
+		if cs.Name == verify.DefaultName && cs.Runs > 0 {
+			def = &cs
+		}
+	}
+	if def == nil {
+		return nil, usageErrorf("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.fromStudy, o.fromStudy)
+	}
+	var m costfit.Measured
+	from := fmt.Sprintf("study %s, verify session %s, mean of %d default runs", o.fromStudy, session, def.Runs)
+	if def.Stats != nil {
+		m = *def.Stats
+		from += " (their gctune-stats figures)"
+	} else {
+		m = costfit.Measured{WallSeconds: def.MeanSeconds}
+		from += " (process wall time, VM start-up included: print a gctune-stats line for better)"
+	}
+	m.Source = from
+	idx := -1
+	for i, wr := range sp.Workloads {
+		if o.profile == "" || wr.Ref == o.profile {
+			if idx >= 0 && o.profile == "" {
+				return nil, usageErrorf("study %q has several workloads: name the one the runs are of", o.fromStudy)
+			}
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return nil, usageErrorf("study %q has no workload %q (it has %s)", o.fromStudy, o.profile, sp.workloadNames())
+	}
+	one := *sp
+	one.Workloads = sp.Workloads[idx : idx+1]
+	lw, err := reopenWorkloads(&one, false, cfg.Lifetimes.LongLivedThreshold)
+	if err != nil {
+		return nil, err
+	}
+	base, baseName := sp.Cost, "study "+o.fromStudy
+	if cfg.Cost != "" {
+		if base, baseName, err = loadCost(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return &calibrateInput{profile: lw.workloads[0].Profile, ref: one.Workloads[0].Ref, vm: sp.VM, base: base,
+		baseName: baseName, measured: m, measuredFrom: from}, nil
+}
+
+func printCalibrate(w io.Writer, d *calibrateDoc) error {
+	ew := &errWriter{w: w}
+	ew.printf("%s at the default GC parameters (%s records), measured: %s\n", d.Profile, formatCount(uint64(d.Records)), d.MeasuredFrom)
+	ew.printf("fit: %s\n", d.Fit.Method)
+	s := d.Fit.Scales
+	ew.printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", d.Base, s.Mutator, s.Scavenge, s.FullGC)
+	m := d.Measured
+	opt := func(v *float64) string {
+		if v == nil {
+			return "—"
+		}
+		return secs(*v)
+	}
+	optN := func(v *int64) string {
+		if v == nil {
+			return "—"
+		}
+		return strconv.FormatInt(*v, 10)
+	}
+	gc := "—"
+	if v, ok := m.GC(); ok {
+		gc = secs(v)
+	}
+	rows := [][4]string{
+		{"", "measured", "calibrated", d.Base},
+		{"wall time", secs(m.WallSeconds), secs(d.Simulated.WallSeconds), secs(d.BaseSimulated.WallSeconds)},
+		{"GC time", gc, secs(d.Simulated.GCSeconds), secs(d.BaseSimulated.GCSeconds)},
+		{"scavenge time", opt(m.ScavengeSeconds), secs(d.Simulated.ScavengeSeconds), secs(d.BaseSimulated.ScavengeSeconds)},
+		{"full GC time", opt(m.FullGCSeconds), secs(d.Simulated.FullGCSeconds), secs(d.BaseSimulated.FullGCSeconds)},
+		{"scavenges", optN(m.Scavenges), strconv.Itoa(d.Simulated.Scavenges), strconv.Itoa(d.BaseSimulated.Scavenges)},
+		{"full GCs", optN(m.FullGCs), strconv.Itoa(d.Simulated.FullGCs), strconv.Itoa(d.BaseSimulated.FullGCs)},
+	}
+	var wid [4]int
+	for _, r := range rows {
+		for i, c := range r {
+			wid[i] = max(wid[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range rows {
+		ew.printf("%s  %s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]), padLeft(r[3], wid[3]))
+	}
+	ew.printf("(simulated columns: the profile's default run; the counts are not fitted: they check the mechanics)\n")
+	for _, n := range d.Fit.Notes {
+		ew.printf("note: %s\n", n)
+	}
+	if d.Output != "" {
+		ew.printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", d.Output, d.Output, d.Output)
+	} else {
+		ew.printf("-o FILE writes the calibrated cost model\n")
+	}
+	return ew.err
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/costfit"
+	"github.com/gctune/gctune/heapsim"
+)
+
+// builtinCost names the built-in cost model where output says which cost a command used.
+const builtinCost = "built-in"
+
+// addCostFlag adds --cost, bound to the config key cost, to a command that simulates.
+func addCostFlag(cmd *cobra.Command) {
+	cmd.Flags().String("cost", "", "cost model file from 'gctune calibrate -o' (cost; default: the built-in model)")
+	bindFlag(cmd, "cost", "cost")
+}
+
+// loadCost returns the configured cost model and its name: the file named by the config key
+// cost (--cost, GCTUNE_COST), or the built-in model. A missing or malformed file is a usage
+// error naming it.
+func loadCost(cfg Config) (heapsim.Cost, string, error) {
+	if cfg.Cost == "" {
+		return heapsim.DefaultCost(), builtinCost, nil
+	}
+	f, err := os.Open(cfg.Cost)
+	if err != nil {
+		return heapsim.Cost{}, "", usageErrorf("cost %w", err)
+	}
+	defer f.Close()
+	_, c, err := costfit.ReadFile(f, cfg.Cost)
+	if err != nil {
+		return heapsim.Cost{}, "", asUsage(err)
+	}
+	return c, cfg.Cost, nil
+}
+
+// checkStudyCost refuses a configured cost model (--cost, the config key) that differs from
+// the one study name was created with: its trials' times were computed with the study's, and
+// resume, worker, report and explain keep using that one. Without a configured cost the
+// study's own is used silently.
+func checkStudyCost(cfg Config, sp *studyProblem, name string) error {
+	if cfg.Cost == "" {
+		return nil
+	}
+	c, file, err := loadCost(cfg)
+	if err != nil {
+		return err
+	}
+	if c != sp.Cost {
+		return usageErrorf("cost %s differs from the cost model study %q was created with: its trials' times would not compare (drop --cost to use the study's, or create a new study with it)", file, name)
+	}
+	return nil
+}

@@ -1,0 +1,340 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/verify"
+)
+
+// NewVerifyCmd returns `gctune verify`.
+func NewVerifyCmd(ro *rootOptions) *cobra.Command {
+	var o verifyOptions
+	cmd := &cobra.Command{
+		Use:   "verify STUDY [--runs N] [--trial N] [--timeout D] -- COMMAND [ARGS...]",
+		Short: "Run the real application under the defaults and the recommended configuration, and measure the speedup",
+		Long: `Run the application's command alternately under the default GC parameters and under the
+study's best configuration (and --trial N, if given): one warm-up run of each, then --runs
+rounds, each configuration once per round, the order reversed every other round. Every run
+gets its configuration as
+
+  GCTUNE_EDEN_FLAG   the VM's launch flag for the eden size, e.g. --edenSize=632m
+  GCTUNE_ST          the path of a Pharo startup script setting the other parameters
+                     (written to a temporary directory, removed afterwards)
+  GCTUNE_CONFIG      default, best or trial-N
+
+and in its arguments, where {eden} and {st} are replaced by the flag and the script's path.
+The wall time of each run is measured around the process; a line "gctune-stats {json}" on its
+standard output (the format 'gctune calibrate --snippet' prints) adds Pharo's GC figures.
+
+The measured speedup is the geometric mean over rounds of the default run's time over the
+configuration's, with a 95 % Student t interval on those paired log ratios, printed beside the
+predicted speedup. Runs that vary by more than 20 % (coefficient of variation) are called out.
+Each run is stored in the study as it finishes: 'gctune report' shows predicted against
+measured, and 'gctune calibrate --from-study' fits the cost model on the default runs.
+
+A command that fails stops verify with its exit code and the last lines of its standard
+error; a run that outlasts --timeout is ended by killing its process group; SIGINT stops at
+once, the runs so far stored.`,
+		Example: `  gctune verify dataframe-3.1gb -- pharo --headless {eden} App.image st {st} bench.st
+  gctune verify my-app --runs 10 --trial 42 --timeout 2h -- ./bench.sh
+  gctune verify my-app --json -- sh -c 'pharo --headless $GCTUNE_EDEN_FLAG App.image st $GCTUNE_ST bench.st'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			dash := cmd.ArgsLenAtDash()
+			if dash != 1 || len(args) < 2 {
+				return usageErrorf("verify needs a study and, after --, the command to run: gctune verify STUDY -- COMMAND [ARGS...]")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, ro.configFile)
+			if err != nil {
+				return err
+			}
+			o.study, o.argv, o.asJSON = args[0], args[1:], ro.json
+			o.trialSet = cmd.Flags().Changed("trial")
+			var runner verify.ExecRunner
+			if o.showOutput {
+				runner.Output = cmd.ErrOrStderr()
+			}
+			return runVerify(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o, runner)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.runs, "runs", 5, "measured runs of each configuration (after one warm-up each)")
+	f.IntVar(&o.trial, "trial", 0, "also run this trial's configuration")
+	f.DurationVar(&o.timeout, "timeout", 0, "end a run that takes longer (its process group is killed); 0 = no limit")
+	f.BoolVar(&o.noWarmup, "no-warmup", false, "skip the warm-up run of each configuration")
+	f.BoolVar(&o.showOutput, "show-output", false, "pass the command's output through to standard error")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no line per run")
+	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
+	bindFlag(cmd, "storage", "storage")
+	addCostFlag(cmd)
+	return cmd
+}
+
+// verifyOptions are verify's inputs.
+type verifyOptions struct {
+	study      string
+	argv       []string
+	runs       int
+	trial      int
+	trialSet   bool
+	timeout    time.Duration
+	noWarmup   bool
+	showOutput bool
+	quiet      bool
+	asJSON     bool
+}
+
+// verifyDoc is `gctune verify --json`.
+type verifyDoc struct {
+	Study       string                 `json:"study"`
+	Storage     string                 `json:"storage"`
+	Session     string                 `json:"session"`
+	Command     []string               `json:"command"`
+	Runs        int                    `json:"runs"`
+	Warmup      bool                   `json:"warmup"`
+	Interrupted bool                   `json:"interrupted,omitempty"`
+	Error       string                 `json:"error,omitempty"`
+	Configs     []verify.ConfigSummary `json:"configs"`
+	Measured    []studies.MeasuredRun  `json:"measured"`
+}
+
+func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions, runner verify.Runner) error {
+	if o.runs < 1 {
+		return usageErrorf("--runs %d: must be at least 1", o.runs)
+	}
+	if o.timeout < 0 {
+		return usageErrorf("--timeout %s: must not be negative", o.timeout)
+	}
+	store, err := openStore(ctx, cfg.Storage, true)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	id, sp, err := loadProblem(store, o.study)
+	if err != nil {
+		return err
+	}
+	if err := checkStudyCost(cfg, sp, o.study); err != nil {
+		return err
+	}
+	configs, err := verifyConfigs(store, id, o, sp)
+	if err != nil {
+		return err
+	}
+	plan := verify.Plan{Configs: configs, Argv: o.argv, Runs: o.runs, Warmup: !o.noWarmup, Timeout: o.timeout}
+	session := studies.NewMeasuredSession(time.Now(), os.Getpid())
+	doc := verifyDoc{Study: o.study, Storage: store.URL(), Session: session, Command: o.argv, Runs: o.runs, Warmup: plan.Warmup}
+	total := len(configs) * (o.runs + map[bool]int{true: 1, false: 0}[plan.Warmup])
+	progress := !o.quiet && !o.asJSON
+	if progress {
+		fmt.Fprintf(ew, "verify %s: %d runs of %s (%s), %d rounds after one warm-up each\n", o.study, total,
+			strings.Join(o.argv, " "), configNames(configs), o.runs)
+	}
+	predicted := map[string]float64{}
+	for _, c := range configs {
+		predicted[c.Name] = c.PredictedSpeedup
+	}
+	seq := 0
+	record := func(r verify.Run) error {
+		mr := studies.MeasuredRun{Session: session, Seq: seq, Config: r.Config, Trial: r.Trial, Round: r.Round,
+			Start: r.Start, WallSeconds: r.Wall.Seconds(), ExitCode: r.ExitCode, Stats: verify.StoredStats(r.Outcome),
+			PredictedSpeedup: predicted[r.Config]}
+		switch {
+		case r.TimedOut:
+			mr.Error = fmt.Sprintf("timed out after %s", o.timeout)
+		case r.ExitCode != 0:
+			mr.Error = fmt.Sprintf("exit code %d: %s", r.ExitCode, strings.Join(r.StderrTail, " | "))
+		}
+		seq++
+		doc.Measured = append(doc.Measured, mr)
+		if progress {
+			round := fmt.Sprintf("round %d", r.Round+1)
+			if r.Round < 0 {
+				round = "warm-up"
+			}
+			note := ""
+			if r.StatsErr != "" {
+				note = "  (gctune-stats line unreadable: " + r.StatsErr + ")"
+			} else if r.Measured != nil {
+				if gc, ok := r.Measured.GC(); ok {
+					note = fmt.Sprintf("  (in Pharo: %s, GC %s)", secs(r.Measured.WallSeconds), secs(gc))
+				}
+			}
+			fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", seq, total, round, r.Config, secs(r.Wall.Seconds()), note)
+		}
+		// Stored at once (a cancelled context must not stop the store: the run finished).
+		return store.SaveMeasuredRun(id, mr)
+	}
+	_, interrupted, runErr := verify.Session(ctx, plan, runner, record)
+	doc.Interrupted = interrupted
+	var re *verify.RunError
+	if errors.Is(runErr, verify.ErrStart) {
+		return asUsage(runErr)
+	}
+	if runErr != nil && !errors.As(runErr, &re) {
+		return runErr
+	}
+	samples, _ := verify.SamplesFromStored(doc.Measured, session)
+	doc.Configs = verify.Summarize(samples)
+	if runErr != nil {
+		doc.Error = runErr.Error()
+	}
+	if o.asJSON {
+		if err := writeJSON(w, doc); err != nil {
+			return err
+		}
+	} else if err := printVerify(w, &doc); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// verifyConfigs returns the defaults, the study's best trial and, with --trial, that trial.
+func verifyConfigs(store *studies.Store, id int, o verifyOptions, sp *studyProblem) ([]verify.Config, error) {
+	trials, err := store.Storage().GetAllTrials(id)
+	if err != nil {
+		return nil, err
+	}
+	best, ok := studies.BestTrial(trials)
+	if !ok {
+		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
+	}
+	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: "--edenSize=" + edenFlag(sp.VM.NewSpaceBytes),
+		Script: defaultScript(sp.VM), PredictedSpeedup: 1}}
+	add := func(name string, t goptuna.FrozenTrial) error {
+		d, err := newExportDoc(store, id, o.study, t, sp)
+		if err != nil {
+			return err
+		}
+		var script bytes.Buffer
+		if err := writeExportST(&script, d, sp); err != nil {
+			return err
+		}
+		configs = append(configs, verify.Config{Name: name, Trial: t.Number, EdenFlag: "--edenSize=" + edenFlag(d.Parameters.EdenBytes),
+			Script: script.String(), PredictedSpeedup: d.Predicted.Speedup})
+		return nil
+	}
+	if err := add("best", best); err != nil {
+		return nil, err
+	}
+	if o.trialSet && o.trial != best.Number {
+		if err := checkTrial(trials, o.study, o.trial); err != nil {
+			return nil, err
+		}
+		for _, t := range trials {
+			if t.Number == o.trial {
+				if err := add(fmt.Sprintf("trial-%d", t.Number), t); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return configs, nil
+}
+
+// defaultScript sets the VM's default values of the parameters the exported scripts change
+// (except survivors to keep, parameter 6, whose default Pharo sets at every session start), in
+// case the image was saved with others.
+func defaultScript(vm heapsim.Params) string {
+	return fmt.Sprintf(`"gctune verify: the default GC parameters, set explicitly in case the image was saved with others.
+ The eden size is the launch flag --edenSize=%s; survivors to keep (parameter 6) is Pharo's own."
+Smalltalk vm parameterAt: 25 put: %d. "growth headroom (VM parameter 25)"
+Smalltalk vm parameterAt: 24 put: %d. "shrink threshold (VM parameter 24)"
+Smalltalk vm parameterAt: 55 put: %s. "full GC ratio (VM parameter 55)"
+`, edenFlag(vm.NewSpaceBytes), vm.GrowthHeadroomBytes, vm.ShrinkThresholdBytes, smalltalkFloat(vm.FullGCRatio))
+}
+
+func configNames(cs []verify.Config) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func printVerify(w io.Writer, d *verifyDoc) error {
+	ew := &errWriter{w: w}
+	state := ""
+	if d.Interrupted {
+		state = " (interrupted)"
+	}
+	ew.printf("verified study %s%s: %s\n", d.Study, state, strings.Join(d.Command, " "))
+	rows := [][]string{{"configuration", "runs", "mean", "median", "CV", "GC (Pharo)", "predicted", "measured speedup (95 % t interval)"}}
+	for _, c := range d.Configs {
+		if c.Runs == 0 {
+			continue
+		}
+		name := c.Name
+		if c.Trial >= 0 && c.Name == "best" {
+			name = fmt.Sprintf("best (trial %d)", c.Trial)
+		}
+		gc := "—"
+		if c.Stats != nil {
+			if v, ok := c.Stats.GC(); ok {
+				gc = secs(v)
+			}
+		}
+		pred, meas := "", ""
+		if c.Name != verify.DefaultName {
+			pred = fmt.Sprintf("%.2fx", c.PredictedSpeedup)
+			meas = "—"
+			if sp := c.Speedup; sp != nil {
+				meas = fmt.Sprintf("%.2fx", sp.Estimate)
+				if sp.HasInterval() {
+					meas += fmt.Sprintf(" [%.2fx, %.2fx]", sp.Low, sp.High)
+				} else {
+					meas += " (one round: no interval)"
+				}
+			}
+		}
+		cv := "—"
+		if c.Runs > 1 {
+			cv = formatPercent(c.CV)
+		}
+		rows = append(rows, []string{name, fmt.Sprint(c.Runs), secs(c.MeanSeconds), secs(c.MedianSeconds), cv, gc, pred, meas})
+	}
+	if len(rows) == 1 {
+		rows = nil
+		ew.printf("no run measured\n")
+	}
+	wid := make([]int, 8)
+	for _, r := range rows {
+		for i, c := range r {
+			wid[i] = max(wid[i], len([]rune(c)))
+		}
+	}
+	for _, r := range rows {
+		var cells []string
+		for i, c := range r {
+			if i == 0 || i == len(r)-1 {
+				cells = append(cells, padRight(c, wid[i]))
+			} else {
+				cells = append(cells, padLeft(c, wid[i]))
+			}
+		}
+		ew.printf("%s\n", strings.TrimRight(strings.Join(cells, "  "), " "))
+	}
+	for _, c := range d.Configs {
+		if c.Wild {
+			ew.printf("warning: the runs under %s vary wildly (coefficient of variation %s > %.0f %%): the machine is busy or the work is not the same from run to run; the speedup is uncertain\n",
+				c.Name, formatPercent(c.CV), 100*verify.WildCV)
+		}
+	}
+	ew.printf("stored %d run(s) in study %s (session %s): 'gctune report %s' shows them, 'gctune calibrate --from-study %s' fits the cost model on the default runs\n",
+		len(d.Measured), d.Study, d.Session, d.Study, d.Study)
+	return ew.err
+}

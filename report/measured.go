@@ -1,0 +1,122 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/verify"
+)
+
+// htmlIDMeasured is the id of the measured section.
+const htmlIDMeasured = "measured"
+
+// Measured is what `gctune verify` measured on the real application: the study's latest verify
+// session, each configuration's runs and its measured speedup beside the predicted one.
+type Measured struct {
+	// Session identifies the verify session.
+	Session string `json:"session"`
+	// Configs holds the defaults first, then each configuration run.
+	Configs []MeasuredConfig `json:"configs"`
+	// Failed counts the session's runs that failed (exit code, timeout).
+	Failed int `json:"failed"`
+}
+
+// MeasuredConfig is one configuration's measured runs.
+type MeasuredConfig struct {
+	verify.ConfigSummary
+	// WallSeconds are its successful measured runs' times, in the order they ran.
+	WallSeconds []float64 `json:"wallSeconds"`
+}
+
+// MeasuredFrom sums up the latest verify session among runs; nil when there is none.
+func MeasuredFrom(runs []studies.MeasuredRun) *Measured {
+	if len(runs) == 0 {
+		return nil
+	}
+	samples, session := verify.SamplesFromStored(runs, "")
+	m := &Measured{Session: session}
+	for _, cs := range verify.Summarize(samples) {
+		mc := MeasuredConfig{ConfigSummary: cs}
+		for _, s := range samples {
+			if s.Config == cs.Name && s.OK && s.Round >= 0 {
+				mc.WallSeconds = append(mc.WallSeconds, s.WallSeconds)
+			}
+		}
+		m.Configs = append(m.Configs, mc)
+	}
+	for _, s := range samples {
+		if !s.OK {
+			m.Failed++
+		}
+	}
+	return m
+}
+
+// htmlMeasured is the measured section's view.
+type htmlMeasured struct {
+	Lead  string
+	Rows  []htmlMeasuredRow
+	Notes []string
+}
+
+type htmlMeasuredRow struct {
+	Name, Runs, Mean, CV, GC, Predicted, Measured, Times string
+	Wild                                                 bool
+}
+
+// htmlMeasuredSection fills the page's measured section and its entry in the table of
+// contents (after the configuration), when the study has measured runs.
+func htmlMeasuredSection(p *htmlPage, r *Report, use func(id, what string) string) {
+	m := r.Measured
+	if m == nil || len(m.Configs) == 0 {
+		return
+	}
+	hm := &htmlMeasured{Lead: "Measured with gctune verify on the real application (session " + m.Session +
+		"): each configuration run alternately with the defaults, after one warm-up run each. The measured speedup is the geometric mean over rounds of the default run's time over the configuration's, with a 95 % Student t interval on the paired log ratios."}
+	for _, c := range m.Configs {
+		if c.Runs == 0 {
+			continue
+		}
+		row := htmlMeasuredRow{Name: c.Name, Runs: count(c.Runs), Mean: htmlSeconds(c.MeanSeconds), CV: "—", GC: "—", Wild: c.Wild}
+		if c.Name == "best" && c.Trial >= 0 {
+			row.Name = fmt.Sprintf("best (trial %d)", c.Trial)
+		}
+		if c.Runs > 1 {
+			row.CV = htmlPercent(c.CV)
+		}
+		if c.Stats != nil {
+			if gc, ok := c.Stats.GC(); ok {
+				row.GC = htmlSeconds(gc)
+			}
+		}
+		if c.Name != verify.DefaultName {
+			row.Predicted = htmlSpeedup(c.PredictedSpeedup)
+			row.Measured = "—"
+			if sp := c.Speedup; sp != nil {
+				row.Measured = htmlSpeedup(sp.Estimate)
+				if sp.HasInterval() {
+					row.Measured += " [" + htmlSpeedup(sp.Low) + ", " + htmlSpeedup(sp.High) + "]"
+				}
+			}
+		}
+		var ts []string
+		for _, w := range c.WallSeconds {
+			ts = append(ts, htmlSig(w, 3, true))
+		}
+		row.Times = strings.Join(ts, ", ")
+		if c.Wild {
+			hm.Notes = append(hm.Notes, fmt.Sprintf("The runs under %s vary wildly (coefficient of variation %s): the speedup is uncertain.", c.Name, plain(htmlPercent(c.CV))))
+		}
+		hm.Rows = append(hm.Rows, row)
+	}
+	if len(hm.Rows) == 0 {
+		hm.Notes = append(hm.Notes, "No run of the session succeeded.")
+	}
+	if m.Failed > 0 {
+		hm.Notes = append(hm.Notes, fmt.Sprintf("%s of the session failed (exit code or timeout): not counted.", plural(m.Failed, "run", "runs")))
+	}
+	p.Measured = hm
+	use(htmlIDMeasured, "a section")
+	p.TOC = append(p.TOC[:1:1], append([]htmlTOCEntry{{htmlIDMeasured, "Predicted against measured"}}, p.TOC[1:]...)...)
+}
