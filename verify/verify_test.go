@@ -62,10 +62,8 @@ func TestSessionStandIn(t *testing.T) {
 	assert.Equal(t, 3, sum[0].Runs)
 	require.NotNil(t, sum[1].Speedup)
 	sp := sum[1].Speedup
-	// The shell's start-up adds the same few ms to both: about 3x (a loaded machine may add
-	// more, so the bounds are wide; no timing is asserted beyond that).
-	assert.Greater(t, sp.Estimate, 1.5)
-	assert.Less(t, sp.Estimate, 3.3)
+	// Real processes: the speedup's value is timing, which a unit test never asserts
+	// (TestSessionPlaceholdersAndWild checks the arithmetic on exact durations).
 	assert.True(t, sp.HasInterval())
 	assert.LessOrEqual(t, sp.Low, sp.Estimate)
 	assert.GreaterOrEqual(t, sp.High, sp.Estimate)
@@ -205,3 +203,4 @@ func TestCommandNotFound(t *testing.T) {
 	require.ErrorIs(t, err, ErrStart)
 	require.ErrorContains(t, err, "verify: cannot start the command /nonexistent/gctune-standin")
 }
+

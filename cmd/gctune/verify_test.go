@@ -39,10 +39,8 @@ func TestVerifyEndToEnd(t *testing.T) {
 	require.Len(t, doc.Measured, 12, "one warm-up and three rounds of three configurations")
 	sp := doc.Configs[1].Speedup
 	require.NotNil(t, sp)
-	// About 3x (0.3 s over 0.1 s, plus the shell's start-up on both sides); the bounds are
-	// wide because the machine may be loaded; no timing is asserted beyond that.
-	assert.Greater(t, sp.Estimate, 1.5)
-	assert.Less(t, sp.Estimate, 3.3)
+	// About 3x (0.3 s over 0.1 s, plus the shell's start-up on both sides); the value is
+	// timing, which a test never asserts (verify's TestSessionPlaceholdersAndWild checks the arithmetic).
 	assert.Equal(t, 3, sp.Pairs)
 	assert.Less(t, sp.Low, sp.Estimate)
 	assert.Greater(t, sp.High, sp.Estimate)
