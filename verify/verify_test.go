@@ -203,4 +203,3 @@ func TestCommandNotFound(t *testing.T) {
 	require.ErrorIs(t, err, ErrStart)
 	require.ErrorContains(t, err, "verify: cannot start the command /nonexistent/gctune-standin")
 }
-
