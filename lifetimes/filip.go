@@ -52,18 +52,6 @@ func ParseClock(s string) (Clock, error) {
 	return ClockAuto, fmt.Errorf("lifetimes: unknown clock %q (want auto, bytes or us)", s)
 }
 
-// Names of the CSV layouts ReadFiLiP knows, as FiLiPReport.Layout reports them.
-const (
-	// FiLiPLayoutCurrent is the 8-column layout ending in textualAllocatorMethod,
-	// textualAllocatorMethodOffset.
-	FiLiPLayoutCurrent = "textualAllocatorMethod"
-	// FiLiPLayoutAllocatorMethod is the older 8-column layout ending in allocatorMethod,
-	// allocatorMethodByte.
-	FiLiPLayoutAllocatorMethod = "allocatorMethod"
-	// FiLiPLayoutForcedFinalization is the older 7-column layout ending in forcedFinalization.
-	FiLiPLayoutForcedFinalization = "forcedFinalization"
-)
-
 // DefaultNearEndFraction is the NearEndFraction ReadFiLiP uses when the option is 0: deaths
 // within 0.1 % of the run of the latest death count as force-finalized at the end.
 const DefaultNearEndFraction = 0.001
@@ -90,18 +78,41 @@ type FiLiPOptions struct {
 type FiLiPReport struct {
 	// Layout is one of the FiLiPLayout* names.
 	Layout string
+	// Era names the exporter version that wrote the files, told from the layout, the
+	// metadata's keys and profiler class, and, where those leave two clocks possible, the
+	// timestamps (see docs/filip.md).
+	Era string
 	// Clock is the clock of the timestamps, detected or forced (never ClockAuto).
 	Clock Clock
-	// ClockReason says why: the evidence for a detected clock, or that it was forced.
+	// ClockReason says why: the era evidence for a detected clock, or that it was forced.
 	ClockReason string
+	// Profiler is the metadata's profiler class name ("" when absent).
+	Profiler string
+	// SamplingRate is the fraction of allocations recorded (1 when the metadata does not say),
+	// Weight the weight every record was given, round(1/SamplingRate).
+	SamplingRate float64
+	Weight       uint32
+	// TotalExecutionTime is the metadata's totalExecutionTime on the timestamps' clock (bytes
+	// or microseconds), 0 when absent.
+	TotalExecutionTime float64
+	// GCCounts are the metadata's totalScavenges and totalFullGCs, nil unless both are given.
+	GCCounts *FiLiPGCCounts
 	// Rows is the number of records imported; SkippedRows the number of bad rows skipped
 	// (FiLiPOptions.SkipBadRows).
 	Rows, SkippedRows int
 	// FirstSkipped holds the messages of the first 10 skipped rows.
 	FirstSkipped []string
 	// Warnings lists what the reader assumed or found doubtful (missing metadata, a sampling
-	// rate that is not 1/integer, metadata contradicting the timestamps, ...).
+	// rate that is not 1/integer, evidence contradicting the era, ...).
 	Warnings []string
+}
+
+// FiLiPGCCounts are the garbage collections the profiler's VM statistics counted during the
+// profiled run. The profiler perturbs them (its ephemerons are pre-tenured, its model objects
+// allocated): they describe the profiled run, not the application's own.
+type FiLiPGCCounts struct {
+	Scavenges int `json:"scavenges"`
+	FullGCs   int `json:"fullGCs"`
 }
 
 // FiLiPRowError describes a malformed CSV row. It wraps ErrBadRow.
@@ -134,35 +145,30 @@ func (e *FiLiPRowError) Unwrap() error { return ErrBadRow }
 // Profile on the bytes clock, every record weighing round(1/sampling rate), and a report of what
 // it detected and assumed.
 //
-// Layouts. The header names the layout (its names may be quoted, the rows never are):
+// Layouts. The header names the layout (its names are quoted by NeoCSV, the rows never are).
+// Every layout the exporter wrote is read (the FiLiPLayout* constants): the six columns
+// finalizationTimeInMicroSeconds, sizeInBytes, initializationTimeInMicroSeconds,
+// allocatedObjectClass, survivedScavenges, survivedFullGCs (survivedFullGC before v1.0.0), then
+// forcedFinalization (true/false) in the older layouts, then the allocation-site columns of
+// the layout. Fields are never escaped, so a selector holding a comma (the binary selector #,
+// for one) splits a method's column: columns 1-6 (and forcedFinalization) are taken from the
+// left, the site columns that cannot hold commas from the right, and everything in between is
+// the method. The survived-GC counts are checked (integers or empty) but not kept; the
+// allocation site is neither. An empty field is nil: an empty finalization time means never
+// finalized (alive at the end), an empty count unknown, an empty forcedFinalization false, an
+// empty class "(unknown)". Lines end in LF or CRLF; empty lines are skipped. Timestamps are
+// integers or decimals (rounded to whole bytes on the bytes clock).
 //
-//	FiLiPLayoutCurrent:            finalizationTimeInMicroSeconds, sizeInBytes,
-//	                               initializationTimeInMicroSeconds, allocatedObjectClass,
-//	                               survivedScavenges, survivedFullGCs,
-//	                               textualAllocatorMethod, textualAllocatorMethodOffset
-//	FiLiPLayoutAllocatorMethod:    the same 6 first columns, allocatorMethod, allocatorMethodByte
-//	FiLiPLayoutForcedFinalization: the same 6 first columns, forcedFinalization (true/false)
-//
-// Fields are never escaped, so a selector holding a comma (the binary selector #, for one)
-// splits column 7: columns 1-6 are taken from the left, column 8 from the right, and everything
-// in between is column 7. The survived-GC counts are checked (integers or empty) but not kept;
-// the allocation site (columns 7 and 8) is neither. An empty field is nil: an empty
-// finalization time means never finalized (alive at the end), an empty count unknown, an empty
-// forcedFinalization false, an empty class "(unknown)". Lines end in LF or CRLF; empty lines are
-// skipped. Timestamps are integers or decimals (rounded to whole bytes on the bytes clock).
-//
-// Clocks. Since Illimani v1.2 the timestamps count bytes allocated (VM parameter 34) although
-// the header still says microseconds; before, they were microseconds. FiLiPOptions.Clock
-// forces one; otherwise the clock is detected, in this order: (1) a timestamp of 10^15 or more
-// is microseconds (Pharo's UTC microsecond clock reads about 3.9 × 10^15, while 10^15 bytes
-// would be a petabyte allocated); (2) an Illimani version in the metadata's profiler string
-// decides, v1.2 and later bytes, earlier microseconds (a warning is added if rule 3 disagrees);
-// (3) the span of the timestamps is compared with what each clock predicts: about the bytes the
-// records stand for (Σ size × weight) on the bytes clock, about totalExecutionTime on the
-// microsecond clock; the prediction closer by ratio wins. Without totalExecutionTime, a span
-// under a tenth of the sampled bytes is microseconds (an allocation rate over 10 bytes/µs, which
-// any workload worth tuning exceeds), anything else bytes; (4) with a single instant, bytes.
-// FiLiPReport.ClockReason gives the numbers behind the decision.
+// Clocks. Since 2024-08-27 (exporter commit 395d06e) the timestamps and totalExecutionTime
+// count bytes allocated (VM parameter 34) although the header still says microseconds; before,
+// they were Pharo's absolute UTC microsecond clock. FiLiPOptions.Clock forces one; otherwise
+// the era that wrote the files decides (detectEra): the layout, the rate key's spelling and
+// the profiler's class name select the eras that could have written them; when those share a
+// clock it is the clock, and when they do not (one layout was written on both sides of
+// 395d06e) the timestamps decide, since every microsecond era stamped the absolute UTC clock
+// (about 3.9 × 10^15). totalExecutionTime is on the timestamps' own clock in every era, so it
+// says nothing about the unit. FiLiPReport.Era and ClockReason give the evidence; evidence
+// that contradicts the era becomes a warning.
 //
 // The bytes clock is used as it is, shifted so the run starts at 0: the origin is the earliest
 // birth minus the weighted size (size × weight) of the earliest-born record, or 0 if that is
@@ -185,11 +191,13 @@ func (e *FiLiPRowError) Unwrap() error { return ErrBadRow }
 // its forcedFinalization column says true, or, in the layouts without that column, its death
 // lies within NearEndFraction of the run (the span of all timestamps) of the latest death.
 //
-// Metadata. The JSON gives totalExecutionTime (µs, Meta.RunSeconds), totalScavenges and
-// totalFullGCs (Meta.Reported*), profiler (Meta.Profiler; "FiLiP" when absent) and the sampling
-// rate, samplingRate or, in early versions, sampligRate: values above 1 are percentages (1 is
-// every allocation, 10 is 10 %), values in (0, 1] fractions. Other keys (averageLifetimes) are
-// ignored.
+// Metadata. The JSON (NeoJSON, keys in any order) gives totalExecutionTime (on the
+// timestamps' clock: Meta.RunSeconds on the microsecond clock), totalScavenges and totalFullGCs
+// (Meta.Reported*, FiLiPReport.GCCounts), profiler (the class name: Meta.Profiler, "FiLiP" when
+// absent) and the sampling rate, a fraction (0.01 for the default 1/100) under samplingRate,
+// or under sampligRate before 2024-03-13, where values above 1 are the percentages written
+// before 2024-03-07. averageLifetimes is ignored. Metadata over 16 MiB or holding a key twice
+// is refused.
 //
 // Errors. A malformed row (wrong number of fields, a field that is not a number, negative, not
 // finite, zero or too large a size, a death before the birth) fails the import with a
@@ -252,13 +260,14 @@ func defaultFiLiPJSONPath(csvPath string) string {
 // filipReader holds the state of one import. Rows are parsed into raw columns first (timestamps
 // as read, in file order); finish then picks the clock, converts and sorts.
 type filipReader struct {
-	name     string
-	jsonName string
-	opts     FiLiPOptions
-	report   *FiLiPReport
-	layout   filipLayout
-	line     int  // lines read so far (in a worker: of its chunk)
-	slowRows bool // parse every row with row, not rowFast (tests compare the two)
+	name        string
+	jsonName    string
+	opts        FiLiPOptions
+	report      *FiLiPReport
+	layout      filipLayout
+	oldSpelling bool // the header spells the sixth column survivedFullGC (before v1.0.0)
+	line        int  // lines read so far (in a worker: of its chunk)
+	slowRows    bool // parse every row with row, not rowFast (tests compare the two)
 
 	// The class table: names in order of first appearance (an empty name as "(unknown)"), the
 	// map from the name as written to its index, and a small cache in front of the map.

@@ -1,7 +1,6 @@
 package lifetimes
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -33,62 +32,6 @@ func (r *filipReader) stats(weight uint32) filipStats {
 	}
 	s.sampledBytes = sum
 	return s
-}
-
-// detectClock applies the detection rules (1) to (4) ReadFiLiP documents. It returns the clock,
-// the reason, and a warning when rule 2 (the profiler version) decides against the evidence of
-// rule 3 (the span of the timestamps).
-func detectClock(st filipStats, run filipRun) (Clock, string, string) {
-	if st.maxTime >= filipAbsoluteMicros {
-		return ClockMicros, fmt.Sprintf("timestamps reach %.4g, beyond any byte count (10^15 = 1 PB): an absolute microsecond clock", st.maxTime), ""
-	}
-	spanClock, spanReason := detectClockFromSpan(st, run)
-	if run.versionMaj >= 0 {
-		c := ClockMicros
-		if run.versionMaj > 1 || run.versionMaj == 1 && run.versionMin >= 2 {
-			c = ClockBytes
-		}
-		reason := fmt.Sprintf("profiler %q: Illimani v1.2 and later stamp bytes allocated, earlier versions microseconds", run.profiler)
-		warning := ""
-		if spanClock != ClockAuto && spanClock != c {
-			warning = fmt.Sprintf("the profiler version says the clock is %s but the timestamps look like %s (%s); force the clock if the version is wrong", c, spanClock, spanReason)
-		}
-		return c, reason, warning
-	}
-	if spanClock == ClockAuto {
-		return ClockBytes, spanReason + ": bytes (the current Illimani format) assumed", ""
-	}
-	return spanClock, spanReason, ""
-}
-
-// detectClockFromSpan is rule 3 of detectClock. On the bytes clock the span is about the bytes
-// the records stand for (usually somewhat more: the clock also counts unprofiled allocations),
-// on the microsecond clock about totalExecutionTime; the prediction closer by ratio
-// (|log(span / prediction)|) wins. It returns ClockAuto when there is no span (rule 4).
-func detectClockFromSpan(st filipStats, run filipRun) (Clock, string) {
-	span := st.maxTime - st.minBirth
-	if span <= 0 {
-		return ClockAuto, "all timestamps are equal, no evidence of the clock"
-	}
-	sampled := float64(st.sampledBytes)
-	if !st.sampledOK {
-		sampled = math.Inf(1)
-	}
-	toBytes := span / sampled
-	if run.runMicros > 0 {
-		toMicros := span / run.runMicros
-		why := fmt.Sprintf("timestamp span %.4g is %.3g × the sampled bytes (%.4g) and %.3g × totalExecutionTime (%.4g µs)",
-			span, toBytes, sampled, toMicros, run.runMicros)
-		if math.Abs(math.Log(toBytes)) <= math.Abs(math.Log(toMicros)) {
-			return ClockBytes, why + ": closer to bytes"
-		}
-		return ClockMicros, why + ": closer to microseconds"
-	}
-	why := fmt.Sprintf("timestamp span %.4g is %.3g × the sampled bytes (%.4g), no totalExecutionTime", span, toBytes, sampled)
-	if toBytes < 0.1 {
-		return ClockMicros, why + ": under 0.1 ×, microseconds"
-	}
-	return ClockBytes, why + ": at least 0.1 ×, bytes"
 }
 
 // filipConversion maps raw timestamps to the bytes clock. Records are added in order: order[j]

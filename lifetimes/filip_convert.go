@@ -25,17 +25,24 @@ func (r *filipReader) finish(run filipRun) (*Profile, error) {
 	}
 	st := r.stats(run.weight)
 
-	autoClock, autoReason, warning := detectClock(st, run)
-	clock, reason := autoClock, autoReason
+	era := detectEra(eraEvidence{layout: r.layout.name, oldSpelling: r.oldSpelling, profiler: run.profiler,
+		sampligRate: run.sampligRate, minTime: st.minBirth, maxTime: st.maxTime})
+	clock, reason := era.clock, era.reason
+	r.report.Era = era.era
 	if r.opts.Clock != ClockAuto {
-		clock, reason = r.opts.Clock, "forced by option"
-		if autoClock != clock {
-			r.warnf("clock forced to %s; detection would have chosen %s (%s)", clock, autoClock, autoReason)
+		clock, reason = r.opts.Clock, fmt.Sprintf("forced to %s by option", r.opts.Clock)
+		if era.clock != clock {
+			r.warnf("clock forced to %s; the era says %s (%s)", clock, era.clock, era.reason)
 		}
-	} else if warning != "" {
-		r.warnf("%s", warning)
+	} else {
+		for _, w := range era.warnings {
+			r.warnf("%s", w)
+		}
 	}
 	r.report.Clock, r.report.ClockReason = clock, reason
+	if clock == ClockMicros && run.rate < 1 {
+		r.warnf("a sampled profile (rate %g) on the microsecond clock cannot be rebuilt: the clock does not say how many bytes each sampling window allocated, so the records are weighted by %d as they are", run.rate, run.weight)
+	}
 
 	// Alive at the end: empty or flagged deaths, or deaths near the latest one.
 	nearEnd := math.Inf(1)
@@ -94,12 +101,21 @@ func (r *filipReader) finish(run filipRun) (*Profile, error) {
 	if clock == ClockMicros {
 		total = st.sampledBytes
 	}
+	runSeconds := 0.0
+	if clock == ClockMicros {
+		runSeconds = run.totalTime / 1e6
+	}
+	r.report.Profiler, r.report.SamplingRate, r.report.Weight = run.profiler, run.rate, run.weight
+	r.report.TotalExecutionTime = run.totalTime
+	if run.gcCounts {
+		r.report.GCCounts = &FiLiPGCCounts{Scavenges: run.scavenges, FullGCs: run.fullGCs}
+	}
 	p, err := b.Build(Meta{
 		Source:              r.name,
 		Profiler:            profiler,
 		EndBytes:            conv.endBytes,
 		TotalAllocatedBytes: total,
-		RunSeconds:          run.runMicros / 1e6,
+		RunSeconds:          runSeconds,
 		SamplingRate:        run.rate,
 		ReportedScavenges:   run.scavenges,
 		ReportedFullGCs:     run.fullGCs,

@@ -22,39 +22,6 @@ const filipMaxTimestamp = 1 << 53
 // filipUnknownClass is the class name an empty allocatedObjectClass field is interned as.
 const filipUnknownClass = "(unknown)"
 
-// filipAbsoluteMicros is the timestamp from which only a microsecond clock is plausible: 10^15
-// bytes is a petabyte allocated, while Pharo's UTC microsecond clock (counting from 1901) reads
-// about 3.9 × 10^15 today.
-const filipAbsoluteMicros = 1e15
-
-// Column indices in a row (the 7-column layout has forcedFinalization at colSite).
-const (
-	colDeath = iota
-	colSize
-	colBirth
-	colClass
-	colScavenges
-	colFullGCs
-	colSite
-	colSiteOffset
-)
-
-type filipLayout struct {
-	name    string
-	columns []string
-	forced  bool // 7 columns, the last is forcedFinalization
-}
-
-func filipLayouts() []filipLayout {
-	first := []string{"finalizationTimeInMicroSeconds", "sizeInBytes", "initializationTimeInMicroSeconds",
-		"allocatedObjectClass", "survivedScavenges", "survivedFullGCs"}
-	return []filipLayout{
-		{name: FiLiPLayoutCurrent, columns: append(slices.Clone(first), "textualAllocatorMethod", "textualAllocatorMethodOffset")},
-		{name: FiLiPLayoutAllocatorMethod, columns: append(slices.Clone(first), "allocatorMethod", "allocatorMethodByte")},
-		{name: FiLiPLayoutForcedFinalization, columns: append(slices.Clone(first), "forcedFinalization"), forced: true},
-	}
-}
-
 // readCSV splits the input into lines and parses them. It reads big chunks and cuts lines with
 // bytes.IndexByte, so no line is copied unless it straddles two chunks.
 func (r *filipReader) readCSV(in io.Reader, sizeHint int64) error {
@@ -169,12 +136,14 @@ func (r *filipReader) header(line []byte) error {
 		}
 		names = append(names, string(bytes.TrimSpace(f)))
 	}
-	for _, l := range filipLayouts() {
-		if slices.EqualFunc(names, l.columns, strings.EqualFold) {
-			r.layout = l
-			r.report.Layout = l.name
-			return nil
+	if l, oldSpelling, ok := matchLayout(names); ok {
+		if oldSpelling {
+			l.columns = slices.Clone(l.columns)
+			l.columns[colFullGCs] = "survivedFullGC"
 		}
+		r.layout, r.oldSpelling = l, oldSpelling
+		r.report.Layout = l.name
+		return nil
 	}
 	if _, e := parseTimestamp(bytes.TrimSpace(bytes.SplitN(line, []byte(","), 2)[0])); e == numOK || e == numEmpty || e == numNegative {
 		return fmt.Errorf("lifetimes: %s:%d: no header: the first line is a data row (want a header starting with %q)",
@@ -238,17 +207,43 @@ func (r *filipReader) rowFast(line []byte) bool {
 	rest := line[pos:]
 	forced := false
 	if r.layout.forced {
-		switch string(rest) { // no allocation: the conversion is only compared
+		v := rest
+		if r.layout.site > 0 {
+			i := bytes.IndexByte(rest, ',')
+			if i < 0 {
+				return false
+			}
+			v, rest = rest[:i], rest[i+1:]
+		}
+		switch string(v) { // no allocation: the conversion is only compared
 		case "", "false":
 		case "true":
 			forced = true
 		default:
 			return false
 		}
-	} else if bytes.LastIndexByte(rest, ',') < 0 {
+	}
+	if !siteCommas(rest, r.layout.site) {
 		return false
 	}
 	r.appendRow(cls, uint32(size), birth, death, forced)
+	return true
+}
+
+// siteCommas reports whether rest, the allocation-site columns of a row, holds as many commas as
+// a layout with site such columns needs: none when there are none (then rest must be empty of
+// commas too), else at least site-1 (one site column, a method's printString, may hold more).
+func siteCommas(rest []byte, site int) bool {
+	if site == 0 {
+		return bytes.IndexByte(rest, ',') < 0
+	}
+	for range site - 1 {
+		i := bytes.IndexByte(rest, ',')
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+1:]
+	}
 	return true
 }
 
@@ -379,16 +374,21 @@ func (r *filipReader) row(line []byte) *FiLiPRowError {
 		f[k], rest = rest[:i], rest[i+1:]
 	}
 	if r.layout.forced {
-		if c := bytes.Count(rest, []byte(",")); c > 0 {
-			return &FiLiPRowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has %d fields, want %d", 7+c, want)}
-		}
 		f[colSite] = rest
-	} else {
-		j := bytes.LastIndexByte(rest, ',')
-		if j < 0 {
-			return &FiLiPRowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has 7 fields, want %d", want)}
+		if r.layout.site > 0 {
+			i := bytes.IndexByte(rest, ',')
+			if i < 0 {
+				return &FiLiPRowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has 7 fields, want %d", want)}
+			}
+			f[colSite], rest = rest[:i], rest[i+1:]
 		}
-		f[colSite], f[colSiteOffset] = rest[:j], rest[j+1:]
+	}
+	if !siteCommas(rest, r.layout.site) {
+		got := len(r.layout.columns) + bytes.Count(rest, []byte(","))
+		if r.layout.site > 0 {
+			got -= r.layout.site - 1
+		}
+		return &FiLiPRowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has %d fields, want %d", got, want)}
 	}
 
 	death, e := parseTimestamp(f[colDeath])
