@@ -18,11 +18,12 @@ var ErrBadRow = errors.New("lifetimes: bad FiLiP row")
 type Clock int
 
 const (
-	// ClockAuto lets ReadFiLiP detect the clock from the metadata and the timestamps.
+	// ClockAuto lets ReadFiLiP take the clock from the exporter's era, told from the files.
 	ClockAuto Clock = iota
-	// ClockBytes is bytes allocated since start (VM parameter 34): Illimani v1.2 and later.
+	// ClockBytes is bytes allocated (VM parameter 34): every export since 2024-08-27
+	// (exporter commit 395d06e), whatever the header says.
 	ClockBytes
-	// ClockMicros is microseconds: FiLiP and Illimani before v1.2.
+	// ClockMicros is Pharo's UTC microsecond clock: exports before 2024-08-27.
 	ClockMicros
 )
 
