@@ -246,15 +246,18 @@ func detectEra(ev eraEvidence) eraDecision {
 	case ev.utcMicros():
 		d.clock = ClockMicros
 		d.reason = strings.Join(why, ", ") + fmt.Sprintf(" were written on both clocks; the timestamps (%.4g to %.4g) lie in the band of Pharo's absolute UTC microsecond clock: microseconds", ev.minTime, ev.maxTime)
-		d.era = cands[0].name
 	default:
 		d.clock = ClockBytes
 		d.reason = strings.Join(why, ", ") + fmt.Sprintf(" were written on both clocks; the timestamps (%.4g to %.4g) are not Pharo's absolute UTC microsecond clock (about 3.9e15), which every microsecond era stamped: bytes", ev.minTime, ev.maxTime)
+	}
+	if len(clocks) > 1 {
+		names = names[:0]
 		for _, e := range cands {
-			if e.clock == ClockBytes {
-				d.era = e.name
+			if e.clock == d.clock {
+				names = append(names, e.name)
 			}
 		}
+		d.era = strings.Join(names, " or ")
 	}
 	if len(clocks) == 1 && ev.maxTime > 0 {
 		switch {

@@ -590,7 +590,7 @@ func TestFiLiPDetectEra(t *testing.T) {
 		{"sampligRate with a late layout", eraEvidence{layout: FiLiPLayoutAllocatorMethod, sampligRate: true, minTime: 1, maxTime: 2}, ClockBytes,
 			"v1.2", "bytes", "the metadata key sampligRate (written until 2024-03-13) does not go with layout allocatorMethod"},
 		{"ambiguous, no profiler, UTC microseconds", eraEvidence{layout: FiLiPLayoutForcedAllocationSite, minTime: utc(0), maxTime: utc(5)}, ClockMicros,
-			"4dcd239", "were written on both clocks; the timestamps (3.932e+15 to 3.932e+15) lie in the band", ""},
+			"(4dcd239) or Illimani development 2024-08-21 (5f26563", "were written on both clocks; the timestamps (3.932e+15 to 3.932e+15) lie in the band", ""},
 		{"ambiguous, no profiler, bytes", eraEvidence{layout: FiLiPLayoutForcedAllocationSite, minTime: 5e9, maxTime: 6e9}, ClockBytes,
 			"395d06e", "are not Pharo's absolute UTC microsecond clock", ""},
 		{"ambiguous layout, profiler decides", eraEvidence{layout: FiLiPLayoutForcedAllocationSite, profiler: "IllObjectLifetimesProfiler", minTime: 5e9, maxTime: 6e9}, ClockMicros,
