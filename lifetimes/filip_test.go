@@ -797,22 +797,24 @@ func TestReadFiLiPSmallReads(t *testing.T) {
 
 func ExampleReadFiLiPFrom() {
 	csv := `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"
-4000,24,1024,ByteString,3,1,String class>>new:,11
-1500,16,1040,Fraction,0,0,Number>>/,2
-,40,2048,Array,,,Array class>>new:,4
+4000,24,1024,ByteString,3,1,String class>>#new:,11
+1500,16,1040,Fraction,0,0,Number>>#/,2
+4000,40,2048,Array,1,0,Array class>>#new:,4
 `
-	meta := `{"profiler": "Illimani v1.2.0", "samplingRate": 1, "totalExecutionTime": 3000000}`
+	meta := "{\n\t\"profiler\" : \"FiLiP\",\n\t\"samplingRate\" : 1,\n\t\"totalExecutionTime\" : 3000\n}"
 	p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "run.csv", strings.NewReader(meta), FiLiPOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println(rep.Era)
 	fmt.Println(rep.Layout, rep.Clock, rep.Rows)
 	for i := range p.Len() {
 		fmt.Println(p.ClassName(i), p.SizeBytes[i], p.Birth[i], p.Death[i], p.AliveAtEnd(i))
 	}
 	fmt.Println("end", p.Meta.EndBytes)
 	// Output:
+	// FiLiP (9f1d62e, since 2025-08-04)
 	// textualAllocatorMethod bytes 3
 	// ByteString 24 24 3000 true
 	// Fraction 16 40 500 false
