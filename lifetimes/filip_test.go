@@ -410,8 +410,24 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 		assert.Equal(t, "lifetimes: old.csv:2: "+msg, err.Error())
 		assert.ErrorIs(t, err, ErrBadRow)
 	}
+	// The layouts with site columns after forcedFinalization: the method's commas are its own.
+	header10 := `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","forcedFinalization","allocatorMethod","allocatorClass","allocatorMethodByte"`
+	for row, msg := range map[string]string{
+		"300,32,150,Array,0,0,maybe,Foo>>#,,Foo,3": `field forcedFinalization: "maybe" is not true or false`,
+		"300,32,150,Array,0,0,true,Foo>>#bar":      "row has 8 fields, want 10",
+		"300,32,150,Array,0,0,true":                "row has 7 fields, want 10",
+	} {
+		_, _, err := ReadFiLiPFrom(strings.NewReader(header10+"\n"+row+"\n"), "dev.csv", nil, FiLiPOptions{})
+		require.Error(t, err)
+		assert.Equal(t, "lifetimes: dev.csv:2: "+msg, err.Error())
+	}
+	p, rep, err := ReadFiLiPFrom(strings.NewReader(header10+"\n300,32,150,Array,0,0,false,SequenceableCollection>>#,,OrderedCollection,3\n"), "dev.csv", nil, FiLiPOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, FiLiPLayoutForcedAllocatorMethodClassByte, rep.Layout)
+	assert.Equal(t, 1, p.Len())
+
 	// Spaces and capitals are tolerated.
-	p, _, err := ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{})
+	p, _, err = ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{})
 	require.NoError(t, err)
 	assert.True(t, p.AliveAtEnd(0))
 	assert.False(t, p.AliveAtEnd(1))
