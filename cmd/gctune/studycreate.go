@@ -86,7 +86,6 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 	if err != nil {
 		return err
 	}
-
 	store, err := openStore(ctx, cfg.Storage, false)
 	if err != nil {
 		return err
