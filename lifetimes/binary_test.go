@@ -70,7 +70,7 @@ func requireSameProfile(t *testing.T, want, got *Profile) {
 func TestBinaryRoundTrip(t *testing.T) {
 	empty, err := (&Builder{}).Build(Meta{Source: "empty"})
 	require.NoError(t, err)
-	filip, _, err := ReadFiLiP("testdata/filip/micros8.csv", FiLiPOptions{})
+	filip, _, err := ReadFiLiP("testdata/filip/era-v1.1.csv", FiLiPOptions{})
 	require.NoError(t, err)
 	for name, p := range map[string]*Profile{
 		"small":     binaryTestProfile(t),

@@ -6,7 +6,10 @@
 // Profiles come from three places:
 //
 //   - FiLiP / Illimani exports (a .csv of records plus a .json of run metadata), read by
-//     ReadFiLiP, which also converts older microsecond clocks to the bytes clock;
+//     ReadFiLiP, which tells the exporter's era (and so the clock) from the files and converts
+//     older microsecond clocks to the bytes clock (docs/filip.md; files filip_*.go: the API,
+//     the era table, the row scanner, the parallel chunker, the metadata, the clocks and the
+//     conversion);
 //   - workload specs (YAML) describing classes, size and lifetime distributions, phases,
 //     direct-to-old allocations and containers, turned into a Profile by Generate with a seed
 //     and a resolution;

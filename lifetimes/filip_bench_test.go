@@ -18,17 +18,18 @@ type syntheticFiLiPRow struct {
 	class, site  int
 }
 
-// writeSyntheticFiLiP writes a deterministic FiLiP export of rows records (current layout, bytes
-// clock, 1 % sampling) at path and its metadata next to it. It looks like the DataFrame case:
-// most objects die young, about 15 % live to the end (some with an empty death, most
-// force-finalized at the last timestamp), and rows come in death order, as FiLiP writes them.
+// writeSyntheticFiLiP writes a deterministic FiLiP export of rows records at path and its
+// metadata next to it, as the current exporter writes them (FiLiPExporter: quoted header, raw
+// rows, `Foo>>#bar` method names, bytes clock, 1/100 sampling, pretty JSON). It looks like the
+// DataFrame case: most objects die young, about 15 % live to the end (force-finalized when
+// profiling stops, at or just before the last timestamp), and rows come in death order.
 func writeSyntheticFiLiP(tb testing.TB, path string, rows int, seed uint64) {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	classes := []string{"Fraction", "NumberParser", "ReadStream", "ByteString", "Array", "OrderedCollection",
 		"Dictionary", "Association", "WideString", "LargePositiveInteger", "Point", "Interval"}
-	sites := []string{"NumberParser>>makeFraction", "NumberParser class>>on:", "String class>>new:",
-		"SequenceableCollection>>,", "DataFrame>>addRow:", "[] in CSVReader>>next, skip", "Array class>>new:withAll:"}
+	sites := []string{"NumberParser>>#makeFraction", "NumberParser class>>#on:", "String class>>#new:",
+		"SequenceableCollection>>#,", "DataFrame>>#addRow:", "OrderedCollection>>#,,", "Array class>>#new:withAll:"}
 	const weight = 100
 	recs := make([]syntheticFiLiPRow, rows)
 	clock := uint64(1 << 20) // bytes allocated before the profiled run started (an absolute reading)
@@ -48,7 +49,7 @@ func writeSyntheticFiLiP(tb testing.TB, path string, rows int, seed uint64) {
 		case r < 95:
 			recs[i].death = end // force-finalized at the end
 		default:
-			recs[i].death = 0 // never finalized
+			recs[i].death = end - uint64(rng.IntN(100)) // force-finalized as profiling stops
 		}
 	}
 	slices.SortStableFunc(recs, func(a, b syntheticFiLiPRow) int {
@@ -107,7 +108,7 @@ func writeSyntheticFiLiP(tb testing.TB, path string, rows int, seed uint64) {
 	if err := f.Close(); err != nil {
 		tb.Fatal(err)
 	}
-	meta := `{"profiler":"Illimani v1.2.1","samplingRate":1,"totalExecutionTime":60000000,"totalScavenges":266,"totalFullGCs":18}`
+	meta := fmt.Sprintf("{\n\t\"totalScavenges\" : 266,\n\t\"profiler\" : \"FiLiP\",\n\t\"samplingRate\" : 0.01,\n\t\"totalExecutionTime\" : %d,\n\t\"profiledCode\" : \"[ DataFrame readFromCsv: 'big.csv' ]\",\n\t\"totalFullGCs\" : 18\n}", end-(1<<20))
 	if err := os.WriteFile(defaultFiLiPJSONPath(path), []byte(meta), 0o644); err != nil {
 		tb.Fatal(err)
 	}

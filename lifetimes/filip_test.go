@@ -36,11 +36,29 @@ func profileRecs(p *Profile) []wantRec {
 }
 
 func TestReadFiLiPFixtures(t *testing.T) {
+	// Records of the three-row fixtures of the eras between 4dcd239 and v1.2.
+	usRecs := []wantRec{ // microseconds, weight 100: cumulative 2400, 5600, 7200
+		{"ByteString", 24, 2400, 6400, false}, // dies halfway from 5600 to 7200
+		{"Array", 32, 5600, 7200, false},      // dies after the last birth: the end
+		{"Fraction", 16, 7200, 7200, true},    // forcedFinalization true
+	}
+	usMeta := func(profiler string) Meta {
+		return Meta{Profiler: profiler, EndBytes: 7200, TotalAllocatedBytes: 7200, RunSeconds: 0.0004,
+			SamplingRate: 0.01, ReportedScavenges: 1}
+	}
+	bytesRecs := []wantRec{ // bytes, shifted by the absolute reading: origin 2400 - 100 × 24
+		{"ByteString", 24, 2400, 6400, false},
+		{"Array", 32, 5600, 9000, false},
+		{"Fraction", 16, 7200, 9100, true},
+	}
+	bytesMeta := Meta{Profiler: "IllMemoryProfiler", EndBytes: 9100, TotalAllocatedBytes: 9100, SamplingRate: 0.01, ReportedScavenges: 2}
+	const noRebuild = "on the microsecond clock cannot be rebuilt"
 	tests := []struct {
 		name      string
 		csv       string
 		opts      FiLiPOptions
 		layout    string
+		era       string // a substring of Era
 		clock     Clock
 		reason    string // a substring of ClockReason
 		weight    uint32
@@ -51,12 +69,12 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		firstSkip []string // substrings of FirstSkipped, in order
 	}{
 		{
-			// Illimani v1.2: bytes clock, 10 % sampling; rows in death order; an absolute
-			// reading shifted by 1160 - 10×16 = 1000; two deaths within 0.1 % of the run (10
-			// bytes) of the latest and one empty death are alive at the end.
-			name: "bytes clock", csv: "bytes8.csv",
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: `profiler "Illimani v1.2.0"`, weight: 10,
-			meta: Meta{Profiler: "Illimani v1.2.0", EndBytes: 10160, TotalAllocatedBytes: 10160, RunSeconds: 2,
+			// FiLiP today: bytes clock, 1/10 sampling; rows in death order; an absolute reading
+			// (B + ...) shifted by B + 1160 - 10×16; three deaths within 0.1 % of the run (10
+			// bytes) of the latest are the objects force-finalized at the end.
+			name: "FiLiP (current exporter)", csv: "era-filip.csv",
+			layout: FiLiPLayoutCurrent, era: "FiLiP (9f1d62e", clock: ClockBytes, reason: "profiler FiLiP: bytes allocated (VM parameter 34", weight: 10,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 10160, TotalAllocatedBytes: 10160,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
 				{"Fraction", 16, 160, 1160, false},
@@ -65,30 +83,115 @@ func TestReadFiLiPFixtures(t *testing.T) {
 				{"ByteString", 24, 4000, 10160, true}, // the latest death
 				{"Array", 80, 6000, 10160, true},      // 5 bytes before it
 				{"Array", 32, 7000, 10100, false},     // 60 bytes before it
-				{"Fraction", 16, 9000, 10160, true},   // never finalized
+				{"Fraction", 16, 9000, 10160, true},   // at the latest death
 			},
 		},
 		{
-			// FiLiP, microseconds (span 900 µs of a 1000 µs run, 1.9 × the sampled bytes), 50 %
-			// sampling. Cumulative weighted bytes at the birth instants 100, 200, 300, 400,
-			// 600 µs: 80, 160, 208, 368, 464.
-			name: "microsecond clock", csv: "micros8.csv",
-			layout: FiLiPLayoutCurrent, clock: ClockMicros, reason: "closer to microseconds", weight: 2,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 464, TotalAllocatedBytes: 464, RunSeconds: 0.001,
+			name: "Illimani v1.2", csv: "era-v1.2.csv",
+			layout: FiLiPLayoutAllocatorMethod, era: "v1.2 (29404af", clock: ClockBytes, reason: "profiler IllMemoryProfiler: bytes", weight: 100,
+			meta: bytesMeta, recs: bytesRecs,
+		},
+		{
+			name: "d1a591b", csv: "era-d1a591b.csv",
+			layout: FiLiPLayoutForcedAllocatorMethodByte, era: "d1a591b", clock: ClockBytes, reason: "bytes", weight: 100,
+			meta: bytesMeta, recs: bytesRecs,
+		},
+		{
+			name: "330a870", csv: "era-330a870.csv",
+			layout: FiLiPLayoutForcedAllocatorMethodClassByte, era: "330a870", clock: ClockBytes, reason: "bytes", weight: 100,
+			meta: bytesMeta, recs: bytesRecs,
+		},
+		{
+			name: "c5c46f5", csv: "era-c5c46f5.csv",
+			layout: FiLiPLayoutForcedAllocatorMethod, era: "c5c46f5", clock: ClockBytes, reason: "bytes", weight: 100,
+			meta: bytesMeta, recs: bytesRecs,
+		},
+		{
+			// Ambiguous: IllMemoryProfiler wrote this layout on both clocks; the timestamps are
+			// not the absolute UTC microsecond clock.
+			name: "395d06e", csv: "era-395d06e.csv",
+			layout: FiLiPLayoutForcedAllocationSite, era: "395d06e", clock: ClockBytes,
+			reason: "were written on both clocks; the timestamps (7.34e+09 to 7.34e+09) are not Pharo's absolute UTC microsecond clock", weight: 100,
+			meta: bytesMeta, recs: bytesRecs,
+		},
+		{
+			// Ambiguous likewise; the timestamps are the absolute UTC microsecond clock.
+			name: "5f26563", csv: "era-5f26563.csv",
+			layout: FiLiPLayoutForcedAllocationSite, era: "5f26563", clock: ClockMicros,
+			reason: "lie in the band of Pharo's absolute UTC microsecond clock: microseconds", weight: 100,
+			meta: usMeta("IllMemoryProfiler"), recs: usRecs, warnings: []string{noRebuild},
+		},
+		{
+			name: "4dcd239", csv: "era-4dcd239.csv",
+			layout: FiLiPLayoutForcedAllocationSite, era: "4dcd239", clock: ClockMicros,
+			reason: "profiler IllObjectLifetimesProfiler: microseconds", weight: 100,
+			meta: usMeta("IllObjectLifetimesProfiler"), recs: usRecs, warnings: []string{noRebuild},
+		},
+		{
+			name: "a2e61ff", csv: "era-a2e61ff.csv",
+			layout: FiLiPLayoutForcedAllocatorClassMethod, era: "a2e61ff", clock: ClockMicros, reason: "microseconds", weight: 1,
+			meta: Meta{Profiler: "IllAllocationSitePlusFinalizationProfiler", EndBytes: 72, TotalAllocatedBytes: 72,
+				RunSeconds: 0.0004, SamplingRate: 1, ReportedScavenges: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 64, false},
+				{"Array", 32, 56, 72, false},
+				{"Fraction", 16, 72, 72, true},
+			},
+		},
+		{
+			// Microseconds, 1/2 sampling. Cumulative weighted bytes at the birth instants 100,
+			// 200, 300, 400, 600 µs: 80, 160, 208, 368, 464.
+			name: "Illimani v1.1", csv: "era-v1.1.csv",
+			layout: FiLiPLayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
+			reason: "profiler IllObjectLifetimesProfiler: microseconds", weight: 2,
+			meta: Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 464, TotalAllocatedBytes: 464, RunSeconds: 0.001,
 				SamplingRate: 0.5, ReportedScavenges: 3},
 			recs: []wantRec{
 				{"Fraction", 16, 80, 120, false},      // dies at 150 µs, halfway from 80 to 160
 				{"Fraction", 24, 80, 368, false},      // same birth instant; dies at 400 µs, an instant
 				{"NumberParser", 40, 160, 208, false}, // dies at 300 µs
-				{"ByteString", 24, 208, 464, true},    // the latest death
+				{"ByteString", 24, 208, 464, true},    // forcedFinalization true
 				{"Array", 80, 368, 416, false},        // dies at 500 µs, halfway from 368 to 464
 				{"Array", 32, 464, 464, false},        // dies at 700 µs, after the last birth: the end
-				{"ByteString", 16, 464, 464, true},    // never finalized
+				{"ByteString", 16, 464, 464, true},    // forcedFinalization true
+			},
+			warnings: []string{noRebuild},
+		},
+		{
+			// The forcedFinalization column decides, the near-end rule is off: the Fractions
+			// dying at or just before the latest timestamp with forcedFinalization false did die.
+			// Cumulative bytes at 100, 150, 250, 300, 400 µs: 24, 56, 72, 88, 128.
+			name: "Illimani v1.0", csv: "era-v1.0.csv",
+			layout: FiLiPLayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
+			reason: "profiler IllFinalizationProfiler: microseconds", weight: 1,
+			meta: Meta{Profiler: "IllFinalizationProfiler", EndBytes: 128, TotalAllocatedBytes: 128, RunSeconds: 0.001,
+				SamplingRate: 1, ReportedScavenges: 3, ReportedFullGCs: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 24, 64, false},
+				{"Array", 32, 56, 128, true},
+				{"Fraction", 16, 72, 128, false},
+				{"Fraction", 16, 88, 128, false},
+				{"Array", 40, 128, 128, true},
 			},
 		},
 		{
+			// sampligRate 25 is a percentage: weight 4; survivedFullGC spelling. Cumulative
+			// bytes at 1000, 1500, 2500 µs: 96, 224, 288.
+			name: "Illimani 4ffe1bc", csv: "era-4ffe1bc.csv",
+			layout: FiLiPLayoutForcedFinalization, era: "4ffe1bc", clock: ClockMicros,
+			reason: "layout forcedFinalization with survivedFullGC, metadata key sampligRate (until 2024-03-13), profiler IllFinalizationProfiler: microseconds", weight: 4,
+			meta: Meta{Profiler: "IllFinalizationProfiler", EndBytes: 288, TotalAllocatedBytes: 288, RunSeconds: 0.008,
+				SamplingRate: 0.25, ReportedScavenges: 1},
+			recs: []wantRec{
+				{"ByteString", 24, 96, 256, false},
+				{"Array", 32, 224, 288, false},
+				{"Fraction", 16, 288, 288, true},
+			},
+			warnings: []string{noRebuild},
+		},
+		{
 			name: "selectors with commas", csv: "commas.csv",
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "no totalExecutionTime", weight: 1,
+			layout: FiLiPLayoutCurrent, era: "FiLiP", clock: ClockBytes, reason: "layout textualAllocatorMethod: bytes", weight: 1,
 			meta: Meta{Profiler: "FiLiP", EndBytes: 374, TotalAllocatedBytes: 374, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
@@ -99,66 +202,15 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"no metadata (testdata/filip/commas.json)"},
 		},
 		{
-			// Decimal timestamps are rounded to whole bytes: 200.5 → 201, 100.25 → 100.
-			name: "CRLF and decimals", csv: "crlf.csv",
+			name: "CRLF", csv: "crlf.csv",
 			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
 			meta: Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
 			recs: []wantRec{
-				{"ByteString", 24, 24, 125, false},
+				{"ByteString", 24, 24, 124, false},
 				{"Array", 32, 74, 224, true},
-				{"Fraction", 16, 175, 224, true},
+				{"Fraction", 16, 174, 224, true},
 			},
 			warnings: []string{"no metadata"},
-		},
-		{
-			name: "empty fields", csv: "empty.csv",
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 184, TotalAllocatedBytes: 184, SamplingRate: 1},
-			recs: []wantRec{
-				{"ByteString", 24, 24, 124, false},
-				{"Array", 32, 74, 184, true},
-				{"(unknown)", 16, 174, 184, true},
-			},
-			warnings: []string{"no metadata"},
-		},
-		{
-			// The forcedFinalization column decides, the near-end rule is off: the Fraction
-			// dying at the latest timestamp with forcedFinalization FALSE did die there.
-			name: "7-column forcedFinalization layout", csv: "forced7.csv",
-			layout: FiLiPLayoutForcedFinalization, clock: ClockBytes, weight: 1,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 924, TotalAllocatedBytes: 924, SamplingRate: 1},
-			recs: []wantRec{
-				{"ByteString", 24, 24, 124, false},
-				{"Array", 32, 74, 924, true},
-				{"Fraction", 16, 174, 923, false},
-				{"Fraction", 16, 224, 924, false},
-				{"Array", 40, 324, 924, true},
-			},
-			warnings: []string{"no metadata"},
-		},
-		{
-			name: "allocatorMethod layout", csv: "allocmethod.csv",
-			layout: FiLiPLayoutAllocatorMethod, clock: ClockBytes, weight: 1,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 924, TotalAllocatedBytes: 924, SamplingRate: 1},
-			recs: []wantRec{
-				{"ByteString", 24, 24, 124, false},
-				{"Array", 32, 74, 224, false},
-				{"Fraction", 16, 174, 924, true},
-			},
-			warnings: []string{"no metadata"},
-		},
-		{
-			// sampligRate 25 is a percentage: weight 4. Microseconds (span 8000 µs of a 7000 µs
-			// run, 28 × the sampled bytes). Cumulative bytes at 1000, 1500, 2500 µs: 96, 224, 288.
-			name: "sampligRate misspelling", csv: "sampligrate.csv",
-			layout: FiLiPLayoutCurrent, clock: ClockMicros, weight: 4,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 288, TotalAllocatedBytes: 288, RunSeconds: 0.007,
-				SamplingRate: 0.25, ReportedScavenges: 1},
-			recs: []wantRec{
-				{"ByteString", 24, 96, 256, false},
-				{"Array", 32, 224, 288, false},
-				{"Fraction", 16, 288, 288, true},
-			},
 		},
 		{
 			name: "missing json", csv: "nojson.csv",
@@ -171,20 +223,20 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"no metadata (testdata/filip/nojson.json): sampling rate 1 assumed"},
 		},
 		{
-			name: "json path given", csv: "nojson.csv", opts: FiLiPOptions{JSONPath: "testdata/filip/micros8.json"},
-			// The span, 200, is closer to the sampled bytes (112) than to the run (1000 µs).
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "closer to bytes", weight: 2,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 248, TotalAllocatedBytes: 248, RunSeconds: 0.001,
-				SamplingRate: 0.5, ReportedScavenges: 3},
+			name: "json path given", csv: "nojson.csv", opts: FiLiPOptions{JSONPath: "testdata/filip/era-filip.json"},
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 10,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 300, TotalAllocatedBytes: 300,
+				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
-				{"ByteString", 24, 48, 148, false},
-				{"Array", 32, 98, 248, true},
+				{"ByteString", 24, 100, 200, false},
+				{"Array", 32, 150, 300, true},
 			},
+			warnings: []string{"the records stand for 560 bytes but the clock counted only 300"},
 		},
 		{
 			name: "bad rows skipped", csv: "badrows.csv", opts: FiLiPOptions{SkipBadRows: true},
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: `profiler "Illimani v1.3"`, weight: 1,
-			meta: Meta{Profiler: "Illimani v1.3", EndBytes: 324, TotalAllocatedBytes: 324, SamplingRate: 1},
+			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 1,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 324, TotalAllocatedBytes: 324, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
 				{"Fraction", 16, 174, 324, true},
@@ -206,9 +258,9 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			// The bytes export read as microseconds: cumulative bytes at the birth instants
 			// 1160, 1400, 2000, 5000, 7000, 8000, 10000: 160, 560, 800, 1040, 1840, 2160, 2320.
-			name: "clock forced to us", csv: "bytes8.csv", opts: FiLiPOptions{Clock: ClockMicros},
-			layout: FiLiPLayoutCurrent, clock: ClockMicros, reason: "forced by option", weight: 10,
-			meta: Meta{Profiler: "Illimani v1.2.0", EndBytes: 2320, TotalAllocatedBytes: 2320, RunSeconds: 2,
+			name: "clock forced to us", csv: "era-filip.csv", opts: FiLiPOptions{Clock: ClockMicros},
+			layout: FiLiPLayoutCurrent, clock: ClockMicros, reason: "forced to us by option", weight: 10,
+			meta: Meta{Profiler: "FiLiP", EndBytes: 2320, TotalAllocatedBytes: 2320, RunSeconds: 0.0105,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
 				{"Fraction", 16, 160, 813, false},     // 2160: 800 + 160/3000 × 240 = 812.8
@@ -217,15 +269,15 @@ func TestReadFiLiPFixtures(t *testing.T) {
 				{"ByteString", 24, 1040, 2320, true},  // near the end
 				{"Array", 80, 1840, 2320, true},       // near the end
 				{"Array", 32, 2160, 2320, false},      // 11100, after the last birth
-				{"Fraction", 16, 2320, 2320, true},    // never finalized
+				{"Fraction", 16, 2320, 2320, true},    // near the end
 			},
-			warnings: []string{"clock forced to us; detection would have chosen bytes"},
+			warnings: []string{"clock forced to us; the era says bytes", noRebuild},
 		},
 		{
 			// The microsecond export read as bytes: origin 100 - 2×16 = 68.
-			name: "clock forced to bytes", csv: "micros8.csv", opts: FiLiPOptions{Clock: ClockBytes},
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "forced by option", weight: 2,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 932, TotalAllocatedBytes: 932, RunSeconds: 0.001,
+			name: "clock forced to bytes", csv: "era-v1.1.csv", opts: FiLiPOptions{Clock: ClockBytes},
+			layout: FiLiPLayoutForcedFinalization, clock: ClockBytes, reason: "forced to bytes by option", weight: 2,
+			meta: Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 932, TotalAllocatedBytes: 932,
 				SamplingRate: 0.5, ReportedScavenges: 3},
 			recs: []wantRec{
 				{"Fraction", 16, 32, 82, false},
@@ -236,7 +288,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 				{"Array", 32, 532, 632, false},
 				{"ByteString", 16, 532, 932, true},
 			},
-			warnings: []string{"clock forced to bytes; detection would have chosen us"},
+			warnings: []string{"clock forced to bytes; the era says us"},
 		},
 	}
 	for _, tt := range tests {
@@ -248,6 +300,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			assert.Equal(t, tt.layout, rep.Layout)
 			assert.Equal(t, tt.clock, rep.Clock)
 			assert.Contains(t, rep.ClockReason, tt.reason)
+			assert.Contains(t, rep.Era, tt.era)
 			assert.Equal(t, len(tt.recs), rep.Rows)
 			assert.Equal(t, tt.skipped, rep.SkippedRows)
 			assert.Equal(t, tt.recs, profileRecs(p))
@@ -357,8 +410,24 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 		assert.Equal(t, "lifetimes: old.csv:2: "+msg, err.Error())
 		assert.ErrorIs(t, err, ErrBadRow)
 	}
+	// The layouts with site columns after forcedFinalization: the method's commas are its own.
+	header10 := `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","forcedFinalization","allocatorMethod","allocatorClass","allocatorMethodByte"`
+	for row, msg := range map[string]string{
+		"300,32,150,Array,0,0,maybe,Foo>>#,,Foo,3": `field forcedFinalization: "maybe" is not true or false`,
+		"300,32,150,Array,0,0,true,Foo>>#bar":      "row has 8 fields, want 10",
+		"300,32,150,Array,0,0,true":                "row has 7 fields, want 10",
+	} {
+		_, _, err := ReadFiLiPFrom(strings.NewReader(header10+"\n"+row+"\n"), "dev.csv", nil, FiLiPOptions{})
+		require.Error(t, err)
+		assert.Equal(t, "lifetimes: dev.csv:2: "+msg, err.Error())
+	}
+	p, rep, err := ReadFiLiPFrom(strings.NewReader(header10+"\n300,32,150,Array,0,0,false,SequenceableCollection>>#,,OrderedCollection,3\n"), "dev.csv", nil, FiLiPOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, FiLiPLayoutForcedAllocatorMethodClassByte, rep.Layout)
+	assert.Equal(t, 1, p.Len())
+
 	// Spaces and capitals are tolerated.
-	p, _, err := ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{})
+	p, _, err = ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{})
 	require.NoError(t, err)
 	assert.True(t, p.AliveAtEnd(0))
 	assert.False(t, p.AliveAtEnd(1))
@@ -387,11 +456,19 @@ func TestReadFiLiPBadInput(t *testing.T) {
 		{"json wrong type", filipHeader8 + "\n" + row, `{"samplingRate": "1"}`, FiLiPOptions{},
 			"lifetimes: data.json: invalid metadata JSON: samplingRate is a JSON string, want a number: json: cannot unmarshal"},
 		{"zero sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 0}`, FiLiPOptions{},
-			"lifetimes: data.json: sampling rate 0 is not a fraction in (0, 1] nor a percentage in (1, 100]"},
+			"lifetimes: data.json: samplingRate 0 is not a fraction in (0, 1] (the exporter writes 1/100 as 0.01)"},
+		{"percentage under samplingRate", filipHeader8 + "\n" + row, `{"samplingRate": 10}`, FiLiPOptions{},
+			"lifetimes: data.json: samplingRate 10 is not a fraction in (0, 1]"},
+		{"duplicate key", filipHeader8 + "\n" + row, "{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}", FiLiPOptions{},
+			`lifetimes: data.json: invalid metadata JSON: key "samplingRate" appears twice`},
+		{"profiler not a string", filipHeader8 + "\n" + row, `{"profiler": 3}`, FiLiPOptions{},
+			"lifetimes: data.json: invalid metadata: profiler is 3, want the profiler's class name as a string"},
+		{"metadata over its cap", filipHeader8 + "\n" + row, `{"profiledCode": "` + strings.Repeat("x", filipMaxMetaBytes) + `"}`, FiLiPOptions{},
+			"lifetimes: data.json: metadata larger than 16 MiB: not a FiLiP metadata file"},
 		{"sampling rate over 100", filipHeader8 + "\n" + row, `{"sampligRate": 150}`, FiLiPOptions{},
-			"lifetimes: data.json: sampling rate 150 is not a fraction in (0, 1] nor a percentage in (1, 100]"},
+			"lifetimes: data.json: sampligRate 150 is neither a fraction in (0, 1] nor a percentage in (1, 100]"},
 		{"tiny sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e-12}`, FiLiPOptions{},
-			"lifetimes: data.json: sampling rate 1e-12 is too small"},
+			"lifetimes: data.json: samplingRate 1e-12 is too small"},
 		{"json named in options", filipHeader8 + "\n" + row, "{", FiLiPOptions{JSONPath: "run.json"},
 			"lifetimes: run.json: invalid metadata JSON"},
 		{"bad clock option", filipHeader8 + "\n" + row, "-", FiLiPOptions{Clock: 7},
@@ -452,12 +529,15 @@ func TestReadFiLiPSamplingRate(t *testing.T) {
 		warning string
 	}{
 		{`{"samplingRate": 1}`, 1, 1, ""},
-		{`{"samplingRate": 100}`, 1, 1, ""},
-		{`{"samplingRate": 10}`, 0.1, 10, ""},
 		{`{"samplingRate": 0.01}`, 0.01, 100, ""},
+		{`{"samplingRate": 0.001}`, 0.001, 1000, "the records stand for 24000 bytes but the clock counted only 2000"},
+		{`{"samplingRate": 0.3333333333333333}`, 0.3333333333333333, 3, ""},
 		{`{"sampligRate": 0.25}`, 0.25, 4, ""},
-		{`{"samplingRate": 0.5, "sampligRate": 0.25}`, 0.5, 2, ""},
-		{`{"samplingRate": 30}`, 0.3, 3, "sampling rate 30 is not 1/integer: records weigh 3"},
+		{`{"sampligRate": 25}`, 0.25, 4, ""}, // a percentage, before 531b884
+		{`{"sampligRate": 100}`, 1, 1, ""},   // the percentage era's default
+		{`{"sampligRate": 1}`, 1, 1, "sampligRate 1 read as every allocation"},
+		{`{"samplingRate": 0.5, "sampligRate": 0.25}`, 0.5, 2, "has both samplingRate and sampligRate: samplingRate taken"},
+		{`{"sampligRate": 30}`, 0.3, 3, "sampling rate 30 is not 1/integer: records weigh 3"},
 		{`{}`, 1, 1, "has no samplingRate: 1 assumed"},
 		{`{"samplingRate": 1, "totalScavenges": -3, "totalFullGCs": 2.5, "totalExecutionTime": 0}`, 1, 1,
 			"totalExecutionTime 0 ignored"},
@@ -477,72 +557,13 @@ func TestReadFiLiPSamplingRate(t *testing.T) {
 	}
 }
 
-func TestFiLiPDetectClock(t *testing.T) {
-	// Rows are "death,size,birth"; the metadata varies.
-	tests := []struct {
-		name    string
-		rows    []string
-		json    string
-		clock   Clock
-		reason  string
-		warning string
-	}{
-		{"absolute UTC microseconds", []string{"3912345678901234,24,3912345678900000", "3912345678905000,24,3912345678901000"},
-			`{"profiler":"Illimani v1.3","samplingRate":1}`, ClockMicros, "an absolute microsecond clock", ""},
-		{"version 1.2 says bytes", []string{"20000,24,10000", "30000,24,15000"},
-			`{"profiler":"Illimani v1.2","samplingRate":1,"totalExecutionTime":21000}`, ClockBytes, `profiler "Illimani v1.2"`,
-			"the profiler version says the clock is bytes but the timestamps look like us"},
-		{"version 1.1 says microseconds", []string{"20000,24,10000", "30000,24,15000"},
-			`{"profiler":"IllimaniProfiler 1.1.4","samplingRate":1,"totalExecutionTime":21000}`, ClockMicros, `profiler "IllimaniProfiler 1.1.4"`, ""},
-		{"bare version", []string{"20000,24,10000", "30000,24,15000"},
-			`{"profiler":"v2.0","samplingRate":1}`, ClockBytes, `profiler "v2.0"`, ""},
-		{"FiLiP versions do not count", []string{"200,24,100", "300,24,150"},
-			`{"profiler":"FiLiP 1.0","samplingRate":1}`, ClockBytes, "no totalExecutionTime: at least 0.1 ×, bytes", ""},
-		{"span close to the run length", []string{"20000,24,10000", "30000,24,15000"},
-			`{"samplingRate":1,"totalExecutionTime":21000}`, ClockMicros, "closer to microseconds", ""},
-		{"span close to the sampled bytes", []string{"2000,240,1000", "3000,240,1500"},
-			`{"samplingRate":1,"totalExecutionTime":21}`, ClockBytes, "closer to bytes", ""},
-		{"no run length, span far beyond the sampled bytes", []string{"20000,24,10000", "30000,24,15000"},
-			`{"samplingRate":1}`, ClockBytes, "at least 0.1 ×, bytes", ""},
-		{"no run length, span under a tenth of the sampled bytes", []string{"20,2400,10", "30,2400,15"},
-			`{"samplingRate":1}`, ClockMicros, "under 0.1 ×, microseconds", ""},
-		{"a single instant", []string{",24,500", ",24,500"}, `{"samplingRate":1}`, ClockBytes,
-			"all timestamps are equal, no evidence of the clock: bytes (the current Illimani format) assumed",
-			"the records stand for 48 bytes but the clock counted only 24"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b strings.Builder
-			b.WriteString(filipHeader8 + "\n")
-			for _, r := range tt.rows {
-				b.WriteString(r + ",A,0,0,m,1\n")
-			}
-			p, rep, err := ReadFiLiPFrom(strings.NewReader(b.String()), "d.csv", strings.NewReader(tt.json), FiLiPOptions{})
-			require.NoError(t, err)
-			require.NoError(t, p.Validate())
-			assert.Equal(t, tt.clock, rep.Clock)
-			assert.Contains(t, rep.ClockReason, tt.reason)
-			if tt.warning == "" {
-				assert.Empty(t, rep.Warnings)
-			} else {
-				require.Len(t, rep.Warnings, 1)
-				assert.Contains(t, rep.Warnings[0], tt.warning)
-			}
-		})
-	}
-}
-
-func TestReadFiLiPAbsoluteMicros(t *testing.T) {
-	// Pharo's UTC microsecond clock, 1 % sampling: weight 100. Birth instants t0 and t0+1000
-	// carry 2400 and 2 × 2400 bytes; the death at t0+500 interpolates halfway, to 4800.
-	t0 := uint64(3912345678900000)
-	csv := fmt.Sprintf("%s\n%d,24,%d,A,0,0,m,1\n%d,24,%d,B,0,0,m,1\n%d,24,%d,C,0,0,m,1\n", filipHeader8,
-		t0+500, t0, t0+2000, t0+1000, t0+9000, t0+1000)
-	p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01}`), FiLiPOptions{})
+func TestReadFiLiPEmptyFields(t *testing.T) {
+	// The exporter never writes an empty field, but a hand-made file may: an empty death is
+	// alive at the end, an empty class "(unknown)", empty counts unknown.
+	csv := filipHeader8 + "\n200,24,100,ByteString,,,,\n,32,150,Array,,,Array class>>#new:,\n300,16,250,,0,0,m,1\n"
+	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "e.csv", nil, FiLiPOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, ClockMicros, rep.Clock)
-	assert.Equal(t, []wantRec{{"A", 24, 2400, 4800, false}, {"B", 24, 7200, 7200, false}, {"C", 24, 7200, 7200, true}}, profileRecs(p))
-	assert.Equal(t, uint64(7200), p.Meta.EndBytes)
+	assert.Equal(t, []wantRec{{"ByteString", 24, 24, 124, false}, {"Array", 32, 74, 224, true}, {"(unknown)", 16, 174, 224, true}}, profileRecs(p))
 }
 
 func TestReadFiLiPNearEnd(t *testing.T) {
@@ -574,10 +595,10 @@ func TestReadFiLiPNearEnd(t *testing.T) {
 func TestReadFiLiPSampledBytesWarning(t *testing.T) {
 	// 1 % sampling but the bytes clock counted barely what the records stand for alone.
 	csv := filipHeader8 + "\n2000,24,100,A,0,0,m,1\n3000,24,1000,A,0,0,m,1\n"
-	_, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":1,"profiler":"Illimani v1.2"}`), FiLiPOptions{})
+	_, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":1,"profiler":"FiLiP"}`), FiLiPOptions{})
 	require.NoError(t, err)
 	assert.Empty(t, rep.Warnings)
-	_, rep, err = ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"Illimani v1.2"}`), FiLiPOptions{})
+	_, rep, err = ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"FiLiP"}`), FiLiPOptions{})
 	require.NoError(t, err)
 	require.Len(t, rep.Warnings, 1)
 	assert.Contains(t, rep.Warnings[0], "the records stand for 4800 bytes but the clock counted only 3000")
@@ -624,24 +645,6 @@ func TestFiLiPParseClock(t *testing.T) {
 		assert.Equal(t, c, back)
 	}
 	assert.Equal(t, "Clock(9)", Clock(9).String())
-}
-
-func TestFiLiPIllimaniVersion(t *testing.T) {
-	for s, want := range map[string][2]int{
-		"Illimani v1.2.0":        {1, 2},
-		"IllimaniProfiler 1.10":  {1, 10},
-		"illimani-v0.9":          {0, 9},
-		"1.3":                    {1, 3},
-		"v2.0":                   {2, 0},
-		"FiLiP 1.2":              {-1, -1},
-		"Illimani":               {-1, -1},
-		"Illimani 2":             {-1, -1},
-		"Illimani 1.":            {-1, -1},
-		"Illimani 99999999999.1": {-1, -1},
-	} {
-		major, minor := illimaniVersion(s)
-		assert.Equal(t, want, [2]int{major, minor}, s)
-	}
 }
 
 func TestFiLiPSortOrder(t *testing.T) {
@@ -723,9 +726,9 @@ func (r *oneByteReader) Read(p []byte) (int, error) {
 }
 
 func TestReadFiLiPSmallReads(t *testing.T) {
-	csv, err := os.ReadFile("testdata/filip/micros8.csv")
+	csv, err := os.ReadFile("testdata/filip/era-v1.1.csv")
 	require.NoError(t, err)
-	meta, err := os.ReadFile("testdata/filip/micros8.json")
+	meta, err := os.ReadFile("testdata/filip/era-v1.1.json")
 	require.NoError(t, err)
 	want, _, err := ReadFiLiPFrom(bytes.NewReader(csv), "m.csv", bytes.NewReader(meta), FiLiPOptions{})
 	require.NoError(t, err)
@@ -740,22 +743,24 @@ func TestReadFiLiPSmallReads(t *testing.T) {
 
 func ExampleReadFiLiPFrom() {
 	csv := `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"
-4000,24,1024,ByteString,3,1,String class>>new:,11
-1500,16,1040,Fraction,0,0,Number>>/,2
-,40,2048,Array,,,Array class>>new:,4
+4000,24,1024,ByteString,3,1,String class>>#new:,11
+1500,16,1040,Fraction,0,0,Number>>#/,2
+4000,40,2048,Array,1,0,Array class>>#new:,4
 `
-	meta := `{"profiler": "Illimani v1.2.0", "samplingRate": 1, "totalExecutionTime": 3000000}`
+	meta := "{\n\t\"profiler\" : \"FiLiP\",\n\t\"samplingRate\" : 1,\n\t\"totalExecutionTime\" : 3000\n}"
 	p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "run.csv", strings.NewReader(meta), FiLiPOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println(rep.Era)
 	fmt.Println(rep.Layout, rep.Clock, rep.Rows)
 	for i := range p.Len() {
 		fmt.Println(p.ClassName(i), p.SizeBytes[i], p.Birth[i], p.Death[i], p.AliveAtEnd(i))
 	}
 	fmt.Println("end", p.Meta.EndBytes)
 	// Output:
+	// FiLiP (9f1d62e, since 2025-08-04)
 	// textualAllocatorMethod bytes 3
 	// ByteString 24 24 3000 true
 	// Fraction 16 40 500 false
@@ -775,8 +780,9 @@ func TestReadFiLiPParallel(t *testing.T) {
 		{synthetic, FiLiPOptions{}},
 		{"testdata/filip/badrows.csv", FiLiPOptions{SkipBadRows: true}},
 		{"testdata/filip/badrows.csv", FiLiPOptions{}},
-		{"testdata/filip/micros8.csv", FiLiPOptions{}},
-		{"testdata/filip/empty.csv", FiLiPOptions{}},
+		{"testdata/filip/era-v1.1.csv", FiLiPOptions{}},
+		{"testdata/filip/era-330a870.csv", FiLiPOptions{}},
+		{"testdata/filip/era-4ffe1bc.csv", FiLiPOptions{}},
 		{"testdata/filip/crlf.csv", FiLiPOptions{}},
 	} {
 		csv, err := os.ReadFile(tt.csv)

@@ -29,12 +29,12 @@ phases:
 `
 
 const tinyCSV = `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"
-2160,16,1160,Fraction,0,0,NumberParser>>makeFraction,23
-3000,40,1400,NumberParser,0,0,NumberParser class>>on:,5
-,48,2000,ByteString,5,1,String class>>new:,11
+2160,16,1160,Fraction,0,0,NumberParser>>#makeFraction,23
+3000,40,1400,NumberParser,0,0,NumberParser class>>#on:,5
+3000,48,2000,ByteString,5,1,String class>>#new:,11
 `
 
-const tinyJSON = `{"profiler":"Illimani v1.2.0","samplingRate":100,"totalExecutionTime":2000000}`
+const tinyJSON = "{\n\t\"profiler\" : \"FiLiP\",\n\t\"samplingRate\" : 1,\n\t\"totalExecutionTime\" : 1900\n}"
 
 // writeTemp writes files (name → content) into a fresh directory and returns its path.
 func writeTemp(t *testing.T, files map[string]string) string {
@@ -137,7 +137,7 @@ func TestFingerprint(t *testing.T) {
 		"run.csv":   tinyCSV,
 		"run.json":  tinyJSON,
 		"run2.csv":  tinyCSV,
-		"run2.json": strings.Replace(tinyJSON, "100", "10", 1),
+		"run2.json": strings.Replace(tinyJSON, "1900", "1901", 1),
 		"solo.csv":  tinyCSV,
 	})
 	fp := func(ref string, o OpenOptions) string {

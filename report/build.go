@@ -40,6 +40,17 @@ type Input struct {
 	Analysis lifetimes.AnalysisOptions
 	// Measured are the runs gctune verify stored in the study (measured.go).
 	Measured []studies.MeasuredRun
+	// Profiles says how each workload's profile was read, by workload index (nil or shorter:
+	// nothing to say). The workload section shows it.
+	Profiles []ProfileInfo
+}
+
+// ProfileInfo says how a workload's profile was read: the one line the commands print (for a
+// FiLiP export the exporter's era, layout, clock and why, sampling rate) and notes such as
+// the profiled run's GC counts beside the simulated default run, or the reader's warnings.
+type ProfileInfo struct {
+	Line  string   `json:"line"`
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Options tune how much a report simulates.
@@ -114,10 +125,13 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Study: in.Study, Version: in.Version, Search: srch, Measured: MeasuredFrom(in.Measured)}
-	for _, w := range in.Problem.Workloads() {
+	for i, w := range in.Problem.Workloads() {
 		wl, err := workloadData(w, in.Analysis)
 		if err != nil {
 			return nil, err
+		}
+		if i < len(in.Profiles) {
+			wl.Profile = &in.Profiles[i]
 		}
 		r.Workloads = append(r.Workloads, wl)
 	}

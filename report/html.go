@@ -159,6 +159,7 @@ type htmlChange struct {
 
 type htmlWorkload struct {
 	ID, Name   string
+	Profile    *ProfileInfo
 	HasSummary bool
 	Facts      []htmlFact
 	Classes    []htmlClassRow
@@ -617,6 +618,7 @@ func htmlWorkloadSection(i int, w Workload, figs []htmlFigure, use func(id, what
 	v := htmlWorkload{
 		ID:      use(fmt.Sprintf("workload-w%d", i+1), "workload "+w.Name+"'s section"),
 		Name:    w.Name,
+		Profile: w.Profile,
 		Figures: figs,
 	}
 	s := w.Summary

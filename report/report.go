@@ -67,6 +67,8 @@ type Workload struct {
 	// same on a log scale, which resolves the short-lived mode.
 	Linear *lifetimes.Histogram `json:"linear"`
 	Log    *lifetimes.Histogram `json:"log"`
+	// Profile says how the profile was read (Input.Profiles), nil when not given.
+	Profile *ProfileInfo `json:"profile,omitempty"`
 }
 
 // Sweep is the objective over one parameter's range with the other four at the best trial's

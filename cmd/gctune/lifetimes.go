@@ -48,7 +48,8 @@ gctune profile (.gcprof).`,
 				return asUsage(err)
 			}
 			return runLifetimes(cmd.OutOrStdout(), lifetimesOptions{
-				Ref: args[0],
+				Ref:    args[0],
+				Stderr: cmd.ErrOrStderr(),
 				Open: lifetimes.OpenOptions{
 					Seed:          cfg.Workload.Seed,
 					Resolution:    cfg.Workload.Resolution,
@@ -68,14 +69,11 @@ gctune profile (.gcprof).`,
 	f := cmd.Flags()
 	defaults := defaultConfig()
 	f.Float64("threshold", defaults.Lifetimes.LongLivedThreshold, "long-lived from this lifetime, as a fraction of the run (lifetimes.long_lived_threshold)")
-	f.String("clock", defaults.Lifetimes.Clock, "clock of FiLiP timestamps: auto, bytes or us (lifetimes.clock)")
-	f.Bool("skip-bad-rows", defaults.Lifetimes.SkipBadRows, "skip malformed FiLiP rows instead of failing (lifetimes.skip_bad_rows)")
 	f.Int("bins", defaults.Lifetimes.HistogramBins, "number of histogram bins (lifetimes.histogram_bins)")
 	f.Uint64("seed", defaults.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
 	f.Float64("resolution", defaults.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
 	bindFlag(cmd, "threshold", "lifetimes.long_lived_threshold")
-	bindFlag(cmd, "clock", "lifetimes.clock")
-	bindFlag(cmd, "skip-bad-rows", "lifetimes.skip_bad_rows")
+	addProfileFlags(cmd)
 	bindFlag(cmd, "bins", "lifetimes.histogram_bins")
 	bindFlag(cmd, "seed", "workload.seed")
 	bindFlag(cmd, "resolution", "workload.resolution")
@@ -102,11 +100,14 @@ type lifetimesOptions struct {
 	// Plot, when set, is the figure file to write.
 	Plot string
 	JSON bool
+	// Stderr receives the line about the profile read and its warnings (nil: discarded).
+	Stderr io.Writer
 }
 
 // lifetimesDoc is `gctune lifetimes --json`.
 type lifetimesDoc struct {
 	Input      inputDoc           `json:"input"`
+	Profile    profileInfoDoc     `json:"profile"`
 	Summary    *lifetimes.Summary `json:"summary"`
 	Histograms struct {
 		Log    *lifetimes.Histogram `json:"log"`
@@ -165,7 +166,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	if err != nil {
 		return err
 	}
-	doc := lifetimesDoc{Input: newInputDoc(info, o.Open), Summary: sum, Plot: o.Plot}
+	doc := lifetimesDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Summary: sum, Plot: o.Plot}
 	if doc.Histograms.Log, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LogScale}); err != nil {
 		return err
 	}
@@ -187,6 +188,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		if err != nil {
 			return fmt.Errorf("write plot: %w", err)
 		}
+	}
+	if o.Stderr != nil {
+		printProfileInfo(o.Stderr, doc.Profile)
 	}
 	if o.JSON {
 		return writeJSON(w, doc)
@@ -225,13 +229,9 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 		ew.printf("%s (%s profile%s)\n", in.Ref, in.Kind, profilerSuffix(s.Profiler))
 	}
 	if f := in.FiLiP; f != nil {
-		ew.printf("  FiLiP layout %s, clock %s (%s), %s rows, %s skipped\n", f.Layout, f.Clock, f.ClockReason,
-			formatCount(uint64(f.Rows)), formatCount(uint64(f.SkippedRows)))
+		ew.printf("  FiLiP %s rows, %s skipped; clock %s\n", formatCount(uint64(f.Rows)), formatCount(uint64(f.SkippedRows)), f.Clock)
 		for _, m := range f.FirstSkipped {
 			ew.printf("  skipped: %s\n", m)
-		}
-		for _, m := range f.Warnings {
-			ew.printf("  warning: %s\n", m)
 		}
 	}
 	ew.printf("\n")

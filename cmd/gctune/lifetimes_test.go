@@ -18,7 +18,7 @@ import (
 func TestLifetimesSpecText(t *testing.T) {
 	out, errOut, code := gctune(t, "lifetimes", "--bins", "4", "--top", "2", "testdata/tiny.yaml")
 	require.Equal(t, 0, code, errOut)
-	assert.Empty(t, errOut)
+	assert.Equal(t, "profile testdata/tiny.yaml: workload spec; clock bytes (generated on the bytes clock); sampling rate 1 (every allocation)\n", errOut)
 	for _, want := range []string{
 		"testdata/tiny.yaml (spec tiny, seed 1, the spec's resolution)",
 		"long-lived ", "of objects", "of bytes (lifetime ≥ 5.0 % of the run)",
@@ -57,7 +57,7 @@ func TestLifetimesJSON(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	assert.Equal(t, []string{"histograms", "input", "summary"}, keys)
+	assert.Equal(t, []string{"histograms", "input", "profile", "summary"}, keys)
 }
 
 func TestLifetimesDataFrame500MB(t *testing.T) {
@@ -79,9 +79,11 @@ func TestLifetimesDataFrame500MB(t *testing.T) {
 func TestLifetimesFiLiP(t *testing.T) {
 	out, errOut, code := gctune(t, "lifetimes", "--bins", "4", "testdata/run.csv")
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "testdata/run.csv (filip profile from Illimani v1.2.0)")
-	assert.Contains(t, out, "FiLiP layout textualAllocatorMethod")
-	assert.Contains(t, out, "8 rows, 0 skipped")
+	assert.Contains(t, out, "testdata/run.csv (filip profile from FiLiP)")
+	assert.Contains(t, out, "FiLiP 8 rows, 0 skipped; clock bytes")
+	assert.Equal(t, "profile testdata/run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04), layout textualAllocatorMethod; "+
+		"clock bytes (layout textualAllocatorMethod, profiler FiLiP: bytes allocated (VM parameter 34, since 2024-08-27, 395d06e; "+
+		"the header still says microseconds)); sampling rate 1/100\n", errOut)
 
 	// A bad row fails the run (exit 2, the row named) unless --skip-bad-rows.
 	_, errOut, code = gctune(t, "lifetimes", "testdata/bad.csv")
@@ -97,6 +99,13 @@ func TestLifetimesFiLiP(t *testing.T) {
 
 	gctuneJSON(t, &doc, "lifetimes", "--clock", "us", "testdata/run.csv")
 	assert.Equal(t, "us", doc.Input.FiLiP.Clock)
+	assert.Equal(t, "us", doc.Profile.Clock)
+	assert.Equal(t, "forced to us by option", doc.Profile.ClockReason)
+	assert.Equal(t, 0.01, doc.Profile.SamplingRate)
+	assert.Equal(t, &profiledRunDoc{Scavenges: 12, FullGCs: 1, Source: profiledByFiLiP}, doc.Profile.Profiled)
+	require.Len(t, doc.Profile.Warnings, 2)
+	assert.Contains(t, doc.Profile.Warnings[0], "clock forced to us; the era says bytes")
+	assert.Contains(t, doc.Profile.Warnings[1], "on the microsecond clock cannot be rebuilt")
 }
 
 func TestLifetimesUnknownWorkload(t *testing.T) {

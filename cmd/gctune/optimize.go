@@ -100,6 +100,7 @@ func addProblemFlags(cmd *cobra.Command) {
 	bindFlag(cmd, "no-constrain", "search.no_constrain")
 	bindFlag(cmd, "resolution", "workload.resolution")
 	addCostFlag(cmd)
+	addProfileFlags(cmd)
 }
 
 // NewResumeCmd returns `gctune resume`.
@@ -129,7 +130,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
 			if trials < 0 || more < 0 {
 				return usageErrorf("--trials and --more must not be negative")
 			}
-			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], trials, more, force, ro.json, sf.quiet)
+			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], clockFlag(cmd), trials, more, force, ro.json, sf.quiet)
 		},
 	}
 	f := cmd.Flags()
@@ -139,6 +140,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
 	addCostFlag(cmd)
 	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar")
 	addSearchFlags(cmd)
+	addClockFlag(cmd)
 	return cmd
 }
 
@@ -161,6 +163,9 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	}
 	if err != nil {
 		return err
+	}
+	if !quiet {
+		printProfileInfos(ew, sp.profiles)
 	}
 	if !quiet && !asJSON {
 		fmt.Fprintf(ew, "study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
@@ -197,6 +202,7 @@ func newProblem(cfg Config, refs []string) (*studyProblem, *objective.Problem, e
 		return nil, nil, err
 	}
 	sp.DefaultValue = prob.DefaultValue()
+	sp.profiles = lw.profiles
 	return sp, prob, nil
 }
 
@@ -214,7 +220,7 @@ func createStudy(ctx context.Context, store *studies.Store, name string, sp *stu
 	return study, nil
 }
 
-func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name string, trials, more int, force, asJSON, quiet bool) error {
+func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock string, trials, more int, force, asJSON, quiet bool) error {
 	store, err := openStore(ctx, cfg.Storage, true)
 	if err != nil {
 		return err
@@ -227,13 +233,20 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name string, tr
 	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return err
 	}
+	if err := sp.checkClockFlag(clock); err != nil {
+		return err
+	}
 	lw, err := reopenWorkloads(sp, force, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return err
 	}
+	sp.profiles = lw.profiles
 	prob, err := sp.newObjective(lw)
 	if err != nil {
 		return err
+	}
+	if !quiet {
+		printProfileInfos(ew, sp.profiles)
 	}
 	if trials > 0 || more > 0 {
 		all, err := store.Storage().GetAllTrials(id)
@@ -269,6 +282,8 @@ type sessionDoc struct {
 	DefaultValue float64       `json:"defaultValue"`
 	Best         *bestDoc      `json:"best,omitempty"`
 	Plan         search.Plan   `json:"plan"`
+	// Profiles says how each workload's profile was read, with its simulated default run.
+	Profiles []profileInfoDoc `json:"profiles,omitempty"`
 }
 
 // bestDoc describes the best trial.
@@ -318,7 +333,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 	}
 	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: reaped, TrialsRun: ran,
 		Finished: search.Finished(trials), Target: sp.Trials, Interrupted: ctx.Err() != nil,
-		DefaultValue: prob.DefaultValue(), Plan: sp.Plan}
+		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
 	if best, ok := studies.BestTrial(trials); ok {
 		doc.Best = newBestDoc(best, prob.DefaultValue())
 	}
@@ -353,6 +368,11 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 		ew.printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
 	} else {
 		ew.printf("  predicted worst slowdown %.3f against the defaults: %.2fx faster\n", b.Value, b.Speedup)
+	}
+	for _, p := range d.Profiles {
+		if line := formatProfiledBeside(p.Profiled, p.SimulatedDefault); line != "" {
+			ew.printf("  %s: %s\n", p.Ref, line)
+		}
 	}
 	if fp, err := strconv.ParseUint(b.Metrics[search.AttrFootprint], 10, 64); err == nil {
 		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -36,6 +38,32 @@ type studyProblem struct {
 	Cost            heapsim.Cost   `json:"cost"`
 	DefaultValue    float64        `json:"defaultValue"`
 	Version         string         `json:"gctuneVersion"`
+
+	// profiles says how this process read each workload (not stored).
+	profiles []profileInfoDoc
+}
+
+// checkClockFlag refuses a --clock given to a command that continues the study (resume,
+// worker) when it differs from the clock the study read a FiLiP workload with: the trials
+// already stored were simulated on that clock. clock is "" when the flag was not given.
+func (sp *studyProblem) checkClockFlag(clock string) error {
+	if clock == "" {
+		return nil
+	}
+	for _, w := range sp.Workloads {
+		if w.Kind == lifetimes.SourceFiLiP && w.Clock != clock {
+			return usageErrorf("--clock %s: study reads workload %q with --clock %s, and its trials were simulated so; create a new study to read it on another clock", clock, w.Ref, w.Clock)
+		}
+	}
+	return nil
+}
+
+// clockFlag returns --clock's value when it was given on the command line, else "".
+func clockFlag(cmd *cobra.Command) string {
+	if f := cmd.Flags().Lookup("clock"); f != nil && f.Changed {
+		return f.Value.String()
+	}
+	return ""
 }
 
 // workloadRef names a workload and fixes its content.
@@ -70,6 +98,8 @@ type loadedWorkloads struct {
 	refs      []workloadRef
 	workloads []objective.Workload
 	summaries []*lifetimes.Summary
+	// profiles says how each profile was read (printProfileInfo).
+	profiles []profileInfoDoc
 }
 
 // openWorkloads opens each reference, fingerprints it and summarises it.
@@ -104,6 +134,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		lw.refs = append(lw.refs, wr)
 		lw.workloads = append(lw.workloads, objective.Workload{Name: ref, Profile: p})
 		lw.summaries = append(lw.summaries, sum)
+		lw.profiles = append(lw.profiles, newProfileInfo(info, p))
 	}
 	return lw, nil
 }
@@ -119,6 +150,9 @@ type reopenOptions struct {
 	preferStored bool
 	// worker words the errors for `gctune worker`.
 	worker bool
+	// clock, when not "" nor "auto", reads FiLiP workloads on this clock instead of the
+	// study's (report, explain: --clock). The fingerprint is still checked with the study's.
+	clock string
 }
 
 // reopenWorkloads opens a stored problem's workloads and checks that none changed since the
@@ -156,10 +190,22 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			case !ro.force:
 				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
-			p, _, err := lifetimes.Open(path, opts)
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == lifetimes.SourceFiLiP {
+				if opts.Clock, err = lifetimes.ParseClock(ro.clock); err != nil {
+					return nil, asUsage(err)
+				}
+			}
+			p, info, err := lifetimes.Open(path, opts)
 			if err != nil {
 				return nil, asUsage(err)
 			}
+			d := newProfileInfo(info, p)
+			d.Ref = w.Ref
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == lifetimes.SourceFiLiP && ro.clock != w.Clock {
+				d.ClockReason += fmt.Sprintf("; the study read it with --clock %s", w.Clock)
+				d.Line = formatProfileLine(d)
+			}
+			lw.profiles = append(lw.profiles, d)
 			return p, nil
 		}()
 		if err != nil {

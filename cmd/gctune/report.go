@@ -110,46 +110,59 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
 	bindFlag(cmd, "storage", "storage")
 	addCostFlag(cmd)
+	addClockFlag(cmd)
 }
 
-// loadReportInput opens the study and its workloads and builds the report's input.
-func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptions) (report.Input, error) {
+// loadReportInput opens the study and its workloads and builds the report's input, with how
+// each profile was read (also in the returned docs, for --json and standard error).
+func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptions) (report.Input, []profileInfoDoc, error) {
 	store, err := openStore(ctx, cfg.Storage, true)
 	if err != nil {
-		return report.Input{}, err
+		return report.Input{}, nil, err
 	}
 	defer store.Close()
 	id, sp, err := loadProblem(store, name)
 	if err != nil {
-		return report.Input{}, err
+		return report.Input{}, nil, err
 	}
 	if err := checkStudyCost(cfg, sp, name); err != nil {
-		return report.Input{}, err
+		return report.Input{}, nil, err
 	}
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
-		return report.Input{}, fmt.Errorf("study %q: %w", name, err)
+		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
 	in := report.Input{Study: name, Version: version, Space: sp.ConfiguredSpace, Trial: -1,
 		Analysis: lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold}}
 	if o.trialSet {
 		if err := checkTrial(trials, name, o.trial); err != nil {
-			return report.Input{}, err
+			return report.Input{}, nil, err
 		}
 		in.Trial = o.trial
 	}
 	in.Trials = trials
 	if in.Measured, err = store.MeasuredRuns(id); err != nil {
-		return report.Input{}, fmt.Errorf("study %q: %w", name, err)
+		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
-	lw, err := reopenWorkloads(sp, o.force, cfg.Lifetimes.LongLivedThreshold)
+	lw, err := reopenWorkloadsWith(sp, reopenOptions{force: o.force, clock: cfg.Lifetimes.Clock}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
-		return report.Input{}, err
+		return report.Input{}, nil, err
 	}
 	if in.Problem, err = sp.newObjective(lw); err != nil {
-		return report.Input{}, err
+		return report.Input{}, nil, err
 	}
-	return in, nil
+	profiles := withDefaultRuns(lw.profiles, in.Problem)
+	for _, d := range profiles {
+		pi := report.ProfileInfo{Line: d.Line}
+		if s := formatProfiledBeside(d.Profiled, d.SimulatedDefault); s != "" {
+			pi.Notes = append(pi.Notes, s+".")
+		}
+		for _, m := range d.Warnings {
+			pi.Notes = append(pi.Notes, "Warning: "+m+".")
+		}
+		in.Profiles = append(in.Profiles, pi)
+	}
+	return in, profiles, nil
 }
 
 // checkTrial checks that trial n exists and is complete.
@@ -169,7 +182,7 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	if o.workers < 0 {
 		return usageErrorf("--workers %d: want 0 (one per core) or more", o.workers)
 	}
-	in, err := loadReportInput(cmd.Context(), cfg, name, o)
+	in, profiles, err := loadReportInput(cmd.Context(), cfg, name, o)
 	if err != nil {
 		return err
 	}
@@ -181,13 +194,15 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	if err != nil {
 		return err
 	}
+	printProfileInfos(cmd.ErrOrStderr(), profiles)
 	w := cmd.OutOrStdout()
 	if asJSON {
 		return writeJSON(w, struct {
 			Study     string            `json:"study"`
 			Trial     int               `json:"trial"`
+			Profiles  []profileInfoDoc  `json:"profiles"`
 			Diagnosis *report.Diagnosis `json:"diagnosis"`
-		}{name, best.Number, d})
+		}{name, best.Number, profiles, d})
 	}
 	if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d against the VM defaults.\n", name, workloadList(in), best.Number); err != nil {
 		return err
@@ -243,7 +258,7 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 	if err := (report.Options{SweepPoints: o.sweepPoints, Workers: o.workers}).Validate(); err != nil {
 		return asUsage(err)
 	}
-	in, err := loadReportInput(cmd.Context(), cfg, name, o)
+	in, profiles, err := loadReportInput(cmd.Context(), cfg, name, o)
 	if err != nil {
 		return err
 	}
@@ -270,6 +285,7 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 	if err := writeFileAtomic(o.output, func(w io.Writer) error { _, err := page.WriteTo(w); return err }); err != nil {
 		return fmt.Errorf("report %s: %w", o.output, err)
 	}
+	printProfileInfos(cmd.ErrOrStderr(), profiles)
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "wrote %s (%d figures)\n", o.output, len(figs))
 	if o.pngDir != "" {

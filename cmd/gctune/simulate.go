@@ -69,10 +69,12 @@ how benchmark scripts in other languages drive the simulator.`,
 					Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
 						Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
 					Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost,
+					Stderr: cmd.ErrOrStderr(),
 				})
 			}
 			return runSimulate(cmd.OutOrStdout(), simulateOptions{
-				Ref: args[0],
+				Stderr: cmd.ErrOrStderr(),
+				Ref:    args[0],
 				Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
 					Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
 				Given:   given,
@@ -85,6 +87,7 @@ how benchmark scripts in other languages drive the simulator.`,
 	}
 	addSimulateFlags(cmd)
 	addCostFlag(cmd)
+	addProfileFlags(cmd)
 	f := cmd.Flags()
 	d := defaultConfig()
 	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
@@ -122,14 +125,17 @@ type simulateOptions struct {
 	// Events, when set, is the CSV file the given run's event log goes to.
 	Events string
 	JSON   bool
+	// Stderr receives the line about the profile read and its warnings (nil: discarded).
+	Stderr io.Writer
 }
 
 // simulateDoc is `gctune simulate --json`.
 type simulateDoc struct {
-	Input   inputDoc `json:"input"`
-	Records int      `json:"records"`
-	Default runDoc   `json:"default"`
-	Given   runDoc   `json:"given"`
+	Input   inputDoc       `json:"input"`
+	Profile profileInfoDoc `json:"profile"`
+	Records int            `json:"records"`
+	Default runDoc         `json:"default"`
+	Given   runDoc         `json:"given"`
 	// Speedup is the default total time over the given total time.
 	Speedup float64 `json:"speedup"`
 	Events  string  `json:"events,omitempty"`
@@ -151,7 +157,7 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	doc := simulateDoc{Input: newInputDoc(info, o.Open), Records: p.Len()}
+	doc := simulateDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Records: p.Len()}
 	run := func(params heapsim.Params, opts heapsim.Options) runDoc {
 		st, err := heapsim.Run(p, params, o.Cost, opts)
 		d := runDoc{Params: params, Layout: heapsim.ComputeLayout(params), Survivors: params.SurvivorsToKeep(),
@@ -190,6 +196,9 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 	if doc.Default.Error == "" && doc.Given.Error == "" && doc.Given.Stats.TotalSeconds > 0 {
 		doc.Speedup = doc.Default.Stats.TotalSeconds / doc.Given.Stats.TotalSeconds
 	}
+	if o.Stderr != nil {
+		printProfileInfo(o.Stderr, doc.Profile)
+	}
 	if o.JSON {
 		return writeJSON(w, doc)
 	}
@@ -222,9 +231,13 @@ func eventRow(e *heapsim.Event) []string {
 func printSimulate(w io.Writer, d *simulateDoc) error {
 	ew := &errWriter{w: w}
 	ew.printf("%s: %s records\n\n", d.Input.Ref, formatCount(uint64(d.Records)))
-	var rows [][3]string
-	row := func(label, a, b string) { rows = append(rows, [3]string{label, a, b}) }
+	var rows [][4]string
+	row := func(label, a, b string) { rows = append(rows, [4]string{label, a, b, ""}) }
+	pr := d.Profile.Profiled
 	row("", "default", "given")
+	if pr != nil {
+		rows[0][3] = "profiled run"
+	}
 	p0, p1 := d.Default, d.Given
 	size := func(n uint64) string { return units.FormatBytes(n) }
 	row("eden (new space, param 45)", size(p0.Params.NewSpaceBytes), size(p1.Params.NewSpaceBytes))
@@ -239,6 +252,10 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 		return fmt.Sprintf("%d (ratio %d, large %d)", s.FullGCs, s.FullGCsRatio, s.FullGCsLargeAlloc)
 	}
 	row("full GCs", fulls(s0), fulls(s1))
+	if pr != nil {
+		rows[len(rows)-2][3] = strconv.Itoa(pr.Scavenges)
+		rows[len(rows)-1][3] = strconv.Itoa(pr.FullGCs)
+	}
 	row("tenured", size(s0.TenuredBytes), size(s1.TenuredBytes))
 	row("scavenge time", secs(s0.ScavengeSeconds), secs(s1.ScavengeSeconds))
 	row("full GC time", secs(s0.FullGCSeconds), secs(s1.FullGCSeconds))
@@ -246,14 +263,21 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 	row("total time", secs(s0.TotalSeconds), secs(s1.TotalSeconds))
 	row("GC share", formatPercent(s0.GCShare), formatPercent(s1.GCShare))
 	row("peak footprint", size(s0.PeakFootprintBytes), size(s1.PeakFootprintBytes))
-	var wid [3]int
+	var wid [4]int
 	for _, r := range rows {
 		for i, c := range r {
 			wid[i] = max(wid[i], utf8.RuneCountInString(c))
 		}
 	}
 	for _, r := range rows {
-		ew.printf("%s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]))
+		line := fmt.Sprintf("%s  %s  %s", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]))
+		if pr != nil {
+			line += "  " + padLeft(r[3], wid[3])
+		}
+		ew.printf("%s\n", strings.TrimRight(line, " "))
+	}
+	if pr != nil {
+		ew.printf("\nprofiled run: %s\n", pr.Source)
 	}
 	for _, r := range []struct {
 		name string
@@ -334,13 +358,16 @@ type batchResult struct {
 
 // runSimulateBatch simulates one workload for many parameter sets read from r.
 func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
-	p, _, err := lifetimes.Open(o.Ref, o.Open)
+	p, info, err := lifetimes.Open(o.Ref, o.Open)
 	if err != nil {
 		return asUsage(err)
 	}
 	def, err := heapsim.Simulate(p, o.Default, o.Cost)
 	if err != nil {
 		return fmt.Errorf("simulate %s at the defaults: %w", o.Ref, err)
+	}
+	if o.Stderr != nil {
+		printProfileInfo(o.Stderr, newProfileInfo(info, p))
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)

@@ -42,7 +42,7 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 			if err != nil {
 				return err
 			}
-			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cfg, args[0], args[1:], ro.json, quiet)
+			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], args[1:], ro.json, quiet)
 		},
 	}
 	addProblemFlags(cmd)
@@ -64,6 +64,8 @@ type createDoc struct {
 	Queued       int           `json:"queued"`
 	DefaultValue float64       `json:"defaultValue"`
 	Plan         search.Plan   `json:"plan"`
+	// Profiles says how each workload's profile was read, with its simulated default run.
+	Profiles []profileInfoDoc `json:"profiles"`
 }
 
 // createdLoad is one workload of createDoc: how workers will find it.
@@ -76,11 +78,11 @@ type createdLoad struct {
 	Stored bool `json:"stored"`
 }
 
-func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
+func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
 	if name == "" {
 		return usageErrorf("study create: empty study name")
 	}
-	sp, _, err := newProblem(cfg, refs)
+	sp, prob, err := newProblem(cfg, refs)
 	if err != nil {
 		return err
 	}
@@ -95,8 +97,11 @@ func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, r
 		}
 		return err
 	}
+	if !quiet {
+		printProfileInfos(errOut, sp.profiles)
+	}
 	doc := createDoc{Study: name, Storage: store.URL(), Target: sp.Trials, Sampler: sp.Sampler, Seed: sp.Seed,
-		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan}
+		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
 	for _, wl := range sp.Workloads {
 		doc.Workloads = append(doc.Workloads, createdLoad{Ref: wl.Ref, Kind: wl.Kind, Fingerprint: wl.Fingerprint, Stored: wl.Spec != ""})
 	}

@@ -68,7 +68,7 @@ and be stored, then stops.`,
 				return usageErrorf("--retries must be at least 1")
 			}
 			return runWorker(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, workerOptions{
-				study: study, trials: trials, retries: retries, asJSON: ro.json, quiet: quiet})
+				study: study, trials: trials, retries: retries, asJSON: ro.json, quiet: quiet, clock: clockFlag(cmd)})
 		},
 	}
 	f := cmd.Flags()
@@ -78,6 +78,7 @@ and be stored, then stops.`,
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors and the final result")
 	addSearchFlags(cmd)
 	addCostFlag(cmd)
+	addClockFlag(cmd)
 	return cmd
 }
 
@@ -88,6 +89,8 @@ type workerOptions struct {
 	retries int
 	asJSON  bool
 	quiet   bool
+	// clock is --clock when given ("" otherwise): it must be the study's.
+	clock string
 }
 
 // workerDoc is the JSON document `gctune worker` prints: the session's, and who ran it.
@@ -152,13 +155,22 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if o.trials > 0 {
 		target = o.trials
 	}
+	if err := sp.checkClockFlag(o.clock); err != nil {
+		return err
+	}
 	lw, err := reopenWorkloadsWith(sp, reopenOptions{preferStored: true, worker: true}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return err
 	}
+	sp.profiles = lw.profiles
 	prob, err := sp.newObjective(lw)
 	if err != nil {
 		return err
+	}
+	if !o.quiet {
+		writeMu.Lock()
+		printProfileInfos(ew, sp.profiles)
+		writeMu.Unlock()
 	}
 	// Writes are retried even after SIGINT or SIGTERM, so that the trials that were running
 	// are stored; the retries are bounded.
@@ -270,7 +282,7 @@ loop:
 	doc := workerDoc{
 		sessionDoc: sessionDoc{Study: o.study, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: reaped,
 			TrialsRun: ran, Finished: search.Finished(trials), Target: target, Interrupted: ctx.Err() != nil,
-			DefaultValue: prob.DefaultValue(), Plan: sp.Plan},
+			DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)},
 		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: restarts,
 	}
 	reapMu.Unlock()

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+)
+
+// addClockFlag adds --clock, bound to lifetimes.clock: every command that reads a profile takes
+// it.
+func addClockFlag(cmd *cobra.Command) {
+	cmd.Flags().String("clock", defaultConfig().Lifetimes.Clock,
+		"clock of FiLiP timestamps: auto (from the exporter's era), bytes or us (lifetimes.clock)")
+	bindFlag(cmd, "clock", "lifetimes.clock")
+}
+
+// addProfileFlags adds --clock and --skip-bad-rows, for the commands that open a profile by
+// reference.
+func addProfileFlags(cmd *cobra.Command) {
+	addClockFlag(cmd)
+	cmd.Flags().Bool("skip-bad-rows", defaultConfig().Lifetimes.SkipBadRows,
+		"skip malformed FiLiP rows instead of failing (lifetimes.skip_bad_rows)")
+	bindFlag(cmd, "skip-bad-rows", "lifetimes.skip_bad_rows")
+}
+
+// profileInfoDoc says how a profile was read: for a FiLiP export the exporter's era, the
+// layout, the clock and why, the sampling rate and the GC counts its metadata reported. Every
+// command that reads a profile prints its Line (on standard error beside text output) and
+// carries it in its --json document.
+type profileInfoDoc struct {
+	Ref          string  `json:"ref"`
+	Kind         string  `json:"kind"`
+	Era          string  `json:"era,omitempty"`
+	Layout       string  `json:"layout,omitempty"`
+	Clock        string  `json:"clock"`
+	ClockReason  string  `json:"clockReason"`
+	SamplingRate float64 `json:"samplingRate"`
+	// Profiled are the GC counts of the profiled run as the profile reports them, nil when it
+	// does not.
+	Profiled *profiledRunDoc `json:"profiledRun,omitempty"`
+	Warnings []string        `json:"warnings,omitempty"`
+	// SimulatedDefault is the simulated run at the VM defaults, where a command simulated it.
+	SimulatedDefault *heapsim.Stats `json:"simulatedDefault,omitempty"`
+	// Line is the one-line description printed.
+	Line string `json:"line"`
+}
+
+// profiledRunDoc are the GC counts of the run the profile was taken from.
+type profiledRunDoc struct {
+	Scavenges int `json:"scavenges"`
+	FullGCs   int `json:"fullGCs"`
+	// Source says where they come from and what they are worth.
+	Source string `json:"source"`
+}
+
+// profiledByFiLiP is the Source of counts from FiLiP metadata.
+const profiledByFiLiP = "FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler"
+
+// newProfileInfo describes an opened profile.
+func newProfileInfo(info *lifetimes.OpenInfo, p *lifetimes.Profile) profileInfoDoc {
+	d := profileInfoDoc{Ref: info.Ref, Kind: info.Kind, Clock: lifetimes.ClockBytes.String(), SamplingRate: p.Meta.SamplingRate}
+	switch info.Kind {
+	case lifetimes.SourceWorkload, lifetimes.SourceSpec:
+		d.ClockReason = "generated on the bytes clock"
+		if p.Meta.ReportedScavenges > 0 || p.Meta.ReportedFullGCs > 0 {
+			d.Profiled = &profiledRunDoc{Scavenges: p.Meta.ReportedScavenges, FullGCs: p.Meta.ReportedFullGCs,
+				Source: "the spec's reported run"}
+		}
+	case lifetimes.SourceGCProf:
+		d.ClockReason = "gctune profiles are on the bytes clock"
+	}
+	if r := info.FiLiP; r != nil {
+		d.Era, d.Layout, d.Clock, d.ClockReason = r.Era, r.Layout, r.Clock.String(), r.ClockReason
+		d.SamplingRate = r.SamplingRate
+		d.Warnings = r.Warnings
+		if c := r.GCCounts; c != nil {
+			d.Profiled = &profiledRunDoc{Scavenges: c.Scavenges, FullGCs: c.FullGCs, Source: profiledByFiLiP}
+		}
+	}
+	d.Line = formatProfileLine(d)
+	return d
+}
+
+// formatProfileLine is the one line every command prints about a profile it read:
+//
+//	profile run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04), layout textualAllocatorMethod; clock bytes (...); sampling rate 0.01
+func formatProfileLine(d profileInfoDoc) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "profile %s: ", d.Ref)
+	switch d.Kind {
+	case lifetimes.SourceFiLiP:
+		fmt.Fprintf(&b, "FiLiP export, era %s, layout %s; ", d.Era, d.Layout)
+	case lifetimes.SourceWorkload:
+		b.WriteString("bundled workload; ")
+	case lifetimes.SourceSpec:
+		b.WriteString("workload spec; ")
+	case lifetimes.SourceGCProf:
+		b.WriteString("gctune profile; ")
+	}
+	fmt.Fprintf(&b, "clock %s (%s); sampling rate %s", d.Clock, d.ClockReason, formatRate(d.SamplingRate))
+	return b.String()
+}
+
+// formatRate writes a sampling rate as 1/N when it is one (0.01 → "1/100"), else as a number.
+func formatRate(r float64) string {
+	if r <= 0 || r > 1 {
+		return fmt.Sprintf("%g", r)
+	}
+	n := 1 / r
+	if k := float64(int64(n + 0.5)); k >= 1 && (n-k)/k < 1e-9 && (k-n)/k < 1e-9 {
+		if k == 1 {
+			return "1 (every allocation)"
+		}
+		return fmt.Sprintf("1/%d", int64(k))
+	}
+	return fmt.Sprintf("%g", r)
+}
+
+// printProfileInfos writes each profile's line and warnings.
+func printProfileInfos(w io.Writer, ds []profileInfoDoc) {
+	for _, d := range ds {
+		printProfileInfo(w, d)
+	}
+}
+
+// withDefaultRuns returns the profiles with the objective's simulated default runs beside
+// them (the problem's workloads are in the same order).
+func withDefaultRuns(ds []profileInfoDoc, prob *objective.Problem) []profileInfoDoc {
+	out := make([]profileInfoDoc, len(ds))
+	for i, d := range ds {
+		if i < len(prob.Workloads()) {
+			st := prob.Baseline(i)
+			d.SimulatedDefault = &st
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// printProfileInfo writes the profile's line and then its warnings, one line each.
+func printProfileInfo(w io.Writer, d profileInfoDoc) {
+	fmt.Fprintln(w, d.Line)
+	for _, m := range d.Warnings {
+		fmt.Fprintf(w, "warning: %s: %s\n", d.Ref, m)
+	}
+}
+
+// formatProfiledBeside says how the simulated default run's GC counts compare with the
+// profiled run's, for the line beside the default run; "" when the profile reports none.
+func formatProfiledBeside(d *profiledRunDoc, sim *heapsim.Stats) string {
+	if d == nil || sim == nil {
+		return ""
+	}
+	return fmt.Sprintf("simulated default run: %d scavenges, %d full GCs; %s: %d scavenges, %d full GCs",
+		sim.Scavenges, sim.FullGCs, d.Source, d.Scavenges, d.FullGCs)
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The line every command prints about testdata/run.csv, an export as FiLiP writes it today.
+const (
+	runCSVLinePrefix = "profile testdata/run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04), layout textualAllocatorMethod; "
+	runCSVAutoClock  = "clock bytes (layout textualAllocatorMethod, profiler FiLiP: bytes allocated (VM parameter 34"
+	runCSVForcedUs   = "clock us (forced to us by option); sampling rate 1/100"
+	v11CSV           = "../../lifetimes/testdata/filip/era-v1.1.csv"
+)
+
+// gctuneIn runs the root command in-process with stdin and returns stdout, stderr and 0 or 1.
+func gctuneIn(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := NewRootCmd(BuildInfo{})
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(stdin))
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	if root.Execute() != nil {
+		code = 1
+	}
+	return out.String(), errb.String(), code
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func TestProfileLineSimulate(t *testing.T) {
+	out, errOut, code := gctune(t, "simulate", "testdata/run.csv")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line, no warning: %s", errOut)
+	// The profiled run's GC counts beside the simulated default run, said to be perturbed.
+	assert.Regexp(t, `(?m)^scavenges +\d+ +\d+ +12$`, out)
+	assert.Regexp(t, `(?m)^full GCs +\d+ \(ratio \d+, large \d+\) +\d+ \(ratio \d+, large \d+\) +1$`, out)
+	assert.Contains(t, out, "profiled run: FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler")
+
+	_, errOut, code = gctune(t, "simulate", "--clock", "us", "testdata/run.csv")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	assert.Contains(t, errOut, "warning: testdata/run.csv: clock forced to us; the era says bytes")
+	assert.Contains(t, errOut, "warning: testdata/run.csv: a sampled profile (rate 0.01) on the microsecond clock cannot be rebuilt")
+
+	var doc simulateDoc
+	gctuneJSON(t, &doc, "simulate", "--clock", "us", "testdata/run.csv")
+	assert.Equal(t, "us", doc.Profile.Clock)
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, doc.Profile.Line)
+	assert.Equal(t, 12, doc.Profile.Profiled.Scavenges)
+
+	// An export of Illimani v1.1, read with no flag on its microsecond clock.
+	_, errOut, code = gctune(t, "simulate", v11CSV)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, firstLine(errOut), "era Illimani v1.0-v1.1 (1a4a395, 2024-02-24 to 2024-08-21), layout forcedFinalization; "+
+		"clock us (layout forcedFinalization, profiler IllObjectLifetimesProfiler: microseconds")
+	assert.Contains(t, errOut, "cannot be rebuilt")
+
+	// --batch prints the line too, on standard error.
+	cmdOut, errOut, code := gctuneIn(t, `{"eden":"32MiB"}`+"\n", "simulate", "--batch", "--clock", "bytes", "testdata/run.csv")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, runCSVLinePrefix+"clock bytes (forced to bytes by option); sampling rate 1/100", firstLine(errOut))
+	assert.Contains(t, cmdOut, `"speedup"`)
+}
+
+func TestProfileLineBadMetadata(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "run.csv")
+	b, err := os.ReadFile("testdata/run.csv")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(csv, b, 0o644))
+	for name, meta := range map[string]string{
+		`invalid metadata JSON: key "samplingRate" appears twice`: "{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}",
+		"metadata larger than 16 MiB":                             `{"profiledCode" : "` + strings.Repeat("x", 16<<20) + `"}`,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), []byte(meta), 0o644))
+		for _, cmd := range [][]string{{"simulate", csv}, {"lifetimes", csv}, {"optimize", csv, "--storage", filepath.Join(dir, "x.db")}} {
+			out, errOut, code := gctune(t, cmd...)
+			assert.Equal(t, exitUsage, code, "%v", cmd)
+			assert.Empty(t, out)
+			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+			assert.Contains(t, errOut, "gctune: lifetimes: "+filepath.Join(dir, "run.json")+": "+name)
+		}
+	}
+}
+
+func TestProfileLineStudyCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+
+	// optimize: the line on standard error, the counts beside the default in the summary.
+	out, errOut, code := gctune(t, "optimize", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.Regexp(t, `testdata/run.csv: simulated default run: \d+ scavenges, \d+ full GCs; FiLiP metadata \(totalScavenges, totalFullGCs\): the profiled run, slowed and perturbed by the profiler: 12 scavenges, 1 full GCs`, out)
+
+	// optimize --clock us: stored with the study, in the JSON document.
+	var sess sessionDoc
+	gctuneJSON(t, &sess, "optimize", "testdata/run.csv", "--study", "us", "--clock", "us", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1")
+	require.Len(t, sess.Profiles, 1)
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, sess.Profiles[0].Line)
+	require.NotNil(t, sess.Profiles[0].SimulatedDefault)
+	assert.Equal(t, "us", sess.Workloads[0].Clock)
+
+	// study create --clock us.
+	var created createDoc
+	gctuneJSON(t, &created, "study", "create", "created", "testdata/run.csv", "--clock", "us", "--storage", db, "--trials", "2", "--no-seed")
+	require.Len(t, created.Profiles, 1)
+	assert.Equal(t, "us", created.Profiles[0].Clock)
+	_, errOut, code = gctune(t, "study", "create", "created2", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+
+	// resume and worker keep the study's clock: the same is fine, another refused in one line.
+	for _, args := range [][]string{
+		{"resume", "us", "--storage", db, "--clock", "bytes"},
+		{"worker", "--study", "us", "--storage", db, "--clock", "bytes"},
+	} {
+		out, errOut, code := gctune(t, args...)
+		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Empty(t, out)
+		assert.Equal(t, `gctune: --clock bytes: study reads workload "testdata/run.csv" with --clock us, and its trials were simulated so; create a new study to read it on another clock`+"\n", errOut)
+	}
+	_, errOut, code = gctune(t, "resume", "us", "--storage", db, "--clock", "us", "--more", "1", "--workers", "1")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	_, errOut, code = gctune(t, "worker", "--study", "created", "--storage", db, "--clock", "us", "--workers", "1", "-q")
+	require.Equal(t, 0, code, errOut)
+
+	// explain and report read on the study's clock, or on --clock, and say so.
+	_, errOut, code = gctune(t, "explain", "testdata/run.csv", "--storage", db)
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	var ex struct {
+		Profiles []profileInfoDoc `json:"profiles"`
+	}
+	gctuneJSON(t, &ex, "explain", "testdata/run.csv", "--storage", db, "--clock", "us")
+	require.Len(t, ex.Profiles, 1)
+	assert.Equal(t, runCSVLinePrefix+"clock us (forced to us by option; the study read it with --clock auto); sampling rate 1/100", ex.Profiles[0].Line)
+
+	page := filepath.Join(dir, "r.html")
+	_, errOut, code = gctune(t, "report", "us", "--storage", db, "-o", page, "--sweep-points", "3")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), `<p class="note profile-line">profile testdata/run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04)`)
+	assert.Contains(t, string(html), "FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler: 12 scavenges, 1 full GCs.")
+	assert.Contains(t, string(html), "Warning: a sampled profile (rate 0.01) on the microsecond clock cannot be rebuilt")
+}
