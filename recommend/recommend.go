@@ -266,4 +266,3 @@ func parallel(ctx context.Context, n, workers int, fn func(int) error) error {
 	}
 	return nil
 }
-
