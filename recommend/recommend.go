@@ -104,6 +104,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	}
 	base := prob.Base()
 	def := search.DefaultPoint(base).Rounded()
+	exact := search.DefaultPoint(base) // the defaults people read: ratio 0.333333
 	r := &Recommendation{Tolerance: s.Tolerance, DefaultValue: prob.DefaultValue(), Best: sel.Best, Chosen: sel.Chosen,
 		Within: sel.Within, Trial: sel.Chosen.Number, Point: sel.Chosen.Point}
 	for _, t := range tunables {
@@ -123,7 +124,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 			if !r.Changed(t.name) {
 				continue
 			}
-			tries = append(tries, Step{Param: t.name, Label: t.label, Value: t.get(r.Point), Default: t.get(def)})
+			tries = append(tries, Step{Param: t.name, Label: t.label, Value: t.get(r.Point), Default: t.get(exact)})
 			trial = append(trial, withParam(r.AtDefault, t.name))
 		}
 		if len(tries) == 0 {
@@ -184,13 +185,13 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 func refusal(st Step, cur, start objective.Result, tol float64) string {
 	switch {
 	case !st.Feasible:
-		return "put back, the configuration is infeasible"
+		return "infeasible without it"
 	case st.Cost >= tol && st.Cost > 0:
-		return fmt.Sprintf("putting it back costs %.2f %%, not less than the tolerance (%.2g %%)", 100*st.Cost, 100*tol)
+		return "not less than the tolerance, " + Percent(tol)
 	case st.Objective > start.Value*(1+tol):
-		return fmt.Sprintf("putting it back would take the objective %.2f %% past the chosen trial's, beyond the tolerance", 100*(st.Objective/start.Value-1))
+		return fmt.Sprintf("it would take the objective %s past the chosen trial's, beyond the tolerance", Percent(st.Objective/start.Value-1))
 	case float64(st.PeakFootprintBytes) > float64(start.Metrics.PeakFootprintBytes)*(1+tol):
-		return fmt.Sprintf("putting it back raises the peak footprint by %.1f %%", 100*(float64(st.PeakFootprintBytes)/float64(max(start.Metrics.PeakFootprintBytes, 1))-1))
+		return fmt.Sprintf("it would raise the peak footprint by %s", Percent(float64(st.PeakFootprintBytes)/float64(max(start.Metrics.PeakFootprintBytes, 1))-1))
 	}
 	return ""
 }

@@ -199,38 +199,26 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	best = best.Rounded()
 	def := search.DefaultPoint(base).Rounded()
 	bestParams := best.Params(base)
+
+	// The changed parameters and, for each, the best with it put back. A parameter at its
+	// (rounded) default is the VM default itself, as the recommendation exports it: nothing set.
+	var changed []int
+	for i, pi := range params {
+		if pi.get(best) != pi.get(def) {
+			changed = append(changed, i)
+		} else {
+			bestParams = putBack(bestParams, base, i)
+		}
+	}
 	bestRes, err := prob.Evaluate(bestParams)
 	if err != nil {
 		return nil, nil, fmt.Errorf("report: best configuration: %w", err)
 	}
 	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.DefaultValue(),
 		BestObjective: measured(prob, bestRes), BestFeasible: bestRes.Feasible, BestInfeasibility: bestRes.Infeasibility}
-
-	// The changed parameters and, for each, the best with it put back.
-	var changed []int
-	for i, pi := range params {
-		if pi.get(best) != pi.get(def) {
-			changed = append(changed, i)
-		}
-	}
 	// Put back means the VM default itself (base's field), not its rounded point: the ratio
 	// 0.333333, Pharo's own survivors formula.
-	reverted := func(i int) heapsim.Params {
-		p := bestParams
-		switch params[i].name {
-		case search.ParamNewSpace:
-			p.NewSpaceBytes = base.NewSpaceBytes
-		case search.ParamHeadroom:
-			p.GrowthHeadroomBytes = base.GrowthHeadroomBytes
-		case search.ParamShrink:
-			p.ShrinkThresholdBytes = base.ShrinkThresholdBytes
-		case search.ParamRatio:
-			p.FullGCRatio = base.FullGCRatio
-		case search.ParamProportion:
-			p.Survivors = base.Survivors
-		}
-		return p
-	}
+	reverted := func(i int) heapsim.Params { return putBack(bestParams, base, i) }
 	ws := prob.Workloads()
 	// Jobs: per workload, default, best, then one per changed parameter; then one objective
 	// evaluation per changed parameter.
@@ -301,6 +289,23 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	return d, runs, nil
 }
 
+// putBack returns p with parameter params[i] put back to the VM default itself (base's field).
+func putBack(p, base heapsim.Params, i int) heapsim.Params {
+	switch params[i].name {
+	case search.ParamNewSpace:
+		p.NewSpaceBytes = base.NewSpaceBytes
+	case search.ParamHeadroom:
+		p.GrowthHeadroomBytes = base.GrowthHeadroomBytes
+	case search.ParamShrink:
+		p.ShrinkThresholdBytes = base.ShrinkThresholdBytes
+	case search.ParamRatio:
+		p.FullGCRatio = base.FullGCRatio
+	case search.ParamProportion:
+		p.Survivors = base.Survivors
+	}
+	return p
+}
+
 // measured is a result's objective without the infeasibility penalty: the run time (or
 // slowdown) the simulation measured, up to the failure for a run out of memory.
 func measured(prob *objective.Problem, res objective.Result) float64 {
@@ -359,7 +364,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			total += b
 		}
 		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (spur-gc-model.md §2.3).",
+			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (Pharo's Behavior>>handleFailingBasicNew: then runs a full GC, and grows old space when that frees too little).",
 				ofThe(a.large, a.fullGCs), pct(float64(a.large)/float64(a.fullGCs))),
 			burstText(a),
 			fmt.Sprintf("The objects asked for %s in all (median %s, largest %s), against a growth headroom of %s.",
@@ -369,7 +374,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 	case KindRatioLive:
 		f.Title = "Ratio-triggered full GCs that reclaim little because the data is live"
 		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, §4.2) found less than %s of old space dead.",
+			fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, checked after each scavenge by SpurMemoryManager>>sufficientSpaceAfterGC:) found less than %s of old space dead.",
 				ofThe(a.lowYield, a.ratio), pct(lowYieldShare)),
 			fmt.Sprintf("Together they marked %s of live old objects to free %s (%s of the old space they scanned).",
 				units.FormatBytes(a.lowYieldLiveBytes), units.FormatBytes(a.lowYieldReclaimedBytes),
@@ -386,7 +391,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			}
 		}
 		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (§3.6).",
+			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (SpurGenerationScavenger>>scavengeRememberedSetStartingAt:).",
 				count(a.rsDominated), count(a.scavenges), pct(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
 			fmt.Sprintf("At its largest the set held %s with %s slots (%s of pointers)%s.",
 				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8), big),
@@ -398,7 +403,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			fmt.Sprintf("Scavenges tenured %s; %s of it (%s) died within %s of the run after being promoted: short-lived objects that the survivor spaces could not hold, which only a full GC can reclaim.",
 				units.FormatBytes(st.TenuredBytes), units.FormatBytes(st.TenuredShortLivedBytes),
 				pct(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), pct(lifetimes.DefaultLongLivedThreshold)),
-			fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s reached the tenuring age (§3.2-3.3).",
+			fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s were tenured by age (SpurGenerationScavenger>>shouldBeTenured:).",
 				units.FormatBytes(st.TenuredBytes-min(st.TenuredByAgeBytes, st.TenuredBytes)), units.FormatBytes(st.TenuredByAgeBytes)),
 			fmt.Sprintf("Promoting them cost about %s (their share of the %s spent tenuring), not counting the full-GC work to reclaim them.", secs(cost), secs(st.TenureSeconds)))
 	}

@@ -15,9 +15,11 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -260,7 +262,9 @@ type sessionDoc struct {
 	Interrupted  bool          `json:"interrupted,omitempty"`
 	DefaultValue float64       `json:"defaultValue"`
 	Best         *bestDoc      `json:"best,omitempty"`
-	Plan         search.Plan   `json:"plan"`
+	// Recommendation is what export writes (optimize and resume only).
+	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+	Plan           search.Plan               `json:"plan"`
 }
 
 // bestDoc describes the best trial.
@@ -313,6 +317,9 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		DefaultValue: prob.DefaultValue(), Plan: sp.Plan}
 	if best, ok := studies.BestTrial(trials); ok {
 		doc.Best = newBestDoc(best, prob.DefaultValue())
+		if doc.Recommendation, err = recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance, settings.Workers); err != nil {
+			return err
+		}
 	}
 	if asJSON {
 		return writeJSON(w, doc)
@@ -339,7 +346,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 		return ew.err
 	}
 	b := d.Best
-	ew.printf("best: trial %d\n", b.Number)
+	ew.printf("fastest: trial %d\n", b.Number)
 	ew.printf("  %s\n", describePoint(b.Point))
 	if seconds {
 		ew.printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
@@ -350,7 +357,16 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)
 		ew.printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
 	}
-	ew.printf("apply it: gctune export %s --format st > gctune-gc.st\n", d.Study)
+	if r := d.Recommendation; r != nil {
+		if err := r.WriteText(w, seconds); err != nil {
+			return err
+		}
+		if r.KeepDefaults {
+			ew.printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
+			return ew.err
+		}
+	}
+	ew.printf("apply it: gctune export %s --format st > gctune-gc.st\n", export.ShellQuote(d.Study))
 	return ew.err
 }
 
