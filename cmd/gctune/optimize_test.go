@@ -19,8 +19,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
 
