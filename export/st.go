@@ -207,3 +207,55 @@ func stSetting(c *Config, param string) string {
 	}
 	return fmt.Sprintf("parameterAt: 6 put: %d (p = %.3g)", p.SurvivorsToKeep, p.SurvivorsProportion)
 }
+
+// LaunchFlag is the VM's launch flag for the new-space size ("--edenSize=741m"), or "" when
+// the configuration leaves it at the default.
+func LaunchFlag(c *Config) string {
+	if !c.sets(search.ParamNewSpace) || (c.Recommendation != nil && c.Recommendation.KeepDefaults) {
+		return ""
+	}
+	return "--edenSize=" + edenFlag(c.Parameters.EdenBytes)
+}
+
+// Statements are the script's Smalltalk statements without their comments, in order; none
+// when the recommendation is to keep the defaults.
+func Statements(c *Config) []string {
+	if c.Recommendation != nil && c.Recommendation.KeepDefaults {
+		return nil
+	}
+	p := c.Parameters
+	var out []string
+	if c.sets(search.ParamHeadroom) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 25 put: %d.", p.HeadroomBytes))
+	}
+	if c.sets(search.ParamShrink) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 24 put: %d.", p.ShrinkBytes))
+	}
+	if c.sets(search.ParamRatio) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 55 put: %s.", smalltalkFloat(p.FullGCRatio)))
+	}
+	if c.sets(search.ParamProportion) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 6 put: %d.", p.SurvivorsToKeep))
+	}
+	return out
+}
+
+// Timing says, for a dimension (search.Param...), its VM parameter number, when a new value
+// takes effect and what persists of it.
+func Timing(param string) (vm, takesEffect, persists string) {
+	switch param {
+	case search.ParamNewSpace:
+		return "45", "at the next launch only: new space is sized when the VM starts",
+			"--edenSize= holds for one launch; parameter 45 is saved in the image header when the image is saved"
+	case search.ParamHeadroom:
+		return "25", "at once", "not saved: set it at every start"
+	case search.ParamShrink:
+		return "24", "at the next full GC", "not saved: set it at every start"
+	case search.ParamRatio:
+		return "55", "at once (checked after each scavenge)", "not saved: set it at every start"
+	case search.ParamProportion:
+		return "6", "at once (the next scavenge already tenures by it)",
+			"not saved; Pharo resets it at every session start and after every snapshot: set it again after saving"
+	}
+	return "", "", ""
+}

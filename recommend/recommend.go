@@ -170,7 +170,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 		r.PutBack = append(r.PutBack, st)
 		r.AtDefault = trial[accepted]
 		t, _ := tunableByName(st.Param)
-		t.set(&r.Point, st.Default)
+		t.set(&r.Point, t.get(def)) // as search.DefaultPoint(base).Rounded(): "at the default" everywhere
 		cur = res[accepted]
 	}
 	r.Value, r.Speedup = cur.Value, r.DefaultValue/cur.Value

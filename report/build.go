@@ -13,6 +13,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -38,6 +39,12 @@ type Input struct {
 	Trial int
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
+	// Tolerance is the recommendation's (recommend.Settings.Tolerance) when Trial < 0: the
+	// report is then on the recommended configuration, not the fastest trial.
+	Tolerance float64
+	// Export carries the provenance the Apply section's script states (storage, versions);
+	// Study, Workloads, VM and DefaultValue are filled from the problem when empty.
+	Export export.Meta
 }
 
 // Options tune how much a report simulates.
@@ -112,6 +119,18 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Study: in.Study, Version: in.Version, Search: srch}
+	if in.Trial < 0 {
+		if r.Recommendation, err = recommendation(ctx, in, opts.Workers); err != nil {
+			return nil, err
+		}
+		rec := r.Recommendation
+		srch.Best = Trial{Number: rec.Trial, State: "complete", Value: rec.Value, Feasible: true,
+			PeakFootprintBytes: rec.PeakFootprintBytes, Point: rec.Point}
+		r.Search = srch
+	}
+	if r.Apply, err = applyData(in, r.Recommendation); err != nil {
+		return nil, err
+	}
 	for _, w := range in.Problem.Workloads() {
 		wl, err := workloadData(w, in.Analysis)
 		if err != nil {

@@ -36,6 +36,9 @@ const (
 	// share of what it cost in the default run; a parameter is the one that removes it when
 	// putting that parameter back alone brings back at least this share of what was removed.
 	removedShare = 0.5
+	// goneShare: a pathology is said to be removed (not only reduced) when the best
+	// configuration pays at most this share of its default cost for it.
+	goneShare = 0.01
 )
 
 // accumulator collects, from one run's event log, the evidence of the four pathologies.
@@ -445,6 +448,11 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 			secs(f.BestCostSeconds), secs(f.CostSeconds))
 	}
 	removed := f.CostSeconds - f.BestCostSeconds
+	// "removes" only when the cost is gone; otherwise the change reduces it (300 full GCs → 17).
+	verb := "reduces"
+	if f.BestCostSeconds <= goneShare*f.CostSeconds {
+		verb = "removes"
+	}
 	bestK, bestBack := -1, 0.0
 	for k := range changed {
 		if rs[2+k].oom {
@@ -456,8 +464,8 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		}
 	}
 	if bestK < 0 || bestBack < removedShare*removed {
-		s := fmt.Sprintf("The best configuration removes it (%s instead of %s), but no single parameter put back to its default brings it back",
-			secs(f.BestCostSeconds), secs(f.CostSeconds))
+		s := fmt.Sprintf("The best configuration %s it (%s instead of %s), but no single parameter put back to its default brings it back",
+			verb, secs(f.BestCostSeconds), secs(f.CostSeconds))
 		if bestK >= 0 {
 			pi := params[changed[bestK]]
 			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
@@ -471,7 +479,7 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 	f.FixedBy, f.FixedByLabel = pi.name, pi.label
 	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
 	what := evidenceCount(kind, rs[1], rs[2+bestK])
-	return fmt.Sprintf("Changing the %s from %s to %s removes it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
+	return fmt.Sprintf("Changing the %s from %s to %s "+verb+" it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
 		pi.label, value(pi, pi.get(def)), value(pi, pi.get(best)), secs(f.BestCostSeconds),
 		pi.label, value(pi, pi.get(def)), secs(f.RevertedCostSeconds), what)
 }

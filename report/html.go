@@ -548,8 +548,12 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 				if label == "" {
 					label = htmlParamLabel(f.FixedBy)
 				}
-				fv.Fix = fmt.Sprintf("Removed by the change of the %s: with it put back to its default, the best configuration pays %s for it again.",
-					htmlLowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
+				verb := "Reduced"
+				if f.BestCostSeconds <= goneShare*f.CostSeconds {
+					verb = "Removed"
+				}
+				fv.Fix = fmt.Sprintf("%s by the change of the %s: with it put back to its default, the best configuration pays %s for it again.",
+					verb, htmlLowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
 			}
 			wv.Findings = append(wv.Findings, fv)
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 )
 
@@ -22,6 +23,11 @@ type Report struct {
 	Comparisons []Comparison `json:"comparisons"`
 	// Diagnosis compares default and best (also printed by gctune explain).
 	Diagnosis *Diagnosis `json:"diagnosis"`
+	// Recommendation is how the reported configuration was chosen (nil for an explicit
+	// trial): "best" in this report is the recommended configuration.
+	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+	// Apply says how to apply the reported configuration in Pharo.
+	Apply *Apply `json:"apply"`
 }
 
 // Trial is one trial of the study as the report draws it.

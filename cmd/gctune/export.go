@@ -117,16 +117,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		}
 		return write(func(w io.Writer) error { return printPareto(w, front, sp, name, o.asJSON) })
 	}
-	attrs, _ := store.Storage().GetStudySystemAttrs(id)
-	meta := export.Meta{Study: name, VM: sp.VM, DefaultValue: sp.DefaultValue, Provenance: export.Provenance{
-		Storage: store.URL(), Created: attrs[studies.AttrCreated], StudyVersion: sp.Version, ExportVersion: version,
-		Seed: sp.Seed, Sampler: sp.Sampler, Fingerprints: map[string]string{},
-		Note: "predicted by gctune's Spur simulator (docs/simulator.md, docs/calibration.md); measure it on the real application",
-	}}
-	for _, w := range sp.Workloads {
-		meta.Workloads = append(meta.Workloads, w.Ref)
-		meta.Provenance.Fingerprints[w.Ref] = w.Fingerprint
-	}
+	meta := exportMeta(store, id, name, sp)
 	var c *export.Config
 	if o.trialSet {
 		if err := checkTrial(trials, name, o.trial); err != nil {
@@ -155,6 +146,21 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		c = export.FromRecommendation(meta, r)
 	}
 	return write(func(w io.Writer) error { return export.Write(w, format, c, version) })
+}
+
+// exportMeta is what an export of study name states besides the configuration.
+func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) export.Meta {
+	attrs, _ := store.Storage().GetStudySystemAttrs(id)
+	meta := export.Meta{Study: name, VM: sp.VM, DefaultValue: sp.DefaultValue, Provenance: export.Provenance{
+		Storage: store.URL(), Created: attrs[studies.AttrCreated], StudyVersion: sp.Version, ExportVersion: version,
+		Seed: sp.Seed, Sampler: sp.Sampler, Fingerprints: map[string]string{},
+		Note: "predicted by gctune's Spur simulator (docs/simulator.md, docs/calibration.md); measure it on the real application",
+	}}
+	for _, w := range sp.Workloads {
+		meta.Workloads = append(meta.Workloads, w.Ref)
+		meta.Provenance.Fingerprints[w.Ref] = w.Fingerprint
+	}
+	return meta
 }
 
 // paretoRow is one trial of the front.

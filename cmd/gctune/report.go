@@ -14,7 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
+	"github.com/gctune/gctune/search"
 )
 
 // reportOptions are the flags of report and explain.
@@ -101,9 +103,10 @@ back to its default. Every finding states its evidence. The same text opens gctu
 
 func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 	f := cmd.Flags()
-	f.IntVar(&o.trial, "trial", 0, "report on this trial number instead of the best")
+	f.IntVar(&o.trial, "trial", 0, "report on this trial number as it is instead of the recommendation")
 	f.BoolVar(&o.force, "force", false, "use workload files that changed since the study began")
 	f.IntVar(&o.workers, "workers", 0, "simulations run at once (0: one per core)")
+	addToleranceFlag(cmd)
 	if cmd.Name() == "report" {
 		f.IntVar(&o.sweepPoints, "sweep-points", report.DefaultSweepPoints, "grid points per parameter in the sensitivity sweeps (3-1000)")
 	}
@@ -127,7 +130,8 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 		return report.Input{}, fmt.Errorf("study %q: %w", name, err)
 	}
 	in := report.Input{Study: name, Version: version, Space: sp.ConfiguredSpace, Trial: -1,
-		Analysis: lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold}}
+		Analysis:  lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold},
+		Tolerance: cfg.Search.Tolerance, Export: exportMeta(store, id, name, sp)}
 	if o.trialSet {
 		if err := checkTrial(trials, name, o.trial); err != nil {
 			return report.Input{}, err
@@ -166,24 +170,45 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	if err != nil {
 		return err
 	}
-	best, err := report.SelectTrial(in.Trials, in.Trial)
-	if err != nil {
-		return reportError(name, err)
+	var rec *recommend.Recommendation
+	point, trial := search.Point{}, in.Trial
+	if in.Trial < 0 {
+		if rec, err = recommendTrials(cmd.Context(), name, in.Problem, in.Trials, in.Tolerance, o.workers); err != nil {
+			return err
+		}
+		point, trial = rec.Point, rec.Trial
+	} else {
+		best, err := report.SelectTrial(in.Trials, in.Trial)
+		if err != nil {
+			return reportError(name, err)
+		}
+		point = best.Point
 	}
-	d, err := report.Diagnose(cmd.Context(), in.Problem, best.Point, o.workers)
+	d, err := report.Diagnose(cmd.Context(), in.Problem, point, o.workers)
 	if err != nil {
 		return err
 	}
 	w := cmd.OutOrStdout()
 	if asJSON {
 		return writeJSON(w, struct {
-			Study     string            `json:"study"`
-			Trial     int               `json:"trial"`
-			Diagnosis *report.Diagnosis `json:"diagnosis"`
-		}{name, best.Number, d})
+			Study          string                    `json:"study"`
+			Trial          int                       `json:"trial"`
+			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+			Diagnosis      *report.Diagnosis         `json:"diagnosis"`
+		}{name, trial, rec, d})
 	}
-	if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d against the VM defaults.\n", name, workloadList(in), best.Number); err != nil {
-		return err
+	ew := &errWriter{w: w}
+	if rec != nil {
+		ew.printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloadList(in))
+		if ew.err == nil {
+			ew.err = rec.WriteText(w, len(in.Problem.Workloads()) == 1)
+		}
+		ew.printf("\n")
+	} else {
+		ew.printf("Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial)
+	}
+	if ew.err != nil {
+		return ew.err
 	}
 	return d.WriteText(w)
 }
