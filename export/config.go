@@ -133,7 +133,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 		}
 	}
 	c := newConfig(m, r.Trial, r.Params(m.VM), r.Point.Proportion, set)
-	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: m.DefaultValue, TotalSeconds: r.TotalSeconds,
+	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: r.DefaultValue, TotalSeconds: r.TotalSeconds,
 		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true}
 	c.Recommendation = &Recommendation{Tolerance: r.Tolerance, KeepDefaults: r.KeepDefaults, KeepDefaultsWithin: recommend.KeepDefaultsWithin,
 		BestTrial: r.Best.Number, BestValue: r.Best.Value, BestPeakFootprintBytes: r.Best.PeakFootprintBytes,

@@ -100,7 +100,11 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 		for _, name := range c.Set {
 			vm, when, persists := export.Timing(name)
 			pi := paramByName(name)
-			a.Rows = append(a.Rows, ApplyRow{Label: pi.label, VMParam: vm, Value: value(pi, pointValue(c, name)),
+			val := value(pi, pointValue(c, name))
+			if pi.bytes {
+				val = export.MiB(uint64(pointValue(c, name)))
+			}
+			a.Rows = append(a.Rows, ApplyRow{Label: pi.label, VMParam: vm, Value: val,
 				TakesEffect: when, Persists: persists})
 		}
 	}

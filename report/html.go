@@ -100,11 +100,13 @@ type htmlPage struct {
 	DefaultValue string
 	BestValue    string
 	BestTrial    int
+	TrialLabel   string
 	Trials       int
 	TrialsLine   string
 	Budget       string
 	Config       []htmlConfigRow
 	TOC          []htmlTOCEntry
+	Apply        *htmlApply
 
 	Diagnosis   *htmlDiagnosis
 	Lifetimes   []htmlWorkload
@@ -275,6 +277,10 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	p.HasBest = best.State == "complete"
 	if p.HasBest {
 		p.BestTrial = best.Number
+		p.TrialLabel = "Trial"
+		if r.Recommendation != nil {
+			p.TrialLabel = "Recommended trial"
+		}
 		def, bst := r.Search.DefaultValue, best.Value
 		if d := r.Diagnosis; d != nil && d.BestObjective > 0 {
 			def, bst = d.DefaultObjective, d.BestObjective
@@ -284,22 +290,24 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	}
 	p.TrialsLine = htmlTrialsLine(r.Search.Trials)
 	p.Config = htmlConfigRows(r, p.HasBest)
+	p.Apply = htmlApplySection(r, seconds)
 
 	ids := map[string]string{}
 	use := func(id, what string) string {
 		ids[id] = what
 		return id
 	}
-	for _, id := range []string{htmlIDConfiguration, htmlIDDiagnosis, htmlIDWorkload, htmlIDSearch, htmlIDSensitivity, htmlIDRun} {
+	for _, id := range []string{htmlIDConfiguration, htmlIDDiagnosis, htmlIDWorkload, htmlIDSearch, htmlIDSensitivity, htmlIDRun, "references", "ref-iwst23-l", "ref-iwst23-p", "ref-ismm24"} {
 		use(id, "a section")
 	}
 	p.TOC = []htmlTOCEntry{
-		{htmlIDConfiguration, "Best configuration"},
+		{htmlIDConfiguration, "Apply it"},
 		{htmlIDDiagnosis, "Diagnosis"},
 		{htmlIDWorkload, htmlWorkloadHeading(len(r.Workloads))},
 		{htmlIDSearch, "The search"},
 		{htmlIDSensitivity, "Sensitivity"},
 		{htmlIDRun, "Default against best over the run"},
+		{"references", "References"},
 	}
 
 	// Figures, by section and workload.

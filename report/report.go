@@ -67,7 +67,7 @@ type Search struct {
 type Workload struct {
 	Name    string             `json:"name"`
 	Summary *lifetimes.Summary `json:"summary"`
-	// Linear is the lifetime histogram on a linear scale (the papers' density charts), Log the
+	// Linear is the lifetime histogram on a linear scale (the density charts of [IWST23-L]), Log the
 	// same on a log scale, which resolves the short-lived mode.
 	Linear *lifetimes.Histogram `json:"linear"`
 	Log    *lifetimes.Histogram `json:"log"`

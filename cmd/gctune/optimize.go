@@ -147,6 +147,9 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	if name == "" {
 		name = strings.Join(refs, "+")
 	}
+	if err := studies.ValidateName(name); err != nil {
+		return usageErrorf("study name: %v (name it with --study)", strings.TrimPrefix(err.Error(), "studies: "))
+	}
 	sp, prob, err := newProblem(cfg, refs)
 	if err != nil {
 		return err
@@ -158,7 +161,7 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	defer store.Close()
 	study, err := createStudy(ctx, store, name, sp)
 	if errors.Is(err, studies.ErrStudyExists) {
-		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), name)
+		return usageErrorf("study %s already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", quoteName(name), store.URL(), export.ShellQuote(name))
 	}
 	if err != nil {
 		return err
@@ -340,7 +343,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 	if d.Interrupted {
 		state = ", interrupted"
 	}
-	ew.printf("study %s: %d trials run now, %d of %d finished%s\n", d.Study, d.TrialsRun, d.Finished, d.Target, state)
+	ew.printf("study %s: %d trials run now, %d of %d finished%s\n", quoteName(d.Study), d.TrialsRun, d.Finished, d.Target, state)
 	if d.Best == nil {
 		ew.printf("no feasible trial yet\n")
 		return ew.err

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
@@ -77,8 +79,8 @@ type createdLoad struct {
 }
 
 func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
-	if name == "" {
-		return usageErrorf("study create: empty study name")
+	if err := studies.ValidateName(name); err != nil {
+		return usageErrorf("study create: %v", strings.TrimPrefix(err.Error(), "studies: "))
 	}
 	sp, _, err := newProblem(cfg, refs)
 	if err != nil {
@@ -91,7 +93,7 @@ func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, r
 	defer store.Close()
 	if _, err := createStudy(ctx, store, name, sp); err != nil {
 		if errors.Is(err, studies.ErrStudyExists) {
-			return usageErrorf("study %q already exists in %s: join it with 'gctune worker --study %s', or create another name", name, store.URL(), name)
+			return usageErrorf("study %s already exists in %s: join it with 'gctune worker --study %s', or create another name", quoteName(name), store.URL(), export.ShellQuote(name))
 		}
 		return err
 	}
@@ -123,6 +125,6 @@ func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, r
 	}
 	printPlan(w, sp.Plan)
 	ew.printf("%d configuration(s) queued to run first\n", doc.Queued)
-	ew.printf("join it: gctune worker --study %s --storage %s\n", name, store.URL())
+	ew.printf("join it: gctune worker --study %s --storage %s\n", export.ShellQuote(name), export.ShellQuote(store.URL()))
 	return ew.err
 }
