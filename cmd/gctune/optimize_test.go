@@ -168,6 +168,10 @@ func TestStudyBadInput(t *testing.T) {
 		{"study exists", []string{"optimize", gcdemo, "--trials", "3", "--storage", db, "--study", "demo"}, "gctune resume demo"},
 		{"trial not found", []string{"export", "demo", "--storage", db, "--trial", "99"}, "no trial 99"},
 		{"bad format", []string{"export", "demo", "--storage", db, "--format", "xml"}, `--format "xml"`},
+		{"newline in a study name", []string{"optimize", gcdemo, "--storage", db, "--study", "a\nstorage: evil"}, `"a\nstorage: evil": holds the control character U+000A`},
+		{"blank study name", []string{"optimize", gcdemo, "--storage", db, "--study", "  "}, "blank"},
+		{"escape in a created study name", []string{"study", "create", "x\x1b[31m", gcdemo, "--storage", db}, "control character U+001B"},
+		{"bad tolerance", []string{"export", "demo", "--storage", db, "--tolerance", "1.5"}, "search.tolerance"},
 	} {
 		_, errOut, code := gctune(t, c.args...)
 		assert.Equal(t, exitUsage, code, c.name+": "+errOut)
@@ -350,3 +354,17 @@ func withEnv(t *testing.T, env []string, f func()) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestNamesPrintedEscaped: a study name with a space is shell-quoted in the hints, and a name
+// with control characters (stored by an older gctune) is printed escaped by studies list.
+func TestNamesPrintedEscaped(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "n.db")
+	out, errOut, code := gctune(t, "optimize", gcdemo, "--trials", "3", "--workers", "1", "--storage", db, "--study", "it's mine", "-q")
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(apply it: gctune export 'it'\\''s mine' --format st|see why: gctune explain 'it'\\''s mine')`, out)
+
+	var b bytes.Buffer
+	require.NoError(t, printStudies(&b, "n.db", []studies.Summary{{Name: "a\nstorage: evil"}}))
+	assert.Contains(t, b.String(), `"a\nstorage: evil"`)
+	assert.NotContains(t, b.String(), "\nstorage: evil")
+}
