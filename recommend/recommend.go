@@ -1,12 +1,11 @@
 package recommend
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/c-bata/goptuna"
 
@@ -21,8 +20,6 @@ type Settings struct {
 	// gctune's default is DefaultTolerance. 0 recommends the best trial and puts back only
 	// changes that cost nothing or help.
 	Tolerance float64
-	// Workers is how many simulations run at once (0: GOMAXPROCS).
-	Workers int
 }
 
 // Recommendation is the configuration gctune recommends, how it was reached, and what it is
@@ -98,10 +95,6 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	if err != nil {
 		return nil, err
 	}
-	workers := s.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	base := prob.Base()
 	def := search.DefaultPoint(base).Rounded()
 	exact := search.DefaultPoint(base) // the defaults people read: ratio 0.333333
@@ -131,12 +124,13 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 			break
 		}
 		res := make([]objective.Result, len(tries))
-		if err := parallel(ctx, len(tries), workers, func(k int) error {
-			var err error
-			res[k], err = evaluate(prob, r.Point, trial[k])
-			return err
-		}); err != nil {
-			return nil, err
+		for k := range tries {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("recommend: %w", err)
+			}
+			if res[k], err = evaluate(prob, r.Point, trial[k]); err != nil {
+				return nil, err
+			}
 		}
 		for k := range tries {
 			tries[k].Objective = res[k].Value
@@ -149,7 +143,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 			order[k] = k
 		}
 		slices.SortStableFunc(order, func(a, b int) int {
-			return cmpFloat(tries[a].Objective, tries[b].Objective)
+			return cmp.Compare(tries[a].Objective, tries[b].Objective)
 		})
 		accepted := -1
 		for _, k := range order {
@@ -162,7 +156,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 		}
 		if accepted < 0 {
 			r.Kept = tries
-			slices.SortStableFunc(r.Kept, func(a, b Step) int { return cmpFloat(b.Cost, a.Cost) })
+			slices.SortStableFunc(r.Kept, func(a, b Step) int { return cmp.Compare(b.Cost, a.Cost) })
 			break
 		}
 		st := tries[accepted]
@@ -214,56 +208,4 @@ func withParam(names []string, name string) []string {
 		}
 	}
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// parallel runs fn(0..n-1) on up to workers goroutines and returns the error of the lowest
-// index that failed; once ctx is done or a job failed, no new job starts.
-func parallel(ctx context.Context, n, workers int, fn func(int) error) error {
-	errs := make([]error, n)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next, failed := 0, false
-	for range min(max(workers, 1), max(n, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				j, stop := next, failed
-				next++
-				mu.Unlock()
-				if j >= n || stop {
-					return
-				}
-				err := ctx.Err()
-				if err != nil {
-					err = fmt.Errorf("recommend: %w", err)
-				} else {
-					err = fn(j)
-				}
-				if err != nil {
-					mu.Lock()
-					errs[j], failed = err, true
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -63,7 +63,7 @@ func randomPoints(n int, seed uint64) []search.Point {
 func TestRecommendPutsBackIdleChanges(t *testing.T) {
 	prob := testProblem(t, "cache-churn")
 	const tol = 0.01
-	r, err := Recommend(context.Background(), prob, stored(t, prob, randomPoints(24, 3)), Settings{Tolerance: tol, Workers: 2})
+	r, err := Recommend(context.Background(), prob, stored(t, prob, randomPoints(24, 3)), Settings{Tolerance: tol})
 	require.NoError(t, err)
 	res, err := prob.Evaluate(r.Params(prob.Base()))
 	require.NoError(t, err)
@@ -107,13 +107,13 @@ func TestRecommendKeepDefaults(t *testing.T) {
 	assert.InDelta(t, 1, r.Speedup, KeepDefaultsWithin)
 }
 
-// TestRecommendDeterministic: the same trials give the same recommendation.
+// TestRecommendDeterministic: the same trials give the same recommendation, run after run.
 func TestRecommendDeterministic(t *testing.T) {
 	prob := testProblem(t, "cache-churn")
 	trials := stored(t, prob, randomPoints(8, 5))
-	a, err := Recommend(context.Background(), prob, trials, Settings{Tolerance: 0.01, Workers: 1})
+	a, err := Recommend(context.Background(), prob, trials, Settings{Tolerance: 0.01})
 	require.NoError(t, err)
-	b, err := Recommend(context.Background(), prob, trials, Settings{Tolerance: 0.01, Workers: 3})
+	b, err := Recommend(context.Background(), prob, trials, Settings{Tolerance: 0.01})
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 }

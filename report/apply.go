@@ -40,8 +40,8 @@ type ApplyRow struct {
 }
 
 // recommendation runs the recommendation for Build (in.Trial < 0).
-func recommendation(ctx context.Context, in Input, workers int) (*recommend.Recommendation, error) {
-	rec, err := recommend.Recommend(ctx, in.Problem, in.Trials, recommend.Settings{Tolerance: in.Tolerance, Workers: workers})
+func recommendation(ctx context.Context, in Input) (*recommend.Recommendation, error) {
+	rec, err := recommend.Recommend(ctx, in.Problem, in.Trials, recommend.Settings{Tolerance: in.Tolerance})
 	if errors.Is(err, recommend.ErrNoCandidate) {
 		return nil, ErrNoBestTrial
 	}

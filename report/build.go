@@ -120,7 +120,7 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 	}
 	r := &Report{Study: in.Study, Version: in.Version, Search: srch}
 	if in.Trial < 0 {
-		if r.Recommendation, err = recommendation(ctx, in, opts.Workers); err != nil {
+		if r.Recommendation, err = recommendation(ctx, in); err != nil {
 			return nil, err
 		}
 		rec := r.Recommendation

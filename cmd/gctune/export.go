@@ -23,7 +23,6 @@ type exportOptions struct {
 	pareto   bool
 	output   string
 	force    bool
-	workers  int
 	asJSON   bool
 }
 
@@ -72,7 +71,6 @@ than 2 % faster than the defaults, the st script sets nothing and says to keep t
 	f.BoolVar(&o.pareto, "pareto", false, "list the time-versus-footprint Pareto front")
 	f.StringVarP(&o.output, "output", "o", "", "write to FILE instead of standard output (written whole or not at all)")
 	f.BoolVar(&o.force, "force", false, "use workload files that changed since the study began")
-	f.IntVar(&o.workers, "workers", 0, "simulations run at once (0: one per core)")
 	addToleranceFlag(cmd)
 	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
 	bindFlag(cmd, "storage", "storage")
@@ -83,9 +81,6 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 	format, err := export.ParseFormat(o.format)
 	if err != nil {
 		return usageErrorf("--format %q: want st, json, yaml or flags", o.format)
-	}
-	if o.workers < 0 {
-		return usageErrorf("--workers %d: want 0 (one per core) or more", o.workers)
 	}
 	ctx := cmd.Context()
 	store, err := openStore(ctx, cfg.Storage, true)
@@ -139,7 +134,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		if err != nil {
 			return err
 		}
-		r, err := recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance, o.workers)
+		r, err := recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance)
 		if err != nil {
 			return err
 		}

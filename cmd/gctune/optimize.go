@@ -320,7 +320,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		DefaultValue: prob.DefaultValue(), Plan: sp.Plan}
 	if best, ok := studies.BestTrial(trials); ok {
 		doc.Best = newBestDoc(best, prob.DefaultValue())
-		if doc.Recommendation, err = recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance, settings.Workers); err != nil {
+		if doc.Recommendation, err = recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance); err != nil {
 			return err
 		}
 	}

@@ -22,8 +22,8 @@ func addToleranceFlag(cmd *cobra.Command) {
 // recommendTrials runs recommend.Recommend on a study's trials; a study without a candidate
 // is a usage error naming it. It runs to the end even when ctx is cancelled (an interrupted
 // optimize still prints its recommendation).
-func recommendTrials(ctx context.Context, name string, prob *objective.Problem, trials []goptuna.FrozenTrial, tolerance float64, workers int) (*recommend.Recommendation, error) {
-	r, err := recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: tolerance, Workers: workers})
+func recommendTrials(ctx context.Context, name string, prob *objective.Problem, trials []goptuna.FrozenTrial, tolerance float64) (*recommend.Recommendation, error) {
+	r, err := recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: tolerance})
 	if errors.Is(err, recommend.ErrNoCandidate) {
 		return nil, usageErrorf("study %s has no completed feasible trial yet", quoteName(name))
 	}

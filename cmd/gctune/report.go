@@ -173,7 +173,7 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	var rec *recommend.Recommendation
 	point, trial := search.Point{}, in.Trial
 	if in.Trial < 0 {
-		if rec, err = recommendTrials(cmd.Context(), name, in.Problem, in.Trials, in.Tolerance, o.workers); err != nil {
+		if rec, err = recommendTrials(cmd.Context(), name, in.Problem, in.Trials, in.Tolerance); err != nil {
 			return err
 		}
 		point, trial = rec.Point, rec.Trial
