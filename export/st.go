@@ -82,9 +82,9 @@ func WriteST(w io.Writer, c *Config) error {
 		if c.sets(search.ParamNewSpace) {
 			launch = "the command above"
 		}
-		add("The lines below take effect at once and are not saved in the image, so run them at every")
-		add("start, after the session has started: as a script on the command line (%s)", launch)
-		add("or from a startup action.")
+		add("The lines below apply as soon as they run (the shrink threshold from the next full GC) and")
+		add("are not saved in the image, so run them at every start, after the session has started: as a")
+		add("script on the command line (%s) or from a startup action.", launch)
 		if c.sets(search.ParamProportion) {
 			add("Pharo also resets parameter 6 at every session start and after every snapshot")
 			add("(VirtualMachine>>setGCParameters): after saving the image in a running session, run the")
