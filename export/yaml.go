@@ -59,7 +59,7 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 			"page_size": v.PageBytes, "max_old_space": v.MaxOldSpaceBytes, "image_size": v.ImageBytes, "bug588": v.Bug588,
 		},
 		"provenance": map[string]any{
-			"study": c.Study, "trial": c.Trial, "workloads": strings.Join(c.Workloads, ", "),
+			"study": quoted(c.Study), "trial": c.Trial, "workloads": quoted(strings.Join(c.Workloads, ", ")),
 			"predicted_speedup": c.Predicted.Speedup, "peak_footprint": units.FormatBytes(c.Predicted.PeakFootprintBytes),
 			"gctune_version": version,
 		},
@@ -90,6 +90,13 @@ func WriteFlags(w io.Writer, c *Config) error {
 		mibFlag(v.NewSpaceBytes), mibFlag(v.GrowthHeadroomBytes), mibFlag(v.ShrinkThresholdBytes),
 		strconv.FormatFloat(v.FullGCRatio, 'g', -1, 64), survivorsValue(v))
 	return ew.err
+}
+
+// quoted is a YAML string in double quotes: the one style that holds any text and loads back
+// the same (yaml.v3 writes "\n" alone as a block scalar that loads back as ""). YAML text is
+// UTF-8: invalid bytes become U+FFFD.
+func quoted(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
 }
 
 // oneLine returns s when it is valid UTF-8 and printable (no line break of any kind, which
