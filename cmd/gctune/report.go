@@ -36,8 +36,12 @@ func NewReportCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report STUDY",
 		Short: "Write a self-contained HTML report: the result, and why it works",
-		Long: `Write one self-contained HTML file (inline SVG figures, no network, printable) about a study:
+		Long: `Write one self-contained HTML file (inline SVG figures, no network, printable) about a study's
+recommended configuration (as gctune export writes it; --trial N for one trial as it is):
 
+  apply it     the launch flag (--edenSize=), the startup script and its parameterAt:put:
+               lines, when each parameter takes effect and what persists, how the
+               configuration was chosen and what was put back to the VM default
   diagnosis    where the default run's GC time went, which pathologies it shows and what each
                cost, and which change of the best configuration removes each, confirmed by
                simulating the best with that one parameter put back (also: gctune explain)
@@ -78,8 +82,9 @@ func NewExplainCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain STUDY",
 		Short: "Say why the best configuration is faster than the default, with the evidence",
-		Long: `Compare the default configuration with the study's best (or --trial N) on each workload and
-say, in plain sentences with the numbers: where the GC time went; which pathologies the default
+		Long: `Compare the default configuration with the study's recommendation (or --trial N) on each workload and
+say, in plain sentences with the numbers: how the recommendation was chosen (the smallest
+footprint within --tolerance of the fastest, changes worth less put back); where the GC time went; which pathologies the default
 run shows (full-GC bursts from large allocations, ratio-triggered full GCs on live data,
 scavenges dominated by the remembered set, premature tenuring) and what each cost; and which
 parameter change removes each, confirmed by simulating the best with that one parameter put
