@@ -108,7 +108,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 	if o.pareto {
 		front := studies.ParetoFront(trials, search.AttrFootprint)
 		if len(front) == 0 {
-			return usageErrorf("study %s has no completed feasible trial yet", quoteName(name))
+			return usageErrorf("study %q has no completed feasible trial yet", name)
 		}
 		return write(func(w io.Writer) error { return printPareto(w, front, sp, name, o.asJSON) })
 	}

@@ -161,7 +161,7 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	defer store.Close()
 	study, err := createStudy(ctx, store, name, sp)
 	if errors.Is(err, studies.ErrStudyExists) {
-		return usageErrorf("study %s already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", quoteName(name), store.URL(), export.ShellQuote(name))
+		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), export.ShellQuote(name))
 	}
 	if err != nil {
 		return err

@@ -25,10 +25,10 @@ func addToleranceFlag(cmd *cobra.Command) {
 func recommendTrials(ctx context.Context, name string, prob *objective.Problem, trials []goptuna.FrozenTrial, tolerance float64) (*recommend.Recommendation, error) {
 	r, err := recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: tolerance})
 	if errors.Is(err, recommend.ErrNoCandidate) {
-		return nil, usageErrorf("study %s has no completed feasible trial yet", quoteName(name))
+		return nil, usageErrorf("study %q has no completed feasible trial yet", name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("study %s: %w", quoteName(name), err)
+		return nil, fmt.Errorf("study %q: %w", name, err)
 	}
 	return r, nil
 }

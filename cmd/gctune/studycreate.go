@@ -93,7 +93,7 @@ func runStudyCreate(ctx context.Context, w io.Writer, cfg Config, name string, r
 	defer store.Close()
 	if _, err := createStudy(ctx, store, name, sp); err != nil {
 		if errors.Is(err, studies.ErrStudyExists) {
-			return usageErrorf("study %s already exists in %s: join it with 'gctune worker --study %s', or create another name", quoteName(name), store.URL(), export.ShellQuote(name))
+			return usageErrorf("study %q already exists in %s: join it with 'gctune worker --study %s', or create another name", name, store.URL(), export.ShellQuote(name))
 		}
 		return err
 	}
