@@ -13,6 +13,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -43,6 +44,12 @@ type Input struct {
 	// Profiles says how each workload's profile was read, by workload index (nil or shorter:
 	// nothing to say). The workload section shows it.
 	Profiles []ProfileInfo
+	// Tolerance is the recommendation's (recommend.Settings.Tolerance) when Trial < 0: the
+	// report is then on the recommended configuration, not the fastest trial.
+	Tolerance float64
+	// Export carries the provenance the Apply section's script states (storage, versions);
+	// Study, Workloads, VM and DefaultValue are filled from the problem when empty.
+	Export export.Meta
 }
 
 // ProfileInfo says how a workload's profile was read: the one line the commands print (for a
@@ -125,6 +132,18 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Study: in.Study, Version: in.Version, Search: srch, Measured: MeasuredFrom(in.Measured)}
+	if in.Trial < 0 {
+		if r.Recommendation, err = recommendation(ctx, in); err != nil {
+			return nil, err
+		}
+		rec := r.Recommendation
+		srch.Best = Trial{Number: rec.Trial, State: "complete", Value: rec.Value, Feasible: true,
+			PeakFootprintBytes: rec.PeakFootprintBytes, Point: rec.Point}
+		r.Search = srch
+	}
+	if r.Apply, err = applyData(in, r.Recommendation); err != nil {
+		return nil, err
+	}
 	for i, w := range in.Problem.Workloads() {
 		wl, err := workloadData(w, in.Analysis)
 		if err != nil {

@@ -36,6 +36,9 @@ const (
 	// share of what it cost in the default run; a parameter is the one that removes it when
 	// putting that parameter back alone brings back at least this share of what was removed.
 	removedShare = 0.5
+	// goneShare: a pathology is said to be removed (not only reduced) when the best
+	// configuration pays at most this share of its default cost for it.
+	goneShare = 0.01
 )
 
 // accumulator collects, from one run's event log, the evidence of the four pathologies.
@@ -199,38 +202,26 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	best = best.Rounded()
 	def := search.DefaultPoint(base).Rounded()
 	bestParams := best.Params(base)
+
+	// The changed parameters and, for each, the best with it put back. A parameter at its
+	// (rounded) default is the VM default itself, as the recommendation exports it: nothing set.
+	var changed []int
+	for i, pi := range params {
+		if pi.get(best) != pi.get(def) {
+			changed = append(changed, i)
+		} else {
+			bestParams = putBack(bestParams, base, i)
+		}
+	}
 	bestRes, err := prob.Evaluate(bestParams)
 	if err != nil {
 		return nil, nil, fmt.Errorf("report: best configuration: %w", err)
 	}
 	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.DefaultValue(),
 		BestObjective: measured(prob, bestRes), BestFeasible: bestRes.Feasible, BestInfeasibility: bestRes.Infeasibility}
-
-	// The changed parameters and, for each, the best with it put back.
-	var changed []int
-	for i, pi := range params {
-		if pi.get(best) != pi.get(def) {
-			changed = append(changed, i)
-		}
-	}
 	// Put back means the VM default itself (base's field), not its rounded point: the ratio
 	// 0.333333, Pharo's own survivors formula.
-	reverted := func(i int) heapsim.Params {
-		p := bestParams
-		switch params[i].name {
-		case search.ParamNewSpace:
-			p.NewSpaceBytes = base.NewSpaceBytes
-		case search.ParamHeadroom:
-			p.GrowthHeadroomBytes = base.GrowthHeadroomBytes
-		case search.ParamShrink:
-			p.ShrinkThresholdBytes = base.ShrinkThresholdBytes
-		case search.ParamRatio:
-			p.FullGCRatio = base.FullGCRatio
-		case search.ParamProportion:
-			p.Survivors = base.Survivors
-		}
-		return p
-	}
+	reverted := func(i int) heapsim.Params { return putBack(bestParams, base, i) }
 	ws := prob.Workloads()
 	// Jobs: per workload, default, best, then one per changed parameter; then one objective
 	// evaluation per changed parameter.
@@ -301,6 +292,23 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	return d, runs, nil
 }
 
+// putBack returns p with parameter params[i] put back to the VM default itself (base's field).
+func putBack(p, base heapsim.Params, i int) heapsim.Params {
+	switch params[i].name {
+	case search.ParamNewSpace:
+		p.NewSpaceBytes = base.NewSpaceBytes
+	case search.ParamHeadroom:
+		p.GrowthHeadroomBytes = base.GrowthHeadroomBytes
+	case search.ParamShrink:
+		p.ShrinkThresholdBytes = base.ShrinkThresholdBytes
+	case search.ParamRatio:
+		p.FullGCRatio = base.FullGCRatio
+	case search.ParamProportion:
+		p.Survivors = base.Survivors
+	}
+	return p
+}
+
 // measured is a result's objective without the infeasibility penalty: the run time (or
 // slowdown) the simulation measured, up to the failure for a run out of memory.
 func measured(prob *objective.Problem, res objective.Result) float64 {
@@ -359,7 +367,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			total += b
 		}
 		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (spur-gc-model.md §2.3).",
+			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (Pharo's Behavior>>handleFailingBasicNew: then runs a full GC, and grows old space when that frees too little).",
 				ofThe(a.large, a.fullGCs), pct(float64(a.large)/float64(a.fullGCs))),
 			burstText(a),
 			fmt.Sprintf("The objects asked for %s in all (median %s, largest %s), against a growth headroom of %s.",
@@ -369,7 +377,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 	case KindRatioLive:
 		f.Title = "Ratio-triggered full GCs that reclaim little because the data is live"
 		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, §4.2) found less than %s of old space dead.",
+			fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, checked after each scavenge by SpurMemoryManager>>sufficientSpaceAfterGC:) found less than %s of old space dead.",
 				ofThe(a.lowYield, a.ratio), pct(lowYieldShare)),
 			fmt.Sprintf("Together they marked %s of live old objects to free %s (%s of the old space they scanned).",
 				units.FormatBytes(a.lowYieldLiveBytes), units.FormatBytes(a.lowYieldReclaimedBytes),
@@ -386,7 +394,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			}
 		}
 		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (§3.6).",
+			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (SpurGenerationScavenger>>scavengeRememberedSetStartingAt:).",
 				count(a.rsDominated), count(a.scavenges), pct(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
 			fmt.Sprintf("At its largest the set held %s with %s slots (%s of pointers)%s.",
 				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8), big),
@@ -398,7 +406,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			fmt.Sprintf("Scavenges tenured %s; %s of it (%s) died within %s of the run after being promoted: short-lived objects that the survivor spaces could not hold, which only a full GC can reclaim.",
 				units.FormatBytes(st.TenuredBytes), units.FormatBytes(st.TenuredShortLivedBytes),
 				pct(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), pct(lifetimes.DefaultLongLivedThreshold)),
-			fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s reached the tenuring age (§3.2-3.3).",
+			fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s were tenured by age (SpurGenerationScavenger>>shouldBeTenured:).",
 				units.FormatBytes(st.TenuredBytes-min(st.TenuredByAgeBytes, st.TenuredBytes)), units.FormatBytes(st.TenuredByAgeBytes)),
 			fmt.Sprintf("Promoting them cost about %s (their share of the %s spent tenuring), not counting the full-GC work to reclaim them.", secs(cost), secs(st.TenureSeconds)))
 	}
@@ -440,6 +448,11 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 			secs(f.BestCostSeconds), secs(f.CostSeconds))
 	}
 	removed := f.CostSeconds - f.BestCostSeconds
+	// "removes" only when the cost is gone; otherwise the change reduces it (300 full GCs → 17).
+	verb := "reduces"
+	if f.BestCostSeconds <= goneShare*f.CostSeconds {
+		verb = "removes"
+	}
 	bestK, bestBack := -1, 0.0
 	for k := range changed {
 		if rs[2+k].oom {
@@ -451,8 +464,8 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		}
 	}
 	if bestK < 0 || bestBack < removedShare*removed {
-		s := fmt.Sprintf("The best configuration removes it (%s instead of %s), but no single parameter put back to its default brings it back",
-			secs(f.BestCostSeconds), secs(f.CostSeconds))
+		s := fmt.Sprintf("The best configuration %s it (%s instead of %s), but no single parameter put back to its default brings it back",
+			verb, secs(f.BestCostSeconds), secs(f.CostSeconds))
 		if bestK >= 0 {
 			pi := params[changed[bestK]]
 			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
@@ -466,7 +479,7 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 	f.FixedBy, f.FixedByLabel = pi.name, pi.label
 	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
 	what := evidenceCount(kind, rs[1], rs[2+bestK])
-	return fmt.Sprintf("Changing the %s from %s to %s removes it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
+	return fmt.Sprintf("Changing the %s from %s to %s "+verb+" it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
 		pi.label, value(pi, pi.get(def)), value(pi, pi.get(best)), secs(f.BestCostSeconds),
 		pi.label, value(pi, pi.get(def)), secs(f.RevertedCostSeconds), what)
 }

@@ -61,14 +61,14 @@ type TimeItem struct {
 // Pathology kinds a Finding can name.
 const (
 	// KindLargeAllocBursts: full GCs forced by large allocations that do not fit the free old
-	// space (spur-gc-model.md §2.3).
+	// space (Behavior>>handleFailingBasicNew:).
 	KindLargeAllocBursts = "large-alloc-full-gcs"
-	// KindRatioLive: ratio-triggered full GCs (§4.2) that reclaim little because the data is
+	// KindRatioLive: ratio-triggered full GCs (SpurMemoryManager>>sufficientSpaceAfterGC:) that reclaim little because the data is
 	// live.
 	KindRatioLive = "ratio-full-gcs-on-live-data"
-	// KindRememberedSet: scavenges dominated by scanning a big remembered object (§3.6).
+	// KindRememberedSet: scavenges dominated by scanning a big remembered object (VMRememberedSet).
 	KindRememberedSet = "remembered-set-scans"
-	// KindPrematureTenuring: objects tenured (§3.2-3.3) that die soon after, before the next
+	// KindPrematureTenuring: objects tenured (SpurGenerationScavenger>>copyAndForward:) that die soon after, before the next
 	// full GC.
 	KindPrematureTenuring = "premature-tenuring"
 )

@@ -272,7 +272,7 @@ func figWorkload(i int, name string, h *lifetimes.Histogram, suffix, scale strin
 			"bar holds everything shorter than the first edge."
 	} else {
 		f.Caption = "Share of objects (left) and of allocated bytes (right) per lifetime bin, lifetimes " +
-			"as a share of the run, as in the papers' density charts: a tall first bar means most " +
+			"as a share of the run, as in the density charts of [IWST23-L] and [ISMM24] (see References): a tall first bar means most " +
 			"objects die young, mass on the right means long-lived data."
 	}
 	return f, nil
@@ -1289,7 +1289,9 @@ func figDrawGrid(dc draw.Canvas, plots [][]*plot.Plot, leg *plot.Legend, spare *
 	hasLegend := leg != nil && leg.Rectangle(dc).Size().X > 0
 	area := dc
 	if hasLegend && spare == nil {
-		w := leg.Rectangle(dc).Size().X + 0.35*vg.Inch
+		// The legend's width is measured with gonum's font; a browser showing the SVG may
+		// substitute a wider one, so leave it a quarter more room than measured.
+		w := 1.25*leg.Rectangle(dc).Size().X + 0.35*vg.Inch
 		area = draw.Crop(dc, 0, -w, 0, 0)
 	}
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 0.45 * vg.Inch, PadY: 0.25 * vg.Inch,
@@ -1562,6 +1564,16 @@ func (t figLogTicks) Ticks(lo, hi float64) []plot.Tick {
 	if decades > 7 {
 		every = 2
 	}
+	// An axis needs at least three labels to be read: widen the labelled set until it has
+	// them (a run-time axis from 550 to 4,600 s would otherwise show only 1000 and 2000).
+	for _, more := range []map[int]bool{{1: true, 2: true, 5: true}, {1: true, 2: true, 3: true, 5: true}, {1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true}} {
+		if t.countLabels(lo, hi, labelled, every) >= 3 {
+			break
+		}
+		for m := range more {
+			labelled[m] = true
+		}
+	}
 	var ticks []plot.Tick
 	for k := int(math.Floor(math.Log10(lo))); k <= int(math.Ceil(math.Log10(hi))); k++ {
 		base := math.Pow(10, float64(k))
@@ -1578,6 +1590,20 @@ func (t figLogTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// countLabels is how many ticks Ticks labels in [lo, hi] with the labelled multiples.
+func (figLogTicks) countLabels(lo, hi float64, labelled map[int]bool, every int) int {
+	n := 0
+	for k := int(math.Floor(math.Log10(lo))); k <= int(math.Ceil(math.Log10(hi))); k++ {
+		for m := range labelled {
+			v := figRoundSig(math.Pow(10, float64(k))*float64(m), 12)
+			if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) && (m != 1 || k%every == 0) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // figLinearTicks are plot.DefaultTicks labelled with as many decimals as the step needs
@@ -1652,8 +1678,9 @@ func (t figBytesTicks) Ticks(lo, hi float64) []plot.Tick {
 		return nil
 	}
 	k0, k1 := int(math.Ceil(math.Log2(lo)-1e-9)), int(math.Floor(math.Log2(hi)+1e-9))
+	// At most four labels: "128 MiB" is wide, and a sweep panel is a third of the page.
 	step := 1
-	for (k1-k0)/step+1 > 5 {
+	for (k1-k0)/step+1 > 4 {
 		step++
 	}
 	var ticks []plot.Tick

@@ -100,11 +100,13 @@ type htmlPage struct {
 	DefaultValue string
 	BestValue    string
 	BestTrial    int
+	TrialLabel   string
 	Trials       int
 	TrialsLine   string
 	Budget       string
 	Config       []htmlConfigRow
 	TOC          []htmlTOCEntry
+	Apply        *htmlApply
 
 	Diagnosis   *htmlDiagnosis
 	Lifetimes   []htmlWorkload
@@ -277,6 +279,10 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	p.HasBest = best.State == "complete"
 	if p.HasBest {
 		p.BestTrial = best.Number
+		p.TrialLabel = "Trial"
+		if r.Recommendation != nil {
+			p.TrialLabel = "Recommended trial"
+		}
 		def, bst := r.Search.DefaultValue, best.Value
 		if d := r.Diagnosis; d != nil && d.BestObjective > 0 {
 			def, bst = d.DefaultObjective, d.BestObjective
@@ -286,22 +292,24 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	}
 	p.TrialsLine = htmlTrialsLine(r.Search.Trials)
 	p.Config = htmlConfigRows(r, p.HasBest)
+	p.Apply = htmlApplySection(r, seconds)
 
 	ids := map[string]string{}
 	use := func(id, what string) string {
 		ids[id] = what
 		return id
 	}
-	for _, id := range []string{htmlIDConfiguration, htmlIDDiagnosis, htmlIDWorkload, htmlIDSearch, htmlIDSensitivity, htmlIDRun} {
+	for _, id := range []string{htmlIDConfiguration, htmlIDDiagnosis, htmlIDWorkload, htmlIDSearch, htmlIDSensitivity, htmlIDRun, "references", "ref-iwst23-l", "ref-iwst23-p", "ref-ismm24"} {
 		use(id, "a section")
 	}
 	p.TOC = []htmlTOCEntry{
-		{htmlIDConfiguration, "Best configuration"},
+		{htmlIDConfiguration, "Apply it"},
 		{htmlIDDiagnosis, "Diagnosis"},
 		{htmlIDWorkload, htmlWorkloadHeading(len(r.Workloads))},
 		{htmlIDSearch, "The search"},
 		{htmlIDSensitivity, "Sensitivity"},
 		{htmlIDRun, "Default against best over the run"},
+		{"references", "References"},
 	}
 
 	// Figures, by section and workload.
@@ -551,8 +559,12 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 				if label == "" {
 					label = htmlParamLabel(f.FixedBy)
 				}
-				fv.Fix = fmt.Sprintf("Removed by the change of the %s: with it put back to its default, the best configuration pays %s for it again.",
-					htmlLowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
+				verb := "Reduced"
+				if f.BestCostSeconds <= goneShare*f.CostSeconds {
+					verb = "Removed"
+				}
+				fv.Fix = fmt.Sprintf("%s by the change of the %s: with it put back to its default, the best configuration pays %s for it again.",
+					verb, htmlLowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
 			}
 			wv.Findings = append(wv.Findings, fv)
 		}

@@ -310,7 +310,7 @@ func TestWriteHTMLContent(t *testing.T) {
 		// Diagnosis.
 		"Where the GC time went", "marking (full GCs)", "2,500 s", "61.3 %", "Full GCs forced by large allocations",
 		"2,900 s", "3.50 s", "they marked 1.2 TiB in all", "A 600 MiB headroom leaves room", "Premature tenuring",
-		"Removed by the change of the survivors to keep: with it put back to its default, the best configuration pays 700 s", "3,900 s", "+577 %", "infeasible",
+		"Reduced by the change of the survivors to keep: with it put back to its default, the best configuration pays 700 s", "3,900 s", "+577 %", "infeasible",
 		// Workload.
 		"Long-lived by count", "Weird<b>&Class", "ByteString",
 		// Search.

@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 )
 
@@ -24,6 +25,11 @@ type Report struct {
 	Diagnosis *Diagnosis `json:"diagnosis"`
 	// Measured is the study's latest gctune verify session, nil without one (measured.go).
 	Measured *Measured `json:"measured,omitempty"`
+	// Recommendation is how the reported configuration was chosen (nil for an explicit
+	// trial): "best" in this report is the recommended configuration.
+	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+	// Apply says how to apply the reported configuration in Pharo.
+	Apply *Apply `json:"apply"`
 }
 
 // Trial is one trial of the study as the report draws it.
@@ -63,7 +69,7 @@ type Search struct {
 type Workload struct {
 	Name    string             `json:"name"`
 	Summary *lifetimes.Summary `json:"summary"`
-	// Linear is the lifetime histogram on a linear scale (the papers' density charts), Log the
+	// Linear is the lifetime histogram on a linear scale (the density charts of [IWST23-L]), Log the
 	// same on a log scale, which resolves the short-lived mode.
 	Linear *lifetimes.Histogram `json:"linear"`
 	Log    *lifetimes.Histogram `json:"log"`

@@ -67,8 +67,8 @@ var ErrNoProblem = errors.New("studies: study has no problem stored")
 //	studies: study "x" already exists
 func CreateStudy(ctx context.Context, store *Store, name string, direction goptuna.StudyDirection,
 	problem any, opts ...goptuna.StudyOption) (*goptuna.Study, error) {
-	if name == "" {
-		return nil, errors.New("studies: empty study name")
+	if err := ValidateName(name); err != nil {
+		return nil, err
 	}
 	var dir string
 	switch direction {

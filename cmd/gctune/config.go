@@ -22,6 +22,7 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 )
 
@@ -97,6 +98,10 @@ type SearchConfig struct {
 	MaxFootprint units.Bytes `mapstructure:"max_footprint" json:"max_footprint"`
 	// Aggregate combines several workloads: max or mean slowdown.
 	Aggregate string `mapstructure:"aggregate" json:"aggregate"`
+	// Tolerance is how much slower than the best trial the recommended configuration may be,
+	// as a fraction in [0, 1): the recommendation is the smallest footprint within it, with
+	// every change that costs less than it put back to the VM default (package recommend).
+	Tolerance float64 `mapstructure:"tolerance" json:"tolerance"`
 	// NoSeed and NoConstrain turn off the lifetime-informed seeds and constraints.
 	NoSeed      bool `mapstructure:"no_seed" json:"no_seed"`
 	NoConstrain bool `mapstructure:"no_constrain" json:"no_constrain"`
@@ -191,6 +196,7 @@ func defaultConfig() Config {
 		Storage:  "gctune.db",
 		Search: SearchConfig{
 			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
+			Tolerance:         recommend.DefaultTolerance,
 			HeartbeatInterval: 5 * time.Second, ReapTimeout: 30 * time.Second,
 			Space: spaceConfigFrom(search.DefaultSpace()),
 		},
@@ -287,6 +293,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := objective.ParseAggregate(sc.Aggregate); err != nil {
 		return bad("search.aggregate", fmt.Sprintf("%q", sc.Aggregate), "must be max or mean")
+	}
+	if recommend.ValidateTolerance(sc.Tolerance) != nil {
+		return bad("search.tolerance", sc.Tolerance, "must be a fraction in [0, 1) (0.01 = 1 %)")
 	}
 	if !slices.Contains(search.Samplers(), sc.Sampler) {
 		return bad("search.sampler", fmt.Sprintf("%q", sc.Sampler), "must be one of "+strings.Join(search.Samplers(), ", "))

@@ -15,8 +15,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -148,6 +150,9 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	if name == "" {
 		name = strings.Join(refs, "+")
 	}
+	if err := studies.ValidateName(name); err != nil {
+		return usageErrorf("study name: %v (name it with --study)", strings.TrimPrefix(err.Error(), "studies: "))
+	}
 	sp, prob, err := newProblem(cfg, refs)
 	if err != nil {
 		return err
@@ -159,7 +164,7 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	defer store.Close()
 	study, err := createStudy(ctx, store, name, sp)
 	if errors.Is(err, studies.ErrStudyExists) {
-		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), name)
+		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), export.ShellQuote(name))
 	}
 	if err != nil {
 		return err
@@ -281,7 +286,9 @@ type sessionDoc struct {
 	Interrupted  bool          `json:"interrupted,omitempty"`
 	DefaultValue float64       `json:"defaultValue"`
 	Best         *bestDoc      `json:"best,omitempty"`
-	Plan         search.Plan   `json:"plan"`
+	// Recommendation is what export writes (optimize and resume only).
+	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+	Plan           search.Plan               `json:"plan"`
 	// Profiles says how each workload's profile was read, with its simulated default run.
 	Profiles []profileInfoDoc `json:"profiles,omitempty"`
 }
@@ -336,6 +343,9 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
 	if best, ok := studies.BestTrial(trials); ok {
 		doc.Best = newBestDoc(best, prob.DefaultValue())
+		if doc.Recommendation, err = recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance); err != nil {
+			return err
+		}
 	}
 	if asJSON {
 		return writeJSON(w, doc)
@@ -356,13 +366,13 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 	if d.Interrupted {
 		state = ", interrupted"
 	}
-	ew.printf("study %s: %d trials run now, %d of %d finished%s\n", d.Study, d.TrialsRun, d.Finished, d.Target, state)
+	ew.printf("study %s: %d trials run now, %d of %d finished%s\n", quoteName(d.Study), d.TrialsRun, d.Finished, d.Target, state)
 	if d.Best == nil {
 		ew.printf("no feasible trial yet\n")
 		return ew.err
 	}
 	b := d.Best
-	ew.printf("best: trial %d\n", b.Number)
+	ew.printf("fastest: trial %d\n", b.Number)
 	ew.printf("  %s\n", describePoint(b.Point))
 	if seconds {
 		ew.printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
@@ -378,7 +388,16 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)
 		ew.printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
 	}
-	ew.printf("apply it: gctune export %s --format st > gctune-gc.st\n", d.Study)
+	if r := d.Recommendation; r != nil {
+		if err := r.WriteText(w, seconds); err != nil {
+			return err
+		}
+		if r.KeepDefaults {
+			ew.printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
+			return ew.err
+		}
+	}
+	ew.printf("apply it: gctune export %s --format st > gctune-gc.st\n", export.ShellQuote(d.Study))
 	return ew.err
 }
 

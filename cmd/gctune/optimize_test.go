@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -72,13 +73,25 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	// st: a launch flag, then one parameterAt:put: statement per line, each with its comment.
 	st, errOut, code := gctune(t, "export", "demo", "--storage", db)
 	require.Equal(t, 0, code, errOut)
-	assert.Regexp(t, `--edenSize=\d+m`, st)
 	stmt := regexp.MustCompile(`(?m)^Smalltalk vm parameterAt: (\d+) put: ([0-9.]+)\. "[^"]+"$`)
 	var params []string
 	for _, m := range stmt.FindAllStringSubmatch(st, -1) {
 		params = append(params, m[1])
 	}
-	assert.Equal(t, []string{"25", "24", "55", "6"}, params)
+	var ex export.Config
+	gctuneJSON(t, &ex, "export", "demo", "--storage", db)
+	var want []string
+	for _, vm := range []string{"25", "24", "55", "6"} {
+		if _, ok := ex.VMParameters[vm]; ok {
+			want = append(want, vm)
+		}
+	}
+	assert.Equal(t, want, params, "the script sets what the recommendation changes, nothing else")
+	if _, ok := ex.VMParameters["45"]; ok {
+		assert.Regexp(t, `--edenSize=\d+m`, st)
+	} else {
+		assert.NotContains(t, st, "--edenSize")
+	}
 	assert.Equal(t, 0, strings.Count(st, `"`)%2, "comments are closed")
 
 	// yaml loads back as a configuration and predicts what the study measured.
@@ -87,7 +100,8 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	var sim simulateDoc
 	gctuneJSON(t, &sim, "--config", yamlPath, "simulate", gcdemo)
-	assert.InDelta(t, doc.Best.Value, sim.Given.Stats.TotalSeconds, 1e-9*doc.Best.Value)
+	require.NotNil(t, doc.Recommendation)
+	assert.InDelta(t, doc.Recommendation.Value, sim.Given.Stats.TotalSeconds, 1e-9*doc.Recommendation.Value)
 
 	// flags do too.
 	flags, _, code := gctune(t, "export", "demo", "--storage", db, "--format", "flags")
@@ -96,9 +110,7 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	gctuneJSON(t, &sim2, append([]string{"simulate", gcdemo}, strings.Fields(flags)...)...)
 	assert.Equal(t, sim.Given.Stats, sim2.Given.Stats)
 
-	var ex exportDoc
-	gctuneJSON(t, &ex, "export", "demo", "--storage", db)
-	assert.Equal(t, doc.Best.Number, ex.Trial)
+	assert.Equal(t, doc.Recommendation.Trial, ex.Trial)
 	assert.Contains(t, ex.Provenance.Fingerprints, gcdemo)
 	var front []paretoRow
 	gctuneJSON(t, &front, "export", "demo", "--storage", db, "--pareto")
@@ -156,6 +168,10 @@ func TestStudyBadInput(t *testing.T) {
 		{"study exists", []string{"optimize", gcdemo, "--trials", "3", "--storage", db, "--study", "demo"}, "gctune resume demo"},
 		{"trial not found", []string{"export", "demo", "--storage", db, "--trial", "99"}, "no trial 99"},
 		{"bad format", []string{"export", "demo", "--storage", db, "--format", "xml"}, `--format "xml"`},
+		{"newline in a study name", []string{"optimize", gcdemo, "--storage", db, "--study", "a\nstorage: evil"}, `"a\nstorage: evil": holds the control character U+000A`},
+		{"blank study name", []string{"optimize", gcdemo, "--storage", db, "--study", "  "}, "blank"},
+		{"escape in a created study name", []string{"study", "create", "x\x1b[31m", gcdemo, "--storage", db}, "control character U+001B"},
+		{"bad tolerance", []string{"export", "demo", "--storage", db, "--tolerance", "1.5"}, "search.tolerance"},
 	} {
 		_, errOut, code := gctune(t, c.args...)
 		assert.Equal(t, exitUsage, code, c.name+": "+errOut)
@@ -338,3 +354,17 @@ func withEnv(t *testing.T, env []string, f func()) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestNamesPrintedEscaped: a study name with a space is shell-quoted in the hints, and a name
+// with control characters (stored by an older gctune) is printed escaped by studies list.
+func TestNamesPrintedEscaped(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "n.db")
+	out, errOut, code := gctune(t, "optimize", gcdemo, "--trials", "3", "--workers", "1", "--storage", db, "--study", "it's mine", "-q")
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(apply it: gctune export 'it'\\''s mine' --format st|see why: gctune explain 'it'\\''s mine')`, out)
+
+	var b bytes.Buffer
+	require.NoError(t, printStudies(&b, "n.db", []studies.Summary{{Name: "a\nstorage: evil"}}))
+	assert.Contains(t, b.String(), `"a\nstorage: evil"`)
+	assert.NotContains(t, b.String(), "\nstorage: evil")
+}

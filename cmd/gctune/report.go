@@ -14,7 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
+	"github.com/gctune/gctune/search"
 )
 
 // reportOptions are the flags of report and explain.
@@ -34,8 +36,12 @@ func NewReportCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report STUDY",
 		Short: "Write a self-contained HTML report: the result, and why it works",
-		Long: `Write one self-contained HTML file (inline SVG figures, no network, printable) about a study:
+		Long: `Write one self-contained HTML file (inline SVG figures, no network, printable) about a study's
+recommended configuration (as gctune export writes it; --trial N for one trial as it is):
 
+  apply it     the launch flag (--edenSize=), the startup script and its parameterAt:put:
+               lines, when each parameter takes effect and what persists, how the
+               configuration was chosen and what was put back to the VM default
   diagnosis    where the default run's GC time went, which pathologies it shows and what each
                cost, and which change of the best configuration removes each, confirmed by
                simulating the best with that one parameter put back (also: gctune explain)
@@ -76,8 +82,9 @@ func NewExplainCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain STUDY",
 		Short: "Say why the best configuration is faster than the default, with the evidence",
-		Long: `Compare the default configuration with the study's best (or --trial N) on each workload and
-say, in plain sentences with the numbers: where the GC time went; which pathologies the default
+		Long: `Compare the default configuration with the study's recommendation (or --trial N) on each workload and
+say, in plain sentences with the numbers: how the recommendation was chosen (the smallest
+footprint within --tolerance of the fastest, changes worth less put back); where the GC time went; which pathologies the default
 run shows (full-GC bursts from large allocations, ratio-triggered full GCs on live data,
 scavenges dominated by the remembered set, premature tenuring) and what each cost; and which
 parameter change removes each, confirmed by simulating the best with that one parameter put
@@ -101,9 +108,10 @@ back to its default. Every finding states its evidence. The same text opens gctu
 
 func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 	f := cmd.Flags()
-	f.IntVar(&o.trial, "trial", 0, "report on this trial number instead of the best")
+	f.IntVar(&o.trial, "trial", 0, "report on this trial number as it is instead of the recommendation")
 	f.BoolVar(&o.force, "force", false, "use workload files that changed since the study began")
 	f.IntVar(&o.workers, "workers", 0, "simulations run at once (0: one per core)")
+	addToleranceFlag(cmd)
 	if cmd.Name() == "report" {
 		f.IntVar(&o.sweepPoints, "sweep-points", report.DefaultSweepPoints, "grid points per parameter in the sensitivity sweeps (3-1000)")
 	}
@@ -133,7 +141,8 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
 	in := report.Input{Study: name, Version: version, Space: sp.ConfiguredSpace, Trial: -1,
-		Analysis: lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold}}
+		Analysis:  lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold},
+		Tolerance: cfg.Search.Tolerance, Export: exportMeta(store, id, name, sp)}
 	if o.trialSet {
 		if err := checkTrial(trials, name, o.trial); err != nil {
 			return report.Input{}, nil, err
@@ -186,11 +195,21 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	if err != nil {
 		return err
 	}
-	best, err := report.SelectTrial(in.Trials, in.Trial)
-	if err != nil {
-		return reportError(name, err)
+	var rec *recommend.Recommendation
+	point, trial := search.Point{}, in.Trial
+	if in.Trial < 0 {
+		if rec, err = recommendTrials(cmd.Context(), name, in.Problem, in.Trials, in.Tolerance); err != nil {
+			return err
+		}
+		point, trial = rec.Point, rec.Trial
+	} else {
+		best, err := report.SelectTrial(in.Trials, in.Trial)
+		if err != nil {
+			return reportError(name, err)
+		}
+		point = best.Point
 	}
-	d, err := report.Diagnose(cmd.Context(), in.Problem, best.Point, o.workers)
+	d, err := report.Diagnose(cmd.Context(), in.Problem, point, o.workers)
 	if err != nil {
 		return err
 	}
@@ -198,14 +217,25 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	w := cmd.OutOrStdout()
 	if asJSON {
 		return writeJSON(w, struct {
-			Study     string            `json:"study"`
-			Trial     int               `json:"trial"`
-			Profiles  []profileInfoDoc  `json:"profiles"`
-			Diagnosis *report.Diagnosis `json:"diagnosis"`
-		}{name, best.Number, profiles, d})
+			Study          string                    `json:"study"`
+			Trial          int                       `json:"trial"`
+			Profiles       []profileInfoDoc          `json:"profiles"`
+			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+			Diagnosis      *report.Diagnosis         `json:"diagnosis"`
+		}{name, trial, profiles, rec, d})
 	}
-	if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d against the VM defaults.\n", name, workloadList(in), best.Number); err != nil {
-		return err
+	ew := &errWriter{w: w}
+	if rec != nil {
+		ew.printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloadList(in))
+		if ew.err == nil {
+			ew.err = rec.WriteText(w, len(in.Problem.Workloads()) == 1)
+		}
+		ew.printf("\n")
+	} else {
+		ew.printf("Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial)
+	}
+	if ew.err != nil {
+		return ew.err
 	}
 	return d.WriteText(w)
 }

@@ -19,13 +19,13 @@ import (
 	"github.com/gctune/gctune/report"
 )
 
-// reportStudy runs a small study on gcdemo into url and returns the best trial's number.
+// reportStudy runs a small study on gcdemo into url and returns the recommended trial's number.
 func reportStudy(t *testing.T, url string) int {
 	t.Helper()
 	var doc sessionDoc
 	gctuneJSON(t, &doc, "optimize", gcdemo, "--trials", "10", "--workers", "1", "--storage", url, "--study", "demo")
-	require.NotNil(t, doc.Best)
-	return doc.Best.Number
+	require.NotNil(t, doc.Recommendation)
+	return doc.Recommendation.Trial
 }
 
 // TestReportAndExplain runs gctune report and explain on a study in SQLite and in PostgreSQL.
@@ -39,7 +39,7 @@ func TestReportAndExplain(t *testing.T) {
 			// explain: the header, then the diagnosis text, the same as the JSON's.
 			out, errOut, code := gctune(t, "explain", "demo", "--storage", url)
 			require.Equal(t, 0, code, errOut)
-			assert.Regexp(t, `^Study demo \(testdata/gcdemo.yaml\), trial \d+ against the VM defaults.\n`, out)
+			assert.Regexp(t, `^Study demo \(testdata/gcdemo.yaml\): the recommended configuration against the VM defaults.\nrecommended: trial \d+, `, out)
 			assert.Contains(t, out, "Where the GC time went:")
 			var doc struct {
 				Study     string            `json:"study"`
@@ -55,7 +55,7 @@ func TestReportAndExplain(t *testing.T) {
 			// --trial explains another trial.
 			out, errOut, code = gctune(t, "explain", "demo", "--storage", url, "--trial", "0")
 			require.Equal(t, 0, code, errOut)
-			assert.Contains(t, out, "trial 0 against")
+			assert.Contains(t, out, "trial 0 as it is against")
 
 			// report: the HTML and one PNG per figure, nothing else left in the directories.
 			dir := t.TempDir()
@@ -78,6 +78,13 @@ func TestReportAndExplain(t *testing.T) {
 			require.NoError(t, err)
 			assert.Contains(t, string(page), "<svg")
 			assert.Contains(t, string(page), "demo")
+			// The page opens with how to apply the result: the first section after the
+			// header is "Apply it", with the launch line or the script's statements.
+			first := regexp.MustCompile(`<h2>([^<]+)</h2>`).FindAllStringSubmatch(string(page), -1)
+			require.NotEmpty(t, first)
+			assert.Equal(t, "Apply it", first[0][1], "the first section")
+			assert.Regexp(t, `pharo --headless (--edenSize=\d+m )?My\.image`, string(page))
+			assert.Contains(t, string(page), "Smalltalk vm parameterAt:")
 		})
 	}
 }

@@ -89,7 +89,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			if ro.json {
 				return writeJSON(cmd.OutOrStdout(), map[string]string{"deleted": args[0]})
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "deleted study %s\n", args[0])
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "deleted study %s\n", quoteName(args[0]))
 			return err
 		},
 	}
@@ -147,7 +147,7 @@ func printStudies(w io.Writer, url string, sums []studies.Summary) error {
 		if s.HasBest {
 			best = fmt.Sprintf("%.4g (#%d)", s.Best, s.BestNumber)
 		}
-		ew.printf("%-32s  %8d  %8d  %7d  %6d  %12s\n", s.Name, s.Trials.Complete, s.Trials.Running, s.Trials.Waiting, s.Trials.Fail, best)
+		ew.printf("%-32s  %8d  %8d  %7d  %6d  %12s\n", quoteName(s.Name), s.Trials.Complete, s.Trials.Running, s.Trials.Waiting, s.Trials.Fail, best)
 	}
 	return ew.err
 }
@@ -165,7 +165,7 @@ type showDoc struct {
 func printShow(w io.Writer, d *showDoc) error {
 	ew := &errWriter{w: w}
 	p := d.Problem
-	ew.printf("study %s in %s (created by gctune %s)\n", d.Study, d.Storage, p.Version)
+	ew.printf("study %s in %s (created by gctune %s)\n", quoteName(d.Study), d.Storage, p.Version)
 	for _, wl := range p.Workloads {
 		ew.printf("  workload %s (%s, fingerprint %.12s)\n", wl.Ref, wl.Kind, wl.Fingerprint)
 	}

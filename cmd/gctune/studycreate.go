@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
@@ -79,8 +81,8 @@ type createdLoad struct {
 }
 
 func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
-	if name == "" {
-		return usageErrorf("study create: empty study name")
+	if err := studies.ValidateName(name); err != nil {
+		return usageErrorf("study create: %v", strings.TrimPrefix(err.Error(), "studies: "))
 	}
 	sp, prob, err := newProblem(cfg, refs)
 	if err != nil {
@@ -93,7 +95,7 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 	defer store.Close()
 	if _, err := createStudy(ctx, store, name, sp); err != nil {
 		if errors.Is(err, studies.ErrStudyExists) {
-			return usageErrorf("study %q already exists in %s: join it with 'gctune worker --study %s', or create another name", name, store.URL(), name)
+			return usageErrorf("study %q already exists in %s: join it with 'gctune worker --study %s', or create another name", name, store.URL(), export.ShellQuote(name))
 		}
 		return err
 	}
@@ -128,6 +130,6 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 	}
 	printPlan(w, sp.Plan)
 	ew.printf("%d configuration(s) queued to run first\n", doc.Queued)
-	ew.printf("join it: gctune worker --study %s --storage %s\n", name, store.URL())
+	ew.printf("join it: gctune worker --study %s --storage %s\n", export.ShellQuote(name), export.ShellQuote(store.URL()))
 	return ew.err
 }

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/verify"
@@ -131,7 +131,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	if err := checkStudyCost(cfg, sp, o.study); err != nil {
 		return err
 	}
-	configs, err := verifyConfigs(store, id, o, sp)
+	configs, err := verifyConfigs(ctx, cfg, store, id, o, sp)
 	if err != nil {
 		return err
 	}
@@ -203,41 +203,54 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	return runErr
 }
 
-// verifyConfigs returns the defaults, the study's best trial and, with --trial, that trial.
-func verifyConfigs(store *studies.Store, id int, o verifyOptions, sp *studyProblem) ([]verify.Config, error) {
+// verifyConfigs returns the defaults, the study's recommendation (what export writes) and,
+// with --trial, that trial as it is.
+func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int, o verifyOptions, sp *studyProblem) ([]verify.Config, error) {
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
 		return nil, err
 	}
-	best, ok := studies.BestTrial(trials)
-	if !ok {
+	if _, ok := studies.BestTrial(trials); !ok {
 		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
 	}
-	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: "--edenSize=" + edenFlag(sp.VM.NewSpaceBytes),
-		Script: defaultScript(sp.VM), PredictedSpeedup: 1}}
-	add := func(name string, t goptuna.FrozenTrial) error {
-		d, err := newExportDoc(store, id, o.study, t, sp)
-		if err != nil {
-			return err
-		}
-		var script bytes.Buffer
-		if err := writeExportST(&script, d, sp); err != nil {
-			return err
-		}
-		configs = append(configs, verify.Config{Name: name, Trial: t.Number, EdenFlag: "--edenSize=" + edenFlag(d.Parameters.EdenBytes),
-			Script: script.String(), PredictedSpeedup: d.Predicted.Speedup})
-		return nil
-	}
-	if err := add("best", best); err != nil {
+	lw, err := reopenWorkloads(sp, false, cfg.Lifetimes.LongLivedThreshold)
+	if err != nil {
 		return nil, err
 	}
-	if o.trialSet && o.trial != best.Number {
+	prob, err := sp.newObjective(lw)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := recommendTrials(ctx, o.study, prob, trials, cfg.Search.Tolerance)
+	if err != nil {
+		return nil, err
+	}
+	meta := exportMeta(store, id, o.study, sp)
+	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: "--edenSize=" + export.EdenFlag(sp.VM.NewSpaceBytes),
+		Script: defaultScript(sp.VM), PredictedSpeedup: 1}}
+	add := func(name string, trial int, c *export.Config) error {
+		var script bytes.Buffer
+		if err := export.WriteST(&script, c); err != nil {
+			return err
+		}
+		configs = append(configs, verify.Config{Name: name, Trial: trial, EdenFlag: "--edenSize=" + export.EdenFlag(c.Parameters.EdenBytes),
+			Script: script.String(), PredictedSpeedup: c.Predicted.Speedup})
+		return nil
+	}
+	if err := add("best", rec.Trial, export.FromRecommendation(meta, rec)); err != nil {
+		return nil, err
+	}
+	if o.trialSet {
 		if err := checkTrial(trials, o.study, o.trial); err != nil {
 			return nil, err
 		}
 		for _, t := range trials {
 			if t.Number == o.trial {
-				if err := add(fmt.Sprintf("trial-%d", t.Number), t); err != nil {
+				c, err := export.FromTrial(meta, t)
+				if err != nil {
+					return nil, err
+				}
+				if err := add(fmt.Sprintf("trial-%d", t.Number), t.Number, c); err != nil {
 					return nil, err
 				}
 			}
@@ -255,7 +268,7 @@ func defaultScript(vm heapsim.Params) string {
 Smalltalk vm parameterAt: 25 put: %d. "growth headroom (VM parameter 25)"
 Smalltalk vm parameterAt: 24 put: %d. "shrink threshold (VM parameter 24)"
 Smalltalk vm parameterAt: 55 put: %s. "full GC ratio (VM parameter 55)"
-`, edenFlag(vm.NewSpaceBytes), vm.GrowthHeadroomBytes, vm.ShrinkThresholdBytes, smalltalkFloat(vm.FullGCRatio))
+`, export.EdenFlag(vm.NewSpaceBytes), vm.GrowthHeadroomBytes, vm.ShrinkThresholdBytes, export.SmalltalkFloat(vm.FullGCRatio))
 }
 
 func configNames(cs []verify.Config) string {

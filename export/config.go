@@ -1,0 +1,190 @@
+package export
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/search"
+)
+
+// Format is an export format.
+type Format string
+
+// The formats.
+const (
+	ST    Format = "st"
+	JSON  Format = "json"
+	YAML  Format = "yaml"
+	Flags Format = "flags"
+)
+
+// ParseFormat checks a format name.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case ST, JSON, YAML, Flags:
+		return f, nil
+	}
+	return "", fmt.Errorf("export: format %q: want st, json, yaml or flags", s)
+}
+
+// Config is what an export writes; the json format is this struct.
+type Config struct {
+	Study     string   `json:"study"`
+	Trial     int      `json:"trial"`
+	Workloads []string `json:"workloads"`
+	// Parameters is the whole configuration as simulated, the parameters left at the VM
+	// default included (at their default values).
+	Parameters Parameters `json:"parameters"`
+	// Set names the dimensions (search.Param...) the export sets, in search.ParamNames order;
+	// the others stay at the VM default. VMParameters maps the VM parameter numbers of those to
+	// their values.
+	Set          []string       `json:"set"`
+	VMParameters map[string]any `json:"vmParameters"`
+	Predicted    Prediction     `json:"predicted"`
+	// Recommendation says how the configuration was chosen; nil for an explicit trial.
+	Recommendation *Recommendation `json:"recommendation,omitempty"`
+	Provenance     Provenance      `json:"provenance"`
+	// VM carries the study's VM facts (stack pages, page size, image size...), for the YAML
+	// format and the survivor-space size.
+	VM heapsim.Params `json:"-"`
+}
+
+// Parameters are the five tunables in the VM's units.
+type Parameters struct {
+	EdenBytes           uint64  `json:"edenBytes"`
+	HeadroomBytes       uint64  `json:"headroomBytes"`
+	ShrinkBytes         uint64  `json:"shrinkBytes"`
+	FullGCRatio         float64 `json:"fullGCRatio"`
+	SurvivorsProportion float64 `json:"survivorsProportion"`
+	SurvivorsToKeep     uint64  `json:"survivorsToKeep"`
+}
+
+// Prediction is what the simulator predicts for the configuration.
+type Prediction struct {
+	Speedup            float64 `json:"speedup"`
+	Value              float64 `json:"value"`
+	DefaultValue       float64 `json:"defaultValue"`
+	TotalSeconds       float64 `json:"totalSeconds"`
+	GCShare            float64 `json:"gcShare"`
+	PeakFootprintBytes uint64  `json:"peakFootprintBytes"`
+	Feasible           bool    `json:"feasible"`
+}
+
+// Recommendation is how gctune chose the configuration (recommend.Recommend).
+type Recommendation struct {
+	Tolerance float64 `json:"tolerance"`
+	// KeepDefaults is true when the configuration is less than KeepDefaultsWithin faster than
+	// the defaults: the st format then sets nothing and says what the best would be.
+	KeepDefaults       bool    `json:"keepDefaults"`
+	KeepDefaultsWithin float64 `json:"keepDefaultsWithin"`
+	// BestTrial is the fastest trial; ChosenTrial the one with the smallest footprint among
+	// the Within trials within the tolerance of it.
+	BestTrial              int     `json:"bestTrial"`
+	BestValue              float64 `json:"bestValue"`
+	BestPeakFootprintBytes uint64  `json:"bestPeakFootprintBytes"`
+	ChosenTrial            int     `json:"chosenTrial"`
+	Within                 int     `json:"within"`
+	// PutBack are the chosen trial's changes put back to the VM default, each with its cost;
+	// Kept the changes kept, each with what putting it back alone would cost.
+	PutBack []recommend.Step `json:"putBack"`
+	Kept    []recommend.Step `json:"kept"`
+}
+
+// Provenance says where the configuration came from.
+type Provenance struct {
+	Storage       string            `json:"storage"`
+	Created       string            `json:"created,omitempty"`
+	StudyVersion  string            `json:"studyGctuneVersion"`
+	ExportVersion string            `json:"exportGctuneVersion"`
+	Seed          uint64            `json:"seed"`
+	Sampler       string            `json:"sampler"`
+	Fingerprints  map[string]string `json:"fingerprints"`
+	Note          string            `json:"note"`
+}
+
+// Meta is what every export carries besides the configuration: the study, its workloads, the
+// VM facts and defaults, the objective at the defaults and the provenance.
+type Meta struct {
+	Study        string
+	Workloads    []string
+	VM           heapsim.Params
+	DefaultValue float64
+	Provenance   Provenance
+}
+
+// vmParam is each dimension's VM parameter number.
+var vmParam = map[string]string{
+	search.ParamNewSpace: "45", search.ParamHeadroom: "25", search.ParamShrink: "24",
+	search.ParamRatio: "55", search.ParamProportion: "6",
+}
+
+// FromRecommendation is the export of a recommendation: the parameters it changes are set,
+// the others left at the VM default.
+func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
+	var set []string
+	for _, name := range search.ParamNames() {
+		if r.Changed(name) {
+			set = append(set, name)
+		}
+	}
+	c := newConfig(m, r.Trial, r.Params(m.VM), r.Point.Proportion, set)
+	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: r.DefaultValue, TotalSeconds: r.TotalSeconds,
+		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true}
+	c.Recommendation = &Recommendation{Tolerance: r.Tolerance, KeepDefaults: r.KeepDefaults, KeepDefaultsWithin: recommend.KeepDefaultsWithin,
+		BestTrial: r.Best.Number, BestValue: r.Best.Value, BestPeakFootprintBytes: r.Best.PeakFootprintBytes,
+		ChosenTrial: r.Chosen.Number, Within: r.Within, PutBack: r.PutBack, Kept: r.Kept}
+	if c.Recommendation.PutBack == nil {
+		c.Recommendation.PutBack = []recommend.Step{}
+	}
+	if c.Recommendation.Kept == nil {
+		c.Recommendation.Kept = []recommend.Step{}
+	}
+	return c
+}
+
+// FromTrial is the export of one trial as the search stored it: all five parameters set, the
+// prediction from the trial's recorded metrics.
+func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
+	raw, err := search.PointFromParams(t.Params)
+	if err != nil {
+		return nil, fmt.Errorf("export: trial %d: %w", t.Number, err)
+	}
+	p := raw.Rounded()
+	c := newConfig(m, t.Number, p.Params(m.VM), p.Proportion, search.ParamNames())
+	num := func(k string) float64 { v, _ := strconv.ParseFloat(t.UserAttrs[k], 64); return v }
+	c.Predicted = Prediction{Speedup: m.DefaultValue / t.Value, Value: t.Value, DefaultValue: m.DefaultValue,
+		TotalSeconds: num(search.AttrTotalSeconds), GCShare: num(search.AttrGCShare),
+		PeakFootprintBytes: uint64(num(search.AttrFootprint)), Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
+	return c, nil
+}
+
+func newConfig(m Meta, trial int, p heapsim.Params, proportion float64, set []string) *Config {
+	if p.Survivors.Mode != heapsim.SurvivorsProportion {
+		proportion = p.TenuringProportion()
+	}
+	c := &Config{Study: m.Study, Trial: trial, Workloads: slices.Clone(m.Workloads), Provenance: m.Provenance, VM: p,
+		Set: slices.Clone(set),
+		Parameters: Parameters{EdenBytes: p.NewSpaceBytes, HeadroomBytes: p.GrowthHeadroomBytes, ShrinkBytes: p.ShrinkThresholdBytes,
+			FullGCRatio: p.FullGCRatio, SurvivorsProportion: proportion, SurvivorsToKeep: p.SurvivorsToKeep()}}
+	if c.Workloads == nil {
+		c.Workloads = []string{}
+	}
+	if c.Set == nil {
+		c.Set = []string{}
+	}
+	values := map[string]any{"45": c.Parameters.EdenBytes, "25": c.Parameters.HeadroomBytes, "24": c.Parameters.ShrinkBytes,
+		"55": c.Parameters.FullGCRatio, "6": c.Parameters.SurvivorsToKeep}
+	c.VMParameters = map[string]any{}
+	for _, name := range set {
+		c.VMParameters[vmParam[name]] = values[vmParam[name]]
+	}
+	return c
+}
+
+// sets reports whether the export sets the dimension.
+func (c *Config) sets(param string) bool { return slices.Contains(c.Set, param) }

@@ -1,0 +1,164 @@
+package export
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/c-bata/goptuna"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/search"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// testMeta is a study's metadata as gctune export fills it.
+func testMeta(study string, workloads ...string) Meta {
+	return Meta{Study: study, Workloads: workloads, VM: heapsim.DefaultParams(), DefaultValue: 4583.136,
+		Provenance: Provenance{Storage: "gctune.db", Created: "2026-11-24T02:00:00Z", StudyVersion: "test", ExportVersion: "test",
+			Seed: 1, Sampler: "tpe", Fingerprints: map[string]string{}, Note: "predicted"}}
+}
+
+// testRecommendation is a recommendation as recommend.Recommend makes it for the dataframe
+// study: three changes kept, two put back.
+func testRecommendation() *recommend.Recommendation {
+	def := search.DefaultPoint(heapsim.DefaultParams()).Rounded()
+	pt := search.Point{NewSpaceBytes: 741 << 20, HeadroomBytes: 2089 << 20, ShrinkBytes: def.ShrinkBytes, Ratio: 29.88, Proportion: def.Proportion}
+	return &recommend.Recommendation{Tolerance: 0.01, DefaultValue: 4583.136,
+		Best:   recommend.Candidate{Number: 113, Value: 576.109, PeakFootprintBytes: 11819536384},
+		Chosen: recommend.Candidate{Number: 112, Value: 579.021, PeakFootprintBytes: 10693365760},
+		Within: 57, Trial: 112, Point: pt, AtDefault: []string{search.ParamShrink, search.ParamProportion},
+		Value: 579.021, Speedup: 4583.136 / 579.021, PeakFootprintBytes: 10693365760, GCShare: 0.0674, TotalSeconds: 579.021,
+		PutBack: []recommend.Step{
+			{Param: search.ParamProportion, Label: "survivors to keep", Value: 0.0755, Default: 0.9775, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true, Cost: -0.0000077},
+			{Param: search.ParamShrink, Label: "shrink threshold", Value: 20 << 20, Default: 32 << 20, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true},
+		},
+		Kept: []recommend.Step{
+			{Param: search.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Default: 16 << 20, Objective: 4615, Feasible: true, Cost: 6.97, Why: "not less than the tolerance, 1 %"},
+			{Param: search.ParamRatio, Label: "full GC ratio", Value: 29.88, Default: 0.333333, Objective: 645, Feasible: true, Cost: 0.115, Why: "not less than the tolerance, 1 %"},
+			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Default: 16 << 20, Objective: 638, Feasible: true, Cost: 0.102, Why: "not less than the tolerance, 1 %"},
+		}}
+}
+
+// testKeepDefaults is request-server's: 1.01x at best, so keep the defaults.
+func testKeepDefaults() *recommend.Recommendation {
+	def := search.DefaultPoint(heapsim.DefaultParams()).Rounded()
+	pt := def
+	pt.NewSpaceBytes, pt.Proportion = 964<<20, 0.0583
+	return &recommend.Recommendation{Tolerance: 0.01, DefaultValue: 124.1,
+		Best:   recommend.Candidate{Number: 78, Value: 122.4, PeakFootprintBytes: 1254084608},
+		Chosen: recommend.Candidate{Number: 87, Value: 123.5, PeakFootprintBytes: 141545472},
+		Within: 129, Trial: 87, Point: pt, AtDefault: []string{search.ParamHeadroom, search.ParamShrink, search.ParamRatio},
+		Value: 123.9, Speedup: 124.1 / 123.9, PeakFootprintBytes: 141545472, GCShare: 0.014, TotalSeconds: 123.9, KeepDefaults: true}
+}
+
+// testTrial is a stored trial, all five parameters set.
+func testTrial() goptuna.FrozenTrial {
+	p := search.Point{NewSpaceBytes: 979.4 * (1 << 20), HeadroomBytes: 1400 << 20, ShrinkBytes: 4 << 20, Ratio: 13.4172, Proportion: 1.2}
+	params := map[string]interface{}{}
+	for k, v := range p.Internal() {
+		params[k] = v
+	}
+	return goptuna.FrozenTrial{Number: 113, State: goptuna.TrialStateComplete, Value: 576.109, Params: params,
+		UserAttrs: map[string]string{search.AttrFeasible: "true", search.AttrFootprint: "11819536384",
+			search.AttrTotalSeconds: "576.109", search.AttrGCShare: "0.063"}}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./export -update to create it")
+	assert.Equal(t, string(want), string(got), "%s differs; run go test ./export -update and review the diff", path)
+}
+
+func TestGolden(t *testing.T) {
+	trial, err := FromTrial(testMeta("dataframe-3.1gb", "dataframe-3.1gb"), testTrial())
+	require.NoError(t, err)
+	cases := []struct {
+		name string
+		c    *Config
+	}{
+		{"recommended", FromRecommendation(testMeta("dataframe-3.1gb", "dataframe-3.1gb"), testRecommendation())},
+		{"keep-defaults", FromRecommendation(testMeta("request-server", "request-server"), testKeepDefaults())},
+		{"trial", trial},
+		{"names", FromRecommendation(testMeta("x\" Smalltalk os runCommand: 'rm -rf ~'. \"\nstorage: evil", "my \"run\".csv", "a\nb: c"), testRecommendation())},
+	}
+	for _, tc := range cases {
+		for _, f := range []Format{ST, JSON, YAML, Flags} {
+			t.Run(tc.name+"."+string(f), func(t *testing.T) {
+				var b bytes.Buffer
+				require.NoError(t, Write(&b, f, tc.c, "test"))
+				golden(t, tc.name+"."+string(f), b.Bytes())
+			})
+		}
+	}
+}
+
+func TestMiB(t *testing.T) {
+	for n, want := range map[uint64]string{
+		2089 << 20:    "2,089 MiB",
+		1 << 20:       "1 MiB",
+		3 << 19:       "1.5 MiB",
+		146735104:     "139.9375 MiB",
+		146737152:     "139.94 MiB (146,737,152 bytes)",
+		524289:        "0.50 MiB (524,289 bytes)",
+		(1 << 30) - 1: "1,024.00 MiB (1,073,741,823 bytes)",
+		0:             "0 MiB",
+		10198 << 20:   "10,198 MiB",
+		10693365760:   "10,197.99 MiB (10,693,365,760 bytes)",
+	} {
+		assert.Equal(t, want, MiB(n), "%d", n)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	assert.Equal(t, "dataframe-3.1gb", Quote("dataframe-3.1gb"))
+	assert.Equal(t, "a+b c", Quote("a+b c"))
+	assert.Equal(t, `"a\nb"`, Quote("a\nb"))
+	assert.Equal(t, `""`, Quote(""))
+	assert.Equal(t, `" x"`, Quote(" x"))
+	assert.Equal(t, `"a\"b"`, Quote(`a"b`))
+	assert.Equal(t, `"a#b"`, Quote("a#b"))
+	assert.Equal(t, `"\u2028"`, Quote("\u2028"))
+	assert.Equal(t, `"\xff"`, Quote("\xff"))
+}
+
+func TestShellQuote(t *testing.T) {
+	assert.Equal(t, "dataframe-3.1gb", ShellQuote("dataframe-3.1gb"))
+	assert.Equal(t, "a+b", ShellQuote("a+b"))
+	assert.Equal(t, "'a b'", ShellQuote("a b"))
+	assert.Equal(t, `'it'\''s'`, ShellQuote("it's"))
+	assert.Equal(t, "'$(rm -rf ~)'", ShellQuote("$(rm -rf ~)"))
+	assert.Equal(t, "''", ShellQuote(""))
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range []string{"st", "json", "yaml", "flags"} {
+		got, err := ParseFormat(f)
+		require.NoError(t, err)
+		assert.Equal(t, Format(f), got)
+	}
+	_, err := ParseFormat("xml")
+	assert.ErrorContains(t, err, `format "xml"`)
+}
+
+func TestTiming(t *testing.T) {
+	for _, name := range search.ParamNames() {
+		vm, when, persists := Timing(name)
+		assert.NotEmpty(t, vm, name)
+		assert.NotEmpty(t, when, name)
+		assert.NotEmpty(t, persists, name)
+	}
+	_, when, _ := Timing(search.ParamNewSpace)
+	assert.Contains(t, when, "next launch")
+}

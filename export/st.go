@@ -1,0 +1,261 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/search"
+)
+
+// WriteST writes the Pharo startup script: one comment that says what the configuration is,
+// how it was chosen and how to apply it (the --edenSize= launch flag), then one
+// Smalltalk vm parameterAt:put: line per parameter set at runtime, each with its comment.
+// Every name is escaped (StComment): the script's only code is those lines. When the
+// recommendation is to keep the defaults, the script sets nothing and says what the best
+// would be.
+func WriteST(w io.Writer, c *Config) error {
+	ew := &errWriter{w: w}
+	p := c.Parameters
+	keep := c.Recommendation != nil && c.Recommendation.KeepDefaults
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	add("gctune: GC parameters for %s (study %s, trial %d).", strings.Join(c.Workloads, ", "), c.Study, c.Trial)
+	add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, GC share %.1f %%,", c.Predicted.Speedup, 100*c.Predicted.GCShare)
+	add("peak footprint %s. Measure it on the real application.", units.FormatBytes(c.Predicted.PeakFootprintBytes))
+	if r := c.Recommendation; r != nil {
+		add("")
+		if r.ChosenTrial != r.BestTrial {
+			add("How it was chosen: of the %d trials within %s of the fastest (trial %d, peak footprint %s),", r.Within, recommend.Percent(r.Tolerance), r.BestTrial, units.FormatBytes(r.BestPeakFootprintBytes))
+			add("trial %d has the smallest peak footprint.", r.ChosenTrial)
+		} else {
+			add("How it was chosen: the fastest trial, and the smallest peak footprint of the %d within %s of it.", r.Within, recommend.Percent(r.Tolerance))
+		}
+		for _, st := range r.PutBack {
+			add("Put back to the VM default: %s, %s instead of %s; simulated, that costs %s (less than %s).",
+				st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.SignedPercent(st.Cost), recommend.Percent(r.Tolerance))
+		}
+		for _, st := range r.Kept {
+			add("Kept: %s %s; put back alone it costs %s (%s).", st.Label, stValue(st.Param, st.Value, false), recommend.SignedPercent(st.Cost), st.Why)
+		}
+	}
+	if keep {
+		add("")
+		r := c.Recommendation
+		add("gctune recommends keeping the VM defaults: the fastest configuration found (trial %d) is", r.BestTrial)
+		add("%.3gx as fast as them, less than %s faster, within the model's error. So this script sets", c.Predicted.DefaultValue/r.BestValue, recommend.Percent(r.KeepDefaultsWithin))
+		add("nothing. With the fewest changes within %s of it, trial %d, it would set:", recommend.Percent(r.Tolerance), c.Trial)
+		for _, name := range c.Set {
+			add("    %s (VM parameter %s): %s", recommend.Label(name), vmParam[name], stSetting(c, name))
+		}
+		add("To apply one anyway, export it by number: gctune export STUDY --trial %d (or %d).", c.Trial, r.BestTrial)
+		writeComment(ew, lines)
+		return ew.err
+	}
+	var defaults []string
+	for _, name := range search.ParamNames() {
+		if !c.sets(name) {
+			defaults = append(defaults, recommend.Label(name))
+		}
+	}
+	if len(defaults) > 0 {
+		add("")
+		add("Left at the VM default (not set here): %s.", strings.Join(defaults, ", "))
+	}
+	add("")
+	if c.sets(search.ParamNewSpace) {
+		add("New space (eden) size, VM parameter 45, in bytes: %s. The VM sizes new space only when it", MiB(p.EdenBytes))
+		add("starts, so this one is not in the lines below. Launch the image with the flag")
+		add("    pharo --headless --edenSize=%s My.image st this-script.st", EdenFlag(p.EdenBytes))
+		add("(it holds for that launch only), or keep it in the image: evaluate")
+		add("    Smalltalk vm parameterAt: 45 put: %d", p.EdenBytes)
+		add("and save the image; the value is written in the image header and used from the next launch.")
+		add("")
+	}
+	if runtimeSet(c) {
+		launch := "pharo --headless My.image st this-script.st"
+		if c.sets(search.ParamNewSpace) {
+			launch = "the command above"
+		}
+		add("The lines below apply as soon as they run (the shrink threshold from the next full GC) and")
+		add("are not saved in the image, so run them at every start, after the session has started: as a")
+		add("script on the command line (%s) or from a startup action.", launch)
+		if c.sets(search.ParamProportion) {
+			add("Pharo also resets parameter 6 at every session start and after every snapshot")
+			add("(VirtualMachine>>setGCParameters): after saving the image in a running session, run the")
+			add("parameter 6 line again.")
+		}
+	}
+	writeComment(ew, lines)
+	ew.printf("\n")
+	if c.sets(search.ParamHeadroom) {
+		ew.printf("Smalltalk vm parameterAt: 25 put: %d. \"%s\"\n", p.HeadroomBytes, StComment(headroomText(p)))
+	}
+	if c.sets(search.ParamShrink) {
+		ew.printf("Smalltalk vm parameterAt: 24 put: %d. \"%s\"\n", p.ShrinkBytes, StComment(shrinkText(p)))
+	}
+	if c.sets(search.ParamRatio) {
+		ew.printf("Smalltalk vm parameterAt: 55 put: %s. \"%s\"\n", SmalltalkFloat(p.FullGCRatio), StComment(ratioText(p)))
+	}
+	if c.sets(search.ParamProportion) {
+		ew.printf("Smalltalk vm parameterAt: 6 put: %d. \"%s\"\n", p.SurvivorsToKeep, StComment(survivorsText(c)))
+	}
+	return ew.err
+}
+
+// runtimeSet reports whether the script sets any parameter at runtime (25, 24, 55, 6).
+func runtimeSet(c *Config) bool {
+	for _, name := range []string{search.ParamHeadroom, search.ParamShrink, search.ParamRatio, search.ParamProportion} {
+		if c.sets(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeComment writes lines as one Smalltalk comment, every line escaped.
+func writeComment(ew *errWriter, lines []string) {
+	for i, l := range lines {
+		open := " "
+		if i == 0 {
+			open = "\""
+		}
+		end := "\n"
+		if i == len(lines)-1 {
+			end = "\"\n"
+		}
+		if l == "" && i != 0 && i != len(lines)-1 {
+			ew.printf("\n")
+			continue
+		}
+		ew.printf("%s%s%s", open, StComment(l), end)
+	}
+}
+
+func headroomText(p Parameters) string {
+	return fmt.Sprintf("growth headroom, VM parameter 25, in bytes: %s. After a scavenge the VM adds old space while less than this is free, one segment of at least this size (page-rounded; a larger allocation gets the next power of two). At once; not saved in the image.",
+		MiB(p.HeadroomBytes))
+}
+
+func shrinkText(p Parameters) string {
+	return fmt.Sprintf("shrink threshold, VM parameter 24, in bytes: %s. At the end of a full GC the VM returns wholly empty segments to the OS, only when free old space exceeds both this and the growth headroom (%s), and keeps about the headroom free. From the next full GC; not saved in the image.",
+		MiB(p.ShrinkBytes), MiB(p.HeadroomBytes))
+}
+
+func ratioText(p Parameters) string {
+	return fmt.Sprintf("full GC ratio, VM parameter 55, a Float: after a scavenge, the VM runs a full GC once old space in use has grown by %s since the last full GC. At once; not saved in the image.",
+		trimPercent(p.FullGCRatio))
+}
+
+func survivorsText(c *Config) string {
+	p := c.Parameters
+	survivor := heapsim.ComputeLayout(c.VM).SurvivorBytes
+	what := fmt.Sprintf("p = %.3g: once a scavenge leaves the survivor space over 90 %% full, the next tenures the past survivors in its lowest %.0f %% (about the oldest)",
+		p.SurvivorsProportion, 100*(1-math.Min(p.SurvivorsProportion, 1)))
+	if p.SurvivorsProportion >= 1 {
+		what = fmt.Sprintf("p = %.3g: keep all survivors; only what overflows the survivor space is tenured", p.SurvivorsProportion)
+	}
+	return fmt.Sprintf("survivors to keep, VM parameter 6, in 64-byte units of the %s survivor space, %s. At once (the next scavenge already tenures by it); Pharo resets it at every session start and after every snapshot.",
+		MiB(survivor), what)
+}
+
+// trimPercent writes a ratio as a percentage with up to 4 significant digits ("1,340 %").
+func trimPercent(r float64) string {
+	v := 100 * r
+	s := fmt.Sprintf("%.4g", v)
+	if !strings.ContainsAny(s, "e") && v >= 1000 {
+		return units.FormatCount(uint64(math.Round(v))) + " %"
+	}
+	return s + " %"
+}
+
+// stValue writes a dimension's value for a comment; def says it is the VM default.
+func stValue(param string, v float64, def bool) string {
+	switch param {
+	case search.ParamNewSpace, search.ParamHeadroom, search.ParamShrink:
+		return MiB(uint64(v))
+	case search.ParamProportion:
+		if def {
+			return fmt.Sprintf("Pharo's own (p = %.3g)", v)
+		}
+		return fmt.Sprintf("p = %.3g", v)
+	case search.ParamRatio:
+		if def {
+			return strconv.FormatFloat(heapsim.DefaultParams().FullGCRatio, 'g', -1, 64)
+		}
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+// stSetting says how a dimension would be set.
+func stSetting(c *Config, param string) string {
+	p := c.Parameters
+	switch param {
+	case search.ParamNewSpace:
+		return fmt.Sprintf("--edenSize=%s (%s)", EdenFlag(p.EdenBytes), MiB(p.EdenBytes))
+	case search.ParamHeadroom:
+		return fmt.Sprintf("parameterAt: 25 put: %d (%s)", p.HeadroomBytes, MiB(p.HeadroomBytes))
+	case search.ParamShrink:
+		return fmt.Sprintf("parameterAt: 24 put: %d (%s)", p.ShrinkBytes, MiB(p.ShrinkBytes))
+	case search.ParamRatio:
+		return fmt.Sprintf("parameterAt: 55 put: %s", SmalltalkFloat(p.FullGCRatio))
+	}
+	return fmt.Sprintf("parameterAt: 6 put: %d (p = %.3g)", p.SurvivorsToKeep, p.SurvivorsProportion)
+}
+
+// LaunchFlag is the VM's launch flag for the new-space size ("--edenSize=741m"), or "" when
+// the configuration leaves it at the default.
+func LaunchFlag(c *Config) string {
+	if !c.sets(search.ParamNewSpace) || (c.Recommendation != nil && c.Recommendation.KeepDefaults) {
+		return ""
+	}
+	return "--edenSize=" + EdenFlag(c.Parameters.EdenBytes)
+}
+
+// Statements are the script's Smalltalk statements without their comments, in order; none
+// when the recommendation is to keep the defaults.
+func Statements(c *Config) []string {
+	if c.Recommendation != nil && c.Recommendation.KeepDefaults {
+		return nil
+	}
+	p := c.Parameters
+	var out []string
+	if c.sets(search.ParamHeadroom) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 25 put: %d.", p.HeadroomBytes))
+	}
+	if c.sets(search.ParamShrink) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 24 put: %d.", p.ShrinkBytes))
+	}
+	if c.sets(search.ParamRatio) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 55 put: %s.", SmalltalkFloat(p.FullGCRatio)))
+	}
+	if c.sets(search.ParamProportion) {
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 6 put: %d.", p.SurvivorsToKeep))
+	}
+	return out
+}
+
+// Timing says, for a dimension (search.Param...), its VM parameter number, when a new value
+// takes effect and what persists of it.
+func Timing(param string) (vm, takesEffect, persists string) {
+	switch param {
+	case search.ParamNewSpace:
+		return "45", "at the next launch only: new space is sized when the VM starts",
+			"--edenSize= holds for one launch; parameter 45 is saved in the image header when the image is saved"
+	case search.ParamHeadroom:
+		return "25", "at once", "not saved: set it at every start"
+	case search.ParamShrink:
+		return "24", "at the next full GC", "not saved: set it at every start"
+	case search.ParamRatio:
+		return "55", "at once (checked after each scavenge)", "not saved: set it at every start"
+	case search.ParamProportion:
+		return "6", "at once (the next scavenge already tenures by it)",
+			"not saved; Pharo resets it at every session start and after every snapshot: set it again after saving"
+	}
+	return "", "", ""
+}

@@ -1,0 +1,109 @@
+package export
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/units"
+)
+
+// Write writes c in format f.
+func Write(w io.Writer, f Format, c *Config, version string) error {
+	switch f {
+	case JSON:
+		return WriteJSON(w, c)
+	case YAML:
+		return WriteYAML(w, c, version)
+	case Flags:
+		return WriteFlags(w, c)
+	}
+	return WriteST(w, c)
+}
+
+// WriteJSON writes c as indented JSON.
+func WriteJSON(w io.Writer, c *Config) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(c)
+}
+
+// survivorsValue is the simulate.survivors_proportion of a configuration: the proportion, or
+// "pharo" when parameter 6 is left to Pharo.
+func survivorsValue(p heapsim.Params) string {
+	switch p.Survivors.Mode {
+	case heapsim.SurvivorsProportion:
+		return strconv.FormatFloat(p.Survivors.Proportion, 'g', -1, 64)
+	case heapsim.SurvivorsCount:
+		return strconv.FormatFloat(p.TenuringProportion(), 'g', -1, 64)
+	}
+	return "pharo"
+}
+
+// WriteYAML writes c as a gctune configuration file: the simulate section holds the whole
+// configuration (the VM defaults where the export sets nothing), provenance where it came
+// from. Names in the header comment are quoted onto one line (Quote); in the document the
+// YAML encoder quotes them.
+func WriteYAML(w io.Writer, c *Config, version string) error {
+	v := c.VM
+	doc := map[string]any{
+		"simulate": map[string]any{
+			"eden": mibFlag(v.NewSpaceBytes), "headroom": mibFlag(v.GrowthHeadroomBytes), "shrink": mibFlag(v.ShrinkThresholdBytes),
+			"ratio": v.FullGCRatio, "survivors_proportion": survivorsValue(v), "stack_pages": v.StackPages,
+			"page_size": v.PageBytes, "max_old_space": v.MaxOldSpaceBytes, "image_size": v.ImageBytes, "bug588": v.Bug588,
+		},
+		"provenance": map[string]any{
+			"study": quoted(c.Study), "trial": c.Trial, "workloads": quoted(strings.Join(c.Workloads, ", ")),
+			"predicted_speedup": c.Predicted.Speedup, "peak_footprint": units.FormatBytes(c.Predicted.PeakFootprintBytes),
+			"gctune_version": version,
+		},
+	}
+	quoted := make([]string, len(c.Workloads))
+	for i, wl := range c.Workloads {
+		quoted[i] = ShellQuote(wl)
+	}
+	ew := &errWriter{w: w}
+	ew.printf("# gctune configuration exported from study %s, trial %d (%s).\n", Quote(c.Study), c.Trial, Quote(c.Provenance.Storage))
+	ew.printf("# Load it with: %s\n", oneLine("gctune simulate "+strings.Join(quoted, " ")+" --config FILE"))
+	if ew.err != nil {
+		return ew.err
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+// WriteFlags writes gctune simulate's flags for the whole configuration.
+func WriteFlags(w io.Writer, c *Config) error {
+	v := c.VM
+	ew := &errWriter{w: w}
+	ew.printf("--eden %s --headroom %s --shrink %s --ratio %s --survivors-proportion %s\n",
+		mibFlag(v.NewSpaceBytes), mibFlag(v.GrowthHeadroomBytes), mibFlag(v.ShrinkThresholdBytes),
+		strconv.FormatFloat(v.FullGCRatio, 'g', -1, 64), survivorsValue(v))
+	return ew.err
+}
+
+// quoted is a YAML string in double quotes: the one style that holds any text and loads back
+// the same (yaml.v3 writes "\n" alone as a block scalar that loads back as ""). YAML text is
+// UTF-8: invalid bytes become U+FFFD.
+func quoted(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.DoubleQuotedStyle, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
+}
+
+// oneLine returns s when it is valid UTF-8 and printable (no line break of any kind, which
+// would end a YAML comment), else strconv.Quote(s).
+func oneLine(s string) string {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
+}

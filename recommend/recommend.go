@@ -1,0 +1,211 @@
+package recommend
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+)
+
+// Settings tune Recommend.
+type Settings struct {
+	// Tolerance is the fraction of the best objective a recommendation may give up, in [0, 1);
+	// gctune's default is DefaultTolerance. 0 recommends the best trial and puts back only
+	// changes that cost nothing or help.
+	Tolerance float64
+}
+
+// Recommendation is the configuration gctune recommends, how it was reached, and what it is
+// worth.
+type Recommendation struct {
+	// Tolerance is the one used.
+	Tolerance float64 `json:"tolerance"`
+	// DefaultValue is the objective at the VM defaults.
+	DefaultValue float64 `json:"defaultValue"`
+	// Best is the fastest feasible trial; Chosen the one with the smallest footprint within
+	// the tolerance of it (Within of them were); Trial is Chosen's number.
+	Best   Candidate `json:"best"`
+	Chosen Candidate `json:"chosen"`
+	Within int       `json:"within"`
+	Trial  int       `json:"trial"`
+	// Point is the recommended configuration: Chosen with the parameters in AtDefault put
+	// back (their values here are the VM defaults as a point, search.DefaultPoint, rounded).
+	Point search.Point `json:"point"`
+	// AtDefault names the dimensions left at (or put back to) the VM default, in
+	// search.ParamNames order: an export sets none of them.
+	AtDefault []string `json:"atDefault"`
+	// Value, Speedup, PeakFootprintBytes and GCShare are the simulated figures of the
+	// recommendation (Params), never estimates.
+	Value              float64 `json:"value"`
+	Speedup            float64 `json:"speedup"`
+	PeakFootprintBytes uint64  `json:"peakFootprintBytes"`
+	GCShare            float64 `json:"gcShare"`
+	TotalSeconds       float64 `json:"totalSeconds"`
+	// PutBack are the changes of Chosen put back to the default, in the order they were.
+	PutBack []Step `json:"putBack"`
+	// Kept are the changes the recommendation keeps, each with what putting it back alone
+	// would cost (the last round of the put-back search), largest cost first.
+	Kept []Step `json:"kept"`
+	// KeepDefaults is true when Speedup is below 1 + KeepDefaultsWithin: the gain is not worth
+	// a change; Point still says what the best would be.
+	KeepDefaults bool `json:"keepDefaults"`
+}
+
+// Step is one change tried at its VM default.
+type Step struct {
+	Param string `json:"param"`
+	Label string `json:"label"`
+	// Value is the parameter in the configuration, Default the VM default (as a point).
+	Value   float64 `json:"value"`
+	Default float64 `json:"default"`
+	// Objective, PeakFootprintBytes and Feasible are the simulated figures with the parameter
+	// put back; Cost is Objective over the objective before, minus 1 (0.012 = 1.2 % slower).
+	Objective          float64 `json:"objective"`
+	PeakFootprintBytes uint64  `json:"peakFootprintBytes"`
+	Feasible           bool    `json:"feasible"`
+	Cost               float64 `json:"cost"`
+	// Why says, for a kept change, why it was not put back.
+	Why string `json:"why,omitempty"`
+}
+
+// Params returns the recommendation's simulator parameters on top of base: Point, with the
+// dimensions in AtDefault at the VM defaults themselves.
+func (r *Recommendation) Params(base heapsim.Params) heapsim.Params {
+	return Params(r.Point, r.AtDefault, base)
+}
+
+// Changed reports whether the recommendation changes the dimension (search.Param...).
+func (r *Recommendation) Changed(param string) bool { return !slices.Contains(r.AtDefault, param) }
+
+// Recommend selects among trials (Select), puts back the changes that cost less than the
+// tolerance, confirmed by simulating prob, and judges the result against the defaults. It is
+// deterministic. ErrNoCandidate when no trial qualifies.
+func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.FrozenTrial, s Settings) (*Recommendation, error) {
+	if prob == nil {
+		return nil, errors.New("recommend: no problem")
+	}
+	sel, err := Select(Candidates(trials), s.Tolerance)
+	if err != nil {
+		return nil, err
+	}
+	base := prob.Base()
+	def := search.DefaultPoint(base).Rounded()
+	exact := search.DefaultPoint(base) // the defaults people read: ratio 0.333333
+	r := &Recommendation{Tolerance: s.Tolerance, DefaultValue: prob.DefaultValue(), Best: sel.Best, Chosen: sel.Chosen,
+		Within: sel.Within, Trial: sel.Chosen.Number, Point: sel.Chosen.Point}
+	for _, t := range tunables {
+		if t.get(r.Point) == t.get(def) {
+			r.AtDefault = append(r.AtDefault, t.name)
+		}
+	}
+	cur, err := evaluate(prob, r.Point, r.AtDefault)
+	if err != nil {
+		return nil, err
+	}
+	start := cur
+	for {
+		var tries []Step
+		var trial [][]string
+		for _, t := range tunables {
+			if !r.Changed(t.name) {
+				continue
+			}
+			tries = append(tries, Step{Param: t.name, Label: t.label, Value: t.get(r.Point), Default: t.get(exact)})
+			trial = append(trial, withParam(r.AtDefault, t.name))
+		}
+		if len(tries) == 0 {
+			break
+		}
+		res := make([]objective.Result, len(tries))
+		for k := range tries {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("recommend: %w", err)
+			}
+			if res[k], err = evaluate(prob, r.Point, trial[k]); err != nil {
+				return nil, err
+			}
+		}
+		for k := range tries {
+			tries[k].Objective = res[k].Value
+			tries[k].Feasible = res[k].Feasible
+			tries[k].PeakFootprintBytes = res[k].Metrics.PeakFootprintBytes
+			tries[k].Cost = res[k].Value/cur.Value - 1
+		}
+		order := make([]int, len(tries))
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Compare(tries[a].Objective, tries[b].Objective)
+		})
+		accepted := -1
+		for _, k := range order {
+			if why := refusal(tries[k], cur, start, s.Tolerance); why == "" {
+				accepted = k
+				break
+			} else {
+				tries[k].Why = why
+			}
+		}
+		if accepted < 0 {
+			r.Kept = tries
+			slices.SortStableFunc(r.Kept, func(a, b Step) int { return cmp.Compare(b.Cost, a.Cost) })
+			break
+		}
+		st := tries[accepted]
+		st.Why = ""
+		r.PutBack = append(r.PutBack, st)
+		r.AtDefault = trial[accepted]
+		t, _ := tunableByName(st.Param)
+		t.set(&r.Point, t.get(def)) // as search.DefaultPoint(base).Rounded(): "at the default" everywhere
+		cur = res[accepted]
+	}
+	r.Value, r.Speedup = cur.Value, r.DefaultValue/cur.Value
+	r.PeakFootprintBytes, r.GCShare, r.TotalSeconds = cur.Metrics.PeakFootprintBytes, cur.Metrics.GCShare, cur.Metrics.TotalSeconds
+	r.KeepDefaults = r.Speedup < 1+KeepDefaultsWithin
+	return r, nil
+}
+
+// refusal says why a change may not be put back ("" when it may): it must stay feasible, cost
+// less than the tolerance against the configuration before it, and keep the objective and the
+// footprint within the tolerance of the chosen trial's.
+func refusal(st Step, cur, start objective.Result, tol float64) string {
+	switch {
+	case !st.Feasible:
+		return "infeasible without it"
+	case st.Cost >= tol && st.Cost > 0:
+		return "not less than the tolerance, " + Percent(tol)
+	case st.Objective > start.Value*(1+tol):
+		return fmt.Sprintf("it would take the objective %s past the chosen trial's, beyond the tolerance", Percent(st.Objective/start.Value-1))
+	case float64(st.PeakFootprintBytes) > float64(start.Metrics.PeakFootprintBytes)*(1+tol):
+		return fmt.Sprintf("it would raise the peak footprint by %s", Percent(float64(st.PeakFootprintBytes)/float64(max(start.Metrics.PeakFootprintBytes, 1))-1))
+	}
+	return ""
+}
+
+// evaluate simulates point p with the dimensions in atDefault at the VM defaults.
+func evaluate(prob *objective.Problem, p search.Point, atDefault []string) (objective.Result, error) {
+	res, err := prob.Evaluate(Params(p, atDefault, prob.Base()))
+	if err != nil {
+		return objective.Result{}, fmt.Errorf("recommend: %w", err)
+	}
+	return res, nil
+}
+
+// withParam returns names with name added, in search.ParamNames order.
+func withParam(names []string, name string) []string {
+	var out []string
+	for _, t := range tunables {
+		if t.name == name || slices.Contains(names, t.name) {
+			out = append(out, t.name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+package recommend
+
+import (
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/c-bata/goptuna"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/search"
+)
+
+// trial makes a stored trial: value, footprint in MiB (0: not recorded), state and feasibility.
+func trial(n int, value float64, fpMiB uint64, opts ...func(*goptuna.FrozenTrial)) goptuna.FrozenTrial {
+	p := search.Point{NewSpaceBytes: float64(16+n) * (1 << 20), HeadroomBytes: 16 << 20, ShrinkBytes: 32 << 20, Ratio: 0.5, Proportion: 0.9}
+	params := map[string]interface{}{}
+	for k, v := range p.Internal() {
+		params[k] = v
+	}
+	t := goptuna.FrozenTrial{Number: n, State: goptuna.TrialStateComplete, Value: value, Params: params,
+		UserAttrs: map[string]string{search.AttrFeasible: "true"}}
+	if fpMiB > 0 {
+		t.UserAttrs[search.AttrFootprint] = strconv.FormatUint(fpMiB<<20, 10)
+	}
+	for _, o := range opts {
+		o(&t)
+	}
+	return t
+}
+
+func infeasible(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrFeasible] = "false" }
+func failed(t *goptuna.FrozenTrial)     { t.State = goptuna.TrialStateFail }
+
+func TestSelect(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		trials       []goptuna.FrozenTrial
+		tolerance    float64
+		best, chosen int
+		within       int
+	}{
+		{"smallest footprint within 1 %", []goptuna.FrozenTrial{
+			trial(0, 100, 1000), trial(1, 100.5, 800), trial(2, 100.9, 700), trial(3, 101.2, 100)},
+			0.01, 0, 2, 3},
+		{"tolerance 0 keeps the best", []goptuna.FrozenTrial{
+			trial(0, 100, 1000), trial(1, 100.5, 800)}, 0, 0, 0, 1},
+		{"tie on value: the lower number is best, the smaller footprint chosen", []goptuna.FrozenTrial{
+			trial(4, 100, 900), trial(2, 100, 950), trial(3, 100, 900)}, 0, 2, 3, 3},
+		{"tie on footprint: the lower value, then the lower number", []goptuna.FrozenTrial{
+			trial(0, 100, 900), trial(1, 100.4, 800), trial(2, 100.2, 800), trial(3, 100.2, 800)}, 0.01, 0, 2, 4},
+		{"infeasible and failed trials never count", []goptuna.FrozenTrial{
+			trial(0, 50, 10, infeasible), trial(1, 40, 10, failed), trial(2, 100, 900), trial(3, 100.5, 800, infeasible)},
+			0.01, 2, 2, 1},
+		{"a tampered 0 value does not win", []goptuna.FrozenTrial{
+			trial(0, 0, 10), trial(1, -1, 10), trial(2, math.Inf(-1), 10), trial(3, math.NaN(), 10), trial(4, 100, 900)},
+			0.01, 4, 4, 1},
+		{"an unknown footprint loses to a known one", []goptuna.FrozenTrial{
+			trial(0, 100, 0), trial(1, 100.5, 900)}, 0.01, 0, 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Select(Candidates(tc.trials), tc.tolerance)
+			require.NoError(t, err)
+			assert.Equal(t, tc.best, s.Best.Number, "best")
+			assert.Equal(t, tc.chosen, s.Chosen.Number, "chosen")
+			assert.Equal(t, tc.within, s.Within, "within")
+		})
+	}
+}
+
+func TestSelectNone(t *testing.T) {
+	_, err := Select(Candidates([]goptuna.FrozenTrial{trial(0, 0, 10), trial(1, 10, 10, infeasible)}), 0.01)
+	require.ErrorIs(t, err, ErrNoCandidate)
+	_, err = Select(nil, 0.01)
+	require.ErrorIs(t, err, ErrNoCandidate)
+}
+
+func TestValidateTolerance(t *testing.T) {
+	for _, v := range []float64{0, 0.01, 0.5} {
+		assert.NoError(t, ValidateTolerance(v), v)
+	}
+	for _, v := range []float64{-0.01, 1, 2, math.NaN(), math.Inf(1)} {
+		assert.Error(t, ValidateTolerance(v), v)
+	}
+}
+
+func TestCandidatesRoundPoints(t *testing.T) {
+	tr := trial(0, 10, 5)
+	tr.Params[search.ParamNewSpace] = float64(16<<20) + 1234
+	c := Candidates([]goptuna.FrozenTrial{tr})
+	require.Len(t, c, 1)
+	assert.Equal(t, float64(16<<20), c[0].Point.NewSpaceBytes)
+	assert.Equal(t, uint64(5<<20), c[0].PeakFootprintBytes)
+}

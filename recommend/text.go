@@ -1,0 +1,144 @@
+package recommend
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/search"
+)
+
+// WriteText writes the recommendation for a terminal: the verdict (the configuration, or keep
+// the defaults), its simulated figures, how it was chosen, what was put back and why, and what
+// each kept change is worth. seconds says whether the objective is in seconds (one workload)
+// or a slowdown.
+func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
+	var b strings.Builder
+	val := func(v float64) string {
+		if seconds {
+			return Seconds(v)
+		}
+		return strconv.FormatFloat(v, 'g', 4, 64) + "×"
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	if r.KeepDefaults {
+		p("recommendation: keep the VM defaults. The fastest configuration found, trial %d, is %.3gx as fast (%s against %s): less than %s faster, within the model's error\n",
+			r.Best.Number, r.DefaultValue/r.Best.Value, val(r.Best.Value), val(r.DefaultValue), Percent(KeepDefaultsWithin))
+		p("  it would be: %s (peak footprint %s)\n", DescribePoint(r.Best.Point), units.FormatBytes(r.Best.PeakFootprintBytes))
+		p("  with the fewest changes, trial %d (%.3gx, peak footprint %s): %s\n", r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
+	} else {
+		p("recommended: trial %d, %s\n", r.Trial, r.Describe())
+		p("  predicted (simulated) %s against %s with the defaults: %.2fx faster; peak footprint %s, GC share %s\n",
+			val(r.Value), val(r.DefaultValue), r.Speedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
+	}
+	if r.Chosen.Number != r.Best.Number {
+		p("  chosen as the smallest peak footprint among the %d trials within %s of the fastest, trial %d (%s, %s)\n",
+			r.Within, Percent(r.Tolerance), r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
+	} else {
+		p("  the fastest trial, and the smallest peak footprint among the %d within %s of it\n", r.Within, Percent(r.Tolerance))
+	}
+	for _, st := range r.PutBack {
+		p("  put back to the VM default: %s %s → %s, which costs %s (less than %s)\n",
+			st.Label, Value(st.Param, st.Value), Value(st.Param, st.Default), SignedPercent(st.Cost), Percent(r.Tolerance))
+	}
+	for _, st := range r.Kept {
+		p("  kept: %s %s; put back alone it costs %s (%s)\n", st.Label, Value(st.Param, st.Value), keptCost(st), st.Why)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// keptCost says what putting a kept change back costs.
+func keptCost(st Step) string {
+	if !st.Feasible {
+		return "feasibility (the configuration is then infeasible)"
+	}
+	return SignedPercent(st.Cost)
+}
+
+// Describe writes the configuration's changes in user terms, and which parameters stay at the
+// VM default.
+func (r *Recommendation) Describe() string {
+	var set, def []string
+	for _, t := range tunables {
+		if r.Changed(t.name) {
+			set = append(set, t.label+" "+Value(t.name, t.get(r.Point)))
+		} else {
+			def = append(def, t.label)
+		}
+	}
+	s := strings.Join(set, ", ")
+	switch {
+	case len(set) == 0:
+		return "the VM defaults"
+	case len(def) > 0:
+		s += "; the VM default for " + strings.Join(def, ", ")
+	}
+	return s
+}
+
+// DescribePoint writes all five dimensions of a point in user terms.
+func DescribePoint(pt search.Point) string {
+	var parts []string
+	for _, t := range tunables {
+		parts = append(parts, t.label+" "+Value(t.name, t.get(pt)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Value writes a dimension's value for people: sizes in binary units, p for the survivors.
+func Value(param string, v float64) string {
+	switch param {
+	case search.ParamNewSpace, search.ParamHeadroom, search.ParamShrink:
+		return units.FormatBytes(uint64(v))
+	case search.ParamProportion:
+		if v >= 1 {
+			return fmt.Sprintf("p = %.3g (keep all)", v)
+		}
+		return fmt.Sprintf("p = %.3g", v)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// Seconds writes a time: whole seconds with digit groups from 100 s.
+func Seconds(s float64) string {
+	switch {
+	case s >= 100:
+		return units.FormatCount(uint64(s+0.5)) + " s"
+	case s >= 1:
+		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
+	}
+	return strconv.FormatFloat(s, 'f', 3, 64) + " s"
+}
+
+// Percent writes a fraction as a percentage, trailing zeros trimmed: no decimal from 100 %,
+// one from 1 %, else two ("697 %", "11.5 %", "1 %", "0.27 %", "0 %").
+func Percent(f float64) string {
+	v, d := 100*f, 2
+	switch a := math.Abs(v); {
+	case a >= 99.5:
+		d = 0
+	case a >= 0.995:
+		d = 1
+	}
+	s := strconv.FormatFloat(v, 'f', d, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s + " %"
+}
+
+// SignedPercent is Percent with a sign ("+0.3 %", "-0.02 %", "0 %").
+func SignedPercent(f float64) string {
+	s := Percent(f)
+	if s != "0 %" && !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s
+}

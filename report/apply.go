@@ -1,0 +1,128 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/search"
+)
+
+// Apply is how to apply the reported configuration in Pharo: the report's first section.
+type Apply struct {
+	// KeepDefaults is true when the recommendation is to keep the VM defaults (then
+	// LaunchFlag and Statements are empty, and Script says what the best would be).
+	KeepDefaults bool `json:"keepDefaults"`
+	// LaunchFlag is the VM launch flag for the new-space size ("--edenSize=741m"), "" when it
+	// stays at the default; Command a whole launch line with it and the script.
+	LaunchFlag string `json:"launchFlag"`
+	Command    string `json:"command"`
+	// Statements are the script's parameterAt:put: statements, without comments.
+	Statements []string `json:"statements"`
+	// Script is the whole startup script, as gctune export --format st writes it.
+	Script string `json:"script"`
+	// Rows say, for each parameter set, when it takes effect and what persists.
+	Rows []ApplyRow `json:"rows"`
+}
+
+// ApplyRow is one parameter the configuration sets.
+type ApplyRow struct {
+	Label       string `json:"label"`
+	VMParam     string `json:"vmParam"`
+	Value       string `json:"value"`
+	TakesEffect string `json:"takesEffect"`
+	Persists    string `json:"persists"`
+}
+
+// recommendation runs the recommendation for Build (in.Trial < 0).
+func recommendation(ctx context.Context, in Input) (*recommend.Recommendation, error) {
+	rec, err := recommend.Recommend(ctx, in.Problem, in.Trials, recommend.Settings{Tolerance: in.Tolerance})
+	if errors.Is(err, recommend.ErrNoCandidate) {
+		return nil, ErrNoBestTrial
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return rec, nil
+}
+
+// applyData builds the Apply section from the recommendation, or from trial in.Trial as it
+// is when rec is nil.
+func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
+	meta := in.Export
+	if meta.Study == "" {
+		meta.Study = in.Study
+	}
+	if len(meta.Workloads) == 0 {
+		for _, w := range in.Problem.Workloads() {
+			meta.Workloads = append(meta.Workloads, w.Name)
+		}
+	}
+	meta.VM, meta.DefaultValue = in.Problem.Base(), in.Problem.DefaultValue()
+	var c *export.Config
+	if rec != nil {
+		c = export.FromRecommendation(meta, rec)
+	} else {
+		var t *goptuna.FrozenTrial
+		for i := range in.Trials {
+			if in.Trials[i].Number == in.Trial {
+				t = &in.Trials[i]
+			}
+		}
+		if t == nil {
+			return nil, fmt.Errorf("report: no trial %d", in.Trial)
+		}
+		var err error
+		if c, err = export.FromTrial(meta, *t); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+	}
+	var script bytes.Buffer
+	if err := export.WriteST(&script, c); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	a := &Apply{KeepDefaults: c.Recommendation != nil && c.Recommendation.KeepDefaults, LaunchFlag: export.LaunchFlag(c),
+		Statements: export.Statements(c), Script: script.String()}
+	if !a.KeepDefaults {
+		a.Command = "pharo --headless "
+		if a.LaunchFlag != "" {
+			a.Command += a.LaunchFlag + " "
+		}
+		a.Command += "My.image"
+		if len(a.Statements) > 0 {
+			a.Command += " st gctune-gc.st"
+		}
+		for _, name := range c.Set {
+			vm, when, persists := export.Timing(name)
+			pi := paramByName(name)
+			val := value(pi, pointValue(c, name))
+			if pi.bytes {
+				val = export.MiB(uint64(pointValue(c, name)))
+			}
+			a.Rows = append(a.Rows, ApplyRow{Label: pi.label, VMParam: vm, Value: val,
+				TakesEffect: when, Persists: persists})
+		}
+	}
+	return a, nil
+}
+
+// pointValue is a dimension's value in an export, in the search's units.
+func pointValue(c *export.Config, name string) float64 {
+	p := c.Parameters
+	switch name {
+	case search.ParamNewSpace:
+		return float64(p.EdenBytes)
+	case search.ParamHeadroom:
+		return float64(p.HeadroomBytes)
+	case search.ParamShrink:
+		return float64(p.ShrinkBytes)
+	case search.ParamRatio:
+		return p.FullGCRatio
+	}
+	return p.SurvivorsProportion
+}
