@@ -19,6 +19,7 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
 )
 
@@ -275,49 +276,55 @@ type bestDoc struct {
 
 func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies.Store, name string, id int,
 	sp *studyProblem, prob *objective.Problem, asJSON, quiet bool) error {
-	reaped, err := studies.Reap(ctx, store, id, cfg.Search.ReapTimeout)
-	if err != nil {
-		return err
-	}
-	if len(reaped) > 0 && !quiet && !asJSON {
-		fmt.Fprintf(ew, "re-queued %d trial(s) of a worker that stopped: %v\n", len(reaped), reaped)
-	}
-	var rec search.Recorder
 	var bar *progressRecorder
+	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
+		Sampler: sp.Sampler, Space: sp.Plan.Space}
 	if !quiet && !asJSON {
 		bar = newProgressRecorder(ew, prob.DefaultValue(), len(sp.Workloads) == 1)
-		rec = bar
+		settings.Recorder = bar
 	}
-	settings := search.Settings{
-		Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed, Sampler: sp.Sampler,
-		Space: sp.Plan.Space,
-		OnTrialStart: func(trialID int) func() {
-			return studies.StartHeartbeat(ctx, store, trialID, cfg.Search.HeartbeatInterval)
-		},
+	notify := func(n session.Notice) {
+		if !quiet && !asJSON {
+			if bar != nil {
+				bar.clear()
+			}
+			fmt.Fprintln(ew, n.String())
+		}
 	}
 	// A cancelled ctx (SIGINT, SIGTERM) stops new trials from starting; running ones finish
 	// and are recorded.
-	ran, err := search.Optimize(ctx, store.Storage(), name, prob, settings, rec)
+	res, err := session.Run(ctx, newSessionConfig(cfg, store, store.Storage(), name, id, prob, settings, notify))
 	if bar != nil {
 		bar.finish()
 	}
 	if err != nil {
 		return err
 	}
-	trials, err := store.Storage().GetAllTrials(id)
-	if err != nil {
-		return err
-	}
-	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: reaped, TrialsRun: ran,
-		Finished: search.Finished(trials), Target: sp.Trials, Interrupted: ctx.Err() != nil,
-		DefaultValue: prob.DefaultValue(), Plan: sp.Plan}
-	if best, ok := studies.BestTrial(trials); ok {
-		doc.Best = newBestDoc(best, prob.DefaultValue())
-	}
+	doc := newSessionDoc(res, name, store, sp, prob)
 	if asJSON {
 		return writeJSON(w, doc)
 	}
 	return printSession(w, &doc, len(sp.Workloads) == 1)
+}
+
+// newSessionConfig is the session optimize, resume and worker run on study name (ID id) in
+// store, through storage (the store's, or that wrapped to retry), as the configuration says.
+func newSessionConfig(cfg Config, store *studies.Store, storage goptuna.Storage, name string, id int,
+	prob *objective.Problem, settings search.Settings, notify func(session.Notice)) session.Config {
+	return session.Config{Storage: storage, Study: name, StudyID: id, Problem: prob, Search: settings,
+		Keeper: session.StoreKeeper(store, id), HeartbeatInterval: cfg.Search.HeartbeatInterval,
+		ReapTimeout: cfg.Search.ReapTimeout, Notify: notify}
+}
+
+// newSessionDoc describes a session's outcome.
+func newSessionDoc(res session.Result, name string, store *studies.Store, sp *studyProblem, prob *objective.Problem) sessionDoc {
+	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: res.Reaped,
+		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
+		DefaultValue: prob.DefaultValue(), Plan: sp.Plan}
+	if res.HasBest {
+		doc.Best = newBestDoc(res.Best, prob.DefaultValue())
+	}
+	return doc
 }
 
 func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
@@ -381,10 +388,15 @@ func newProgressRecorder(w io.Writer, defaultValue float64, seconds bool) *progr
 	return &progressRecorder{w: w, defaultValue: defaultValue, seconds: seconds, best: math.Inf(1)}
 }
 
-// Start implements search.Recorder.
+// Start implements search.Recorder. A session calls it once per run of trials (it runs again
+// the trials of a worker that died): the bar then grows.
 func (p *progressRecorder) Start(toRun int, _ float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.ChangeMax(p.bar.GetMax() + toRun)
+		return
+	}
 	p.bar = progressbar.NewOptions(toRun,
 		progressbar.OptionSetWriter(p.w),
 		progressbar.OptionSetDescription("trials"),
@@ -419,6 +431,16 @@ func (p *progressRecorder) TrialDone(r search.TrialReport) {
 	}
 	p.bar.Describe(desc)
 	_ = p.bar.Add(1)
+}
+
+// clear erases the bar, so that a line can be written in its place; it comes back with the
+// next trial.
+func (p *progressRecorder) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
 }
 
 func (p *progressRecorder) finish() {
