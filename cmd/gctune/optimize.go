@@ -117,7 +117,9 @@ func NewResumeCmd(ro *rootOptions) *cobra.Command {
 		Long: `Continue a study where it stopped. Trials left RUNNING by a worker that died (their
 heartbeat is older than search.reap_timeout) are failed and their parameters run again; then
 trials run until the study holds its target of finished trials (the one it was created with,
---trials to set a new total, --more to add). The workloads are checked against the
+--trials to set a new total, --more to add). Right after a crash, the killed trials' heartbeats
+are still young: resume says so and waits, up to the reap timeout, until they are reaped (or
+finished by a worker that lives), then runs them again. The workloads are checked against the
 fingerprints stored with the study: a changed workload is refused unless --force.`,
 		Example: `  gctune resume dataframe-3.1gb
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
