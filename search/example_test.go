@@ -12,34 +12,14 @@ import (
 	"github.com/gctune/gctune/search"
 )
 
-// Optimize searches the GC parameters of a small workload (the problem) with gctune's TPE
+// Optimize searches the GC parameters of a small workload (the problem, from the spec
+// testdata/example.yaml) with gctune's TPE
 // (the method) on a study in goptuna's in-memory storage: the VM defaults first, then eleven
 // more trials, one at a time, so that the seed reproduces the run. The Result holds the best
 // trial. Package session runs the same search with heartbeats and crash recovery on a
 // database.
 func ExampleOptimize() {
-	spec, err := lifetimes.ParseSpec([]byte(`
-name: example
-allocate: 200MB
-resolution: 0.005
-classes:
-  - {name: Temp, size: 48}
-  - {name: Keep, size: 64}
-  - {name: Array, size: 24MB}
-phases:
-  - name: run
-    allocate: 100%
-    mix:
-      - {class: Temp, share: 0.8, lifetime: immediate}
-      - {class: Keep, share: 0.2, lifetime: until-end}
-    large:
-      - {class: Array, size: 24MB, count: 6, lifetime: until-end}
-`), "example.yaml")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	profile, err := spec.Generate(lifetimes.GenerateOptions{Seed: 1})
+	profile, _, err := lifetimes.Open("testdata/example.yaml", lifetimes.OpenOptions{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
