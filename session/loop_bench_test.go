@@ -10,9 +10,6 @@ import (
 
 	"github.com/c-bata/goptuna"
 
-	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
-	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -32,23 +29,7 @@ func cpuTime() time.Duration {
 //
 //	go test ./session -run '^$' -bench LoopOverhead -benchtime 50x
 func BenchmarkLoopOverhead(b *testing.B) {
-	spec, err := lifetimes.ParseSpec([]byte(`
-name: tiny
-allocate: 2MB
-classes: [{name: T, size: 32}]
-phases: [{name: run, allocate: 100%, mix: [{class: T, share: 1, lifetime: immediate}]}]
-`), "tiny.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := spec.Generate(lifetimes.GenerateOptions{Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	prob, err := objective.NewProblem([]objective.Workload{{Name: "tiny", Profile: p}}, heapsim.DefaultCost(), heapsim.DefaultParams(), objective.Settings{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	prob := tinyProblem(b)
 	for _, size := range []int{100, 1000} {
 		for _, sampler := range []string{search.SamplerRandom, search.SamplerTPE} {
 			b.Run(fmt.Sprintf("trials=%d/sampler=%s", size, sampler), func(b *testing.B) {

@@ -298,19 +298,8 @@ func (s *session) heartbeat(trialID int) (stop func()) {
 	c := s.c
 	ctx, cancel := context.WithCancel(context.WithoutCancel(s.ctx))
 	_ = c.Keeper.Beat(ctx, trialID)
-	t := c.Clock.NewTicker(c.HeartbeatInterval)
 	var beats sync.WaitGroup
-	beats.Go(func() {
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C():
-				_ = c.Keeper.Beat(ctx, trialID)
-			}
-		}
-	})
+	beats.Go(func() { every(ctx, c.Clock, c.HeartbeatInterval, func() { _ = c.Keeper.Beat(ctx, trialID) }) })
 	var once sync.Once
 	return func() {
 		once.Do(func() {
@@ -323,14 +312,19 @@ func (s *session) heartbeat(trialID int) (stop func()) {
 // reaper reaps every quarter of the reap timeout until ctx is done. A lasting database
 // failure is not reported here: the search, which reads the same database, stops on it.
 func (s *session) reaper(ctx context.Context) {
-	t := s.c.Clock.NewTicker(s.c.reapEvery())
+	every(ctx, s.c.Clock, s.c.reapEvery(), func() { _ = s.reap(ctx) })
+}
+
+// every calls f every d on clock until ctx is done.
+func every(ctx context.Context, clock Clock, d time.Duration, f func()) {
+	t := clock.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C():
-			_ = s.reap(ctx)
+			f()
 		}
 	}
 }

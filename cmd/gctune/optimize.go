@@ -286,11 +286,8 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		settings.Recorder = bar
 	}
 	notify := func(n session.Notice) {
-		if !quiet && !asJSON {
-			if bar != nil {
-				bar.clear()
-			}
-			fmt.Fprintln(ew, n.String())
+		if bar != nil {
+			bar.note(n.String())
 		}
 	}
 	// A cancelled ctx (SIGINT, SIGTERM) stops new trials from starting; running ones finish
@@ -435,14 +432,14 @@ func (p *progressRecorder) TrialDone(r search.TrialReport) {
 	_ = p.bar.Add(1)
 }
 
-// clear erases the bar, so that a line can be written in its place; it comes back with the
-// next trial.
-func (p *progressRecorder) clear() {
+// note writes a line in the bar's place (the bar comes back with the next trial).
+func (p *progressRecorder) note(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		_ = p.bar.Clear()
 	}
+	fmt.Fprintln(p.w, line)
 }
 
 func (p *progressRecorder) finish() {
