@@ -39,7 +39,7 @@ phases: [{name: run, allocate: 100%, mix: [{class: T, share: 1, lifetime: immedi
 // memStudy is a study in goptuna's in-memory storage with a Keeper that beats and reaps on
 // it as package studies does on a database, on the fake clock's time.
 type memStudy struct {
-	st    goptuna.Storage
+	st    *lockedStorage
 	id    int
 	clock *fakeClock
 
@@ -88,7 +88,8 @@ func (m *memStudy) Beat(_ context.Context, trialID int) error {
 	return nil
 }
 
-// Reap is studies.Reap on the in-memory storage.
+// Reap is studies.Reap on the in-memory storage. Like studies.Reap's transaction, it is
+// atomic: nobody reads the study between a trial's failure and its parameters' re-queuing.
 func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error) {
 	now := m.clock.Now()
 	m.mu.Lock()
@@ -100,7 +101,10 @@ func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error)
 		return nil, err
 	}
 	m.mu.Unlock()
-	trials, err := m.st.GetAllTrials(m.id)
+	m.st.mu.Lock()
+	defer m.st.mu.Unlock()
+	st := m.st.Storage // the lock is held
+	trials, err := st.GetAllTrials(m.id)
 	if err != nil {
 		return nil, err
 	}
@@ -116,14 +120,14 @@ func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error)
 		if now.Sub(last) <= timeout {
 			continue
 		}
-		if err := m.st.SetTrialSystemAttr(tr.ID, studies.AttrReaped, "true"); err != nil {
+		if err := st.SetTrialSystemAttr(tr.ID, studies.AttrReaped, "true"); err != nil {
 			return reaped, err
 		}
-		if err := m.st.SetTrialState(tr.ID, goptuna.TrialStateFail); err != nil {
+		if err := st.SetTrialState(tr.ID, goptuna.TrialStateFail); err != nil {
 			return reaped, err
 		}
 		fixed, _ := json.Marshal(tr.InternalParams)
-		if _, err := m.st.CloneTrial(m.id, goptuna.FrozenTrial{State: goptuna.TrialStateWaiting, DatetimeStart: now,
+		if _, err := st.CloneTrial(m.id, goptuna.FrozenTrial{State: goptuna.TrialStateWaiting, DatetimeStart: now,
 			IntermediateValues: map[int]float64{}, InternalParams: map[string]float64{}, Params: map[string]interface{}{},
 			Distributions: map[string]interface{}{}, UserAttrs: map[string]string{},
 			SystemAttrs: map[string]string{studies.AttrFixedParams: string(fixed), studies.AttrRetryOf: strconv.Itoa(tr.Number)},
