@@ -574,7 +574,7 @@ func htmlPreviewReport(t *testing.T) *Report {
 	require.NoError(t, err)
 	require.NoError(t, search.Enqueue(study, plan.Seeds))
 	_, err = search.Optimize(context.Background(), st, "preview", prob,
-		search.Settings{Trials: trials, Workers: 1, Seed: 1, Sampler: search.SamplerTPE, Space: plan.Space}, nil)
+		search.Settings{Trials: trials, Workers: 1, Seed: 1, Sampler: search.SamplerTPE, Space: plan.Space})
 	require.NoError(t, err)
 	frozen, err := study.GetTrials()
 	require.NoError(t, err)

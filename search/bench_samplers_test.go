@@ -230,7 +230,7 @@ func bsStudy(w *bsWorkload, mode, sampler string, seed, trials int) (bsRun, erro
 	}
 	start := time.Now()
 	_, err = search.Optimize(context.Background(), st, "bench", w.problem,
-		search.Settings{Trials: trials, Workers: 1, Seed: uint64(seed), Sampler: sampler, Space: space}, nil)
+		search.Settings{Trials: trials, Workers: 1, Seed: uint64(seed), Sampler: sampler, Space: space})
 	run.Seconds = time.Since(start).Seconds()
 	if err != nil {
 		return run, err

@@ -4,9 +4,14 @@
 // scales, the full GC ratio on a log scale, survivors as the tenuring proportion p with p ≥ 1
 // meaning "keep all"), the samplers (gctune's own TPE, goptuna's CMA-ES, random), the seeding
 // and constraining of a search from the workload's lifetime Summary, and the optimisation
-// loop with parallel workers and progress reported through an injected Recorder.
+// loop with parallel workers and progress reported through an injected Recorder. Optimize is
+// gonum-style: the problem (objective.Problem), the method (the sampler Settings names),
+// Settings whose zero values all mean something, and a Result (best trial, trials run and
+// finished, Status).
 //
 // It is the only package that imports goptuna's samplers. It runs trials through a
 // goptuna.Storage it is given and never touches SQL or files: opening storage, heartbeats and
-// stale-trial recovery belong to package studies and reach the loop through hooks.
+// stale-trial recovery belong to package studies, and package session drives them around
+// Optimize (Settings.OnTrialStart is its heartbeat hook). From studies it takes only the
+// reaped-trial attribute, for the budget, and BestTrial, for the Result.
 package search

@@ -13,6 +13,7 @@ import (
 	"github.com/c-bata/goptuna"
 
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/studies"
 )
 
 // Trial user attributes written on every evaluated trial. Values are strings (goptuna).
@@ -51,21 +52,27 @@ type TrialReport struct {
 	Err error `json:"-"`
 }
 
-// Settings configure one optimisation session on a study.
+// Settings configure one Optimize call on a study (gonum's optimize.Settings: each field's
+// zero value means something sensible, said in its comment).
 type Settings struct {
-	// Trials is the number of finished trials the study should reach (completed or failed,
-	// not counting trials reaped from dead workers, whose parameters are run again).
+	// Trials is the number of trials the study should hold (finished, running or waiting;
+	// trials reaped from dead workers, whose parameters are queued again, do not count). Zero
+	// means no new trial: only waiting ones run.
 	Trials int
-	// Workers is the number of trials evaluated at once (≥ 1).
+	// Workers is the number of trials evaluated at once; zero means one.
 	Workers int
-	// Seed is the study seed; worker seeds derive from it (WorkerSeed).
+	// Seed is the study seed; worker seeds derive from it (WorkerSeed). Zero is a seed like
+	// any other.
 	Seed uint64
-	// Sampler names the sampler (see Samplers).
+	// Sampler names the sampler (see Samplers); "" means DefaultSampler.
 	Sampler string
-	// Space is the space to search (after the plan's constraints).
+	// Space is the space to search (after the plan's constraints); the zero Space means
+	// DefaultSpace().
 	Space Space
+	// Recorder, when set, receives progress; nil means none is reported.
+	Recorder Recorder
 	// OnTrialStart, when set, is called when a trial starts running and returns a function
-	// called when it ends: the hook for heartbeats.
+	// called when it ends: the hook for heartbeats. Nil means no hook.
 	OnTrialStart func(trialID int) (stop func())
 }
 
@@ -74,17 +81,69 @@ func (s Settings) Validate() error {
 	switch {
 	case s.Trials < 0:
 		return fmt.Errorf("search: trials: %d must not be negative", s.Trials)
-	case s.Workers < 1:
-		return fmt.Errorf("search: workers: %d must be at least 1", s.Workers)
+	case s.Workers < 0:
+		return fmt.Errorf("search: workers: %d must not be negative", s.Workers)
 	}
 	if _, err := samplerFactory(s.Sampler); err != nil {
 		return err
 	}
-	return s.Space.Validate()
+	return s.space().Validate()
+}
+
+// workers is Workers with its zero value resolved.
+func (s Settings) workers() int { return max(s.Workers, 1) }
+
+// space is Space with its zero value resolved.
+func (s Settings) space() Space {
+	if s.Space == (Space{}) {
+		return DefaultSpace()
+	}
+	return s.Space
+}
+
+// Status says why Optimize stopped.
+type Status int
+
+// Optimize's statuses.
+const (
+	// StatusBudgetReached: the study holds Settings.Trials trials and none is waiting.
+	StatusBudgetReached Status = iota + 1
+	// StatusInterrupted: the context was cancelled; the trials that were running finished
+	// and were stored.
+	StatusInterrupted
+	// StatusFailed: a storage error stopped the loop; Optimize returns it.
+	StatusFailed
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusBudgetReached:
+		return "budget reached"
+	case StatusInterrupted:
+		return "interrupted"
+	case StatusFailed:
+		return "failed"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is what Optimize did and where the study stands after it.
+type Result struct {
+	// Best is the study's best trial (studies.BestTrial: COMPLETE, feasible, finite), valid
+	// when HasBest.
+	Best    goptuna.FrozenTrial
+	HasBest bool
+	// Ran is the number of trials this call ran (finished or failed).
+	Ran int
+	// Finished is the number of finished trials the study holds that use up its budget
+	// (Finished), the ones of other workers included.
+	Finished int
+	// Status says why the call stopped.
+	Status Status
 }
 
 // Finished counts the finished trials that use up the study's budget: COMPLETE, PRUNED and
-// FAIL trials, except failed trials a reaper re-queued (system attribute gctune:reaped).
+// FAIL trials, except failed trials a reaper re-queued (system attribute studies.AttrReaped).
 func Finished(trials []goptuna.FrozenTrial) int {
 	n := 0
 	for _, t := range trials {
@@ -92,7 +151,7 @@ func Finished(trials []goptuna.FrozenTrial) int {
 		case goptuna.TrialStateComplete, goptuna.TrialStatePruned:
 			n++
 		case goptuna.TrialStateFail:
-			if t.SystemAttrs["gctune:reaped"] != "true" {
+			if !reaped(t) {
 				n++
 			}
 		}
@@ -105,12 +164,17 @@ func Finished(trials []goptuna.FrozenTrial) int {
 func Counted(trials []goptuna.FrozenTrial) int {
 	n := 0
 	for _, t := range trials {
-		if t.State == goptuna.TrialStateFail && t.SystemAttrs["gctune:reaped"] == "true" {
+		if reaped(t) {
 			continue
 		}
 		n++
 	}
 	return n
+}
+
+// reaped reports whether t is a trial studies.Reap failed and queued again.
+func reaped(t goptuna.FrozenTrial) bool {
+	return t.State == goptuna.TrialStateFail && t.SystemAttrs[studies.AttrReaped] == "true"
 }
 
 // WorkerSeed derives worker w's sampler seed from the study seed and how many trials the study
@@ -137,25 +201,29 @@ func Enqueue(study *goptuna.Study, seeds []Seed) error {
 // Optimize runs trials on the study named studyName in storage until it holds s.Trials
 // trials (finished, running or waiting, reaped ones aside) and none is waiting, or ctx is
 // cancelled. The budget is counted in the database, so several processes working on one study
-// share it; two workers that check at the same instant may overshoot it by one trial each. Each worker has its own goptuna.Study handle and its
-// own sampler seeded by WorkerSeed. A trial's attributes and value are written before its
-// state becomes COMPLETE, so a completed trial is always whole; a trial interrupted by a crash
-// stays RUNNING until a reaper (package studies) fails it and re-queues its parameters.
+// share it. The workers of one call claim trials one at a time, so that one call never
+// overshoots the budget; two processes that check at the same instant may overshoot it by one
+// trial each. Each worker has its own goptuna.Study handle and its own sampler seeded by
+// WorkerSeed. A trial's attributes and value are written before its state becomes COMPLETE,
+// so a completed trial is always whole; a trial interrupted by a crash stays RUNNING until a
+// reaper (package studies, driven by package session) fails it and re-queues its parameters.
 //
-// It returns the number of trials this call ran. A storage error stops the loop and is
-// returned; an objective error fails that trial only.
-func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, problem *objective.Problem, s Settings, rec Recorder) (int, error) {
+// It returns what it did (Result) and where the study stands. A storage error stops the loop
+// and is returned, with Status StatusFailed; an objective error fails that trial only.
+func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, problem *objective.Problem, s Settings) (Result, error) {
+	failed := Result{Status: StatusFailed}
 	if err := s.Validate(); err != nil {
-		return 0, err
+		return failed, err
 	}
+	s.Space, s.Workers = s.space(), s.workers()
 	newSampler, _ := samplerFactory(s.Sampler)
 	studyID, err := storage.GetStudyIDFromName(studyName)
 	if err != nil {
-		return 0, fmt.Errorf("search: study %q: %w", studyName, err)
+		return failed, fmt.Errorf("search: study %q: %w", studyName, err)
 	}
 	trials, err := storage.GetAllTrials(studyID)
 	if err != nil {
-		return 0, fmt.Errorf("search: study %q: %w", studyName, err)
+		return failed, fmt.Errorf("search: study %q: %w", studyName, err)
 	}
 	toRun := max(s.Trials-Counted(trials), 0)
 	for _, t := range trials {
@@ -163,15 +231,16 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 			toRun++
 		}
 	}
-	if rec != nil {
-		rec.Start(toRun, problem.DefaultValue())
+	if s.Recorder != nil {
+		s.Recorder.Start(toRun, problem.DefaultValue())
 	}
 	var ran atomic.Int64
-	ctx, cancel := context.WithCancel(ctx)
+	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	var firstErr error
 	var errOnce sync.Once
+	var claimMu sync.Mutex
 	workers := min(s.Workers, max(toRun, 1))
 	for w := range workers {
 		sampler, relative := newSampler(WorkerSeed(s.Seed, w, len(trials)), s.Workers > 1)
@@ -186,13 +255,15 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 		}
 		study, err := goptuna.LoadStudy(studyName, opts...)
 		if err != nil {
-			return 0, fmt.Errorf("search: load study %q: %w", studyName, err)
+			cancel()
+			wg.Wait()
+			return Result{Ran: int(ran.Load()), Status: StatusFailed}, fmt.Errorf("search: load study %q: %w", studyName, err)
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil {
-				rep, more, err := runTrial(study, problem, s, w)
+			for runCtx.Err() == nil {
+				rep, more, err := runTrial(study, problem, s, w, &claimMu)
 				if !more {
 					return
 				}
@@ -202,24 +273,36 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 					return
 				}
 				ran.Add(1)
-				if rec != nil {
-					rec.TrialDone(rep)
+				if s.Recorder != nil {
+					s.Recorder.TrialDone(rep)
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	res := Result{Ran: int(ran.Load()), Status: StatusBudgetReached}
 	if firstErr != nil {
-		return int(ran.Load()), firstErr
+		res.Status = StatusFailed
+		return res, firstErr
 	}
-	return int(ran.Load()), nil
+	if ctx.Err() != nil {
+		res.Status = StatusInterrupted
+	}
+	trials, err = storage.GetAllTrials(studyID)
+	if err != nil {
+		res.Status = StatusFailed
+		return res, fmt.Errorf("search: study %q: %w", studyName, err)
+	}
+	res.Finished = Finished(trials)
+	res.Best, res.HasBest = studies.BestTrial(trials)
+	return res, nil
 }
 
 // runTrial runs one trial: a waiting (enqueued or re-queued) trial if there is one, else a new
 // one while the budget allows; more is false when there is nothing left to run. Only storage
-// failures are returned as errors.
-func runTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int) (rep TrialReport, more bool, err error) {
-	rep, err = runOneTrial(study, problem, s, worker)
+// failures are returned as errors. claimMu serialises the claims of one Optimize call.
+func runTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int, claimMu *sync.Mutex) (rep TrialReport, more bool, err error) {
+	rep, err = runOneTrial(study, problem, s, worker, claimMu)
 	if errors.Is(err, errBudgetReached) {
 		return rep, false, nil
 	}
@@ -228,9 +311,11 @@ func runTrial(study *goptuna.Study, problem *objective.Problem, s Settings, work
 
 var errBudgetReached = errors.New("search: budget reached")
 
-func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int) (TrialReport, error) {
+func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, worker int, claimMu *sync.Mutex) (TrialReport, error) {
 	st := study.Storage
+	claimMu.Lock()
 	id, err := claimTrial(study, s.Trials)
+	claimMu.Unlock()
 	if err != nil {
 		return TrialReport{}, err
 	}
@@ -320,7 +405,8 @@ type attrBatcher interface {
 // claimTrial claims a WAITING trial (enqueued seed or re-queued parameters) as goptuna's own
 // popWaitingTrialID does (the state change from WAITING to RUNNING succeeds for one worker
 // only), or else creates a new trial if the study holds fewer than budget trials. It returns
-// errBudgetReached when neither is possible.
+// errBudgetReached when neither is possible. The caller holds its Optimize call's claim lock,
+// so that the trials it reads are not stale by the time it creates one.
 func claimTrial(study *goptuna.Study, budget int) (int, error) {
 	trials, err := study.Storage.GetAllTrials(study.ID)
 	if err != nil && !errors.Is(err, goptuna.ErrTrialsPartiallyDeleted) {

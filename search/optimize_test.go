@@ -73,9 +73,11 @@ func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 	st, study := newStudy(t, "s")
 	require.NoError(t, Enqueue(study, plan.Seeds))
 	rec := &recorder{}
-	n, err := Optimize(context.Background(), st, "s", prob, Settings{Trials: 15, Workers: 1, Seed: 3, Sampler: SamplerTPE, Space: plan.Space}, rec)
+	res, err := Optimize(context.Background(), st, "s", prob, Settings{Trials: 15, Workers: 1, Seed: 3, Sampler: SamplerTPE, Space: plan.Space, Recorder: rec})
 	require.NoError(t, err)
-	require.Equal(t, 15, n)
+	require.Equal(t, 15, res.Ran)
+	require.Equal(t, 15, res.Finished)
+	require.Equal(t, StatusBudgetReached, res.Status)
 	require.Equal(t, 15, rec.toRun)
 	trials, err := study.GetTrials()
 	require.NoError(t, err)
@@ -89,6 +91,14 @@ func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 	require.Equal(t, "true", trials[0].UserAttrs[AttrFeasible])
 	// The informed seed (headroom above the 24 MB arrays) beats the defaults.
 	require.Less(t, trials[1].Value, trials[0].Value)
+	best := trials[0]
+	for _, tr := range trials {
+		if tr.Value < best.Value {
+			best = tr
+		}
+	}
+	require.True(t, res.HasBest)
+	require.Equal(t, best.Number, res.Best.Number, "the result names the best trial")
 	for _, tr := range trials {
 		require.Equal(t, goptuna.TrialStateComplete, tr.State)
 		p, err := PointFromParams(tr.Params)
@@ -96,16 +106,52 @@ func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 		require.True(t, plan.Space.Contains(p), "trial %d outside the space: %+v", tr.Number, p)
 	}
 	// Resuming with a larger budget runs only the difference.
-	n, err = Optimize(context.Background(), st, "s", prob, Settings{Trials: 20, Workers: 1, Seed: 3, Sampler: SamplerTPE, Space: plan.Space}, nil)
+	res, err = Optimize(context.Background(), st, "s", prob, Settings{Trials: 20, Workers: 1, Seed: 3, Sampler: SamplerTPE, Space: plan.Space})
 	require.NoError(t, err)
-	require.Equal(t, 5, n)
+	require.Equal(t, 5, res.Ran)
+	require.Equal(t, 20, res.Finished)
+}
+
+// TestOptimizeWorkersNeverOvershoot is the regression test of "optimize --trials 5 says 6 of
+// 5" (issue 13) and "resume --more N runs one too many" (issue 11): the workers of one call
+// read the study, saw one place left, and each created a trial. Many workers on a small
+// budget with two queued seeds made it happen in about one run in six.
+func TestOptimizeWorkersNeverOvershoot(t *testing.T) {
+	prob, sum := testProblem(t)
+	plan, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), DefaultSpace(), PlanOptions{})
+	require.NoError(t, err)
+	for run := range 20 {
+		st, study := newStudy(t, "s")
+		require.NoError(t, Enqueue(study, plan.Seeds))
+		res, err := Optimize(context.Background(), st, "s", prob, Settings{Trials: 5, Workers: 8, Seed: uint64(run), Sampler: SamplerRandom, Space: plan.Space})
+		require.NoError(t, err)
+		require.Equal(t, 5, res.Finished, "run %d: 5 of 5", run)
+		require.Equal(t, 5, res.Ran, "run %d", run)
+		// And a resume with a larger budget runs exactly the difference.
+		res, err = Optimize(context.Background(), st, "s", prob, Settings{Trials: 9, Workers: 8, Seed: uint64(run), Sampler: SamplerRandom, Space: plan.Space})
+		require.NoError(t, err)
+		require.Equal(t, 4, res.Ran, "run %d: --more 4", run)
+		require.Equal(t, 9, res.Finished, "run %d", run)
+	}
+}
+
+func TestOptimizeInterrupted(t *testing.T) {
+	prob, _ := testProblem(t)
+	st, _ := newStudy(t, "c")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Optimize(ctx, st, "c", prob, Settings{Trials: 5})
+	require.NoError(t, err)
+	require.Equal(t, StatusInterrupted, res.Status)
+	require.Zero(t, res.Ran)
+	require.False(t, res.HasBest)
 }
 
 func TestOptimizeIsDeterministicWithOneWorker(t *testing.T) {
 	prob, _ := testProblem(t)
 	values := func(sampler string) []float64 {
 		st, _ := newStudy(t, "d")
-		_, err := Optimize(context.Background(), st, "d", prob, Settings{Trials: 14, Workers: 1, Seed: 11, Sampler: sampler, Space: DefaultSpace()}, nil)
+		_, err := Optimize(context.Background(), st, "d", prob, Settings{Trials: 14, Workers: 1, Seed: 11, Sampler: sampler, Space: DefaultSpace()})
 		require.NoError(t, err)
 		trials, err := st.GetAllTrials(1)
 		require.NoError(t, err)
@@ -130,8 +176,10 @@ func TestSettingsValidate(t *testing.T) {
 	bad.Space.HeadroomBytes = Bounds{Low: 1 << 30, High: 1 << 20}
 	require.ErrorContains(t, bad.Validate(), "space.headroom: low")
 	bad = good
-	bad.Workers = 0
+	bad.Workers = -1
 	require.ErrorContains(t, bad.Validate(), "workers")
+	// Zero values mean something: one worker, the default sampler, the default space.
+	require.NoError(t, Settings{}.Validate())
 }
 
 func TestPlanRules(t *testing.T) {

@@ -28,9 +28,11 @@
 //
 // # Dead workers
 //
-// goptuna leaves a trial whose worker died RUNNING forever. A worker calls StartHeartbeat for
-// the trial it runs; Reap fails the RUNNING trials whose heartbeat is too old and enqueues
-// their parameters again, exactly once even with several reapers.
+// goptuna leaves a trial whose worker died RUNNING forever. A worker beats for the trial it
+// runs (Beat, once; StartHeartbeat, every interval from a goroutine of its own); Reap fails the
+// RUNNING trials whose heartbeat is too old and enqueues their parameters again, exactly once
+// even with several reapers. gctune's commands do both through package session, which keeps
+// the time (its own clock) and calls Beat and Reap.
 //
 // # Queries
 //

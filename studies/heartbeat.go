@@ -64,6 +64,15 @@ func StartHeartbeat(ctx context.Context, store *Store, trialID int, interval tim
 	}
 }
 
+// Beat writes one heartbeat of trial trialID, now, if it is RUNNING: what StartHeartbeat
+// does every interval, for a caller that keeps its own time (package session).
+func Beat(ctx context.Context, store *Store, trialID int) error {
+	if err := beat(ctx, store.db, trialID); err != nil {
+		return fmt.Errorf("studies: heartbeat of trial %d: %w", trialID, err)
+	}
+	return nil
+}
+
 // beat writes one heartbeat of a RUNNING trial.
 func beat(ctx context.Context, db *gorm.DB, trialID int) error {
 	now := strconv.FormatInt(time.Now().UnixNano(), 10)

@@ -35,6 +35,9 @@ type RetryPolicy struct {
 	// OnRetry, when set, is called before each wait with the operation, the attempt that
 	// failed (1 for the first), the wait and the error. It must be safe for concurrent use.
 	OnRetry func(op string, attempt int, wait time.Duration, err error)
+	// After, when set, is how a wait is made: a channel that receives once the duration has
+	// passed (a fake clock's, in tests). Nil means time.After.
+	After func(time.Duration) <-chan time.Time
 }
 
 // DefaultRetryAttempts is DefaultRetryPolicy's number of attempts: with its waits (0.1, 0.2,
@@ -138,12 +141,20 @@ func Retry(ctx context.Context, policy RetryPolicy, op string, f func(retry bool
 		if p.OnRetry != nil {
 			p.OnRetry(op, attempt, wait, err)
 		}
-		t := time.NewTimer(wait)
+		if p.After == nil {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return &RetryError{Op: op, Attempts: attempt, Elapsed: time.Since(start), Err: err}
+			case <-t.C:
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
-			t.Stop()
 			return &RetryError{Op: op, Attempts: attempt, Elapsed: time.Since(start), Err: err}
-		case <-t.C:
+		case <-p.After(wait):
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
 )
 
@@ -119,7 +120,9 @@ func NewResumeCmd(ro *rootOptions) *cobra.Command {
 		Long: `Continue a study where it stopped. Trials left RUNNING by a worker that died (their
 heartbeat is older than search.reap_timeout) are failed and their parameters run again; then
 trials run until the study holds its target of finished trials (the one it was created with,
---trials to set a new total, --more to add). The workloads are checked against the
+--trials to set a new total, --more to add). Right after a crash, the killed trials' heartbeats
+are still young: resume says so and waits, up to the reap timeout, until they are reaped (or
+finished by a worker that lives), then runs them again. The workloads are checked against the
 fingerprints stored with the study: a changed workload is refused unless --force.`,
 		Example: `  gctune resume dataframe-3.1gb
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
@@ -305,44 +308,33 @@ type bestDoc struct {
 
 func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies.Store, name string, id int,
 	sp *studyProblem, prob *objective.Problem, asJSON, quiet bool) error {
-	reaped, err := studies.Reap(ctx, store, id, cfg.Search.ReapTimeout)
-	if err != nil {
-		return err
-	}
-	if len(reaped) > 0 && !quiet && !asJSON {
-		fmt.Fprintf(ew, "re-queued %d trial(s) of a worker that stopped: %v\n", len(reaped), reaped)
-	}
-	var rec search.Recorder
 	var bar *progressRecorder
+	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
+		Sampler: sp.Sampler, Space: sp.Plan.Space}
 	if !quiet && !asJSON {
 		bar = newProgressRecorder(ew, prob.DefaultValue(), len(sp.Workloads) == 1)
-		rec = bar
+		settings.Recorder = bar
 	}
-	settings := search.Settings{
-		Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed, Sampler: sp.Sampler,
-		Space: sp.Plan.Space,
-		OnTrialStart: func(trialID int) func() {
-			return studies.StartHeartbeat(ctx, store, trialID, cfg.Search.HeartbeatInterval)
-		},
+	notify := func(n session.Notice) {
+		if bar != nil {
+			bar.note(n.String())
+		}
 	}
 	// A cancelled ctx (SIGINT, SIGTERM) stops new trials from starting; running ones finish
 	// and are recorded.
-	ran, err := search.Optimize(ctx, store.Storage(), name, prob, settings, rec)
+	res, err := session.Run(ctx, newSessionConfig(cfg, store, store.Storage(), name, id, prob, settings, notify))
 	if bar != nil {
 		bar.finish()
 	}
 	if err != nil {
 		return err
 	}
-	trials, err := store.Storage().GetAllTrials(id)
-	if err != nil {
-		return err
-	}
-	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: reaped, TrialsRun: ran,
-		Finished: search.Finished(trials), Target: sp.Trials, Interrupted: ctx.Err() != nil,
-		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
-	if best, ok := studies.BestTrial(trials); ok {
-		doc.Best = newBestDoc(best, prob.DefaultValue())
+	doc := newSessionDoc(res, name, store, sp, prob)
+	if res.HasBest {
+		trials, err := store.Storage().GetAllTrials(id)
+		if err != nil {
+			return err
+		}
 		if doc.Recommendation, err = recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance); err != nil {
 			return err
 		}
@@ -351,6 +343,26 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		return writeJSON(w, doc)
 	}
 	return printSession(w, &doc, len(sp.Workloads) == 1)
+}
+
+// newSessionConfig is the session optimize, resume and worker run on study name (ID id) in
+// store, through storage (the store's, or that wrapped to retry), as the configuration says.
+func newSessionConfig(cfg Config, store *studies.Store, storage goptuna.Storage, name string, id int,
+	prob *objective.Problem, settings search.Settings, notify func(session.Notice)) session.Config {
+	return session.Config{Storage: storage, Study: name, StudyID: id, Problem: prob, Search: settings,
+		Keeper: session.StoreKeeper(store, id), HeartbeatInterval: cfg.Search.HeartbeatInterval,
+		ReapTimeout: cfg.Search.ReapTimeout, Notify: notify}
+}
+
+// newSessionDoc describes a session's outcome.
+func newSessionDoc(res session.Result, name string, store *studies.Store, sp *studyProblem, prob *objective.Problem) sessionDoc {
+	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: res.Reaped,
+		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
+		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
+	if res.HasBest {
+		doc.Best = newBestDoc(res.Best, prob.DefaultValue())
+	}
+	return doc
 }
 
 func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
@@ -428,10 +440,15 @@ func newProgressRecorder(w io.Writer, defaultValue float64, seconds bool) *progr
 	return &progressRecorder{w: w, defaultValue: defaultValue, seconds: seconds, best: math.Inf(1)}
 }
 
-// Start implements search.Recorder.
+// Start implements search.Recorder. A session calls it once per run of trials (it runs again
+// the trials of a worker that died): the bar then grows.
 func (p *progressRecorder) Start(toRun int, _ float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.ChangeMax(p.bar.GetMax() + toRun)
+		return
+	}
 	p.bar = progressbar.NewOptions(toRun,
 		progressbar.OptionSetWriter(p.w),
 		progressbar.OptionSetDescription("trials"),
@@ -466,6 +483,16 @@ func (p *progressRecorder) TrialDone(r search.TrialReport) {
 	}
 	p.bar.Describe(desc)
 	_ = p.bar.Add(1)
+}
+
+// note writes a line in the bar's place (the bar comes back with the next trial).
+func (p *progressRecorder) note(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+	fmt.Fprintln(p.w, line)
 }
 
 func (p *progressRecorder) finish() {

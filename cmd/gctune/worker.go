@@ -2,25 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
-	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
 )
-
-// maxWorkerRestarts bounds how often a worker starts its loop again after one of its trials
-// was reaped while it ran (its heartbeats did not reach the database for the reap timeout).
-const maxWorkerRestarts = 20
 
 // NewWorkerCmd returns `gctune worker`.
 func NewWorkerCmd(ro *rootOptions) *cobra.Command {
@@ -180,115 +174,15 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	logf("joined study %q in %s: target %d trials on %s, %d at once, sampler %s", o.study, store.URL(), target,
 		sp.workloadNames(), goroutines, sp.Sampler)
 
-	// The reaper: at the start, then every quarter of the reap timeout, so that the trial of a
-	// worker that died is re-queued within 1.25 timeouts of its last heartbeat.
-	var reapMu sync.Mutex
-	var reaped []int
-	reap := func() error {
-		r, err := reapWithRetry(ctx, store, id, cfg.Search.ReapTimeout, policy)
-		if len(r) > 0 {
-			reapMu.Lock()
-			reaped = append(reaped, r...)
-			reapMu.Unlock()
-			logf("re-queued %d trial(s) of a worker that stopped (trial IDs %v)", len(r), r)
-		}
-		return err
-	}
-	if err := reap(); err != nil && ctx.Err() == nil {
-		return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
-	}
-	reapCtx, stopReaper := context.WithCancel(ctx)
-	var reaperDone sync.WaitGroup
-	reaperDone.Add(1)
-	go func() {
-		defer reaperDone.Done()
-		t := time.NewTicker(max(cfg.Search.ReapTimeout/4, 20*time.Millisecond))
-		defer t.Stop()
-		for {
-			select {
-			case <-reapCtx.Done():
-				return
-			case <-t.C:
-				_ = reap() // a lasting database failure stops the trial loop, which reports it
-			}
-		}
-	}()
-	defer func() {
-		stopReaper()
-		reaperDone.Wait()
-	}()
-
-	settings := search.Settings{
-		Trials: target, Workers: goroutines, Seed: seed, Sampler: sp.Sampler, Space: sp.Plan.Space,
-		OnTrialStart: func(trialID int) func() {
-			// Not cancelled by SIGINT or SIGTERM: the trials running then still finish.
-			return studies.StartHeartbeat(context.WithoutCancel(ctx), store, trialID, cfg.Search.HeartbeatInterval)
-		},
-	}
-	ran, restarts := 0, 0
-	poll := min(max(cfg.Search.HeartbeatInterval, 20*time.Millisecond), 500*time.Millisecond)
-loop:
-	for {
-		n, err := search.Optimize(ctx, storage, o.study, prob, settings, nil)
-		ran += n
-		if errors.Is(err, goptuna.ErrTrialCannotBeUpdated) && ctx.Err() == nil && restarts < maxWorkerRestarts {
-			// One of this worker's trials was reaped while it ran: its heartbeats did not get
-			// through for the reap timeout. Its parameters are queued again; carry on.
-			restarts++
-			logf("a running trial was reaped by another worker (%s); continuing", oneLine(err))
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
-		}
-		// The budget is reached and nothing waits. Stay while other workers' trials run: one
-		// whose worker died is reaped and its parameters queued again, to run here.
-		for ctx.Err() == nil {
-			trials, err := storage.GetAllTrials(id)
-			if err != nil {
-				return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
-			}
-			running, waiting := 0, 0
-			for _, t := range trials {
-				switch t.State {
-				case goptuna.TrialStateRunning:
-					running++
-				case goptuna.TrialStateWaiting:
-					waiting++
-				}
-			}
-			if waiting > 0 || search.Counted(trials) < target {
-				continue loop
-			}
-			if running == 0 {
-				break loop
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(poll):
-			}
-		}
-		break
-	}
-	stopReaper()
-	reaperDone.Wait()
-
-	trials, err := storage.GetAllTrials(id)
+	settings := search.Settings{Trials: target, Workers: goroutines, Seed: seed, Sampler: sp.Sampler, Space: sp.Plan.Space}
+	c := newSessionConfig(cfg, store, storage, o.study, id, prob, settings, func(n session.Notice) { logf("%s", n) })
+	c.Retry = policy
+	res, err := session.Run(ctx, c)
 	if err != nil {
 		return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
 	}
-	reapMu.Lock()
-	slices.Sort(reaped)
-	doc := workerDoc{
-		sessionDoc: sessionDoc{Study: o.study, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: reaped,
-			TrialsRun: ran, Finished: search.Finished(trials), Target: target, Interrupted: ctx.Err() != nil,
-			DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)},
-		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: restarts,
-	}
-	reapMu.Unlock()
-	if best, ok := studies.BestTrial(trials); ok {
-		doc.Best = newBestDoc(best, prob.DefaultValue())
-	}
+	doc := workerDoc{sessionDoc: newSessionDoc(res, o.study, store, sp, prob),
+		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: res.Restarts}
 	if o.asJSON {
 		return writeJSON(w, doc)
 	}
@@ -303,20 +197,6 @@ func keepConnections(store *studies.Store, goroutines int) {
 	if sqlDB, err := store.DB().DB(); err == nil {
 		sqlDB.SetMaxIdleConns(2*goroutines + 2)
 	}
-}
-
-// reapWithRetry is studies.Reap, retried on transient database errors.
-func reapWithRetry(ctx context.Context, store *studies.Store, studyID int, timeout time.Duration, p studies.RetryPolicy) ([]int, error) {
-	var all []int
-	err := studies.Retry(ctx, p, "reap", func(bool) error {
-		r, err := studies.Reap(ctx, store, studyID, timeout)
-		all = append(all, r...) // trials reaped before a failure stay reaped
-		return err
-	})
-	if errors.Is(err, context.Canceled) {
-		err = nil
-	}
-	return all, err
 }
 
 // workerSessionSeed derives this worker process's sampler seed from the study seed and what
