@@ -22,6 +22,8 @@ import (
 // space (as configured and as constrained), the seeds, the VM facts and cost model, and the
 // gctune version that created it.
 type studyProblem struct {
+	// notes are lines the command prints about the opened workloads (not stored).
+	notes []string
 	Workloads       []workloadRef  `json:"workloads"`
 	MaxFootprint    uint64         `json:"maxFootprintBytes"`
 	Aggregate       string         `json:"aggregate"`
@@ -46,7 +48,9 @@ type workloadRef struct {
 	Resolution  float64 `json:"resolution"`
 	Clock       string  `json:"clock"`
 	SkipBadRows bool    `json:"skipBadRows"`
-	Fingerprint string  `json:"fingerprint"`
+	// Rebuild is the rebuild mode of a sampled FiLiP export (empty: auto).
+	Rebuild     string `json:"rebuild,omitempty"`
+	Fingerprint string `json:"fingerprint"`
 	// Spec is the text of a workload spec file (kind spec), so that workers on machines
 	// without the file can generate the same profile. Bundled workloads are in every gctune
 	// binary; recorded profiles (FiLiP, .gcprof) are too large to store: workers need the
@@ -62,7 +66,11 @@ func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
 	if err != nil {
 		return lifetimes.OpenOptions{}, err
 	}
-	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows}, nil
+	rebuild, err := lifetimes.ParseHypothesis(w.Rebuild)
+	if err != nil {
+		return lifetimes.OpenOptions{}, err
+	}
+	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild}, nil
 }
 
 // loadedWorkloads are the opened profiles of a problem.
@@ -70,6 +78,8 @@ type loadedWorkloads struct {
 	refs      []workloadRef
 	workloads []objective.Workload
 	summaries []*lifetimes.Summary
+	// notes are one line per workload worth telling (a sampled export's rebuild).
+	notes []string
 }
 
 // openWorkloads opens each reference, fingerprints it and summarises it.
@@ -78,8 +88,12 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
+	rebuild, err := lifetimes.ParseHypothesis(cfg.Lifetimes.Rebuild)
+	if err != nil {
+		return nil, asUsage(err)
+	}
 	opts := lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows}
+		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuild}
 	lw := &loadedWorkloads{}
 	for _, ref := range refs {
 		p, info, err := lifetimes.Open(ref, opts)
@@ -96,6 +110,12 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		}
 		wr := workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
+		if info.Kind == lifetimes.SourceFiLiP {
+			wr.Rebuild = rebuild.String()
+		}
+		if info.Rebuild != nil {
+			lw.notes = append(lw.notes, fmt.Sprintf("%s: %s", ref, info.Rebuild))
+		}
 		if info.Kind == lifetimes.SourceSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
 				wr.Spec = string(text)
