@@ -23,7 +23,7 @@ import (
 // gctune version that created it.
 type studyProblem struct {
 	// notes are lines the command prints about the opened workloads (not stored).
-	notes []string
+	notes           []string
 	Workloads       []workloadRef  `json:"workloads"`
 	MaxFootprint    uint64         `json:"maxFootprintBytes"`
 	Aggregate       string         `json:"aggregate"`
