@@ -91,7 +91,8 @@ type sampledRow struct {
 //
 // Counting. Every record stands for Weight objects; they are allocated in birth order, the
 // objects of consecutive records (about 4,096 at a time) in an order shuffled with Seed, so that
-// the Weight objects of one size a generated record stands for are not allocated back to back.
+// the Weight objects of one size a generated record stands for are not allocated back to back
+// (a chunk whose records all weigh 1 keeps its order).
 // Each is one counted allocation, recorded when its index modulo Every is Phase. Parameter 34 starts at StartBytes and counts
 // every allocated byte: the objects (recorded or not) and OverheadBytes per recorded one.
 // A row's initialization time is parameter 34 just after its object was allocated, as
@@ -155,7 +156,8 @@ const sampleChunkCopies = 4096
 // sampleRows counts p's allocations and returns the recorded ones, their births and deaths
 // on the export's clock (absolute parameter 34), and the report's counts. Records are expanded
 // into their Weight allocations, shuffled (seeded) within chunks of about sampleChunkCopies
-// allocations of consecutive records; a record heavier than a chunk is expanded in place.
+// allocations of consecutive records unless every record of the chunk weighs 1; a record
+// heavier than a chunk is expanded in place.
 func sampleRows(p *Profile, every, phase, start, overhead, seed uint64) ([]sampledRow, SampleReport) {
 	var rep SampleReport
 	rep.StartBytes = start
@@ -205,7 +207,9 @@ func sampleRows(p *Profile, every, phase, start, overhead, seed uint64) ([]sampl
 				}
 				endProf = max(endProf, p.Birth[r]+uint64(p.Weight[r])*uint64(p.SizeBytes[r]))
 			}
-			rng.Shuffle(len(seq), func(a, b int) { seq[a], seq[b] = seq[b], seq[a] })
+			if len(seq) > j-i { // records of one object each keep their order
+				rng.Shuffle(len(seq), func(a, b int) { seq[a], seq[b] = seq[b], seq[a] })
+			}
 			for _, r := range seq {
 				clock += uint64(p.SizeBytes[r])
 				if counted%every == phase {
