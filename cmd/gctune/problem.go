@@ -58,6 +58,15 @@ type workloadRef struct {
 	Spec string `json:"spec,omitempty"`
 }
 
+// name is the workload's name in the objective: its reference, marked for the second
+// hypothesis of a rebuilt sampled export (the unsampled large objects living to the end).
+func (w workloadRef) name() string {
+	if w.Rebuild == lifetimes.HypothesisLong.String() {
+		return w.Ref + " [large objects long-lived]"
+	}
+	return w.Ref
+}
+
 // maxStoredSpec bounds the spec text a study stores (specs are a few kB).
 const maxStoredSpec = 256 << 10
 
@@ -95,26 +104,19 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	opts := lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
 		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuild}
 	lw := &loadedWorkloads{}
-	for _, ref := range refs {
-		p, info, err := lifetimes.Open(ref, opts)
-		if err != nil {
-			return nil, asUsage(err)
-		}
+	add := func(ref string, opts lifetimes.OpenOptions, p *lifetimes.Profile, info *lifetimes.OpenInfo) error {
 		fp, err := lifetimes.Fingerprint(ref, opts)
 		if err != nil {
-			return nil, asUsage(err)
+			return asUsage(err)
 		}
 		sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold})
 		if err != nil {
-			return nil, asUsage(err)
+			return asUsage(err)
 		}
 		wr := workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
 		if info.Kind == lifetimes.SourceFiLiP {
-			wr.Rebuild = rebuild.String()
-		}
-		if info.Rebuild != nil {
-			lw.notes = append(lw.notes, fmt.Sprintf("%s: %s", ref, info.Rebuild))
+			wr.Rebuild = opts.Rebuild.String()
 		}
 		if info.Kind == lifetimes.SourceSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
@@ -122,8 +124,39 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 			}
 		}
 		lw.refs = append(lw.refs, wr)
-		lw.workloads = append(lw.workloads, objective.Workload{Name: ref, Profile: p})
+		lw.workloads = append(lw.workloads, objective.Workload{Name: wr.name(), Profile: p})
 		lw.summaries = append(lw.summaries, sum)
+		return nil
+	}
+	for _, ref := range refs {
+		p, info, err := lifetimes.Open(ref, opts)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if err := add(ref, opts, p, info); err != nil {
+			return nil, err
+		}
+		r := info.Rebuild
+		if r == nil {
+			continue
+		}
+		lw.notes = append(lw.notes, fmt.Sprintf("%s: %s", ref, r))
+		if rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
+			continue
+		}
+		// The unsampled large objects' lifetimes are not in the export: the search weighs
+		// the estimate and the other extreme, every one living to the end, as two workloads.
+		long := opts
+		long.Rebuild = lifetimes.HypothesisLong
+		p, info, err = lifetimes.Open(ref, long)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if err := add(ref, long, p, info); err != nil {
+			return nil, err
+		}
+		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown: the search weighs two hypotheses, %s and long (all live to the end), by the %s of their slowdowns (--rebuild short|long picks one)",
+			ref, r.InferredLarge, strings.SplitN(r.Hypothesis, " ", 2)[0], cfg.Search.Aggregate))
 	}
 	return lw, nil
 }
@@ -190,7 +223,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			return nil, asUsage(err)
 		}
 		lw.refs = append(lw.refs, w)
-		lw.workloads = append(lw.workloads, objective.Workload{Name: w.Ref, Profile: p})
+		lw.workloads = append(lw.workloads, objective.Workload{Name: w.name(), Profile: p})
 		lw.summaries = append(lw.summaries, sum)
 	}
 	return lw, nil

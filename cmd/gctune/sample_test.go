@@ -78,3 +78,26 @@ func TestSampleRefusesAndBadInput(t *testing.T) {
 		assert.False(t, strings.Contains(e.Name(), ".tmp"), "temporary file left: %s", e.Name())
 	}
 }
+
+func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "img.csv")
+	_, errOut, code := gctune(t, "sample", "image-processing", "--resolution", "0.001", "--rate", "1/1000", "-o", out)
+	require.Equal(t, 0, code, errOut)
+	t.Setenv("GCTUNE_LIFETIMES_CLOCK", "bytes")
+	db := filepath.Join(dir, "s.db")
+	var doc sessionDoc
+	gctuneJSON(t, &doc, "optimize", out, "--trials", "3", "--workers", "1", "--storage", db)
+	require.Len(t, doc.Workloads, 2)
+	assert.Equal(t, "auto", doc.Workloads[0].Rebuild)
+	assert.Equal(t, "long", doc.Workloads[1].Rebuild)
+	assert.NotEqual(t, doc.Workloads[0].Fingerprint, doc.Workloads[1].Fingerprint)
+	// resume reopens both.
+	_, errOut, code = gctune(t, "resume", doc.Study, "--more", "1", "--storage", db, "-q")
+	require.Equal(t, 0, code, errOut)
+
+	var one sessionDoc
+	gctuneJSON(t, &one, "optimize", out, "--trials", "2", "--workers", "1", "--storage", db, "--study", "short", "--rebuild", "short")
+	require.Len(t, one.Workloads, 1)
+	assert.Equal(t, "short", one.Workloads[0].Rebuild)
+}
