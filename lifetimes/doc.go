@@ -6,7 +6,10 @@
 // Profiles come from three places:
 //
 //   - FiLiP / Illimani exports (a .csv of records plus a .json of run metadata), read by
-//     ReadFiLiP, which also converts older microsecond clocks to the bytes clock;
+//     ReadFiLiP, which also converts older microsecond clocks to the bytes clock; a sampled
+//     export on the bytes clock is then rebuilt by Rebuild (small objects weigh 1/rate, large
+//     ones are placed where the clock shows them), which Open does; WriteFiLiPSample writes
+//     any profile as a sampled export, as the current exporter would;
 //   - workload specs (YAML) describing classes, size and lifetime distributions, phases,
 //     direct-to-old allocations and containers, turned into a Profile by Generate with a seed
 //     and a resolution;
