@@ -179,15 +179,18 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		births[i] = nb
 		prev = nb
 	}
-	remap := func(t uint64) uint64 { // a death or the end on the clock without the profiler
-		k, _ := slices.BinarySearch(p.Birth, t+1) // samples born at or before t
+	// remap moves a death or the end, t ≥ p.Birth[from], onto the clock without the profiler:
+	// back by overhead per sample born at or before t, found by a search that gallops from
+	// from (most objects die a few windows after their birth).
+	remap := func(t uint64, from int) uint64 {
+		k := samplesUpTo(p.Birth, t, from)
 		off := overhead * uint64(k)
 		if t <= off {
 			return births[max(k-1, 0)]
 		}
 		return max(t-off, births[max(k-1, 0)])
 	}
-	end := remap(p.Meta.EndBytes)
+	end := remap(p.Meta.EndBytes, n-1)
 	end = max(end, births[n-1])
 	rep.ClockBytes = end
 	rep.ProfilerBytes = p.Meta.EndBytes - end
@@ -264,12 +267,20 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		b.Class(name)
 	}
 	inferredClass := b.Class("(large, inferred from the clock)")
+	// The inferred objects of window k are born in (births[k-1], births[k]]: added before
+	// record k, they keep the records in birth order and Build does not sort.
+	next := 0
 	for i := range n {
+		for ; next < len(found) && found[next].window == i; next++ {
+			f := found[next]
+			death, flags := inferredDeath(f.birth, births[f.window], end, hyp, p, sampledLarge, births)
+			b.Add(inferredClass, f.size, f.birth, death, 1, flags)
+		}
 		death := p.Death[i]
 		if p.AliveAtEnd(i) {
 			death = end
 		} else {
-			death = max(min(remap(death), end), births[i])
+			death = max(min(remap(death, i), end), births[i])
 		}
 		w := p.Weight[i]
 		if large(i) {
@@ -278,24 +289,6 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 			rep.SmallBytes += uint64(w) * uint64(p.SizeBytes[i])
 		}
 		b.Add(p.Class[i], p.SizeBytes[i], births[i], death, w, p.Flags[i])
-	}
-	for _, f := range found {
-		death, flags := f.birth, uint8(0)
-		switch hyp {
-		case HypothesisShort:
-			death = max(births[f.window], f.birth)
-		case HypothesisLong:
-			death, flags = end, FlagAliveAtEnd
-		default: // neighbour
-			j := nearestByBirth(sampledLarge, f.birth, births)
-			if p.AliveAtEnd(j) {
-				death, flags = end, FlagAliveAtEnd
-			} else {
-				life := p.Death[j] - p.Birth[j]
-				death = min(f.birth+life, end)
-			}
-		}
-		b.Add(inferredClass, f.size, f.birth, death, 1, flags)
 	}
 	meta := p.Meta
 	meta.EndBytes = end
@@ -308,6 +301,38 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		rep.ExplainedShare = float64(rep.SmallBytes+rep.SampledLargeBytes+rep.InferredLargeBytes) / float64(end)
 	}
 	return out, rep, nil
+}
+
+// inferredDeath is the death of an inferred large object born at birth in a window ending at
+// windowEnd, under hypothesis h (HypothesisAuto means the nearest sampled large object's).
+func inferredDeath(birth, windowEnd, end uint64, h Hypothesis, p *Profile, sampledLarge []int, births []uint64) (uint64, uint8) {
+	switch h {
+	case HypothesisShort:
+		return max(windowEnd, birth), 0
+	case HypothesisLong:
+		return end, FlagAliveAtEnd
+	}
+	j := nearestByBirth(sampledLarge, birth, births)
+	if p.AliveAtEnd(j) {
+		return end, FlagAliveAtEnd
+	}
+	return min(birth+(p.Death[j]-p.Birth[j]), end), 0
+}
+
+// samplesUpTo returns the number of births (sorted) at or before t, searching from index from
+// (births[from] ≤ t) by galloping, then bisecting.
+func samplesUpTo(births []uint64, t uint64, from int) int {
+	lo, step := from, 1
+	hi := from + step
+	for hi < len(births) && births[hi] <= t {
+		lo = hi
+		step *= 2
+		hi = lo + step
+	}
+	hi = min(hi, len(births))
+	// births[lo] ≤ t (or lo = from); the answer is in (lo, hi].
+	k, _ := slices.BinarySearch(births[lo:hi], t+1)
+	return lo + k
 }
 
 // nearestByBirth returns the record among idx (sorted) whose rebuilt birth is nearest t.
