@@ -270,6 +270,7 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 	// The inferred objects of window k are born in (births[k-1], births[k]]: added before
 	// record k, they keep the records in birth order and Build does not sort.
 	next := 0
+	newIndex := make([]int32, n)
 	for i := range n {
 		for ; next < len(found) && found[next].window == i; next++ {
 			f := found[next]
@@ -288,7 +289,13 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		} else {
 			rep.SmallBytes += uint64(w) * uint64(p.SizeBytes[i])
 		}
-		b.Add(p.Class[i], p.SizeBytes[i], births[i], death, w, p.Flags[i])
+		newIndex[i] = int32(b.Add(p.Class[i], p.SizeBytes[i], births[i], death, w, p.Flags[i]))
+	}
+	for _, c := range p.Containers {
+		r := int(c.Record)
+		from := max(min(remap(max(c.StoresFromBytes, p.Birth[r]), r), end), births[r])
+		until := max(min(remap(max(c.StoresUntilBytes, p.Birth[r]), r), end), from)
+		b.AddContainer(Container{Record: newIndex[r], StoresFromBytes: from, StoresUntilBytes: until})
 	}
 	meta := p.Meta
 	meta.EndBytes = end

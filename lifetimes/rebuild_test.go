@@ -205,3 +205,40 @@ func TestRebuildDeterministicAndNoOps(t *testing.T) {
 		t.Error("ParseHypothesis accepted sometimes")
 	}
 }
+
+func TestRebuildKeepsContainers(t *testing.T) {
+	var b Builder
+	small, big := b.Class("Small"), b.Class("Rows")
+	var clock uint64
+	var container int
+	for i := range 400 {
+		clock += 100 * 64
+		if i == 200 {
+			clock += 8 << 20 // an unsampled large object before the container
+		}
+		cls, size := small, uint32(64)
+		if i == 300 {
+			cls, size = big, 4096
+		}
+		idx := b.Add(cls, size, clock, clock+1000, 100, 0)
+		if i == 300 {
+			container = idx
+		}
+	}
+	b.AddContainer(Container{Record: int32(container), StoresFromBytes: clock - 50*6400, StoresUntilBytes: clock})
+	p, err := b.Build(Meta{EndBytes: clock + 5000, SamplingRate: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, rep, err := Rebuild(p, RebuildOptions{ProfilerBytesPerSample: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.InferredLarge != 1 || len(r.Containers) != 1 {
+		t.Fatalf("%d inferred, %d containers", rep.InferredLarge, len(r.Containers))
+	}
+	c := r.Containers[0]
+	if r.ClassName(int(c.Record)) != "Rows" || c.StoresFromBytes < r.Birth[c.Record] || c.StoresUntilBytes > r.Meta.EndBytes {
+		t.Errorf("container %+v names %s born %d", c, r.ClassName(int(c.Record)), r.Birth[c.Record])
+	}
+}
