@@ -274,7 +274,7 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 	for i := range n {
 		for ; next < len(found) && found[next].window == i; next++ {
 			f := found[next]
-			death, flags := inferredDeath(f.birth, births[f.window], end, hyp, p, sampledLarge, births)
+			death, flags := inferredDeath(f.birth, births[f.window], end, hyp, p, sampledLarge, births, remap)
 			b.Add(inferredClass, f.size, f.birth, death, 1, flags)
 		}
 		death := p.Death[i]
@@ -311,8 +311,9 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 }
 
 // inferredDeath is the death of an inferred large object born at birth in a window ending at
-// windowEnd, under hypothesis h (HypothesisAuto means the nearest sampled large object's).
-func inferredDeath(birth, windowEnd, end uint64, h Hypothesis, p *Profile, sampledLarge []int, births []uint64) (uint64, uint8) {
+// windowEnd, under hypothesis h (HypothesisAuto means the lifetime of the nearest sampled large
+// object, measured on the rebuilt clock: births and remap).
+func inferredDeath(birth, windowEnd, end uint64, h Hypothesis, p *Profile, sampledLarge []int, births []uint64, remap func(t uint64, from int) uint64) (uint64, uint8) {
 	switch h {
 	case HypothesisShort:
 		return max(windowEnd, birth), 0
@@ -323,7 +324,8 @@ func inferredDeath(birth, windowEnd, end uint64, h Hypothesis, p *Profile, sampl
 	if p.AliveAtEnd(j) {
 		return end, FlagAliveAtEnd
 	}
-	return min(birth+(p.Death[j]-p.Birth[j]), end), 0
+	life := max(remap(p.Death[j], j), births[j]) - births[j] // on the clock without the profiler
+	return min(birth+life, end), 0
 }
 
 // samplesUpTo returns the number of births (sorted) at or before t, searching from index from
