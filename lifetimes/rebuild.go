@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/gctune/gctune/internal/units"
 )
 
 // Hypothesis is what Rebuild assumes about the lifetimes of the large objects a sampled export
@@ -97,17 +99,7 @@ type RebuildReport struct {
 // String is the one-line summary the commands print.
 func (r RebuildReport) String() string {
 	return fmt.Sprintf("rebuilt from 1/%d sampling: %d windows; %d large objects inferred from the clock (%s) in %d windows, %d sampled large counted once; unsampled large lifetimes: %s; %.1f %% of the clock explained",
-		r.Every, r.Windows, r.InferredLarge, formatBytesShort(r.InferredLargeBytes), r.InferredWindows, r.SampledLarge, r.Hypothesis, 100*r.ExplainedShare)
-}
-
-func formatBytesShort(b uint64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%d bytes", b)
+		r.Every, r.Windows, r.InferredLarge, units.FormatBytes(r.InferredLargeBytes), r.InferredWindows, r.SampledLarge, r.Hypothesis, 100*r.ExplainedShare)
 }
 
 // Rebuild constants.
