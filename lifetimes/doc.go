@@ -9,7 +9,10 @@
 //     ReadFiLiP, which tells the exporter's era (and so the clock) from the files and converts
 //     older microsecond clocks to the bytes clock (docs/filip.md; files filip_*.go: the API,
 //     the era table, the row scanner, the parallel chunker, the metadata, the clocks and the
-//     conversion);
+//     conversion); a sampled export on the bytes clock is then rebuilt by Rebuild (small
+//     objects weigh 1/rate, large ones are placed where the clock shows them), which Open
+//     does; WriteFiLiPSample writes any profile as a sampled export, as the current exporter
+//     would;
 //   - workload specs (YAML) describing classes, size and lifetime distributions, phases,
 //     direct-to-old allocations and containers, turned into a Profile by Generate with a seed
 //     and a resolution;

@@ -44,6 +44,10 @@ type OpenOptions struct {
 	Clock         Clock
 	SkipBadRows   bool
 	FiLiPJSONPath string
+	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt (see Rebuild):
+	// HypothesisAuto (the zero value), HypothesisShort or HypothesisLong for the lifetimes of
+	// the large objects the sample missed, HypothesisOff to weigh every record by 1/rate.
+	Rebuild Hypothesis
 }
 
 // OpenInfo tells what Open opened.
@@ -57,6 +61,9 @@ type OpenInfo struct {
 	Workload string
 	// FiLiP is the reader's report for a FiLiP export, nil otherwise.
 	FiLiP *FiLiPReport
+	// Rebuild is the report of the rebuild of a sampled FiLiP export (see Rebuild), nil when
+	// none was done (not sampled, not on the bytes clock, or OpenOptions.Rebuild off).
+	Rebuild *RebuildReport
 }
 
 // UnknownWorkloadError is the error for a reference that is neither a bundled workload nor a
@@ -107,7 +114,9 @@ func resolve(ref string) (kind, path string, err error) {
 //     opts.Resolution;
 //   - a .yaml or .yml workload spec: loaded (LoadSpec) and generated likewise;
 //   - a .csv FiLiP / Illimani export: read by ReadFiLiP with its .json metadata beside it (or
-//     opts.FiLiPJSONPath), opts.Clock and opts.SkipBadRows;
+//     opts.FiLiPJSONPath), opts.Clock and opts.SkipBadRows; a sampled export on the bytes
+//     clock is then rebuilt (Rebuild, with opts.Rebuild; OpenInfo.Rebuild reports it), one on
+//     the microsecond clock is not, with a warning in OpenInfo.FiLiP;
 //   - a .gcprof file: loaded by LoadProfile.
 //
 // An unknown name gives an *UnknownWorkloadError listing the bundled workloads. Errors from
@@ -136,12 +145,28 @@ func Open(ref string, opts OpenOptions) (*Profile, *OpenInfo, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if p, info.Rebuild, err = rebuildOpened(p, info.FiLiP, opts.Rebuild); err != nil {
+			return nil, nil, err
+		}
 	case SourceGCProf:
 		if p, err = LoadProfile(ref); err != nil {
 			return nil, nil, err
 		}
 	}
 	return p, info, nil
+}
+
+// rebuildOpened rebuilds a sampled export read on the bytes clock, and warns that one on the
+// microsecond clock cannot be.
+func rebuildOpened(p *Profile, r *FiLiPReport, h Hypothesis) (*Profile, *RebuildReport, error) {
+	if p.Meta.SamplingRate >= 1 || h == HypothesisOff {
+		return p, nil, nil
+	}
+	if r.Clock != ClockBytes {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("sampled at %v on the microsecond clock: the large objects the sample missed cannot be rebuilt (only the bytes clock says where they were), every record weighs 1/rate", p.Meta.SamplingRate))
+		return p, nil, nil
+	}
+	return Rebuild(p, RebuildOptions{Hypothesis: h})
 }
 
 func openSpec(kind, ref string) (*Spec, error) {
@@ -161,8 +186,8 @@ const fingerprintVersion = "gctune-fingerprint-v1"
 //   - a bundled workload or spec file: the parsed spec (its canonical JSON encoding, so a
 //     change to comments or formatting in the YAML keeps the fingerprint), the seed and the
 //     resolution;
-//   - a FiLiP export: the bytes of the CSV and of its JSON metadata (if any), the clock and
-//     whether bad rows are skipped;
+//   - a FiLiP export: the bytes of the CSV and of its JSON metadata (if any), the clock,
+//     whether bad rows are skipped and the rebuild mode;
 //   - a .gcprof file: its bytes.
 func Fingerprint(ref string, opts OpenOptions) (string, error) {
 	kind, _, err := resolve(ref)
@@ -205,6 +230,7 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 			skip = 1
 		}
 		writeUint64(h, skip)
+		writeChunk(h, []byte("rebuild:"+opts.Rebuild.String()))
 	case SourceGCProf:
 		if err := hashFile(h, ref); err != nil {
 			return "", err

@@ -177,6 +177,9 @@ type LifetimesConfig struct {
 	Clock string `mapstructure:"clock" json:"clock"`
 	// SkipBadRows skips malformed FiLiP rows instead of failing on the first one.
 	SkipBadRows bool `mapstructure:"skip_bad_rows" json:"skip_bad_rows"`
+	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt: "auto", "short",
+	// "long" or "off" (lifetimes.ParseHypothesis).
+	Rebuild string `mapstructure:"rebuild" json:"rebuild"`
 	// HistogramBins is the number of lifetime histogram bins, in [2, 1000].
 	HistogramBins int `mapstructure:"histogram_bins" json:"histogram_bins"`
 }
@@ -190,6 +193,7 @@ func defaultConfig() Config {
 			LongLivedThreshold: lifetimes.DefaultLongLivedThreshold,
 			Clock:              "auto",
 			SkipBadRows:        false,
+			Rebuild:            "auto",
 			HistogramBins:      lifetimes.DefaultHistogramBins,
 		},
 		Simulate: simulateConfigFrom(heapsim.DefaultParams()),
@@ -267,6 +271,9 @@ func (c Config) Validate() error {
 	}
 	if t := c.Lifetimes.LongLivedThreshold; math.IsNaN(t) || t <= 0 || t > 1 {
 		return bad("lifetimes.long_lived_threshold", t, "must be in (0, 1], a fraction of the run")
+	}
+	if _, err := lifetimes.ParseHypothesis(c.Lifetimes.Rebuild); err != nil {
+		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be auto, short, long or off")
 	}
 	if _, err := lifetimes.ParseClock(c.Lifetimes.Clock); err != nil {
 		return bad("lifetimes.clock", fmt.Sprintf("%q", c.Lifetimes.Clock), "must be auto, bytes or us")
@@ -394,6 +401,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 			source = "(defaults, environment and flags)"
 		}
 		return Config{}, usageErrorf("config %s: %w", source, err)
+	}
+	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
+		cfg.Lifetimes.Rebuild = lifetimes.HypothesisOff.String()
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, &UsageError{Err: err}

@@ -129,7 +129,7 @@ func TestUnknownEnvironmentVariableIsRejected(t *testing.T) {
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
 	assert.Equal(t, exitUsage, code)
 	assert.Equal(t, "gctune: config: unknown environment variable GCTUNE_LIFETIMES_THRESHOLD (known: GCTUNE_LIFETIMES_CLOCK, "+
-		"GCTUNE_LIFETIMES_HISTOGRAM_BINS, GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD, GCTUNE_LIFETIMES_SKIP_BAD_ROWS)\n", errOut)
+		"GCTUNE_LIFETIMES_HISTOGRAM_BINS, GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD, GCTUNE_LIFETIMES_REBUILD, GCTUNE_LIFETIMES_SKIP_BAD_ROWS)\n", errOut)
 	assert.Equal(t, "GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD", envName("lifetimes.long_lived_threshold"))
 }
 

@@ -56,6 +56,7 @@ gctune profile (.gcprof).`,
 					Clock:         clock,
 					SkipBadRows:   cfg.Lifetimes.SkipBadRows,
 					FiLiPJSONPath: meta,
+					Rebuild:       rebuildMode(cfg),
 				},
 				Analysis: lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, TopObjects: top},
 				Bins:     cfg.Lifetimes.HistogramBins,
@@ -74,6 +75,7 @@ gctune profile (.gcprof).`,
 	f.Float64("resolution", defaults.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
 	bindFlag(cmd, "threshold", "lifetimes.long_lived_threshold")
 	addProfileFlags(cmd)
+	addRebuildFlags(cmd)
 	bindFlag(cmd, "bins", "lifetimes.histogram_bins")
 	bindFlag(cmd, "seed", "workload.seed")
 	bindFlag(cmd, "resolution", "workload.resolution")
@@ -126,6 +128,8 @@ type inputDoc struct {
 	Seed       *uint64   `json:"seed,omitempty"`
 	Resolution *float64  `json:"resolution,omitempty"`
 	FiLiP      *filipDoc `json:"filip,omitempty"`
+	// Rebuild is the rebuild of a sampled FiLiP export, when one was done.
+	Rebuild *lifetimes.RebuildReport `json:"rebuild,omitempty"`
 }
 
 // filipDoc is what ReadFiLiP reported.
@@ -199,7 +203,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 }
 
 func newInputDoc(info *lifetimes.OpenInfo, o lifetimes.OpenOptions) inputDoc {
-	d := inputDoc{Kind: info.Kind, Ref: info.Ref, Path: info.Path, Workload: info.Workload}
+	d := inputDoc{Kind: info.Kind, Ref: info.Ref, Path: info.Path, Workload: info.Workload, Rebuild: info.Rebuild}
 	if info.Kind == lifetimes.SourceWorkload || info.Kind == lifetimes.SourceSpec {
 		seed, res := o.Seed, o.Resolution
 		d.Seed, d.Resolution = &seed, &res
@@ -233,6 +237,9 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 		for _, m := range f.FirstSkipped {
 			ew.printf("  skipped: %s\n", m)
 		}
+	}
+	if in.Rebuild != nil {
+		ew.printf("  %s\n", in.Rebuild)
 	}
 	ew.printf("\n")
 

@@ -104,6 +104,7 @@ func addProblemFlags(cmd *cobra.Command) {
 	bindFlag(cmd, "resolution", "workload.resolution")
 	addCostFlag(cmd)
 	addProfileFlags(cmd)
+	addRebuildFlags(cmd)
 }
 
 // NewResumeCmd returns `gctune resume`.
@@ -178,6 +179,9 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	if !quiet && !asJSON {
 		fmt.Fprintf(ew, "study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
 		printPlan(ew, sp.Plan)
+		for _, n := range sp.notes {
+			fmt.Fprintf(ew, "%s\n", n)
+		}
 	}
 	return runSession(ctx, w, ew, cfg, store, name, study.ID, sp, prob, asJSON, quiet)
 }
@@ -204,6 +208,7 @@ func newProblem(cfg Config, refs []string) (*studyProblem, *objective.Problem, e
 		ConfiguredSpace: cfg.Search.Space.Space(), Plan: plan, NoSeed: cfg.Search.NoSeed,
 		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
 		Trials: cfg.Search.Trials, VM: vm, Cost: cost, Version: version,
+		notes: lw.notes,
 	}
 	prob, err := sp.newObjective(lw)
 	if err != nil {

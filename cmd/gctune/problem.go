@@ -24,6 +24,8 @@ import (
 // space (as configured and as constrained), the seeds, the VM facts and cost model, and the
 // gctune version that created it.
 type studyProblem struct {
+	// notes are lines the command prints about the opened workloads (not stored).
+	notes           []string
 	Workloads       []workloadRef  `json:"workloads"`
 	MaxFootprint    uint64         `json:"maxFootprintBytes"`
 	Aggregate       string         `json:"aggregate"`
@@ -74,12 +76,23 @@ type workloadRef struct {
 	Resolution  float64 `json:"resolution"`
 	Clock       string  `json:"clock"`
 	SkipBadRows bool    `json:"skipBadRows"`
-	Fingerprint string  `json:"fingerprint"`
+	// Rebuild is the rebuild mode of a sampled FiLiP export (empty: auto).
+	Rebuild     string `json:"rebuild,omitempty"`
+	Fingerprint string `json:"fingerprint"`
 	// Spec is the text of a workload spec file (kind spec), so that workers on machines
 	// without the file can generate the same profile. Bundled workloads are in every gctune
 	// binary; recorded profiles (FiLiP, .gcprof) are too large to store: workers need the
 	// file at the same path, checked against the fingerprint.
 	Spec string `json:"spec,omitempty"`
+}
+
+// name is the workload's name in the objective: its reference, marked for the second
+// hypothesis of a rebuilt sampled export (the unsampled large objects living to the end).
+func (w workloadRef) name() string {
+	if w.Rebuild == lifetimes.HypothesisLong.String() {
+		return w.Ref + " [large objects long-lived]"
+	}
+	return w.Ref
 }
 
 // maxStoredSpec bounds the spec text a study stores (specs are a few kB).
@@ -90,7 +103,11 @@ func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
 	if err != nil {
 		return lifetimes.OpenOptions{}, err
 	}
-	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows}, nil
+	rebuild, err := lifetimes.ParseHypothesis(w.Rebuild)
+	if err != nil {
+		return lifetimes.OpenOptions{}, err
+	}
+	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild}, nil
 }
 
 // loadedWorkloads are the opened profiles of a problem.
@@ -100,6 +117,8 @@ type loadedWorkloads struct {
 	summaries []*lifetimes.Summary
 	// profiles says how each profile was read (printProfileInfo).
 	profiles []profileInfoDoc
+	// notes are one line per workload worth telling (a sampled export's rebuild).
+	notes []string
 }
 
 // openWorkloads opens each reference, fingerprints it and summarises it.
@@ -108,33 +127,67 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
+	rebuild, err := lifetimes.ParseHypothesis(cfg.Lifetimes.Rebuild)
+	if err != nil {
+		return nil, asUsage(err)
+	}
 	opts := lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows}
+		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuild}
 	lw := &loadedWorkloads{}
-	for _, ref := range refs {
-		p, info, err := lifetimes.Open(ref, opts)
-		if err != nil {
-			return nil, asUsage(err)
-		}
+	add := func(ref string, opts lifetimes.OpenOptions, p *lifetimes.Profile, info *lifetimes.OpenInfo) error {
 		fp, err := lifetimes.Fingerprint(ref, opts)
 		if err != nil {
-			return nil, asUsage(err)
+			return asUsage(err)
 		}
 		sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold})
 		if err != nil {
-			return nil, asUsage(err)
+			return asUsage(err)
 		}
 		wr := workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
+		if info.Kind == lifetimes.SourceFiLiP {
+			wr.Rebuild = opts.Rebuild.String()
+		}
 		if info.Kind == lifetimes.SourceSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
 				wr.Spec = string(text)
 			}
 		}
 		lw.refs = append(lw.refs, wr)
-		lw.workloads = append(lw.workloads, objective.Workload{Name: ref, Profile: p})
+		lw.workloads = append(lw.workloads, objective.Workload{Name: wr.name(), Profile: p})
 		lw.summaries = append(lw.summaries, sum)
 		lw.profiles = append(lw.profiles, newProfileInfo(info, p))
+		return nil
+	}
+	for _, ref := range refs {
+		p, info, err := lifetimes.Open(ref, opts)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if err := add(ref, opts, p, info); err != nil {
+			return nil, err
+		}
+		r := info.Rebuild
+		if r == nil {
+			continue
+		}
+		lw.notes = append(lw.notes, fmt.Sprintf("%s: %s", ref, r))
+		if rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
+			continue
+		}
+		// The unsampled large objects' lifetimes are not in the export: the search weighs
+		// the estimate and the other extreme, every one living to the end, as two workloads.
+		long := opts
+		long.Rebuild = lifetimes.HypothesisLong
+		p, info, err = lifetimes.Open(ref, long)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if err := add(ref, long, p, info); err != nil {
+			return nil, err
+		}
+		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown: the search weighs two hypotheses, %s and long (all live to the end), by the %s of their slowdowns (--rebuild short|long picks one)",
+			ref, r.InferredLarge, strings.SplitN(r.Hypothesis, " ", 2)[0], cfg.Search.Aggregate))
 	}
 	return lw, nil
 }
@@ -216,7 +269,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			return nil, asUsage(err)
 		}
 		lw.refs = append(lw.refs, w)
-		lw.workloads = append(lw.workloads, objective.Workload{Name: w.Ref, Profile: p})
+		lw.workloads = append(lw.workloads, objective.Workload{Name: w.name(), Profile: p})
 		lw.summaries = append(lw.summaries, sum)
 	}
 	return lw, nil

@@ -67,7 +67,7 @@ how benchmark scripts in other languages drive the simulator.`,
 				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), simulateOptions{
 					Ref: args[0],
 					Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-						Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
+						Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)},
 					Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost,
 					Stderr: cmd.ErrOrStderr(),
 				})
@@ -76,7 +76,7 @@ how benchmark scripts in other languages drive the simulator.`,
 				Stderr: cmd.ErrOrStderr(),
 				Ref:    args[0],
 				Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-					Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows},
+					Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)},
 				Given:   given,
 				Default: cfg.Simulate.VMFacts(),
 				Cost:    cost,
@@ -94,6 +94,7 @@ how benchmark scripts in other languages drive the simulator.`,
 	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
 	bindFlag(cmd, "seed", "workload.seed")
 	bindFlag(cmd, "resolution", "workload.resolution")
+	addRebuildFlags(cmd)
 	f.StringVar(&events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
 	f.BoolVar(&batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
 	return cmd
@@ -230,7 +231,11 @@ func eventRow(e *heapsim.Event) []string {
 
 func printSimulate(w io.Writer, d *simulateDoc) error {
 	ew := &errWriter{w: w}
-	ew.printf("%s: %s records\n\n", d.Input.Ref, formatCount(uint64(d.Records)))
+	ew.printf("%s: %s records\n", d.Input.Ref, formatCount(uint64(d.Records)))
+	if d.Input.Rebuild != nil {
+		ew.printf("%s\n", d.Input.Rebuild)
+	}
+	ew.printf("\n")
 	var rows [][4]string
 	row := func(label, a, b string) { rows = append(rows, [4]string{label, a, b, ""}) }
 	pr := d.Profile.Profiled

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// addRebuildFlags adds --rebuild MODE (lifetimes.rebuild) and --no-rebuild (the same as
+// --rebuild off; loadConfig applies it) to a command that opens profiles.
+func addRebuildFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.String("rebuild", defaultConfig().Lifetimes.Rebuild, "rebuild of a sampled FiLiP export on the bytes clock: auto, short, long or off (lifetimes.rebuild)")
+	f.Bool("no-rebuild", false, "weigh every record of a sampled export by 1/rate instead of rebuilding it (--rebuild off)")
+	bindFlag(cmd, "rebuild", "lifetimes.rebuild")
+}
+
+// rebuildMode is the configured rebuild mode (validated by Config.Validate).
+func rebuildMode(cfg Config) lifetimes.Hypothesis {
+	h, _ := lifetimes.ParseHypothesis(cfg.Lifetimes.Rebuild)
+	return h
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSampleWritesExportReadBack(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.csv")
+	var doc sampleDoc
+	gctuneJSON(t, &doc, "sample", "testdata/tiny.yaml", "--rate", "1/10", "--phase", "3", "-o", out)
+	assert.Equal(t, uint64(10), doc.Every)
+	assert.Equal(t, filepath.Join(dir, "run.json"), doc.Meta)
+	require.Positive(t, doc.Rows)
+	assert.Equal(t, (doc.Allocations-3+9)/10, doc.Rows)
+
+	csv, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(csv), `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"`+"\n"))
+	meta, err := os.ReadFile(doc.Meta)
+	require.NoError(t, err)
+	for _, want := range []string{"{\n\t\"", `"samplingRate" : 0.1`, `"profiler" : "FiLiP"`, `"totalScavenges" : `, `"totalExecutionTime" : `} {
+		assert.Contains(t, string(meta), want)
+	}
+
+	// Read back on the bytes clock: rebuilt, one line saying so.
+	text, errOut, code := gctune(t, "lifetimes", "--clock", "bytes", out)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, text, "rebuilt from 1/10 sampling")
+	var lt lifetimesDoc
+	gctuneJSON(t, &lt, "lifetimes", "--clock", "bytes", "--no-rebuild", out)
+	assert.Nil(t, lt.Input.Rebuild)
+}
+
+func TestSampleRefusesAndBadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.csv")
+	_, errOut, code := gctune(t, "sample", "testdata/tiny.yaml", "-o", out, "--rate", "1/5")
+	require.Equal(t, 0, code, errOut)
+	before, err := os.ReadFile(out)
+	require.NoError(t, err)
+
+	_, errOut, code = gctune(t, "sample", "testdata/tiny.yaml", "-o", out, "--rate", "1/7")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "gctune: "+out+" exists: not replaced (--force replaces it)", lastLine(errOut))
+	after, _ := os.ReadFile(out)
+	assert.Equal(t, before, after, "the existing export was changed")
+
+	_, errOut, code = gctune(t, "sample", "testdata/tiny.yaml", "-o", out, "--rate", "1/7", "--force")
+	require.Equal(t, 0, code, errOut)
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rate", "3/10", "-o", filepath.Join(dir, "a.csv")}, `--rate "3/10": want 1/N`},
+		{[]string{"--rate", "0.3", "-o", filepath.Join(dir, "a.csv")}, `--rate "0.3": want 1/N`},
+		{[]string{"--rate", "1/10", "--phase", "10", "-o", filepath.Join(dir, "a.csv")}, "--phase 10: want 0 to 9"},
+		{[]string{"--rate", "1/10", "-o", filepath.Join(dir, "a.txt")}, "must end in .csv"},
+		{[]string{"--rate", "1/10"}, "sample needs -o OUT.csv"},
+		{[]string{"--rate", "1/10", "--start-bytes", "0", "-o", filepath.Join(dir, "a.csv")}, "--start-bytes 0"},
+	} {
+		_, errOut, code := gctune(t, append([]string{"sample", "testdata/tiny.yaml"}, tc.args...)...)
+		assert.Equal(t, 2, code, tc.args)
+		assert.Contains(t, lastLine(errOut), tc.want)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %q", errOut)
+	}
+	_, err = os.Stat(filepath.Join(dir, "a.csv"))
+	assert.True(t, os.IsNotExist(err), "a refused sample left a file")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		assert.False(t, strings.Contains(e.Name(), ".tmp"), "temporary file left: %s", e.Name())
+	}
+}
+
+func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "img.csv")
+	_, errOut, code := gctune(t, "sample", "image-processing", "--resolution", "0.001", "--rate", "1/1000", "-o", out)
+	require.Equal(t, 0, code, errOut)
+	t.Setenv("GCTUNE_LIFETIMES_CLOCK", "bytes")
+	db := filepath.Join(dir, "s.db")
+	var doc sessionDoc
+	gctuneJSON(t, &doc, "optimize", out, "--trials", "3", "--workers", "1", "--storage", db)
+	require.Len(t, doc.Workloads, 2)
+	assert.Equal(t, "auto", doc.Workloads[0].Rebuild)
+	assert.Equal(t, "long", doc.Workloads[1].Rebuild)
+	assert.NotEqual(t, doc.Workloads[0].Fingerprint, doc.Workloads[1].Fingerprint)
+	// resume reopens both.
+	_, errOut, code = gctune(t, "resume", doc.Study, "--more", "1", "--storage", db, "-q")
+	require.Equal(t, 0, code, errOut)
+
+	var one sessionDoc
+	gctuneJSON(t, &one, "optimize", out, "--trials", "2", "--workers", "1", "--storage", db, "--study", "short", "--rebuild", "short")
+	require.Len(t, one.Workloads, 1)
+	assert.Equal(t, "short", one.Workloads[0].Rebuild)
+}

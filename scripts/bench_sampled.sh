@@ -1,0 +1,115 @@
+#!/bin/sh
+# Sampled profiles: does a FiLiP export sampled at 1/N give the recommendation the full profile
+# gives? For every bundled workload (smallest first), rate and phase:
+#   1. the full profile's own best: optimize WORKLOAD (once per workload);
+#   2. gctune sample WORKLOAD --rate 1/N --phase P -o X.csv (the current exporter's format);
+#   3. optimize X.csv, rebuilt (--rebuild auto) and the old reading (--no-rebuild);
+#   4. simulate the recommendation on the FULL profile: the realised speedup, against the
+#      sampled study's predicted one and the full profile's best.
+# Results are JSON lines in $OUT/results.jsonl (one per finished cell, appended as it goes, so a
+# run cut short keeps what it measured; cells already there are skipped) and the table
+# $OUT/table.md. Every command is printed first.
+#
+#   nice -n 10 scripts/bench_sampled.sh
+#
+# Environment: WORKLOADS (names, default every bundled workload by size), RATES (default
+# "100 1000"), PHASES (fractions of N, default "0 0.37"), TRIALS (120), WORKERS (1), SEED (1),
+# MODES ("auto off"), OUT (/tmp/bench-sampled), GCTUNE (the binary; built once from this tree
+# when missing).
+set -eu
+cd "$(dirname "$0")/.."
+
+OUT=${OUT:-/tmp/bench-sampled}
+GCTUNE=${GCTUNE:-$OUT/gctune}
+RATES=${RATES:-100 1000}
+PHASES=${PHASES:-0 0.37}
+TRIALS=${TRIALS:-120}
+WORKERS=${WORKERS:-1}
+SEED=${SEED:-1}
+MODES=${MODES:-auto off}
+DB=$OUT/studies.db
+RES=$OUT/results.jsonl
+
+run() {
+	echo "+ $*" >&2
+	"$@"
+}
+
+mkdir -p "$OUT"
+[ -x "$GCTUNE" ] || run go build -o "$GCTUNE" ./cmd/gctune
+if [ -z "${WORKLOADS:-}" ]; then
+	WORKLOADS=$("$GCTUNE" workloads --json | python3 -c 'import json,sys
+for w in sorted(json.load(sys.stdin)["workloads"], key=lambda w: w["records"]): print(w["name"])')
+fi
+touch "$RES"
+# The exports are on the bytes clock (parameter 34); until the reader detects it with no flag,
+# say so (it changes nothing for the bundled workloads).
+export GCTUNE_LIFETIMES_CLOCK=bytes
+
+# field FILE.json PATH: one value of a JSON document ("a.b.c").
+field() {
+	python3 -c 'import json,sys
+v=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v=v[k]
+print(v)' "$1" "$2"
+}
+
+# optimize_best STUDY REF [flags]: run the study unless it exists, export its best as
+# $OUT/STUDY.json (predicted) and $OUT/STUDY.yaml (to simulate).
+optimize_best() {
+	study=$1
+	ref=$2
+	shift 2
+	if ! "$GCTUNE" studies show "$study" --storage "$DB" >/dev/null 2>&1; then
+		run "$GCTUNE" optimize "$ref" --study "$study" --storage "$DB" --trials "$TRIALS" --workers "$WORKERS" --seed "$SEED" -q "$@" >/dev/null
+	fi
+	run "$GCTUNE" export "$study" --storage "$DB" --format json -o "$OUT/$study.json" >/dev/null
+	run "$GCTUNE" export "$study" --storage "$DB" --format yaml -o "$OUT/$study.yaml" >/dev/null
+}
+
+for w in $WORKLOADS; do
+	optimize_best "full-$w" "$w"
+	full=$(field "$OUT/full-$w.json" predicted.speedup)
+	for n in $RATES; do
+		for f in $PHASES; do
+			p=$(python3 -c "import sys; print(int(float(sys.argv[1])*int(sys.argv[2])))" "$f" "$n")
+			csv=$OUT/$w-1in$n-p$p.csv
+			[ -s "$csv" ] || run "$GCTUNE" sample "$w" --rate "1/$n" --phase "$p" --seed "$SEED" -o "$csv" --force >/dev/null
+			for mode in $MODES; do
+				cell="$w 1/$n phase $p $mode"
+				if grep -qF "\"cell\": \"$cell\"" "$RES"; then
+					continue
+				fi
+				study=s-$w-1in$n-p$p-$mode
+				optimize_best "$study" "$csv" --rebuild "$mode"
+				pred=$(field "$OUT/$study.json" predicted.speedup)
+				run "$GCTUNE" simulate "$w" --config "$OUT/$study.yaml" --json >"$OUT/$study.sim.json"
+				real=$(field "$OUT/$study.sim.json" speedup)
+				rebuild=$("$GCTUNE" lifetimes "$csv" --rebuild "$mode" --json | python3 -c 'import json,sys
+r=json.load(sys.stdin)["input"].get("rebuild")
+print("-" if r is None else "%d inferred, %d sampled large, %s" % (r["inferredLarge"], r["sampledLarge"], r["hypothesis"].split(" ")[0]))')
+				python3 -c 'import json,sys
+w,n,p,mode,pred,real,full,rb=sys.argv[1:]
+pred,real,full=float(pred),float(real),float(full)
+print(json.dumps({"cell": "%s 1/%s phase %s %s" % (w,n,p,mode), "workload": w, "every": int(n), "phase": int(p), "mode": mode,
+  "predicted": pred, "realised": real, "fullBest": full, "recommendationShare": real/full, "predictedOverRealised": pred/real, "rebuild": rb}))' \
+					"$w" "$n" "$p" "$mode" "$pred" "$real" "$full" "$rebuild" >>"$RES"
+			done
+		done
+	done
+done
+
+python3 - "$RES" >"$OUT/table.md" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print("| workload | rate | phase | reading | predicted | realised on full | full best | realised / best | predicted / realised | rebuild |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+for r in rows:
+    ok1 = "✓" if r["recommendationShare"] >= 0.95 else "✗"
+    ok2 = "✓" if abs(r["predictedOverRealised"] - 1) <= 0.25 else "✗"
+    mode = "rebuilt" if r["mode"] == "auto" else ("multiplied (--no-rebuild)" if r["mode"] == "off" else r["mode"])
+    print("| %s | 1/%d | %d | %s | %.2fx | %.2fx | %.2fx | %.3f %s | %.2f %s | %s |" % (
+        r["workload"], r["every"], r["phase"], mode, r["predicted"], r["realised"], r["fullBest"],
+        r["recommendationShare"], ok1, r["predictedOverRealised"], ok2, r["rebuild"]))
+EOF
+cat "$OUT/table.md"
