@@ -156,14 +156,10 @@ func Open(ref string, opts OpenOptions) (*Profile, *OpenInfo, error) {
 	return p, info, nil
 }
 
-// rebuildOpened rebuilds a sampled export read on the bytes clock, and warns that one on the
-// microsecond clock cannot be.
+// rebuildOpened rebuilds a sampled export read on the bytes clock. One on the microsecond clock
+// cannot be: the reader has already warned so (filip_convert.go), and it is kept as read.
 func rebuildOpened(p *Profile, r *FiLiPReport, h Hypothesis) (*Profile, *RebuildReport, error) {
-	if p.Meta.SamplingRate >= 1 || h == HypothesisOff {
-		return p, nil, nil
-	}
-	if r.Clock != ClockBytes {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("sampled at %v on the microsecond clock: the large objects the sample missed cannot be rebuilt (only the bytes clock says where they were), every record weighs 1/rate", p.Meta.SamplingRate))
+	if p.Meta.SamplingRate >= 1 || h == HypothesisOff || r.Clock != ClockBytes {
 		return p, nil, nil
 	}
 	return Rebuild(p, RebuildOptions{Hypothesis: h})
