@@ -19,13 +19,6 @@ const DefaultMaxRecords = 50_000_000
 // ProfilerSpec is the Meta.Profiler of generated profiles.
 const ProfilerSpec = "gctune-spec"
 
-// maxNewSpaceObjectBytes is the largest object the VM allocates in new space: 65,535 slots of
-// 8 bytes plus the 16-byte header of objects with 255 slots or more (spur-gc-model.md §2.2).
-// Anything bigger goes straight to old space, whatever its flags.
-const maxNewSpaceObjectBytes = 16 + 8*65535
-
-// minObjectBytes is Spur's smallest object (a header and one slot, spur-gc-model.md §2.1).
-const minObjectBytes = 16
 
 // GenerateOptions are the settings of Spec.Generate.
 type GenerateOptions struct {
@@ -158,6 +151,7 @@ type genMixEntry struct {
 	prob      float64 // probability that a draw picks this entry (share / weight, normalised)
 	size      *genSampler
 	life      *genSampler
+	store     *StoredIntoSpec // nil: stored into no container
 }
 
 // drawBytes is the expected weighted bytes of one mix draw.
@@ -204,6 +198,7 @@ func (s *Spec) mixEntries(i int, weight uint32, res float64, g *genPlan) []genMi
 			phaseEnd = g.phaseEndOf(&m.Lifetime, i)
 		}
 		e.life = newSampler(&m.Lifetime, true, lifeSrc, phaseEnd)
+		e.store = m.StoredInto
 		e.prob = m.Share / float64(e.weight)
 		total += e.prob
 		entries[j] = e
@@ -224,15 +219,25 @@ type genEvent struct {
 	lifeSpec     *DistSpec   // its lifetime (zero Kind: until-end)
 	life         *genSampler // nil when deathAt applies
 	deathAt      uint64      // growing arrays replaced by a successor: the successor's planned birth
-	container    uint8       // containerNone, containerPhase or containerLife
+	container    uint8       // containerNone, containerPhase, containerLife or containerNamed
 	chain        int32       // growing arrays: the collection's id (≥ 0); −1 otherwise
+	name         string      // the container name mix entries store into ("" = none)
+	immediates   float32     // Container.ImmediateFraction
 }
 
 const (
-	containerNone uint8 = iota
-	containerPhase
-	containerLife
+	containerNone  uint8 = iota
+	containerPhase       // receives unlisted young stores until the end of its phase
+	containerLife        // … until its death
+	containerNamed       // receives only the stores mix entries name it for
 )
+
+// genGroup is a named container: the containers emitted under the name, and which of them
+// the next referent goes to.
+type genGroup struct {
+	live []int32 // container indices, alive at the last lookup, in emission order
+	next int     // round-robin position in live
+}
 
 // genPhase is one phase ready to generate.
 type genPhase struct {
@@ -256,6 +261,11 @@ type genPlan struct {
 	classIdx   []uint32
 	phases     []genPhase
 	estimate   float64
+	// groups maps a container name to its containers; stores maps a Store to its StoredIn
+	// value; chainLast is the last container of each growing chain.
+	groups    map[string]*genGroup
+	stores    map[Store]uint16
+	chainLast map[int32]int32
 }
 
 func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
@@ -275,9 +285,26 @@ func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
 	}
 	// Intern the classes in declaration order, so the class table follows the spec.
 	g.classIdx = make([]uint32, len(s.Classes))
+	var pointerFree []bool
 	for i, c := range s.Classes {
 		g.classIdx[i] = g.builder.Class(c.Name)
+		if c.Pointers != nil && pointerFree == nil {
+			pointerFree = make([]bool, len(s.Classes))
+		}
 	}
+	if pointerFree != nil {
+		// Some class says whether it holds pointers: record every class's answer.
+		for i, c := range s.Classes {
+			pointerFree[g.classIdx[i]] = IsByteClassName(c.Name)
+			if c.Pointers != nil {
+				pointerFree[g.classIdx[i]] = !*c.Pointers
+			}
+		}
+		g.builder.SetPointerFree(pointerFree)
+	}
+	g.groups = make(map[string]*genGroup)
+	g.stores = make(map[Store]uint16)
+	g.chainLast = make(map[int32]int32)
 	// Plan the events and the phases' extents.
 	g.phases = make([]genPhase, len(s.Phases))
 	var clock uint64
@@ -383,7 +410,7 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		for _, at := range points {
 			sz := sizer.sizeBytes()
 			var flags uint8
-			if sz <= maxNewSpaceObjectBytes {
+			if sz <= MaxNewSpaceObjectBytes {
 				flags = FlagOldSpace
 			}
 			events = append(events, genEvent{offsetBytes: at, sizeBytes: sz, class: class, flags: flags, lifeSpec: &l.Lifetime, chain: -1})
@@ -412,10 +439,13 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 					at = uint64(float64(sizes[j-1]) / float64(gr.ToBytes) * float64(mixBytes))
 				}
 				ct := containerNone
-				if gr.Container {
+				switch {
+				case gr.Container:
 					ct = containerPhase
+				case gr.Name != "":
+					ct = containerNamed
 				}
-				events = append(events, genEvent{offsetBytes: at, sizeBytes: roundSize(float64(sz)), class: class, container: ct, lifeSpec: &gr.Lifetime, chain: chain})
+				events = append(events, genEvent{offsetBytes: at, sizeBytes: roundSize(float64(sz)), class: class, container: ct, lifeSpec: &gr.Lifetime, chain: chain, name: gr.Name})
 			}
 			chain++
 		}
@@ -425,9 +455,9 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		var sizer *genSampler
 		switch {
 		case c.Slots != 0:
-			sizer = &genSampler{kind: genFixed, value: float64(containerBytes(c.Slots)), lo: minObjectBytes, hi: specMaxObjectBytes}
+			sizer = &genSampler{kind: genFixed, value: float64(ObjectBytesForSlots(uint64(c.Slots))), lo: MinObjectBytes, hi: specMaxObjectBytes}
 		case c.SizeBytes != 0:
-			sizer = &genSampler{kind: genFixed, value: float64(c.SizeBytes), lo: minObjectBytes, hi: specMaxObjectBytes}
+			sizer = &genSampler{kind: genFixed, value: float64(c.SizeBytes), lo: MinObjectBytes, hi: specMaxObjectBytes}
 		default:
 			sizer = newSampler(g.classSize(c.Class), false, src, 0)
 		}
@@ -436,17 +466,20 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 			at = "start"
 		}
 		ct := containerPhase
-		if c.Receives == "life" {
+		switch c.Receives {
+		case "life":
 			ct = containerLife
+		case "none":
+			ct = containerNamed
 		}
 		class := g.classOf(c.Class)
 		for _, p := range placements(at, max(c.Count, 1), mixBytes, r) {
 			sz := sizer.sizeBytes()
 			var flags uint8
-			if c.OldSpace && sz <= maxNewSpaceObjectBytes {
+			if c.OldSpace && sz <= MaxNewSpaceObjectBytes {
 				flags = FlagOldSpace
 			}
-			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1})
+			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1, name: c.Name, immediates: float32(c.Immediates)})
 		}
 	}
 	slices.SortStableFunc(events, func(a, b genEvent) int {
@@ -587,8 +620,14 @@ func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, 
 		default:
 			death, flags = e.life.death(clock, end)
 		}
-		if b.Add(e.class, size, clock, death, e.weight, flags) >= budget {
+		idx := b.Add(e.class, size, clock, death, e.weight, flags)
+		if idx >= budget {
 			return 0, 0, g.tooMany()
+		}
+		if e.store != nil {
+			if err := g.storeInto(idx, e.store, clock); err != nil {
+				return 0, 0, err
+			}
 		}
 		clock += wb
 		mixDone += wb
@@ -607,11 +646,75 @@ func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
 		death = clock
 	}
 	idx := b.Add(e.class, e.sizeBytes, clock, death, 1, flags)
+	c := Container{Record: int32(idx), StoresFromBytes: clock, ImmediateFraction: e.immediates}
 	switch e.container {
+	case containerNone:
+		return clock + uint64(e.sizeBytes)
 	case containerPhase:
-		b.AddContainer(Container{Record: int32(idx), StoresFromBytes: clock, StoresUntilBytes: min(death, ph.endBytes)})
+		c.StoresUntilBytes = min(death, ph.endBytes)
 	case containerLife:
-		b.AddContainer(Container{Record: int32(idx), StoresFromBytes: clock, StoresUntilBytes: death})
+		c.StoresUntilBytes = death
+	case containerNamed:
+		c.StoresUntilBytes = clock // no unlisted stores: an empty window
+	}
+	ci := int32(len(b.p.Containers))
+	b.AddContainer(c)
+	if e.chain >= 0 {
+		// A growing array hands its references to the next one, which copies its slots.
+		if prev, ok := g.chainLast[e.chain]; ok {
+			b.p.Containers[prev].Successor = ci + 1
+		}
+		g.chainLast[e.chain] = ci
+	}
+	if e.name != "" {
+		gr := g.groups[e.name]
+		if gr == nil {
+			gr = &genGroup{}
+			g.groups[e.name] = gr
+		}
+		if e.chain >= 0 {
+			gr.live = append(gr.live[:0], ci) // only the chain's newest array receives stores
+		} else {
+			gr.live = append(gr.live, ci)
+		}
 	}
 	return clock + uint64(e.sizeBytes)
+}
+
+// storeInto records that record idx, born at clock, is stored into the named container alive
+// at its birth (each of a group's live containers in turn); nothing when none is alive yet.
+func (g *genPlan) storeInto(idx int, st *StoredIntoSpec, clock uint64) error {
+	b := &g.builder
+	gr := g.groups[st.Container]
+	if gr == nil {
+		return nil
+	}
+	live := gr.live[:0]
+	for _, ci := range gr.live {
+		if b.p.Death[b.p.Containers[ci].Record] > clock || b.p.Flags[b.p.Containers[ci].Record]&FlagAliveAtEnd != 0 {
+			live = append(live, ci)
+		}
+	}
+	gr.live = live
+	if len(live) == 0 {
+		return nil
+	}
+	gr.next %= len(live)
+	ci := live[gr.next]
+	gr.next++
+	forFraction := st.For
+	if forFraction == 0 {
+		forFraction = 1 - st.From
+	}
+	key := Store{Container: ci, FromFraction: float32(st.From), ForFraction: float32(forFraction)}
+	v, ok := g.stores[key]
+	if !ok {
+		if len(g.stores) >= math.MaxUint16 {
+			return fmt.Errorf("lifetimes: generate %s: more than %d distinct stores into containers", g.spec.Name, math.MaxUint16)
+		}
+		v = b.AddStore(key)
+		g.stores[key] = v
+	}
+	b.SetStoredIn(idx, v)
+	return nil
 }

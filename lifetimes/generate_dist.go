@@ -57,7 +57,7 @@ func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *g
 		g.hi = d.MaxBytes
 	}
 	if !lifetime {
-		g.lo = max(g.lo, minObjectBytes)
+		g.lo = max(g.lo, MinObjectBytes)
 		g.hi = min(g.hi, specMaxObjectBytes)
 	}
 	switch d.Kind {
@@ -191,8 +191,8 @@ func (g *genSampler) clamp(v float64) float64 {
 // roundSize turns a clamped size into a Spur object size: whole 8-byte units, at least 16.
 func roundSize(v float64) uint32 {
 	n := math.Ceil(v/8) * 8
-	if !(n >= minObjectBytes) {
-		return minObjectBytes
+	if !(n >= MinObjectBytes) {
+		return MinObjectBytes
 	}
 	if n > specMaxObjectBytes {
 		return specMaxObjectBytes

@@ -588,7 +588,7 @@ func TestWorkloadDataframe500mbLongLived(t *testing.T) {
 	// Young allocation: 266 scavenges × 11,780,725 bytes of eden.
 	young := 0.0
 	for i := range p.Birth {
-		if p.SizeBytes[i] <= maxNewSpaceObjectBytes && p.Flags[i]&FlagOldSpace == 0 {
+		if p.SizeBytes[i] <= MaxNewSpaceObjectBytes && p.Flags[i]&FlagOldSpace == 0 {
 			young += float64(p.Weight[i]) * float64(p.SizeBytes[i])
 		}
 	}

@@ -102,6 +102,10 @@ type ClassSpec struct {
 	// entry using the class must give its own size). Sizes are clamped to at least 16 bytes
 	// (Spur's minimum object) and rounded up to a multiple of 8 (the allocation unit).
 	Size *DistSpec
+	// Pointers says whether instances hold object pointers (YAML "pointers"): false for
+	// byte and word classes, which marking does not scan. Nil: decided by the class name
+	// (IsByteClassName).
+	Pointers *bool
 }
 
 // PhaseSpec is one phase of the run. A phase allocates AllocateBytes (or AllocateFraction of
@@ -140,6 +144,27 @@ type MixSpec struct {
 	// Resolution, when above the generation resolution, samples this entry more finely (for
 	// rare, big objects): records per real object in (0, 1]. 0 = the generation resolution.
 	Resolution float64
+	// StoredInto, when set, says that each object is referenced from a named container for
+	// part of its life (YAML "storedInto").
+	StoredInto *StoredIntoSpec
+}
+
+// StoredIntoSpec says which container references a mix entry's objects, and when: from
+// From × lifetime after birth, for For × lifetime. The YAML form is
+// `storedInto: {container: rows, from: birth, for: 0.3}`; from is "birth" (0) or a fraction
+// in [0, 1) (a number or a percentage), for a fraction in (0, 1] (default: the rest of the
+// life, 1 − from). The referent's container is the named container alive at the store: a
+// growing collection's current array (its successors keep the reference), or, for a
+// containers entry with count > 1, each in turn.
+type StoredIntoSpec struct {
+	// Container names a containers or growing entry (its "name" key) of this or an earlier
+	// phase.
+	Container string
+	// From is where in the object's life the store happens, as a fraction of its lifetime.
+	From float64
+	// For is how long the container keeps the reference, as a fraction of the lifetime (0:
+	// the rest of the life).
+	For float64
 }
 
 // LargeSpec describes objects allocated straight into old space, one record (weight 1) each.
@@ -182,6 +207,9 @@ type GrowingSpec struct {
 	// Container makes each array a Container receiving young references from its birth until
 	// it is replaced (or the phase ends).
 	Container bool
+	// Name, when set, makes the collection a container that mix entries can name in
+	// storedInto: each array holds the references stored into it and hands them to the next.
+	Name string
 }
 
 // ContainerSpec describes long-lived objects that keep receiving references to young objects
@@ -202,9 +230,16 @@ type ContainerSpec struct {
 	Lifetime DistSpec
 	// At places the containers: "start" (default), "even", "end" or "random".
 	At string
-	// Receives is how long it receives young references: "phase" (default: from its birth to
-	// the end of the phase) or "life" (from its birth to its death).
+	// Receives is how long it receives young references from objects the profile does not
+	// list (short-lived ones): "phase" (default: from its birth to the end of the phase),
+	// "life" (from its birth to its death) or "none" (only the referents that mix entries
+	// store into it by Name).
 	Receives string
+	// Name lets mix entries store their objects into these containers (storedInto).
+	Name string
+	// Immediates is the share of its slots that hold immediates (SmallIntegers,
+	// SmallFloat64s, Characters) rather than object pointers, in [0, 1] (YAML "immediates").
+	Immediates float64
 	// OldSpace flags a container small enough for new space as allocated straight into old
 	// space (FlagOldSpace).
 	OldSpace bool

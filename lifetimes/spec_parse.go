@@ -333,7 +333,7 @@ func (p *specParser) classes(n *yaml.Node, path string, s *Spec) error {
 	for i, it := range items {
 		ip := fmt.Sprintf("%s[%d]", path, i)
 		p.lines[ip] = it.Line
-		fields, err := p.mapping(it, ip, []string{"name", "size"})
+		fields, err := p.mapping(it, ip, []string{"name", "size", "pointers"})
 		if err != nil {
 			return err
 		}
@@ -344,6 +344,10 @@ func (p *specParser) classes(n *yaml.Node, path string, s *Spec) error {
 				c.Name, err = p.str(f.node, f.path)
 			case "size":
 				c.Size, err = p.distPtr(f.node, f.path, false)
+			case "pointers":
+				var b bool
+				b, err = p.boolean(f.node, f.path)
+				c.Pointers = &b
 			}
 			if err != nil {
 				return err
@@ -442,7 +446,7 @@ func (p *specParser) allocate(n *yaml.Node, path string, ph *PhaseSpec) error {
 
 func (p *specParser) mix(n *yaml.Node, path string) (MixSpec, error) {
 	var m MixSpec
-	fields, err := p.mapping(n, path, []string{"class", "share", "size", "lifetime", "resolution"})
+	fields, err := p.mapping(n, path, []string{"class", "share", "size", "lifetime", "resolution", "storedInto"})
 	if err != nil {
 		return m, err
 	}
@@ -458,6 +462,8 @@ func (p *specParser) mix(n *yaml.Node, path string) (MixSpec, error) {
 			m.Lifetime, err = p.dist(f.node, f.path, true)
 		case "resolution":
 			m.Resolution, err = p.number(f.node, f.path)
+		case "storedInto":
+			m.StoredInto, err = p.storedInto(f.node, f.path)
 		}
 		if err != nil {
 			return m, err
@@ -498,7 +504,7 @@ func (p *specParser) large(n *yaml.Node, path string) (LargeSpec, error) {
 
 func (p *specParser) growing(n *yaml.Node, path string) (GrowingSpec, error) {
 	var g GrowingSpec
-	fields, err := p.mapping(n, path, []string{"class", "count", "from", "to", "factor", "lifetime", "container"})
+	fields, err := p.mapping(n, path, []string{"class", "count", "from", "to", "factor", "lifetime", "container", "name"})
 	if err != nil {
 		return g, err
 	}
@@ -521,6 +527,8 @@ func (p *specParser) growing(n *yaml.Node, path string) (GrowingSpec, error) {
 			g.Lifetime, err = p.dist(f.node, f.path, true)
 		case "container":
 			g.Container, err = p.boolean(f.node, f.path)
+		case "name":
+			g.Name, err = p.str(f.node, f.path)
 		}
 		if err != nil {
 			return g, err
@@ -531,7 +539,7 @@ func (p *specParser) growing(n *yaml.Node, path string) (GrowingSpec, error) {
 
 func (p *specParser) container(n *yaml.Node, path string) (ContainerSpec, error) {
 	var c ContainerSpec
-	fields, err := p.mapping(n, path, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace"})
+	fields, err := p.mapping(n, path, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace", "name", "immediates"})
 	if err != nil {
 		return c, err
 	}
@@ -555,6 +563,10 @@ func (p *specParser) container(n *yaml.Node, path string) (ContainerSpec, error)
 			c.Receives, err = p.str(f.node, f.path)
 		case "oldSpace":
 			c.OldSpace, err = p.boolean(f.node, f.path)
+		case "name":
+			c.Name, err = p.str(f.node, f.path)
+		case "immediates":
+			c.Immediates, err = p.fraction(f.node, f.path)
 		}
 		if err != nil {
 			return c, err
@@ -715,4 +727,47 @@ func specBytes(v float64) uint64 {
 		return math.MaxUint64
 	}
 	return uint64(math.Round(v))
+}
+
+// storedInto reads a mix entry's storedInto mapping.
+func (p *specParser) storedInto(n *yaml.Node, path string) (*StoredIntoSpec, error) {
+	fields, err := p.mapping(n, path, []string{"container", "from", "for"})
+	if err != nil {
+		return nil, err
+	}
+	st := &StoredIntoSpec{}
+	for _, f := range fields {
+		switch f.key {
+		case "container":
+			st.Container, err = p.str(f.node, f.path)
+		case "from":
+			if s, e := p.scalar(f.node, f.path); e == nil && strings.TrimSpace(s.Value) == "birth" {
+				st.From = 0
+				continue
+			}
+			st.From, err = p.fraction(f.node, f.path)
+		case "for":
+			st.For, err = p.fraction(f.node, f.path)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// fraction reads a number or a percentage ("30%") as a fraction.
+func (p *specParser) fraction(n *yaml.Node, path string) (float64, error) {
+	s, err := p.scalar(n, path)
+	if err != nil {
+		return 0, err
+	}
+	if v := strings.TrimSpace(s.Value); s.ShortTag() == "!!str" && strings.HasSuffix(v, "%") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(v, "%")), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, p.errf(s, path, "bad percentage %q", s.Value)
+		}
+		return f / 100, nil
+	}
+	return p.number(s, path)
 }

@@ -96,7 +96,7 @@ func TestParseSpecErrors(t *testing.T) {
 		{"size too big", "size: 24\n", "size: 5GiB\n", "classes[1].size.value: 5.36871e+09 bytes is more than"},
 		{"placement", "count: 2}", "count: 2, at: middle}", `phases[1].large[0].at: unknown placement "middle"`},
 		{"every does not fit", "count: 2}", "count: 2, every: 1MB}", "phases[1].large[0].every: 2 objects every 1000000 bytes need 2e+06 bytes, but the phase allocates 524288"},
-		{"receives", "slots: 100000}", "slots: 100000, receives: sometimes}", `phases[1].containers[0].receives: unknown "sometimes" (want phase or life)`},
+		{"receives", "slots: 100000}", "slots: 100000, receives: sometimes}", `phases[1].containers[0].receives: unknown "sometimes" (want phase, life or none)`},
 		{"slots and size", "slots: 100000}", "slots: 100000, size: 1MB}", "phases[1].containers[0].slots: give slots or size, not both"},
 		{"zero share", "lifetime: immediate}", "lifetime: immediate}\n      - {class: Bar, share: 0, lifetime: immediate}", "phases[0].mix[1].share: 0 is not a share"},
 		{"until-phase-end of an earlier phase", "lifetime: until-end}", "lifetime: {dist: until-phase-end, phase: one}}", `phases[1].mix[0].lifetime.phase: phase "one" ends before this phase ("two") starts`},

@@ -19,6 +19,8 @@ func (s *Spec) Validate() error {
 type specValidator struct {
 	s       *Spec
 	classes map[string]int
+	// containers holds the container names declared by the phases seen so far.
+	containers map[string]bool
 }
 
 func (v *specValidator) errf(path, format string, args ...any) error {
@@ -148,7 +150,7 @@ func (v *specValidator) phaseBytes(i int) float64 {
 		size := float64(c.SizeBytes)
 		switch {
 		case c.Slots != 0:
-			size = float64(containerBytes(c.Slots))
+			size = float64(ObjectBytesForSlots(uint64(c.Slots)))
 		case c.SizeBytes == 0:
 			size = v.sizeBound(nil, c.Class)
 		}
@@ -179,7 +181,7 @@ func (v *specValidator) sizeBound(own *DistSpec, class string) float64 {
 	case d.MaxBytes != 0:
 		hi = d.MaxBytes
 	}
-	return math.Max(minObjectBytes, math.Min(hi+8, specMaxObjectBytes))
+	return math.Max(MinObjectBytes, math.Min(hi+8, specMaxObjectBytes))
 }
 
 func (v *specValidator) class(name, path string) (int, error) {
@@ -231,6 +233,9 @@ func (v *specValidator) phase(i int) error {
 	case mixBytes == 0 && len(ph.Large) == 0 && len(ph.Growing) == 0 && len(ph.Containers) == 0:
 		return v.errf(path, "the phase allocates nothing: give allocate and a mix, or large, growing or container objects")
 	}
+	if err := v.containerNames(i); err != nil {
+		return err
+	}
 	sum := 0.0
 	for j, m := range ph.Mix {
 		mp := fmt.Sprintf("%s.mix[%d]", path, j)
@@ -252,6 +257,9 @@ func (v *specValidator) phase(i int) error {
 			return v.errf(mp+".lifetime", "missing: every mix entry needs a lifetime")
 		}
 		if err := v.dist(&m.Lifetime, mp+".lifetime", true, i); err != nil {
+			return err
+		}
+		if err := v.storedInto(m.StoredInto, mp+".storedInto"); err != nil {
 			return err
 		}
 	}
@@ -326,7 +334,7 @@ func (v *specValidator) phase(i int) error {
 		case c.Slots != 0 && c.SizeBytes != 0:
 			return v.errf(cp+".slots", "give slots or size, not both")
 		case c.Slots != 0:
-			if containerBytes(c.Slots) > specMaxObjectBytes {
+			if ObjectBytesForSlots(uint64(c.Slots)) > specMaxObjectBytes {
 				return v.errf(cp+".slots", "%d slots exceed the largest object a record holds (%d bytes)", c.Slots, uint64(specMaxObjectBytes))
 			}
 		case c.SizeBytes != 0:
@@ -345,13 +353,67 @@ func (v *specValidator) phase(i int) error {
 			return v.errf(cp+".at", "unknown placement %q (want start, even, end or random)", c.At)
 		}
 		switch c.Receives {
-		case "", "phase", "life":
+		case "", "phase", "life", "none":
 		default:
-			return v.errf(cp+".receives", "unknown %q (want phase or life)", c.Receives)
+			return v.errf(cp+".receives", "unknown %q (want phase, life or none)", c.Receives)
+		}
+		if !(c.Immediates >= 0 && c.Immediates <= 1) {
+			return v.errf(cp+".immediates", "%v is not a share of the slots in [0, 1]", c.Immediates)
 		}
 		if err := v.optionalLifetime(&c.Lifetime, cp+".lifetime", i); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// containerNames registers the names of phase i's growing and containers entries, which must
+// be unique over the spec.
+func (v *specValidator) containerNames(i int) error {
+	if v.containers == nil {
+		v.containers = make(map[string]bool)
+	}
+	ph := &v.s.Phases[i]
+	add := func(name, path string) error {
+		if name == "" {
+			return nil
+		}
+		if v.containers[name] {
+			return v.errf(path, "container %q named twice", name)
+		}
+		v.containers[name] = true
+		return nil
+	}
+	for j, g := range ph.Growing {
+		if err := add(g.Name, fmt.Sprintf("phases[%d].growing[%d].name", i, j)); err != nil {
+			return err
+		}
+	}
+	for j, c := range ph.Containers {
+		if err := add(c.Name, fmt.Sprintf("phases[%d].containers[%d].name", i, j)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storedInto checks a mix entry's storedInto: a container named in this or an earlier phase,
+// and a part of the life within [0, 1].
+func (v *specValidator) storedInto(st *StoredIntoSpec, path string) error {
+	if st == nil {
+		return nil
+	}
+	if st.Container == "" {
+		return v.errf(path+".container", "missing: name the container the objects are stored into")
+	}
+	if !v.containers[st.Container] {
+		return v.errf(path+".container", "no growing or containers entry of this or an earlier phase is named %q", st.Container)
+	}
+	if !(st.From >= 0 && st.From < 1) {
+		return v.errf(path+".from", "%v: want birth or a fraction of the lifetime in [0, 1)", st.From)
+	}
+	if !(st.For >= 0 && st.From+st.For <= 1+specShareTolerance) {
+		return v.errf(path+".for", "%v: want a fraction of the lifetime in (0, %v]", st.For, 1-st.From)
 	}
 	return nil
 }
@@ -521,16 +583,6 @@ func (v *specValidator) dist(d *DistSpec, path string, lifetime bool, phase int)
 		return v.errf(path+".max", "%.6g %s is more than %.6g", d.MaxBytes, unit, limit)
 	}
 	return nil
-}
-
-// containerBytes is the size of a pointer array of n slots: 8 bytes per slot plus a header of
-// 8 bytes, 16 from 255 slots on (spur-gc-model.md §2.1).
-func containerBytes(slots int) uint64 {
-	b := 8 + 8*uint64(max(slots, 1))
-	if slots >= 255 {
-		b += 8
-	}
-	return b
 }
 
 // growSteps is the number of arrays a collection growing from from to to by factor allocates.

@@ -1,0 +1,205 @@
+package heapsim
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// rememberedSet is the old→young remembered set (docs/spur-model.md §3.6). Only the
+// profile's containers can be in it: they are the old objects the profile says point at young
+// ones (simplification 4 in doc.go). Membership follows the VM:
+//
+//   - the write barrier (SpurMemoryManager>>storePointer:ofObject:withValue:) remembers an old
+//     container at its first young store: a store from a container's window of unlisted
+//     stores, or a store of a listed referent (Profile.StoredIn), since the last scavenge;
+//   - a scavenge scans every member, copies its young referents first
+//     (scavengeRememberedSetStartingAt:), and keeps a member iff it still refers to a
+//     new-space object afterwards;
+//   - a container tenured while it holds young referents joins the set
+//     (copyToOldSpace:bytes:format:).
+//
+// Invariant between scavenges: remembered[c] iff container c is old, alive and referenced a
+// young object at the end of the last scavenge (youngRefs[c] > 0).
+type rememberedSet struct {
+	containers  []lifetimes.Container
+	containerOf map[int32]int32 // container record → container index
+	// old[c] is how many objects of container c's record are in old space (0 or its weight).
+	old []uint32
+	// remembered[c] and youngRefs[c]: see the invariant above.
+	remembered []bool
+	youngRefs  []uint32
+	// scanned[c] is scratch: c is scanned by the scavenge under way.
+	scanned []bool
+	// oldAtStart[c] is scratch: c was old when the scavenge under way started.
+	oldAtStart []bool
+	// lastScavengeClock is the clock of the last scavenge: stores after it fired the barrier.
+	lastScavengeClock uint64
+	// seq[c] orders the members as the VM's set does: by when they joined (entries that stay
+	// keep their place, scavengeRememberedSetStartingAt:). nextSeq is the next number.
+	seq     []uint64
+	nextSeq uint64
+	// items is scratch: the referents a scavenge copies first, with their holders.
+	items []rsItem
+	// hasWindows: some container has a window of unlisted stores.
+	hasWindows bool
+	capacity   float64 // entries the set can hold before it doubles (§3.6)
+}
+
+func (rs *rememberedSet) init(p *lifetimes.Profile) {
+	rs.capacity = InitialRememberedSetEntries
+	n := len(p.Containers)
+	if n == 0 {
+		return
+	}
+	rs.containers = p.Containers
+	rs.containerOf = make(map[int32]int32, n)
+	rs.old = make([]uint32, n)
+	rs.remembered = make([]bool, n)
+	rs.youngRefs = make([]uint32, n)
+	rs.scanned = make([]bool, n)
+	rs.oldAtStart = make([]bool, n)
+	rs.seq = make([]uint64, n)
+	for i, c := range p.Containers {
+		rs.containerOf[c.Record] = int32(i)
+		if c.StoresUntilBytes > c.StoresFromBytes {
+			rs.hasWindows = true
+		}
+	}
+}
+
+// alive reports whether container c's object is alive at the current clock.
+func (s *sim) containerAlive(c int32) bool { return !s.dead(int(s.rs.containers[c].Record)) }
+
+// holder returns the container that holds a reference stored into c: c while it lives, then
+// its successors (a growing collection's next arrays); −1 when the reference died with them.
+func (s *sim) holder(c int32) int32 {
+	for c >= 0 && !s.containerAlive(c) {
+		c = s.rs.containers[c].Successor - 1
+	}
+	return c
+}
+
+// beginScavenge decides which containers the scavenge starting now scans before the
+// referents are visited: those remembered after the last scavenge and those the write
+// barrier added since through a window of unlisted stores. Listed referents add theirs as
+// they are visited (storeBarrier, isReferent).
+func (s *sim) beginScavenge() {
+	rs := &s.rs
+	for c := range rs.containers {
+		ci := int32(c)
+		old := rs.old[c] > 0 && s.containerAlive(ci)
+		rs.oldAtStart[c] = old
+		rs.youngRefs[c] = 0
+		ct := &rs.containers[c]
+		window := ct.StoresFromBytes < ct.StoresUntilBytes && ct.StoresFromBytes <= s.now && ct.StoresUntilBytes > rs.lastScavengeClock
+		rs.scanned[c] = old && (rs.remembered[c] || window)
+		if rs.scanned[c] && !rs.remembered[c] {
+			rs.seq[c] = rs.nextSeq // added by the barrier since the last scavenge
+			rs.nextSeq++
+		}
+	}
+}
+
+// rsItem is a run of young objects a remembered container refers to: count objects of record
+// rec, at pastStart bytes into the past space (−1 in eden).
+type rsItem struct {
+	rec       int32
+	count     uint32
+	holder    int32
+	pastStart int64
+}
+
+// sortedItems returns the referents in the order the scavenger reaches them: by their
+// holder's place in the set, stably (past before eden, each in address order).
+func (rs *rememberedSet) sortedItems() []rsItem {
+	slices.SortStableFunc(rs.items, func(a, b rsItem) int { return cmp.Compare(rs.seq[a.holder], rs.seq[b.holder]) })
+	return rs.items
+}
+
+// referent reports, for a young record r visited by the scavenge, the container that holds it
+// now (−1 if none) and whether the scavenge copies it as a remembered-set referent (its
+// holder is old). It also fires the write barrier for a store made since the last scavenge.
+func (s *sim) referent(r int) (holder int32, rsFirst bool) {
+	store, from, until, ok := s.p.StoreWindow(r)
+	if !ok {
+		return -1, false
+	}
+	c := s.holder(s.p.Stores[store].Container)
+	if c < 0 {
+		return -1, false
+	}
+	rs := &s.rs
+	dead := s.dead(r)
+	if from > rs.lastScavengeClock && from <= s.now && rs.oldAtStart[c] && !rs.scanned[c] {
+		// The store happened since the last scavenge into an old container: the barrier
+		// remembered it, even if the referent died since.
+		rs.scanned[c] = true
+		rs.seq[c] = rs.nextSeq
+		rs.nextSeq++
+	}
+	if dead || from > s.now || until <= s.now {
+		return -1, false
+	}
+	return c, rs.oldAtStart[c]
+}
+
+// endScavenge applies the membership rule after a scavenge and returns what the scan cost:
+// entries (objects), pointer and immediate slots.
+func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint64) {
+	rs := &s.rs
+	for c := range rs.containers {
+		ci := int32(c)
+		if rs.scanned[c] {
+			ct := &rs.containers[c]
+			n := uint64(rs.old[c])
+			slots := uint64(lifetimes.SlotsOf(s.p.SizeBytes[ct.Record]))
+			imm := uint64(float64(slots)*float64(ct.ImmediateFraction) + 0.5)
+			entries += float64(n)
+			pointerSlots += n * (slots - imm)
+			immediateSlots += n * imm
+		}
+		// Kept (or joined, when tenured just now) iff it still refers to a young object.
+		was := rs.remembered[c]
+		rs.remembered[c] = rs.youngRefs[c] > 0 && rs.old[c] > 0 && s.containerAlive(ci)
+		if rs.remembered[c] && !was && !rs.scanned[c] {
+			rs.seq[c] = rs.nextSeq // joined at its tenuring
+			rs.nextSeq++
+		}
+	}
+	rs.lastScavengeClock = s.now
+	// An insertion into a full remembered set doubles its capacity and schedules a scavenge
+	// (§3.6, PVM ≥ 10.0.9). Simplification: the growth is noticed at the next scavenge, so
+	// no extra scavenge is simulated (see doc.go).
+	for entries > rs.capacity {
+		rs.capacity *= 2
+	}
+	s.st.MaxRSEntries = max(s.st.MaxRSEntries, entries)
+	return entries, pointerSlots, immediateSlots
+}
+
+// noteOld records n objects of record r entering old space, for the containers.
+func (rs *rememberedSet) noteOld(r int, n uint32) {
+	if c, ok := rs.containerOf[int32(r)]; ok {
+		rs.old[c] += n
+	}
+}
+
+// noteYoung records k objects held by container c that stay young after the scavenge.
+func (rs *rememberedSet) noteYoung(c int32, k uint32) {
+	if c >= 0 {
+		rs.youngRefs[c] += k
+	}
+}
+
+// rememberedCount is how many containers stay remembered after the last scavenge.
+func (rs *rememberedSet) rememberedCount() float64 {
+	var n float64
+	for c, in := range rs.remembered {
+		if in {
+			n += float64(rs.old[c])
+		}
+	}
+	return n
+}
