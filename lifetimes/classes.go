@@ -67,7 +67,7 @@ var pharoByteClasses = map[string]bool{
 	"LargeNegativeInteger": true, "Bitmap": true, "WordArray": true, "FloatArray": true,
 	"Float32Array": true, "Float64Array": true, "DoubleByteArray": true, "DoubleWordArray": true,
 	"IntegerArray": true, "SignedWordArray": true, "SignedByteArray": true, "UUID": true,
-	"CompiledMethod": false, // mixed: literals are pointers, bytecodes are not; scanned
+	"CompiledMethod":  false, // mixed: literals are pointers, bytecodes are not; scanned
 	"ExternalAddress": true, "String": true, "Symbol": true,
 }
 

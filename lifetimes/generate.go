@@ -19,7 +19,6 @@ const DefaultMaxRecords = 50_000_000
 // ProfilerSpec is the Meta.Profiler of generated profiles.
 const ProfilerSpec = "gctune-spec"
 
-
 // GenerateOptions are the settings of Spec.Generate.
 type GenerateOptions struct {
 	// Seed seeds every random draw. The same spec, seed and resolution give a bit-identical
