@@ -231,11 +231,15 @@ const (
 	containerNamed       // receives only the stores mix entries name it for
 )
 
-// genGroup is a named container: the containers emitted under the name, and which of them
-// the next referent goes to.
+// genGroup is a named container: the containers emitted under the name.
 type genGroup struct {
-	live []int32 // container indices, alive at the last lookup, in emission order
-	next int     // round-robin position in live
+	members []int32 // container indices, in emission order
+}
+
+// genPendingStore is a record to store into a named container once every container exists.
+type genPendingStore struct {
+	record int32
+	store  *StoredIntoSpec
 }
 
 // genPhase is one phase ready to generate.
@@ -265,6 +269,7 @@ type genPlan struct {
 	groups    map[string]*genGroup
 	stores    map[Store]uint16
 	chainLast map[int32]int32
+	pending   []genPendingStore
 }
 
 func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
@@ -550,6 +555,9 @@ func (g *genPlan) run() (*Profile, error) {
 		}
 		weighted += clock - ph.startBytes
 	}
+	if err := g.resolveStores(); err != nil {
+		return nil, err
+	}
 	meta := Meta{
 		Source:              s.Origin(),
 		Profiler:            ProfilerSpec,
@@ -624,9 +632,7 @@ func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, 
 			return 0, 0, g.tooMany()
 		}
 		if e.store != nil {
-			if err := g.storeInto(idx, e.store, clock); err != nil {
-				return 0, 0, err
-			}
+			g.pending = append(g.pending, genPendingStore{record: int32(idx), store: e.store})
 		}
 		clock += wb
 		mixDone += wb
@@ -671,49 +677,62 @@ func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
 			gr = &genGroup{}
 			g.groups[e.name] = gr
 		}
-		if e.chain >= 0 {
-			gr.live = append(gr.live[:0], ci) // only the chain's newest array receives stores
-		} else {
-			gr.live = append(gr.live, ci)
-		}
+		gr.members = append(gr.members, ci)
 	}
 	return clock + uint64(e.sizeBytes)
 }
 
-// storeInto records that record idx, born at clock, is stored into the named container alive
-// at its birth (each of a group's live containers in turn); nothing when none is alive yet.
-func (g *genPlan) storeInto(idx int, st *StoredIntoSpec, clock uint64) error {
+// resolveStores gives every pending record its Store: the newest container of the name alive
+// when the store happens (the collection being filled: a growing collection's current array,
+// the last of a containers entry's objects allocated so far), with the part of the life it
+// covers. A record stored when no container of the name is alive is stored nowhere.
+func (g *genPlan) resolveStores() error {
 	b := &g.builder
-	gr := g.groups[st.Container]
-	if gr == nil {
-		return nil
+	alive := func(ci int32, t uint64) bool {
+		r := b.p.Containers[ci].Record
+		return b.p.Birth[r] <= t && (t < b.p.Death[r] || b.p.Flags[r]&FlagAliveAtEnd != 0)
 	}
-	live := gr.live[:0]
-	for _, ci := range gr.live {
-		if b.p.Death[b.p.Containers[ci].Record] > clock || b.p.Flags[b.p.Containers[ci].Record]&FlagAliveAtEnd != 0 {
-			live = append(live, ci)
+	for _, ps := range g.pending {
+		st := ps.store
+		gr := g.groups[st.Container]
+		if gr == nil {
+			continue
 		}
-	}
-	gr.live = live
-	if len(live) == 0 {
-		return nil
-	}
-	gr.next %= len(live)
-	ci := live[gr.next]
-	gr.next++
-	forFraction := st.For
-	if forFraction == 0 {
-		forFraction = 1 - st.From
-	}
-	key := Store{Container: ci, FromFraction: float32(st.From), ForFraction: float32(forFraction)}
-	v, ok := g.stores[key]
-	if !ok {
-		if len(g.stores) >= math.MaxUint16 {
-			return fmt.Errorf("lifetimes: generate %s: more than %d distinct stores into containers", g.spec.Name, math.MaxUint16)
+		birth, death := b.p.Birth[ps.record], b.p.Death[ps.record]
+		key := Store{FromFraction: float32(st.From), ForFraction: float32(st.For)}
+		if key.ForFraction == 0 {
+			key.ForFraction = 1 - key.FromFraction
 		}
-		v = b.AddStore(key)
-		g.stores[key] = v
+		t := birth + uint64(st.From*float64(death-birth))
+		if st.At != "" {
+			key = Store{AtBytes: max(g.phaseStart(st.At), 1)}
+			t = max(birth, key.AtBytes)
+		}
+		key.Container = -1
+		for k := len(gr.members) - 1; k >= 0; k-- {
+			if alive(gr.members[k], t) {
+				key.Container = gr.members[k]
+				break
+			}
+		}
+		if key.Container < 0 {
+			continue
+		}
+		v, ok := g.stores[key]
+		if !ok {
+			if len(g.stores) >= math.MaxUint16 {
+				return fmt.Errorf("lifetimes: generate %s: more than %d distinct stores into containers", g.spec.Name, math.MaxUint16)
+			}
+			v = b.AddStore(key)
+			g.stores[key] = v
+		}
+		b.SetStoredIn(int(ps.record), v)
 	}
-	b.SetStoredIn(idx, v)
+	g.pending = nil
 	return nil
+}
+
+// phaseStart is the clock at which the named phase starts.
+func (g *genPlan) phaseStart(name string) uint64 {
+	return g.phases[slices.IndexFunc(g.spec.Phases, func(p PhaseSpec) bool { return p.Name == name })].startBytes
 }

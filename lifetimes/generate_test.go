@@ -500,7 +500,7 @@ func TestGenerateTooManyRecords(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Generate(GenerateOptions{Resolution: 1})
 	require.ErrorIs(t, err, ErrTooManyRecords)
-	assert.ErrorContains(t, err, "workload dataframe-3.1gb at resolution 1 would produce about 2.92e+08 records, more than the 50000000 allowed: use a coarser resolution (e.g. 0.086)")
+	assert.ErrorContains(t, err, "workload dataframe-3.1gb at resolution 1 would produce about 2.98e+08 records, more than the 50000000 allowed: use a coarser resolution (e.g. 0.084)")
 	_, err = s.Generate(GenerateOptions{MaxRecords: 1000})
 	assert.ErrorIs(t, err, ErrTooManyRecords)
 	_, err = s.Generate(GenerateOptions{Resolution: 2})
@@ -641,7 +641,7 @@ func ExampleBundledSpec() {
 	// Output:
 	// load rows: 70% of the young allocation
 	// build DataFrame: 30% of the young allocation
-	// workload:dataframe-500mb 266 1
+	// workload:dataframe-500mb 266 24
 }
 
 // TestSizeTable checks that tabulated sizes follow the exact distribution of the rounded,

@@ -82,6 +82,10 @@ type Store struct {
 	// [0, 1] with FromFraction + ForFraction ≤ 1.
 	FromFraction float32 `json:"from"`
 	ForFraction  float32 `json:"for"`
+	// AtBytes, when not 0, replaces the fractions: the store happens at this clock (or at the
+	// referent's birth if later) and lasts until the referent dies, e.g. cells copied into a
+	// table when a phase starts.
+	AtBytes uint64 `json:"at,omitempty"`
 }
 
 // StoreWindow returns when record i's objects are referenced from their store's container:
@@ -95,6 +99,9 @@ func (p *Profile) StoreWindow(i int) (store int, from, until uint64, ok bool) {
 	st := &p.Stores[store]
 	birth := p.Birth[i]
 	life := float64(p.Death[i] - birth)
+	if st.AtBytes != 0 {
+		return store, max(birth, st.AtBytes), max(p.Death[i], st.AtBytes), true
+	}
 	from = birth + uint64(float64(st.FromFraction)*life)
 	until = birth + uint64(float64(st.FromFraction+st.ForFraction)*life)
 	if st.FromFraction+st.ForFraction >= 1 {

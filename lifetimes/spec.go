@@ -150,21 +150,24 @@ type MixSpec struct {
 }
 
 // StoredIntoSpec says which container references a mix entry's objects, and when: from
-// From × lifetime after birth, for For × lifetime. The YAML form is
-// `storedInto: {container: rows, from: birth, for: 0.3}`; from is "birth" (0) or a fraction
-// in [0, 1) (a number or a percentage), for a fraction in (0, 1] (default: the rest of the
-// life, 1 − from). The referent's container is the named container alive at the store: a
-// growing collection's current array (its successors keep the reference), or, for a
-// containers entry with count > 1, each in turn.
+// From × lifetime after birth, for For × lifetime, or from the start of phase At (or birth,
+// if later) to death. The YAML form is `storedInto: {container: rows, from: birth, for: 0.3}`
+// or `storedInto: {container: cells, at: build}`; from is "birth" (0) or a fraction in
+// [0, 1) (a number or a percentage), for a fraction in (0, 1] (default: the rest of the life,
+// 1 − from). The referent's container is the newest container of the name alive at the
+// store, the collection being filled: a growing collection's current array (its successors
+// keep the reference), or the last of a containers entry's objects allocated so far. An
+// object stored when no container of the name is alive is stored nowhere.
 type StoredIntoSpec struct {
-	// Container names a containers or growing entry (its "name" key) of this or an earlier
-	// phase.
+	// Container names a containers or growing entry (its "name" key) of any phase.
 	Container string
 	// From is where in the object's life the store happens, as a fraction of its lifetime.
 	From float64
 	// For is how long the container keeps the reference, as a fraction of the lifetime (0:
 	// the rest of the life).
 	For float64
+	// At names a phase: the store happens when it starts (From and For must be 0).
+	At string
 }
 
 // LargeSpec describes objects allocated straight into old space, one record (weight 1) each.

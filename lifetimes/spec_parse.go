@@ -731,7 +731,7 @@ func specBytes(v float64) uint64 {
 
 // storedInto reads a mix entry's storedInto mapping.
 func (p *specParser) storedInto(n *yaml.Node, path string) (*StoredIntoSpec, error) {
-	fields, err := p.mapping(n, path, []string{"container", "from", "for"})
+	fields, err := p.mapping(n, path, []string{"container", "from", "for", "at"})
 	if err != nil {
 		return nil, err
 	}
@@ -748,6 +748,8 @@ func (p *specParser) storedInto(n *yaml.Node, path string) (*StoredIntoSpec, err
 			st.From, err = p.fraction(f.node, f.path)
 		case "for":
 			st.For, err = p.fraction(f.node, f.path)
+		case "at":
+			st.At, err = p.str(f.node, f.path)
 		}
 		if err != nil {
 			return nil, err

@@ -116,6 +116,11 @@ func (v *specValidator) run() error {
 	case anyFraction && math.Abs(fractions-1) > specShareTolerance:
 		return v.errf("phases", "phase allocations sum to %.6g%% of allocate, want 100%%", fractions*100)
 	}
+	for i := range s.Phases {
+		if err := v.containerNames(i); err != nil {
+			return err
+		}
+	}
 	runBytes := 0.0
 	for i := range s.Phases {
 		if err := v.phase(i); err != nil {
@@ -232,9 +237,6 @@ func (v *specValidator) phase(i int) error {
 		return v.errf(path+".allocate", "missing: the phase has a mix but allocates nothing")
 	case mixBytes == 0 && len(ph.Large) == 0 && len(ph.Growing) == 0 && len(ph.Containers) == 0:
 		return v.errf(path, "the phase allocates nothing: give allocate and a mix, or large, growing or container objects")
-	}
-	if err := v.containerNames(i); err != nil {
-		return err
 	}
 	sum := 0.0
 	for j, m := range ph.Mix {
@@ -397,8 +399,8 @@ func (v *specValidator) containerNames(i int) error {
 	return nil
 }
 
-// storedInto checks a mix entry's storedInto: a container named in this or an earlier phase,
-// and a part of the life within [0, 1].
+// storedInto checks a mix entry's storedInto: a named container, a phase or a part of the
+// life within [0, 1].
 func (v *specValidator) storedInto(st *StoredIntoSpec, path string) error {
 	if st == nil {
 		return nil
@@ -407,7 +409,15 @@ func (v *specValidator) storedInto(st *StoredIntoSpec, path string) error {
 		return v.errf(path+".container", "missing: name the container the objects are stored into")
 	}
 	if !v.containers[st.Container] {
-		return v.errf(path+".container", "no growing or containers entry of this or an earlier phase is named %q", st.Container)
+		return v.errf(path+".container", "no growing or containers entry is named %q", st.Container)
+	}
+	if st.At != "" {
+		if st.From != 0 || st.For != 0 {
+			return v.errf(path+".at", "give at (a phase) or from and for, not both")
+		}
+		if !slices.ContainsFunc(v.s.Phases, func(p PhaseSpec) bool { return p.Name == st.At }) {
+			return v.errf(path+".at", "no phase is named %q", st.At)
+		}
 	}
 	if !(st.From >= 0 && st.From < 1) {
 		return v.errf(path+".from", "%v: want birth or a fraction of the lifetime in [0, 1)", st.From)
