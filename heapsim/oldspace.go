@@ -68,7 +68,7 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 // pointerSlotsOf is how many pointer slots one object of record r has: all its slots, or
 // none for a byte class (docs/spur-model.md §4.1).
 func (s *sim) pointerSlotsOf(r int) float64 {
-	if s.pointerFree[s.p.Class[r]] {
+	if s.p.Flags[r]&lifetimes.FlagPointerFree != 0 {
 		return 0
 	}
 	return float64(lifetimes.SlotsOf(s.p.SizeBytes[r]))

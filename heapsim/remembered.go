@@ -42,6 +42,15 @@ type rememberedSet struct {
 	nextSeq uint64
 	// items is scratch: the referents a scavenge copies first, with their holders.
 	items []rsItem
+	// edenRest is scratch: the eden survivors that are not the set's referents, copied last.
+	edenRest []rsItem
+	// pastRef[k] is scratch: what referent answered for past chunk k in pastReferents, for the
+	// walk that copies the rest (refUnknown: not stored, refFirst: queued in items, else the
+	// holder, −1 for none).
+	pastRef []int32
+	// holderNow[c] is scratch: who holds, at the scavenge under way, a reference stored into c
+	// (c or a successor; −1 when they are all dead).
+	holderNow []int32
 	// hasWindows: some container has a window of unlisted stores.
 	hasWindows bool
 	capacity   float64 // entries the set can hold before it doubles (§3.6)
@@ -61,6 +70,7 @@ func (rs *rememberedSet) init(p *lifetimes.Profile) {
 	rs.scanned = make([]bool, n)
 	rs.oldAtStart = make([]bool, n)
 	rs.seq = make([]uint64, n)
+	rs.holderNow = make([]int32, n)
 	for i, c := range p.Containers {
 		rs.containerOf[c.Record] = int32(i)
 		if c.StoresUntilBytes > c.StoresFromBytes {
@@ -88,6 +98,9 @@ func (s *sim) holder(c int32) int32 {
 func (s *sim) beginScavenge() {
 	rs := &s.rs
 	for c := range rs.containers {
+		rs.holderNow[c] = s.holder(int32(c))
+	}
+	for c := range rs.containers {
 		ci := int32(c)
 		old := rs.old[c] > 0 && s.containerAlive(ci)
 		rs.oldAtStart[c] = old
@@ -111,35 +124,49 @@ type rsItem struct {
 	pastStart int64
 }
 
-// sortedItems returns the referents in the order the scavenger reaches them: by their
-// holder's place in the set, stably (past before eden, each in address order).
+// sortedItems returns the referents in the order the scavenger reaches them
+// (scavengeRememberedSetStartingAt:): by their holder's place in the set, oldest member first,
+// stably, so each member's referents stay in slot order, taken to be store order (past space
+// before eden, each in address order).
 func (rs *rememberedSet) sortedItems() []rsItem {
-	slices.SortStableFunc(rs.items, func(a, b rsItem) int { return cmp.Compare(rs.seq[a.holder], rs.seq[b.holder]) })
+	order := func(a, b rsItem) int { return cmp.Compare(rs.seq[a.holder], rs.seq[b.holder]) }
+	if !slices.IsSortedFunc(rs.items, order) {
+		slices.SortStableFunc(rs.items, order)
+	}
 	return rs.items
 }
 
-// referent reports, for a young record r visited by the scavenge, the container that holds it
-// now (−1 if none) and whether the scavenge copies it as a remembered-set referent (its
-// holder is old). It also fires the write barrier for a store made since the last scavenge.
-func (s *sim) referent(r int) (holder int32, rsFirst bool) {
-	store, from, until, ok := s.p.StoreWindow(r)
-	if !ok {
-		return -1, false
-	}
-	c := s.holder(s.p.Stores[store].Container)
+// referent reports, for a young record r visited by the scavenge (inEden: allocated since
+// the last scavenge), the container that holds it now (−1 if none) and whether the scavenge
+// copies it as a remembered-set referent (its holder is old). It also fires the write barrier
+// for a store made since the last scavenge.
+func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
+	p := s.p
+	st := &p.Stores[p.StoredIn[r]-1]
+	c := s.rs.holderNow[st.Container]
 	if c < 0 {
 		return -1, false
 	}
 	rs := &s.rs
-	dead := s.dead(r)
-	if from > rs.lastScavengeClock && from <= s.now && rs.oldAtStart[c] && !rs.scanned[c] {
+	dead := p.Death[r] <= s.now && p.Flags[r]&lifetimes.FlagAliveAtEnd == 0
+	var since, active bool
+	if st.FromFraction == 0 && st.ForFraction >= 1 && st.AtBytes == 0 {
+		// The commonest store, from birth to death: made since the last scavenge iff the
+		// record was allocated since (its birth need not be read), active while it lives.
+		since, active = inEden, !dead
+	} else {
+		_, from, until, _ := p.StoreWindow(r)
+		since = from > rs.lastScavengeClock && from <= s.now
+		active = !dead && from <= s.now && until > s.now
+	}
+	if since && rs.oldAtStart[c] && !rs.scanned[c] {
 		// The store happened since the last scavenge into an old container: the barrier
 		// remembered it, even if the referent died since.
 		rs.scanned[c] = true
 		rs.seq[c] = rs.nextSeq
 		rs.nextSeq++
 	}
-	if dead || from > s.now || until <= s.now {
+	if !active {
 		return -1, false
 	}
 	return c, rs.oldAtStart[c]
@@ -202,4 +229,34 @@ func (rs *rememberedSet) rememberedCount() float64 {
 		}
 	}
 	return n
+}
+
+// Values of pastRef besides holders.
+const (
+	refFirst   int32 = -3
+	refUnknown int32 = -2
+)
+
+// pastReferents finds, in the past space, the young referents of the remembered set and
+// queues them in items; pastRef keeps what referent answered for each chunk, for the walk that
+// copies the rest. It also fires the write barrier for stores made since the last scavenge.
+func (s *sim) pastReferents() {
+	rs := &s.rs
+	rs.pastRef = rs.pastRef[:0]
+	var addr uint64
+	for _, c := range s.past {
+		size := uint64(s.p.SizeBytes[c.rec])
+		start := addr
+		addr += uint64(c.count) * size
+		if s.p.StoredIn[c.rec] == 0 {
+			rs.pastRef = append(rs.pastRef, refUnknown)
+			continue
+		}
+		holder, first := s.referent(int(c.rec), false)
+		if first {
+			rs.items = append(rs.items, rsItem{rec: c.rec, count: c.count, holder: holder, pastStart: int64(start)})
+			holder = refFirst
+		}
+		rs.pastRef = append(rs.pastRef, holder)
+	}
 }

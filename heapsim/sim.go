@@ -111,8 +111,6 @@ type sim struct {
 	oldSpace
 	rs rememberedSet
 
-	// pointerFree is, per class, whether its instances hold no pointers (marked, not scanned).
-	pointerFree []bool
 	// youngSlotsPerObject caches youngPointerSlotsPerObject (< 0: not computed yet).
 	youngSlotsPerObject float64
 	// aliveAtEndBytes sums the records alive at the end (weighted bytes).
@@ -193,10 +191,6 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 		},
 	}
 	s.youngSlotsPerObject = -1
-	s.pointerFree = make([]bool, len(p.ClassNames))
-	for c := range p.ClassNames {
-		s.pointerFree[c] = p.ClassPointerFree(uint32(c))
-	}
 	// Survivor chunks: at most S / 16 objects fit, but runs of one record are merged, so a few
 	// thousand entries is the usual size.
 	s.past = make([]chunk, 0, 1024)

@@ -509,6 +509,7 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("lifetimes: %s: %w", name, err)
 	}
+	p.SetPointerFreeFlags() // files written before the flag existed
 	return p, nil
 }
 

@@ -23,7 +23,28 @@ const (
 	// FlagContainer marks a record that Profile.Containers names (set by Builder.AddContainer),
 	// so consumers can recognise containers without a lookup per record.
 	FlagContainer
+	// FlagPointerFree marks a record whose class holds no pointers (ClassPointerFree), so the
+	// simulator's marker can skip its slots without a lookup per record. Builder.Build and
+	// the readers set it (SetPointerFreeFlags).
+	FlagPointerFree
 )
+
+// SetPointerFreeFlags sets FlagPointerFree on every record whose class holds no pointers and
+// clears it on the others. Build and the binary reader call it; call it again after changing
+// PointerFree or the class table of a built Profile.
+func (p *Profile) SetPointerFreeFlags() {
+	free := make([]bool, len(p.ClassNames))
+	for c := range free {
+		free[c] = p.ClassPointerFree(uint32(c))
+	}
+	for i, c := range p.Class {
+		if free[c] {
+			p.Flags[i] |= FlagPointerFree
+		} else {
+			p.Flags[i] &^= FlagPointerFree
+		}
+	}
+}
 
 // Meta describes the run a Profile was taken from (or generated for).
 type Meta struct {
@@ -97,6 +118,9 @@ func (p *Profile) StoreWindow(i int) (store int, from, until uint64, ok bool) {
 	}
 	store = int(p.StoredIn[i]) - 1
 	st := &p.Stores[store]
+	if st.FromFraction == 0 && st.ForFraction >= 1 && st.AtBytes == 0 {
+		return store, p.Birth[i], p.Death[i], true // the commonest: from birth to death
+	}
 	birth := p.Birth[i]
 	life := float64(p.Death[i] - birth)
 	if st.AtBytes != 0 {
@@ -328,6 +352,7 @@ func (b *Builder) Build(meta Meta) (*Profile, error) {
 	if err := out.Validate(); err != nil {
 		return nil, err
 	}
+	out.SetPointerFreeFlags()
 	return &out, nil
 }
 
