@@ -20,7 +20,7 @@ type Options struct {
 	OnEvent func(*Event)
 }
 
-// Simulate runs the Spur collector of spur-gc-model.md §7 over profile with params and the
+// Simulate runs the Spur collector of docs/spur-model.md §7 over profile with params and the
 // cost model cost, and returns what it measured. It is a pure function: safe to call from many
 // goroutines on one shared Profile.
 func Simulate(profile *lifetimes.Profile, params Params, cost Cost) (Stats, error) {

@@ -1,6 +1,6 @@
 package heapsim
 
-// FullGCCause says why a full GC ran (spur-gc-model.md §4.1).
+// FullGCCause says why a full GC ran (docs/spur-model.md §4.1).
 type FullGCCause int
 
 const (

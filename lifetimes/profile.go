@@ -72,7 +72,7 @@ type Meta struct {
 // Container is a long-lived object that keeps receiving references to young objects, such as a
 // DataFrame's row or column array. While it does (from StoresFromBytes to StoresUntilBytes on
 // the allocation clock) and it lives in old space, the write barrier keeps it in the remembered
-// set and the scavenger scans all of its slots at every scavenge (spur-gc-model.md §3.6).
+// set and the scavenger scans all of its slots at every scavenge (docs/spur-model.md §3.6).
 type Container struct {
 	// Record is the index of the container object's record in the Profile.
 	Record int32 `json:"record"`

@@ -359,7 +359,7 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			total += b
 		}
 		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (spur-gc-model.md §2.3).",
+			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (docs/spur-model.md §2.3).",
 				ofThe(a.large, a.fullGCs), pct(float64(a.large)/float64(a.fullGCs))),
 			burstText(a),
 			fmt.Sprintf("The objects asked for %s in all (median %s, largest %s), against a growth headroom of %s.",

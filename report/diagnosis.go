@@ -61,7 +61,7 @@ type TimeItem struct {
 // Pathology kinds a Finding can name.
 const (
 	// KindLargeAllocBursts: full GCs forced by large allocations that do not fit the free old
-	// space (spur-gc-model.md §2.3).
+	// space (docs/spur-model.md §2.3).
 	KindLargeAllocBursts = "large-alloc-full-gcs"
 	// KindRatioLive: ratio-triggered full GCs (§4.2) that reclaim little because the data is
 	// live.
