@@ -2,6 +2,7 @@ package heapsim
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/gctune/gctune/lifetimes"
@@ -51,8 +52,23 @@ type rememberedSet struct {
 	// holderNow[c] is scratch: who holds, at the scavenge under way, a reference stored into c
 	// (c or a successor; −1 when they are all dead).
 	holderNow []int32
-	// hasWindows: some container has a window of unlisted stores.
-	hasWindows bool
+	// stamp[c] is the scavenge (counted from 1) whose scratch values c holds; touched lists
+	// the containers stamped by the scavenge under way. A scavenge looks at the set's
+	// members, the containers in their store window and those its survivors name, never at
+	// every container.
+	stamp   []uint32
+	scav    uint32
+	touched []int32
+	// death[c] is container c's death on the clock (MaxUint64 when it lives to the end): a
+	// copy kept here so that the liveness tests read a small array, not the profile's column.
+	death []uint64
+	// members lists the containers remembered after the last scavenge.
+	members []int32
+	// windows lists the containers with a window of unlisted stores by its start;
+	// nextWindow is the first not yet open, open the ones opened and not yet over.
+	windows    []int32
+	nextWindow int
+	open       []int32
 	capacity   float64 // entries the set can hold before it doubles (§3.6)
 }
 
@@ -71,16 +87,53 @@ func (rs *rememberedSet) init(p *lifetimes.Profile) {
 	rs.oldAtStart = make([]bool, n)
 	rs.seq = make([]uint64, n)
 	rs.holderNow = make([]int32, n)
+	rs.stamp = make([]uint32, n)
+	rs.death = make([]uint64, n)
 	for i, c := range p.Containers {
+		rs.death[i] = p.Death[c.Record]
+		if p.Flags[c.Record]&lifetimes.FlagAliveAtEnd != 0 {
+			rs.death[i] = math.MaxUint64
+		}
 		rs.containerOf[c.Record] = int32(i)
 		if c.StoresUntilBytes > c.StoresFromBytes {
-			rs.hasWindows = true
+			rs.windows = append(rs.windows, int32(i))
 		}
+	}
+	slices.SortStableFunc(rs.windows, func(a, b int32) int {
+		return cmp.Compare(p.Containers[a].StoresFromBytes, p.Containers[b].StoresFromBytes)
+	})
+}
+
+// touch prepares container c's scratch values for the scavenge under way (once per
+// scavenge): whether it was old at the start, whether it is scanned (a member, or in its
+// window of unlisted stores), no young referents counted yet, and who holds what is stored
+// into it.
+func (s *sim) touch(c int32) {
+	rs := &s.rs
+	if rs.stamp[c] == rs.scav {
+		return
+	}
+	rs.stamp[c] = rs.scav
+	rs.touched = append(rs.touched, c)
+	old := rs.old[c] > 0 && s.containerAlive(c)
+	rs.oldAtStart[c] = old
+	rs.youngRefs[c] = 0
+	ct := &rs.containers[c]
+	window := ct.StoresFromBytes < ct.StoresUntilBytes && ct.StoresFromBytes <= s.now && ct.StoresUntilBytes > rs.lastScavengeClock
+	rs.scanned[c] = old && (rs.remembered[c] || window)
+	if rs.scanned[c] && !rs.remembered[c] {
+		rs.seq[c] = rs.nextSeq // added by the barrier since the last scavenge
+		rs.nextSeq++
+	}
+	h := s.holder(c)
+	rs.holderNow[c] = h
+	if h >= 0 && h != c {
+		s.touch(h)
 	}
 }
 
 // alive reports whether container c's object is alive at the current clock.
-func (s *sim) containerAlive(c int32) bool { return !s.dead(int(s.rs.containers[c].Record)) }
+func (s *sim) containerAlive(c int32) bool { return s.rs.death[c] > s.now }
 
 // holder returns the container that holds a reference stored into c: c while it lives, then
 // its successors (a growing collection's next arrays); −1 when the reference died with them.
@@ -92,27 +145,29 @@ func (s *sim) holder(c int32) int32 {
 }
 
 // beginScavenge decides which containers the scavenge starting now scans before the
-// referents are visited: those remembered after the last scavenge and those the write
-// barrier added since through a window of unlisted stores. Listed referents add theirs as
-// they are visited (storeBarrier, isReferent).
+// referents are visited: those remembered after the last scavenge and those the write barrier
+// added since through a window of unlisted stores. Listed referents add theirs as they are
+// visited (referent).
 func (s *sim) beginScavenge() {
 	rs := &s.rs
-	for c := range rs.containers {
-		rs.holderNow[c] = s.holder(int32(c))
+	rs.scav++
+	rs.touched = rs.touched[:0]
+	for _, c := range rs.members {
+		s.touch(c)
 	}
-	for c := range rs.containers {
-		ci := int32(c)
-		old := rs.old[c] > 0 && s.containerAlive(ci)
-		rs.oldAtStart[c] = old
-		rs.youngRefs[c] = 0
-		ct := &rs.containers[c]
-		window := ct.StoresFromBytes < ct.StoresUntilBytes && ct.StoresFromBytes <= s.now && ct.StoresUntilBytes > rs.lastScavengeClock
-		rs.scanned[c] = old && (rs.remembered[c] || window)
-		if rs.scanned[c] && !rs.remembered[c] {
-			rs.seq[c] = rs.nextSeq // added by the barrier since the last scavenge
-			rs.nextSeq++
+	for rs.nextWindow < len(rs.windows) && rs.containers[rs.windows[rs.nextWindow]].StoresFromBytes <= s.now {
+		rs.open = append(rs.open, rs.windows[rs.nextWindow])
+		rs.nextWindow++
+	}
+	open := rs.open[:0]
+	for _, c := range rs.open {
+		if rs.containers[c].StoresUntilBytes <= rs.lastScavengeClock || !s.containerAlive(c) {
+			continue // its window is over
 		}
+		open = append(open, c)
+		s.touch(c)
 	}
+	rs.open = open
 }
 
 // rsItem is a run of young objects a remembered container refers to: count objects of record
@@ -143,6 +198,7 @@ func (rs *rememberedSet) sortedItems() []rsItem {
 func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 	p := s.p
 	st := &p.Stores[p.StoredIn[r]-1]
+	s.touch(st.Container)
 	c := s.rs.holderNow[st.Container]
 	if c < 0 {
 		return -1, false
@@ -176,8 +232,9 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 // entries (objects), pointer and immediate slots.
 func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint64) {
 	rs := &s.rs
-	for c := range rs.containers {
-		ci := int32(c)
+	rs.members = rs.members[:0]
+	for _, ci := range rs.touched {
+		c := int(ci)
 		if rs.scanned[c] {
 			ct := &rs.containers[c]
 			n := uint64(rs.old[c])
@@ -187,12 +244,16 @@ func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint6
 			pointerSlots += n * (slots - imm)
 			immediateSlots += n * imm
 		}
-		// Kept (or joined, when tenured just now) iff it still refers to a young object.
+		// Kept (or joined, when tenured just now) iff it still refers to a young object. A
+		// container not touched had no young referent: it stays out.
 		was := rs.remembered[c]
 		rs.remembered[c] = rs.youngRefs[c] > 0 && rs.old[c] > 0 && s.containerAlive(ci)
-		if rs.remembered[c] && !was && !rs.scanned[c] {
-			rs.seq[c] = rs.nextSeq // joined at its tenuring
-			rs.nextSeq++
+		if rs.remembered[c] {
+			rs.members = append(rs.members, ci)
+			if !was && !rs.scanned[c] {
+				rs.seq[c] = rs.nextSeq // joined at its tenuring
+				rs.nextSeq++
+			}
 		}
 	}
 	rs.lastScavengeClock = s.now
@@ -220,13 +281,11 @@ func (rs *rememberedSet) noteYoung(c int32, k uint32) {
 	}
 }
 
-// rememberedCount is how many containers stay remembered after the last scavenge.
+// rememberedCount is how many objects stay remembered after the last scavenge.
 func (rs *rememberedSet) rememberedCount() float64 {
 	var n float64
-	for c, in := range rs.remembered {
-		if in {
-			n += float64(rs.old[c])
-		}
+	for _, c := range rs.members {
+		n += float64(rs.old[c])
 	}
 	return n
 }
