@@ -241,7 +241,7 @@ func (s *sim) footprint() uint64 { return s.layout.NewSpaceBytes + s.segmentByte
 // isDirectOld reports whether an object of size bytes with record flags f is allocated
 // straight into old space (rule 3, lifetimes.AllocatesInOldSpace).
 func isDirectOld(size uint32, f uint8) bool {
-	return size > MaxNewSpaceObjectBytes || f&lifetimes.FlagOldSpace != 0
+	return lifetimes.AllocatesInOldSpace(size, f)
 }
 
 // dead reports whether record r is dead at the current clock.

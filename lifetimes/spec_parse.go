@@ -431,12 +431,11 @@ func (p *specParser) allocate(n *yaml.Node, path string, ph *PhaseSpec) error {
 	if err != nil {
 		return err
 	}
-	if v := strings.TrimSpace(s.Value); s.ShortTag() == "!!str" && strings.HasSuffix(v, "%") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(v, "%")), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 || f > 100 {
+	if f, ok := percentage(s); ok {
+		if !(f > 0 && f <= 1) {
 			return p.errf(s, path, "bad percentage %q: want a share of the spec's allocate in (0%%, 100%%]", s.Value)
 		}
-		ph.AllocateFraction = f / 100
+		ph.AllocateFraction = f
 		return nil
 	}
 	v, err := p.bytesValue(s, path)
@@ -764,12 +763,25 @@ func (p *specParser) fraction(n *yaml.Node, path string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v := strings.TrimSpace(s.Value); s.ShortTag() == "!!str" && strings.HasSuffix(v, "%") {
-		f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(v, "%")), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+	if f, ok := percentage(s); ok {
+		if math.IsNaN(f) {
 			return 0, p.errf(s, path, "bad percentage %q", s.Value)
 		}
-		return f / 100, nil
+		return f, nil
 	}
 	return p.number(s, path)
+}
+
+// percentage reads a string scalar ending in "%" as a fraction; ok is false for any other
+// scalar. A percentage that does not parse, or is not finite, gives NaN.
+func percentage(s *yaml.Node) (f float64, ok bool) {
+	v := strings.TrimSpace(s.Value)
+	if s.ShortTag() != "!!str" || !strings.HasSuffix(v, "%") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(v, "%")), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return math.NaN(), true
+	}
+	return f / 100, true
 }
