@@ -167,8 +167,8 @@ func (s *sim) largestFree() uint64 {
 
 // grow adds one segment for an allocation of minBytes (0 for the after-scavenge top-up and
 // tenuring), §4.4 (rule 11): pageRound(max(pow2(minBytes + GrowRequestOverheadBytes),
-// headroom)), clipped to the
-// maximum old-space size. It reports false when no segment can be added.
+// headroom)), clipped to the maximum old-space size. It reports false when no segment can be
+// added.
 func (s *sim) grow(minBytes uint64) bool {
 	request := minBytes + GrowRequestOverheadBytes
 	size := max(nextPowerOfTwo(request), s.params.GrowthHeadroomBytes)
