@@ -140,8 +140,10 @@ func (p *Profile) StoreWindow(i int) (store int, from, until uint64, ok bool) {
 // number, sorted by Birth. Heapsim streams over Birth, SizeBytes, Weight and Flags in order and
 // touches Death only for survivors, so keeping each field contiguous makes that scan
 // cache-friendly and lets every column be sized for its content (a record costs 29 bytes, a
-// 10 M-record profile 290 MB), with no pointers for Go's garbage collector to trace. Class names
-// are interned: Class holds an index into ClassNames.
+// 10 M-record profile 290 MB; 31 with the StoredIn column of a profile that lists referents),
+// with no pointers for Go's garbage collector to trace. Class names are interned: Class holds
+// an index into ClassNames. Who references whom is a sparse affair kept apart: a 2-byte
+// StoredIn column indexing a small Stores table, nil when nothing is listed.
 //
 // A Profile is read-only once built: heapsim runs many simulations over one shared Profile in
 // parallel.
@@ -161,7 +163,8 @@ type Profile struct {
 	// Weight is how many real objects the record stands for (1/sampling rate, or the
 	// generator's resolution). Always ≥ 1.
 	Weight []uint32
-	// Flags holds FlagAliveAtEnd and FlagOldSpace bits.
+	// Flags holds the Flag* bits (FlagAliveAtEnd, FlagOldSpace, FlagContainer,
+	// FlagPointerFree).
 	Flags []uint8
 	// Containers lists the objects that keep the remembered set busy.
 	Containers []Container
