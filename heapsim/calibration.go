@@ -21,12 +21,13 @@ func (c Cost) Scaled(s Scales) Cost {
 	c.ScavengeFixedSeconds *= s.Scavenge
 	c.CopySecondsPerByte *= s.Scavenge
 	c.CopySecondsPerObject *= s.Scavenge
-	c.RSSlotSeconds *= s.Scavenge
+	c.RSPointerSlotSeconds *= s.Scavenge
+	c.RSImmediateSlotSeconds *= s.Scavenge
 	c.TenureSecondsPerObject *= s.Scavenge
 	c.TenureSecondsPerByte *= s.Scavenge
 	c.FullGCFixedSeconds *= s.FullGC
 	c.MarkSecondsPerObject *= s.FullGC
-	c.MarkSecondsPerByte *= s.FullGC
+	c.MarkSecondsPerPointerSlot *= s.FullGC
 	c.CompactScanSecondsPerByte *= s.FullGC
 	c.CompactMoveSecondsPerByte *= s.FullGC
 	return c
@@ -56,17 +57,27 @@ func PriorCost() Cost {
 		// per object for forwarding and the header.
 		CopySecondsPerByte:   0.33e-9,
 		CopySecondsPerObject: 10e-9,
-		// Remembered set: each slot of each entry is loaded and tested for youth, ~1 ns a slot
-		// (a sequential scan of a large array, §3.6).
-		RSSlotSeconds: 1e-9,
+		// Remembered set, per slot of each entry at every scavenge, no card marking
+		// (scavengeReferentsOf:additionalTestingBlock:, docs/spur-model.md §3.2, §3.6). The
+		// entry is read sequentially: 8 bytes at ~10-20 GB/s is ~0.5 ns, all an immediate slot
+		// costs (a load and a tag test, nothing written). A pointer slot also reads its
+		// referent's header (isForwarded:, the young test) and writes the slot back
+		// (storePointerUnchecked:): the header read is a cache miss for scattered referents,
+		// ~80 ns of latency that out-of-order execution overlaps about 16 ways, ~5 ns, and the
+		// write-back dirties the entry's lines, ~0.5 ns more at write bandwidth.
+		RSPointerSlotSeconds:   5.5e-9,
+		RSImmediateSlotSeconds: 0.5e-9,
 		// Tenure: free-list allocation (~30 ns) and copy plus the slot scan of the new copy (§3.2).
 		TenureSecondsPerObject: 30e-9,
 		TenureSecondsPerByte:   0.5e-9,
 		// Full GC fixed part: root marking, ephemerons, bookkeeping, ~1 ms.
 		FullGCFixedSeconds: 1e-3,
-		// Mark: ~20 ns per object (a cache miss per pointer chased), ~0.2 ns per byte scanned.
-		MarkSecondsPerObject: 20e-9,
-		MarkSecondsPerByte:   0.2e-9,
+		// Mark (markAndShouldScan:, docs/spur-model.md §4.1): ~20 ns per object reached (its
+		// header is a cache miss, the mark bit is set, the object pushed on the mark stack),
+		// and ~2 ns per pointer slot followed (a load, a tag test and, for a referent already
+		// marked, a header read that usually hits the cache). Byte objects are not scanned.
+		MarkSecondsPerObject:      20e-9,
+		MarkSecondsPerPointerSlot: 2e-9,
 		// Planning compactor: three sweeps over old space from the first free object (§4.1, §6)
 		// at ~10 GB/s, and ~3 GB/s for the bytes slid down.
 		CompactPasses:             3,

@@ -6,7 +6,7 @@ import (
 	"reflect"
 )
 
-// Cost holds the coefficients that turn simulated work into seconds (spur-gc-model.md §6).
+// Cost holds the coefficients that turn simulated work into seconds (docs/spur-model.md §6).
 // Each coefficient's default value and where it came from is documented at DefaultCost.
 type Cost struct {
 	// MutatorSecondsPerByte and MutatorSecondsPerObject charge the application for what it
@@ -21,8 +21,11 @@ type Cost struct {
 	// every live field is written twice, block copy then scan (§6).
 	CopySecondsPerByte   float64 `json:"copySecondsPerByte"`
 	CopySecondsPerObject float64 `json:"copySecondsPerObject"`
-	// RSSlotSeconds charges each slot of each remembered-set entry, scanned at every scavenge.
-	RSSlotSeconds float64 `json:"rsSlotSeconds"`
+	// RSPointerSlotSeconds charges each pointer slot of each remembered-set entry at every
+	// scavenge: the referent's header is read and the slot written back (§3.2).
+	// RSImmediateSlotSeconds charges each immediate slot: a load and a tag test.
+	RSPointerSlotSeconds   float64 `json:"rsPointerSlotSeconds"`
+	RSImmediateSlotSeconds float64 `json:"rsImmediateSlotSeconds"`
 	// TenureSecondsPerObject and TenureSecondsPerByte charge promotion: free-list allocation,
 	// the copy and the slot scan of the new old copy (§3.2).
 	TenureSecondsPerObject float64 `json:"tenureSecondsPerObject"`
@@ -30,9 +33,11 @@ type Cost struct {
 
 	// FullGCFixedSeconds is each full GC's fixed part.
 	FullGCFixedSeconds float64 `json:"fullGCFixedSeconds"`
-	// MarkSecondsPerObject and MarkSecondsPerByte charge marking every live object (§4.1 step 1).
-	MarkSecondsPerObject float64 `json:"markSecondsPerObject"`
-	MarkSecondsPerByte   float64 `json:"markSecondsPerByte"`
+	// MarkSecondsPerObject and MarkSecondsPerPointerSlot charge marking: every live object is
+	// marked, every pointer slot of a live pointer object is followed; byte objects are not
+	// scanned (§4.1 step 1, markAndShouldScan:).
+	MarkSecondsPerObject      float64 `json:"markSecondsPerObject"`
+	MarkSecondsPerPointerSlot float64 `json:"markSecondsPerPointerSlot"`
 	// CompactPasses is how many times the planning compactor sweeps old space from its first free
 	// object: plan, update pointers, copy (§4.1 step 3, §6).
 	CompactPasses float64 `json:"compactPasses"`

@@ -14,6 +14,10 @@ func (s *sim) fitOld(r int, size uint64, n uint32, tenured bool) bool {
 	if s.oldCapacity-s.oldUsed < need {
 		return false
 	}
+	if s.takeHoles(need, size) {
+		s.addOld(r, n, need, tenured)
+		return true
+	}
 	// Find room for all n before placing any, so a failed fit changes nothing.
 	left := uint64(n)
 	for j := s.hint; j < len(s.segs) && left > 0; j++ {
@@ -39,9 +43,10 @@ func (s *sim) fitOld(r int, size uint64, n uint32, tenured bool) bool {
 
 // addOld records n objects of record r that just entered old space: in the death calendar if
 // they die before the end, in the immortal total otherwise; containers become remembered-set
-// candidates.
+// candidates. Marking's pointer-slot total follows.
 func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 	s.epochLive[s.epoch] += float64(bytes)
+	s.pointerSlots += float64(n) * s.pointerSlotsOf(r)
 	flags := s.p.Flags[r]
 	if flags&lifetimes.FlagAliveAtEnd != 0 {
 		s.immortalObjects += float64(n)
@@ -56,10 +61,30 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 		s.mortalObjects += float64(n)
 	}
 	if flags&lifetimes.FlagContainer != 0 {
-		if c, ok := s.containerOf[int32(r)]; ok {
-			s.containerOld[c] += n
-		}
+		s.rs.noteOld(r, n)
 	}
+}
+
+// pointerSlotsOf is how many pointer slots one object of record r has: all its slots, or
+// none for a byte class (docs/spur-model.md §4.1).
+func (s *sim) pointerSlotsOf(r int) float64 {
+	if s.p.Flags[r]&lifetimes.FlagPointerFree != 0 {
+		return 0
+	}
+	return float64(lifetimes.SlotsOf(s.p.SizeBytes[r]))
+}
+
+// takeHoles places need bytes of small objects (size each) in the holes a bounded compaction
+// left, as Spur's free lists reuse them (docs/spur-model.md §4.3). Large objects never fit a
+// hole (simplification: a hole is taken to be smaller than the largest new-space object).
+func (s *sim) takeHoles(need, size uint64) bool {
+	if s.holeBytes < need || size > MaxNewSpaceObjectBytes {
+		return false
+	}
+	s.holeBytes -= need
+	s.oldUsed += need
+	s.st.PeakOldUsedBytes = max(s.st.PeakOldUsedBytes, s.oldUsed)
+	return true
 }
 
 // tenure promotes n objects of record r (§3.2 copyToOldSpace): free-list allocation, and when
@@ -69,6 +94,10 @@ func (s *sim) tenure(r int32, n uint32, size uint64) error {
 	if s.p.Flags[r]&lifetimes.FlagAliveAtEnd == 0 && s.p.Death[r] < s.now+s.soonBytes {
 		s.st.TenuredShortLivedBytes += uint64(n) * size
 		s.st.TenuredShortLivedObjects += float64(n)
+	}
+	if need := uint64(n) * size; s.takeHoles(need, size) {
+		s.addOld(int(r), n, need, true)
+		return nil
 	}
 	// Fast path: the lowest segment with room takes them all.
 	if need := uint64(n) * size; s.segs[s.hint].freeBytes() >= need {
@@ -137,10 +166,11 @@ func (s *sim) largestFree() uint64 {
 }
 
 // grow adds one segment for an allocation of minBytes (0 for the after-scavenge top-up and
-// tenuring), §4.4 (rule 11): pageRound(max(pow2(minBytes + 32), headroom)), clipped to the
-// maximum old-space size. It reports false when no segment can be added.
+// tenuring), §4.4 (rule 11): pageRound(max(pow2(minBytes + GrowRequestOverheadBytes),
+// headroom)), clipped to the maximum old-space size. It reports false when no segment can be
+// added.
 func (s *sim) grow(minBytes uint64) bool {
-	request := minBytes + 32
+	request := minBytes + GrowRequestOverheadBytes
 	size := max(nextPowerOfTwo(request), s.params.GrowthHeadroomBytes)
 	if m := s.params.MaxOldSpaceBytes; m > 0 {
 		if s.segmentBytes >= m {
@@ -187,23 +217,56 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 	liveOld := s.oldUsed
 	liveObjects := s.immortalObjects + s.mortalObjects + s.lastScavengeLive
 	liveBytes := liveOld + s.lastScavengeLiveBytes
-	markSecs := s.cost.MarkSecondsPerObject*liveObjects + s.cost.MarkSecondsPerByte*float64(liveBytes)
+	// Marking (markAndShouldScan:, docs/spur-model.md §4.1): every live object is marked and
+	// every pointer slot of a pointer object followed; byte objects are not scanned. The
+	// survivors of the inner scavenge are counted at their average slot density.
+	markSlots := s.pointerSlots + s.lastScavengeLive*s.youngPointerSlotsPerObject()
+	markSecs := s.cost.MarkSecondsPerObject*liveObjects + s.cost.MarkSecondsPerPointerSlot*markSlots
 
-	// Sliding compaction (§4.3): old space is in allocation order, so everything above the
-	// oldest hole moves down and the passes sweep from that hole to the top.
+	// Planning compaction (§4.3): old space is in allocation order, so everything above the
+	// oldest hole moves down, and the plan and copy passes sweep from that hole to the top.
+	// One pass moves at most as many objects as the saved-first-fields space has slots; what
+	// lies above the last object it could move is swept in place, its dead objects left as
+	// holes. When anything moves, the pointer-update pass walks the whole heap.
 	var scanned, moved float64
-	if minDead >= 0 {
+	holesBefore := s.holeBytes
+	if minDead >= 0 || holesBefore > 0 {
 		var below float64
-		for e := 0; e < minDead; e++ {
-			below += s.epochLive[e]
+		if minDead >= 0 {
+			for e := 0; e < minDead; e++ {
+				below += s.epochLive[e]
+			}
+			below += s.epochLive[minDead] / 2
 		}
-		below += s.epochLive[minDead] / 2
 		moved = max(float64(liveOld)-below, 0)
-		scanned = max(float64(usedBefore)-below, 0)
+		scanned = max(float64(usedBefore+holesBefore)-below, 0)
 	}
-	compactSecs := s.cost.CompactPasses*scanned*s.cost.CompactScanSecondsPerByte + moved*s.cost.CompactMoveSecondsPerByte
+	s.holeBytes = 0
+	if moved > 0 {
+		oldObjects := s.immortalObjects + s.mortalObjects
+		movedObjects := moved / max(float64(liveOld), 1) * oldObjects
+		if movable := s.savedFirstFieldsBytes() / SavedFirstFieldBytes; movedObjects > movable && !s.params.CompleteCompaction {
+			// Bounded: the first movable/movedObjects of the region is compacted; the dead
+			// bytes in the rest stay where they were.
+			f := movable / movedObjects
+			dead := float64(reclaimed + holesBefore)
+			s.holeBytes = uint64((1 - f) * dead)
+			moved *= f
+			s.st.BoundedCompactions++
+		}
+	}
+	passes := s.cost.CompactPasses
+	compactSecs := 0.0
+	if moved > 0 {
+		// The plan and copy passes sweep the region; the pointer-update pass the whole heap.
+		compactSecs = ((passes-1)*scanned + float64(usedBefore+holesBefore)) * s.cost.CompactScanSecondsPerByte
+	} else {
+		compactSecs = passes * scanned * s.cost.CompactScanSecondsPerByte
+	}
+	compactSecs += moved * s.cost.CompactMoveSecondsPerByte
 	s.relayout()
 	s.st.MarkedBytes += liveBytes
+	s.st.MarkedPointerSlots += markSlots
 	s.st.MovedBytes += uint64(moved)
 
 	secs := s.cost.FullGCFixedSeconds + markSecs + compactSecs + innerSecs
@@ -222,7 +285,7 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 	if s.onEvt != nil {
 		s.onEvt(&Event{Kind: EventFullGC, Cause: cause, ClockBytes: s.now,
 			SurvivorBytesAfter: s.pastBytes, OldUsedBytes: s.oldUsed, OldLiveBytes: liveOld,
-			FootprintBytes: s.footprint(), OldUsedBeforeBytes: usedBefore, OldReclaimedBytes: reclaimed, RequestBytes: requestBytes,
+			FootprintBytes: s.footprint(), HoleBytes: s.holeBytes, OldUsedBeforeBytes: usedBefore, OldReclaimedBytes: reclaimed, RequestBytes: requestBytes,
 			TenuredGarbageBytes: s.st.TenuredGarbageBytes - garbageBefore, TenuredBytes: s.lastScavengeTenuredBytes,
 			Seconds: secs, MarkSeconds: markSecs, CompactSeconds: compactSecs})
 	}
@@ -244,6 +307,7 @@ func (s *sim) reclaimDead() int {
 		bytes := uint64(e.count) * uint64(s.p.SizeBytes[e.rec])
 		s.epochLive[ep] -= float64(bytes)
 		s.mortalObjects -= float64(e.count)
+		s.pointerSlots -= float64(e.count) * s.pointerSlotsOf(int(e.rec))
 		s.oldUsed -= bytes
 		s.st.ReclaimedBytes += bytes
 		if e.epochFlags&tenuredFlag != 0 && uint32(ep) == s.epoch {
@@ -291,7 +355,8 @@ func (s *sim) relayout() {
 		}
 	}
 	s.large = keep
-	left := s.oldUsed - min(largeLive, s.oldUsed)
+	// Small objects and the holes a bounded compaction left among them.
+	left := s.oldUsed + s.holeBytes - min(largeLive, s.oldUsed)
 	for j := range s.segs {
 		capacity := s.segs[j].sizeBytes - SegmentBridgeBytes
 		u := min(capacity, left)
@@ -329,6 +394,30 @@ func (s *sim) relayout() {
 	}
 }
 
+// savedFirstFieldsBytes is the room the planning compactor gets to save first fields
+// (SpurPlanningCompactor>>selectSavedFirstFieldsSpace): an estimate of the old space's extent
+// / 40, from a high free chunk or a new segment when eden is smaller, else eden.
+// Simplification: the chunk or segment is always had, so the room is the larger of the two.
+func (s *sim) savedFirstFieldsBytes() float64 {
+	return max(float64(s.segmentBytes)/SavedFirstFieldsDivisor, float64(s.layout.EdenBytes))
+}
+
+// youngPointerSlotsPerObject is the average number of pointer slots of the objects the
+// profile allocates, used for the survivors the inner scavenge hands to marking.
+func (s *sim) youngPointerSlotsPerObject() float64 {
+	if s.youngSlotsPerObject < 0 {
+		var slots, objects float64
+		step := max(len(s.p.Birth)/4096, 1)
+		for r := 0; r < len(s.p.Birth); r += step {
+			w := float64(s.p.Weight[r])
+			slots += w * s.pointerSlotsOf(r)
+			objects += w
+		}
+		s.youngSlotsPerObject = slots / max(objects, 1)
+	}
+	return s.youngSlotsPerObject
+}
+
 // shrink implements §4.5 (rule 12): at the end of a full GC, when free old space exceeds both
 // the shrink threshold and the headroom, release wholly empty segments (never the first)
 // nearest in size to the target until the target is met.
@@ -354,7 +443,7 @@ func (s *sim) shrink() {
 			}
 			if best < 0 {
 				best, bestDiff = j, diff
-			} else if float64(target) >= 0.75*float64(size) && diff < bestDiff {
+			} else if float64(target) >= ShrinkNearFraction*float64(size) && diff < bestDiff {
 				best, bestDiff = j, diff
 			}
 		}
@@ -381,69 +470,4 @@ func (s *sim) shrink() {
 		s.onEvt(&Event{Kind: EventShrink, ClockBytes: s.now, OldUsedBytes: s.oldUsed,
 			FootprintBytes: s.footprint(), SegmentBytes: released, Seconds: secs})
 	}
-}
-
-// rememberedSet returns the remembered set a scavenge scans now (§3.6, rule 5): every
-// container that lives in old space, is alive and is receiving stores of young objects. Each
-// entry's slots are all scanned.
-func (s *sim) rememberedSet() (entries float64, slots uint64) {
-	if len(s.containers) == 0 {
-		return 0, 0
-	}
-	for s.containerNext < len(s.containerSeq) {
-		c := s.containerSeq[s.containerNext]
-		if s.containers[c].StoresFromBytes > s.now {
-			break
-		}
-		s.active = append(s.active, c)
-		s.containerNext++
-	}
-	keep := s.active[:0]
-	for _, c := range s.active {
-		ct := s.containers[c]
-		r := int(ct.Record)
-		if s.now >= ct.StoresUntilBytes || s.dead(r) {
-			continue
-		}
-		keep = append(keep, c)
-		if n := s.containerOld[c]; n > 0 {
-			entries += float64(n)
-			slots += uint64(n) * slotsOf(uint64(s.p.SizeBytes[r]))
-		}
-	}
-	s.active = keep
-	// An insertion into a full remembered set doubles its capacity and schedules a scavenge
-	// (§3.6, PVM ≥ 10.0.9). Simplification: the growth is noticed at the next scavenge, so
-	// no extra scavenge is simulated (see doc.go).
-	for entries > s.rsCapacity {
-		s.rsCapacity *= 2
-	}
-	s.st.MaxRSEntries = max(s.st.MaxRSEntries, entries)
-	return entries, slots
-}
-
-// slotsOf is the slot count of an object of sizeBytes (§2.1): one header word below 255
-// slots, two from 255 up.
-func slotsOf(sizeBytes uint64) uint64 {
-	if sizeBytes >= 16+8*255 {
-		return (sizeBytes - 16) / 8
-	}
-	if sizeBytes <= 8 {
-		return 0
-	}
-	return (sizeBytes - 8) / 8
-}
-
-// finish totals the times and end-of-run figures.
-func (s *sim) finish() {
-	st := &s.st
-	st.MutatorSeconds = float64(st.AllocatedBytes)*s.cost.MutatorSecondsPerByte + st.AllocatedObjects*s.cost.MutatorSecondsPerObject
-	st.GCSeconds = st.ScavengeSeconds + st.FullGCSeconds + st.GrowSeconds + st.ShrinkSeconds
-	st.TotalSeconds = st.MutatorSeconds + st.GCSeconds
-	if st.TotalSeconds > 0 {
-		st.GCShare = st.GCSeconds / st.TotalSeconds
-	}
-	st.FinalFootprintBytes = s.footprint()
-	st.HeapBytesAtEnd = s.edenUsed + s.pastBytes + s.oldUsed
-	st.LiveBytesAtEnd = s.params.ImageBytes + s.aliveAtEndBytes
 }

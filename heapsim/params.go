@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/gctune/gctune/lifetimes"
 )
 
 // ErrInvalidParams is wrapped by every error Params.Validate returns.
@@ -16,17 +18,18 @@ const (
 	GiB uint64 = 1 << 30
 )
 
-// VM facts that are not tunable (spur-gc-model.md §1.1, §2.1, §2.2, §1.2).
+// VM facts that are not tunable (docs/spur-model.md §1.1, §2.1, §2.2, §1.2).
 const (
 	// ReserveBytesPerStackPage is the interpreter allocation reserve per stack page on the
 	// 64-bit JIT VM: 65 frames × 62 LargeContextSlots × 8 bytes (§1.1, derived).
 	ReserveBytesPerStackPage = 65 * 62 * 8
 	// MaxNewSpaceSlots is the largest slot count eden accepts; bigger objects are allocated
 	// straight in old space (§2.2, SpurMemoryManager>>maxSlotsForNewSpaceAlloc).
-	MaxNewSpaceSlots = 1<<16 - 1
+	MaxNewSpaceSlots = lifetimes.MaxNewSpaceSlots
 	// MaxNewSpaceObjectBytes is the size of an object of MaxNewSpaceSlots slots: a 16-byte
-	// double header plus 8 bytes a slot (§2.1). Larger objects go to old space (rule 3).
-	MaxNewSpaceObjectBytes = 16 + 8*MaxNewSpaceSlots
+	// double header plus 8 bytes a slot (§2.1). Larger objects go to old space (rule 3). The
+	// layout rule is lifetimes' (lifetimes.AllocatesInOldSpace), shared with the generator.
+	MaxNewSpaceObjectBytes = lifetimes.MaxNewSpaceObjectBytes
 	// MaxNewSpaceBytes bounds D: weak/ephemeron corpse offsets are 27 bits of 8-byte units
 	// (§1.2, SpurGenerationScavenger>>setCorpseOffsetOf:to:).
 	MaxNewSpaceBytes = 1 * GiB
@@ -35,6 +38,20 @@ const (
 	AverageObjectBytes = 64
 	// SegmentBridgeBytes is what each old-space segment loses to its bridge (§1.5, rule 13).
 	SegmentBridgeBytes = 16
+	// GrowRequestOverheadBytes is what growOldSpaceByAtLeast:callingOperation: adds to the
+	// request before rounding to a power of two: two object headers and a segment bridge
+	// (§4.4).
+	GrowRequestOverheadBytes = 32
+	// ShrinkNearFraction: when shrinking, a later empty segment replaces the best candidate
+	// only if the target is at least this share of its size
+	// (SpurSegmentManager>>findEmptySegNearestInSizeTo:, §4.5).
+	ShrinkNearFraction = 0.75
+	// SavedFirstFieldsDivisor: the planning compactor estimates the room it needs to save the
+	// first field of every moved object as the old space's extent over this (§4.3,
+	// SpurPlanningCompactor>>selectSavedFirstFieldsSpace).
+	SavedFirstFieldsDivisor = 40
+	// SavedFirstFieldBytes is one saved first field: one slot.
+	SavedFirstFieldBytes = 8
 	// FutureSpaceFullFraction is the hard-coded 90 % rule: age tenuring is armed for the next
 	// scavenge only when the future space is more than this full after a scavenge (§3.3).
 	FutureSpaceFullFraction = 0.9
@@ -106,6 +123,10 @@ type Params struct {
 	// Bug588 simulates VMs before pharo-vm PR #588 (v10.0.5), which computed the tenuring
 	// threshold in the wrong semispace and so tenured all or nothing (§3.3).
 	Bug588 bool `json:"bug588,omitempty" yaml:"bug588,omitempty"`
+	// CompleteCompaction gives the compactor room for every object it moves, as if its
+	// saved-first-fields space never filled: the model before bounded compaction, kept to
+	// measure what the bound changes (docs/simulator.md). The VM bounds it (§4.3).
+	CompleteCompaction bool `json:"completeCompaction,omitempty" yaml:"completeCompaction,omitempty"`
 }
 
 // DefaultParams are the defaults of the published DataFrame runs (dataframe-facts.md §1, Paper

@@ -12,7 +12,9 @@ import (
 
 // randomProfile builds a profile of n records deterministically from seed: mostly small
 // objects dying at once, some short- and medium-lived, 5 % living to the end, a few large
-// objects (straight to old space), a few pinned ones and a few containers.
+// objects (straight to old space), a few pinned ones and a few containers, some receiving
+// unlisted stores for a window, some only listed referents (Profile.StoredIn), some handing
+// their references to a successor.
 func randomProfile(tb testing.TB, seed uint64, n int) *lifetimes.Profile {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
@@ -57,15 +59,37 @@ func randomProfile(tb testing.TB, seed uint64, n int) *lifetimes.Profile {
 	var b lifetimes.Builder
 	b.Grow(n)
 	cls := b.Class("Object")
+	bytesCls := b.Class("ByteString")
 	var clock uint64
+	var stores []uint16 // the stores of the containers so far
+	containers := 0
 	for _, r := range recs {
 		death := min(clock+r.life, end)
 		if r.toEnd {
 			death = end
 		}
-		i := b.Add(cls, uint32(r.size), clock, death, uint32(r.w), r.flags)
-		if r.container {
-			b.AddContainer(lifetimes.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: min(clock+uint64(rng.IntN(int(end-clock)+1)), end)})
+		c := cls
+		if rng.IntN(4) == 0 {
+			c = bytesCls
+		}
+		i := b.Add(c, uint32(r.size), clock, death, uint32(r.w), r.flags)
+		switch {
+		case r.container:
+			until := min(clock+uint64(rng.IntN(int(end-clock)+1)), end)
+			if rng.IntN(2) == 0 {
+				until = clock // listed referents only
+			}
+			ct := lifetimes.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until, ImmediateFraction: float32(rng.IntN(3)) / 2}
+			if containers > 0 && rng.IntN(3) == 0 {
+				// The previous container hands its references to this one.
+				b.SetSuccessor(containers-1, containers)
+			}
+			b.AddContainer(ct)
+			from := float32(rng.IntN(3)) / 4
+			stores = append(stores, b.AddStore(lifetimes.Store{Container: int32(containers), FromFraction: from, ForFraction: (1 - from) * float32(1+rng.IntN(2)) / 2}))
+			containers++
+		case len(stores) > 0 && r.size < 4096 && rng.IntN(5) == 0:
+			b.SetStoredIn(i, stores[rng.IntN(len(stores))])
 		}
 		clock += r.w * r.size
 	}
@@ -121,7 +145,7 @@ func TestProperties(t *testing.T) {
 				require.GreaterOrEqual(t, st.TenuredObjects, 0.0)
 				require.GreaterOrEqual(t, st.GCSeconds, 0.0)
 				require.InDelta(t, st.GCSeconds, st.ScavengeSeconds+st.FullGCSeconds+st.GrowSeconds+st.ShrinkSeconds, 1e-9*st.GCSeconds+1e-12)
-				require.Positive(t, events+1)
+				require.Equal(t, st.Scavenges+st.FullGCs+st.Grows+st.Shrinks, events, "one event per scavenge, full GC, growth and shrink")
 				again, err := Simulate(p, params, PriorCost())
 				require.NoError(t, err)
 				require.Equal(t, st, again, "same inputs, different Stats")
@@ -187,8 +211,8 @@ func TestValidateNamesTheField(t *testing.T) {
 	}
 	require.NoError(t, DefaultParams().Validate())
 	c := DefaultCost()
-	c.RSSlotSeconds = -1
-	require.ErrorContains(t, c.Validate(), "rsSlotSeconds")
+	c.RSPointerSlotSeconds = -1
+	require.ErrorContains(t, c.Validate(), "rsPointerSlotSeconds")
 }
 
 // TestEventLogAddsUpToStats: the event log's per-event figures sum to the run's totals.

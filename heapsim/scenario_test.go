@@ -23,16 +23,22 @@ import (
 //	layout newspace=SIZE [pages=N] [page=SIZE]
 //	    prints T, S, E, the scavenge threshold and param 6 as Pharo sets it.
 //	profile [end=SIZE]
-//	rec size=SIZE [w=N] [n=N] [life=SIZE|end] [old] [container] [until=SIZE]
+//	rec size=SIZE [w=N] [n=N] [life=SIZE|end] [old] [class=NAME]
+//	    [container [until=SIZE] [imm=F] [after=K]] [into=K [from=F] [for=F]]
 //	loop N
 //	  rec ...
 //	endloop
 //	    builds the profile: each rec line appends n records of w objects of size bytes, born
 //	    one after another on the allocation clock; life is each object's lifetime (end = alive
-//	    at the end); old forces old space; container makes the record a container receiving
-//	    young references from its birth until `until` (default: its death).
+//	    at the end); old forces old space; class names the class (default Object; byte
+//	    classes such as ByteString are marked, not scanned). container makes the record a
+//	    container receiving unlisted young stores from its birth until `until` (default: its
+//	    death; until=0: none, only listed referents), imm is the share of its slots holding
+//	    immediates, after=K makes it the successor of container K (0-based, in order).
+//	    into=K stores each object into container K from `from` × its lifetime for `for` ×
+//	    its lifetime (default 0 and the rest).
 //	sim [newspace=SIZE] [headroom=SIZE] [shrink=SIZE] [ratio=F] [p=F] [n=N] [maxold=SIZE]
-//	    [image=SIZE] [bug588] [events=(kind,...)]
+//	    [image=SIZE] [firstheadroom=SIZE] [bug588] [complete] [events=(kind,...)]
 //	    simulates the profile and prints Stats, and the events of the kinds listed.
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/scenarios/*.txt")
@@ -98,10 +104,13 @@ type recSpec struct {
 	end, old, container   bool
 	until                 uint64
 	hasUntil              bool
+	class                 string
+	imm, from, forF       float64
+	after, into           int
 }
 
 func parseRec(line string) (recSpec, error) {
-	r := recSpec{weight: 1, n: 1}
+	r := recSpec{weight: 1, n: 1, class: "Object", after: -1, into: -1}
 	for _, f := range strings.Fields(line)[1:] {
 		k, v, _ := strings.Cut(f, "=")
 		var err error
@@ -125,6 +134,18 @@ func parseRec(line string) (recSpec, error) {
 		case "until":
 			r.until, err = units.ParseBytes(v)
 			r.hasUntil = true
+		case "class":
+			r.class = v
+		case "imm":
+			r.imm, err = strconv.ParseFloat(v, 64)
+		case "after":
+			r.after, err = strconv.Atoi(v)
+		case "into":
+			r.into, err = strconv.Atoi(v)
+		case "from":
+			r.from, err = strconv.ParseFloat(v, 64)
+		case "for":
+			r.forF, err = strconv.ParseFloat(v, 64)
 		default:
 			err = fmt.Errorf("unknown key")
 		}
@@ -185,9 +206,11 @@ func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
 		end = max(end, e)
 	}
 	var b lifetimes.Builder
-	cls := b.Class("Object")
 	clock = 0
+	containers := 0
+	stores := map[[3]float64]uint16{}
 	for _, r := range specs {
+		cls := b.Class(r.class)
 		for range r.n {
 			death := min(clock+r.life, end)
 			var flags uint8
@@ -202,9 +225,26 @@ func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
 			if r.container {
 				until := death
 				if r.hasUntil {
-					until = r.until
+					until = max(r.until, clock)
 				}
-				b.AddContainer(lifetimes.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until})
+				if r.after >= 0 {
+					b.SetSuccessor(r.after, containers)
+				}
+				b.AddContainer(lifetimes.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until, ImmediateFraction: float32(r.imm)})
+				containers++
+			}
+			if r.into >= 0 {
+				forF := r.forF
+				if forF == 0 {
+					forF = 1 - r.from
+				}
+				key := [3]float64{float64(r.into), r.from, forF}
+				v, ok := stores[key]
+				if !ok {
+					v = b.AddStore(lifetimes.Store{Container: int32(r.into), FromFraction: float32(r.from), ForFraction: float32(forF)})
+					stores[key] = v
+				}
+				b.SetStoredIn(i, v)
 			}
 			clock += r.weight * r.size
 		}
@@ -219,6 +259,7 @@ func runSim(t *testing.T, td *datadriven.TestData, p *lifetimes.Profile) string 
 	scanBytes(t, td, "shrink", &params.ShrinkThresholdBytes)
 	scanBytes(t, td, "maxold", &params.MaxOldSpaceBytes)
 	scanBytes(t, td, "image", &params.ImageBytes)
+	scanBytes(t, td, "firstheadroom", &params.InitialHeadroomBytes)
 	if td.HasArg("ratio") {
 		td.ScanArgs(t, "ratio", &params.FullGCRatio)
 	}
@@ -231,6 +272,7 @@ func runSim(t *testing.T, td *datadriven.TestData, p *lifetimes.Profile) string 
 		td.ScanArgs(t, "n", &params.Survivors.Count)
 	}
 	params.Bug588 = td.HasArg("bug588")
+	params.CompleteCompaction = td.HasArg("complete")
 	kinds := map[string]bool{}
 	for _, a := range td.CmdArgs {
 		if a.Key == "events" {
@@ -248,10 +290,10 @@ func runSim(t *testing.T, td *datadriven.TestData, p *lifetimes.Profile) string 
 			}
 			switch e.Kind {
 			case EventScavenge:
-				fmt.Fprintf(&sb, "  scavenge clock=%d eden=%d past=%d future=%d tenured=%d byage=%d threshold=%d rs=%.0f/%d old=%d\n",
-					e.ClockBytes, e.EdenUsedBytes, e.SurvivorBytesBefore, e.SurvivorBytesAfter, e.TenuredBytes, e.TenuredByAgeBytes, e.ThresholdBytes, e.RSEntries, e.RSSlots, e.OldUsedBytes)
+				fmt.Fprintf(&sb, "  scavenge clock=%d eden=%d past=%d future=%d tenured=%d byage=%d threshold=%d rs=%.0f/%d kept=%.0f old=%d\n",
+					e.ClockBytes, e.EdenUsedBytes, e.SurvivorBytesBefore, e.SurvivorBytesAfter, e.TenuredBytes, e.TenuredByAgeBytes, e.ThresholdBytes, e.RSEntries, e.RSSlots, e.RSRemainingEntries, e.OldUsedBytes)
 			case EventFullGC:
-				fmt.Fprintf(&sb, "  fullgc %s clock=%d old=%d live=%d footprint=%d\n", e.Cause, e.ClockBytes, e.OldUsedBytes, e.OldLiveBytes, e.FootprintBytes)
+				fmt.Fprintf(&sb, "  fullgc %s clock=%d old=%d live=%d footprint=%d holes=%d\n", e.Cause, e.ClockBytes, e.OldUsedBytes, e.OldLiveBytes, e.FootprintBytes, e.HoleBytes)
 			case EventGrow, EventShrink:
 				fmt.Fprintf(&sb, "  %s clock=%d segment=%d footprint=%d\n", e.Kind, e.ClockBytes, e.SegmentBytes, e.FootprintBytes)
 			}

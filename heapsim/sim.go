@@ -3,7 +3,6 @@ package heapsim
 import (
 	"errors"
 	"math"
-	"slices"
 
 	"github.com/gctune/gctune/lifetimes"
 )
@@ -21,7 +20,7 @@ type Options struct {
 	OnEvent func(*Event)
 }
 
-// Simulate runs the Spur collector of spur-gc-model.md §7 over profile with params and the
+// Simulate runs the Spur collector of docs/spur-model.md §7 over profile with params and the
 // cost model cost, and returns what it measured. It is a pure function: safe to call from many
 // goroutines on one shared Profile.
 func Simulate(profile *lifetimes.Profile, params Params, cost Cost) (Stats, error) {
@@ -95,6 +94,8 @@ const (
 	scavengeInner                         // inside a full GC: overflow-only tenuring (§3.5 MarkOnTenure)
 )
 
+// sim is one run's state, grouped by the part of the heap it describes. Each field states
+// the invariant it keeps between two records of the allocation loop.
 type sim struct {
 	p      *lifetimes.Profile
 	params Params
@@ -103,70 +104,93 @@ type sim struct {
 	onEvt  func(*Event)
 	st     Stats
 
-	now         uint64 // the clock: birth of the record being allocated
-	cur         int    // index of that record
-	thresholdB  uint64 // scavenge threshold, bytes of eden (§1.1)
-	survivorB   uint64 // S
-	proportion  float64
-	edenUsed    uint64
-	edenStart   int    // first record that may have objects in eden
-	edenStartN  uint32 // objects of edenStart in eden, when edenStart < cur
-	curEdenN    uint32 // objects of cur placed in the current eden
-	past        []chunk
-	future      []chunk
-	pastBytes   uint64
-	armed       bool  // a tenuring threshold is set for the next scavenge
-	thresholdOf int64 // its offset from the past space's start (may be < 0 or > S)
-	pastIsLower bool
+	now uint64 // the clock: birth of the record being allocated (or of the last one)
+	cur int    // index of that record
 
-	segs             []segment
-	hint             int // lowest segment small allocations look at
-	oldUsed          uint64
-	oldCapacity      uint64
-	segmentBytes     uint64
-	usedAtLastFullGC uint64
-	immortalObjects  float64
-	mortalObjects    float64
-	calendar         [][]oldEntry
-	bucketWidth      uint64
-	reclaimedUpTo    int // calendar buckets below this are empty
-	epoch            uint32
-	epochLive        []float64  // old bytes still live (or not yet found dead) by entry epoch
-	large            []largeObj // objects allocated straight into old space, in address order
+	newSpace
+	oldSpace
+	rs rememberedSet
 
-	containers    []lifetimes.Container
-	containerOf   map[int32]int32
-	containerOld  []uint32 // objects of each container record in old space
-	containerNext int      // index into containerSeq of the next container to activate
-	containerSeq  []int32  // containers in StoresFromBytes order
-	active        []int32
-	rsCapacity    float64
-
+	// youngSlotsPerObject caches youngPointerSlotsPerObject (< 0: not computed yet).
+	youngSlotsPerObject float64
+	// aliveAtEndBytes sums the records alive at the end (weighted bytes).
 	aliveAtEndBytes uint64
-
-	// What the last scavenge cost and kept alive, for the full GC that ran it.
-	lastScavengeSeconds   float64
-	lastScavengeLive      float64
-	lastScavengeLiveBytes uint64
-
 	// soonBytes is the lifetime below which a tenured object counts as short-lived
 	// (Stats.TenuredShortLivedBytes): lifetimes.DefaultLongLivedThreshold of the run.
 	soonBytes uint64
-	// lastScavengeTenuredBytes is what the last scavenge tenured (a full GC's event reports its
-	// inner scavenge's).
+
+	// What the last scavenge cost, kept alive and tenured, for the full GC that ran it (a full
+	// GC's event reports its inner scavenge's).
+	lastScavengeSeconds      float64
+	lastScavengeLive         float64
+	lastScavengeLiveBytes    uint64
 	lastScavengeTenuredBytes uint64
+}
+
+// newSpace is eden and the two survivor spaces (docs/spur-model.md §1.1, §3).
+type newSpace struct {
+	thresholdB uint64  // scavenge threshold: eden bytes allocated before a scavenge (§1.1)
+	survivorB  uint64  // S, each survivor space's size
+	proportion float64 // p, the tenuring proportion (§3.4)
+	// edenUsed ≤ thresholdB is what eden holds: records edenStart (edenStartN objects of it,
+	// when edenStart < cur) through cur (curEdenN objects of it), every record between whole.
+	edenUsed   uint64
+	edenStart  int
+	edenStartN uint32
+	curEdenN   uint32
+	// past holds the past survivor space's objects in address order; Σ bytes = pastBytes ≤ S.
+	// future is scratch for the next scavenge's copies.
+	past, future []chunk
+	pastBytes    uint64
+	// armed: the next scheduled scavenge tenures by age the past objects lying below
+	// thresholdOf bytes from the past space's start (may be < 0 or > S in bug588 mode).
+	armed       bool
+	thresholdOf int64
+	pastIsLower bool // the past space is the lower semispace (bug588 mode needs it)
+}
+
+// oldSpace is the segments, the death calendar and the full-GC bookkeeping (§1.5, §4).
+type oldSpace struct {
+	// segs: Σ sizeBytes = segmentBytes; Σ (sizeBytes − bridge) = oldCapacity; each segment's
+	// usedBytes counts its objects and its holes.
+	segs         []segment
+	hint         int // every segment below it has less than crumbBytes of free tail
+	oldUsed      uint64
+	oldCapacity  uint64
+	segmentBytes uint64
+	// holeBytes is free space left between objects by a bounded compaction (§4.3): counted
+	// free (oldUsed excludes it), reusable by small objects only, gone at the next complete
+	// compaction. holeBytes ≤ Σ usedBytes − oldUsed.
+	holeBytes        uint64
+	usedAtLastFullGC uint64
+	// immortalObjects + mortalObjects is the number of objects in old space.
+	immortalObjects float64
+	mortalObjects   float64
+	// pointerSlots is the number of pointer slots of the objects in old space: what marking
+	// scans (byte objects are marked, not scanned, §4.1).
+	pointerSlots float64
+	// calendar[b] lists the old objects dying in [b, b+1) × bucketWidth; buckets below
+	// reclaimedUpTo are empty.
+	calendar      [][]oldEntry
+	bucketWidth   uint64
+	reclaimedUpTo int
+	epoch         uint32     // full GCs so far
+	epochLive     []float64  // old bytes still live (or not yet found dead) by entry epoch
+	large         []largeObj // objects allocated straight into old space, in address order
 }
 
 func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 	l := ComputeLayout(params)
 	s := &sim{
 		p: p, params: params, cost: cost, layout: l, onEvt: opts.OnEvent,
-		thresholdB:  uint64(l.ScavengeThresholdBytes),
-		survivorB:   l.SurvivorBytes,
-		proportion:  params.TenuringProportion(),
-		pastIsLower: true,
-		rsCapacity:  InitialRememberedSetEntries,
+		newSpace: newSpace{
+			thresholdB:  uint64(l.ScavengeThresholdBytes),
+			survivorB:   l.SurvivorBytes,
+			proportion:  params.TenuringProportion(),
+			pastIsLower: true,
+		},
 	}
+	s.youngSlotsPerObject = -1
 	// Survivor chunks: at most S / 16 objects fit, but runs of one record are merged, so a few
 	// thousand entries is the usual size.
 	s.past = make([]chunk, 0, 1024)
@@ -185,6 +209,7 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 	s.oldCapacity = first - SegmentBridgeBytes
 	s.oldUsed = params.ImageBytes
 	s.immortalObjects = float64(params.ImageBytes) / imageAverageObjectBytes
+	s.pointerSlots = float64(params.ImageBytes) / 8 * imagePointerSlotShare
 	s.epochLive[0] = float64(params.ImageBytes)
 	s.usedAtLastFullGC = params.ImageBytes
 	s.st.PeakFootprintBytes = s.footprint()
@@ -197,26 +222,7 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 		s.thresholdOf = int64(math.Round(float64(s.survivorB) * (1 - s.proportion)))
 	}
 
-	if len(p.Containers) > 0 {
-		s.containers = p.Containers
-		s.containerOf = make(map[int32]int32, len(p.Containers))
-		s.containerOld = make([]uint32, len(p.Containers))
-		s.containerSeq = make([]int32, len(p.Containers))
-		for i, c := range p.Containers {
-			s.containerOf[c.Record] = int32(i)
-			s.containerSeq[i] = int32(i)
-		}
-		slices.SortStableFunc(s.containerSeq, func(a, b int32) int {
-			fa, fb := p.Containers[a].StoresFromBytes, p.Containers[b].StoresFromBytes
-			switch {
-			case fa < fb:
-				return -1
-			case fa > fb:
-				return 1
-			}
-			return 0
-		})
-	}
+	s.rs.init(p)
 	return s
 }
 
@@ -224,11 +230,18 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 // marking cost. Assumed: a Pharo 11 image has about 1.2 M objects in 56 MiB (≈ 48 B each).
 const imageAverageObjectBytes = 48
 
+// imagePointerSlotShare is the share of the image's words that are pointer slots, for the
+// marking cost. Assumed: a Pharo image is mostly pointer objects (methods, classes,
+// dictionaries, arrays) with headers and byte objects (strings, symbols, bytecodes) taking
+// the rest; half is a round guess that only sets the fixed part of every full GC.
+const imagePointerSlotShare = 0.5
+
 func (s *sim) footprint() uint64 { return s.layout.NewSpaceBytes + s.segmentBytes }
 
-// isDirectOld reports whether record r is allocated straight into old space (rule 3).
-func (s *sim) isDirectOld(r int) bool {
-	return s.p.SizeBytes[r] > MaxNewSpaceObjectBytes || s.p.Flags[r]&lifetimes.FlagOldSpace != 0
+// isDirectOld reports whether an object of size bytes with record flags f is allocated
+// straight into old space (rule 3, lifetimes.AllocatesInOldSpace).
+func isDirectOld(size uint32, f uint8) bool {
+	return lifetimes.AllocatesInOldSpace(size, f)
 }
 
 // dead reports whether record r is dead at the current clock.
@@ -258,7 +271,7 @@ func (s *sim) run() error {
 		if f&lifetimes.FlagAliveAtEnd != 0 {
 			aliveAtEndBytes += bytes
 		}
-		if size <= MaxNewSpaceObjectBytes && f&lifetimes.FlagOldSpace == 0 && s.edenUsed+bytes <= s.thresholdB {
+		if !isDirectOld(sizes[i], f) && s.edenUsed+bytes <= s.thresholdB {
 			// Rule 4: bump allocation in eden.
 			s.edenUsed += bytes
 			if i == s.edenStart {
@@ -268,7 +281,7 @@ func (s *sim) run() error {
 		}
 		s.now = births[i]
 		s.cur = i
-		if size > MaxNewSpaceObjectBytes || f&lifetimes.FlagOldSpace != 0 {
+		if isDirectOld(sizes[i], f) {
 			// Rule 3: large (and pinned) objects go straight to old space.
 			for range w {
 				if err := s.allocateLarge(i, size); err != nil {
@@ -329,167 +342,6 @@ func (s *sim) scheduledScavenge() error {
 	for s.oldCapacity-s.oldUsed < s.params.GrowthHeadroomBytes {
 		if !s.grow(0) {
 			break
-		}
-	}
-	return nil
-}
-
-// scavenge implements §3 (rules 6 and 7): remembered-set scan, past survivors (tenured by age
-// below the threshold, §3.3), eden survivors, per-object overflow tenuring (§3.2), then the
-// tenuring threshold for the next scavenge and the space swap.
-func (s *sim) scavenge(kind scavengeKind) error {
-	sizes, weights, deaths, flags := s.p.SizeBytes, s.p.Weight, s.p.Death, s.p.Flags
-	now := s.now
-	var (
-		copiedB, tenuredB, ageB uint64
-		copiedN, tenuredN       float64
-		futureUsed              uint64
-	)
-	edenBefore, pastBefore := s.edenUsed, s.pastBytes
-	rsEntries, rsSlots := s.rememberedSet()
-
-	s.future = s.future[:0]
-	// copyOrTenure copies n objects of record r to future space while they fit and tenures the
-	// rest: overflow is decided per object (§3.2).
-	copyOrTenure := func(r int32, n uint32, size uint64) error {
-		room := (s.survivorB - futureUsed) / size
-		k := uint32(min(room, uint64(n)))
-		if k > 0 {
-			if last := len(s.future) - 1; last >= 0 && s.future[last].rec == r {
-				s.future[last].count += k
-			} else {
-				s.future = append(s.future, chunk{rec: r, count: k})
-			}
-			futureUsed += uint64(k) * size
-			copiedB += uint64(k) * size
-			copiedN += float64(k)
-		}
-		if k < n {
-			if err := s.tenure(r, n-k, size); err != nil {
-				return err
-			}
-			tenuredB += uint64(n-k) * size
-			tenuredN += float64(n - k)
-		}
-		return nil
-	}
-
-	// Past survivors, in address order (= copy order, which approximates age: §3.1 item 4).
-	ageMode := kind == scavengeScheduled && s.armed
-	var addr uint64
-	for _, c := range s.past {
-		size := uint64(sizes[c.rec])
-		start := addr
-		addr += uint64(c.count) * size
-		if deaths[c.rec] <= now && flags[c.rec]&lifetimes.FlagAliveAtEnd == 0 {
-			s.st.ReclaimedBytes += uint64(c.count) * size
-			continue
-		}
-		n := c.count
-		if ageMode && int64(start) < s.thresholdOf {
-			// §3.3: objects whose address lies below the threshold are tenured.
-			k := uint32(min((uint64(s.thresholdOf)-start+size-1)/size, uint64(n)))
-			if err := s.tenure(c.rec, k, size); err != nil {
-				return err
-			}
-			tenuredB += uint64(k) * size
-			ageB += uint64(k) * size
-			tenuredN += float64(k)
-			n -= k
-		}
-		if n > 0 {
-			if err := copyOrTenure(c.rec, n, size); err != nil {
-				return err
-			}
-		}
-	}
-
-	// Eden survivors, in allocation order. Eden objects lie above both survivor spaces, so they
-	// are never tenured by age, only by overflow (§3.3). The first record may have started in
-	// the previous eden and the current one may be cut by the threshold: their counts are
-	// edenStartN and curEdenN, every record in between is whole.
-	edenRec := func(r int, n uint32) error {
-		if n == 0 || sizes[r] > MaxNewSpaceObjectBytes || flags[r]&lifetimes.FlagOldSpace != 0 {
-			return nil
-		}
-		size := uint64(sizes[r])
-		if deaths[r] <= now && flags[r]&lifetimes.FlagAliveAtEnd == 0 {
-			s.st.ReclaimedBytes += uint64(n) * size
-			return nil
-		}
-		return copyOrTenure(int32(r), n, size)
-	}
-	if s.edenStart < s.cur {
-		if err := edenRec(s.edenStart, s.edenStartN); err != nil {
-			return err
-		}
-		for r := s.edenStart + 1; r < s.cur; r++ {
-			if deaths[r] <= now && flags[r]&lifetimes.FlagAliveAtEnd == 0 {
-				if sizes[r] <= MaxNewSpaceObjectBytes && flags[r]&lifetimes.FlagOldSpace == 0 {
-					s.st.ReclaimedBytes += uint64(weights[r]) * uint64(sizes[r])
-				}
-				continue
-			}
-			if err := edenRec(r, weights[r]); err != nil {
-				return err
-			}
-		}
-	}
-	if err := edenRec(s.cur, s.curEdenN); err != nil {
-		return err
-	}
-
-	// Rule 7, §3.3: arm the threshold for the next scavenge if the future space is > 90 % full.
-	s.armed = float64(futureUsed) > FutureSpaceFullFraction*float64(s.survivorB)
-	s.thresholdOf = int64(math.Round(float64(s.survivorB) * (1 - s.proportion)))
-	if s.params.Bug588 {
-		// §3.3, bug588: the threshold was computed from the space that was past before the
-		// swap, i.e. S below or above the new past space.
-		if s.pastIsLower {
-			s.thresholdOf -= int64(s.survivorB)
-		} else {
-			s.thresholdOf += int64(s.survivorB)
-		}
-	}
-	// Swap the survivor spaces (exchangeSurvivorSpaces) and empty eden (doScavenge:).
-	s.past, s.future = s.future, s.past
-	s.pastBytes = futureUsed
-	s.pastIsLower = !s.pastIsLower
-	s.edenUsed = 0
-	s.edenStart = s.cur
-	s.edenStartN = 0
-	s.curEdenN = 0
-
-	s.st.CopiedBytes += copiedB
-	s.st.CopiedObjects += copiedN
-	s.st.TenuredBytes += tenuredB
-	s.st.TenuredObjects += tenuredN
-	s.st.TenuredByAgeBytes += ageB
-	s.st.RSSlotsScanned += rsSlots
-	rsSeconds := float64(rsSlots) * s.cost.RSSlotSeconds
-	copySeconds := float64(copiedB)*s.cost.CopySecondsPerByte + copiedN*s.cost.CopySecondsPerObject
-	tenureSeconds := float64(tenuredB)*s.cost.TenureSecondsPerByte + tenuredN*s.cost.TenureSecondsPerObject
-	secs := s.cost.ScavengeFixedSeconds + copySeconds + rsSeconds + tenureSeconds
-	s.lastScavengeSeconds = secs
-	s.lastScavengeLive = copiedN + tenuredN
-	s.lastScavengeLiveBytes = copiedB + tenuredB
-	s.lastScavengeTenuredBytes = tenuredB
-	if kind == scavengeScheduled {
-		s.st.ScavengeSeconds += secs
-		s.st.RSScanSeconds += rsSeconds
-		s.st.CopySeconds += copySeconds
-		s.st.TenureSeconds += tenureSeconds
-		if s.onEvt != nil {
-			th := int64(-1)
-			if s.armed {
-				th = max(s.thresholdOf, 0)
-			}
-			s.onEvt(&Event{
-				Kind: EventScavenge, ClockBytes: now, EdenUsedBytes: edenBefore,
-				SurvivorBytesBefore: pastBefore, SurvivorBytesAfter: futureUsed,
-				RSEntries: rsEntries, RSSlots: rsSlots, TenuredBytes: tenuredB, TenuredByAgeBytes: ageB, ThresholdBytes: th,
-				OldUsedBytes: s.oldUsed, FootprintBytes: s.footprint(), Seconds: secs, RSSeconds: rsSeconds,
-			})
 		}
 	}
 	return nil

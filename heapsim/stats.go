@@ -1,6 +1,6 @@
 package heapsim
 
-// FullGCCause says why a full GC ran (spur-gc-model.md §4.1).
+// FullGCCause says why a full GC ran (docs/spur-model.md §4.1).
 type FullGCCause int
 
 const (
@@ -66,13 +66,23 @@ type Stats struct {
 	// ReclaimedBytes counts bytes freed: dead eden and survivor objects at scavenges, dead old
 	// objects at full GCs.
 	ReclaimedBytes uint64 `json:"reclaimedBytes"`
-	// RSSlotsScanned sums, over scavenges, the slots of every remembered-set entry (§3.6).
-	RSSlotsScanned uint64 `json:"rsSlotsScanned"`
+	// RSSlotsScanned sums, over scavenges, the slots of every remembered-set entry (§3.6);
+	// RSPointerSlotsScanned is the part holding object pointers (the rest are immediates).
+	RSSlotsScanned        uint64 `json:"rsSlotsScanned"`
+	RSPointerSlotsScanned uint64 `json:"rsPointerSlotsScanned"`
+	// ScavengesWithRS counts the scheduled scavenges that scanned a non-empty remembered set.
+	ScavengesWithRS int `json:"scavengesWithRS"`
 	// MaxRSEntries is the largest remembered set seen at a scavenge.
 	MaxRSEntries float64 `json:"maxRSEntries"`
-	// MarkedBytes and MovedBytes sum full-GC marking and compaction work.
-	MarkedBytes uint64 `json:"markedBytes"`
-	MovedBytes  uint64 `json:"movedBytes"`
+	// MarkedBytes and MovedBytes sum full-GC marking and compaction work; MarkedPointerSlots
+	// the pointer slots marking scanned (byte objects are marked, not scanned).
+	MarkedBytes        uint64  `json:"markedBytes"`
+	MovedBytes         uint64  `json:"movedBytes"`
+	MarkedPointerSlots float64 `json:"markedPointerSlots"`
+	// BoundedCompactions counts full GCs whose compaction stopped when the saved-first-fields
+	// space was full (§4.3), leaving holes; HoleBytesAtEnd is the free space left in holes.
+	BoundedCompactions int    `json:"boundedCompactions"`
+	HoleBytesAtEnd     uint64 `json:"holeBytesAtEnd"`
 
 	// Grows and Shrinks count segments added (VM parameter 31) and shrink operations
 	// (parameter 32); ReleasedSegments counts segments returned to the OS.
@@ -154,9 +164,13 @@ type Event struct {
 	// SurvivorBytesBefore and SurvivorBytesAfter are past-space use before and survivor use after.
 	SurvivorBytesBefore uint64 `json:"survivorBytesBefore"`
 	SurvivorBytesAfter  uint64 `json:"survivorBytesAfter"`
-	// RSEntries and RSSlots are the remembered set scanned.
-	RSEntries float64 `json:"rsEntries"`
-	RSSlots   uint64  `json:"rsSlots"`
+	// RSEntries and RSSlots are the remembered set scanned; RSRemainingEntries the entries
+	// that stay remembered after the scavenge (they still refer to young objects).
+	RSEntries          float64 `json:"rsEntries"`
+	RSSlots            uint64  `json:"rsSlots"`
+	RSRemainingEntries float64 `json:"rsRemainingEntries,omitempty"`
+	// HoleBytes is, after a full GC, the free space its bounded compaction left in holes.
+	HoleBytes uint64 `json:"holeBytes,omitempty"`
 	// TenuredBytes were promoted by this scavenge (for a full GC: by its inner scavenge),
 	// TenuredByAgeBytes of them by age (§3.3).
 	TenuredBytes      uint64 `json:"tenuredBytes"`

@@ -25,37 +25,6 @@ const (
 	DefaultTopObjects = 10
 )
 
-// Object layout on 64-bit Spur (spur-gc-model.md §2.3).
-const (
-	// MaxNewSpaceSlots is the largest slot count the VM allocates in eden
-	// (SpurMemoryManager>>maxSlotsForNewSpaceAlloc = 2^16 − 1); larger objects are allocated
-	// directly in old space.
-	MaxNewSpaceSlots = 1<<16 - 1
-	// overflowHeaderSlots is the slot count from which an object has a second, 8-byte header.
-	overflowHeaderSlots = 255
-)
-
-// SlotsOf returns the number of 8-byte slots of an object of sizeBytes bytes, header included
-// (spur-gc-model.md §2.3: bytes = 8 + 8 × max(1, slots), plus a second 8-byte header from 255
-// slots on). Sizes that are not multiples of 8 are rounded down to whole slots.
-func SlotsOf(sizeBytes uint32) uint32 {
-	const largeMin = 16 + 8*overflowHeaderSlots
-	switch {
-	case sizeBytes >= largeMin:
-		return (sizeBytes - 16) / 8
-	case sizeBytes >= 8:
-		return (sizeBytes - 8) / 8
-	}
-	return 0
-}
-
-// AllocatesInOldSpace reports whether an object of sizeBytes with the given record flags is
-// allocated directly in old space: more than MaxNewSpaceSlots slots (an object larger than
-// 16 + 8 × 65,535 = 524,296 bytes), or marked FlagOldSpace (spur-gc-model.md §2.3).
-func AllocatesInOldSpace(sizeBytes uint32, flags uint8) bool {
-	return flags&FlagOldSpace != 0 || SlotsOf(sizeBytes) > MaxNewSpaceSlots
-}
-
 // AnalysisOptions are the settings of Summarize.
 type AnalysisOptions struct {
 	// LongLivedThreshold is the lifetime, as a fraction of the run (Meta.EndBytes), from which

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,8 +24,16 @@ import (
 //	records     uint64   n
 //	classes     uint32 count, then per class: uint32 length, name bytes
 //	containers  uint32 count, then per container: int32 record, uint64 from, uint64 until
+//	references  version 2 only (Profile.Stores, StoredIn, PointerFree, Container.Successor
+//	            and ImmediateFraction; a profile without them is written as version 1):
+//	            per container: int32 successor, float32 immediate fraction;
+//	            uint32 store count, then per store: int32 container, float32 from,
+//	            float32 for, uint64 at;
+//	            uint8 1 if a pointer-free table follows, then [classes]uint8;
+//	            uint8 1 if the StoredIn column follows the Flags column
 //	columns     Class [n]uint32, SizeBytes [n]uint32, Birth [n]uint64, Death [n]uint64,
-//	            Weight [n]uint32, Flags [n]uint8
+//	            Weight [n]uint32, Flags [n]uint8, and in version 2 StoredIn [n]uint16 when
+//	            announced
 //	checksum    uint32   CRC-32C (Castagnoli) of every byte before it
 //
 // A reader checks the magic, the version, every length against sane bounds (and against the
@@ -39,8 +48,10 @@ var ErrCorruptProfile = errors.New("lifetimes: corrupt binary profile")
 // BinaryMagic starts every gctune binary profile.
 const BinaryMagic = "GCTPROF1"
 
-// BinaryVersion is the format version WriteBinary writes and ReadBinary reads.
-const BinaryVersion = 1
+// BinaryVersion is the newest format version: WriteBinary writes it for a profile that
+// carries references (Profile.Stores and friends) and version 1 otherwise; ReadBinary reads
+// both.
+const BinaryVersion = 2
 
 // Bounds a reader applies before trusting a length.
 const (
@@ -51,7 +62,104 @@ const (
 	binaryChunkBytes    = 1 << 20 // columns are converted through a buffer this big
 	binaryRecordBytes   = 4 + 4 + 8 + 8 + 4 + 1
 	binaryContainerSize = 4 + 8 + 8
+	binaryContainerExt  = 4 + 4
+	binaryStoreSize     = 4 + 4 + 4 + 8
 )
+
+// hasReferences reports whether p carries what only version 2 can hold.
+func hasReferences(p *Profile) bool {
+	if len(p.Stores) > 0 || p.StoredIn != nil || p.PointerFree != nil {
+		return true
+	}
+	for _, c := range p.Containers {
+		if c.Successor != 0 || c.ImmediateFraction != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// appendReferences appends version 2's references block.
+func appendReferences(hdr []byte, p *Profile) []byte {
+	le := binary.LittleEndian
+	for _, c := range p.Containers {
+		hdr = le.AppendUint32(hdr, uint32(c.Successor))
+		hdr = le.AppendUint32(hdr, math.Float32bits(c.ImmediateFraction))
+	}
+	hdr = le.AppendUint32(hdr, uint32(len(p.Stores)))
+	for _, st := range p.Stores {
+		hdr = le.AppendUint32(hdr, uint32(st.Container))
+		hdr = le.AppendUint32(hdr, math.Float32bits(st.FromFraction))
+		hdr = le.AppendUint32(hdr, math.Float32bits(st.ForFraction))
+		hdr = le.AppendUint64(hdr, st.AtBytes)
+	}
+	if p.PointerFree != nil {
+		hdr = append(hdr, 1)
+		for _, f := range p.PointerFree {
+			b := byte(0)
+			if f {
+				b = 1
+			}
+			hdr = append(hdr, b)
+		}
+	} else {
+		hdr = append(hdr, 0)
+	}
+	if p.StoredIn != nil {
+		return append(hdr, 1)
+	}
+	return append(hdr, 0)
+}
+
+// readReferences reads version 2's references block into p; it reports whether the StoredIn
+// column follows the others.
+func (br *binReader) readReferences(p *Profile) (storedIn bool, err error) {
+	var cb [binaryContainerExt]byte
+	for i := range p.Containers {
+		if err := br.full(cb[:], "container references"); err != nil {
+			return false, err
+		}
+		p.Containers[i].Successor = int32(binary.LittleEndian.Uint32(cb[0:]))
+		p.Containers[i].ImmediateFraction = math.Float32frombits(binary.LittleEndian.Uint32(cb[4:]))
+	}
+	stores, err := br.u32("store count")
+	if err != nil {
+		return false, err
+	}
+	if stores > math.MaxUint16 {
+		return false, br.corrupt("store count %d over %d", stores, math.MaxUint16)
+	}
+	var sb [binaryStoreSize]byte
+	for range stores {
+		if err := br.full(sb[:], "stores"); err != nil {
+			return false, err
+		}
+		p.Stores = append(p.Stores, Store{
+			Container:    int32(binary.LittleEndian.Uint32(sb[0:])),
+			FromFraction: math.Float32frombits(binary.LittleEndian.Uint32(sb[4:])),
+			ForFraction:  math.Float32frombits(binary.LittleEndian.Uint32(sb[8:])),
+			AtBytes:      binary.LittleEndian.Uint64(sb[12:]),
+		})
+	}
+	var flag [1]byte
+	if err := br.full(flag[:], "pointer-free flag"); err != nil {
+		return false, err
+	}
+	if flag[0] == 1 {
+		table := make([]byte, len(p.ClassNames))
+		if err := br.full(table, "pointer-free table"); err != nil {
+			return false, err
+		}
+		p.PointerFree = make([]bool, len(table))
+		for i, b := range table {
+			p.PointerFree[i] = b != 0
+		}
+	}
+	if err := br.full(flag[:], "stored-in flag"); err != nil {
+		return false, err
+	}
+	return flag[0] == 1, nil
+}
 
 // WriteBinary writes p in gctune's binary format. It refuses a profile that does not validate.
 func WriteBinary(w io.Writer, p *Profile) error {
@@ -70,7 +178,12 @@ func WriteBinary(w io.Writer, p *Profile) error {
 
 	hdr := make([]byte, 0, 64)
 	hdr = append(hdr, BinaryMagic...)
-	hdr = binary.LittleEndian.AppendUint32(hdr, BinaryVersion)
+	refs := hasReferences(p)
+	version := uint32(1)
+	if refs {
+		version = BinaryVersion
+	}
+	hdr = binary.LittleEndian.AppendUint32(hdr, version)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(meta)))
 	hdr = append(hdr, meta...)
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(p.Len()))
@@ -88,6 +201,9 @@ func WriteBinary(w io.Writer, p *Profile) error {
 		hdr = binary.LittleEndian.AppendUint64(hdr, c.StoresFromBytes)
 		hdr = binary.LittleEndian.AppendUint64(hdr, c.StoresUntilBytes)
 	}
+	if refs {
+		hdr = appendReferences(hdr, p)
+	}
 	cw.Write(hdr)
 
 	buf := make([]byte, 0, binaryChunkBytes)
@@ -97,6 +213,9 @@ func WriteBinary(w io.Writer, p *Profile) error {
 	writeColumn(cw, buf, p.Death, binary.LittleEndian.AppendUint64)
 	writeColumn(cw, buf, p.Weight, binary.LittleEndian.AppendUint32)
 	cw.Write(p.Flags)
+	if refs && p.StoredIn != nil {
+		writeColumn(cw, buf, p.StoredIn, binary.LittleEndian.AppendUint16)
+	}
 	if cw.err != nil {
 		return fmt.Errorf("lifetimes: write binary profile: %w", cw.err)
 	}
@@ -126,7 +245,7 @@ func (c *crcWriter) Write(b []byte) {
 }
 
 // writeColumn encodes col little-endian through buf, a chunk at a time.
-func writeColumn[T uint32 | uint64](cw *crcWriter, buf []byte, col []T, appendLE func([]byte, T) []byte) {
+func writeColumn[T uint16 | uint32 | uint64](cw *crcWriter, buf []byte, col []T, appendLE func([]byte, T) []byte) {
 	for len(col) > 0 && cw.err == nil {
 		b := buf[:0]
 		for len(col) > 0 && len(b)+8 <= cap(b) {
@@ -252,8 +371,8 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if version != BinaryVersion {
-		return nil, br.corrupt("format version %d, this gctune reads version %d", version, BinaryVersion)
+	if version != 1 && version != BinaryVersion {
+		return nil, br.corrupt("format version %d, this gctune reads versions 1 and %d", version, BinaryVersion)
 	}
 
 	metaLen, err := br.u32("meta length")
@@ -327,10 +446,21 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 		})
 	}
 
+	storedIn := false
+	if version >= 2 {
+		if storedIn, err = br.readReferences(p); err != nil {
+			return nil, err
+		}
+	}
+	recordBytes := int64(binaryRecordBytes)
+	if storedIn {
+		recordBytes += 2
+	}
+
 	// With the size known, the columns and the checksum must fill the rest exactly.
 	capHint := min(n, binaryChunkBytes)
 	if size >= 0 {
-		want := br.pos + int64(n)*binaryRecordBytes + 4
+		want := br.pos + int64(n)*recordBytes + 4
 		switch {
 		case size < want:
 			return nil, fmt.Errorf("%w: %s: truncated: %d bytes, the header announces %d records and %d bytes: %w",
@@ -359,6 +489,14 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if p.Flags, err = readColumn(br, chunk, n, capHint, "flags column", decodeU8); err != nil {
 		return nil, err
 	}
+	if storedIn {
+		if p.StoredIn, err = readColumn(br, chunk, n, capHint, "stored-in column", decodeU16); err != nil {
+			return nil, err
+		}
+		if p.StoredIn == nil {
+			p.StoredIn = []uint16{}
+		}
+	}
 
 	sum := br.crc
 	stored, err := br.u32("checksum")
@@ -371,13 +509,14 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("lifetimes: %s: %w", name, err)
 	}
+	p.SetPointerFreeFlags() // files written before the flag existed
 	return p, nil
 }
 
 // readColumn reads n little-endian values through chunk. capHint is how many to allocate up
 // front: n when the file's size vouched for it, otherwise at most a chunk's worth, growing only
 // as data actually arrives, so a corrupt count cannot make the reader allocate terabytes.
-func readColumn[T uint8 | uint32 | uint64](br *binReader, chunk []byte, n, capHint int, what string, decode func(dst []T, src []byte)) ([]T, error) {
+func readColumn[T uint8 | uint16 | uint32 | uint64](br *binReader, chunk []byte, n, capHint int, what string, decode func(dst []T, src []byte)) ([]T, error) {
 	if n == 0 {
 		return nil, nil
 	}
@@ -397,6 +536,13 @@ func readColumn[T uint8 | uint32 | uint64](br *binReader, chunk []byte, n, capHi
 }
 
 func decodeU8(dst []uint8, src []byte) { copy(dst, src) }
+
+func decodeU16(dst []uint16, src []byte) {
+	src = src[:2*len(dst)]
+	for i := range dst {
+		dst[i] = binary.LittleEndian.Uint16(src[2*i:])
+	}
+}
 
 func decodeU32(dst []uint32, src []byte) {
 	src = src[:4*len(dst)]

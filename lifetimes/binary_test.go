@@ -65,6 +65,32 @@ func requireSameProfile(t *testing.T, want, got *Profile) {
 	require.True(t, slices.Equal(want.Weight, got.Weight), "weight column")
 	require.True(t, slices.Equal(want.Flags, got.Flags), "flags column")
 	require.True(t, slices.Equal(want.Containers, got.Containers), "containers")
+	require.True(t, slices.Equal(want.Stores, got.Stores), "stores")
+	require.True(t, slices.Equal(want.StoredIn, got.StoredIn), "stored-in column")
+	require.Equal(t, want.StoredIn == nil, got.StoredIn == nil, "stored-in column presence")
+	require.True(t, slices.Equal(want.PointerFree, got.PointerFree), "pointer-free table")
+}
+
+// binaryReferencesProfile is binaryTestProfile with the version 2 references: a successor,
+// an immediate fraction, stores, a stored-in column and a pointer-free table.
+func binaryReferencesProfile(t testing.TB) *Profile {
+	t.Helper()
+	var b Builder
+	arr, str := b.Class("Array"), b.Class("ByteString")
+	a := b.Add(arr, 800_000, 100, 5000, 1, FlagOldSpace|FlagAliveAtEnd)
+	c := b.Add(arr, 1<<20, 150, 5000, 1, FlagOldSpace|FlagAliveAtEnd)
+	r1 := b.Add(str, 40, 200, 4000, 100, 0)
+	b.Add(str, 40, 300, 4000, 100, 0)
+	r3 := b.Add(arr, 808, 400, 5000, 10, FlagAliveAtEnd)
+	b.AddContainer(Container{Record: int32(a), StoresFromBytes: 100, StoresUntilBytes: 100, ImmediateFraction: 0.5})
+	b.AddContainer(Container{Record: int32(c), StoresFromBytes: 150, StoresUntilBytes: 3000})
+	b.SetSuccessor(0, 1)
+	b.SetStoredIn(r1, b.AddStore(Store{Container: 0, FromFraction: 0.25, ForFraction: 0.5}))
+	b.SetStoredIn(r3, b.AddStore(Store{Container: 1, AtBytes: 450}))
+	b.SetPointerFree([]bool{false, true})
+	p, err := b.Build(Meta{Source: "refs", EndBytes: 5000})
+	require.NoError(t, err)
+	return p
 }
 
 func TestBinaryRoundTrip(t *testing.T) {
@@ -73,10 +99,11 @@ func TestBinaryRoundTrip(t *testing.T) {
 	filip, _, err := ReadFiLiP("testdata/filip/era-v1.1.csv", FiLiPOptions{})
 	require.NoError(t, err)
 	for name, p := range map[string]*Profile{
-		"small":     binaryTestProfile(t),
-		"empty":     empty,
-		"filip":     filip,
-		"synthetic": syntheticProfile(t, 300_000), // several conversion chunks per column
+		"small":      binaryTestProfile(t),
+		"references": binaryReferencesProfile(t),
+		"empty":      empty,
+		"filip":      filip,
+		"synthetic":  syntheticProfile(t, 300_000), // several conversion chunks per column
 	} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -191,10 +218,10 @@ func TestBinaryDamaged(t *testing.T) {
 
 	_, err = ReadBinary(strings.NewReader("GCTPROF9xxxxxxxxxxxxxxxxxxxx"))
 	assert.EqualError(t, err, `lifetimes: corrupt binary profile: binary profile: not a gctune binary profile (magic "GCTPROF9", want "GCTPROF1")`)
-	v2 := slices.Clone(data)
-	v2[8] = 2
-	_, err = ReadBinary(bytes.NewReader(v2))
-	assert.EqualError(t, err, "lifetimes: corrupt binary profile: binary profile: format version 2, this gctune reads version 1")
+	v3 := slices.Clone(data)
+	v3[8] = 3
+	_, err = ReadBinary(bytes.NewReader(v3))
+	assert.EqualError(t, err, "lifetimes: corrupt binary profile: binary profile: format version 3, this gctune reads versions 1 and 2")
 
 	// Absurd lengths are refused before anything is allocated for them.
 	huge := slices.Clone(data[:12])

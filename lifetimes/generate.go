@@ -6,8 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // ErrTooManyRecords is wrapped by the error Generate returns when a spec, at the requested
@@ -20,14 +18,6 @@ const DefaultMaxRecords = 50_000_000
 
 // ProfilerSpec is the Meta.Profiler of generated profiles.
 const ProfilerSpec = "gctune-spec"
-
-// maxNewSpaceObjectBytes is the largest object the VM allocates in new space: 65,535 slots of
-// 8 bytes plus the 16-byte header of objects with 255 slots or more (spur-gc-model.md §2.2).
-// Anything bigger goes straight to old space, whatever its flags.
-const maxNewSpaceObjectBytes = 16 + 8*65535
-
-// minObjectBytes is Spur's smallest object (a header and one slot, spur-gc-model.md §2.1).
-const minObjectBytes = 16
 
 // GenerateOptions are the settings of Spec.Generate.
 type GenerateOptions struct {
@@ -152,452 +142,6 @@ func genSource(seed uint64, phase, stream int) *rand.PCG {
 	return rand.NewPCG(seed^streamSalt, uint64(phase)<<8|uint64(stream))
 }
 
-// genSampler draws sizes or lifetimes from one DistSpec with gonum's stat/distuv
-// distributions, whose Src is the phase's seeded PCG. The distribution is held by value and
-// dispatched with a switch rather than through distuv.Rander: the generator's inner loop
-// draws two samples per record and the interface call showed in profiles.
-type genSampler struct {
-	kind     genKind
-	value    float64 // genFixed
-	lo, hi   float64 // clamp bounds
-	fraction float64 // genFraction
-	phaseEnd uint64  // genPhaseEnd: the end of the named phase
-	uniform  distuv.Uniform
-	exp      distuv.Exponential
-	lognorm  distuv.LogNormal
-	normal   distuv.Normal
-	gamma    distuv.Gamma
-	weibull  distuv.Weibull
-	pareto   distuv.Pareto
-	cat      distuv.Categorical
-	choice   []float64  // genChoice values
-	weights  []float64  // genChoice weights, normalised (for the mean)
-	table    *sizeTable // the rounded size distribution tabulated, when it is small
-}
-
-type genKind uint8
-
-const (
-	genFixed genKind = iota
-	genUniform
-	genExponential
-	genLognormal
-	genNormal
-	genGamma
-	genWeibull
-	genPareto
-	genChoice
-	genImmediate
-	genUntilEnd
-	genPhaseEnd
-	genFraction
-	genRestOfRun // uniform lifetime without max: death uniform over the rest of the run
-)
-
-// newSampler builds a sampler for a validated DistSpec; src may be nil when only the mean is
-// wanted.
-func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *genSampler {
-	g := &genSampler{lo: d.MinBytes, hi: math.Inf(1), phaseEnd: phaseEnd}
-	if d.MaxBytes != 0 {
-		g.hi = d.MaxBytes
-	}
-	if !lifetime {
-		g.lo = max(g.lo, minObjectBytes)
-		g.hi = min(g.hi, specMaxObjectBytes)
-	}
-	switch d.Kind {
-	case distFixed:
-		g.kind, g.value = genFixed, d.ValueBytes
-	case distUniform:
-		switch {
-		case lifetime && d.MaxBytes == 0:
-			g.kind = genRestOfRun
-			g.uniform = distuv.Uniform{Min: 0, Max: 1, Src: src}
-		case d.MinBytes == d.MaxBytes: // degenerate: a fixed value
-			g.kind, g.value = genFixed, d.MinBytes
-		default:
-			g.kind = genUniform
-			g.uniform = distuv.Uniform{Min: d.MinBytes, Max: d.MaxBytes, Src: src}
-		}
-	case distExponential:
-		g.kind = genExponential
-		g.exp = distuv.Exponential{Rate: 1 / d.MeanBytes, Src: src}
-	case distLognormal:
-		g.kind = genLognormal
-		g.lognorm = distuv.LogNormal{Mu: math.Log(d.MedianBytes), Sigma: d.Sigma, Src: src}
-		if d.Sigma == 0 { // degenerate: the median
-			g.kind, g.value = genFixed, d.MedianBytes
-		}
-	case distNormal:
-		g.kind = genNormal
-		g.normal = distuv.Normal{Mu: d.MeanBytes, Sigma: d.StdDevBytes, Src: src}
-		if d.StdDevBytes == 0 {
-			g.kind, g.value = genFixed, d.MeanBytes
-		}
-	case distGamma:
-		g.kind = genGamma
-		g.gamma = distuv.Gamma{Alpha: d.Shape, Beta: d.Shape / d.MeanBytes, Src: src}
-	case distWeibull:
-		g.kind = genWeibull
-		g.weibull = distuv.Weibull{K: d.Shape, Lambda: d.ScaleBytes, Src: src}
-	case distPareto:
-		g.kind = genPareto
-		g.pareto = distuv.Pareto{Xm: d.ScaleBytes, Alpha: d.Alpha, Src: src}
-	case distChoice:
-		g.kind = genChoice
-		g.choice = d.ValuesBytes
-		g.weights = make([]float64, len(d.ValuesBytes))
-		sum := 0.0
-		for i := range g.weights {
-			g.weights[i] = 1
-			if len(d.Weights) != 0 {
-				g.weights[i] = d.Weights[i]
-			}
-			sum += g.weights[i]
-		}
-		for i := range g.weights {
-			g.weights[i] /= sum
-		}
-		if len(g.choice) == 1 {
-			g.kind, g.value = genFixed, g.choice[0]
-			break
-		}
-		g.cat = distuv.NewCategorical(g.weights, src)
-	case distImmediate:
-		g.kind = genImmediate
-	case distUntilEnd:
-		g.kind = genUntilEnd
-	case distUntilPhaseEnd:
-		g.kind = genPhaseEnd
-	case distFractionOfRun:
-		g.kind, g.fraction = genFraction, d.Fraction
-	}
-	if !lifetime {
-		g.table = newSizeTable(g, src)
-	}
-	return g
-}
-
-// raw returns one sample, not clamped.
-func (g *genSampler) raw() float64 {
-	switch g.kind {
-	case genUniform:
-		return g.uniform.Rand()
-	case genExponential:
-		return g.exp.Rand()
-	case genLognormal:
-		return g.lognorm.Rand()
-	case genNormal:
-		return g.normal.Rand()
-	case genGamma:
-		return g.gamma.Rand()
-	case genWeibull:
-		return g.weibull.Rand()
-	case genPareto:
-		return g.pareto.Rand()
-	case genChoice:
-		return g.choice[int(g.cat.Rand())]
-	}
-	return g.value
-}
-
-// quantile is the inverse CDF of the distribution (not clamped), nil for fixed and choice.
-func (g *genSampler) quantile() func(float64) float64 {
-	switch g.kind {
-	case genUniform:
-		return g.uniform.Quantile
-	case genExponential:
-		return g.exp.Quantile
-	case genLognormal:
-		return g.lognorm.Quantile
-	case genNormal:
-		return g.normal.Quantile
-	case genGamma:
-		return g.gamma.Quantile
-	case genWeibull:
-		return g.weibull.Quantile
-	case genPareto:
-		return g.pareto.Quantile
-	}
-	return nil
-}
-
-// clamp bounds a sample to [lo, hi]; NaN becomes lo.
-func (g *genSampler) clamp(v float64) float64 {
-	if !(v >= g.lo) {
-		v = g.lo
-	}
-	if v > g.hi {
-		v = g.hi
-	}
-	return v
-}
-
-// roundSize turns a clamped size into a Spur object size: whole 8-byte units, at least 16.
-func roundSize(v float64) uint32 {
-	n := math.Ceil(v/8) * 8
-	if !(n >= minObjectBytes) {
-		return minObjectBytes
-	}
-	if n > specMaxObjectBytes {
-		return specMaxObjectBytes
-	}
-	return uint32(n)
-}
-
-// sizeBytes draws one object size.
-func (g *genSampler) sizeBytes() uint32 {
-	switch {
-	case g.table != nil:
-		return g.table.draw()
-	case g.kind == genFixed:
-		return roundSize(g.clamp(g.value))
-	}
-	return roundSize(g.clamp(g.raw()))
-}
-
-// cdf is the distribution's CDF (not clamped), nil for fixed and choice.
-func (g *genSampler) cdf() func(float64) float64 {
-	switch g.kind {
-	case genUniform:
-		return g.uniform.CDF
-	case genExponential:
-		return g.exp.CDF
-	case genLognormal:
-		return g.lognorm.CDF
-	case genNormal:
-		return g.normal.CDF
-	case genGamma:
-		return g.gamma.CDF
-	case genWeibull:
-		return g.weibull.CDF
-	case genPareto:
-		return g.pareto.CDF
-	}
-	return nil
-}
-
-// tableSizes is the number of sizes a sizeTable holds (8 KiB of table, so that it stays in
-// the L1 cache: the draws hit it at random), and maxTableTail the largest probability of the
-// sizes beyond them that a table leaves to the tail bucket.
-const (
-	tableSizes   = 1024
-	maxTableTail = 0.01
-)
-
-// sizeTable draws object sizes from the exact distribution of the rounded, clamped size with
-// Walker's alias method. A size is a whole number of 8-byte units, so the sizes of a size
-// distribution form a discrete distribution, and the first tableSizes of them (8 KiB from the
-// smallest) carry nearly all the probability of the usual ones: each gets its probability
-// from the distuv distribution's CDF (size s collects the samples in (s−8, s]), or from
-// choice's weights, and one more bucket holds the rest, drawn by inverting the CDF. A draw then
-// costs one random number instead of, for a lognormal, a normal deviate and an exponential:
-// the generator's inner loop spent half its time in math.Exp before.
-type sizeTable struct {
-	src      rand.Source
-	pick     aliasTable
-	minBytes uint32  // size of entry 0; entry k < tail is minBytes + 8k
-	tail     int     // index of the tail bucket (the number of entries when there is none)
-	cutBytes uint32  // the largest tabulated size; the tail draws above it
-	cutCDF   float64 // CDF at cutBytes
-	maxBytes uint32  // the largest size
-	quantile func(float64) float64
-	clamp    func(float64) float64
-}
-
-// aliasTable picks index k with probability p[k] in O(1) from one 64-bit random number
-// (Walker's alias method, Vose's construction): the high 32 bits choose an entry, the low 32
-// bits keep it or take its alias.
-type aliasTable struct {
-	n       uint64
-	entries []aliasEntry
-}
-
-// aliasEntry keeps its index when the low 32 bits of the draw are below accept, else gives
-// alias.
-type aliasEntry struct{ accept, alias uint32 }
-
-// newAliasTable builds the table of probabilities p (any non-negative weights with a
-// positive sum).
-func newAliasTable(p []float64) aliasTable {
-	n := len(p)
-	t := aliasTable{n: uint64(n), entries: make([]aliasEntry, n)}
-	sum := 0.0
-	for _, x := range p {
-		sum += x
-	}
-	scaled := make([]float64, n)
-	var small, large []int
-	for i, x := range p {
-		scaled[i] = x / sum * float64(n)
-		if scaled[i] < 1 {
-			small = append(small, i)
-		} else {
-			large = append(large, i)
-		}
-	}
-	for len(small) > 0 && len(large) > 0 {
-		s, l := small[len(small)-1], large[len(large)-1]
-		small = small[:len(small)-1]
-		t.entries[s] = aliasEntry{accept: uint32(min(scaled[s]*(1<<32), math.MaxUint32)), alias: uint32(l)}
-		scaled[l] -= 1 - scaled[s]
-		if scaled[l] < 1 {
-			large = large[:len(large)-1]
-			small = append(small, l)
-		}
-	}
-	for _, i := range append(small, large...) { // probability 1, up to rounding
-		t.entries[i] = aliasEntry{accept: math.MaxUint32, alias: uint32(i)}
-	}
-	return t
-}
-
-// index maps a 64-bit random number to an index.
-func (t *aliasTable) index(u uint64) int {
-	k := (u >> 32) * t.n >> 32
-	if e := t.entries[k]; uint32(u) >= e.accept {
-		return int(e.alias)
-	}
-	return int(k)
-}
-
-// newSizeTable tabulates g's size distribution, or returns nil when it is fixed, has no CDF,
-// or spreads too much probability beyond the first tableSizes sizes.
-func newSizeTable(g *genSampler, src rand.Source) *sizeTable {
-	if src == nil || g.kind == genFixed {
-		return nil
-	}
-	lo, hi := roundSize(g.lo), roundSize(g.hi)
-	if g.kind == genChoice { // only the values' range matters
-		lo, hi = math.MaxUint32, 0
-		for _, v := range g.choice {
-			s := roundSize(g.clamp(v))
-			lo, hi = min(lo, s), max(hi, s)
-		}
-	}
-	sizes := uint64(hi-lo)/8 + 1
-	if sizes < 2 {
-		return nil
-	}
-	t := &sizeTable{src: src, minBytes: lo, maxBytes: hi, quantile: g.quantile(), clamp: g.clamp}
-	var p []float64
-	switch cdf := g.cdf(); {
-	case g.kind == genChoice:
-		if sizes > tableSizes {
-			return nil
-		}
-		p = make([]float64, sizes)
-		for i, v := range g.choice {
-			p[(roundSize(g.clamp(v))-lo)/8] += g.weights[i]
-		}
-		t.tail = int(sizes)
-	case cdf != nil && t.quantile != nil:
-		// Size lo collects every sample up to lo (clamped ones included), size s above it the
-		// samples in (s − 8, s]; the last size (or the tail bucket) everything above.
-		n := min(sizes, tableSizes)
-		p = make([]float64, n, n+1)
-		prev := 0.0
-		for k := range n - 1 {
-			c := cdf(float64(lo) + 8*float64(k))
-			p[k] = max(c-prev, 0)
-			prev = max(c, prev)
-		}
-		t.tail = int(n)
-		if n == sizes {
-			p[n-1] = max(1-prev, 0)
-		} else {
-			t.cutBytes = lo + 8*uint32(n-1)
-			t.cutCDF = max(cdf(float64(t.cutBytes)), prev)
-			p[n-1] = t.cutCDF - prev
-			if 1-t.cutCDF > maxTableTail {
-				return nil
-			}
-			p = append(p, 1-t.cutCDF)
-		}
-	default:
-		return nil
-	}
-	sum := 0.0
-	for _, x := range p {
-		sum += x
-	}
-	if math.IsNaN(sum) || math.IsInf(sum, 0) || sum <= 0 { // a CDF the table cannot use: draw instead
-		return nil
-	}
-	t.pick = newAliasTable(p)
-	return t
-}
-
-// draw returns one size.
-func (t *sizeTable) draw() uint32 {
-	k := t.pick.index(t.src.Uint64())
-	if k == t.tail {
-		return t.drawTail()
-	}
-	return t.minBytes + 8*uint32(k)
-}
-
-// drawTail draws a size above cutBytes by inverting the CDF.
-func (t *sizeTable) drawTail() uint32 {
-	u := float64(t.src.Uint64()>>11) / (1 << 53)
-	s := roundSize(t.clamp(t.quantile(t.cutCDF + u*(1-t.cutCDF))))
-	return min(max(s, t.cutBytes+8), t.maxBytes)
-}
-
-// meanSizeBytes is the expected value of sizeBytes, by quantile integration (no random
-// draws), for record estimates and pre-sizing.
-func (g *genSampler) meanSizeBytes() float64 {
-	size := func(v float64) float64 { return float64(roundSize(g.clamp(v))) }
-	if g.kind == genChoice {
-		m := 0.0
-		for i, v := range g.choice {
-			m += g.weights[i] * size(v)
-		}
-		return m
-	}
-	q := g.quantile()
-	if q == nil {
-		return size(g.value)
-	}
-	const k = 256
-	m := 0.0
-	for i := range k {
-		m += size(q((float64(i) + 0.5) / k))
-	}
-	return m / k
-}
-
-// death returns the death of an object born at birth, and FlagAliveAtEnd when the object
-// reaches the end of the run.
-func (g *genSampler) death(birth, end uint64) (uint64, uint8) {
-	var lifetimeBytes float64
-	switch g.kind {
-	case genImmediate:
-		return birth, 0
-	case genUntilEnd:
-		return end, FlagAliveAtEnd
-	case genPhaseEnd:
-		if g.phaseEnd >= end {
-			return end, FlagAliveAtEnd
-		}
-		return max(g.phaseEnd, birth), 0
-	case genFraction:
-		lifetimeBytes = g.fraction * float64(end)
-	case genRestOfRun:
-		rest := float64(end - birth)
-		lo := math.Min(g.lo, rest)
-		lifetimeBytes = lo + g.uniform.Rand()*(rest-lo)
-	case genFixed:
-		lifetimeBytes = g.clamp(g.value)
-	default:
-		lifetimeBytes = g.clamp(g.raw())
-	}
-	if lifetimeBytes >= float64(end-birth) {
-		return end, FlagAliveAtEnd
-	}
-	return birth + uint64(lifetimeBytes), 0
-}
-
 // genMixEntry is one mix entry ready to draw.
 type genMixEntry struct {
 	class     uint32
@@ -606,6 +150,7 @@ type genMixEntry struct {
 	prob      float64 // probability that a draw picks this entry (share / weight, normalised)
 	size      *genSampler
 	life      *genSampler
+	store     *StoredIntoSpec // nil: stored into no container
 }
 
 // drawBytes is the expected weighted bytes of one mix draw.
@@ -652,6 +197,7 @@ func (s *Spec) mixEntries(i int, weight uint32, res float64, g *genPlan) []genMi
 			phaseEnd = g.phaseEndOf(&m.Lifetime, i)
 		}
 		e.life = newSampler(&m.Lifetime, true, lifeSrc, phaseEnd)
+		e.store = m.StoredInto
 		e.prob = m.Share / float64(e.weight)
 		total += e.prob
 		entries[j] = e
@@ -672,15 +218,29 @@ type genEvent struct {
 	lifeSpec     *DistSpec   // its lifetime (zero Kind: until-end)
 	life         *genSampler // nil when deathAt applies
 	deathAt      uint64      // growing arrays replaced by a successor: the successor's planned birth
-	container    uint8       // containerNone, containerPhase or containerLife
+	container    uint8       // containerNone, containerPhase, containerLife or containerNamed
 	chain        int32       // growing arrays: the collection's id (≥ 0); −1 otherwise
+	name         string      // the container name mix entries store into ("" = none)
+	immediates   float32     // Container.ImmediateFraction
 }
 
 const (
-	containerNone uint8 = iota
-	containerPhase
-	containerLife
+	containerNone  uint8 = iota
+	containerPhase       // receives unlisted young stores until the end of its phase
+	containerLife        // … until its death
+	containerNamed       // receives only the stores mix entries name it for
 )
+
+// genGroup is a named container: the containers emitted under the name.
+type genGroup struct {
+	members []int32 // container indices, in emission order
+}
+
+// genPendingStore is a record to store into a named container once every container exists.
+type genPendingStore struct {
+	record int32
+	store  *StoredIntoSpec
+}
 
 // genPhase is one phase ready to generate.
 type genPhase struct {
@@ -704,6 +264,12 @@ type genPlan struct {
 	classIdx   []uint32
 	phases     []genPhase
 	estimate   float64
+	// groups maps a container name to its containers; stores maps a Store to its StoredIn
+	// value; chainLast is the last container of each growing chain.
+	groups    map[string]*genGroup
+	stores    map[Store]uint16
+	chainLast map[int32]int32
+	pending   []genPendingStore
 }
 
 func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
@@ -723,9 +289,26 @@ func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
 	}
 	// Intern the classes in declaration order, so the class table follows the spec.
 	g.classIdx = make([]uint32, len(s.Classes))
+	var pointerFree []bool
 	for i, c := range s.Classes {
 		g.classIdx[i] = g.builder.Class(c.Name)
+		if c.Pointers != nil && pointerFree == nil {
+			pointerFree = make([]bool, len(s.Classes))
+		}
 	}
+	if pointerFree != nil {
+		// Some class says whether it holds pointers: record every class's answer.
+		for i, c := range s.Classes {
+			pointerFree[g.classIdx[i]] = IsByteClassName(c.Name)
+			if c.Pointers != nil {
+				pointerFree[g.classIdx[i]] = !*c.Pointers
+			}
+		}
+		g.builder.SetPointerFree(pointerFree)
+	}
+	g.groups = make(map[string]*genGroup)
+	g.stores = make(map[Store]uint16)
+	g.chainLast = make(map[int32]int32)
 	// Plan the events and the phases' extents.
 	g.phases = make([]genPhase, len(s.Phases))
 	var clock uint64
@@ -831,7 +414,7 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		for _, at := range points {
 			sz := sizer.sizeBytes()
 			var flags uint8
-			if sz <= maxNewSpaceObjectBytes {
+			if sz <= MaxNewSpaceObjectBytes {
 				flags = FlagOldSpace
 			}
 			events = append(events, genEvent{offsetBytes: at, sizeBytes: sz, class: class, flags: flags, lifeSpec: &l.Lifetime, chain: -1})
@@ -860,10 +443,13 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 					at = uint64(float64(sizes[j-1]) / float64(gr.ToBytes) * float64(mixBytes))
 				}
 				ct := containerNone
-				if gr.Container {
+				switch {
+				case gr.Container:
 					ct = containerPhase
+				case gr.Name != "":
+					ct = containerNamed
 				}
-				events = append(events, genEvent{offsetBytes: at, sizeBytes: roundSize(float64(sz)), class: class, container: ct, lifeSpec: &gr.Lifetime, chain: chain})
+				events = append(events, genEvent{offsetBytes: at, sizeBytes: roundSize(float64(sz)), class: class, container: ct, lifeSpec: &gr.Lifetime, chain: chain, name: gr.Name})
 			}
 			chain++
 		}
@@ -873,9 +459,9 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		var sizer *genSampler
 		switch {
 		case c.Slots != 0:
-			sizer = &genSampler{kind: genFixed, value: float64(containerBytes(c.Slots)), lo: minObjectBytes, hi: specMaxObjectBytes}
+			sizer = &genSampler{kind: genFixed, value: float64(ObjectBytesForSlots(uint64(c.Slots))), lo: MinObjectBytes, hi: specMaxObjectBytes}
 		case c.SizeBytes != 0:
-			sizer = &genSampler{kind: genFixed, value: float64(c.SizeBytes), lo: minObjectBytes, hi: specMaxObjectBytes}
+			sizer = &genSampler{kind: genFixed, value: float64(c.SizeBytes), lo: MinObjectBytes, hi: specMaxObjectBytes}
 		default:
 			sizer = newSampler(g.classSize(c.Class), false, src, 0)
 		}
@@ -884,17 +470,20 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 			at = "start"
 		}
 		ct := containerPhase
-		if c.Receives == "life" {
+		switch c.Receives {
+		case "life":
 			ct = containerLife
+		case "none":
+			ct = containerNamed
 		}
 		class := g.classOf(c.Class)
 		for _, p := range placements(at, max(c.Count, 1), mixBytes, r) {
 			sz := sizer.sizeBytes()
 			var flags uint8
-			if c.OldSpace && sz <= maxNewSpaceObjectBytes {
+			if c.OldSpace && sz <= MaxNewSpaceObjectBytes {
 				flags = FlagOldSpace
 			}
-			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1})
+			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1, name: c.Name, immediates: float32(c.Immediates)})
 		}
 	}
 	slices.SortStableFunc(events, func(a, b genEvent) int {
@@ -966,6 +555,9 @@ func (g *genPlan) run() (*Profile, error) {
 		}
 		weighted += clock - ph.startBytes
 	}
+	if err := g.resolveStores(); err != nil {
+		return nil, err
+	}
 	meta := Meta{
 		Source:              s.Origin(),
 		Profiler:            ProfilerSpec,
@@ -1035,8 +627,12 @@ func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, 
 		default:
 			death, flags = e.life.death(clock, end)
 		}
-		if b.Add(e.class, size, clock, death, e.weight, flags) >= budget {
+		idx := b.Add(e.class, size, clock, death, e.weight, flags)
+		if idx >= budget {
 			return 0, 0, g.tooMany()
+		}
+		if e.store != nil {
+			g.pending = append(g.pending, genPendingStore{record: int32(idx), store: e.store})
 		}
 		clock += wb
 		mixDone += wb
@@ -1055,11 +651,88 @@ func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
 		death = clock
 	}
 	idx := b.Add(e.class, e.sizeBytes, clock, death, 1, flags)
+	c := Container{Record: int32(idx), StoresFromBytes: clock, ImmediateFraction: e.immediates}
 	switch e.container {
+	case containerNone:
+		return clock + uint64(e.sizeBytes)
 	case containerPhase:
-		b.AddContainer(Container{Record: int32(idx), StoresFromBytes: clock, StoresUntilBytes: min(death, ph.endBytes)})
+		c.StoresUntilBytes = min(death, ph.endBytes)
 	case containerLife:
-		b.AddContainer(Container{Record: int32(idx), StoresFromBytes: clock, StoresUntilBytes: death})
+		c.StoresUntilBytes = death
+	case containerNamed:
+		c.StoresUntilBytes = clock // no unlisted stores: an empty window
+	}
+	ci := int32(len(b.p.Containers))
+	b.AddContainer(c)
+	if e.chain >= 0 {
+		// A growing array hands its references to the next one, which copies its slots.
+		if prev, ok := g.chainLast[e.chain]; ok {
+			b.p.Containers[prev].Successor = ci + 1
+		}
+		g.chainLast[e.chain] = ci
+	}
+	if e.name != "" {
+		gr := g.groups[e.name]
+		if gr == nil {
+			gr = &genGroup{}
+			g.groups[e.name] = gr
+		}
+		gr.members = append(gr.members, ci)
 	}
 	return clock + uint64(e.sizeBytes)
+}
+
+// resolveStores gives every pending record its Store: the newest container of the name alive
+// when the store happens (the collection being filled: a growing collection's current array,
+// the last of a containers entry's objects allocated so far), with the part of the life it
+// covers. A record stored when no container of the name is alive is stored nowhere.
+func (g *genPlan) resolveStores() error {
+	b := &g.builder
+	alive := func(ci int32, t uint64) bool {
+		r := b.p.Containers[ci].Record
+		return b.p.Birth[r] <= t && (t < b.p.Death[r] || b.p.Flags[r]&FlagAliveAtEnd != 0)
+	}
+	for _, ps := range g.pending {
+		st := ps.store
+		gr := g.groups[st.Container]
+		if gr == nil {
+			continue
+		}
+		birth, death := b.p.Birth[ps.record], b.p.Death[ps.record]
+		key := Store{FromFraction: float32(st.From), ForFraction: float32(st.For)}
+		if key.ForFraction == 0 {
+			key.ForFraction = 1 - key.FromFraction
+		}
+		t := birth + uint64(st.From*float64(death-birth))
+		if st.At != "" {
+			key = Store{AtBytes: max(g.phaseStart(st.At), 1)}
+			t = max(birth, key.AtBytes)
+		}
+		key.Container = -1
+		for k := len(gr.members) - 1; k >= 0; k-- {
+			if alive(gr.members[k], t) {
+				key.Container = gr.members[k]
+				break
+			}
+		}
+		if key.Container < 0 {
+			continue
+		}
+		v, ok := g.stores[key]
+		if !ok {
+			if len(g.stores) >= math.MaxUint16 {
+				return fmt.Errorf("lifetimes: generate %s: more than %d distinct stores into containers", g.spec.Name, math.MaxUint16)
+			}
+			v = b.AddStore(key)
+			g.stores[key] = v
+		}
+		b.SetStoredIn(int(ps.record), v)
+	}
+	g.pending = nil
+	return nil
+}
+
+// phaseStart is the clock at which the named phase starts.
+func (g *genPlan) phaseStart(name string) uint64 {
+	return g.phases[slices.IndexFunc(g.spec.Phases, func(p PhaseSpec) bool { return p.Name == name })].startBytes
 }

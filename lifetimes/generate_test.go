@@ -500,7 +500,7 @@ func TestGenerateTooManyRecords(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Generate(GenerateOptions{Resolution: 1})
 	require.ErrorIs(t, err, ErrTooManyRecords)
-	assert.ErrorContains(t, err, "workload dataframe-3.1gb at resolution 1 would produce about 2.92e+08 records, more than the 50000000 allowed: use a coarser resolution (e.g. 0.086)")
+	assert.ErrorContains(t, err, "workload dataframe-3.1gb at resolution 1 would produce about 2.98e+08 records, more than the 50000000 allowed: use a coarser resolution (e.g. 0.084)")
 	_, err = s.Generate(GenerateOptions{MaxRecords: 1000})
 	assert.ErrorIs(t, err, ErrTooManyRecords)
 	_, err = s.Generate(GenerateOptions{Resolution: 2})
@@ -588,7 +588,7 @@ func TestWorkloadDataframe500mbLongLived(t *testing.T) {
 	// Young allocation: 266 scavenges × 11,780,725 bytes of eden.
 	young := 0.0
 	for i := range p.Birth {
-		if p.SizeBytes[i] <= maxNewSpaceObjectBytes && p.Flags[i]&FlagOldSpace == 0 {
+		if p.SizeBytes[i] <= MaxNewSpaceObjectBytes && p.Flags[i]&FlagOldSpace == 0 {
 			young += float64(p.Weight[i]) * float64(p.SizeBytes[i])
 		}
 	}
@@ -641,7 +641,7 @@ func ExampleBundledSpec() {
 	// Output:
 	// load rows: 70% of the young allocation
 	// build DataFrame: 30% of the young allocation
-	// workload:dataframe-500mb 266 1
+	// workload:dataframe-500mb 266 24
 }
 
 // TestSizeTable checks that tabulated sizes follow the exact distribution of the rounded,
@@ -728,4 +728,97 @@ func TestAliasTable(t *testing.T) {
 		assert.InDelta(t, want, float64(counts[k])/n, 5*math.Sqrt(want/n)+1e-12, "index %d", k)
 	}
 	assert.Zero(t, counts[4], "zero weight: never picked")
+}
+
+// TestGenerateStores: storedInto gives each record the newest container of the name alive at
+// its store (a growing collection's current array, whose successor takes over), a window on
+// its life or from a phase's start, and the pointer-free flag follows the pointers key.
+func TestGenerateStores(t *testing.T) {
+	src := `
+name: stores
+classes:
+  - {name: Row, size: 808}
+  - {name: Value, size: 16, pointers: false}
+  - {name: Garbage, size: 48}
+phases:
+  - name: load
+    allocate: 20MB
+    mix:
+      - {class: Row, share: 0.1, lifetime: until-end, storedInto: {container: rows}}
+      - {class: Value, share: 0.1, lifetime: until-end, storedInto: {container: cols, at: build}}
+      - {class: Garbage, share: 0.8, lifetime: immediate}
+    growing:
+      - {class: Row, count: 1, from: 1KB, to: 4MB, factor: 4, name: rows}
+  - name: build
+    allocate: 10MB
+    mix:
+      - {class: Value, share: 0.5, lifetime: {dist: exponential, mean: 1MB}, storedInto: {container: cols, from: 0.25, for: 0.5}}
+      - {class: Garbage, share: 0.5, lifetime: immediate}
+    containers:
+      - {class: Row, slots: 100000, count: 3, at: start, receives: none, name: cols, immediates: 0.25}
+`
+	s, err := ParseSpec([]byte(src), "stores.yaml")
+	require.NoError(t, err)
+	p, err := s.Generate(GenerateOptions{Seed: 3})
+	require.NoError(t, err)
+	require.NotNil(t, p.StoredIn)
+	buildStart := uint64(0)
+	for i := range p.Birth {
+		if p.ClassName(i) == "Garbage" {
+			assert.Zero(t, p.StoredIn[i])
+			assert.Zero(t, p.Flags[i]&FlagPointerFree)
+		}
+		if p.ClassName(i) == "Value" {
+			assert.NotZero(t, p.Flags[i]&FlagPointerFree, "pointers: false")
+		}
+		if p.Flags[i]&FlagContainer != 0 && p.SizeBytes[i] == uint32(ObjectBytesForSlots(100000)) && buildStart == 0 {
+			buildStart = p.Birth[i]
+		}
+	}
+	var rows, loadValues, buildValues int
+	for i := range p.Birth {
+		st, from, until, ok := p.StoreWindow(i)
+		if !ok {
+			continue
+		}
+		c := p.Containers[p.Stores[st].Container]
+		holder := c.Record
+		switch p.ClassName(i) {
+		case "Row":
+			rows++
+			// The array current at the row's birth: born before it, dead (replaced) after.
+			assert.LessOrEqual(t, p.Birth[holder], p.Birth[i])
+			assert.True(t, p.Death[holder] > p.Birth[i] || p.AliveAtEnd(int(holder)))
+			assert.Equal(t, p.Birth[i], from)
+		case "Value":
+			assert.InDelta(t, 0.25, c.ImmediateFraction, 1e-6)
+			assert.LessOrEqual(t, p.Birth[holder], from, "stored into a container alive at the store")
+			if p.Stores[st].AtBytes != 0 {
+				loadValues++
+				assert.Equal(t, p.Stores[st].AtBytes, from, "load values are stored when the build phase starts")
+				assert.Equal(t, p.Death[i], until)
+			} else {
+				buildValues++
+				life := float64(p.Death[i] - p.Birth[i])
+				assert.InDelta(t, float64(p.Birth[i])+0.25*life, float64(from), 2)
+				assert.InDelta(t, float64(p.Birth[i])+0.75*life, float64(until), 2)
+			}
+		}
+	}
+	assert.Positive(t, rows)
+	assert.Positive(t, loadValues)
+	assert.Positive(t, buildValues)
+	// Growing arrays hand their references on.
+	var successors int
+	for _, c := range p.Containers {
+		if c.Successor != 0 {
+			successors++
+			next := p.Containers[c.Successor-1]
+			// The previous dies at the next one's planned birth; the actual birth follows within
+			// a mix record or two.
+			assert.LessOrEqual(t, p.Death[c.Record], p.Birth[next.Record])
+			assert.Less(t, p.Birth[next.Record]-p.Death[c.Record], uint64(64<<10), "the next array is born when the previous dies")
+		}
+	}
+	assert.Positive(t, successors)
 }

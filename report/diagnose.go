@@ -51,6 +51,8 @@ type accumulator struct {
 	rsDominated                int
 	maxRSEntries               float64 // at the scavenge with the most remembered slots
 	maxRSSlots                 uint64
+	rsScans                    int // scavenges that scanned a non-empty remembered set
+	rsKept                     int // … after which an entry stayed: it still referred to a young object
 	fullGCs                    int
 	large                      int
 	largeSeconds               float64
@@ -81,6 +83,12 @@ func (a *accumulator) add(e *heapsim.Event) {
 		a.rsSeconds += e.RSSeconds
 		if e.RSSlots > a.maxRSSlots || (e.RSSlots == a.maxRSSlots && e.RSEntries > a.maxRSEntries) {
 			a.maxRSSlots, a.maxRSEntries = e.RSSlots, e.RSEntries
+		}
+		if e.RSEntries > 0 {
+			a.rsScans++
+			if e.RSRemainingEntries > 0 {
+				a.rsKept++
+			}
 		}
 		if e.Seconds > 0 && e.RSSeconds > rsDominatedShare*e.Seconds {
 			a.rsDominated++
@@ -399,7 +407,8 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 			fmt.Sprintf("At its largest the set held %s with %s slots (%s of pointers)%s.",
 				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8), big),
 			fmt.Sprintf("Scanning it cost %s, %s of all scavenge time and %s of the default run's GC time.",
-				secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300)), pct(cost/st.GCSeconds)))
+				secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300)), pct(cost/st.GCSeconds)),
+			rsMembershipText(a))
 	case KindPrematureTenuring:
 		f.Title = "Premature tenuring: objects promoted that die soon after"
 		f.Evidence = append(f.Evidence,
@@ -412,6 +421,23 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 	}
 	f.Remedy = remedy(&f, kind, rs, changed, best, def)
 	return f, true
+}
+
+// rsMembershipText says why the set stayed populated: after how many of its scans an entry
+// stayed because it still referred to a young object (a referent parked in the survivor
+// space, §3.1), against entries that left and came back at their next young store (§3.6).
+func rsMembershipText(a *accumulator) string {
+	const stays = "because it still referred to a young object, one parked in the survivor space " +
+		"(§3.1: an entry stays iff it still refers to a young object once its referents are scavenged)"
+	switch a.rsKept {
+	case 0:
+		return fmt.Sprintf("After each of the %s scans every entry left the set, none referring to a young object any more, "+
+			"and the write barrier added it again at its next young store (§3.6): the stores between scavenges bring it back.", count(a.rsScans))
+	case a.rsScans:
+		return fmt.Sprintf("After each of the %s scans an entry stayed in the set %s.", count(a.rsScans), stays)
+	}
+	return fmt.Sprintf("After %s of the %s scans an entry stayed in the set %s; after the others every entry left, "+
+		"to be added again by the write barrier at its next young store (§3.6).", count(a.rsKept), count(a.rsScans), stays)
 }
 
 // ofThe says "12 of the 15" or "All 15" (capitalised, to open a sentence).

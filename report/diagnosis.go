@@ -61,7 +61,7 @@ type TimeItem struct {
 // Pathology kinds a Finding can name.
 const (
 	// KindLargeAllocBursts: full GCs forced by large allocations that do not fit the free old
-	// space (Behavior>>handleFailingBasicNew:).
+	// space (Behavior>>handleFailingBasicNew:, docs/spur-model.md §2.3).
 	KindLargeAllocBursts = "large-alloc-full-gcs"
 	// KindRatioLive: ratio-triggered full GCs (SpurMemoryManager>>sufficientSpaceAfterGC:) that reclaim little because the data is
 	// live.

@@ -129,12 +129,15 @@ func TestDiagnoseFindsEachPathology(t *testing.T) {
 	for _, f := range d.Workloads[0].Findings {
 		kinds[f.Kind] = f
 	}
-	for _, k := range []string{KindLargeAllocBursts, KindRatioLive, KindRememberedSet, KindPrematureTenuring} {
+	// Premature tenuring is present in cache-churn's default run too, but since remembered-set
+	// slots are priced per pointer slot (docs/spur-model.md §3.6) it costs 1.7 % of the GC
+	// time, under minFindingShare, and is not reported.
+	for _, k := range []string{KindLargeAllocBursts, KindRatioLive, KindRememberedSet} {
 		assert.Contains(t, kinds, k)
 	}
+	assert.NotContains(t, kinds, KindPrematureTenuring)
 	assert.Equal(t, search.ParamHeadroom, kinds[KindLargeAllocBursts].FixedBy)
 	assert.Equal(t, search.ParamNewSpace, kinds[KindRememberedSet].FixedBy)
-	assert.Equal(t, search.ParamNewSpace, kinds[KindPrematureTenuring].FixedBy)
 }
 
 // TestDiagnoseInfeasibleTrial: a configuration over the budget is diagnosed with the time the

@@ -130,6 +130,7 @@ func Figures(r *Report) ([]Figure, error) {
 			figScavenges(i, c),
 			figFullGCs(i, c),
 			figRememberedSet(i, c),
+			figRSMembership(i, c),
 			figTenured(i, c))
 	}
 	return figs, nil

@@ -105,7 +105,7 @@ func TestFiguresOfTestReport(t *testing.T) {
 		"search-progress", "search-pareto", "sensitivity-sweeps",
 	}
 	for i := 1; i <= 2; i++ {
-		for _, s := range []string{"footprint", "scavenges", "fullgcs", "remembered-set", "tenured"} {
+		for _, s := range []string{"footprint", "scavenges", "fullgcs", "remembered-set", "rs-membership", "tenured"} {
 			want = append(want, fmt.Sprintf("run-%d-%s", i, s))
 		}
 	}

@@ -88,7 +88,7 @@ func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space Space
 		if largest > sp.HeadroomBytes.Low && largest < sp.HeadroomBytes.High {
 			sp.HeadroomBytes.Low = largest
 			plan.Rules = append(plan.Rules, Rule{Name: "headroom-above-largest-old-allocation", Kind: "constraint",
-				Reason: fmt.Sprintf("the largest object allocated straight in old space is %s; a smaller headroom makes each such allocation that does not fit cost a full GC and a growth (spur-gc-model.md §2.3), so headroom ≥ %s", mib(largest), mib(largest))})
+				Reason: fmt.Sprintf("the largest object allocated straight in old space is %s; a smaller headroom makes each such allocation that does not fit cost a full GC and a growth (docs/spur-model.md §2.3), so headroom ≥ %s", mib(largest), mib(largest))})
 		}
 		if f >= longLivedShareForRatioFloor && base.FullGCRatio > sp.Ratio.Low && base.FullGCRatio < sp.Ratio.High {
 			sp.Ratio.Low = base.FullGCRatio

@@ -211,7 +211,7 @@ func eventHeader() []string {
 		"rs_entries", "rs_slots", "tenured_bytes", "tenured_by_age_bytes", "threshold_bytes", "old_used_bytes",
 		"old_live_bytes", "footprint_bytes", "segment_bytes", "seconds",
 		"old_used_before_bytes", "old_reclaimed_bytes", "request_bytes", "tenured_garbage_bytes",
-		"rs_seconds", "mark_seconds", "compact_seconds"}
+		"rs_seconds", "mark_seconds", "compact_seconds", "rs_kept_entries", "hole_bytes"}
 }
 
 func eventRow(e *heapsim.Event) []string {
@@ -226,7 +226,8 @@ func eventRow(e *heapsim.Event) []string {
 		u(e.TenuredByAgeBytes), strconv.FormatInt(e.ThresholdBytes, 10), u(e.OldUsedBytes), u(e.OldLiveBytes),
 		u(e.FootprintBytes), u(e.SegmentBytes), secs(e.Seconds),
 		u(e.OldUsedBeforeBytes), u(e.OldReclaimedBytes), u(e.RequestBytes), u(e.TenuredGarbageBytes),
-		secs(e.RSSeconds), secs(e.MarkSeconds), secs(e.CompactSeconds)}
+		secs(e.RSSeconds), secs(e.MarkSeconds), secs(e.CompactSeconds),
+		strconv.FormatFloat(e.RSRemainingEntries, 'f', 0, 64), u(e.HoleBytes)}
 }
 
 func printSimulate(w io.Writer, d *simulateDoc) error {

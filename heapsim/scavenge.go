@@ -1,0 +1,290 @@
+package heapsim
+
+import (
+	"math"
+
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// scavengeRun is one scavenge's work in progress: what it copied and tenured so far.
+type scavengeRun struct {
+	s                       *sim
+	ageMode                 bool // tenure by age the past objects below the threshold (§3.3)
+	refs                    bool // the profile lists referents: copy the set's referents first
+	copiedB, tenuredB, ageB uint64
+	copiedN, tenuredN       float64
+	futureUsed              uint64
+}
+
+// copyOrTenure copies n objects of record r to future space while they fit and tenures the
+// rest: overflow is decided per object (§3.2). It returns how many stayed young.
+func (sc *scavengeRun) copyOrTenure(r int32, n uint32, size uint64) (uint32, error) {
+	s := sc.s
+	room := (s.survivorB - sc.futureUsed) / size
+	k := uint32(min(room, uint64(n)))
+	if k > 0 {
+		if last := len(s.future) - 1; last >= 0 && s.future[last].rec == r {
+			s.future[last].count += k
+		} else {
+			s.future = append(s.future, chunk{rec: r, count: k})
+		}
+		sc.futureUsed += uint64(k) * size
+		sc.copiedB += uint64(k) * size
+		sc.copiedN += float64(k)
+	}
+	if k < n {
+		if err := s.tenure(r, n-k, size); err != nil {
+			return k, err
+		}
+		sc.tenuredB += uint64(n-k) * size
+		sc.tenuredN += float64(n - k)
+	}
+	return k, nil
+}
+
+// ageThenCopy tenures by age the n objects of record r that lie below the threshold, when
+// they are in the past space at pastStart (−1: in eden), and copies or tenures the rest,
+// counting those that stay young for their holder.
+func (sc *scavengeRun) ageThenCopy(r int32, n uint32, size uint64, pastStart int64, holder int32) error {
+	s := sc.s
+	if sc.ageMode && pastStart >= 0 && pastStart < s.thresholdOf {
+		// §3.3: objects whose address lies below the threshold are tenured.
+		k := uint32(min((uint64(s.thresholdOf-pastStart)+size-1)/size, uint64(n)))
+		if err := s.tenure(r, k, size); err != nil {
+			return err
+		}
+		sc.tenuredB += uint64(k) * size
+		sc.ageB += uint64(k) * size
+		sc.tenuredN += float64(k)
+		n -= k
+	}
+	if n == 0 {
+		return nil
+	}
+	k, err := sc.copyOrTenure(r, n, size)
+	s.rs.noteYoung(holder, k)
+	return err
+}
+
+// copyAll copies (or tenures) queued survivors in order.
+func (sc *scavengeRun) copyAll(items []rsItem) error {
+	sizes := sc.s.p.SizeBytes
+	for _, it := range items {
+		if err := sc.ageThenCopy(it.rec, it.count, uint64(sizes[it.rec]), it.pastStart, it.holder); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walkPast copies the past survivors in address order (= the last scavenge's copy order:
+// §3.1 item 4), skipping the set's referents (copied first) and reclaiming the dead.
+func (sc *scavengeRun) walkPast() error {
+	s := sc.s
+	sizes, deaths, flags := s.p.SizeBytes, s.p.Death, s.p.Flags
+	var addr uint64
+	for k, c := range s.past {
+		size := uint64(sizes[c.rec])
+		start := addr
+		addr += uint64(c.count) * size
+		holder := int32(-1)
+		if sc.refs {
+			switch h := s.rs.pastRef[k]; h {
+			case refFirst:
+				continue // copied first
+			case refUnknown:
+			default:
+				holder = h
+			}
+		}
+		if deaths[c.rec] <= s.now && flags[c.rec]&lifetimes.FlagAliveAtEnd == 0 {
+			s.st.ReclaimedBytes += uint64(c.count) * size
+			continue
+		}
+		if err := sc.ageThenCopy(c.rec, c.count, size, int64(start), holder); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// edenRec handles the n objects of eden record r. Eden objects lie above both survivor
+// spaces, so they are never tenured by age, only by overflow (§3.3). Without listed referents
+// the survivors are copied at once; with them they are only queued: the set's referents in
+// items, the rest in edenRest (copy order, in scavenge).
+func (sc *scavengeRun) edenRec(r int, n uint32) error {
+	s := sc.s
+	sizes, flags := s.p.SizeBytes, s.p.Flags
+	if n == 0 || isDirectOld(sizes[r], flags[r]) {
+		return nil
+	}
+	holder, rsFirst := int32(-1), false
+	if sc.refs && s.p.StoredIn[r] != 0 {
+		// The first record was born at the last scavenge's clock (it was being allocated
+		// then); every other one since.
+		holder, rsFirst = s.referent(r, r != s.edenStart)
+	}
+	size := uint64(sizes[r])
+	if s.p.Death[r] <= s.now && flags[r]&lifetimes.FlagAliveAtEnd == 0 {
+		s.st.ReclaimedBytes += uint64(n) * size
+		return nil
+	}
+	if !sc.refs {
+		_, err := sc.copyOrTenure(int32(r), n, size)
+		return err
+	}
+	it := rsItem{rec: int32(r), count: n, holder: holder, pastStart: -1}
+	if rsFirst {
+		s.rs.items = append(s.rs.items, it)
+	} else {
+		s.rs.edenRest = append(s.rs.edenRest, it)
+	}
+	return nil
+}
+
+// walkEden visits the records allocated since the last scavenge, in allocation order. The
+// first record may have started in the previous eden and the current one may be cut by the
+// threshold: their counts are edenStartN and curEdenN, every record in between is whole.
+func (sc *scavengeRun) walkEden() error {
+	s := sc.s
+	sizes, weights, deaths, flags, stored := s.p.SizeBytes, s.p.Weight, s.p.Death, s.p.Flags, s.p.StoredIn
+	now := s.now
+	if s.edenStart < s.cur {
+		if err := sc.edenRec(s.edenStart, s.edenStartN); err != nil {
+			return err
+		}
+		for r := s.edenStart + 1; r < s.cur; r++ {
+			if deaths[r] <= now && flags[r]&lifetimes.FlagAliveAtEnd == 0 && (!sc.refs || stored[r] == 0) {
+				if !isDirectOld(sizes[r], flags[r]) {
+					s.st.ReclaimedBytes += uint64(weights[r]) * uint64(sizes[r])
+				}
+				continue
+			}
+			if err := sc.edenRec(r, weights[r]); err != nil {
+				return err
+			}
+		}
+	}
+	return sc.edenRec(s.cur, s.curEdenN)
+}
+
+// scavenge implements docs/spur-model.md §3 (rules 6 and 7): the remembered-set scan and its
+// referents first, then past survivors (tenured by age below the threshold, §3.3) and eden
+// survivors, per-object overflow tenuring (§3.2), the membership rule, then the tenuring
+// threshold for the next scavenge and the space swap.
+func (s *sim) scavenge(kind scavengeKind) error {
+	now := s.now
+	edenBefore, pastBefore := s.edenUsed, s.pastBytes
+	hasRS := len(s.rs.containers) > 0
+	if hasRS {
+		s.beginScavenge()
+	}
+	sc := &scavengeRun{s: s, ageMode: kind == scavengeScheduled && s.armed, refs: hasRS && s.p.StoredIn != nil}
+	s.future = s.future[:0]
+
+	// Copy order (§3.1): the remembered set's referents first, so they take the lowest
+	// addresses of the future space, which age tenuring takes first; then the rest, past then
+	// eden. Without listed referents everything is copied in walk order at once.
+	if sc.refs {
+		s.rs.items, s.rs.edenRest = s.rs.items[:0], s.rs.edenRest[:0]
+		s.pastReferents()
+		if err := sc.walkEden(); err != nil {
+			return err
+		}
+		if err := sc.copyAll(s.rs.sortedItems()); err != nil {
+			return err
+		}
+	}
+	if err := sc.walkPast(); err != nil {
+		return err
+	}
+	if sc.refs {
+		if err := sc.copyAll(s.rs.edenRest); err != nil {
+			return err
+		}
+	} else if err := sc.walkEden(); err != nil {
+		return err
+	}
+	copiedB, tenuredB, ageB, copiedN, tenuredN, futureUsed := sc.copiedB, sc.tenuredB, sc.ageB, sc.copiedN, sc.tenuredN, sc.futureUsed
+	var rsEntries float64
+	var rsPointerSlots, rsImmediateSlots uint64
+	if hasRS {
+		rsEntries, rsPointerSlots, rsImmediateSlots = s.endScavenge()
+	}
+	rsSlots := rsPointerSlots + rsImmediateSlots
+
+	// Rule 7, §3.3: arm the threshold for the next scavenge if the future space is > 90 % full.
+	s.armed = float64(futureUsed) > FutureSpaceFullFraction*float64(s.survivorB)
+	s.thresholdOf = int64(math.Round(float64(s.survivorB) * (1 - s.proportion)))
+	if s.params.Bug588 {
+		// §3.3, bug588: the threshold was computed from the space that was past before the
+		// swap, i.e. S below or above the new past space.
+		if s.pastIsLower {
+			s.thresholdOf -= int64(s.survivorB)
+		} else {
+			s.thresholdOf += int64(s.survivorB)
+		}
+	}
+	// Swap the survivor spaces (exchangeSurvivorSpaces) and empty eden (doScavenge:).
+	s.past, s.future = s.future, s.past
+	s.pastBytes = futureUsed
+	s.pastIsLower = !s.pastIsLower
+	s.edenUsed = 0
+	s.edenStart = s.cur
+	s.edenStartN = 0
+	s.curEdenN = 0
+
+	s.st.CopiedBytes += copiedB
+	s.st.CopiedObjects += copiedN
+	s.st.TenuredBytes += tenuredB
+	s.st.TenuredObjects += tenuredN
+	s.st.TenuredByAgeBytes += ageB
+	rsSeconds := float64(rsPointerSlots)*s.cost.RSPointerSlotSeconds + float64(rsImmediateSlots)*s.cost.RSImmediateSlotSeconds
+	copySeconds := float64(copiedB)*s.cost.CopySecondsPerByte + copiedN*s.cost.CopySecondsPerObject
+	tenureSeconds := float64(tenuredB)*s.cost.TenureSecondsPerByte + tenuredN*s.cost.TenureSecondsPerObject
+	secs := s.cost.ScavengeFixedSeconds + copySeconds + rsSeconds + tenureSeconds
+	s.lastScavengeSeconds = secs
+	s.lastScavengeLive = copiedN + tenuredN
+	s.lastScavengeLiveBytes = copiedB + tenuredB
+	s.lastScavengeTenuredBytes = tenuredB
+	s.st.RSSlotsScanned += rsSlots
+	s.st.RSPointerSlotsScanned += rsPointerSlots
+	if kind == scavengeScheduled {
+		if rsEntries > 0 {
+			s.st.ScavengesWithRS++
+		}
+		s.st.ScavengeSeconds += secs
+		s.st.RSScanSeconds += rsSeconds
+		s.st.CopySeconds += copySeconds
+		s.st.TenureSeconds += tenureSeconds
+		if s.onEvt != nil {
+			th := int64(-1)
+			if s.armed {
+				th = max(s.thresholdOf, 0)
+			}
+			s.onEvt(&Event{
+				Kind: EventScavenge, ClockBytes: now, EdenUsedBytes: edenBefore,
+				SurvivorBytesBefore: pastBefore, SurvivorBytesAfter: futureUsed,
+				RSEntries: rsEntries, RSSlots: rsSlots, RSRemainingEntries: s.rs.rememberedCount(),
+				TenuredBytes: tenuredB, TenuredByAgeBytes: ageB, ThresholdBytes: th,
+				OldUsedBytes: s.oldUsed, FootprintBytes: s.footprint(), Seconds: secs, RSSeconds: rsSeconds,
+			})
+		}
+	}
+	return nil
+}
+
+// finish totals the times and end-of-run figures.
+func (s *sim) finish() {
+	st := &s.st
+	st.MutatorSeconds = float64(st.AllocatedBytes)*s.cost.MutatorSecondsPerByte + st.AllocatedObjects*s.cost.MutatorSecondsPerObject
+	st.GCSeconds = st.ScavengeSeconds + st.FullGCSeconds + st.GrowSeconds + st.ShrinkSeconds
+	st.TotalSeconds = st.MutatorSeconds + st.GCSeconds
+	if st.TotalSeconds > 0 {
+		st.GCShare = st.GCSeconds / st.TotalSeconds
+	}
+	st.FinalFootprintBytes = s.footprint()
+	st.HeapBytesAtEnd = s.edenUsed + s.pastBytes + s.oldUsed
+	st.HoleBytesAtEnd = s.holeBytes
+	st.LiveBytesAtEnd = s.params.ImageBytes + s.aliveAtEndBytes
+}

@@ -1,0 +1,787 @@
+package lifetimes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/gctune/gctune/internal/units"
+)
+
+// LoadSpec reads and parses a workload spec file; errors name the file.
+func LoadSpec(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("lifetimes: load spec: %w", err)
+	}
+	return ParseSpec(data, path)
+}
+
+// ParseSpec parses and validates a YAML workload spec (see docs/workloads.md). name identifies
+// the document in errors and becomes the generated Profile's Meta.Source (a file name, or
+// "workload:NAME"; empty means "workload:" + the spec's name). Unknown keys, wrong types, bad
+// units, unknown distributions and inconsistent values are refused with a *SpecError naming
+// the key path and line; every error wraps ErrInvalidSpec.
+func ParseSpec(data []byte, name string) (*Spec, error) {
+	p := &specParser{file: name, lines: make(map[string]int)}
+	s, err := p.parse(data)
+	if err != nil {
+		return nil, err
+	}
+	s.origin = name
+	s.lines = p.lines
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// specParser walks the YAML node tree by hand rather than decoding into structs, so that each
+// error can name the full key path and line, unknown keys are refused with the list of known
+// ones, and shorthands ("lifetime: until-end", "size: 24MB", "allocate: 75%") need no
+// reflection tricks. It is as strict as yaml.v3's Decoder.KnownFields(true), and stricter:
+// duplicate keys, merge keys and multiple documents are refused too.
+type specParser struct {
+	file  string
+	lines map[string]int
+}
+
+func (p *specParser) errf(n *yaml.Node, path, format string, args ...any) error {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	return &SpecError{File: p.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// resolve follows aliases (bounded, in case of an alias cycle).
+func (p *specParser) resolve(n *yaml.Node, path string) (*yaml.Node, error) {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode; i++ {
+		if i > 32 {
+			return nil, p.errf(n, path, "alias chain too long")
+		}
+		n = n.Alias
+	}
+	if n == nil {
+		return nil, p.errf(nil, path, "missing value")
+	}
+	return n, nil
+}
+
+type specField struct {
+	key   string
+	node  *yaml.Node // the value
+	path  string
+	keyAt *yaml.Node
+}
+
+// mapping returns the fields of a mapping node in document order, refusing duplicate and
+// unknown keys.
+func (p *specParser) mapping(n *yaml.Node, path string, known []string) ([]specField, error) {
+	n, err := p.resolve(n, path)
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, p.errf(n, path, "want a mapping (key: value lines), got %s", specNodeKind(n))
+	}
+	fields := make([]specField, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, err := p.resolve(n.Content[i], path)
+		if err != nil {
+			return nil, err
+		}
+		if k.Kind != yaml.ScalarNode {
+			return nil, p.errf(k, path, "want a plain key, got %s", specNodeKind(k))
+		}
+		key := k.Value
+		sub := specJoin(path, key)
+		if !slices.Contains(known, key) {
+			return nil, p.errf(k, path, "unknown key %q (known keys: %s)", key, strings.Join(known, ", "))
+		}
+		for _, f := range fields {
+			if f.key == key {
+				return nil, p.errf(k, path, "key %q given twice", key)
+			}
+		}
+		p.lines[sub] = k.Line
+		fields = append(fields, specField{key: key, node: n.Content[i+1], path: sub, keyAt: k})
+	}
+	return fields, nil
+}
+
+func (p *specParser) sequence(n *yaml.Node, path string) ([]*yaml.Node, error) {
+	n, err := p.resolve(n, path)
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, p.errf(n, path, "want a list, got %s", specNodeKind(n))
+	}
+	return n.Content, nil
+}
+
+func (p *specParser) scalar(n *yaml.Node, path string) (*yaml.Node, error) {
+	n, err := p.resolve(n, path)
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind != yaml.ScalarNode {
+		return nil, p.errf(n, path, "want a single value, got %s", specNodeKind(n))
+	}
+	return n, nil
+}
+
+func (p *specParser) str(n *yaml.Node, path string) (string, error) {
+	s, err := p.scalar(n, path)
+	if err != nil {
+		return "", err
+	}
+	if s.Tag == "!!null" {
+		return "", nil
+	}
+	return s.Value, nil
+}
+
+func (p *specParser) boolean(n *yaml.Node, path string) (bool, error) {
+	s, err := p.scalar(n, path)
+	if err != nil {
+		return false, err
+	}
+	var v bool
+	if s.ShortTag() != "!!bool" || s.Decode(&v) != nil {
+		return false, p.errf(s, path, "want true or false, got %q", s.Value)
+	}
+	return v, nil
+}
+
+// number reads a dimensionless, finite, non-negative number.
+func (p *specParser) number(n *yaml.Node, path string) (float64, error) {
+	s, err := p.scalar(n, path)
+	if err != nil {
+		return 0, err
+	}
+	var v float64
+	if t := s.ShortTag(); (t != "!!int" && t != "!!float") || s.Decode(&v) != nil {
+		return 0, p.errf(s, path, "want a number, got %q", s.Value)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, p.errf(s, path, "want a finite number, got %q", s.Value)
+	}
+	if v < 0 {
+		return 0, p.errf(s, path, "must not be negative, got %q", s.Value)
+	}
+	return v, nil
+}
+
+// integer reads a non-negative integer (1e6 and 1_000_000 are accepted).
+func (p *specParser) integer(n *yaml.Node, path string) (int, error) {
+	v, err := p.number(n, path)
+	if err != nil {
+		return 0, err
+	}
+	if v != math.Trunc(v) || v > math.MaxInt32 {
+		return 0, p.errf(n, path, "want a whole number up to %d, got %q", math.MaxInt32, n.Value)
+	}
+	return int(v), nil
+}
+
+// bytesValue reads a byte quantity: a plain number of bytes, or a number with a unit as
+// internal/units.ParseBytes accepts it (k/m/g/t and KiB/MiB/GiB/TiB binary; kB/KB/MB/GB/TB
+// decimal).
+func (p *specParser) bytesValue(n *yaml.Node, path string) (float64, error) {
+	s, err := p.scalar(n, path)
+	if err != nil {
+		return 0, err
+	}
+	switch s.ShortTag() {
+	case "!!int", "!!float":
+		return p.number(s, path)
+	case "!!str":
+		v := strings.TrimSpace(s.Value)
+		if strings.HasPrefix(v, "-") {
+			return 0, p.errf(s, path, "must not be negative, got %q", s.Value)
+		}
+		b, err := units.ParseBytes(v)
+		if err != nil {
+			return 0, p.errf(s, path, "bad byte size %q: want a number of bytes with an optional unit (24, 48B, 512KiB, 2MB, 3.1GB)", s.Value)
+		}
+		return float64(b), nil
+	}
+	return 0, p.errf(s, path, "want a byte size (24, 48B, 512KiB, 2MB, 3.1GB), got %q", s.Value)
+}
+
+func (p *specParser) numbers(n *yaml.Node, path string, byteValues bool) ([]float64, error) {
+	items, err := p.sequence(n, path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, 0, len(items))
+	for i, it := range items {
+		var v float64
+		if byteValues {
+			v, err = p.bytesValue(it, fmt.Sprintf("%s[%d]", path, i))
+		} else {
+			v, err = p.number(it, fmt.Sprintf("%s[%d]", path, i))
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (p *specParser) parse(data []byte) (*Spec, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := specDecode(dec, &doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, p.errf(nil, "", "empty document")
+		}
+		return nil, p.errf(nil, "", "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	var extra yaml.Node
+	if err := specDecode(dec, &extra); !errors.Is(err, io.EOF) {
+		return nil, p.errf(&extra, "", "want a single YAML document")
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) != 1 {
+			return nil, p.errf(root, "", "empty document")
+		}
+		root = root.Content[0]
+	}
+	fields, err := p.mapping(root, "", []string{"name", "description", "resolution", "allocate", "reported", "classes", "phases"})
+	if err != nil {
+		return nil, err
+	}
+	s := &Spec{}
+	for _, f := range fields {
+		switch f.key {
+		case "name":
+			s.Name, err = p.str(f.node, f.path)
+		case "description":
+			s.Description, err = p.str(f.node, f.path)
+		case "resolution":
+			s.Resolution, err = p.number(f.node, f.path)
+		case "allocate":
+			var v float64
+			v, err = p.bytesValue(f.node, f.path)
+			s.AllocateBytes = specBytes(v)
+		case "reported":
+			err = p.reported(f.node, f.path, &s.Reported)
+		case "classes":
+			err = p.classes(f.node, f.path, s)
+		case "phases":
+			err = p.phases(f.node, f.path, s)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// specDecode runs the YAML decoder, turning a panic inside it into an error.
+func specDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml decoder failed: %v", r)
+		}
+	}()
+	return dec.Decode(n)
+}
+
+func (p *specParser) reported(n *yaml.Node, path string, r *ReportedSpec) error {
+	fields, err := p.mapping(n, path, []string{"scavenges", "fullGCs", "runSeconds"})
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		switch f.key {
+		case "scavenges":
+			r.Scavenges, err = p.integer(f.node, f.path)
+		case "fullGCs":
+			r.FullGCs, err = p.integer(f.node, f.path)
+		case "runSeconds":
+			r.RunSeconds, err = p.number(f.node, f.path)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *specParser) classes(n *yaml.Node, path string, s *Spec) error {
+	items, err := p.sequence(n, path)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		ip := fmt.Sprintf("%s[%d]", path, i)
+		p.lines[ip] = it.Line
+		fields, err := p.mapping(it, ip, []string{"name", "size", "pointers"})
+		if err != nil {
+			return err
+		}
+		var c ClassSpec
+		for _, f := range fields {
+			switch f.key {
+			case "name":
+				c.Name, err = p.str(f.node, f.path)
+			case "size":
+				c.Size, err = p.distPtr(f.node, f.path, false)
+			case "pointers":
+				var b bool
+				b, err = p.boolean(f.node, f.path)
+				c.Pointers = &b
+			}
+			if err != nil {
+				return err
+			}
+		}
+		s.Classes = append(s.Classes, c)
+	}
+	return nil
+}
+
+func (p *specParser) phases(n *yaml.Node, path string, s *Spec) error {
+	items, err := p.sequence(n, path)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		ip := fmt.Sprintf("%s[%d]", path, i)
+		p.lines[ip] = it.Line
+		fields, err := p.mapping(it, ip, []string{"name", "allocate", "mix", "large", "growing", "containers"})
+		if err != nil {
+			return err
+		}
+		var ph PhaseSpec
+		for _, f := range fields {
+			switch f.key {
+			case "name":
+				ph.Name, err = p.str(f.node, f.path)
+			case "allocate":
+				err = p.allocate(f.node, f.path, &ph)
+			case "mix":
+				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
+					m, err := p.mix(n, path)
+					ph.Mix = append(ph.Mix, m)
+					return err
+				})
+			case "large":
+				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
+					l, err := p.large(n, path)
+					ph.Large = append(ph.Large, l)
+					return err
+				})
+			case "growing":
+				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
+					g, err := p.growing(n, path)
+					ph.Growing = append(ph.Growing, g)
+					return err
+				})
+			case "containers":
+				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
+					c, err := p.container(n, path)
+					ph.Containers = append(ph.Containers, c)
+					return err
+				})
+			}
+			if err != nil {
+				return err
+			}
+		}
+		s.Phases = append(s.Phases, ph)
+	}
+	return nil
+}
+
+func (p *specParser) list(n *yaml.Node, path string, each func(*yaml.Node, string) error) error {
+	items, err := p.sequence(n, path)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		ip := fmt.Sprintf("%s[%d]", path, i)
+		p.lines[ip] = it.Line
+		if err := each(it, ip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *specParser) allocate(n *yaml.Node, path string, ph *PhaseSpec) error {
+	s, err := p.scalar(n, path)
+	if err != nil {
+		return err
+	}
+	if f, ok := percentage(s); ok {
+		if !(f > 0 && f <= 1) {
+			return p.errf(s, path, "bad percentage %q: want a share of the spec's allocate in (0%%, 100%%]", s.Value)
+		}
+		ph.AllocateFraction = f
+		return nil
+	}
+	v, err := p.bytesValue(s, path)
+	ph.AllocateBytes = specBytes(v)
+	return err
+}
+
+func (p *specParser) mix(n *yaml.Node, path string) (MixSpec, error) {
+	var m MixSpec
+	fields, err := p.mapping(n, path, []string{"class", "share", "size", "lifetime", "resolution", "storedInto"})
+	if err != nil {
+		return m, err
+	}
+	for _, f := range fields {
+		switch f.key {
+		case "class":
+			m.Class, err = p.str(f.node, f.path)
+		case "share":
+			m.Share, err = p.number(f.node, f.path)
+		case "size":
+			m.Size, err = p.distPtr(f.node, f.path, false)
+		case "lifetime":
+			m.Lifetime, err = p.dist(f.node, f.path, true)
+		case "resolution":
+			m.Resolution, err = p.number(f.node, f.path)
+		case "storedInto":
+			m.StoredInto, err = p.storedInto(f.node, f.path)
+		}
+		if err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+func (p *specParser) large(n *yaml.Node, path string) (LargeSpec, error) {
+	var l LargeSpec
+	fields, err := p.mapping(n, path, []string{"class", "size", "count", "lifetime", "at", "every"})
+	if err != nil {
+		return l, err
+	}
+	for _, f := range fields {
+		switch f.key {
+		case "class":
+			l.Class, err = p.str(f.node, f.path)
+		case "size":
+			l.Size, err = p.distPtr(f.node, f.path, false)
+		case "count":
+			l.Count, err = p.integer(f.node, f.path)
+		case "lifetime":
+			l.Lifetime, err = p.dist(f.node, f.path, true)
+		case "at":
+			l.At, err = p.str(f.node, f.path)
+		case "every":
+			var v float64
+			v, err = p.bytesValue(f.node, f.path)
+			l.EveryBytes = specBytes(v)
+		}
+		if err != nil {
+			return l, err
+		}
+	}
+	return l, nil
+}
+
+func (p *specParser) growing(n *yaml.Node, path string) (GrowingSpec, error) {
+	var g GrowingSpec
+	fields, err := p.mapping(n, path, []string{"class", "count", "from", "to", "factor", "lifetime", "container", "name"})
+	if err != nil {
+		return g, err
+	}
+	for _, f := range fields {
+		var v float64
+		switch f.key {
+		case "class":
+			g.Class, err = p.str(f.node, f.path)
+		case "count":
+			g.Count, err = p.integer(f.node, f.path)
+		case "from":
+			v, err = p.bytesValue(f.node, f.path)
+			g.FromBytes = specBytes(v)
+		case "to":
+			v, err = p.bytesValue(f.node, f.path)
+			g.ToBytes = specBytes(v)
+		case "factor":
+			g.Factor, err = p.number(f.node, f.path)
+		case "lifetime":
+			g.Lifetime, err = p.dist(f.node, f.path, true)
+		case "container":
+			g.Container, err = p.boolean(f.node, f.path)
+		case "name":
+			g.Name, err = p.str(f.node, f.path)
+		}
+		if err != nil {
+			return g, err
+		}
+	}
+	return g, nil
+}
+
+func (p *specParser) container(n *yaml.Node, path string) (ContainerSpec, error) {
+	var c ContainerSpec
+	fields, err := p.mapping(n, path, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace", "name", "immediates"})
+	if err != nil {
+		return c, err
+	}
+	for _, f := range fields {
+		switch f.key {
+		case "class":
+			c.Class, err = p.str(f.node, f.path)
+		case "slots":
+			c.Slots, err = p.integer(f.node, f.path)
+		case "size":
+			var v float64
+			v, err = p.bytesValue(f.node, f.path)
+			c.SizeBytes = specBytes(v)
+		case "count":
+			c.Count, err = p.integer(f.node, f.path)
+		case "lifetime":
+			c.Lifetime, err = p.dist(f.node, f.path, true)
+		case "at":
+			c.At, err = p.str(f.node, f.path)
+		case "receives":
+			c.Receives, err = p.str(f.node, f.path)
+		case "oldSpace":
+			c.OldSpace, err = p.boolean(f.node, f.path)
+		case "name":
+			c.Name, err = p.str(f.node, f.path)
+		case "immediates":
+			c.Immediates, err = p.fraction(f.node, f.path)
+		}
+		if err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+func (p *specParser) distPtr(n *yaml.Node, path string, lifetime bool) (*DistSpec, error) {
+	d, err := p.dist(n, path, lifetime)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// dist reads a distribution: a mapping with a "dist" key, a bare kind name for the kinds
+// without parameters ("until-end"), or a bare byte quantity for a fixed value ("24MB").
+func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, error) {
+	var d DistSpec
+	r, err := p.resolve(n, path)
+	if err != nil {
+		return d, err
+	}
+	what := "size"
+	if lifetime {
+		what = "lifetime"
+	}
+	if r.Kind == yaml.ScalarNode {
+		if keys, lifeOnly, ok := specDistKeys(r.Value); ok && r.ShortTag() == "!!str" {
+			if lifeOnly && !lifetime {
+				return d, p.errf(r, path, "distribution %q is for lifetimes, not sizes (size distributions: %s)", r.Value, strings.Join(specDistKinds(false), ", "))
+			}
+			if len(keys) > 0 && r.Value != distUntilPhaseEnd && r.Value != distUniform {
+				return d, p.errf(r, path, "distribution %q needs parameters: write {dist: %s, %s: ...}", r.Value, r.Value, keys[0])
+			}
+			d.Kind = r.Value
+			return d, nil
+		}
+		v, err := p.bytesValue(r, path)
+		if err != nil {
+			if se, ok := errors.AsType[*SpecError](err); ok && r.ShortTag() == "!!str" && !startsWithDigit(r.Value) {
+				se.Msg = fmt.Sprintf("unknown %s distribution %q (want a byte size or one of: %s)", what, r.Value, strings.Join(specDistKinds(lifetime), ", "))
+			}
+			return d, err
+		}
+		d.Kind, d.ValueBytes = distFixed, v
+		return d, nil
+	}
+	r, err = p.resolve(r, path)
+	if err != nil {
+		return d, err
+	}
+	if r.Kind != yaml.MappingNode {
+		return d, p.errf(r, path, "want a %s distribution ({dist: NAME, ...}) or a byte size, got %s", what, specNodeKind(r))
+	}
+	// Find the kind first, so unknown keys can be reported against it.
+	var kindNode *yaml.Node
+	for i := 0; i+1 < len(r.Content); i += 2 {
+		if k := r.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "dist" {
+			kindNode = r.Content[i+1]
+		}
+	}
+	if kindNode == nil {
+		return d, p.errf(r, path, "missing key \"dist\" (one of: %s)", strings.Join(specDistKinds(lifetime), ", "))
+	}
+	kind, err := p.str(kindNode, specJoin(path, "dist"))
+	if err != nil {
+		return d, err
+	}
+	keys, lifeOnly, ok := specDistKeys(kind)
+	if !ok {
+		return d, p.errf(kindNode, specJoin(path, "dist"), "unknown %s distribution %q (want one of: %s)", what, kind, strings.Join(specDistKinds(lifetime), ", "))
+	}
+	if lifeOnly && !lifetime {
+		return d, p.errf(kindNode, specJoin(path, "dist"), "distribution %q is for lifetimes, not sizes (size distributions: %s)", kind, strings.Join(specDistKinds(false), ", "))
+	}
+	d.Kind = kind
+	fields, err := p.mapping(r, path, append([]string{"dist"}, keys...))
+	if err != nil {
+		if se, ok := errors.AsType[*SpecError](err); ok && strings.HasPrefix(se.Msg, "unknown key") {
+			se.Msg = strings.Replace(se.Msg, "(known keys:", fmt.Sprintf("(distribution %s takes:", kind), 1)
+		}
+		return d, err
+	}
+	for _, f := range fields {
+		switch f.key {
+		case "dist":
+			continue
+		case "value":
+			d.ValueBytes, err = p.bytesValue(f.node, f.path)
+		case "min":
+			d.MinBytes, err = p.bytesValue(f.node, f.path)
+		case "max":
+			d.MaxBytes, err = p.bytesValue(f.node, f.path)
+		case "mean":
+			d.MeanBytes, err = p.bytesValue(f.node, f.path)
+		case "median":
+			d.MedianBytes, err = p.bytesValue(f.node, f.path)
+		case "stddev":
+			d.StdDevBytes, err = p.bytesValue(f.node, f.path)
+		case "scale":
+			d.ScaleBytes, err = p.bytesValue(f.node, f.path)
+		case "sigma":
+			d.Sigma, err = p.number(f.node, f.path)
+		case "shape":
+			d.Shape, err = p.number(f.node, f.path)
+		case "alpha":
+			d.Alpha, err = p.number(f.node, f.path)
+		case "fraction":
+			d.Fraction, err = p.number(f.node, f.path)
+		case "phase":
+			d.Phase, err = p.str(f.node, f.path)
+		case "values":
+			d.ValuesBytes, err = p.numbers(f.node, f.path, true)
+		case "weights":
+			d.Weights, err = p.numbers(f.node, f.path, false)
+		}
+		if err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+func startsWithDigit(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] == '.')
+}
+
+func specNodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	return "an alias"
+}
+
+func specJoin(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// specBytes converts a validated non-negative byte count to uint64, saturating.
+func specBytes(v float64) uint64 {
+	if v >= float64(math.MaxUint64) {
+		return math.MaxUint64
+	}
+	return uint64(math.Round(v))
+}
+
+// storedInto reads a mix entry's storedInto mapping.
+func (p *specParser) storedInto(n *yaml.Node, path string) (*StoredIntoSpec, error) {
+	fields, err := p.mapping(n, path, []string{"container", "from", "for", "at"})
+	if err != nil {
+		return nil, err
+	}
+	st := &StoredIntoSpec{}
+	for _, f := range fields {
+		switch f.key {
+		case "container":
+			st.Container, err = p.str(f.node, f.path)
+		case "from":
+			if s, e := p.scalar(f.node, f.path); e == nil && strings.TrimSpace(s.Value) == "birth" {
+				st.From = 0
+				continue
+			}
+			st.From, err = p.fraction(f.node, f.path)
+		case "for":
+			st.For, err = p.fraction(f.node, f.path)
+		case "at":
+			st.At, err = p.str(f.node, f.path)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// fraction reads a number or a percentage ("30%") as a fraction.
+func (p *specParser) fraction(n *yaml.Node, path string) (float64, error) {
+	s, err := p.scalar(n, path)
+	if err != nil {
+		return 0, err
+	}
+	if f, ok := percentage(s); ok {
+		if math.IsNaN(f) {
+			return 0, p.errf(s, path, "bad percentage %q", s.Value)
+		}
+		return f, nil
+	}
+	return p.number(s, path)
+}
+
+// percentage reads a string scalar ending in "%" as a fraction; ok is false for any other
+// scalar. A percentage that does not parse, or is not finite, gives NaN.
+func percentage(s *yaml.Node) (f float64, ok bool) {
+	v := strings.TrimSpace(s.Value)
+	if s.ShortTag() != "!!str" || !strings.HasSuffix(v, "%") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(v, "%")), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return math.NaN(), true
+	}
+	return f / 100, true
+}
