@@ -12,9 +12,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/gctune/gctune/internal/plotkit"
 	"github.com/gctune/gctune/lifetimes"
 )
 
@@ -48,12 +47,6 @@ const (
 	// figMaxSeriesPoints is the most points one line of a figure keeps; longer series are
 	// downsampled keeping each bucket's extremes.
 	figMaxSeriesPoints = 3000
-	// figMaxMarkers is the most points a figure's lines are drawn with markers; longer lines go
-	// without, except those of at most figFewPoints points.
-	figMaxMarkers = 150
-	figFewPoints  = 40
-	// figLogRatio is the max/min ratio from which a magnitude axis goes logarithmic.
-	figLogRatio = 20
 	// figValueLogRatio is the same for objective axes: from a factor of 4 the default's value
 	// (often many times the best) would squash every trial against the axis's bottom.
 	figValueLogRatio = 4
@@ -83,11 +76,7 @@ var (
 	figColInfeasible    = color.RGBA{R: 165, G: 165, B: 165, A: 255}
 	figColPareto        = color.RGBA{R: 0, G: 140, B: 100, A: 255}
 	figColBudget        = color.RGBA{R: 20, G: 20, B: 20, A: 255}
-	figColGrid          = color.Gray{Y: 215}
-	figColNote          = color.Gray{Y: 110}
-	figDashed           = []vg.Length{vg.Points(5), vg.Points(3)}
-	figDotted           = []vg.Length{vg.Points(1.5), vg.Points(2)}
-	errFigNothingToDraw = errors.New("report: figure has nothing to draw")
+	errFigNothingToDraw = plotkit.ErrNothingToDraw
 )
 
 // Figures returns the report's figures in a fixed order: per workload its lifetime histograms
@@ -226,21 +215,9 @@ func figWriteFileAtomic(path string, b []byte) (err error) {
 // figCanvas renders a figure drawn by fn on a width × height canvas.
 func figCanvas(width, height vg.Length, fn func(dc draw.Canvas) error) func(io.Writer, string) error {
 	return func(w io.Writer, format string) error {
-		var c vg.CanvasWriterTo
-		switch format {
-		case "svg":
-			c = vgsvg.New(width, height)
-		case "png":
-			c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(figPNGDPI))}
-		default:
+		if format != "svg" && format != "png" {
 			return fmt.Errorf("unknown format %q (want svg or png)", format)
 		}
-		dc := draw.New(c)
-		dc.FillPolygon(color.White, []vg.Point{dc.Min, {X: dc.Max.X, Y: dc.Min.Y}, dc.Max, {X: dc.Min.X, Y: dc.Max.Y}})
-		if err := fn(dc); err != nil {
-			return err
-		}
-		_, err := c.WriteTo(w)
-		return err
+		return plotkit.Render(w, format, width, height, figPNGDPI, fn)
 	}
 }

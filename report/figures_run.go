@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/plotkit"
 )
 
 // ---- Run figures ----
@@ -23,7 +24,7 @@ func figRunTitle(c *Comparison, what string) string {
 
 // figRunClock is the x axis of the run figures: bytes allocated in a unit that suits the run.
 type figRunClock struct {
-	unit figUnit
+	unit plotkit.Unit
 	end  float64 // in unit
 }
 
@@ -37,15 +38,15 @@ func newFigRunClock(c *Comparison) figRunClock {
 	if n := len(c.Live); n > 0 {
 		end = max(end, c.Live[n-1].ClockBytes)
 	}
-	u := figChooseUnit(float64(end))
+	u := plotkit.ChooseUnit(float64(end))
 	if end == 0 {
-		u = figUnit{float64(heapsim.GiB), "GiB"}
+		u = plotkit.Unit{Div: float64(heapsim.GiB), Name: "GiB"}
 	}
-	return figRunClock{unit: u, end: float64(end) / u.div}
+	return figRunClock{unit: u, end: float64(end) / u.Div}
 }
 
-func (rc figRunClock) x(clock uint64) float64 { return float64(clock) / rc.unit.div }
-func (rc figRunClock) label() string          { return "bytes allocated (" + rc.unit.name + ")" }
+func (rc figRunClock) x(clock uint64) float64 { return float64(clock) / rc.unit.Div }
+func (rc figRunClock) label() string          { return "bytes allocated (" + rc.unit.Name + ")" }
 func (rc figRunClock) apply(p *plot.Plot) {
 	p.X.Min, p.X.Max = 0, rc.end
 	if rc.end <= 0 {
@@ -110,22 +111,22 @@ func figFootprint(i int, c *Comparison, budget uint64) Figure {
 			}
 		}
 		fp = append(fp, plotter.XY{X: rc.end, Y: fp[len(fp)-1].Y})
-		ss[k] = series{footprint: figDownsample(fp, figMaxSeriesPoints), oldUsed: figDownsample(old, figMaxSeriesPoints)}
+		ss[k] = series{footprint: plotkit.Downsample(fp, figMaxSeriesPoints), oldUsed: plotkit.Downsample(old, figMaxSeriesPoints)}
 	}
 	var live plotter.XYs
 	for _, lp := range c.Live {
 		live = append(live, plotter.XY{X: rc.x(lp.ClockBytes), Y: float64(lp.LiveBytes)})
 		top = max(top, float64(lp.LiveBytes))
 	}
-	live = figDownsample(live, figMaxSeriesPoints)
+	live = plotkit.Downsample(live, figMaxSeriesPoints)
 	if budget > 0 {
 		top = max(top, float64(budget))
 	}
-	yu := figChooseUnit(top)
+	yu := plotkit.ChooseUnit(top)
 	scaleY := func(xys plotter.XYs) plotter.XYs {
 		out := make(plotter.XYs, len(xys))
 		for j, p := range xys {
-			out[j] = plotter.XY{X: p.X, Y: p.Y / yu.div}
+			out[j] = plotter.XY{X: p.X, Y: p.Y / yu.Div}
 		}
 		return out
 	}
@@ -141,41 +142,41 @@ func figFootprint(i int, c *Comparison, budget uint64) Figure {
 		Title:   figRunTitle(c, "memory over the run"),
 		Caption: caption,
 		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := newFigPlot(figRunTitle(c, "footprint and old-space use"), rc.label(), "memory ("+yu.name+")")
-			leg := newFigLegend()
+			p := plotkit.NewPlot(figRunTitle(c, "footprint and old-space use"), rc.label(), "memory ("+yu.Name+")")
+			leg := plotkit.NewLegend()
 			drawn := false
 			for k, rs := range figRunStyles(c) {
 				if len(ss[k].footprint) == 0 {
 					continue
 				}
 				drawn = true
-				l := figLine(scaleY(ss[k].footprint), rs.color, 1.3*rs.wide, nil)
+				l := plotkit.Line(scaleY(ss[k].footprint), rs.color, 1.3*rs.wide, nil)
 				l.StepStyle = plotter.PostStep
-				o := figLine(scaleY(ss[k].oldUsed), rs.color, 0.9*rs.wide, figDashed)
+				o := plotkit.Line(scaleY(ss[k].oldUsed), rs.color, 0.9*rs.wide, plotkit.Dashed)
 				p.Add(l, o)
 				leg.Add(rs.name+": footprint", l)
 				leg.Add(rs.name+": old space used", o)
 			}
 			if len(live) > 0 {
 				drawn = true
-				l := figLine(scaleY(live), figColLive, 1.2, nil)
+				l := plotkit.Line(scaleY(live), figColLive, 1.2, nil)
 				p.Add(l)
 				leg.Add("live data (application)", l)
 			}
 			if budget > 0 {
-				h := figHLine{y: float64(budget) / yu.div, style: figLineStyle(figColBudget, 1, figDotted)}
+				h := plotkit.HLine{Y: float64(budget) / yu.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
 				p.Add(h)
-				leg.Add("budget "+figBytes(float64(budget)), h)
+				leg.Add("budget "+plotkit.Bytes(float64(budget)), h)
 			}
 			if !drawn {
-				p.Add(figNote{"no events"})
+				p.Add(plotkit.Note{Text: "no events"})
 			}
 			p.Y.Min = 0
 			if !(p.Y.Max > 0) {
 				p.Y.Max = 1
 			}
 			rc.apply(p)
-			return figDrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
 }
@@ -207,10 +208,10 @@ func figScavenges(i int, c *Comparison) Figure {
 			}
 		}
 	}
-	logY := figUseLogPositive(ys)
+	logY := plotkit.UseLogPositive(ys)
 	for k := range ss {
-		ss[k].total = figDownsample(ss[k].total, figMaxSeriesPoints)
-		ss[k].rs = figDownsample(ss[k].rs, figMaxSeriesPoints)
+		ss[k].total = plotkit.Downsample(ss[k].total, figMaxSeriesPoints)
+		ss[k].rs = plotkit.Downsample(ss[k].rs, figMaxSeriesPoints)
 	}
 	caption := "Time of each scheduled scavenge in the cost model against the allocation clock, default in red " +
 		"and best in blue"
@@ -226,33 +227,33 @@ func figScavenges(i int, c *Comparison) Figure {
 		Title:   figRunTitle(c, "scavenge times"),
 		Caption: caption,
 		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := newFigPlot(figRunTitle(c, "scavenge times"), rc.label(), "scavenge time (ms)")
-			leg := newFigLegend()
-			markers := figMarkers(ss[0].count, ss[1].count)
+			p := plotkit.NewPlot(figRunTitle(c, "scavenge times"), rc.label(), "scavenge time (ms)")
+			leg := plotkit.NewLegend()
+			markers := plotkit.Markers(ss[0].count, ss[1].count)
 			for k, rs := range figRunStyles(c) {
 				s := ss[k]
 				if s.count == 0 {
 					continue
 				}
-				l := figLine(s.total, rs.color, 1.1*rs.wide, nil)
+				l := plotkit.Line(s.total, rs.color, 1.1*rs.wide, nil)
 				p.Add(l)
 				thumbs := []plot.Thumbnailer{l}
 				if markers(s.count) {
-					sc := figScatter(s.total, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
+					sc := plotkit.Scatter(s.total, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
 					p.Add(sc)
 					thumbs = append(thumbs, sc)
 				}
-				leg.Add(fmt.Sprintf("%s: %d scavenges, %s s", rs.name, s.count, figNum(s.seconds)), thumbs...)
+				leg.Add(fmt.Sprintf("%s: %d scavenges, %s s", rs.name, s.count, plotkit.Num(s.seconds)), thumbs...)
 			}
 			if anyRS {
 				for k, rs := range figRunStyles(c) {
-					segs := figPositiveSegments(ss[k].rs)
+					segs := plotkit.PositiveSegments(ss[k].rs)
 					if len(segs) == 0 {
 						continue
 					}
-					var first *figPolyline
+					var first *plotkit.Polyline
 					for _, seg := range segs {
-						l := figLine(seg, rs.light, 1.2*rs.wide, figDotted)
+						l := plotkit.Line(seg, rs.light, 1.2*rs.wide, plotkit.Dotted)
 						p.Add(l)
 						if first == nil {
 							first = l
@@ -262,15 +263,15 @@ func figScavenges(i int, c *Comparison) Figure {
 				}
 			}
 			if len(ys) == 0 {
-				p.Add(figNote{"no scavenges"})
+				p.Add(plotkit.Note{Text: "no scavenges"})
 			}
 			if logY {
-				figSetLogY(p, figNum)
+				plotkit.SetLogY(p, plotkit.Num)
 			} else {
 				p.Y.Min = 0
 			}
 			rc.apply(p)
-			return figDrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
 }
@@ -312,10 +313,10 @@ func figFullGCs(i int, c *Comparison) Figure {
 	}
 	for k := range byCause {
 		for j := range byCause[k] {
-			byCause[k][j] = figDownsample(byCause[k][j], figMaxSeriesPoints)
+			byCause[k][j] = plotkit.Downsample(byCause[k][j], figMaxSeriesPoints)
 		}
 	}
-	logY := figUseLogPositive(ys)
+	logY := plotkit.UseLogPositive(ys)
 	ylo, ymax := math.Inf(1), 0.0
 	for _, y := range ys {
 		if y > 0 {
@@ -336,12 +337,12 @@ func figFullGCs(i int, c *Comparison) Figure {
 		Title:   figRunTitle(c, "full GCs"),
 		Caption: caption,
 		render: figCanvas(figWideWidth, figTallHeight, func(dc draw.Canvas) error {
-			leg := newFigLegend()
+			leg := plotkit.NewLegend()
 			var panels [][]*plot.Plot
 			for k, rs := range figRunStyles(c) {
-				title := fmt.Sprintf("%s run: %d full GCs, %s s in all", rs.name, counts[k], figNum(seconds[k]))
+				title := fmt.Sprintf("%s run: %d full GCs, %s s in all", rs.name, counts[k], plotkit.Num(seconds[k]))
 				if counts[k] == 1 {
-					title = fmt.Sprintf("%s run: 1 full GC, %s s", rs.name, figNum(seconds[k]))
+					title = fmt.Sprintf("%s run: 1 full GC, %s s", rs.name, plotkit.Num(seconds[k]))
 				}
 				if counts[k] == 0 {
 					title = rs.name + " run: no full GCs"
@@ -350,21 +351,21 @@ func figFullGCs(i int, c *Comparison) Figure {
 				if k == 1 {
 					xl = rc.label()
 				}
-				p := newFigPlot(figRunTitle(c, title), xl, "full GC time (s)")
+				p := plotkit.NewPlot(figRunTitle(c, title), xl, "full GC time (s)")
 				for j, fc := range figFullGCCauses {
 					pts := byCause[k][j]
 					if len(pts) == 0 {
 						continue
 					}
-					sc := figScatter(pts, fc.shape, fc.cols[k], 3.5)
+					sc := plotkit.Scatter(pts, fc.shape, fc.cols[k], 3.5)
 					p.Add(sc)
 					leg.Add(fmt.Sprintf("%s: %s (%d)", rs.name, fc.cause, len(pts)), sc)
 				}
 				if counts[k] == 0 {
-					p.Add(figNote{"no full GCs"})
+					p.Add(plotkit.Note{Text: "no full GCs"})
 				}
 				if logY {
-					figSetLogY(p, figNum)
+					plotkit.SetLogY(p, plotkit.Num)
 					p.Y.Min, p.Y.Max = ylo/1.15, ymax*1.15
 				} else {
 					p.Y.Min, p.Y.Max = 0, ymax*1.08
@@ -372,7 +373,7 @@ func figFullGCs(i int, c *Comparison) Figure {
 				rc.apply(p)
 				panels = append(panels, []*plot.Plot{p})
 			}
-			return figDrawGrid(dc, panels, leg, nil)
+			return plotkit.DrawGrid(dc, panels, leg, nil)
 		}),
 	}
 }
@@ -393,8 +394,8 @@ func figRememberedSet(i int, c *Comparison) Figure {
 			maxSlots = max(maxSlots, float64(e.RSSlots), e.RSEntries)
 			counts[k]++
 		}
-		entries[k] = figDownsample(entries[k], figMaxSeriesPoints)
-		slots[k] = figDownsample(slots[k], figMaxSeriesPoints)
+		entries[k] = plotkit.Downsample(entries[k], figMaxSeriesPoints)
+		slots[k] = plotkit.Downsample(slots[k], figMaxSeriesPoints)
 	}
 	caption := "The remembered set at each scheduled scavenge, default in red and best in blue: its entries " +
 		"(old objects that point into new space, left) and the slots the scavenger scans in them (right); " +
@@ -404,8 +405,8 @@ func figRememberedSet(i int, c *Comparison) Figure {
 		Title:   figRunTitle(c, "remembered set"),
 		Caption: caption,
 		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			leg := newFigLegend()
-			markers := figMarkers(counts[0], counts[1])
+			leg := plotkit.NewLegend()
+			markers := plotkit.Markers(counts[0], counts[1])
 			var row []*plot.Plot
 			for j, what := range []struct {
 				title, ylabel string
@@ -414,17 +415,17 @@ func figRememberedSet(i int, c *Comparison) Figure {
 				{"remembered-set entries", "entries", entries},
 				{"remembered-set slots scanned", "slots", slots},
 			} {
-				p := newFigPlot(figRunTitle(c, what.title), rc.label(), what.ylabel)
+				p := plotkit.NewPlot(figRunTitle(c, what.title), rc.label(), what.ylabel)
 				for k, rs := range figRunStyles(c) {
 					pts := what.data[k]
 					if len(pts) == 0 {
 						continue
 					}
-					l := figLine(pts, rs.color, 1.1*rs.wide, nil)
+					l := plotkit.Line(pts, rs.color, 1.1*rs.wide, nil)
 					p.Add(l)
 					thumbs := []plot.Thumbnailer{l}
 					if markers(counts[k]) {
-						sc := figScatter(pts, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
+						sc := plotkit.Scatter(pts, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
 						p.Add(sc)
 						thumbs = append(thumbs, sc)
 					}
@@ -433,11 +434,11 @@ func figRememberedSet(i int, c *Comparison) Figure {
 					}
 				}
 				if counts[0]+counts[1] == 0 {
-					p.Add(figNote{"no scavenges"})
+					p.Add(plotkit.Note{Text: "no scavenges"})
 				} else if maxSlots == 0 {
-					p.Add(figNote{"remembered set always empty"})
+					p.Add(plotkit.Note{Text: "remembered set always empty"})
 				}
-				p.Y.Tick.Marker = figSITicks{}
+				p.Y.Tick.Marker = plotkit.SITicks{}
 				p.Y.Min = 0
 				if !(p.Y.Max > 0) {
 					p.Y.Max = 1
@@ -445,7 +446,7 @@ func figRememberedSet(i int, c *Comparison) Figure {
 				rc.apply(p)
 				row = append(row, p)
 			}
-			return figDrawGrid(dc, [][]*plot.Plot{row}, leg, nil)
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{row}, leg, nil)
 		}),
 	}
 }
@@ -474,10 +475,10 @@ func figTenured(i int, c *Comparison) Figure {
 		garbage[k] = append(garbage[k], plotter.XY{X: rc.end, Y: gsum})
 		top = max(top, sum, gsum)
 		anyGarbage = anyGarbage || gsum > 0
-		tenured[k] = figDownsample(tenured[k], figMaxSeriesPoints)
-		garbage[k] = figDownsample(garbage[k], figMaxSeriesPoints)
+		tenured[k] = plotkit.Downsample(tenured[k], figMaxSeriesPoints)
+		garbage[k] = plotkit.Downsample(garbage[k], figMaxSeriesPoints)
 	}
-	yu := figChooseUnit(top)
+	yu := plotkit.ChooseUnit(top)
 	caption := "Bytes promoted to old space by scavenges, cumulated over the run (solid), default in red and " +
 		"best in blue"
 	if anyGarbage {
@@ -490,37 +491,37 @@ func figTenured(i int, c *Comparison) Figure {
 		Title:   figRunTitle(c, "tenured bytes"),
 		Caption: caption,
 		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := newFigPlot(figRunTitle(c, "cumulative tenured bytes"), rc.label(), "cumulative bytes ("+yu.name+")")
-			leg := newFigLegend()
+			p := plotkit.NewPlot(figRunTitle(c, "cumulative tenured bytes"), rc.label(), "cumulative bytes ("+yu.Name+")")
+			leg := plotkit.NewLegend()
 			for k, rs := range figRunStyles(c) {
 				if len(rs.run.Events) == 0 {
 					continue
 				}
-				l := figLine(figScaleXYs(tenured[k], yu.div), rs.color, 1.3*rs.wide, nil)
+				l := plotkit.Line(plotkit.ScaleXYs(tenured[k], yu.Div), rs.color, 1.3*rs.wide, nil)
 				l.StepStyle = plotter.PostStep
 				p.Add(l)
-				leg.Add(fmt.Sprintf("%s: tenured (%s)", rs.name, figBytes(tenured[k][len(tenured[k])-1].Y)), l)
+				leg.Add(fmt.Sprintf("%s: tenured (%s)", rs.name, plotkit.Bytes(tenured[k][len(tenured[k])-1].Y)), l)
 			}
 			if anyGarbage {
 				for k, rs := range figRunStyles(c) {
 					if len(rs.run.Events) == 0 || garbage[k][len(garbage[k])-1].Y == 0 {
 						continue
 					}
-					l := figLine(figScaleXYs(garbage[k], yu.div), rs.color, 1.1*rs.wide, figDashed)
+					l := plotkit.Line(plotkit.ScaleXYs(garbage[k], yu.Div), rs.color, 1.1*rs.wide, plotkit.Dashed)
 					l.StepStyle = plotter.PostStep
 					p.Add(l)
-					leg.Add(fmt.Sprintf("%s: tenured garbage (%s)", rs.name, figBytes(garbage[k][len(garbage[k])-1].Y)), l)
+					leg.Add(fmt.Sprintf("%s: tenured garbage (%s)", rs.name, plotkit.Bytes(garbage[k][len(garbage[k])-1].Y)), l)
 				}
 			}
 			if len(c.Default.Events)+len(c.Best.Events) == 0 {
-				p.Add(figNote{"no events"})
+				p.Add(plotkit.Note{Text: "no events"})
 			}
 			p.Y.Min = 0
 			if top == 0 {
 				p.Y.Max = 1
 			}
 			rc.apply(p)
-			return figDrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
 }

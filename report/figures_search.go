@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gctune/gctune/internal/plotkit"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
@@ -16,7 +17,7 @@ import (
 func figCompleteTrials(s *Search) []Trial {
 	var out []Trial
 	for _, t := range s.Trials {
-		if t.State == "complete" && figFinite(t.Value) {
+		if t.State == "complete" && plotkit.Finite(t.Value) {
 			out = append(out, t)
 		}
 	}
@@ -52,8 +53,8 @@ func figProgress(s *Search) Figure {
 			bestSoFar = append(bestSoFar, plotter.XY{X: last, Y: best})
 		}
 	}
-	hasDefault := figFinite(s.DefaultValue)
-	hasBest := s.Best.State == "complete" && figFinite(s.Best.Value) && s.Best.Feasible && len(trials) > 0
+	hasDefault := plotkit.Finite(s.DefaultValue)
+	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.Feasible && len(trials) > 0
 	main := figYs(feasible)
 	if hasDefault {
 		main = append(main, s.DefaultValue)
@@ -82,38 +83,38 @@ func figProgress(s *Search) Figure {
 		Title:   "Search progress",
 		Caption: caption,
 		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := newFigPlot("Search progress", "trial number", figValueLabel(s))
-			leg := newFigLegend()
+			p := plotkit.NewPlot("Search progress", "trial number", figValueLabel(s))
+			leg := plotkit.NewLegend()
 			if len(trials) == 0 {
-				p.Add(figNote{"no complete trials"})
+				p.Add(plotkit.Note{Text: "no complete trials"})
 			}
 			if len(feasible) > 0 {
-				sc := figScatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
+				sc := plotkit.Scatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
 				p.Add(sc)
 				leg.Add("trial (feasible)", sc)
 			}
 			figAddInfeasible(p, leg, inRange, offScale)
 			if len(bestSoFar) > 0 {
-				l := figLine(bestSoFar, figColBest, 1.5, nil)
+				l := plotkit.Line(bestSoFar, figColBest, 1.5, nil)
 				l.StepStyle = plotter.PostStep
 				p.Add(l)
 				leg.Add("best so far", l)
 			}
 			if hasBest {
-				sc := figScatter(plotter.XYs{{X: float64(s.Best.Number), Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
+				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.Best.Number), Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
 				p.Add(sc)
-				leg.Add(fmt.Sprintf("best: trial %d (%s)", s.Best.Number, figNum(s.Best.Value)), sc)
+				leg.Add(fmt.Sprintf("best: trial %d (%s)", s.Best.Number, plotkit.Num(s.Best.Value)), sc)
 			}
 			if hasDefault {
-				h := figHLine{y: s.DefaultValue, style: figLineStyle(figColDefault, 1.5, figDashed)}
+				h := plotkit.HLine{Y: s.DefaultValue, Style: plotkit.LineStyle(figColDefault, 1.5, plotkit.Dashed)}
 				p.Add(h)
-				leg.Add(fmt.Sprintf("default (%s)", figNum(s.DefaultValue)), h)
+				leg.Add(fmt.Sprintf("default (%s)", plotkit.Num(s.DefaultValue)), h)
 			}
 			axis.apply(p)
 			if len(trials) == 0 {
 				p.X.Min, p.X.Max = 0, 1
 			}
-			return figDrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
 }
@@ -122,14 +123,14 @@ func figProgress(s *Search) Figure {
 // top edge for those off the scale.
 func figAddInfeasible(p *plot.Plot, leg *plot.Legend, inRange, offScale plotter.XYs) {
 	if len(inRange) > 0 {
-		sc := figScatter(inRange, draw.CrossGlyph{}, figColInfeasible, 2.5)
+		sc := plotkit.Scatter(inRange, draw.CrossGlyph{}, figColInfeasible, 2.5)
 		p.Add(sc)
 		if leg != nil {
 			leg.Add("trial (infeasible)", sc)
 		}
 	}
 	if len(offScale) > 0 {
-		sc := figScatter(offScale, draw.TriangleGlyph{}, figColInfeasible, 3)
+		sc := plotkit.Scatter(offScale, draw.TriangleGlyph{}, figColInfeasible, 3)
 		p.Add(sc)
 		if leg != nil {
 			leg.Add("infeasible, off scale", sc)
@@ -143,14 +144,14 @@ func figPareto(s *Search) Figure {
 	for _, t := range trials {
 		all = append(all, float64(t.PeakFootprintBytes))
 	}
-	unit := figChooseUnit(slices.Max(all))
+	unit := plotkit.ChooseUnit(slices.Max(all))
 
 	var feasible, infeasible, front plotter.XYs
 	for _, t := range trials {
 		if t.PeakFootprintBytes == 0 {
 			continue
 		}
-		pt := plotter.XY{X: float64(t.PeakFootprintBytes) / unit.div, Y: t.Value}
+		pt := plotter.XY{X: float64(t.PeakFootprintBytes) / unit.Div, Y: t.Value}
 		if t.Feasible {
 			feasible = append(feasible, pt)
 		} else {
@@ -158,13 +159,13 @@ func figPareto(s *Search) Figure {
 		}
 	}
 	for _, t := range s.Pareto {
-		if t.PeakFootprintBytes > 0 && figFinite(t.Value) {
-			front = append(front, plotter.XY{X: float64(t.PeakFootprintBytes) / unit.div, Y: t.Value})
+		if t.PeakFootprintBytes > 0 && plotkit.Finite(t.Value) {
+			front = append(front, plotter.XY{X: float64(t.PeakFootprintBytes) / unit.Div, Y: t.Value})
 		}
 	}
 	slices.SortStableFunc(front, func(a, b plotter.XY) int { return figCmpFloat(a.X, b.X) })
-	hasDefault := figFinite(s.DefaultValue) && s.DefaultFootprintBytes > 0
-	hasBest := s.Best.State == "complete" && figFinite(s.Best.Value) && s.Best.PeakFootprintBytes > 0 && len(trials) > 0
+	hasDefault := plotkit.Finite(s.DefaultValue) && s.DefaultFootprintBytes > 0
+	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.PeakFootprintBytes > 0 && len(trials) > 0
 	main := append(figYs(feasible), figYs(front)...)
 	if hasDefault {
 		main = append(main, s.DefaultValue)
@@ -196,43 +197,43 @@ func figPareto(s *Search) Figure {
 		Title:   "Objective against memory",
 		Caption: caption,
 		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := newFigPlot("Objective against peak footprint", "peak footprint ("+unit.name+")", figValueLabel(s))
-			leg := newFigLegend()
+			p := plotkit.NewPlot("Objective against peak footprint", "peak footprint ("+unit.Name+")", figValueLabel(s))
+			leg := plotkit.NewLegend()
 			if len(feasible)+len(infeasible) == 0 {
-				p.Add(figNote{"no complete trials with a footprint"})
+				p.Add(plotkit.Note{Text: "no complete trials with a footprint"})
 			}
 			if len(feasible) > 0 {
-				sc := figScatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
+				sc := plotkit.Scatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
 				p.Add(sc)
 				leg.Add("trial (feasible)", sc)
 			}
 			figAddInfeasible(p, leg, inRange, offScale)
 			if len(front) > 0 {
-				l := figLine(front, figColPareto, 1.5, nil)
-				sc := figScatter(front, draw.CircleGlyph{}, figColPareto, 3)
+				l := plotkit.Line(front, figColPareto, 1.5, nil)
+				sc := plotkit.Scatter(front, draw.CircleGlyph{}, figColPareto, 3)
 				p.Add(l, sc)
 				leg.Add(fmt.Sprintf("Pareto front (%d)", len(front)), l, sc)
 			}
 			if hasDefault {
-				sc := figScatter(plotter.XYs{{X: float64(s.DefaultFootprintBytes) / unit.div, Y: s.DefaultValue}}, draw.BoxGlyph{}, figColDefault, 5)
+				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.DefaultFootprintBytes) / unit.Div, Y: s.DefaultValue}}, draw.BoxGlyph{}, figColDefault, 5)
 				p.Add(sc)
 				leg.Add("default", sc)
 			}
 			if hasBest {
-				sc := figScatter(plotter.XYs{{X: float64(s.Best.PeakFootprintBytes) / unit.div, Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
+				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.Best.PeakFootprintBytes) / unit.Div, Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
 				p.Add(sc)
 				leg.Add(fmt.Sprintf("best (trial %d)", s.Best.Number), sc)
 			}
 			if s.MaxFootprintBytes > 0 {
-				v := figVLine{x: float64(s.MaxFootprintBytes) / unit.div, style: figLineStyle(figColBudget, 1, figDotted)}
+				v := plotkit.VLine{X: float64(s.MaxFootprintBytes) / unit.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
 				p.Add(v)
-				leg.Add("budget "+figBytes(float64(s.MaxFootprintBytes)), v)
+				leg.Add("budget "+plotkit.Bytes(float64(s.MaxFootprintBytes)), v)
 			}
 			axis.apply(p)
 			if !math.IsInf(p.X.Min, 0) {
 				p.X.Min = 0
 			}
-			return figDrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
 }
@@ -250,13 +251,13 @@ type figValueAxis struct {
 func newFigValueAxis(main, others []float64) figValueAxis {
 	var vals []float64
 	for _, v := range main {
-		if figFinite(v) {
+		if plotkit.Finite(v) {
 			vals = append(vals, v)
 		}
 	}
 	if len(vals) == 0 {
 		for _, v := range others {
-			if figFinite(v) {
+			if plotkit.Finite(v) {
 				vals = append(vals, v)
 			}
 		}
@@ -266,11 +267,11 @@ func newFigValueAxis(main, others []float64) figValueAxis {
 	}
 	top := slices.Max(vals)
 	for _, v := range others {
-		if figFinite(v) && v < top {
+		if plotkit.Finite(v) && v < top {
 			vals = append(vals, v)
 		}
 	}
-	a := figValueAxis{lo: slices.Min(vals), hi: top, log: figUseLogRatio(vals, figValueLogRatio), ok: true}
+	a := figValueAxis{lo: slices.Min(vals), hi: top, log: plotkit.UseLogRatio(vals, figValueLogRatio), ok: true}
 	if a.log {
 		f := math.Max(math.Pow(a.hi/a.lo, 0.04), 1.05)
 		a.lo, a.hi = a.lo/f, a.hi*f
@@ -307,7 +308,7 @@ func (a figValueAxis) apply(p *plot.Plot) {
 		return
 	}
 	if a.log {
-		figSetLogY(p, figNum)
+		plotkit.SetLogY(p, plotkit.Num)
 	}
 	p.Y.Min, p.Y.Max = a.lo, a.hi
 }

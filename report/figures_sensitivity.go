@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/gctune/gctune/internal/plotkit"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -32,11 +33,11 @@ func newFigSweepPanel(sw Sweep) figSweepPanel {
 	for i := range n {
 		x, y := sw.Values[i], sw.Objective[i]
 		ok := i < len(sw.Feasible) && sw.Feasible[i]
-		if !figFinite(x) || (sp.logX && x <= 0) {
+		if !plotkit.Finite(x) || (sp.logX && x <= 0) {
 			continue
 		}
 		switch {
-		case !figFinite(y):
+		case !plotkit.Finite(y):
 			sp.failed++
 			ok = false
 		case !ok:
@@ -53,10 +54,10 @@ func newFigSweepPanel(sw Sweep) figSweepPanel {
 	if len(cur) > 0 {
 		sp.segments = append(sp.segments, cur)
 	}
-	sp.showBest = figFinite(sw.BestValue) && (!sp.logX || sw.BestValue > 0)
-	sp.showDefault = figFinite(sw.DefaultValue) && (!sp.logX || sw.DefaultValue > 0)
+	sp.showBest = plotkit.Finite(sw.BestValue) && (!sp.logX || sw.BestValue > 0)
+	sp.showDefault = plotkit.Finite(sw.DefaultValue) && (!sp.logX || sw.DefaultValue > 0)
 	main := figYs(sp.points)
-	if sp.showBest && figFinite(sw.BestObjective) {
+	if sp.showBest && plotkit.Finite(sw.BestObjective) {
 		main = append(main, sw.BestObjective)
 	}
 	sp.axis = newFigValueAxis(main, figYs(infeasible))
@@ -71,25 +72,25 @@ func (sp figSweepPanel) plot(yLabel string, rank int) *plot.Plot {
 		label = sw.Param
 	}
 	title := fmt.Sprintf("%d. %s: effect %s", rank, label, figEffect(sw.Effect))
-	p := newFigPlot(title, label, yLabel)
+	p := plotkit.NewPlot(title, label, yLabel)
 	p.Title.TextStyle.Font.Size = 11
 	if len(sp.points)+len(sp.infeasible)+len(sp.offScale) == 0 {
-		p.Add(figNote{"no feasible point"})
+		p.Add(plotkit.Note{Text: "no feasible point"})
 	}
 	for _, seg := range sp.segments {
-		p.Add(figLine(seg, figColTrial, 1.2, nil))
+		p.Add(plotkit.Line(seg, figColTrial, 1.2, nil))
 	}
 	if len(sp.points) > 0 {
-		p.Add(figScatter(sp.points, draw.CircleGlyph{}, figColTrial, 2.2))
+		p.Add(plotkit.Scatter(sp.points, draw.CircleGlyph{}, figColTrial, 2.2))
 	}
 	figAddInfeasible(p, nil, sp.infeasible, sp.offScale)
 	if sp.showDefault {
-		p.Add(figVLine{x: sw.DefaultValue, style: figLineStyle(figColDefault, 1.3, figDashed)})
+		p.Add(plotkit.VLine{X: sw.DefaultValue, Style: plotkit.LineStyle(figColDefault, 1.3, plotkit.Dashed)})
 	}
 	if sp.showBest {
-		p.Add(figVLine{x: sw.BestValue, style: figLineStyle(figColBest, 1.3, nil)})
-		if figFinite(sw.BestObjective) && (!sp.axis.log || sw.BestObjective > 0) {
-			p.Add(figScatter(plotter.XYs{{X: sw.BestValue, Y: sw.BestObjective}}, draw.RingGlyph{}, figColBest, 5))
+		p.Add(plotkit.VLine{X: sw.BestValue, Style: plotkit.LineStyle(figColBest, 1.3, nil)})
+		if plotkit.Finite(sw.BestObjective) && (!sp.axis.log || sw.BestObjective > 0) {
+			p.Add(plotkit.Scatter(plotter.XYs{{X: sw.BestValue, Y: sw.BestObjective}}, draw.RingGlyph{}, figColBest, 5))
 		}
 	}
 	if sp.logX {
@@ -97,9 +98,9 @@ func (sp figSweepPanel) plot(yLabel string, rank int) *plot.Plot {
 	}
 	switch {
 	case sw.Bytes:
-		p.X.Tick.Marker = figBytesTicks{log: sp.logX}
+		p.X.Tick.Marker = plotkit.BytesTicks{Log: sp.logX}
 	case sp.logX:
-		p.X.Tick.Marker = figLogTicks{format: figNum}
+		p.X.Tick.Marker = plotkit.LogTicks{Format: plotkit.Num}
 	}
 	sp.axis.apply(p)
 	return p
@@ -142,9 +143,9 @@ func figSensitivity(r *Report) Figure {
 		Caption: caption,
 		render: figCanvas(figWideWidth, height, func(dc draw.Canvas) error {
 			if n == 0 {
-				p := newFigPlot("Sensitivity", "parameter value", vl)
-				p.Add(figNote{"no sensitivity sweeps"})
-				return figDrawGrid(dc, [][]*plot.Plot{{p}}, nil, nil)
+				p := plotkit.NewPlot("Sensitivity", "parameter value", vl)
+				p.Add(plotkit.Note{Text: "no sensitivity sweeps"})
+				return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, nil, nil)
 			}
 			grid := make([][]*plot.Plot, rows)
 			for r := range grid {
@@ -157,21 +158,21 @@ func figSensitivity(r *Report) Figure {
 				}
 				grid[i/cols][i%cols] = sp.plot(yl, i+1)
 			}
-			leg := newFigLegend()
-			leg.Add("feasible point", figScatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.2), figLine(nil, figColTrial, 1.2, nil))
+			leg := plotkit.NewLegend()
+			leg.Add("feasible point", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.2), plotkit.Line(nil, figColTrial, 1.2, nil))
 			if infeasible > 0 {
-				leg.Add("infeasible point", figScatter(plotter.XYs{{}}, draw.CrossGlyph{}, figColInfeasible, 2.5))
+				leg.Add("infeasible point", plotkit.Scatter(plotter.XYs{{}}, draw.CrossGlyph{}, figColInfeasible, 2.5))
 			}
 			if offScale > 0 {
-				leg.Add("infeasible, off scale", figScatter(plotter.XYs{{}}, draw.TriangleGlyph{}, figColInfeasible, 3))
+				leg.Add("infeasible, off scale", plotkit.Scatter(plotter.XYs{{}}, draw.TriangleGlyph{}, figColInfeasible, 3))
 			}
-			leg.Add("best value", figVLine{style: figLineStyle(figColBest, 1.3, nil)})
-			leg.Add("default value", figVLine{style: figLineStyle(figColDefault, 1.3, figDashed)})
+			leg.Add("best value", plotkit.VLine{Style: plotkit.LineStyle(figColBest, 1.3, nil)})
+			leg.Add("default value", plotkit.VLine{Style: plotkit.LineStyle(figColDefault, 1.3, plotkit.Dashed)})
 			var spare *[2]int
 			if n%cols != 0 {
 				spare = &[2]int{rows - 1, cols - 1}
 			}
-			return figDrawGrid(dc, grid, leg, spare)
+			return plotkit.DrawGrid(dc, grid, leg, spare)
 		}),
 	}
 }

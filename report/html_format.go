@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/search"
 )
@@ -42,15 +43,6 @@ func htmlFixed(x float64, decimals int) string {
 	return out
 }
 
-// htmlRoundSig rounds x to n significant digits.
-func htmlRoundSig(x float64, n int) float64 {
-	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-		return x
-	}
-	scale := math.Pow(10, float64(n-1)-math.Floor(math.Log10(math.Abs(x))))
-	return math.Round(x*scale) / scale
-}
-
 // htmlSig writes x with n significant digits (all the digits of its integer part), trailing
 // zeros removed when trim: htmlSig(0.333333, 4, true) = "0.3333", htmlSig(10, 4, true) = "10".
 func htmlSig(x float64, n int, trim bool) string {
@@ -60,7 +52,7 @@ func htmlSig(x float64, n int, trim bool) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return htmlFixed(x, 0)
 	}
-	r := htmlRoundSig(x, n)
+	r := numfmt.RoundSig(x, n)
 	decimals := n - 1 - int(math.Floor(math.Log10(math.Abs(r))))
 	if decimals <= 0 {
 		return htmlFixed(x, 0) // whole numbers keep all their digits

@@ -1,0 +1,38 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gctune/gctune/internal/plotkit"
+)
+
+// figEffect writes a sweep's effect (a fraction) as a signed percentage: "+35%".
+func figEffect(e float64) string {
+	if !plotkit.Finite(e) {
+		return "n/a"
+	}
+	pct := e * 100
+	if math.Abs(pct) >= 10 {
+		return fmt.Sprintf("%+.0f%%", pct)
+	}
+	return fmt.Sprintf("%+.1f%%", pct)
+}
+
+func figCmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func figLowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
