@@ -206,8 +206,8 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	// The changed parameters and, for each, the best with it put back. A parameter at its
 	// (rounded) default is the VM default itself, as the recommendation exports it: nothing set.
 	var changed []int
-	for i, pi := range params {
-		if pi.get(best) != pi.get(def) {
+	for i, pi := range search.Tunables() {
+		if pi.Get(best) != pi.Get(def) {
 			changed = append(changed, i)
 		} else {
 			bestParams = putBack(bestParams, base, i)
@@ -235,7 +235,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 			k := j - len(results)
 			res, err := prob.Evaluate(reverted(changed[k]))
 			if err != nil {
-				return fmt.Errorf("report: best with %s put back: %w", params[changed[k]].label, err)
+				return fmt.Errorf("report: best with %s put back: %w", search.Tunables()[changed[k]].Label, err)
 			}
 			revertRes[k] = res
 			return nil
@@ -265,9 +265,9 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 		return nil, nil, err
 	}
 	for k, i := range changed {
-		pi := params[i]
-		d.Changes = append(d.Changes, Change{Param: pi.name, Label: pi.label, Bytes: pi.bytes,
-			DefaultValue: pi.get(def), BestValue: pi.get(best),
+		pi := search.Tunables()[i]
+		d.Changes = append(d.Changes, Change{Param: pi.Name, Label: pi.Label, Bytes: pi.IsBytes(),
+			DefaultValue: pi.Get(def), BestValue: pi.Get(best),
 			RevertedObjective: measured(prob, revertRes[k]), RevertedFeasible: revertRes[k].Feasible,
 			RevertedInfeasibility: revertRes[k].Infeasibility})
 	}
@@ -292,20 +292,16 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	return d, runs, nil
 }
 
-// putBack returns p with parameter params[i] put back to the VM default itself (base's field).
+// putBack returns p with tunable i put back to the VM default itself: base's field, read and
+// written through the tunable table. The survivors to keep are base's own Survivors (Pharo's
+// formula when base has it), not a proportion read from it.
 func putBack(p, base heapsim.Params, i int) heapsim.Params {
-	switch params[i].name {
-	case search.ParamNewSpace:
-		p.NewSpaceBytes = base.NewSpaceBytes
-	case search.ParamHeadroom:
-		p.GrowthHeadroomBytes = base.GrowthHeadroomBytes
-	case search.ParamShrink:
-		p.ShrinkThresholdBytes = base.ShrinkThresholdBytes
-	case search.ParamRatio:
-		p.FullGCRatio = base.FullGCRatio
-	case search.ParamProportion:
+	t := search.Tunables()[i]
+	if t.Unit == search.UnitProportion {
 		p.Survivors = base.Survivors
+		return p
 	}
+	t.ToParams(&p, t.FromParams(base))
 	return p
 }
 
@@ -467,21 +463,21 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		s := fmt.Sprintf("The best configuration %s it (%s instead of %s), but no single parameter put back to its default brings it back",
 			verb, secs(f.BestCostSeconds), secs(f.CostSeconds))
 		if bestK >= 0 {
-			pi := params[changed[bestK]]
+			pi := search.Tunables()[changed[bestK]]
 			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
-				pi.label, value(pi, pi.get(def)), pct(bestBack/removed))
+				pi.Label, value(pi, pi.Get(def)), pct(bestBack/removed))
 		} else {
 			return s + ": it takes the changes together."
 		}
 		return s
 	}
-	pi := params[changed[bestK]]
-	f.FixedBy, f.FixedByLabel = pi.name, pi.label
+	pi := search.Tunables()[changed[bestK]]
+	f.FixedBy, f.FixedByLabel = pi.Name, pi.Label
 	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
 	what := evidenceCount(kind, rs[1], rs[2+bestK])
 	return fmt.Sprintf("Changing the %s from %s to %s "+verb+" it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
-		pi.label, value(pi, pi.get(def)), value(pi, pi.get(best)), secs(f.BestCostSeconds),
-		pi.label, value(pi, pi.get(def)), secs(f.RevertedCostSeconds), what)
+		pi.Label, value(pi, pi.Get(def)), value(pi, pi.Get(best)), secs(f.BestCostSeconds),
+		pi.Label, value(pi, pi.Get(def)), secs(f.RevertedCostSeconds), what)
 }
 
 // evidenceCount describes the pathology's count in the best run and in the run with the
@@ -501,11 +497,11 @@ func evidenceCount(kind string, best, back runResult) string {
 }
 
 // value formats a parameter value for people.
-func value(pi paramInfo, v float64) string {
+func value(pi search.Tunable, v float64) string {
 	switch {
-	case pi.bytes:
+	case pi.IsBytes():
 		return units.FormatBytes(uint64(math.Round(v)))
-	case pi.name == search.ParamProportion:
+	case pi.Unit == search.UnitProportion:
 		if v >= 1 {
 			return fmt.Sprintf("p = %.3g (keep all survivors)", v)
 		}

@@ -76,7 +76,7 @@ var (
 	figColInfeasible    = color.RGBA{R: 165, G: 165, B: 165, A: 255}
 	figColPareto        = color.RGBA{R: 0, G: 140, B: 100, A: 255}
 	figColBudget        = color.RGBA{R: 20, G: 20, B: 20, A: 255}
-	errFigNothingToDraw = plotkit.ErrNothingToDraw
+	errFigNothingToDraw = errors.New("report: figure has nothing to draw")
 )
 
 // Figures returns the report's figures in a fixed order: per workload its lifetime histograms

@@ -153,15 +153,16 @@ func htmlValue(v float64, seconds bool) string {
 // htmlParam writes a parameter's value: a size, the ratio with 4 significant digits, the
 // tenuring proportion with 3 ("keep all" from 1 on).
 func htmlParam(param string, isBytes bool, v float64) string {
+	t, known := search.TunableNamed(param)
 	switch {
 	case math.IsNaN(v):
 		return htmlDash
-	case isBytes || param == search.ParamNewSpace || param == search.ParamHeadroom || param == search.ParamShrink:
+	case isBytes || known && t.IsBytes():
 		if v < 0 || math.IsInf(v, 0) {
 			return htmlFixed(v, 0)
 		}
 		return htmlBytes(uint64(math.Round(v)))
-	case param == search.ParamProportion:
+	case known && t.Unit == search.UnitProportion:
 		if v >= 1 {
 			return "keep all (p" + htmlNBSP + "=" + htmlNBSP + htmlSig(v, 3, true) + ")"
 		}

@@ -235,8 +235,8 @@ func htmlDefaultPoint(r *Report) map[string]float64 {
 	if r.Search.DefaultPoint == (search.Point{}) {
 		return def
 	}
-	for _, pi := range htmlParams {
-		def[pi.name] = htmlPointValue(r.Search.DefaultPoint, pi.name)
+	for _, t := range search.Tunables() {
+		def[t.Name] = t.Get(r.Search.DefaultPoint)
 	}
 	return def
 }
@@ -250,13 +250,13 @@ func htmlConfigRows(r *Report, hasBest bool) []htmlConfigRow {
 		}
 	}
 	var rows []htmlConfigRow
-	for _, pi := range htmlParams {
-		row := htmlConfigRow{Label: pi.label, VMParam: pi.vm, Default: "—", Best: "—"}
-		if d, ok := def[pi.name]; ok {
-			row.Default = htmlParam(pi.name, pi.bytes, d)
+	for _, t := range search.Tunables() {
+		row := htmlConfigRow{Label: htmlTunableLabel(t), VMParam: strconv.Itoa(t.VMParam), Default: "—", Best: "—"}
+		if d, ok := def[t.Name]; ok {
+			row.Default = htmlParam(t.Name, t.IsBytes(), d)
 		}
 		if hasBest {
-			row.Best = htmlParam(pi.name, pi.bytes, htmlPointValue(r.Search.Best.Point, pi.name))
+			row.Best = htmlParam(t.Name, t.IsBytes(), t.Get(r.Search.Best.Point))
 		}
 		row.Changed = hasBest && row.Default != "—" && row.Default != row.Best
 		rows = append(rows, row)
@@ -362,13 +362,23 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 // htmlUnitRe matches the unit at the end of an objective's label ("run time (s)").
 var htmlUnitRe = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
 
+// htmlParamLabel is the table cell's label of the tunable named param (param itself if
+// unknown).
 func htmlParamLabel(param string) string {
-	for _, pi := range htmlParams {
-		if pi.name == param {
-			return pi.label
-		}
+	if t, ok := search.TunableNamed(param); ok {
+		return htmlTunableLabel(t)
 	}
 	return param
+}
+
+// htmlTunableLabel is t's label for a table cell, capitalised; the proportion says which
+// number it is ("Survivors to keep (proportion p)"), as its values read "keep all (p = 1.25)".
+func htmlTunableLabel(t search.Tunable) string {
+	label := htmlUpperFirst(t.Label)
+	if t.Unit == search.UnitProportion {
+		label += " (proportion p)"
+	}
+	return label
 }
 
 // htmlUpperFirst capitalises a label for a table cell ("full GC ratio" → "Full GC ratio").

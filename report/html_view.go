@@ -2,9 +2,6 @@ package report
 
 import (
 	"html/template"
-	"math"
-
-	"github.com/gctune/gctune/search"
 )
 
 // ---- the page's view: every number already formatted ---------------------------------------
@@ -139,32 +136,4 @@ type htmlRun struct {
 type htmlStatRow struct {
 	Label, Default, Best, Change string
 	Sub                          bool
-}
-
-// htmlParams is what the page says about each search dimension.
-var htmlParams = []struct {
-	name, label, vm string
-	bytes           bool
-}{
-	{search.ParamNewSpace, "New space (eden) size", "45", true},
-	{search.ParamHeadroom, "Growth headroom", "25", true},
-	{search.ParamShrink, "Shrink threshold", "24", true},
-	{search.ParamRatio, "Full GC ratio", "55", false},
-	{search.ParamProportion, "Survivors to keep (proportion p)", "6", false},
-}
-
-func htmlPointValue(p search.Point, param string) float64 {
-	switch param {
-	case search.ParamNewSpace:
-		return p.NewSpaceBytes
-	case search.ParamHeadroom:
-		return p.HeadroomBytes
-	case search.ParamShrink:
-		return p.ShrinkBytes
-	case search.ParamRatio:
-		return p.Ratio
-	case search.ParamProportion:
-		return p.Proportion
-	}
-	return math.NaN()
 }
