@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gctune/gctune/internal/plotkit"
 )
@@ -20,6 +19,7 @@ func figEffect(e float64) string {
 	return fmt.Sprintf("%+.1f%%", pct)
 }
 
+// figCmpFloat orders two floats for slices.SortFunc (NaNs compare equal to everything).
 func figCmpFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -28,11 +28,4 @@ func figCmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
-}
-
-func figLowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }

@@ -287,13 +287,19 @@ var figFullGCCauses = []struct {
 	{heapsim.CauseExplicit, draw.BoxGlyph{}, [2]color.Color{figColDefaultAmber, figColBestSky}},
 }
 
-func figFullGCs(i int, c *Comparison) Figure {
-	rc := newFigRunClock(c)
-	// byCause[run][cause index]
-	var byCause [2][3]plotter.XYs
-	var counts [2]int
-	var seconds [2]float64
-	var ys []float64
+// figFullGCSeries are the full-GC figure's series: per run (default, best) and per cause of
+// figFullGCCauses, each full GC at (allocation clock in rc's unit, seconds), not downsampled;
+// the number of full GCs and their seconds per run; and every full GC's seconds.
+type figFullGCSeries struct {
+	byCause [2][3]plotter.XYs
+	counts  [2]int
+	seconds [2]float64
+	ys      []float64
+}
+
+// newFigFullGCSeries gathers the full GCs of c's two runs.
+func newFigFullGCSeries(c *Comparison, rc figRunClock) figFullGCSeries {
+	var fs figFullGCSeries
 	for k, rs := range figRunStyles(c) {
 		for _, e := range rs.run.Events {
 			if e.Kind != heapsim.EventFullGC {
@@ -305,12 +311,30 @@ func figFullGCs(i int, c *Comparison) Figure {
 					ci = j
 				}
 			}
-			byCause[k][ci] = append(byCause[k][ci], plotter.XY{X: rc.x(e.ClockBytes), Y: e.Seconds})
-			counts[k]++
-			seconds[k] += e.Seconds
-			ys = append(ys, e.Seconds)
+			fs.byCause[k][ci] = append(fs.byCause[k][ci], plotter.XY{X: rc.x(e.ClockBytes), Y: e.Seconds})
+			fs.counts[k]++
+			fs.seconds[k] += e.Seconds
+			fs.ys = append(fs.ys, e.Seconds)
 		}
 	}
+	return fs
+}
+
+// hasCause reports whether either run has a full GC of cause.
+func (fs figFullGCSeries) hasCause(cause heapsim.FullGCCause) bool {
+	for j, fc := range figFullGCCauses {
+		if fc.cause == cause {
+			return len(fs.byCause[0][j])+len(fs.byCause[1][j]) > 0
+		}
+	}
+	return false
+}
+
+func figFullGCs(i int, c *Comparison) Figure {
+	rc := newFigRunClock(c)
+	fs := newFigFullGCSeries(c, rc)
+	// byCause[run][cause index]
+	byCause, counts, seconds, ys := fs.byCause, fs.counts, fs.seconds, fs.ys
 	for k := range byCause {
 		for j := range byCause[k] {
 			byCause[k][j] = plotkit.Downsample(byCause[k][j], figMaxSeriesPoints)
@@ -328,7 +352,13 @@ func figFullGCs(i int, c *Comparison) Figure {
 	}
 	caption := "Each full GC's time against the allocation clock, the default run in the top panel (reds) and " +
 		"the best in the bottom one (blues); circles are ratio-triggered full GCs, triangles those forced " +
-		"by a large allocation, squares explicit ones."
+		"by a large allocation"
+	// The simulator makes no explicit full GC (no profile records one): squares are named only
+	// when a run has them.
+	if fs.hasCause(heapsim.CauseExplicit) {
+		caption += ", squares explicit ones"
+	}
+	caption += "."
 	if logY {
 		caption += " The time axis is logarithmic."
 	}

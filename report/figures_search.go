@@ -66,7 +66,7 @@ func figProgress(s *Search) Figure {
 	inRange, offScale := axis.split(infeasible)
 
 	caption := fmt.Sprintf("Each complete trial's %s against its number (%d trials: rings feasible, grey crosses "+
-		"infeasible), the best feasible value so far as a blue step line", figLowerFirst(figValueLabel(s)), len(trials))
+		"infeasible), the best feasible value so far as a blue step line", lowerFirst(figValueLabel(s)), len(trials))
 	if hasDefault {
 		caption += ", and the default configuration's value as a dashed red line"
 	}
@@ -177,7 +177,7 @@ func figPareto(s *Search) Figure {
 	inRange, offScale := axis.split(infeasible)
 
 	caption := fmt.Sprintf("Each complete trial's %s against its peak footprint (rings feasible, grey crosses "+
-		"infeasible); the green line joins the Pareto front, the trials no other trial beats in both", figLowerFirst(figValueLabel(s)))
+		"infeasible); the green line joins the Pareto front, the trials no other trial beats in both", lowerFirst(figValueLabel(s)))
 	if hasDefault {
 		caption += "; the red square is the default configuration"
 	}

@@ -329,7 +329,7 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 					verb = "Removed"
 				}
 				fv.Fix = fmt.Sprintf("%s by the change of the %s: with it put back to its default, the best configuration pays %s for it again.",
-					verb, htmlLowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
+					verb, lowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
 			}
 			wv.Findings = append(wv.Findings, fv)
 		}
@@ -387,18 +387,6 @@ func htmlUpperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// htmlLowerFirst puts a label in the middle of a sentence.
-func htmlLowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	// Keep acronyms ("GC ratio") as they are.
-	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
 
 func htmlWorkloadSection(i int, w Workload, figs []htmlFigure, use func(id, what string) string) htmlWorkload {
