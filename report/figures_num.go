@@ -18,14 +18,3 @@ func figEffect(e float64) string {
 	}
 	return fmt.Sprintf("%+.1f%%", pct)
 }
-
-// figCmpFloat orders two floats for slices.SortFunc (NaNs compare equal to everything).
-func figCmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}

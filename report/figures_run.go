@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gctune/gctune/heapsim"
@@ -14,6 +15,25 @@ import (
 )
 
 // ---- Run figures ----
+
+// figRunFigure is run figure i of comparison c: named run-<i+1>-<name>, titled by figRunTitle,
+// drawn by fn on a wide canvas height high.
+func figRunFigure(i int, c *Comparison, name, title, caption string, height vg.Length, fn func(dc draw.Canvas) error) Figure {
+	return Figure{
+		Name: fmt.Sprintf("run-%d-%s", i+1, name), Section: SectionRun, Workload: i,
+		Title:   figRunTitle(c, title),
+		Caption: caption,
+		render:  figCanvas(figWideWidth, height, fn),
+	}
+}
+
+// figLogTimeNote is the caption's note on a logarithmic time axis ("" for a linear one).
+func figLogTimeNote(logY bool) string {
+	if logY {
+		return " The time axis is logarithmic."
+	}
+	return ""
+}
 
 func figRunTitle(c *Comparison, what string) string {
 	if c.Workload == "" {
@@ -123,13 +143,7 @@ func figFootprint(i int, c *Comparison, budget uint64) Figure {
 		top = max(top, float64(budget))
 	}
 	yu := plotkit.ChooseUnit(top)
-	scaleY := func(xys plotter.XYs) plotter.XYs {
-		out := make(plotter.XYs, len(xys))
-		for j, p := range xys {
-			out[j] = plotter.XY{X: p.X, Y: p.Y / yu.Div}
-		}
-		return out
-	}
+	scaleY := func(xys plotter.XYs) plotter.XYs { return plotkit.ScaleXYs(xys, yu.Div) }
 	caption := "Footprint (new space plus old-space segments, solid step lines) and old-space use (dashed, " +
 		"image included) over the run, default in red and best in blue"
 	if len(live) > 0 {
@@ -137,48 +151,43 @@ func figFootprint(i int, c *Comparison, budget uint64) Figure {
 	}
 	caption += "; the gap between footprint and old-space use is free memory, and each drop of the " +
 		"dashed line is a full GC."
-	return Figure{
-		Name: fmt.Sprintf("run-%d-footprint", i+1), Section: SectionRun, Workload: i,
-		Title:   figRunTitle(c, "memory over the run"),
-		Caption: caption,
-		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := plotkit.NewPlot(figRunTitle(c, "footprint and old-space use"), rc.label(), "memory ("+yu.Name+")")
-			leg := plotkit.NewLegend()
-			drawn := false
-			for k, rs := range figRunStyles(c) {
-				if len(ss[k].footprint) == 0 {
-					continue
-				}
-				drawn = true
-				l := plotkit.Line(scaleY(ss[k].footprint), rs.color, 1.3*rs.wide, nil)
-				l.StepStyle = plotter.PostStep
-				o := plotkit.Line(scaleY(ss[k].oldUsed), rs.color, 0.9*rs.wide, plotkit.Dashed)
-				p.Add(l, o)
-				leg.Add(rs.name+": footprint", l)
-				leg.Add(rs.name+": old space used", o)
+	return figRunFigure(i, c, "footprint", "memory over the run", caption, figWideHeight, func(dc draw.Canvas) error {
+		p := plotkit.NewPlot(figRunTitle(c, "footprint and old-space use"), rc.label(), "memory ("+yu.Name+")")
+		leg := plotkit.NewLegend()
+		drawn := false
+		for k, rs := range figRunStyles(c) {
+			if len(ss[k].footprint) == 0 {
+				continue
 			}
-			if len(live) > 0 {
-				drawn = true
-				l := plotkit.Line(scaleY(live), figColLive, 1.2, nil)
-				p.Add(l)
-				leg.Add("live data (application)", l)
-			}
-			if budget > 0 {
-				h := plotkit.HLine{Y: float64(budget) / yu.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
-				p.Add(h)
-				leg.Add("budget "+plotkit.Bytes(float64(budget)), h)
-			}
-			if !drawn {
-				p.Add(plotkit.Note{Text: "no events"})
-			}
-			p.Y.Min = 0
-			if !(p.Y.Max > 0) {
-				p.Y.Max = 1
-			}
-			rc.apply(p)
-			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
-		}),
-	}
+			drawn = true
+			l := plotkit.Line(scaleY(ss[k].footprint), rs.color, 1.3*rs.wide, nil)
+			l.StepStyle = plotter.PostStep
+			o := plotkit.Line(scaleY(ss[k].oldUsed), rs.color, 0.9*rs.wide, plotkit.Dashed)
+			p.Add(l, o)
+			leg.Add(rs.name+": footprint", l)
+			leg.Add(rs.name+": old space used", o)
+		}
+		if len(live) > 0 {
+			drawn = true
+			l := plotkit.Line(scaleY(live), figColLive, 1.2, nil)
+			p.Add(l)
+			leg.Add("live data (application)", l)
+		}
+		if budget > 0 {
+			h := plotkit.HLine{Y: float64(budget) / yu.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
+			p.Add(h)
+			leg.Add("budget "+plotkit.Bytes(float64(budget)), h)
+		}
+		if !drawn {
+			p.Add(plotkit.Note{Text: "no events"})
+		}
+		p.Y.Min = 0
+		if !(p.Y.Max > 0) {
+			p.Y.Max = 1
+		}
+		rc.apply(p)
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+	})
 }
 
 func figScavenges(i int, c *Comparison) Figure {
@@ -219,61 +228,54 @@ func figScavenges(i int, c *Comparison) Figure {
 		caption += "; the thin dotted lines are the part spent scanning the remembered set"
 	}
 	caption += "."
-	if logY {
-		caption += " The time axis is logarithmic."
-	}
-	return Figure{
-		Name: fmt.Sprintf("run-%d-scavenges", i+1), Section: SectionRun, Workload: i,
-		Title:   figRunTitle(c, "scavenge times"),
-		Caption: caption,
-		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := plotkit.NewPlot(figRunTitle(c, "scavenge times"), rc.label(), "scavenge time (ms)")
-			leg := plotkit.NewLegend()
-			markers := plotkit.Markers(ss[0].count, ss[1].count)
+	caption += figLogTimeNote(logY)
+	return figRunFigure(i, c, "scavenges", "scavenge times", caption, figWideHeight, func(dc draw.Canvas) error {
+		p := plotkit.NewPlot(figRunTitle(c, "scavenge times"), rc.label(), "scavenge time (ms)")
+		leg := plotkit.NewLegend()
+		markers := plotkit.Markers(ss[0].count, ss[1].count)
+		for k, rs := range figRunStyles(c) {
+			s := ss[k]
+			if s.count == 0 {
+				continue
+			}
+			l := plotkit.Line(s.total, rs.color, 1.1*rs.wide, nil)
+			p.Add(l)
+			thumbs := []plot.Thumbnailer{l}
+			if markers(s.count) {
+				sc := plotkit.Scatter(s.total, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
+				p.Add(sc)
+				thumbs = append(thumbs, sc)
+			}
+			leg.Add(fmt.Sprintf("%s: %d scavenges, %s s", rs.name, s.count, plotkit.Num(s.seconds)), thumbs...)
+		}
+		if anyRS {
 			for k, rs := range figRunStyles(c) {
-				s := ss[k]
-				if s.count == 0 {
+				segs := plotkit.PositiveSegments(ss[k].rs)
+				if len(segs) == 0 {
 					continue
 				}
-				l := plotkit.Line(s.total, rs.color, 1.1*rs.wide, nil)
-				p.Add(l)
-				thumbs := []plot.Thumbnailer{l}
-				if markers(s.count) {
-					sc := plotkit.Scatter(s.total, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
-					p.Add(sc)
-					thumbs = append(thumbs, sc)
-				}
-				leg.Add(fmt.Sprintf("%s: %d scavenges, %s s", rs.name, s.count, plotkit.Num(s.seconds)), thumbs...)
-			}
-			if anyRS {
-				for k, rs := range figRunStyles(c) {
-					segs := plotkit.PositiveSegments(ss[k].rs)
-					if len(segs) == 0 {
-						continue
+				var first *plotkit.Polyline
+				for _, seg := range segs {
+					l := plotkit.Line(seg, rs.light, 1.2*rs.wide, plotkit.Dotted)
+					p.Add(l)
+					if first == nil {
+						first = l
 					}
-					var first *plotkit.Polyline
-					for _, seg := range segs {
-						l := plotkit.Line(seg, rs.light, 1.2*rs.wide, plotkit.Dotted)
-						p.Add(l)
-						if first == nil {
-							first = l
-						}
-					}
-					leg.Add(rs.name+": remembered-set part", first)
 				}
+				leg.Add(rs.name+": remembered-set part", first)
 			}
-			if len(ys) == 0 {
-				p.Add(plotkit.Note{Text: "no scavenges"})
-			}
-			if logY {
-				plotkit.SetLogY(p, plotkit.Num)
-			} else {
-				p.Y.Min = 0
-			}
-			rc.apply(p)
-			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
-		}),
-	}
+		}
+		if len(ys) == 0 {
+			p.Add(plotkit.Note{Text: "no scavenges"})
+		}
+		if logY {
+			plotkit.SetLogY(p, plotkit.Num)
+		} else {
+			p.Y.Min = 0
+		}
+		rc.apply(p)
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+	})
 }
 
 // figFullGCCauses are the full-GC causes with their glyphs and, per run, colours.
@@ -359,53 +361,46 @@ func figFullGCs(i int, c *Comparison) Figure {
 		caption += ", squares explicit ones"
 	}
 	caption += "."
-	if logY {
-		caption += " The time axis is logarithmic."
-	}
-	return Figure{
-		Name: fmt.Sprintf("run-%d-fullgcs", i+1), Section: SectionRun, Workload: i,
-		Title:   figRunTitle(c, "full GCs"),
-		Caption: caption,
-		render: figCanvas(figWideWidth, figTallHeight, func(dc draw.Canvas) error {
-			leg := plotkit.NewLegend()
-			var panels [][]*plot.Plot
-			for k, rs := range figRunStyles(c) {
-				title := fmt.Sprintf("%s run: %d full GCs, %s s in all", rs.name, counts[k], plotkit.Num(seconds[k]))
-				if counts[k] == 1 {
-					title = fmt.Sprintf("%s run: 1 full GC, %s s", rs.name, plotkit.Num(seconds[k]))
-				}
-				if counts[k] == 0 {
-					title = rs.name + " run: no full GCs"
-				}
-				xl := ""
-				if k == 1 {
-					xl = rc.label()
-				}
-				p := plotkit.NewPlot(figRunTitle(c, title), xl, "full GC time (s)")
-				for j, fc := range figFullGCCauses {
-					pts := byCause[k][j]
-					if len(pts) == 0 {
-						continue
-					}
-					sc := plotkit.Scatter(pts, fc.shape, fc.cols[k], 3.5)
-					p.Add(sc)
-					leg.Add(fmt.Sprintf("%s: %s (%d)", rs.name, fc.cause, len(pts)), sc)
-				}
-				if counts[k] == 0 {
-					p.Add(plotkit.Note{Text: "no full GCs"})
-				}
-				if logY {
-					plotkit.SetLogY(p, plotkit.Num)
-					p.Y.Min, p.Y.Max = ylo/1.15, ymax*1.15
-				} else {
-					p.Y.Min, p.Y.Max = 0, ymax*1.08
-				}
-				rc.apply(p)
-				panels = append(panels, []*plot.Plot{p})
+	caption += figLogTimeNote(logY)
+	return figRunFigure(i, c, "fullgcs", "full GCs", caption, figTallHeight, func(dc draw.Canvas) error {
+		leg := plotkit.NewLegend()
+		var panels [][]*plot.Plot
+		for k, rs := range figRunStyles(c) {
+			title := fmt.Sprintf("%s run: %d full GCs, %s s in all", rs.name, counts[k], plotkit.Num(seconds[k]))
+			if counts[k] == 1 {
+				title = fmt.Sprintf("%s run: 1 full GC, %s s", rs.name, plotkit.Num(seconds[k]))
 			}
-			return plotkit.DrawGrid(dc, panels, leg, nil)
-		}),
-	}
+			if counts[k] == 0 {
+				title = rs.name + " run: no full GCs"
+			}
+			xl := ""
+			if k == 1 {
+				xl = rc.label()
+			}
+			p := plotkit.NewPlot(figRunTitle(c, title), xl, "full GC time (s)")
+			for j, fc := range figFullGCCauses {
+				pts := byCause[k][j]
+				if len(pts) == 0 {
+					continue
+				}
+				sc := plotkit.Scatter(pts, fc.shape, fc.cols[k], 3.5)
+				p.Add(sc)
+				leg.Add(fmt.Sprintf("%s: %s (%d)", rs.name, fc.cause, len(pts)), sc)
+			}
+			if counts[k] == 0 {
+				p.Add(plotkit.Note{Text: "no full GCs"})
+			}
+			if logY {
+				plotkit.SetLogY(p, plotkit.Num)
+				p.Y.Min, p.Y.Max = ylo/1.15, ymax*1.15
+			} else {
+				p.Y.Min, p.Y.Max = 0, ymax*1.08
+			}
+			rc.apply(p)
+			panels = append(panels, []*plot.Plot{p})
+		}
+		return plotkit.DrawGrid(dc, panels, leg, nil)
+	})
 }
 
 func figRememberedSet(i int, c *Comparison) Figure {
@@ -430,55 +425,50 @@ func figRememberedSet(i int, c *Comparison) Figure {
 	caption := "The remembered set at each scheduled scavenge, default in red and best in blue: its entries " +
 		"(old objects that point into new space, left) and the slots the scavenger scans in them (right); " +
 		"a few big containers in it show as few entries but many slots."
-	return Figure{
-		Name: fmt.Sprintf("run-%d-remembered-set", i+1), Section: SectionRun, Workload: i,
-		Title:   figRunTitle(c, "remembered set"),
-		Caption: caption,
-		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			leg := plotkit.NewLegend()
-			markers := plotkit.Markers(counts[0], counts[1])
-			var row []*plot.Plot
-			for j, what := range []struct {
-				title, ylabel string
-				data          [2]plotter.XYs
-			}{
-				{"remembered-set entries", "entries", entries},
-				{"remembered-set slots scanned", "slots", slots},
-			} {
-				p := plotkit.NewPlot(figRunTitle(c, what.title), rc.label(), what.ylabel)
-				for k, rs := range figRunStyles(c) {
-					pts := what.data[k]
-					if len(pts) == 0 {
-						continue
-					}
-					l := plotkit.Line(pts, rs.color, 1.1*rs.wide, nil)
-					p.Add(l)
-					thumbs := []plot.Thumbnailer{l}
-					if markers(counts[k]) {
-						sc := plotkit.Scatter(pts, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
-						p.Add(sc)
-						thumbs = append(thumbs, sc)
-					}
-					if j == 0 {
-						leg.Add(fmt.Sprintf("%s (%d scavenges)", rs.name, counts[k]), thumbs...)
-					}
+	return figRunFigure(i, c, "remembered-set", "remembered set", caption, figWideHeight, func(dc draw.Canvas) error {
+		leg := plotkit.NewLegend()
+		markers := plotkit.Markers(counts[0], counts[1])
+		var row []*plot.Plot
+		for j, what := range []struct {
+			title, ylabel string
+			data          [2]plotter.XYs
+		}{
+			{"remembered-set entries", "entries", entries},
+			{"remembered-set slots scanned", "slots", slots},
+		} {
+			p := plotkit.NewPlot(figRunTitle(c, what.title), rc.label(), what.ylabel)
+			for k, rs := range figRunStyles(c) {
+				pts := what.data[k]
+				if len(pts) == 0 {
+					continue
 				}
-				if counts[0]+counts[1] == 0 {
-					p.Add(plotkit.Note{Text: "no scavenges"})
-				} else if maxSlots == 0 {
-					p.Add(plotkit.Note{Text: "remembered set always empty"})
+				l := plotkit.Line(pts, rs.color, 1.1*rs.wide, nil)
+				p.Add(l)
+				thumbs := []plot.Thumbnailer{l}
+				if markers(counts[k]) {
+					sc := plotkit.Scatter(pts, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
+					p.Add(sc)
+					thumbs = append(thumbs, sc)
 				}
-				p.Y.Tick.Marker = plotkit.SITicks{}
-				p.Y.Min = 0
-				if !(p.Y.Max > 0) {
-					p.Y.Max = 1
+				if j == 0 {
+					leg.Add(fmt.Sprintf("%s (%d scavenges)", rs.name, counts[k]), thumbs...)
 				}
-				rc.apply(p)
-				row = append(row, p)
 			}
-			return plotkit.DrawGrid(dc, [][]*plot.Plot{row}, leg, nil)
-		}),
-	}
+			if counts[0]+counts[1] == 0 {
+				p.Add(plotkit.Note{Text: "no scavenges"})
+			} else if maxSlots == 0 {
+				p.Add(plotkit.Note{Text: "remembered set always empty"})
+			}
+			p.Y.Tick.Marker = plotkit.SITicks{}
+			p.Y.Min = 0
+			if !(p.Y.Max > 0) {
+				p.Y.Max = 1
+			}
+			rc.apply(p)
+			row = append(row, p)
+		}
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{row}, leg, nil)
+	})
 }
 
 func figTenured(i int, c *Comparison) Figure {
@@ -516,42 +506,37 @@ func figTenured(i int, c *Comparison) Figure {
 			"tenuring)"
 	}
 	caption += "."
-	return Figure{
-		Name: fmt.Sprintf("run-%d-tenured", i+1), Section: SectionRun, Workload: i,
-		Title:   figRunTitle(c, "tenured bytes"),
-		Caption: caption,
-		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			p := plotkit.NewPlot(figRunTitle(c, "cumulative tenured bytes"), rc.label(), "cumulative bytes ("+yu.Name+")")
-			leg := plotkit.NewLegend()
+	return figRunFigure(i, c, "tenured", "tenured bytes", caption, figWideHeight, func(dc draw.Canvas) error {
+		p := plotkit.NewPlot(figRunTitle(c, "cumulative tenured bytes"), rc.label(), "cumulative bytes ("+yu.Name+")")
+		leg := plotkit.NewLegend()
+		for k, rs := range figRunStyles(c) {
+			if len(rs.run.Events) == 0 {
+				continue
+			}
+			l := plotkit.Line(plotkit.ScaleXYs(tenured[k], yu.Div), rs.color, 1.3*rs.wide, nil)
+			l.StepStyle = plotter.PostStep
+			p.Add(l)
+			leg.Add(fmt.Sprintf("%s: tenured (%s)", rs.name, plotkit.Bytes(tenured[k][len(tenured[k])-1].Y)), l)
+		}
+		if anyGarbage {
 			for k, rs := range figRunStyles(c) {
-				if len(rs.run.Events) == 0 {
+				if len(rs.run.Events) == 0 || garbage[k][len(garbage[k])-1].Y == 0 {
 					continue
 				}
-				l := plotkit.Line(plotkit.ScaleXYs(tenured[k], yu.Div), rs.color, 1.3*rs.wide, nil)
+				l := plotkit.Line(plotkit.ScaleXYs(garbage[k], yu.Div), rs.color, 1.1*rs.wide, plotkit.Dashed)
 				l.StepStyle = plotter.PostStep
 				p.Add(l)
-				leg.Add(fmt.Sprintf("%s: tenured (%s)", rs.name, plotkit.Bytes(tenured[k][len(tenured[k])-1].Y)), l)
+				leg.Add(fmt.Sprintf("%s: tenured garbage (%s)", rs.name, plotkit.Bytes(garbage[k][len(garbage[k])-1].Y)), l)
 			}
-			if anyGarbage {
-				for k, rs := range figRunStyles(c) {
-					if len(rs.run.Events) == 0 || garbage[k][len(garbage[k])-1].Y == 0 {
-						continue
-					}
-					l := plotkit.Line(plotkit.ScaleXYs(garbage[k], yu.Div), rs.color, 1.1*rs.wide, plotkit.Dashed)
-					l.StepStyle = plotter.PostStep
-					p.Add(l)
-					leg.Add(fmt.Sprintf("%s: tenured garbage (%s)", rs.name, plotkit.Bytes(garbage[k][len(garbage[k])-1].Y)), l)
-				}
-			}
-			if len(c.Default.Events)+len(c.Best.Events) == 0 {
-				p.Add(plotkit.Note{Text: "no events"})
-			}
-			p.Y.Min = 0
-			if top == 0 {
-				p.Y.Max = 1
-			}
-			rc.apply(p)
-			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
-		}),
-	}
+		}
+		if len(c.Default.Events)+len(c.Best.Events) == 0 {
+			p.Add(plotkit.Note{Text: "no events"})
+		}
+		p.Y.Min = 0
+		if top == 0 {
+			p.Y.Max = 1
+		}
+		rc.apply(p)
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+	})
 }

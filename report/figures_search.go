@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -55,14 +56,7 @@ func figProgress(s *Search) Figure {
 	}
 	hasDefault := plotkit.Finite(s.DefaultValue)
 	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.Feasible && len(trials) > 0
-	main := figYs(feasible)
-	if hasDefault {
-		main = append(main, s.DefaultValue)
-	}
-	if hasBest {
-		main = append(main, s.Best.Value)
-	}
-	axis := newFigValueAxis(main, figYs(infeasible))
+	axis := newFigValueAxis(figMainValues(s, figYs(feasible), hasDefault, hasBest), figYs(infeasible))
 	inRange, offScale := axis.split(infeasible)
 
 	caption := fmt.Sprintf("Each complete trial's %s against its number (%d trials: rings feasible, grey crosses "+
@@ -88,12 +82,7 @@ func figProgress(s *Search) Figure {
 			if len(trials) == 0 {
 				p.Add(plotkit.Note{Text: "no complete trials"})
 			}
-			if len(feasible) > 0 {
-				sc := plotkit.Scatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
-				p.Add(sc)
-				leg.Add("trial (feasible)", sc)
-			}
-			figAddInfeasible(p, leg, inRange, offScale)
+			figAddTrials(p, leg, feasible, inRange, offScale)
 			if len(bestSoFar) > 0 {
 				l := plotkit.Line(bestSoFar, figColBest, 1.5, nil)
 				l.StepStyle = plotter.PostStep
@@ -117,6 +106,16 @@ func figProgress(s *Search) Figure {
 			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
+}
+
+// figAddTrials adds the feasible trials as rings, then the infeasible ones (figAddInfeasible).
+func figAddTrials(p *plot.Plot, leg *plot.Legend, feasible, inRange, offScale plotter.XYs) {
+	if len(feasible) > 0 {
+		sc := plotkit.Scatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
+		p.Add(sc)
+		leg.Add("trial (feasible)", sc)
+	}
+	figAddInfeasible(p, leg, inRange, offScale)
 }
 
 // figAddInfeasible adds infeasible points: grey crosses where they are, grey triangles on the
@@ -163,17 +162,10 @@ func figPareto(s *Search) Figure {
 			front = append(front, plotter.XY{X: float64(t.PeakFootprintBytes) / unit.Div, Y: t.Value})
 		}
 	}
-	slices.SortStableFunc(front, func(a, b plotter.XY) int { return figCmpFloat(a.X, b.X) })
+	slices.SortStableFunc(front, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 	hasDefault := plotkit.Finite(s.DefaultValue) && s.DefaultFootprintBytes > 0
 	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.PeakFootprintBytes > 0 && len(trials) > 0
-	main := append(figYs(feasible), figYs(front)...)
-	if hasDefault {
-		main = append(main, s.DefaultValue)
-	}
-	if hasBest {
-		main = append(main, s.Best.Value)
-	}
-	axis := newFigValueAxis(main, figYs(infeasible))
+	axis := newFigValueAxis(figMainValues(s, append(figYs(feasible), figYs(front)...), hasDefault, hasBest), figYs(infeasible))
 	inRange, offScale := axis.split(infeasible)
 
 	caption := fmt.Sprintf("Each complete trial's %s against its peak footprint (rings feasible, grey crosses "+
@@ -202,12 +194,7 @@ func figPareto(s *Search) Figure {
 			if len(feasible)+len(infeasible) == 0 {
 				p.Add(plotkit.Note{Text: "no complete trials with a footprint"})
 			}
-			if len(feasible) > 0 {
-				sc := plotkit.Scatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
-				p.Add(sc)
-				leg.Add("trial (feasible)", sc)
-			}
-			figAddInfeasible(p, leg, inRange, offScale)
+			figAddTrials(p, leg, feasible, inRange, offScale)
 			if len(front) > 0 {
 				l := plotkit.Line(front, figColPareto, 1.5, nil)
 				sc := plotkit.Scatter(front, draw.CircleGlyph{}, figColPareto, 3)
@@ -311,6 +298,18 @@ func (a figValueAxis) apply(p *plot.Plot) {
 		plotkit.SetLogY(p, plotkit.Num)
 	}
 	p.Y.Min, p.Y.Max = a.lo, a.hi
+}
+
+// figMainValues are the values an objective axis is scaled to: ys, plus the default's and the
+// best's values when the figure draws them.
+func figMainValues(s *Search, ys []float64, hasDefault, hasBest bool) []float64 {
+	if hasDefault {
+		ys = append(ys, s.DefaultValue)
+	}
+	if hasBest {
+		ys = append(ys, s.Best.Value)
+	}
+	return ys
 }
 
 func figYs(xys plotter.XYs) []float64 {

@@ -42,7 +42,7 @@ func pathologies() []pathology {
 			cost:     func(r runResult) float64 { return r.acc.largeSeconds },
 			evidence: evidenceLargeAllocBursts,
 			count: func(best, back runResult) string {
-				return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.large, "such full GC", "such full GCs"), count(best.acc.large))
+				return insteadOf(back.acc.large, best.acc.large, "such full GC", "such full GCs")
 			},
 		},
 		{
@@ -54,7 +54,7 @@ func pathologies() []pathology {
 			cost:     func(r runResult) float64 { return r.acc.ratioLiveSeconds },
 			evidence: evidenceRatioLive,
 			count: func(best, back runResult) string {
-				return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.lowYield, "low-yield ratio full GC", "low-yield ratio full GCs"), count(best.acc.lowYield))
+				return insteadOf(back.acc.lowYield, best.acc.lowYield, "low-yield ratio full GC", "low-yield ratio full GCs")
 			},
 		},
 		{
@@ -64,7 +64,7 @@ func pathologies() []pathology {
 			cost:     func(r runResult) float64 { return r.acc.rsSeconds },
 			evidence: evidenceRememberedSet,
 			count: func(best, back runResult) string {
-				return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.rsDominated, "dominated scavenge", "dominated scavenges"), count(best.acc.rsDominated))
+				return insteadOf(back.acc.rsDominated, best.acc.rsDominated, "dominated scavenge", "dominated scavenges")
 			},
 		},
 		{
@@ -112,6 +112,11 @@ func evidenceCount(kind string, best, back runResult) string {
 		return p.count(best, back)
 	}
 	return ""
+}
+
+// insteadOf says " (3 such full GCs instead of 0)": back of them where the other run has n.
+func insteadOf(back, n int, one, many string) string {
+	return fmt.Sprintf(" (%s instead of %s)", plural(back, one, many), count(n))
 }
 
 // prematureSeconds estimates what premature tenuring cost: the short-lived objects' share of
