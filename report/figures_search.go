@@ -65,9 +65,7 @@ func figProgress(s *Search) Figure {
 		caption += ", and the default configuration's value as a dashed red line"
 	}
 	caption += "."
-	if len(offScale) > 0 {
-		caption += " Grey triangles on the top edge are infeasible trials whose penalised value is off the scale."
-	}
+	caption += figOffScaleNote(offScale)
 	if axis.log {
 		caption += " The value axis is logarithmic."
 	}
@@ -106,6 +104,15 @@ func figProgress(s *Search) Figure {
 			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
+}
+
+// figOffScaleNote is the caption's note on the infeasible trials drawn on the top edge ("" when
+// there are none).
+func figOffScaleNote(offScale plotter.XYs) string {
+	if len(offScale) > 0 {
+		return " Grey triangles on the top edge are infeasible trials whose penalised value is off the scale."
+	}
+	return ""
 }
 
 // figAddTrials adds the feasible trials as rings, then the infeasible ones (figAddInfeasible).
@@ -180,9 +187,7 @@ func figPareto(s *Search) Figure {
 		caption += ", and the dotted vertical line the memory budget"
 	}
 	caption += "."
-	if len(offScale) > 0 {
-		caption += " Grey triangles on the top edge are infeasible trials whose penalised value is off the scale."
-	}
+	caption += figOffScaleNote(offScale)
 
 	return Figure{
 		Name: "search-pareto", Section: SectionSearch, Workload: -1,

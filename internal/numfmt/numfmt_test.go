@@ -6,22 +6,18 @@ import (
 )
 
 func TestRoundSig(t *testing.T) {
-	for _, c := range []struct {
-		x      float64
-		digits int
-		want   float64
-	}{
-		{0.333333, 4, 0.3333},
-		{123456, 3, 123000},
-		{-0.0012345, 2, -0.0012},
-		{999.96, 4, 1000},
-		{1000, 4, 1000},
-		{0, 3, 0},
-	} {
-		if got := RoundSig(c.x, c.digits); got != c.want {
-			t.Errorf("RoundSig(%v, %d) = %v, want %v", c.x, c.digits, got, c.want)
+	check := func(x float64, digits int, want float64) {
+		t.Helper()
+		if got := RoundSig(x, digits); got != want {
+			t.Errorf("RoundSig(%v, %d) = %v, want %v", x, digits, got, want)
 		}
 	}
+	check(0.333333, 4, 0.3333)
+	check(123456, 3, 123000)
+	check(-0.0012345, 2, -0.0012)
+	check(999.96, 4, 1000)
+	check(1000, 4, 1000)
+	check(0, 3, 0)
 	if !math.IsNaN(RoundSig(math.NaN(), 3)) || !math.IsInf(RoundSig(math.Inf(-1), 3), -1) {
 		t.Error("RoundSig changed NaN or -Inf")
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -16,11 +17,7 @@ type VLine struct {
 // Plot implements plot.Plotter.
 func (v VLine) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, _ := p.Transforms(&c)
-	x := trX(v.X)
-	if x < c.Min.X-0.5 || x > c.Max.X+0.5 {
-		return
-	}
-	c.StrokeLine2(v.Style, x, c.Min.Y, x, c.Max.Y)
+	strokeAcross(c, v.Style, trX(v.X), true)
 }
 
 // DataRange implements plot.DataRanger: x, and no y range.
@@ -29,10 +26,7 @@ func (v VLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // Thumbnail implements plot.Thumbnailer: a vertical stroke.
-func (v VLine) Thumbnail(c *draw.Canvas) {
-	x := (c.Min.X + c.Max.X) / 2
-	c.StrokeLine2(v.Style, x, c.Min.Y, x, c.Max.Y)
-}
+func (v VLine) Thumbnail(c *draw.Canvas) { strokeAcross(*c, v.Style, (c.Min.X+c.Max.X)/2, true) }
 
 // HLine is a horizontal line across the data area at y; it widens the y range to include y.
 type HLine struct {
@@ -43,11 +37,7 @@ type HLine struct {
 // Plot implements plot.Plotter.
 func (h HLine) Plot(c draw.Canvas, p *plot.Plot) {
 	_, trY := p.Transforms(&c)
-	y := trY(h.Y)
-	if y < c.Min.Y-0.5 || y > c.Max.Y+0.5 {
-		return
-	}
-	c.StrokeLine2(h.Style, c.Min.X, y, c.Max.X, y)
+	strokeAcross(c, h.Style, trY(h.Y), false)
 }
 
 // DataRange implements plot.DataRanger: y, and no x range.
@@ -56,9 +46,23 @@ func (h HLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // Thumbnail implements plot.Thumbnailer: a horizontal stroke.
-func (h HLine) Thumbnail(c *draw.Canvas) {
-	y := (c.Min.Y + c.Max.Y) / 2
-	c.StrokeLine2(h.Style, c.Min.X, y, c.Max.X, y)
+func (h HLine) Thumbnail(c *draw.Canvas) { strokeAcross(*c, h.Style, (c.Min.Y+c.Max.Y)/2, false) }
+
+// strokeAcross strokes a line across c at at, an x (vertical) or a y; nothing when at is off
+// the canvas by more than half a point.
+func strokeAcross(c draw.Canvas, style draw.LineStyle, at vg.Length, vertical bool) {
+	lo, hi := c.Min.Y, c.Max.Y
+	if vertical {
+		lo, hi = c.Min.X, c.Max.X
+	}
+	if at < lo-0.5 || at > hi+0.5 {
+		return
+	}
+	if vertical {
+		c.StrokeLine2(style, at, c.Min.Y, at, c.Max.Y)
+		return
+	}
+	c.StrokeLine2(style, c.Min.X, at, c.Max.X, at)
 }
 
 // Note writes a short grey text in the middle of the data area ("no full GCs").
