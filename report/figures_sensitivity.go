@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gctune/gctune/internal/plotkit"
 	"gonum.org/v1/plot"
@@ -175,4 +176,16 @@ func figSensitivity(r *Report) Figure {
 			return plotkit.DrawGrid(dc, grid, leg, spare)
 		}),
 	}
+}
+
+// figEffect writes a sweep's effect (a fraction) as a signed percentage: "+35%".
+func figEffect(e float64) string {
+	if !plotkit.Finite(e) {
+		return "n/a"
+	}
+	pct := e * 100
+	if math.Abs(pct) >= 10 {
+		return fmt.Sprintf("%+.0f%%", pct)
+	}
+	return fmt.Sprintf("%+.1f%%", pct)
 }
