@@ -471,28 +471,37 @@ func figRememberedSet(i int, c *Comparison) Figure {
 	})
 }
 
+// figCumulativeTenured are the tenured-bytes figure's series of run: the bytes scavenges
+// promoted and the tenured bytes full GCs found dead, each cumulated, as step points on rc's
+// clock from (0, 0) to the end of the run.
+func figCumulativeTenured(run *Run, rc figRunClock) (tenured, garbage plotter.XYs) {
+	var sum, gsum float64
+	tenured = plotter.XYs{{X: 0, Y: 0}}
+	garbage = plotter.XYs{{X: 0, Y: 0}}
+	for _, e := range run.Events {
+		x := rc.x(e.ClockBytes)
+		if e.TenuredBytes > 0 {
+			sum += float64(e.TenuredBytes)
+			tenured = append(tenured, plotter.XY{X: x, Y: sum})
+		}
+		if e.Kind == heapsim.EventFullGC && e.TenuredGarbageBytes > 0 {
+			gsum += float64(e.TenuredGarbageBytes)
+			garbage = append(garbage, plotter.XY{X: x, Y: gsum})
+		}
+	}
+	tenured = append(tenured, plotter.XY{X: rc.end, Y: sum})
+	garbage = append(garbage, plotter.XY{X: rc.end, Y: gsum})
+	return tenured, garbage
+}
+
 func figTenured(i int, c *Comparison) Figure {
 	rc := newFigRunClock(c)
 	var tenured, garbage [2]plotter.XYs
 	var top float64
 	var anyGarbage bool
 	for k, rs := range figRunStyles(c) {
-		var sum, gsum float64
-		tenured[k] = plotter.XYs{{X: 0, Y: 0}}
-		garbage[k] = plotter.XYs{{X: 0, Y: 0}}
-		for _, e := range rs.run.Events {
-			x := rc.x(e.ClockBytes)
-			if e.TenuredBytes > 0 {
-				sum += float64(e.TenuredBytes)
-				tenured[k] = append(tenured[k], plotter.XY{X: x, Y: sum})
-			}
-			if e.Kind == heapsim.EventFullGC && e.TenuredGarbageBytes > 0 {
-				gsum += float64(e.TenuredGarbageBytes)
-				garbage[k] = append(garbage[k], plotter.XY{X: x, Y: gsum})
-			}
-		}
-		tenured[k] = append(tenured[k], plotter.XY{X: rc.end, Y: sum})
-		garbage[k] = append(garbage[k], plotter.XY{X: rc.end, Y: gsum})
+		tenured[k], garbage[k] = figCumulativeTenured(rs.run, rc)
+		sum, gsum := tenured[k][len(tenured[k])-1].Y, garbage[k][len(garbage[k])-1].Y
 		top = max(top, sum, gsum)
 		anyGarbage = anyGarbage || gsum > 0
 		tenured[k] = plotkit.Downsample(tenured[k], figMaxSeriesPoints)

@@ -43,6 +43,27 @@ func TestFigFullGCSeries(t *testing.T) {
 	assert.Contains(t, figFullGCs(0, c).Caption, "squares explicit ones.")
 }
 
+// TestFigCumulativeTenured checks the tenured-bytes figure's series: cumulated step points
+// from (0, 0) to the end of the run.
+func TestFigCumulativeTenured(t *testing.T) {
+	mib := uint64(heapsim.MiB)
+	run := &Run{Events: []heapsim.Event{
+		{Kind: heapsim.EventScavenge, ClockBytes: 10 * mib, TenuredBytes: 2 * mib},
+		{Kind: heapsim.EventScavenge, ClockBytes: 20 * mib},
+		{Kind: heapsim.EventScavenge, ClockBytes: 30 * mib, TenuredBytes: 3 * mib},
+		{Kind: heapsim.EventFullGC, ClockBytes: 40 * mib, TenuredGarbageBytes: mib},
+	}}
+	c := &Comparison{EndBytes: 50 * mib, Default: *run}
+	rc := newFigRunClock(c)
+	tenured, garbage := figCumulativeTenured(run, rc)
+	m := float64(mib)
+	assert.Equal(t, plotter.XYs{{X: 0, Y: 0}, {X: 10, Y: 2 * m}, {X: 30, Y: 5 * m}, {X: 50, Y: 5 * m}}, tenured)
+	assert.Equal(t, plotter.XYs{{X: 0, Y: 0}, {X: 40, Y: m}, {X: 50, Y: m}}, garbage)
+	tenured, garbage = figCumulativeTenured(&Run{}, rc)
+	assert.Equal(t, plotter.XYs{{X: 0, Y: 0}, {X: 50, Y: 0}}, tenured)
+	assert.Equal(t, tenured, garbage)
+}
+
 func TestLowerFirst(t *testing.T) {
 	assert.Equal(t, "run time (s)", lowerFirst("Run time (s)"))
 	assert.Equal(t, "GC ratio", lowerFirst("GC ratio"))
