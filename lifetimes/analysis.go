@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/gctune/gctune/internal/numfmt"
 )
 
 // Analysis defaults.
@@ -597,7 +599,7 @@ func LifetimeHistogram(p *Profile, opts HistogramOptions) (*Histogram, error) {
 			// 10^(log10(LogMin) × (1 − f)), rounded to 12 significant digits so that edges
 			// meant to be decimal (1e-3, 1e-2, ...) are exactly those numbers.
 			f := float64(i-1) / float64(nb-1)
-			h.Edges[i] = roundSignificant(math.Pow(10, math.Log10(opts.LogMin)*(1-f)), 12)
+			h.Edges[i] = numfmt.RoundSig(math.Pow(10, math.Log10(opts.LogMin)*(1-f)), 12)
 		} else {
 			h.Edges[i] = float64(i) / float64(nb)
 		}
@@ -639,15 +641,6 @@ func LifetimeHistogram(p *Profile, opts HistogramOptions) (*Histogram, error) {
 		h.ByteShare[i] = share(h.Bytes[i], totalBytes)
 	}
 	return h, nil
-}
-
-// roundSignificant rounds x > 0 to digits significant decimal digits.
-func roundSignificant(x float64, digits int) float64 {
-	if x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return x
-	}
-	scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(x)))
-	return math.Round(x*scale) / scale
 }
 
 // LiveCurve returns the bytes alive at points+1 evenly spaced times of the run, from 0 to

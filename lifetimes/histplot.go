@@ -3,20 +3,17 @@ package lifetimes
 import (
 	"errors"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/internal/plotkit"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // PlotFormat returns the figure format WriteHistogramPlot writes for a file name, from its
@@ -34,6 +31,8 @@ func PlotFormat(path string) (string, error) {
 const (
 	plotWidth  = 11 * vg.Inch
 	plotHeight = 4.5 * vg.Inch
+	// plotDPI is the resolution of a PNG figure.
+	plotDPI = 120
 )
 
 // WriteHistogramPlot draws h as a figure of two panels side by side, the share of objects and
@@ -47,16 +46,9 @@ func WriteHistogramPlot(w io.Writer, format string, h *Histogram, title string) 
 	if h == nil || h.Bins() == 0 || len(h.Edges) != h.Bins()+1 {
 		return errors.New("lifetimes: plot: empty or malformed histogram")
 	}
-	var c vg.CanvasWriterTo
-	switch format {
-	case "svg":
-		c = vgsvg.New(plotWidth, plotHeight)
-	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(120))}
-	case "pdf":
-		c = vgpdf.New(plotWidth, plotHeight)
-	default:
-		return fmt.Errorf("lifetimes: plot: unknown format %q (want svg, png or pdf)", format)
+	c, err := plotkit.NewCanvas(format, plotWidth, plotHeight, plotDPI)
+	if err != nil {
+		return fmt.Errorf("lifetimes: plot: %w", err)
 	}
 
 	left, err := histogramPanel(h, h.ObjectShare, "share of objects (%)", title+": lifetimes by count")
@@ -85,23 +77,15 @@ func histogramPanel(h *Histogram, shares []float64, yLabel, title string) (*plot
 	p.Title.Text = title
 	p.Y.Label.Text = yLabel
 	p.Y.Min = 0
-	bins := make([]plotter.HistogramBin, h.Bins())
-	for i := range bins {
-		bins[i] = plotter.HistogramBin{Min: h.Edges[i], Max: h.Edges[i+1], Weight: 100 * shares[i]}
-	}
+	bins := histogramBins(h, shares)
 	if h.Scale == LogScale {
 		lo := h.Edges[1]
-		step := 10.0
-		if len(h.Edges) > 2 && h.Edges[2] > lo {
-			step = h.Edges[2] / lo
-		}
-		bins[0].Min = lo / step
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = percentTicks{log: true}
 		// A long axis label makes gonum/plot shrink the whole panel, so the note on the first
 		// bar goes in the title.
 		p.X.Label.Text = "lifetime (% of run)"
-		p.Title.Text += fmt.Sprintf("\n(log-spaced bins; first bar: under %s)", formatPercent(lo))
+		p.Title.Text += fmt.Sprintf("\n(log-spaced bins; first bar: under %s)", numfmt.CompactPercent(lo))
 	} else {
 		p.X.Tick.Marker = percentTicks{}
 		p.X.Label.Text = "lifetime (% of run)"
@@ -113,12 +97,31 @@ func histogramPanel(h *Histogram, shares []float64, yLabel, title string) (*plot
 	p.Y.Max = max(1.05*top, 1)
 	hist := &plotter.Histogram{
 		Bins:      bins,
-		FillColor: color.RGBA{R: 70, G: 110, B: 170, A: 255},
+		FillColor: plotkit.ColBar,
 		LineStyle: plotter.DefaultLineStyle,
 	}
 	hist.LineStyle.Width = vg.Points(0.5)
 	p.Add(hist, plotter.NewGrid())
 	return p, nil
+}
+
+// histogramBins returns the bars of h's panel for shares (h.ObjectShare or h.ByteShare): one
+// per bin, its weight the share in percent. On a LogScale histogram the first bin, [0, LogMin),
+// is moved one bin-width (in log terms) left of LogMin so that it can sit on a log axis.
+func histogramBins(h *Histogram, shares []float64) []plotter.HistogramBin {
+	bins := make([]plotter.HistogramBin, h.Bins())
+	for i := range bins {
+		bins[i] = plotter.HistogramBin{Min: h.Edges[i], Max: h.Edges[i+1], Weight: 100 * shares[i]}
+	}
+	if h.Scale == LogScale {
+		lo := h.Edges[1]
+		step := 10.0
+		if len(h.Edges) > 2 && h.Edges[2] > lo {
+			step = h.Edges[2] / lo
+		}
+		bins[0].Min = lo / step
+	}
+	return bins
 }
 
 // percentTicks labels a lifetime axis (fractions of the run) in percent: decades on a log
@@ -134,7 +137,7 @@ func (t percentTicks) Ticks(lo, hi float64) []plot.Tick {
 		for k := math.Floor(math.Log10(lo)); k <= math.Ceil(math.Log10(hi)); k++ {
 			v := math.Pow(10, k)
 			if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
-				ticks = append(ticks, plot.Tick{Value: v, Label: formatPercent(v)})
+				ticks = append(ticks, plot.Tick{Value: v, Label: numfmt.CompactPercent(v)})
 			}
 		}
 		return ticks
@@ -142,14 +145,8 @@ func (t percentTicks) Ticks(lo, hi float64) []plot.Tick {
 	for i := 0; i <= 5; i++ {
 		v := float64(i) / 5
 		if v >= lo-1e-12 && v <= hi+1e-12 {
-			ticks = append(ticks, plot.Tick{Value: v, Label: formatPercent(v)})
+			ticks = append(ticks, plot.Tick{Value: v, Label: numfmt.CompactPercent(v)})
 		}
 	}
 	return ticks
-}
-
-// formatPercent writes a fraction as a percentage with up to three significant digits:
-// 0.5 → "50%", 1e-6 → "0.0001%".
-func formatPercent(f float64) string {
-	return strconv.FormatFloat(roundSignificant(f*100, 3), 'f', -1, 64) + "%"
 }

@@ -101,10 +101,10 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 			vm, when, persists := export.Timing(name)
 			pi := paramByName(name)
 			val := value(pi, pointValue(c, name))
-			if pi.bytes {
+			if pi.IsBytes() {
 				val = export.MiB(uint64(pointValue(c, name)))
 			}
-			a.Rows = append(a.Rows, ApplyRow{Label: pi.label, VMParam: vm, Value: val,
+			a.Rows = append(a.Rows, ApplyRow{Label: pi.Label, VMParam: vm, Value: val,
 				TakesEffect: when, Persists: persists})
 		}
 	}

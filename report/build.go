@@ -298,36 +298,6 @@ func workloadData(w objective.Workload, ao lifetimes.AnalysisOptions) (Workload,
 	return Workload{Name: w.Name, Summary: sum, Linear: lin, Log: lg}, nil
 }
 
-// paramInfo describes one search dimension for people.
-type paramInfo struct {
-	name  string
-	label string
-	bytes bool
-	log   bool
-	get   func(search.Point) float64
-	set   func(*search.Point, float64)
-	space func(search.Space) search.Bounds
-}
-
-// params lists the five dimensions in search.ParamNames order.
-var params = [...]paramInfo{
-	{search.ParamNewSpace, "new space (eden) size", true, true,
-		func(p search.Point) float64 { return p.NewSpaceBytes }, func(p *search.Point, v float64) { p.NewSpaceBytes = v },
-		func(s search.Space) search.Bounds { return s.NewSpaceBytes }},
-	{search.ParamHeadroom, "growth headroom", true, true,
-		func(p search.Point) float64 { return p.HeadroomBytes }, func(p *search.Point, v float64) { p.HeadroomBytes = v },
-		func(s search.Space) search.Bounds { return s.HeadroomBytes }},
-	{search.ParamShrink, "shrink threshold", true, true,
-		func(p search.Point) float64 { return p.ShrinkBytes }, func(p *search.Point, v float64) { p.ShrinkBytes = v },
-		func(s search.Space) search.Bounds { return s.ShrinkBytes }},
-	{search.ParamRatio, "full GC ratio", false, true,
-		func(p search.Point) float64 { return p.Ratio }, func(p *search.Point, v float64) { p.Ratio = v },
-		func(s search.Space) search.Bounds { return s.Ratio }},
-	{search.ParamProportion, "survivors to keep", false, false,
-		func(p search.Point) float64 { return p.Proportion }, func(p *search.Point, v float64) { p.Proportion = v },
-		func(s search.Space) search.Bounds { return s.Proportion }},
-}
-
 // Sensitivity sweeps each parameter over its range in space with the other four held at
 // best, simulating every point with the problem's objective (no surrogate), and returns the
 // sweeps ranked by Effect, largest first (ties: search.ParamNames order).
@@ -339,27 +309,27 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 	base := prob.Base()
 	def := search.DefaultPoint(base)
 	best = best.Rounded()
-	sweeps := make([]Sweep, len(params))
+	sweeps := make([]Sweep, len(search.Tunables()))
 	type job struct{ sweep, idx int }
 	var jobs []job
-	for i, pi := range params {
-		b := pi.space(space)
-		vals := []float64{pi.get(best), pi.get(def.Rounded())}
+	for i, pi := range search.Tunables() {
+		b := pi.Bounds(space)
+		vals := []float64{pi.Get(best), pi.Get(def.Rounded())}
 		for k := range opts.SweepPoints {
 			f := float64(k) / float64(opts.SweepPoints-1)
 			v := b.Low + f*(b.High-b.Low)
-			if pi.log {
+			if pi.Log {
 				v = math.Exp(math.Log(b.Low) + f*(math.Log(b.High)-math.Log(b.Low)))
 			}
 			var pt search.Point
-			pi.set(&pt, v)
-			vals = append(vals, pi.get(pt.Rounded()))
+			pi.Set(&pt, v)
+			vals = append(vals, pi.Get(pt.Rounded()))
 		}
 		slices.Sort(vals)
 		vals = slices.Compact(vals)
-		sweeps[i] = Sweep{Param: pi.name, Label: pi.label, Bytes: pi.bytes, Log: pi.log, Values: vals,
+		sweeps[i] = Sweep{Param: pi.Name, Label: pi.Label, Bytes: pi.IsBytes(), Log: pi.Log, Values: vals,
 			Objective: make([]float64, len(vals)), Feasible: make([]bool, len(vals)),
-			BestValue: pi.get(best), DefaultValue: pi.get(def)}
+			BestValue: pi.Get(best), DefaultValue: pi.Get(def)}
 		for k := range vals {
 			jobs = append(jobs, job{i, k})
 		}
@@ -367,10 +337,10 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 	err := parallel(ctx, len(jobs), opts.Workers, func(j int) error {
 		jb := jobs[j]
 		pt := best
-		params[jb.sweep].set(&pt, sweeps[jb.sweep].Values[jb.idx])
+		search.Tunables()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
 		res, err := prob.Evaluate(pt.Params(base))
 		if err != nil {
-			return fmt.Errorf("report: sensitivity of %s at %v: %w", params[jb.sweep].name, sweeps[jb.sweep].Values[jb.idx], err)
+			return fmt.Errorf("report: sensitivity of %s at %v: %w", search.Tunables()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
 		}
 		sweeps[jb.sweep].Objective[jb.idx] = res.Value
 		sweeps[jb.sweep].Feasible[jb.idx] = res.Feasible

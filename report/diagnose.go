@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 )
@@ -139,55 +137,6 @@ type runResult struct {
 	oom   bool
 }
 
-// cost returns what the pathology kind cost in the run, in seconds. Each cost is continuous in
-// the run's behaviour, not a count of the events past a threshold, so that comparing runs
-// measures a real reduction: the large-allocation full GCs' time; the ratio-triggered full GCs'
-// time weighted by the share of old space they found live (time spent re-marking live data);
-// the time spent scanning the remembered set; the short-lived tenured objects' share of the
-// tenuring time.
-func (r runResult) cost(kind string) float64 {
-	switch kind {
-	case KindLargeAllocBursts:
-		return r.acc.largeSeconds
-	case KindRatioLive:
-		return r.acc.ratioLiveSeconds
-	case KindRememberedSet:
-		return r.acc.rsSeconds
-	case KindPrematureTenuring:
-		return prematureSeconds(r.stats)
-	}
-	return 0
-}
-
-// present reports whether the run shows the pathology at all (the evidence the finding cites):
-// a large-allocation full GC, a ratio full GC that found less than lowYieldShare dead, a
-// scavenge dominated by the remembered set, short-lived objects tenured.
-func (r runResult) present(kind string) bool {
-	switch kind {
-	case KindLargeAllocBursts:
-		return r.acc.large > 0
-	case KindRatioLive:
-		return r.acc.lowYield > 0
-	case KindRememberedSet:
-		return r.acc.rsDominated > 0
-	case KindPrematureTenuring:
-		return r.stats.TenuredShortLivedBytes > 0
-	}
-	return false
-}
-
-// prematureSeconds estimates what premature tenuring cost: the short-lived objects' share of
-// the tenuring time (promotion is linear in the bytes and objects tenured). It leaves out the
-// full-GC work their garbage causes later, so it is a lower bound.
-func prematureSeconds(st heapsim.Stats) float64 {
-	if st.TenuredBytes == 0 {
-		return 0
-	}
-	return st.TenureSeconds * float64(st.TenuredShortLivedBytes) / float64(st.TenuredBytes)
-}
-
-var kinds = [...]string{KindLargeAllocBursts, KindRatioLive, KindRememberedSet, KindPrematureTenuring}
-
 // Diagnose compares the problem's default configuration with best on every workload: where
 // the GC time went, which pathologies the default run shows and what each cost, and which
 // parameter change of best removes each, confirmed by simulating best with that one parameter
@@ -214,8 +163,8 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	// The changed parameters and, for each, the best with it put back. A parameter at its
 	// (rounded) default is the VM default itself, as the recommendation exports it: nothing set.
 	var changed []int
-	for i, pi := range params {
-		if pi.get(best) != pi.get(def) {
+	for i, pi := range search.Tunables() {
+		if pi.Get(best) != pi.Get(def) {
 			changed = append(changed, i)
 		} else {
 			bestParams = putBack(bestParams, base, i)
@@ -243,7 +192,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 			k := j - len(results)
 			res, err := prob.Evaluate(reverted(changed[k]))
 			if err != nil {
-				return fmt.Errorf("report: best with %s put back: %w", params[changed[k]].label, err)
+				return fmt.Errorf("report: best with %s put back: %w", search.Tunables()[changed[k]].Label, err)
 			}
 			revertRes[k] = res
 			return nil
@@ -273,9 +222,9 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 		return nil, nil, err
 	}
 	for k, i := range changed {
-		pi := params[i]
-		d.Changes = append(d.Changes, Change{Param: pi.name, Label: pi.label, Bytes: pi.bytes,
-			DefaultValue: pi.get(def), BestValue: pi.get(best),
+		pi := search.Tunables()[i]
+		d.Changes = append(d.Changes, Change{Param: pi.Name, Label: pi.Label, Bytes: pi.IsBytes(),
+			DefaultValue: pi.Get(def), BestValue: pi.Get(best),
 			RevertedObjective: measured(prob, revertRes[k]), RevertedFeasible: revertRes[k].Feasible,
 			RevertedInfeasibility: revertRes[k].Infeasibility})
 	}
@@ -285,8 +234,8 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	for w := range ws {
 		rs := results[w*perW : (w+1)*perW]
 		wd := workloadDiagnosis(ws[w].Name, rs[0], rs[1])
-		for _, kind := range kinds {
-			if f, ok := finding(kind, rs, changed, best, def); ok {
+		for _, pk := range pathologies() {
+			if f, ok := finding(pk.kind, rs, changed, best, def); ok {
 				wd.Findings = append(wd.Findings, f)
 			}
 		}
@@ -300,20 +249,16 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	return d, runs, nil
 }
 
-// putBack returns p with parameter params[i] put back to the VM default itself (base's field).
+// putBack returns p with tunable i put back to the VM default itself: base's field, read and
+// written through the tunable table. The survivors to keep are base's own Survivors (Pharo's
+// formula when base has it), not a proportion read from it.
 func putBack(p, base heapsim.Params, i int) heapsim.Params {
-	switch params[i].name {
-	case search.ParamNewSpace:
-		p.NewSpaceBytes = base.NewSpaceBytes
-	case search.ParamHeadroom:
-		p.GrowthHeadroomBytes = base.GrowthHeadroomBytes
-	case search.ParamShrink:
-		p.ShrinkThresholdBytes = base.ShrinkThresholdBytes
-	case search.ParamRatio:
-		p.FullGCRatio = base.FullGCRatio
-	case search.ParamProportion:
+	t := search.Tunables()[i]
+	if t.Unit == search.UnitProportion {
 		p.Survivors = base.Survivors
+		return p
 	}
+	t.ToParams(&p, t.FromParams(base))
 	return p
 }
 
@@ -364,61 +309,9 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 		return Finding{}, false
 	}
 	f := Finding{Kind: kind, CostSeconds: cost, BestCostSeconds: br.cost(kind)}
-	a, st := dr.acc, dr.stats
-	switch kind {
-	case KindLargeAllocBursts:
-		f.Title = "Full GCs forced by large allocations that do not fit the free old space"
-		req := slices.Clone(a.largeRequests)
-		slices.Sort(req)
-		var total uint64
-		for _, b := range req {
-			total += b
-		}
-		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (Pharo's Behavior>>handleFailingBasicNew: then runs a full GC, and grows old space when that frees too little).",
-				ofThe(a.large, a.fullGCs), pct(float64(a.large)/float64(a.fullGCs))),
-			burstText(a),
-			fmt.Sprintf("The objects asked for %s in all (median %s, largest %s), against a growth headroom of %s.",
-				units.FormatBytes(total), units.FormatBytes(req[len(req)/2]), units.FormatBytes(req[len(req)-1]),
-				units.FormatBytes(uint64(def.HeadroomBytes))),
-			fmt.Sprintf("They cost %s, %s of the default run's GC time.", secs(cost), pct(cost/st.GCSeconds)))
-	case KindRatioLive:
-		f.Title = "Ratio-triggered full GCs that reclaim little because the data is live"
-		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, checked after each scavenge by SpurMemoryManager>>sufficientSpaceAfterGC:) found less than %s of old space dead.",
-				ofThe(a.lowYield, a.ratio), pct(lowYieldShare)),
-			fmt.Sprintf("Together they marked %s of live old objects to free %s (%s of the old space they scanned).",
-				units.FormatBytes(a.lowYieldLiveBytes), units.FormatBytes(a.lowYieldReclaimedBytes),
-				pct(float64(a.lowYieldReclaimedBytes)/float64(max(a.lowYieldUsedBytes, 1)))),
-			fmt.Sprintf("They took %s; in all, ratio-triggered full GCs spent %s re-marking live data (their time weighted by the share of old space they found live), %s of the default run's GC time.",
-				secs(a.lowYieldSeconds), secs(cost), pct(cost/st.GCSeconds)))
-	case KindRememberedSet:
-		f.Title = "Scavenges dominated by scanning the remembered set"
-		big := ""
-		if a.maxRSEntries > 0 && float64(a.maxRSSlots)/a.maxRSEntries >= bigObjectSlots {
-			big = ": big old objects that keep receiving young references, rescanned in full at every scavenge while in the set"
-			if a.maxRSEntries < 1.5 {
-				big = ": one big old object that keeps receiving young references, rescanned in full at every scavenge while in the set"
-			}
-		}
-		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (SpurGenerationScavenger>>scavengeRememberedSetStartingAt:).",
-				count(a.rsDominated), count(a.scavenges), pct(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
-			fmt.Sprintf("At its largest the set held %s with %s slots (%s of pointers)%s.",
-				plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8), big),
-			fmt.Sprintf("Scanning it cost %s, %s of all scavenge time and %s of the default run's GC time.",
-				secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300)), pct(cost/st.GCSeconds)),
-			rsMembershipText(a))
-	case KindPrematureTenuring:
-		f.Title = "Premature tenuring: objects promoted that die soon after"
-		f.Evidence = append(f.Evidence,
-			fmt.Sprintf("Scavenges tenured %s; %s of it (%s) died within %s of the run after being promoted: short-lived objects that the survivor spaces could not hold, which only a full GC can reclaim.",
-				units.FormatBytes(st.TenuredBytes), units.FormatBytes(st.TenuredShortLivedBytes),
-				pct(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), pct(lifetimes.DefaultLongLivedThreshold)),
-			fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s were tenured by age (SpurGenerationScavenger>>shouldBeTenured:).",
-				units.FormatBytes(st.TenuredBytes-min(st.TenuredByAgeBytes, st.TenuredBytes)), units.FormatBytes(st.TenuredByAgeBytes)),
-			fmt.Sprintf("Promoting them cost about %s (their share of the %s spent tenuring), not counting the full-GC work to reclaim them.", secs(cost), secs(st.TenureSeconds)))
-	}
+	pk, _ := pathologyOf(kind)
+	f.Title = pk.title
+	f.Evidence = pk.evidence(dr, def, cost)
 	f.Remedy = remedy(&f, kind, rs, changed, best, def)
 	return f, true
 }
@@ -493,45 +386,29 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		s := fmt.Sprintf("The best configuration %s it (%s instead of %s), but no single parameter put back to its default brings it back",
 			verb, secs(f.BestCostSeconds), secs(f.CostSeconds))
 		if bestK >= 0 {
-			pi := params[changed[bestK]]
+			pi := search.Tunables()[changed[bestK]]
 			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
-				pi.label, value(pi, pi.get(def)), pct(bestBack/removed))
+				pi.Label, value(pi, pi.Get(def)), pct(bestBack/removed))
 		} else {
 			return s + ": it takes the changes together."
 		}
 		return s
 	}
-	pi := params[changed[bestK]]
-	f.FixedBy, f.FixedByLabel = pi.name, pi.label
+	pi := search.Tunables()[changed[bestK]]
+	f.FixedBy, f.FixedByLabel = pi.Name, pi.Label
 	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
 	what := evidenceCount(kind, rs[1], rs[2+bestK])
 	return fmt.Sprintf("Changing the %s from %s to %s "+verb+" it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
-		pi.label, value(pi, pi.get(def)), value(pi, pi.get(best)), secs(f.BestCostSeconds),
-		pi.label, value(pi, pi.get(def)), secs(f.RevertedCostSeconds), what)
-}
-
-// evidenceCount describes the pathology's count in the best run and in the run with the
-// parameter put back.
-func evidenceCount(kind string, best, back runResult) string {
-	switch kind {
-	case KindLargeAllocBursts:
-		return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.large, "such full GC", "such full GCs"), count(best.acc.large))
-	case KindRatioLive:
-		return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.lowYield, "low-yield ratio full GC", "low-yield ratio full GCs"), count(best.acc.lowYield))
-	case KindRememberedSet:
-		return fmt.Sprintf(" (%s instead of %s)", plural(back.acc.rsDominated, "dominated scavenge", "dominated scavenges"), count(best.acc.rsDominated))
-	case KindPrematureTenuring:
-		return fmt.Sprintf(" (%s of short-lived objects tenured instead of %s)", units.FormatBytes(back.stats.TenuredShortLivedBytes), units.FormatBytes(best.stats.TenuredShortLivedBytes))
-	}
-	return ""
+		pi.Label, value(pi, pi.Get(def)), value(pi, pi.Get(best)), secs(f.BestCostSeconds),
+		pi.Label, value(pi, pi.Get(def)), secs(f.RevertedCostSeconds), what)
 }
 
 // value formats a parameter value for people.
-func value(pi paramInfo, v float64) string {
+func value(pi search.Tunable, v float64) string {
 	switch {
-	case pi.bytes:
+	case pi.IsBytes():
 		return units.FormatBytes(uint64(math.Round(v)))
-	case pi.name == search.ParamProportion:
+	case pi.Unit == search.UnitProportion:
 		if v >= 1 {
 			return fmt.Sprintf("p = %.3g (keep all survivors)", v)
 		}

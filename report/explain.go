@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/gctune/gctune/search"
 )
 
 // WriteText writes the diagnosis as plain text for a terminal (gctune explain): the headline,
@@ -115,13 +117,13 @@ func relative(v, ref float64) string {
 	return "as fast as"
 }
 
-func paramByName(name string) paramInfo {
-	for _, pi := range params {
-		if pi.name == name {
-			return pi
-		}
+// paramByName is the tunable named name; an unknown name is a plain number labelled by its
+// name.
+func paramByName(name string) search.Tunable {
+	if t, ok := search.TunableNamed(name); ok {
+		return t
 	}
-	return paramInfo{name: name, label: name}
+	return search.Tunable{Name: name, Label: name, Unit: search.UnitRatio}
 }
 
 // errWriter keeps the first write error.

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/plotkit"
 )
 
 // rsMembership is a run's remembered-set membership at each scheduled scavenge: the entries
@@ -52,8 +53,8 @@ func figRSMembership(i int, c *Comparison) Figure {
 		for _, p := range ms[k].scanned {
 			top = max(top, p.Y)
 		}
-		ms[k].scanned = figDownsample(ms[k].scanned, figMaxSeriesPoints)
-		ms[k].kept = figDownsample(ms[k].kept, figMaxSeriesPoints)
+		ms[k].scanned = plotkit.Downsample(ms[k].scanned, figMaxSeriesPoints)
+		ms[k].kept = plotkit.Downsample(ms[k].kept, figMaxSeriesPoints)
 	}
 	caption := "Remembered-set membership at each scheduled scavenge, default in red and best in blue: " +
 		"the old objects scanned (solid) and those still in the set afterwards (dashed), because they " +
@@ -65,30 +66,30 @@ func figRSMembership(i int, c *Comparison) Figure {
 		Title:   figRunTitle(c, "remembered-set membership"),
 		Caption: caption,
 		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
-			leg := newFigLegend()
-			p := newFigPlot(figRunTitle(c, "remembered-set membership"), rc.label(), "old objects in the set")
+			leg := plotkit.NewLegend()
+			p := plotkit.NewPlot(figRunTitle(c, "remembered-set membership"), rc.label(), "old objects in the set")
 			for k, rs := range figRunStyles(c) {
 				m := ms[k]
 				if len(m.scanned) == 0 {
 					continue
 				}
-				scanned := figLine(m.scanned, rs.color, 1.1*rs.wide, nil)
-				kept := figLine(m.kept, rs.color, 1.1*rs.wide, figDashed)
+				scanned := plotkit.Line(m.scanned, rs.color, 1.1*rs.wide, nil)
+				kept := plotkit.Line(m.kept, rs.color, 1.1*rs.wide, plotkit.Dashed)
 				p.Add(scanned, kept)
 				leg.Add(fmt.Sprintf("%s: scanned (%d scavenges)", rs.name, m.scavenges), scanned)
 				leg.Add(fmt.Sprintf("%s: kept after the scavenge (%d of them)", rs.name, m.keptScans), kept)
 			}
 			switch {
 			case ms[0].scavenges+ms[1].scavenges == 0:
-				p.Add(figNote{"no scavenges"})
+				p.Add(plotkit.Note{Text: "no scavenges"})
 			case top == 0:
-				p.Add(figNote{"remembered set always empty"})
+				p.Add(plotkit.Note{Text: "remembered set always empty"})
 			}
-			p.Y.Tick.Marker = figSITicks{}
+			p.Y.Tick.Marker = plotkit.SITicks{}
 			p.Y.Min = 0
 			p.Y.Max = math.Max(math.Max(p.Y.Max, 1.05*top), 1)
 			rc.apply(p)
-			return figDrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
 		}),
 	}
 }

@@ -17,8 +17,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
@@ -340,66 +338,10 @@ func TestRunFiguresDownsampleLongLogs(t *testing.T) {
 	}
 }
 
-func TestFigDownsample(t *testing.T) {
-	var xys plotter.XYs
-	for i := range 20000 {
-		xys = append(xys, plotter.XY{X: float64(i), Y: math.Sin(float64(i) / 50)})
-	}
-	xys[12345].Y = 7   // a spike
-	xys[777].Y = -9    // a trough
-	xys[19999].Y = 0.5 // the end
-	out := figDownsample(xys, figMaxSeriesPoints)
-	assert.LessOrEqual(t, len(out), figMaxSeriesPoints)
-	assert.Equal(t, xys[0], out[0])
-	assert.Equal(t, xys[len(xys)-1], out[len(out)-1])
-	assert.Contains(t, out, plotter.XY{X: 12345, Y: 7})
-	assert.Contains(t, out, plotter.XY{X: 777, Y: -9})
-	for i := 1; i < len(out); i++ {
-		assert.Less(t, out[i-1].X, out[i].X, "in order")
-	}
-	short := xys[:100]
-	assert.Equal(t, short, figDownsample(short, figMaxSeriesPoints))
-}
-
-func TestFigTicks(t *testing.T) {
-	labels := func(ticks []plot.Tick) []string {
-		var out []string
-		for _, tk := range ticks {
-			if tk.Label != "" {
-				out = append(out, tk.Label)
-			}
-		}
-		return out
-	}
-	// Sizes on a log axis: powers of two, at most four labels (five overlapped on a sweep
-	// panel: "16 MiB128 MiB").
-	got := labels(figBytesTicks{log: true}.Ticks(1<<20, 8<<30))
-	assert.LessOrEqual(t, len(got), 4)
-	assert.GreaterOrEqual(t, len(got), 3)
-	for _, l := range got {
-		assert.Regexp(t, `^[0-9]+ (KiB|MiB|GiB)$`, l)
-	}
-	assert.Equal(t, []string{"16 MiB", "128 MiB", "1 GiB"},
-		labels(figBytesTicks{log: true}.Ticks(4<<20, 1<<30)))
-	// A log axis of one decade gets at least three labels (550-4,600 s showed only 1000, 2000).
-	assert.Equal(t, []string{"1000", "2000", "3000"}, labels(figLogTicks{format: figNum}.Ticks(550, 4600)))
-	// Sizes on a linear axis: round MiB.
-	for _, l := range labels(figBytesTicks{}.Ticks(0, 600<<20)) {
-		assert.Regexp(t, `^[0-9.]+ MiB$`, l)
-	}
-	// A log axis over two decades: decades and 2, 5.
-	assert.Equal(t, []string{"0.02", "0.05", "0.1", "0.2", "0.5", "1"}, labels(figLogTicks{format: figNum}.Ticks(0.012, 1.5)))
-	assert.Equal(t, []string{"0.1", "1", "10"}, labels(figLogTicks{format: figNum}.Ticks(0.05, 50)))
-	assert.Equal(t, []string{"0", "2M", "4M"}, labels(figSITicks{}.Ticks(0, 4.8e6)))
-	assert.Empty(t, figLogTicks{format: figNum}.Ticks(0, 1))
-
-	assert.Equal(t, "860 MiB", figBytes(860<<20))
-	assert.Equal(t, "1.5 GiB", figBytes(1.5*(1<<30)))
+func TestFigEffect(t *testing.T) {
 	assert.Equal(t, "+35%", figEffect(0.35))
 	assert.Equal(t, "+2.5%", figEffect(0.025))
 	assert.Equal(t, "n/a", figEffect(math.NaN()))
-	assert.Equal(t, "0.3333", figNum(1.0/3))
-	assert.Equal(t, "120.1", figNum(120.1062950260211))
 }
 
 // TestWriteFigurePNGsForViewing writes every figure of the test report as PNG (and SVG) into

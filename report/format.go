@@ -45,3 +45,15 @@ func plural(n int, one, many string) string {
 	}
 	return count(n) + " " + many
 }
+
+// lowerFirst puts a label in the middle of a sentence: its first letter in lower case, unless
+// it opens an acronym ("GC ratio" stays as it is).
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

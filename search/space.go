@@ -7,6 +7,7 @@ import (
 	"github.com/c-bata/goptuna"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/numfmt"
 )
 
 // Bounds is a closed interval.
@@ -118,19 +119,12 @@ func PointFromParams(m map[string]interface{}) (Point, error) {
 func (p Point) Rounded() Point {
 	mib := float64(heapsim.MiB)
 	size := func(b float64) float64 { return math.Max(math.Round(b/mib), 1) * mib }
-	sig := func(x float64, digits int) float64 {
-		if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-			return x
-		}
-		scale := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(x))))
-		return math.Round(x*scale) / scale
-	}
 	for _, t := range Tunables() {
 		switch t.Unit {
 		case UnitBytes:
 			t.Set(&p, size(t.Get(p)))
 		case UnitRatio:
-			t.Set(&p, sig(t.Get(p), 4))
+			t.Set(&p, numfmt.RoundSig(t.Get(p), 4))
 		}
 	}
 	return p

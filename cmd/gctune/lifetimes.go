@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 )
@@ -346,7 +347,7 @@ func printHistogram(ew *errWriter, h *lifetimes.Histogram) {
 		if i == h.Bins()-1 {
 			closing = "]"
 		}
-		labels[i] = fmt.Sprintf("[%s, %s%s", edgePercent(h.Edges[i]), edgePercent(h.Edges[i+1]), closing)
+		labels[i] = fmt.Sprintf("[%s, %s%s", numfmt.CompactPercent(h.Edges[i]), numfmt.CompactPercent(h.Edges[i+1]), closing)
 		labelWidth = max(labelWidth, len(labels[i]))
 	}
 	var maxObj, maxBytes float64

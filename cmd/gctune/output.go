@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 )
 
@@ -60,22 +61,7 @@ func formatPercent(f float64) string {
 	if math.Abs(v) >= 1 {
 		return strconv.FormatFloat(v, 'f', 1, 64) + " %"
 	}
-	return strconv.FormatFloat(roundSignificant(v, 2), 'f', -1, 64) + " %"
-}
-
-// edgePercent writes a histogram edge (a fraction of the run) as a compact percentage with
-// three significant digits: 0.05 → "5%", 1e-6 → "0.0001%", 0.0545559 → "5.46%".
-func edgePercent(f float64) string {
-	return strconv.FormatFloat(roundSignificant(f*100, 3), 'f', -1, 64) + "%"
-}
-
-// roundSignificant rounds x to digits significant decimal digits (0 stays 0).
-func roundSignificant(x float64, digits int) float64 {
-	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return x
-	}
-	scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(math.Abs(x))))
-	return math.Round(x*scale) / scale
+	return strconv.FormatFloat(numfmt.RoundSig(v, 2), 'f', -1, 64) + " %"
 }
 
 // bar draws share/full as a horizontal bar of up to width cells with eighth-cell resolution.

@@ -1,0 +1,78 @@
+package plotkit
+
+import (
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// VLine is a vertical line across the data area at x; it widens the x range to include x.
+type VLine struct {
+	X     float64
+	Style draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (v VLine) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	strokeAcross(c, v.Style, trX(v.X), true)
+}
+
+// DataRange implements plot.DataRanger: x, and no y range.
+func (v VLine) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return v.X, v.X, math.Inf(1), math.Inf(-1)
+}
+
+// Thumbnail implements plot.Thumbnailer: a vertical stroke.
+func (v VLine) Thumbnail(c *draw.Canvas) { strokeAcross(*c, v.Style, (c.Min.X+c.Max.X)/2, true) }
+
+// HLine is a horizontal line across the data area at y; it widens the y range to include y.
+type HLine struct {
+	Y     float64
+	Style draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (h HLine) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	strokeAcross(c, h.Style, trY(h.Y), false)
+}
+
+// DataRange implements plot.DataRanger: y, and no x range.
+func (h HLine) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), h.Y, h.Y
+}
+
+// Thumbnail implements plot.Thumbnailer: a horizontal stroke.
+func (h HLine) Thumbnail(c *draw.Canvas) { strokeAcross(*c, h.Style, (c.Min.Y+c.Max.Y)/2, false) }
+
+// strokeAcross strokes a line across c at at, an x (vertical) or a y; nothing when at is off
+// the canvas by more than half a point.
+func strokeAcross(c draw.Canvas, style draw.LineStyle, at vg.Length, vertical bool) {
+	lo, hi := c.Min.Y, c.Max.Y
+	if vertical {
+		lo, hi = c.Min.X, c.Max.X
+	}
+	if at < lo-0.5 || at > hi+0.5 {
+		return
+	}
+	if vertical {
+		c.StrokeLine2(style, at, c.Min.Y, at, c.Max.Y)
+		return
+	}
+	c.StrokeLine2(style, c.Min.X, at, c.Max.X, at)
+}
+
+// Note writes a short grey text in the middle of the data area ("no full GCs").
+type Note struct{ Text string }
+
+// Plot implements plot.Plotter.
+func (n Note) Plot(c draw.Canvas, p *plot.Plot) {
+	sty := p.Title.TextStyle
+	sty.Color = ColNote
+	sty.Font.Size = 12
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	c.FillText(sty, c.Center(), n.Text)
+}

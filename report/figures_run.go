@@ -1,0 +1,551 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/plotkit"
+)
+
+// ---- Run figures ----
+
+// figRunFigure is run figure i of comparison c: named run-<i+1>-<name>, titled by figRunTitle,
+// drawn by fn on a wide canvas height high.
+func figRunFigure(i int, c *Comparison, name, title, caption string, height vg.Length, fn func(dc draw.Canvas) error) Figure {
+	return Figure{
+		Name: fmt.Sprintf("run-%d-%s", i+1, name), Section: SectionRun, Workload: i,
+		Title:   figRunTitle(c, title),
+		Caption: caption,
+		render:  figCanvas(figWideWidth, height, fn),
+	}
+}
+
+// figLogTimeNote is the caption's note on a logarithmic time axis ("" for a linear one).
+func figLogTimeNote(logY bool) string {
+	if logY {
+		return " The time axis is logarithmic."
+	}
+	return ""
+}
+
+func figRunTitle(c *Comparison, what string) string {
+	if c.Workload == "" {
+		return what
+	}
+	return c.Workload + ": " + what
+}
+
+// figRunClock is the x axis of the run figures: bytes allocated in a unit that suits the run.
+type figRunClock struct {
+	unit plotkit.Unit
+	end  float64 // in unit
+}
+
+func newFigRunClock(c *Comparison) figRunClock {
+	end := c.EndBytes
+	for _, run := range []*Run{&c.Default, &c.Best} {
+		if n := len(run.Events); n > 0 {
+			end = max(end, run.Events[n-1].ClockBytes)
+		}
+	}
+	if n := len(c.Live); n > 0 {
+		end = max(end, c.Live[n-1].ClockBytes)
+	}
+	u := plotkit.ChooseUnit(float64(end))
+	if end == 0 {
+		u = plotkit.Unit{Div: float64(heapsim.GiB), Name: "GiB"}
+	}
+	return figRunClock{unit: u, end: float64(end) / u.Div}
+}
+
+func (rc figRunClock) x(clock uint64) float64 { return float64(clock) / rc.unit.Div }
+func (rc figRunClock) label() string          { return "bytes allocated (" + rc.unit.Name + ")" }
+func (rc figRunClock) apply(p *plot.Plot) {
+	p.X.Min, p.X.Max = 0, rc.end
+	if rc.end <= 0 {
+		p.X.Max = 1
+	}
+}
+
+func figRunLabel(run *Run, fallback string) string {
+	if run.Label != "" {
+		return run.Label
+	}
+	return fallback
+}
+
+type figRunStyle struct {
+	run   *Run
+	name  string
+	color color.Color
+	light color.Color
+	// wide scales line widths and marker sizes: the default run is drawn first and wider, so
+	// that it shows round the best run's line where the two coincide.
+	wide float64
+}
+
+func figRunStyles(c *Comparison) [2]figRunStyle {
+	return [2]figRunStyle{
+		{run: &c.Default, name: figRunLabel(&c.Default, "default"), color: figColDefault, light: figColDefaultLight, wide: 1.8},
+		{run: &c.Best, name: figRunLabel(&c.Best, "best"), color: figColBest, light: figColBestLight, wide: 1},
+	}
+}
+
+func figFootprint(i int, c *Comparison, budget uint64) Figure {
+	rc := newFigRunClock(c)
+	type series struct{ footprint, oldUsed plotter.XYs }
+	var ss [2]series
+	var top float64
+	for k, rs := range figRunStyles(c) {
+		evs := rs.run.Events
+		if len(evs) == 0 {
+			continue
+		}
+		first := evs[0].FootprintBytes
+		if evs[0].Kind == heapsim.EventGrow && evs[0].SegmentBytes <= first {
+			first -= evs[0].SegmentBytes
+		}
+		fp := plotter.XYs{{X: 0, Y: float64(first)}}
+		var old plotter.XYs
+		for _, e := range evs {
+			x := rc.x(e.ClockBytes)
+			fp = append(fp, plotter.XY{X: x, Y: float64(e.FootprintBytes)})
+			top = max(top, float64(e.FootprintBytes))
+			switch e.Kind {
+			case heapsim.EventFullGC:
+				if e.OldUsedBeforeBytes > 0 {
+					old = append(old, plotter.XY{X: x, Y: float64(e.OldUsedBeforeBytes)})
+					top = max(top, float64(e.OldUsedBeforeBytes))
+				}
+				old = append(old, plotter.XY{X: x, Y: float64(e.OldUsedBytes)})
+			case heapsim.EventScavenge:
+				old = append(old, plotter.XY{X: x, Y: float64(e.OldUsedBytes)})
+				top = max(top, float64(e.OldUsedBytes))
+			}
+		}
+		fp = append(fp, plotter.XY{X: rc.end, Y: fp[len(fp)-1].Y})
+		ss[k] = series{footprint: plotkit.Downsample(fp, figMaxSeriesPoints), oldUsed: plotkit.Downsample(old, figMaxSeriesPoints)}
+	}
+	var live plotter.XYs
+	for _, lp := range c.Live {
+		live = append(live, plotter.XY{X: rc.x(lp.ClockBytes), Y: float64(lp.LiveBytes)})
+		top = max(top, float64(lp.LiveBytes))
+	}
+	live = plotkit.Downsample(live, figMaxSeriesPoints)
+	if budget > 0 {
+		top = max(top, float64(budget))
+	}
+	yu := plotkit.ChooseUnit(top)
+	scaleY := func(xys plotter.XYs) plotter.XYs { return plotkit.ScaleXYs(xys, yu.Div) }
+	caption := "Footprint (new space plus old-space segments, solid step lines) and old-space use (dashed, " +
+		"image included) over the run, default in red and best in blue"
+	if len(live) > 0 {
+		caption += ", with the application's live data (grey, image excluded)"
+	}
+	caption += "; the gap between footprint and old-space use is free memory, and each drop of the " +
+		"dashed line is a full GC."
+	return figRunFigure(i, c, "footprint", "memory over the run", caption, figWideHeight, func(dc draw.Canvas) error {
+		p := plotkit.NewPlot(figRunTitle(c, "footprint and old-space use"), rc.label(), "memory ("+yu.Name+")")
+		leg := plotkit.NewLegend()
+		drawn := false
+		for k, rs := range figRunStyles(c) {
+			if len(ss[k].footprint) == 0 {
+				continue
+			}
+			drawn = true
+			l := plotkit.Line(scaleY(ss[k].footprint), rs.color, 1.3*rs.wide, nil)
+			l.StepStyle = plotter.PostStep
+			o := plotkit.Line(scaleY(ss[k].oldUsed), rs.color, 0.9*rs.wide, plotkit.Dashed)
+			p.Add(l, o)
+			leg.Add(rs.name+": footprint", l)
+			leg.Add(rs.name+": old space used", o)
+		}
+		if len(live) > 0 {
+			drawn = true
+			l := plotkit.Line(scaleY(live), figColLive, 1.2, nil)
+			p.Add(l)
+			leg.Add("live data (application)", l)
+		}
+		if budget > 0 {
+			h := plotkit.HLine{Y: float64(budget) / yu.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
+			p.Add(h)
+			leg.Add("budget "+plotkit.Bytes(float64(budget)), h)
+		}
+		if !drawn {
+			p.Add(plotkit.Note{Text: "no events"})
+		}
+		p.Y.Min = 0
+		if !(p.Y.Max > 0) {
+			p.Y.Max = 1
+		}
+		rc.apply(p)
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+	})
+}
+
+func figScavenges(i int, c *Comparison) Figure {
+	rc := newFigRunClock(c)
+	type series struct {
+		total, rs plotter.XYs
+		count     int
+		seconds   float64
+	}
+	var ss [2]series
+	var ys []float64
+	anyRS := false
+	for k, rs := range figRunStyles(c) {
+		for _, e := range rs.run.Events {
+			if e.Kind != heapsim.EventScavenge {
+				continue
+			}
+			x := rc.x(e.ClockBytes)
+			ss[k].total = append(ss[k].total, plotter.XY{X: x, Y: e.Seconds * 1000})
+			ss[k].rs = append(ss[k].rs, plotter.XY{X: x, Y: e.RSSeconds * 1000})
+			ss[k].count++
+			ss[k].seconds += e.Seconds
+			ys = append(ys, e.Seconds*1000)
+			if e.RSSeconds > 0 {
+				anyRS = true
+				ys = append(ys, e.RSSeconds*1000)
+			}
+		}
+	}
+	logY := plotkit.UseLogPositive(ys)
+	for k := range ss {
+		ss[k].total = plotkit.Downsample(ss[k].total, figMaxSeriesPoints)
+		ss[k].rs = plotkit.Downsample(ss[k].rs, figMaxSeriesPoints)
+	}
+	caption := "Time of each scheduled scavenge in the cost model against the allocation clock, default in red " +
+		"and best in blue"
+	if anyRS {
+		caption += "; the thin dotted lines are the part spent scanning the remembered set"
+	}
+	caption += "."
+	caption += figLogTimeNote(logY)
+	return figRunFigure(i, c, "scavenges", "scavenge times", caption, figWideHeight, func(dc draw.Canvas) error {
+		p := plotkit.NewPlot(figRunTitle(c, "scavenge times"), rc.label(), "scavenge time (ms)")
+		leg := plotkit.NewLegend()
+		markers := plotkit.Markers(ss[0].count, ss[1].count)
+		for k, rs := range figRunStyles(c) {
+			s := ss[k]
+			if s.count == 0 {
+				continue
+			}
+			l := plotkit.Line(s.total, rs.color, 1.1*rs.wide, nil)
+			p.Add(l)
+			thumbs := []plot.Thumbnailer{l}
+			if markers(s.count) {
+				sc := plotkit.Scatter(s.total, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
+				p.Add(sc)
+				thumbs = append(thumbs, sc)
+			}
+			leg.Add(fmt.Sprintf("%s: %d scavenges, %s s", rs.name, s.count, plotkit.Num(s.seconds)), thumbs...)
+		}
+		if anyRS {
+			for k, rs := range figRunStyles(c) {
+				segs := plotkit.PositiveSegments(ss[k].rs)
+				if len(segs) == 0 {
+					continue
+				}
+				var first *plotkit.Polyline
+				for _, seg := range segs {
+					l := plotkit.Line(seg, rs.light, 1.2*rs.wide, plotkit.Dotted)
+					p.Add(l)
+					if first == nil {
+						first = l
+					}
+				}
+				leg.Add(rs.name+": remembered-set part", first)
+			}
+		}
+		if len(ys) == 0 {
+			p.Add(plotkit.Note{Text: "no scavenges"})
+		}
+		if logY {
+			plotkit.SetLogY(p, plotkit.Num)
+		} else {
+			p.Y.Min = 0
+		}
+		rc.apply(p)
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+	})
+}
+
+// figFullGCCauses are the full-GC causes with their glyphs and, per run, colours.
+var figFullGCCauses = []struct {
+	cause heapsim.FullGCCause
+	shape draw.GlyphDrawer
+	cols  [2]color.Color
+}{
+	{heapsim.CauseRatio, draw.CircleGlyph{}, [2]color.Color{figColDefault, figColBest}},
+	{heapsim.CauseLargeAlloc, draw.PyramidGlyph{}, [2]color.Color{figColDefaultDark, figColBestDark}},
+	{heapsim.CauseExplicit, draw.BoxGlyph{}, [2]color.Color{figColDefaultAmber, figColBestSky}},
+}
+
+// figFullGCSeries are the full-GC figure's series: per run (default, best) and per cause of
+// figFullGCCauses, each full GC at (allocation clock in rc's unit, seconds), not downsampled;
+// the number of full GCs and their seconds per run; and every full GC's seconds.
+type figFullGCSeries struct {
+	byCause [2][3]plotter.XYs
+	counts  [2]int
+	seconds [2]float64
+	ys      []float64
+}
+
+// newFigFullGCSeries gathers the full GCs of c's two runs.
+func newFigFullGCSeries(c *Comparison, rc figRunClock) figFullGCSeries {
+	var fs figFullGCSeries
+	for k, rs := range figRunStyles(c) {
+		for _, e := range rs.run.Events {
+			if e.Kind != heapsim.EventFullGC {
+				continue
+			}
+			ci := 0
+			for j, fc := range figFullGCCauses {
+				if fc.cause == e.Cause {
+					ci = j
+				}
+			}
+			fs.byCause[k][ci] = append(fs.byCause[k][ci], plotter.XY{X: rc.x(e.ClockBytes), Y: e.Seconds})
+			fs.counts[k]++
+			fs.seconds[k] += e.Seconds
+			fs.ys = append(fs.ys, e.Seconds)
+		}
+	}
+	return fs
+}
+
+// hasCause reports whether either run has a full GC of cause.
+func (fs figFullGCSeries) hasCause(cause heapsim.FullGCCause) bool {
+	for j, fc := range figFullGCCauses {
+		if fc.cause == cause {
+			return len(fs.byCause[0][j])+len(fs.byCause[1][j]) > 0
+		}
+	}
+	return false
+}
+
+func figFullGCs(i int, c *Comparison) Figure {
+	rc := newFigRunClock(c)
+	fs := newFigFullGCSeries(c, rc)
+	// byCause[run][cause index]
+	byCause, counts, seconds, ys := fs.byCause, fs.counts, fs.seconds, fs.ys
+	for k := range byCause {
+		for j := range byCause[k] {
+			byCause[k][j] = plotkit.Downsample(byCause[k][j], figMaxSeriesPoints)
+		}
+	}
+	logY := plotkit.UseLogPositive(ys)
+	ylo, ymax := math.Inf(1), 0.0
+	for _, y := range ys {
+		if y > 0 {
+			ylo, ymax = min(ylo, y), max(ymax, y)
+		}
+	}
+	if ymax == 0 {
+		ymax = 1
+	}
+	caption := "Each full GC's time against the allocation clock, the default run in the top panel (reds) and " +
+		"the best in the bottom one (blues); circles are ratio-triggered full GCs, triangles those forced " +
+		"by a large allocation"
+	// The simulator makes no explicit full GC (no profile records one): squares are named only
+	// when a run has them.
+	if fs.hasCause(heapsim.CauseExplicit) {
+		caption += ", squares explicit ones"
+	}
+	caption += "."
+	caption += figLogTimeNote(logY)
+	return figRunFigure(i, c, "fullgcs", "full GCs", caption, figTallHeight, func(dc draw.Canvas) error {
+		leg := plotkit.NewLegend()
+		var panels [][]*plot.Plot
+		for k, rs := range figRunStyles(c) {
+			title := fmt.Sprintf("%s run: %d full GCs, %s s in all", rs.name, counts[k], plotkit.Num(seconds[k]))
+			if counts[k] == 1 {
+				title = fmt.Sprintf("%s run: 1 full GC, %s s", rs.name, plotkit.Num(seconds[k]))
+			}
+			if counts[k] == 0 {
+				title = rs.name + " run: no full GCs"
+			}
+			xl := ""
+			if k == 1 {
+				xl = rc.label()
+			}
+			p := plotkit.NewPlot(figRunTitle(c, title), xl, "full GC time (s)")
+			for j, fc := range figFullGCCauses {
+				pts := byCause[k][j]
+				if len(pts) == 0 {
+					continue
+				}
+				sc := plotkit.Scatter(pts, fc.shape, fc.cols[k], 3.5)
+				p.Add(sc)
+				leg.Add(fmt.Sprintf("%s: %s (%d)", rs.name, fc.cause, len(pts)), sc)
+			}
+			if counts[k] == 0 {
+				p.Add(plotkit.Note{Text: "no full GCs"})
+			}
+			if logY {
+				plotkit.SetLogY(p, plotkit.Num)
+				p.Y.Min, p.Y.Max = ylo/1.15, ymax*1.15
+			} else {
+				p.Y.Min, p.Y.Max = 0, ymax*1.08
+			}
+			rc.apply(p)
+			panels = append(panels, []*plot.Plot{p})
+		}
+		return plotkit.DrawGrid(dc, panels, leg, nil)
+	})
+}
+
+func figRememberedSet(i int, c *Comparison) Figure {
+	rc := newFigRunClock(c)
+	var entries, slots [2]plotter.XYs
+	var counts [2]int
+	var maxSlots float64
+	for k, rs := range figRunStyles(c) {
+		for _, e := range rs.run.Events {
+			if e.Kind != heapsim.EventScavenge {
+				continue
+			}
+			x := rc.x(e.ClockBytes)
+			entries[k] = append(entries[k], plotter.XY{X: x, Y: e.RSEntries})
+			slots[k] = append(slots[k], plotter.XY{X: x, Y: float64(e.RSSlots)})
+			maxSlots = max(maxSlots, float64(e.RSSlots), e.RSEntries)
+			counts[k]++
+		}
+		entries[k] = plotkit.Downsample(entries[k], figMaxSeriesPoints)
+		slots[k] = plotkit.Downsample(slots[k], figMaxSeriesPoints)
+	}
+	caption := "The remembered set at each scheduled scavenge, default in red and best in blue: its entries " +
+		"(old objects that point into new space, left) and the slots the scavenger scans in them (right); " +
+		"a few big containers in it show as few entries but many slots."
+	return figRunFigure(i, c, "remembered-set", "remembered set", caption, figWideHeight, func(dc draw.Canvas) error {
+		leg := plotkit.NewLegend()
+		markers := plotkit.Markers(counts[0], counts[1])
+		var row []*plot.Plot
+		for j, what := range []struct {
+			title, ylabel string
+			data          [2]plotter.XYs
+		}{
+			{"remembered-set entries", "entries", entries},
+			{"remembered-set slots scanned", "slots", slots},
+		} {
+			p := plotkit.NewPlot(figRunTitle(c, what.title), rc.label(), what.ylabel)
+			for k, rs := range figRunStyles(c) {
+				pts := what.data[k]
+				if len(pts) == 0 {
+					continue
+				}
+				l := plotkit.Line(pts, rs.color, 1.1*rs.wide, nil)
+				p.Add(l)
+				thumbs := []plot.Thumbnailer{l}
+				if markers(counts[k]) {
+					sc := plotkit.Scatter(pts, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
+					p.Add(sc)
+					thumbs = append(thumbs, sc)
+				}
+				if j == 0 {
+					leg.Add(fmt.Sprintf("%s (%d scavenges)", rs.name, counts[k]), thumbs...)
+				}
+			}
+			if counts[0]+counts[1] == 0 {
+				p.Add(plotkit.Note{Text: "no scavenges"})
+			} else if maxSlots == 0 {
+				p.Add(plotkit.Note{Text: "remembered set always empty"})
+			}
+			p.Y.Tick.Marker = plotkit.SITicks{}
+			p.Y.Min = 0
+			if !(p.Y.Max > 0) {
+				p.Y.Max = 1
+			}
+			rc.apply(p)
+			row = append(row, p)
+		}
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{row}, leg, nil)
+	})
+}
+
+// figCumulativeTenured are the tenured-bytes figure's series of run: the bytes scavenges
+// promoted and the tenured bytes full GCs found dead, each cumulated, as step points on rc's
+// clock from (0, 0) to the end of the run.
+func figCumulativeTenured(run *Run, rc figRunClock) (tenured, garbage plotter.XYs) {
+	var sum, gsum float64
+	tenured = plotter.XYs{{X: 0, Y: 0}}
+	garbage = plotter.XYs{{X: 0, Y: 0}}
+	for _, e := range run.Events {
+		x := rc.x(e.ClockBytes)
+		if e.TenuredBytes > 0 {
+			sum += float64(e.TenuredBytes)
+			tenured = append(tenured, plotter.XY{X: x, Y: sum})
+		}
+		if e.Kind == heapsim.EventFullGC && e.TenuredGarbageBytes > 0 {
+			gsum += float64(e.TenuredGarbageBytes)
+			garbage = append(garbage, plotter.XY{X: x, Y: gsum})
+		}
+	}
+	tenured = append(tenured, plotter.XY{X: rc.end, Y: sum})
+	garbage = append(garbage, plotter.XY{X: rc.end, Y: gsum})
+	return tenured, garbage
+}
+
+func figTenured(i int, c *Comparison) Figure {
+	rc := newFigRunClock(c)
+	var tenured, garbage [2]plotter.XYs
+	var top float64
+	var anyGarbage bool
+	for k, rs := range figRunStyles(c) {
+		tenured[k], garbage[k] = figCumulativeTenured(rs.run, rc)
+		sum, gsum := tenured[k][len(tenured[k])-1].Y, garbage[k][len(garbage[k])-1].Y
+		top = max(top, sum, gsum)
+		anyGarbage = anyGarbage || gsum > 0
+		tenured[k] = plotkit.Downsample(tenured[k], figMaxSeriesPoints)
+		garbage[k] = plotkit.Downsample(garbage[k], figMaxSeriesPoints)
+	}
+	yu := plotkit.ChooseUnit(top)
+	caption := "Bytes promoted to old space by scavenges, cumulated over the run (solid), default in red and " +
+		"best in blue"
+	if anyGarbage {
+		caption += "; the dashed lines cumulate the tenured bytes that full GCs found already dead (premature " +
+			"tenuring)"
+	}
+	caption += "."
+	return figRunFigure(i, c, "tenured", "tenured bytes", caption, figWideHeight, func(dc draw.Canvas) error {
+		p := plotkit.NewPlot(figRunTitle(c, "cumulative tenured bytes"), rc.label(), "cumulative bytes ("+yu.Name+")")
+		leg := plotkit.NewLegend()
+		for k, rs := range figRunStyles(c) {
+			if len(rs.run.Events) == 0 {
+				continue
+			}
+			l := plotkit.Line(plotkit.ScaleXYs(tenured[k], yu.Div), rs.color, 1.3*rs.wide, nil)
+			l.StepStyle = plotter.PostStep
+			p.Add(l)
+			leg.Add(fmt.Sprintf("%s: tenured (%s)", rs.name, plotkit.Bytes(tenured[k][len(tenured[k])-1].Y)), l)
+		}
+		if anyGarbage {
+			for k, rs := range figRunStyles(c) {
+				if len(rs.run.Events) == 0 || garbage[k][len(garbage[k])-1].Y == 0 {
+					continue
+				}
+				l := plotkit.Line(plotkit.ScaleXYs(garbage[k], yu.Div), rs.color, 1.1*rs.wide, plotkit.Dashed)
+				l.StepStyle = plotter.PostStep
+				p.Add(l)
+				leg.Add(fmt.Sprintf("%s: tenured garbage (%s)", rs.name, plotkit.Bytes(garbage[k][len(garbage[k])-1].Y)), l)
+			}
+		}
+		if len(c.Default.Events)+len(c.Best.Events) == 0 {
+			p.Add(plotkit.Note{Text: "no events"})
+		}
+		p.Y.Min = 0
+		if top == 0 {
+			p.Y.Max = 1
+		}
+		rc.apply(p)
+		return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+	})
+}

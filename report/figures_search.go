@@ -1,0 +1,326 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gctune/gctune/internal/plotkit"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// ---- Search figures ----
+
+// figCompleteTrials returns the complete trials with a finite value, by number.
+func figCompleteTrials(s *Search) []Trial {
+	var out []Trial
+	for _, t := range s.Trials {
+		if t.State == "complete" && plotkit.Finite(t.Value) {
+			out = append(out, t)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Trial) int { return a.Number - b.Number })
+	return out
+}
+
+func figValueLabel(s *Search) string {
+	if s.ValueLabel != "" {
+		return s.ValueLabel
+	}
+	return "objective"
+}
+
+func figProgress(s *Search) Figure {
+	trials := figCompleteTrials(s)
+	var feasible, infeasible, bestSoFar plotter.XYs
+	best := math.Inf(1)
+	for _, t := range trials {
+		pt := plotter.XY{X: float64(t.Number), Y: t.Value}
+		if !t.Feasible {
+			infeasible = append(infeasible, pt)
+			continue
+		}
+		feasible = append(feasible, pt)
+		if t.Value < best {
+			best = t.Value
+			bestSoFar = append(bestSoFar, plotter.XY{X: pt.X, Y: best})
+		}
+	}
+	if len(bestSoFar) > 0 {
+		if last := float64(trials[len(trials)-1].Number); last > bestSoFar[len(bestSoFar)-1].X {
+			bestSoFar = append(bestSoFar, plotter.XY{X: last, Y: best})
+		}
+	}
+	hasDefault := plotkit.Finite(s.DefaultValue)
+	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.Feasible && len(trials) > 0
+	axis := newFigValueAxis(figMainValues(s, figYs(feasible), hasDefault, hasBest), figYs(infeasible))
+	inRange, offScale := axis.split(infeasible)
+
+	caption := fmt.Sprintf("Each complete trial's %s against its number (%d trials: rings feasible, grey crosses "+
+		"infeasible), the best feasible value so far as a blue step line", lowerFirst(figValueLabel(s)), len(trials))
+	if hasDefault {
+		caption += ", and the default configuration's value as a dashed red line"
+	}
+	caption += "."
+	caption += figOffScaleNote(offScale)
+	if axis.log {
+		caption += " The value axis is logarithmic."
+	}
+
+	return Figure{
+		Name: "search-progress", Section: SectionSearch, Workload: -1,
+		Title:   "Search progress",
+		Caption: caption,
+		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
+			p := plotkit.NewPlot("Search progress", "trial number", figValueLabel(s))
+			leg := plotkit.NewLegend()
+			if len(trials) == 0 {
+				p.Add(plotkit.Note{Text: "no complete trials"})
+			}
+			figAddTrials(p, leg, feasible, inRange, offScale)
+			if len(bestSoFar) > 0 {
+				l := plotkit.Line(bestSoFar, figColBest, 1.5, nil)
+				l.StepStyle = plotter.PostStep
+				p.Add(l)
+				leg.Add("best so far", l)
+			}
+			if hasBest {
+				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.Best.Number), Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
+				p.Add(sc)
+				leg.Add(fmt.Sprintf("best: trial %d (%s)", s.Best.Number, plotkit.Num(s.Best.Value)), sc)
+			}
+			if hasDefault {
+				h := plotkit.HLine{Y: s.DefaultValue, Style: plotkit.LineStyle(figColDefault, 1.5, plotkit.Dashed)}
+				p.Add(h)
+				leg.Add(fmt.Sprintf("default (%s)", plotkit.Num(s.DefaultValue)), h)
+			}
+			axis.apply(p)
+			if len(trials) == 0 {
+				p.X.Min, p.X.Max = 0, 1
+			}
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+		}),
+	}
+}
+
+// figOffScaleNote is the caption's note on the infeasible trials drawn on the top edge ("" when
+// there are none).
+func figOffScaleNote(offScale plotter.XYs) string {
+	if len(offScale) > 0 {
+		return " Grey triangles on the top edge are infeasible trials whose penalised value is off the scale."
+	}
+	return ""
+}
+
+// figAddTrials adds the feasible trials as rings, then the infeasible ones (figAddInfeasible).
+func figAddTrials(p *plot.Plot, leg *plot.Legend, feasible, inRange, offScale plotter.XYs) {
+	if len(feasible) > 0 {
+		sc := plotkit.Scatter(feasible, draw.RingGlyph{}, figColTrial, 2.5)
+		p.Add(sc)
+		leg.Add("trial (feasible)", sc)
+	}
+	figAddInfeasible(p, leg, inRange, offScale)
+}
+
+// figAddInfeasible adds infeasible points: grey crosses where they are, grey triangles on the
+// top edge for those off the scale.
+func figAddInfeasible(p *plot.Plot, leg *plot.Legend, inRange, offScale plotter.XYs) {
+	if len(inRange) > 0 {
+		sc := plotkit.Scatter(inRange, draw.CrossGlyph{}, figColInfeasible, 2.5)
+		p.Add(sc)
+		if leg != nil {
+			leg.Add("trial (infeasible)", sc)
+		}
+	}
+	if len(offScale) > 0 {
+		sc := plotkit.Scatter(offScale, draw.TriangleGlyph{}, figColInfeasible, 3)
+		p.Add(sc)
+		if leg != nil {
+			leg.Add("infeasible, off scale", sc)
+		}
+	}
+}
+
+func figPareto(s *Search) Figure {
+	trials := figCompleteTrials(s)
+	all := []float64{float64(s.DefaultFootprintBytes), float64(s.MaxFootprintBytes)}
+	for _, t := range trials {
+		all = append(all, float64(t.PeakFootprintBytes))
+	}
+	unit := plotkit.ChooseUnit(slices.Max(all))
+
+	var feasible, infeasible, front plotter.XYs
+	for _, t := range trials {
+		if t.PeakFootprintBytes == 0 {
+			continue
+		}
+		pt := plotter.XY{X: float64(t.PeakFootprintBytes) / unit.Div, Y: t.Value}
+		if t.Feasible {
+			feasible = append(feasible, pt)
+		} else {
+			infeasible = append(infeasible, pt)
+		}
+	}
+	for _, t := range s.Pareto {
+		if t.PeakFootprintBytes > 0 && plotkit.Finite(t.Value) {
+			front = append(front, plotter.XY{X: float64(t.PeakFootprintBytes) / unit.Div, Y: t.Value})
+		}
+	}
+	slices.SortStableFunc(front, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	hasDefault := plotkit.Finite(s.DefaultValue) && s.DefaultFootprintBytes > 0
+	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.PeakFootprintBytes > 0 && len(trials) > 0
+	axis := newFigValueAxis(figMainValues(s, append(figYs(feasible), figYs(front)...), hasDefault, hasBest), figYs(infeasible))
+	inRange, offScale := axis.split(infeasible)
+
+	caption := fmt.Sprintf("Each complete trial's %s against its peak footprint (rings feasible, grey crosses "+
+		"infeasible); the green line joins the Pareto front, the trials no other trial beats in both", lowerFirst(figValueLabel(s)))
+	if hasDefault {
+		caption += "; the red square is the default configuration"
+	}
+	if hasBest {
+		caption += ", the blue ring the best trial"
+	}
+	if s.MaxFootprintBytes > 0 {
+		caption += ", and the dotted vertical line the memory budget"
+	}
+	caption += "."
+	caption += figOffScaleNote(offScale)
+
+	return Figure{
+		Name: "search-pareto", Section: SectionSearch, Workload: -1,
+		Title:   "Objective against memory",
+		Caption: caption,
+		render: figCanvas(figWideWidth, figWideHeight, func(dc draw.Canvas) error {
+			p := plotkit.NewPlot("Objective against peak footprint", "peak footprint ("+unit.Name+")", figValueLabel(s))
+			leg := plotkit.NewLegend()
+			if len(feasible)+len(infeasible) == 0 {
+				p.Add(plotkit.Note{Text: "no complete trials with a footprint"})
+			}
+			figAddTrials(p, leg, feasible, inRange, offScale)
+			if len(front) > 0 {
+				l := plotkit.Line(front, figColPareto, 1.5, nil)
+				sc := plotkit.Scatter(front, draw.CircleGlyph{}, figColPareto, 3)
+				p.Add(l, sc)
+				leg.Add(fmt.Sprintf("Pareto front (%d)", len(front)), l, sc)
+			}
+			if hasDefault {
+				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.DefaultFootprintBytes) / unit.Div, Y: s.DefaultValue}}, draw.BoxGlyph{}, figColDefault, 5)
+				p.Add(sc)
+				leg.Add("default", sc)
+			}
+			if hasBest {
+				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.Best.PeakFootprintBytes) / unit.Div, Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
+				p.Add(sc)
+				leg.Add(fmt.Sprintf("best (trial %d)", s.Best.Number), sc)
+			}
+			if s.MaxFootprintBytes > 0 {
+				v := plotkit.VLine{X: float64(s.MaxFootprintBytes) / unit.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
+				p.Add(v)
+				leg.Add("budget "+plotkit.Bytes(float64(s.MaxFootprintBytes)), v)
+			}
+			axis.apply(p)
+			if !math.IsInf(p.X.Min, 0) {
+				p.X.Min = 0
+			}
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
+		}),
+	}
+}
+
+// figValueAxis is the range of an axis of objective values, set by the values that matter
+// (feasible ones, the default, the best) so that infeasible trials' penalised values do not
+// squash it; infeasible values above it are drawn on its top edge.
+type figValueAxis struct {
+	lo, hi  float64
+	log, ok bool
+}
+
+// newFigValueAxis fits the axis to main (or to others when main has no finite value), widened
+// to the values of others that lie below main's top.
+func newFigValueAxis(main, others []float64) figValueAxis {
+	var vals []float64
+	for _, v := range main {
+		if plotkit.Finite(v) {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		for _, v := range others {
+			if plotkit.Finite(v) {
+				vals = append(vals, v)
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return figValueAxis{}
+	}
+	top := slices.Max(vals)
+	for _, v := range others {
+		if plotkit.Finite(v) && v < top {
+			vals = append(vals, v)
+		}
+	}
+	a := figValueAxis{lo: slices.Min(vals), hi: top, log: plotkit.UseLogRatio(vals, figValueLogRatio), ok: true}
+	if a.log {
+		f := math.Max(math.Pow(a.hi/a.lo, 0.04), 1.05)
+		a.lo, a.hi = a.lo/f, a.hi*f
+		return a
+	}
+	// A linear axis spans at least 4 % of its values, so that a knob that changes the objective
+	// by a hundredth of a percent looks flat instead of filling the panel with noise.
+	if minSpan := math.Max(0.04*math.Abs(a.hi), 1e-9); a.hi-a.lo < minSpan {
+		mid := (a.hi + a.lo) / 2
+		a.lo, a.hi = mid-minSpan/2, mid+minSpan/2
+	}
+	span := a.hi - a.lo
+	a.lo, a.hi = a.lo-0.05*span, a.hi+0.05*span
+	return a
+}
+
+// split returns the points within the axis and, moved onto its top edge, those above it.
+func (a figValueAxis) split(pts plotter.XYs) (in, above plotter.XYs) {
+	if !a.ok {
+		return pts, nil
+	}
+	for _, pt := range pts {
+		if pt.Y > a.hi {
+			above = append(above, plotter.XY{X: pt.X, Y: a.hi})
+		} else {
+			in = append(in, pt)
+		}
+	}
+	return in, above
+}
+
+func (a figValueAxis) apply(p *plot.Plot) {
+	if !a.ok {
+		return
+	}
+	if a.log {
+		plotkit.SetLogY(p, plotkit.Num)
+	}
+	p.Y.Min, p.Y.Max = a.lo, a.hi
+}
+
+// figMainValues are the values an objective axis is scaled to: ys, plus the default's and the
+// best's values when the figure draws them.
+func figMainValues(s *Search, ys []float64, hasDefault, hasBest bool) []float64 {
+	if hasDefault {
+		ys = append(ys, s.DefaultValue)
+	}
+	if hasBest {
+		ys = append(ys, s.Best.Value)
+	}
+	return ys
+}
+
+func figYs(xys plotter.XYs) []float64 {
+	out := make([]float64, len(xys))
+	for i, p := range xys {
+		out[i] = p.Y
+	}
+	return out
+}
