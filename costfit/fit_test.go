@@ -162,13 +162,13 @@ func TestFileRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, c, got)
 
-	bad := strings.Replace(sb.String(), "  rsSlotSeconds:", "  rsSlotSecs:", 1)
+	bad := strings.Replace(sb.String(), "  rsPointerSlotSeconds:", "  rsPointerSlotSecs:", 1)
 	_, _, err = ReadFile(strings.NewReader(bad), "cost.yaml")
-	require.ErrorContains(t, err, "cost.yaml: unknown coefficient rsSlotSecs")
+	require.ErrorContains(t, err, "cost.yaml: unknown coefficient rsPointerSlotSecs")
 	neg := strings.Replace(sb.String(), "  compactPasses: 3", "  compactPasses: -3", 1)
 	_, _, err = ReadFile(strings.NewReader(neg), "cost.yaml")
 	require.ErrorContains(t, err, "compactPasses")
 	_, _, err = ReadFile(strings.NewReader("kind: other\n"), "cost.yaml")
 	require.ErrorContains(t, err, `kind "other"`)
-	assert.False(t, math.IsNaN(got.RSSlotSeconds))
+	assert.False(t, math.IsNaN(got.RSPointerSlotSeconds))
 }
