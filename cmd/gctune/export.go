@@ -139,10 +139,7 @@ func runExport(cmd *cobra.Command, cfg Config, name, format string, trialNumber 
 		if output == "" {
 			return fn(cmd.OutOrStdout())
 		}
-		if err := writeFileAtomic(output, fn); err != nil {
-			return fmt.Errorf("export %s: %w", output, err)
-		}
-		return nil
+		return writeOutput(output, fn)
 	}
 	if pareto {
 		front := studies.ParetoFront(trials, search.AttrFootprint)

@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/report"
 )
@@ -204,26 +203,15 @@ func reportError(name string, err error) error {
 	return err
 }
 
-// checkOutputs checks, before any simulation, that the report can be written: the HTML file's
-// directory exists and the file is not a directory; the PNG directory, if any, is a directory
-// or can be created in an existing one.
+// checkOutputs checks, before any simulation, that the report can be written (the root's
+// checkOutputFlags does the same for the command line; runReport may be called without it).
 func checkOutputs(o reportOptions) error {
-	if o.output == "" {
-		return usageErrorf("--output: empty file name")
-	}
-	if st, err := os.Stat(o.output); err == nil && st.IsDir() {
-		return usageErrorf("--output %s: is a directory", o.output)
-	}
-	if st, err := os.Stat(filepath.Dir(o.output)); err != nil || !st.IsDir() {
-		return usageErrorf("--output %s: directory %s does not exist", o.output, filepath.Dir(o.output))
+	if err := outfile.Check(o.output); err != nil {
+		return fmt.Errorf("--output: %w", err)
 	}
 	if o.pngDir != "" {
-		if st, err := os.Stat(o.pngDir); err == nil {
-			if !st.IsDir() {
-				return usageErrorf("--png %s: not a directory", o.pngDir)
-			}
-		} else if st, err := os.Stat(filepath.Dir(filepath.Clean(o.pngDir))); err != nil || !st.IsDir() {
-			return usageErrorf("--png %s: directory %s does not exist", o.pngDir, filepath.Dir(filepath.Clean(o.pngDir)))
+		if err := checkOutputDir(o.pngDir); err != nil {
+			return fmt.Errorf("--png: %w", err)
 		}
 	}
 	return nil
@@ -260,8 +248,8 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 			return err
 		}
 	}
-	if err := writeFileAtomic(o.output, func(w io.Writer) error { _, err := page.WriteTo(w); return err }); err != nil {
-		return fmt.Errorf("report %s: %w", o.output, err)
+	if err := writeOutput(o.output, func(w io.Writer) error { _, err := page.WriteTo(w); return err }); err != nil {
+		return fmt.Errorf("--output: %w", err)
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "wrote %s (%d figures)\n", o.output, len(figs))

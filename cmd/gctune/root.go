@@ -36,6 +36,7 @@ workload), simulates the Spur collector over it, and searches the parameters.
 Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables, then flags.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
+		PersistentPreRunE: checkOutputFlags,
 		Args:              rootArgs,
 		RunE:              func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},

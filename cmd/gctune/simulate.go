@@ -158,7 +158,7 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 	}
 	doc.Default = run(o.Default, heapsim.Options{})
 	if o.Events != "" {
-		err := writeFileAtomic(o.Events, func(f io.Writer) error {
+		err := writeOutput(o.Events, func(f io.Writer) error {
 			cw := csv.NewWriter(f)
 			if err := cw.Write(eventHeader()); err != nil {
 				return err
@@ -176,7 +176,7 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 			return cw.Error()
 		})
 		if err != nil {
-			return fmt.Errorf("events %s: %w", o.Events, err)
+			return fmt.Errorf("--events: %w", err)
 		}
 		doc.Events = o.Events
 	} else {

@@ -80,10 +80,10 @@ func TestSimulateBadInput(t *testing.T) {
 		assert.Contains(t, errOut, c.want, strings.Join(c.args, " "))
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 	}
-	// An unwritable event log leaves nothing behind and exits 1.
+	// An unwritable event log leaves nothing behind and exits 2.
 	dir := t.TempDir()
 	_, errOut, code := gctune(t, "simulate", gcdemo, "--events", filepath.Join(dir, "missing", "e.csv"))
-	assert.Equal(t, exitFailure, code, errOut)
+	assert.Equal(t, exitUsage, code, errOut)
 	entries, _ := os.ReadDir(dir)
 	assert.Empty(t, entries)
 }
