@@ -58,6 +58,8 @@ var (
 	ErrStudyExists = errors.New("studies: study already exists")
 	// ErrNoStudy: no study has the name asked for.
 	ErrNoStudy = errors.New("studies: no such study")
+	// ErrCorrupt: the SQLite file is not a database, or a damaged one.
+	ErrCorrupt = errors.New("studies: database file is damaged or not a database")
 )
 
 // OpenOptions tunes Open. The zero value is the usual choice.
@@ -187,6 +189,8 @@ func parseURL(rawURL string) (Dialect, string, error) {
 		return SQLite, path, nil
 	case strings.Contains(rawURL, "://"):
 		return "", "", fmt.Errorf("studies: unsupported storage URL %q: want a SQLite file, sqlite:// or postgres://", RedactURL(rawURL))
+	case libpqKeyword.MatchString(rawURL):
+		return "", "", fmt.Errorf("studies: storage %q is a libpq keyword string, not supported: give a postgres://user@host/db URL (password in PGPASSWORD)", RedactURL(rawURL))
 	}
 	return SQLite, rawURL, nil
 }
@@ -223,7 +227,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("studies: SQLite path %q must not contain '?'", path)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("studies: database %q is a directory, not a SQLite file", path)
+	} else if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("studies: database %q: %w", path, err)
 		}
@@ -237,15 +243,39 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	}
 	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("studies: open %q: %w", path, err)
+		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
 	}
 	s := &Store{db: db, url: path, dialect: SQLite}
 	if err := s.migrateSQLite(ctx); err != nil {
 		_ = s.Close()
-		return nil, err
+		return nil, corrupt(err)
 	}
 	return s, nil
 }
+
+// SQLite's result codes for a file that is not a database or a damaged one.
+const (
+	sqliteCorrupt  = 11 // SQLITE_CORRUPT
+	sqliteNotADB   = 26 // SQLITE_NOTADB
+	sqliteCodeMask = 0xff
+)
+
+// corrupt makes err also match ErrCorrupt when SQLite says the file is damaged or not a
+// database.
+func corrupt(err error) error {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		if c := coded.Code() & sqliteCodeMask; c == sqliteCorrupt || c == sqliteNotADB {
+			return &corruptError{err: err}
+		}
+	}
+	return err
+}
+
+type corruptError struct{ err error }
+
+func (e *corruptError) Error() string   { return e.err.Error() }
+func (e *corruptError) Unwrap() []error { return []error{ErrCorrupt, e.err} }
 
 // openSQLiteDB opens the database, retrying while it is busy. Opening runs the DSN's pragmas,
 // and switching a new file to WAL (journal_mode) needs an exclusive lock that SQLite may refuse
@@ -271,9 +301,12 @@ func openSQLiteDB(ctx context.Context, path string, busy time.Duration) (*gorm.D
 
 func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store, error) {
 	redacted := RedactURL(rawURL)
+	if err := checkPostgresURL(rawURL); err != nil {
+		return nil, err
+	}
 	db, err := gorm.Open(postgres.New(postgres.Config{DSN: rawURL}), gormConfig())
 	if err != nil {
-		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %w", redacted, scrub(err, rawURL))
+		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %w", redacted, err)
 	}
 	s := &Store{db: db, url: redacted, dialect: Postgres}
 	sqlDB, err := db.DB()
@@ -284,7 +317,7 @@ func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store,
 	defer cancel()
 	if err := sqlDB.PingContext(pingCtx); err != nil {
 		_ = sqlDB.Close()
-		return nil, &unreachableError{url: redacted, err: scrub(err, rawURL)}
+		return nil, &unreachableError{url: redacted, err: err}
 	}
 	if err := s.migratePostgres(ctx, sqlDB); err != nil {
 		_ = s.Close()
@@ -395,85 +428,70 @@ func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.e
 // redactedPassword replaces passwords in RedactURL's output.
 const redactedPassword = "xxxxx"
 
-// RedactURL returns rawURL with any password replaced by "xxxxx": the user-info password of a
-// URL, a password query parameter, or password=... in a libpq keyword/value string. Other
-// strings, such as SQLite paths, come back unchanged. Use it wherever a storage URL is
-// printed, logged or stored.
-func RedactURL(rawURL string) string {
-	// password=... in a libpq keyword/value string, quoted or not.
-	keywordPassword := regexp.MustCompile(`(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)`)
-	if !strings.Contains(rawURL, "://") {
-		return keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword)
+// keywordPassword matches password=... (and sslpassword=...) in a libpq keyword/value string or
+// a URL's query, quoted or not.
+var keywordPassword = regexp.MustCompile(`(?i)((?:^|[\s?&])(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&#]+)`)
+
+// passwordSpan returns where the password of a URL's user info lies in rawURL, found by
+// position alone, without parsing (a password that is not percent-encoded makes the URL
+// unparseable, and then a parser's error would quote it): the user info runs from after
+// "scheme://" to the last '@', the password from its first ':'. A password holding '/', '?',
+// '#' or '@' is thus masked whole; an '@' later in the URL (in a query) makes the mask
+// longer, never shorter.
+func passwordSpan(rawURL string) (start, end int, ok bool) {
+	i := strings.Index(rawURL, "://")
+	if i < 0 {
+		return 0, 0, false
 	}
+	rest := i + len("://")
+	at := strings.LastIndex(rawURL[rest:], "@")
+	if at < 0 {
+		return 0, 0, false
+	}
+	colon := strings.Index(rawURL[rest:rest+at], ":")
+	if colon < 0 {
+		return 0, 0, false
+	}
+	return rest + colon + 1, rest + at, true
+}
+
+// RedactURL returns rawURL with any password replaced by "xxxxx": the user-info password of a
+// URL (found by position: passwordSpan), a password query parameter, or password=... in a
+// libpq keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
+// wherever a storage URL is printed, logged or stored.
+func RedactURL(rawURL string) string {
+	out := rawURL
+	if start, end, ok := passwordSpan(rawURL); ok {
+		out = rawURL[:start] + redactedPassword + rawURL[end:]
+	}
+	return keywordPassword.ReplaceAllString(out, "${1}"+redactedPassword)
+}
+
+// checkPostgresURL refuses a PostgreSQL URL that does not parse, or that parses to another
+// user info than its text says (an unencoded '#' or '/' in the password), with a message that
+// quotes only the redacted URL: the parser's own error would quote the password.
+func checkPostgresURL(rawURL string) error {
+	redacted := RedactURL(rawURL)
+	hint := "percent-encode special characters in the password (%20 space, %2F /, %3F ?, %23 #, %25 %, %40 @), " +
+		"or leave the password out of the URL and set PGPASSWORD"
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		// Unparseable: keep the scheme, hide the rest of the authority.
-		scheme, rest, _ := strings.Cut(rawURL, "://")
-		if at := strings.LastIndex(rest, "@"); at >= 0 {
-			rest = redactedPassword + rest[at:]
-		}
-		return keywordPassword.ReplaceAllString(scheme+"://"+rest, "${1}"+redactedPassword)
+		return fmt.Errorf("studies: bad PostgreSQL URL %s: not a valid URL; %s", redacted, hint)
 	}
-	if u.User != nil {
-		if _, ok := u.User.Password(); ok {
-			u.User = url.UserPassword(u.User.Username(), redactedPassword)
-		}
+	if strings.Contains(rawURL, "#") {
+		return fmt.Errorf("studies: bad PostgreSQL URL %s: '#' has no meaning in it; %s", redacted, hint)
 	}
-	if q := u.Query(); len(q) > 0 {
-		changed := false
-		for k := range q {
-			if strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword") {
-				q.Set(k, redactedPassword)
-				changed = true
-			}
-		}
-		if changed {
-			u.RawQuery = q.Encode()
+	if start, end, ok := passwordSpan(rawURL); ok {
+		want, err := url.PathUnescape(rawURL[start:end])
+		got, has := u.User.Password()
+		if err != nil || !has || got != want {
+			return fmt.Errorf("studies: bad PostgreSQL URL %s: the user info is ambiguous; %s", redacted, hint)
 		}
 	}
-	return u.String()
+	return nil
 }
 
-// secrets returns the passwords rawURL carries, and PGPASSWORD's, for scrub.
-func secrets(rawURL string) []string {
-	var out []string
-	if u, err := url.Parse(rawURL); err == nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
-		}
-		for k, vs := range u.Query() {
-			if strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword") {
-				out = append(out, vs...)
-			}
-		}
-	}
-	// Short secrets would garble the message and give little away.
-	if p := os.Getenv("PGPASSWORD"); len(p) >= 4 {
-		out = append(out, p)
-	}
-	return out
-}
-
-// scrub returns err unchanged unless its message contains one of rawURL's secrets, in which
-// case it returns an error with the secrets replaced (that still unwraps to err).
-func scrub(err error, rawURL string) error {
-	msg := err.Error()
-	clean := msg
-	for _, s := range secrets(rawURL) {
-		if len(s) > 0 {
-			clean = strings.ReplaceAll(clean, s, redactedPassword)
-		}
-	}
-	if clean == msg {
-		return err
-	}
-	return &scrubbedError{msg: clean, err: err}
-}
-
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
+// libpqKeyword matches the start of a libpq keyword/value connection string ("host=db
+// user=u password=..."), which pgx accepts but gctune does not: Open refuses it rather than
+// taking it for a SQLite file name.
+var libpqKeyword = regexp.MustCompile(`(?i)^\s*(host|hostaddr|port|dbname|user|password|passfile|sslmode|sslcert|sslkey|sslrootcert|connect_timeout|application_name|options|service|target_session_attrs)\s*=`)
