@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -345,7 +344,7 @@ const (
 
 // LoadSpec reads and parses a workload spec file; errors name the file.
 func LoadSpec(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadCapped(path, MaxSpecBytes, "spec")
 	if err != nil {
 		return nil, fmt.Errorf("lifetimes: load spec: %w", err)
 	}
@@ -377,8 +376,9 @@ func ParseSpec(data []byte, name string) (*Spec, error) {
 // reflection tricks. It is as strict as yaml.v3's Decoder.KnownFields(true), and stricter:
 // duplicate keys, merge keys and multiple documents are refused too.
 type specParser struct {
-	file  string
-	lines map[string]int
+	file    string
+	lines   map[string]int
+	aliases *aliasBudget // bounds the nodes walked through aliases (yamlbound.go)
 }
 
 func (p *specParser) errf(n *yaml.Node, path, format string, args ...any) error {
@@ -394,6 +394,9 @@ func (p *specParser) resolve(n *yaml.Node, path string) (*yaml.Node, error) {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode; i++ {
 		if i > 32 {
 			return nil, p.errf(n, path, "alias chain too long")
+		}
+		if err := p.aliases.follow(n.Alias); err != nil {
+			return nil, p.errf(n, path, "%v", err)
 		}
 		n = n.Alias
 	}
@@ -584,6 +587,7 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 		return nil, p.errf(&extra, "", "want a single YAML document")
 	}
 	root := &doc
+	p.aliases = newAliasBudget(root)
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) != 1 {
 			return nil, p.errf(root, "", "empty document")
