@@ -33,7 +33,8 @@ headroom, shrink threshold, full-GC ratio) that make one Pharo application fast.
 application's object-lifetime profile (a FiLiP/Illimani export, a workload spec, or a bundled
 workload), simulates the Spur collector over it, and searches the parameters.
 
-Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables, then flags.`,
+Configuration: ./gctune.yaml (or --config FILE; a ./config.yaml is never read unless named),
+then GCTUNE_* environment variables, then flags. The repository's config.yaml documents every key.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		PersistentPreRunE: checkOutputFlags,
@@ -42,7 +43,7 @@ Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&ro.configFile, "config", "", "config file (default ./config.yaml if it exists, else the built-in defaults)")
+	pf.StringVar(&ro.configFile, "config", "", "config file (default ./gctune.yaml if it exists, else the built-in defaults)")
 	pf.BoolVar(&ro.json, "json", false, "print a JSON document instead of text")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		c.PrintErr(c.UsageString())

@@ -31,7 +31,7 @@ func NewSimulateCmd(ro *rootOptions) *cobra.Command {
 segments, full GC, growth and shrink) over a workload's object lifetimes, with the given GC
 parameters and with the defaults, and print the papers' table for both and the speedup.
 
-Parameters come from the simulate section of the configuration: config.yaml, --config FILE
+Parameters come from the simulate section of the configuration: ./gctune.yaml, --config FILE
 (an exported configuration: gctune export --format yaml), GCTUNE_SIMULATE_* variables, or the
 flags below. Sizes accept KiB/MiB/GiB and k/m/g.`,
 		Example: `  gctune simulate dataframe-3.1gb
