@@ -58,6 +58,8 @@ var (
 	ErrStudyExists = errors.New("studies: study already exists")
 	// ErrNoStudy: no study has the name asked for.
 	ErrNoStudy = errors.New("studies: no such study")
+	// ErrNotStudies: OpenOptions.ReadOnly was set and the database lacks gctune's schema.
+	ErrNotStudies = errors.New("studies: not a gctune study database")
 	// ErrCorrupt: the SQLite file is not a database, or a damaged one.
 	ErrCorrupt = errors.New("studies: database file is damaged or not a database")
 )
@@ -73,6 +75,10 @@ type OpenOptions struct {
 	// ConnectTimeout bounds connecting to PostgreSQL (the first ping). Zero means
 	// DefaultConnectTimeout.
 	ConnectTimeout time.Duration
+	// ReadOnly opens for reading only (listings, export, report): a SQLite database is opened
+	// with query_only, never migrated (a file without gctune's schema is refused with
+	// ErrNotStudies instead of getting tables), and its journal mode is left as it is.
+	ReadOnly bool
 	// NoCache makes Store.Storage the plain goptuna rdb storage, without the caching wrapper
 	// (NewCachedStorage). For measurements and for debugging the cache.
 	NoCache bool
@@ -213,11 +219,17 @@ func gormConfig() *gorm.Config {
 //
 // The path is passed without the "file:" prefix, so SQLite takes it literally (no URI
 // parsing); the driver splits the DSN at its first '?', so the path must not contain one.
-func sqliteDSN(path string, busy time.Duration) string {
+//
+// A read-only DSN sets query_only and leaves the journal mode alone.
+func sqliteDSN(path string, busy time.Duration, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+	}
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")
 	return path + "?" + q.Encode()
@@ -241,11 +253,29 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 			return nil, fmt.Errorf("studies: cannot create database %q: directory %q does not exist", path, dir)
 		}
 	}
-	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout)
+	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, opts.ReadOnly)
 	if err != nil {
 		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
 	}
 	s := &Store{db: db, url: path, dialect: SQLite}
+	if opts.ReadOnly {
+		// Reading the schema table touches the file: a damaged one fails here.
+		err := db.WithContext(ctx).Exec("SELECT count(*) FROM sqlite_master").Error
+		ok := false
+		if err == nil {
+			ok, err = s.schemaComplete(db.WithContext(ctx))
+		}
+		if err == nil && !ok {
+			err = &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (no study tables)", path), is: ErrNotStudies}
+		} else if err != nil {
+			err = corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+		}
+		if err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+		return s, nil
+	}
 	if err := s.migrateSQLite(ctx); err != nil {
 		_ = s.Close()
 		return nil, corrupt(err)
@@ -272,6 +302,15 @@ func corrupt(err error) error {
 	return err
 }
 
+// sentinelError is an error with its own message that matches a sentinel.
+type sentinelError struct {
+	msg string
+	is  error
+}
+
+func (e *sentinelError) Error() string { return e.msg }
+func (e *sentinelError) Unwrap() error { return e.is }
+
 type corruptError struct{ err error }
 
 func (e *corruptError) Error() string   { return e.err.Error() }
@@ -282,11 +321,11 @@ func (e *corruptError) Unwrap() []error { return []error{ErrCorrupt, e.err} }
 // with SQLITE_BUSY at once, without waiting for busy_timeout, when another process is opening
 // the same new file (seen with two concurrent `study create`). So a busy open is tried again,
 // every 25 ms up to 200 ms apart, for as long as the busy timeout (at least one second).
-func openSQLiteDB(ctx context.Context, path string, busy time.Duration) (*gorm.DB, error) {
+func openSQLiteDB(ctx context.Context, path string, busy time.Duration, readOnly bool) (*gorm.DB, error) {
 	deadline := time.Now().Add(max(busy, time.Second))
 	wait := 25 * time.Millisecond
 	for {
-		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy)), gormConfig())
+		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy, readOnly)), gormConfig())
 		if err == nil || !IsTransient(err) || time.Now().Add(wait).After(deadline) {
 			return db, err
 		}
@@ -318,6 +357,16 @@ func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store,
 	if err := sqlDB.PingContext(pingCtx); err != nil {
 		_ = sqlDB.Close()
 		return nil, &unreachableError{url: redacted, err: err}
+	}
+	if opts.ReadOnly {
+		if ok, err := s.schemaComplete(db.WithContext(ctx)); err != nil || !ok {
+			_ = s.Close()
+			if err == nil {
+				return nil, &sentinelError{msg: fmt.Sprintf("studies: %s is not a gctune study database (no study tables)", redacted), is: ErrNotStudies}
+			}
+			return nil, fmt.Errorf("studies: %s: %w", redacted, err)
+		}
+		return s, nil
 	}
 	if err := s.migratePostgres(ctx, sqlDB); err != nil {
 		_ = s.Close()

@@ -122,7 +122,7 @@ type exportProvenance struct {
 
 func runExport(cmd *cobra.Command, cfg Config, name, format string, trialNumber int, trialSet, pareto bool, output string, asJSON bool) error {
 	ctx := cmd.Context()
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, err := openStoreReadOnly(ctx, cfg.Storage)
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 
 // loadReportInput opens the study and its workloads and builds the report's input.
 func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptions) (report.Input, error) {
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, err := openStoreReadOnly(ctx, cfg.Storage)
 	if err != nil {
 		return report.Input{}, err
 	}
