@@ -381,10 +381,13 @@ func newProgressRecorder(w io.Writer, defaultValue float64, seconds bool) *progr
 	return &progressRecorder{w: w, defaultValue: defaultValue, seconds: seconds, best: math.Inf(1)}
 }
 
-// Start implements search.Recorder.
+// Start implements search.Recorder. The bar is drawn only when the writer is a terminal.
 func (p *progressRecorder) Start(toRun int, _ float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !isTerminal(p.w) {
+		return
+	}
 	p.bar = progressbar.NewOptions(toRun,
 		progressbar.OptionSetWriter(p.w),
 		progressbar.OptionSetDescription("trials"),
@@ -416,6 +419,9 @@ func (p *progressRecorder) TrialDone(r search.TrialReport) {
 	}
 	if p.failed > 0 {
 		desc += fmt.Sprintf(", %d failed", p.failed)
+	}
+	if p.bar == nil {
+		return
 	}
 	p.bar.Describe(desc)
 	_ = p.bar.Add(1)
