@@ -346,6 +346,9 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("lifetimes: %s: %w", name, err)
 	}
+	if err := checkTotals(p, name); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
