@@ -606,7 +606,7 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 		case "description":
 			s.Description, err = p.str(f.node, f.path)
 		case "resolution":
-			s.Resolution, err = p.number(f.node, f.path)
+			s.Resolution, err = p.resolution(f.node, f.path)
 		case "allocate":
 			var v float64
 			v, err = p.bytesValue(f.node, f.path)
@@ -788,7 +788,7 @@ func (p *specParser) mix(n *yaml.Node, path string) (MixSpec, error) {
 		case "lifetime":
 			m.Lifetime, err = p.dist(f.node, f.path, true)
 		case "resolution":
-			m.Resolution, err = p.number(f.node, f.path)
+			m.Resolution, err = p.resolution(f.node, f.path)
 		}
 		if err != nil {
 			return m, err

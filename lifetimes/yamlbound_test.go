@@ -60,3 +60,20 @@ func TestLoadSpecSizeCap(t *testing.T) {
 	_, err = LoadSpec(big)
 	require.ErrorIs(t, err, ErrTooLarge)
 }
+
+// TestSpecResolutionZeroRefused: "resolution: 0" is outside [1e-9, 1] (issue 11.6: it was
+// accepted and meant one record per object).
+func TestSpecResolutionZeroRefused(t *testing.T) {
+	base := "name: r\nallocate: 1MB\nclasses:\n  - {name: A, size: 32}\nphases:\n  - name: run\n    allocate: 100%\n    mix:\n      - {class: A, share: 1, lifetime: immediate%s}\n"
+	for _, c := range []struct{ top, entry, path string }{
+		{"resolution: 0\n", "", "resolution"},
+		{"", ", resolution: 0", "phases[0].mix[0].resolution"},
+	} {
+		_, err := ParseSpec([]byte(c.top+strings.Replace(base, "%s", c.entry, 1)), "r.yaml")
+		require.Error(t, err, c.path)
+		assert.ErrorIs(t, err, ErrInvalidSpec)
+		assert.Contains(t, err.Error(), c.path+": 0 is not a number of records per real object in [1e-09, 1]")
+	}
+	_, err := ParseSpec([]byte("resolution: 0.5\n"+strings.Replace(base, "%s", "", 1)), "r.yaml")
+	require.NoError(t, err)
+}
