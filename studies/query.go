@@ -111,7 +111,7 @@ func ListStudies(store *Store) ([]Summary, error) {
 	}
 	for _, c := range candidates {
 		s, ok := index[c.StudyID]
-		if !ok || !c.Value.Valid || math.IsNaN(c.Value.Float64) || math.IsInf(c.Value.Float64, 0) {
+		if !ok || !c.Value.Valid || !validValue(c.Value.Float64) {
 			continue
 		}
 		if !s.HasBest || better(c.Value.Float64, c.Number, s.Best, s.BestNumber, s.Direction) {
@@ -190,14 +190,21 @@ func DeleteStudy(store *Store, name string) error {
 }
 
 // feasibleValue reports whether t counts for BestTrial and ParetoFront: COMPLETE, a finite
-// value, and not marked infeasible.
+// positive value (validValue), and not marked infeasible.
 func feasibleValue(t goptuna.FrozenTrial) bool {
-	return t.State == goptuna.TrialStateComplete && !math.IsNaN(t.Value) && !math.IsInf(t.Value, 0) &&
-		t.UserAttrs[AttrFeasible] != "false"
+	return t.State == goptuna.TrialStateComplete && validValue(t.Value) && t.UserAttrs[AttrFeasible] != "false"
+}
+
+// validValue reports whether v can be a trial's value: finite and positive. gctune's
+// objectives are run times in seconds or slowdowns against the defaults, never 0 or less; a
+// trial with such a value was tampered with or broken, and as the best it would give an
+// infinite speedup ("+Infx faster") that JSON cannot even encode.
+func validValue(v float64) bool {
+	return v > 0 && !math.IsInf(v, 0) // NaN > 0 is false
 }
 
 // BestTrial returns the trial with the lowest value among the COMPLETE trials whose value is
-// finite and whose user attribute AttrFeasible is not "false" (ties go to the lower number),
+// finite and positive and whose user attribute AttrFeasible is not "false" (ties go to the lower number),
 // and false when there is none. Unlike goptuna's GetBestValue, which answers 0 when no trial
 // is complete, it never invents a best.
 func BestTrial(trials []goptuna.FrozenTrial) (goptuna.FrozenTrial, bool) {
