@@ -2,6 +2,7 @@ package studies
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -158,8 +159,10 @@ func better(v float64, n int, best float64, bestN int, dir goptuna.StudyDirectio
 }
 
 // DeleteStudy deletes the study name and all its trials. An unknown name is an error that
-// matches ErrNoStudy.
-func DeleteStudy(store *Store, name string) error {
+// matches ErrNoStudy. Unless force is set, a study with RUNNING trials is refused with an error
+// matching ErrStudyRunning: deleting it under a running optimizer or worker makes it fail on a
+// foreign key.
+func DeleteStudy(store *Store, name string, force bool) error {
 	id, err := studyID(store, name)
 	if err != nil {
 		return err
@@ -167,6 +170,17 @@ func DeleteStudy(store *Store, name string) error {
 	// Children first, explicitly: SQLite files written without foreign keys enabled would
 	// otherwise keep orphans.
 	err = store.db.Transaction(func(tx *gorm.DB) error {
+		if !force {
+			// In the same transaction as the deletion: no trial starts in between.
+			var running int64
+			if err := tx.Table("trials").Where("study_id = ? AND state = ?", id, stateRunning).Count(&running).Error; err != nil {
+				return err
+			}
+			if running > 0 {
+				return &sentinelError{is: ErrStudyRunning, msg: fmt.Sprintf(
+					"studies: study %q has %d running trial(s): its workers would fail; stop them first, or force the deletion (a worker that died leaves its trials running until they are reaped)", name, running)}
+			}
+		}
 		trials := tx.Table("trials").Select("trial_id").Where("study_id = ?", id)
 		for _, t := range []string{"trial_params", "trial_values", "trial_user_attributes", "trial_system_attributes"} {
 			if err := tx.Exec("DELETE FROM "+t+" WHERE trial_id IN (?)", trials).Error; err != nil {
@@ -182,6 +196,9 @@ func DeleteStudy(store *Store, name string) error {
 	})
 	if c, ok := store.storage.(*cachedStorage); ok {
 		c.forgetStudy(id)
+	}
+	if errors.Is(err, ErrStudyRunning) {
+		return err
 	}
 	if err != nil {
 		return fmt.Errorf("studies: delete study %q from %s: %w", name, store.url, err)

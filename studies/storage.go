@@ -58,6 +58,8 @@ var (
 	ErrStudyExists = errors.New("studies: study already exists")
 	// ErrNoStudy: no study has the name asked for.
 	ErrNoStudy = errors.New("studies: no such study")
+	// ErrStudyRunning: DeleteStudy without force found RUNNING trials.
+	ErrStudyRunning = errors.New("studies: study has running trials")
 	// ErrNotStudies: OpenOptions.ReadOnly was set and the database lacks gctune's schema.
 	ErrNotStudies = errors.New("studies: not a gctune study database")
 	// ErrCorrupt: the SQLite file is not a database, or a damaged one.

@@ -83,7 +83,8 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return err
 			}
 			defer store.Close()
-			if err := studies.DeleteStudy(store, args[0]); err != nil {
+			force, _ := cmd.Flags().GetBool("force")
+			if err := studies.DeleteStudy(store, args[0], force); err != nil {
 				return asUsage(err)
 			}
 			if ro.json {
@@ -93,6 +94,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			return err
 		},
 	}
+	del.Flags().Bool("force", false, "delete even while trials run (their workers then fail)")
 	for _, c := range []*cobra.Command{list, show, del} {
 		storageFlag(c)
 		cmd.AddCommand(c)
