@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -329,6 +330,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	}
 	if source != "" {
 		data, err := lifetimes.ReadCapped(source, maxConfigBytes, "config file")
+		if errors.Is(err, lifetimes.ErrTooLarge) {
+			return Config{}, usageErrorf("config %s: larger than the %d MiB a config file may have", source, maxConfigBytes>>20)
+		}
 		if err != nil {
 			return Config{}, usageErrorf("config %s: %w", source, err)
 		}
