@@ -176,7 +176,7 @@ func writeAtomic(t target, write func(io.Writer) error) (err error) {
 		}
 	}()
 	if err := write(f); err != nil {
-		return err
+		return hideTemp(err, tmp, t.path)
 	}
 	if t.exists {
 		if err := f.Chmod(t.mode.Perm() | t.mode&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)); err != nil {
@@ -228,3 +228,21 @@ type noDirError string
 
 func (e noDirError) Error() string        { return fmt.Sprintf("directory %s does not exist", string(e)) }
 func (e noDirError) Is(target error) bool { return target == fs.ErrNotExist }
+
+// hideTemp returns err with the temporary file's name, where its message quotes it (a writer
+// that formats the file's name itself), replaced by the target's.
+func hideTemp(err error, tmp, path string) error {
+	msg := err.Error()
+	if !strings.Contains(msg, tmp) {
+		return err
+	}
+	return &hiddenTempError{msg: strings.ReplaceAll(msg, tmp, path), err: err}
+}
+
+type hiddenTempError struct {
+	msg string
+	err error
+}
+
+func (e *hiddenTempError) Error() string { return e.msg }
+func (e *hiddenTempError) Unwrap() error { return e.err }

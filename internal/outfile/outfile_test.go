@@ -4,6 +4,7 @@ package outfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -188,4 +189,15 @@ func TestReadOnlyDirectory(t *testing.T) {
 	assert.NotContains(t, err.Error(), tempPrefix)
 	assert.False(t, strings.Contains(err.Error(), ".tmp"), err.Error())
 	assert.Empty(t, entries(t, dir))
+}
+
+// A writer's own message that quotes the temporary file's name gets the output's instead.
+func TestWriteErrorNamesNoTemp(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.txt")
+	err := Write(path, func(w io.Writer) error {
+		return fmt.Errorf("writing %s: disk full", w.(*os.File).Name())
+	})
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), tempPrefix)
+	assert.Equal(t, "cannot write "+path+": writing "+path+": disk full", err.Error())
 }
