@@ -161,3 +161,29 @@ func TestUnwritableOutputBeforeWork(t *testing.T) {
 	}
 	assert.NoFileExists(t, missing)
 }
+
+// TestSecondInterruptStops: the first SIGINT asks for a graceful stop, the second ends the
+// process at once, even one blocked writing to a FIFO that nobody reads (both were caught and
+// ignored before), and the FIFO stays a FIFO.
+func TestSecondInterruptStops(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "events")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	cmd, out := gctuneProcess(t, nil, "simulate", "testdata/tiny.yaml", "--events", fifo)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(time.Second) // let it reach the FIFO's open
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	time.Sleep(200 * time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	select {
+	case err := <-done:
+		require.Error(t, err, "the process ended normally: %s", out)
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatal("two interrupts did not stop gctune")
+	}
+	st, err := os.Lstat(fifo)
+	require.NoError(t, err)
+	assert.NotZero(t, st.Mode()&fs.ModeNamedPipe)
+}
