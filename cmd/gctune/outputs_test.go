@@ -148,7 +148,7 @@ func TestUnwritableOutputBeforeWork(t *testing.T) {
 			{"lifetimes", "ghost-workload", "--plot", u.path},
 		}
 		if u.path != isDir {
-			cases = append(cases, []string{"report", "ghost", "--storage", missing, "--png", u.path + "/figs"})
+			cases = append(cases, []string{"report", "ghost", "--storage", missing, "-o", filepath.Join(t.TempDir(), "r.html"), "--png", filepath.Join(filepath.Dir(u.path), "figs")})
 		}
 		for _, args := range cases {
 			_, errOut, code := gctune(t, args...)

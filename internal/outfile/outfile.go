@@ -88,7 +88,8 @@ func cause(err error) error {
 
 // Check reports, without writing anything, whether Write(path, ...) can succeed as far as the
 // file system says: path is not a directory; for a regular or new file, its directory exists
-// and is writable (the temporary file goes there); a device or FIFO is writable.
+// and is writable (the temporary file goes there) and an existing file is writable (a
+// read-only file is not replaced); a device or FIFO is writable.
 func Check(path string) error {
 	t, err := resolve(path)
 	if err != nil {
@@ -114,6 +115,12 @@ func Check(path string) error {
 	if err := writable(dir, true); err != nil {
 		return &Error{Path: path, Err: fmt.Errorf("directory %s: %w", dir, cause(err))}
 	}
+	// A file its owner made read-only is not replaced, though the directory would allow it.
+	if t.exists {
+		if err := writable(t.path, false); err != nil {
+			return &Error{Path: path, Err: cause(err)}
+		}
+	}
 	return nil
 }
 
@@ -124,6 +131,11 @@ func Write(path string, write func(io.Writer) error) error {
 	t, err := resolve(path)
 	if err != nil {
 		return &Error{Path: path, Err: err}
+	}
+	if t.exists && t.regular {
+		if err := writable(t.path, false); err != nil {
+			return &Error{Path: path, Err: cause(err)}
+		}
 	}
 	if !t.regular {
 		err = writeInPlace(t.path, write)

@@ -201,3 +201,17 @@ func TestWriteErrorNamesNoTemp(t *testing.T) {
 	assert.NotContains(t, err.Error(), tempPrefix)
 	assert.Equal(t, "cannot write "+path+": writing "+path+": disk full", err.Error())
 }
+
+// A read-only file in a writable directory is not replaced (the rename would allow it).
+func TestReadOnlyFileNotReplaced(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write read-only files")
+	}
+	path := filepath.Join(t.TempDir(), "keep.txt")
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o444))
+	require.ErrorIs(t, Check(path), fs.ErrPermission)
+	require.ErrorIs(t, Write(path, writeString("new")), fs.ErrPermission)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "old", string(b))
+}
