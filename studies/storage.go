@@ -94,6 +94,8 @@ type Store struct {
 	storage goptuna.Storage
 	url     string // redacted
 	dialect Dialect
+	// cleanup runs after the connections close (readOnlyCleanup).
+	cleanup func()
 }
 
 // Storage returns the goptuna storage to hand to goptuna.StudyOptionStorage: the caching
@@ -122,6 +124,9 @@ func (s *Store) Close() error {
 	}
 	if err := sqlDB.Close(); err != nil {
 		return fmt.Errorf("studies: close: %w", err)
+	}
+	if s.cleanup != nil {
+		s.cleanup()
 	}
 	return nil
 }
@@ -255,11 +260,15 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 			return nil, fmt.Errorf("studies: cannot create database %q: directory %q does not exist", path, dir)
 		}
 	}
+	var cleanup func()
+	if opts.ReadOnly {
+		cleanup = readOnlyCleanup(path)
+	}
 	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, opts.ReadOnly)
 	if err != nil {
 		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
 	}
-	s := &Store{db: db, url: path, dialect: SQLite}
+	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup}
 	if opts.ReadOnly {
 		// Reading the schema table touches the file: a damaged one fails here.
 		err := db.WithContext(ctx).Exec("SELECT count(*) FROM sqlite_master").Error
@@ -283,6 +292,32 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		return nil, corrupt(err)
 	}
 	return s, nil
+}
+
+// readOnlyCleanup returns what a read-only Store does after closing a SQLite file it cannot
+// write: SQLite still creates the -wal and -shm files beside a WAL database it reads, and a
+// read-only connection, which cannot checkpoint, leaves them behind (owned by the reader, so
+// that they can even stop the file's owner from writing). When the file is not writable and
+// neither file existed before, the cleanup removes them if the -wal is empty (nothing written
+// through it: a reader writes nothing). It returns nil when there is nothing to watch.
+func readOnlyCleanup(path string) func() {
+	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		_ = f.Close()
+		return nil // writable: the last connection's close checkpoints and removes them
+	}
+	wal, shm := path+"-wal", path+"-shm"
+	if _, err := os.Lstat(wal); err == nil {
+		return nil
+	}
+	if _, err := os.Lstat(shm); err == nil {
+		return nil
+	}
+	return func() {
+		if st, err := os.Lstat(wal); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+			_ = os.Remove(wal)
+			_ = os.Remove(shm)
+		}
+	}
 }
 
 // SQLite's result codes for a file that is not a database or a damaged one.

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,5 +75,43 @@ func TestCorruptDatabaseExit2(t *testing.T) {
 		assert.Contains(t, errOut, bad, args)
 		assert.Contains(t, errOut, "not a database", args)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+	}
+}
+
+// TestReadOnlyDatabaseFileLeavesNoWAL: reading a study database the user cannot write (another
+// user's, or chmod 444) leaves no -wal/-shm files: SQLite creates them for a WAL database and a
+// read-only connection cannot remove them (issue 11.6). As root the test runs gctune as user
+// nobody (setpriv), since root can write any file.
+func TestReadOnlyDatabaseFileLeavesNoWAL(t *testing.T) {
+	// Not t.TempDir: its parent is private to this user, and nobody must reach the file.
+	dir, err := os.MkdirTemp("", "gctune-readonly-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o777))
+	db := filepath.Join(dir, "s.db")
+	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "2", "--workers", "1", "--storage", db, "--study", "t", "-q")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.Chmod(db, 0o444))
+	for _, args := range [][]string{{"studies", "list"}, {"export", "t"}} {
+		args = append(args, "--storage", db)
+		if os.Geteuid() == 0 {
+			setpriv, err := exec.LookPath("setpriv")
+			if err != nil {
+				t.Skip("root without setpriv: cannot read as another user")
+			}
+			cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", os.Args[0]}, args...)...)
+			cmd.Env = append(os.Environ(), "GCTUNETEST_MAIN=1", "HOME="+dir)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err != nil && strings.Contains(string(out), "ermission denied") && !strings.Contains(string(out), "gctune:") {
+				t.Skipf("user nobody cannot run the test binary: %s", out)
+			}
+			require.NoError(t, err, "%s", out)
+		} else {
+			_, errOut, code := gctune(t, args...)
+			require.Equal(t, 0, code, errOut)
+		}
+		assert.NoFileExists(t, db+"-wal", args)
+		assert.NoFileExists(t, db+"-shm", args)
 	}
 }
