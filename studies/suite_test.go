@@ -671,11 +671,9 @@ func testListDelete(t *testing.T, url string) {
 		t.Errorf("b %+v", lb)
 	}
 
-	// a has a RUNNING trial: refused without force.
-	if err := DeleteStudy(store, "a", false); !errors.Is(err, ErrStudyRunning) {
+	if err := DeleteStudy(store, "a", false); !errors.Is(err, ErrStudyRunning) { // a has a RUNNING trial
 		t.Fatalf("deleting a study with a running trial: %v", err)
-	}
-	if err := DeleteStudy(store, "a", true); err != nil {
+	} else if err := DeleteStudy(store, "a", true); err != nil {
 		t.Fatal(err)
 	}
 	if err := DeleteStudy(store, "a", false); !errors.Is(err, ErrNoStudy) {
