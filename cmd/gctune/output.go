@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,11 +13,18 @@ import (
 	"github.com/gctune/gctune/internal/units"
 )
 
-// writeJSON writes v as an indented JSON document followed by a newline.
+// writeJSON writes v as an indented JSON document followed by a newline. A value JSON cannot
+// hold (an infinite speedup from a damaged trial's value of 0) is an error naming it, and
+// nothing is written: the document is encoded whole before it goes out.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	err := enc.Encode(v)
+	var unsupported *json.UnsupportedValueError
+	if errors.As(err, &unsupported) {
+		return usageErrorf("JSON output: %s is not a number JSON can hold (a damaged trial value in the study database?)", unsupported.Str)
+	}
+	return err
 }
 
 // writeOutput writes path through write with outfile.Write: a regular or new file is

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,4 +44,15 @@ func TestTamperedTrialValueNeverBest(t *testing.T) {
 			assert.False(t, strings.Contains(out, "Inf"), out)
 		})
 	}
+}
+
+// TestJSONOutputRefusesNonFinite: a document holding an infinite number (a damaged trial's
+// speedup) is one error line, not a broken document.
+func TestJSONOutputRefusesNonFinite(t *testing.T) {
+	var out strings.Builder
+	err := writeJSON(&out, map[string]float64{"speedup": math.Inf(1)})
+	require.Error(t, err)
+	assert.Equal(t, exitUsage, exitCode(err))
+	assert.Contains(t, err.Error(), "+Inf is not a number JSON can hold")
+	assert.Empty(t, out.String())
 }
