@@ -10,8 +10,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
+
+	"github.com/gctune/gctune/internal/outfile"
 )
 
 // gctune's binary profile format: a Profile as it lies in memory, so a 10 M-record profile
@@ -263,37 +264,11 @@ func ReadBinary(r io.Reader) (*Profile, error) {
 	return readBinary(r, -1, "binary profile")
 }
 
-// SaveProfile writes p in the binary format to path, atomically: it writes a temporary file in
-// the same directory, syncs it and renames it over path, so a crash leaves either the old file
-// or the new one, never half of one.
-func SaveProfile(path string, p *Profile) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("lifetimes: save profile: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := WriteBinary(f, p); err != nil {
-		return fmt.Errorf("lifetimes: save profile %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("lifetimes: save profile: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("lifetimes: save profile: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("lifetimes: save profile: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+// SaveProfile writes p in the binary format to path, atomically (outfile.Write: a temporary
+// file in the same directory, synced and renamed over path), so a crash leaves either the old
+// file or the new one, never half of one.
+func SaveProfile(path string, p *Profile) error {
+	if err := outfile.Write(path, func(w io.Writer) error { return WriteBinary(w, p) }); err != nil {
 		return fmt.Errorf("lifetimes: save profile: %w", err)
 	}
 	return nil
@@ -508,6 +483,9 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("lifetimes: %s: %w", name, err)
+	}
+	if err := checkTotals(p, name); err != nil {
+		return nil, err
 	}
 	p.SetPointerFreeFlags() // files written before the flag existed
 	return p, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +17,7 @@ import (
 
 // LoadSpec reads and parses a workload spec file; errors name the file.
 func LoadSpec(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadCapped(path, MaxSpecBytes, "spec")
 	if err != nil {
 		return nil, fmt.Errorf("lifetimes: load spec: %w", err)
 	}
@@ -50,8 +49,9 @@ func ParseSpec(data []byte, name string) (*Spec, error) {
 // reflection tricks. It is as strict as yaml.v3's Decoder.KnownFields(true), and stricter:
 // duplicate keys, merge keys and multiple documents are refused too.
 type specParser struct {
-	file  string
-	lines map[string]int
+	file    string
+	lines   map[string]int
+	aliases *aliasBudget // bounds the nodes walked through aliases (yamlbound.go)
 }
 
 func (p *specParser) errf(n *yaml.Node, path, format string, args ...any) error {
@@ -67,6 +67,9 @@ func (p *specParser) resolve(n *yaml.Node, path string) (*yaml.Node, error) {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode; i++ {
 		if i > 32 {
 			return nil, p.errf(n, path, "alias chain too long")
+		}
+		if err := p.aliases.follow(n.Alias); err != nil {
+			return nil, p.errf(n, path, "%v", err)
 		}
 		n = n.Alias
 	}
@@ -257,6 +260,7 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 		return nil, p.errf(&extra, "", "want a single YAML document")
 	}
 	root := &doc
+	p.aliases = newAliasBudget(root)
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) != 1 {
 			return nil, p.errf(root, "", "empty document")
@@ -275,7 +279,7 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 		case "description":
 			s.Description, err = p.str(f.node, f.path)
 		case "resolution":
-			s.Resolution, err = p.number(f.node, f.path)
+			s.Resolution, err = p.resolution(f.node, f.path)
 		case "allocate":
 			var v float64
 			v, err = p.bytesValue(f.node, f.path)
@@ -460,7 +464,7 @@ func (p *specParser) mix(n *yaml.Node, path string) (MixSpec, error) {
 		case "lifetime":
 			m.Lifetime, err = p.dist(f.node, f.path, true)
 		case "resolution":
-			m.Resolution, err = p.number(f.node, f.path)
+			m.Resolution, err = p.resolution(f.node, f.path)
 		case "storedInto":
 			m.StoredInto, err = p.storedInto(f.node, f.path)
 		}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/internal/plotkit"
 	"github.com/gctune/gctune/lifetimes"
 )
@@ -181,36 +182,13 @@ func WritePNGs(figs []Figure, dir string) ([]string, error) {
 	paths := make([]string, 0, len(figs))
 	for i, f := range figs {
 		path := filepath.Join(dir, f.Name+".png")
-		if err := figWriteFileAtomic(path, pngs[i]); err != nil {
+		b := pngs[i]
+		if err := outfile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 			return paths, fmt.Errorf("report: %w", err)
 		}
 		paths = append(paths, path)
 	}
 	return paths, nil
-}
-
-// figWriteFileAtomic writes b to a temporary file next to path and renames it over path.
-func figWriteFileAtomic(path string, b []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(b); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // figCanvas renders a figure drawn by fn on a width × height canvas.

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -111,7 +112,7 @@ func ListStudies(store *Store) ([]Summary, error) {
 	}
 	for _, c := range candidates {
 		s, ok := index[c.StudyID]
-		if !ok || !c.Value.Valid || math.IsNaN(c.Value.Float64) || math.IsInf(c.Value.Float64, 0) {
+		if !ok || !c.Value.Valid || !validValue(c.Value.Float64) {
 			continue
 		}
 		if !s.HasBest || better(c.Value.Float64, c.Number, s.Best, s.BestNumber, s.Direction) {
@@ -158,8 +159,10 @@ func better(v float64, n int, best float64, bestN int, dir goptuna.StudyDirectio
 }
 
 // DeleteStudy deletes the study name and all its trials. An unknown name is an error that
-// matches ErrNoStudy.
-func DeleteStudy(store *Store, name string) error {
+// matches ErrNoStudy. Unless force is set, a study with RUNNING trials is refused with an error
+// matching ErrStudyRunning: deleting it under a running optimizer or worker makes it fail on a
+// foreign key.
+func DeleteStudy(store *Store, name string, force bool) error {
 	id, err := studyID(store, name)
 	if err != nil {
 		return err
@@ -167,6 +170,17 @@ func DeleteStudy(store *Store, name string) error {
 	// Children first, explicitly: SQLite files written without foreign keys enabled would
 	// otherwise keep orphans.
 	err = store.db.Transaction(func(tx *gorm.DB) error {
+		if !force {
+			// In the same transaction as the deletion: no trial starts in between.
+			var running int64
+			if err := tx.Table("trials").Where("study_id = ? AND state = ?", id, stateRunning).Count(&running).Error; err != nil {
+				return err
+			}
+			if running > 0 {
+				return &sentinelError{is: ErrStudyRunning, msg: fmt.Sprintf(
+					"studies: study %q has %d running trial(s): its workers would fail; stop them first, or force the deletion (a worker that died leaves its trials running until they are reaped)", name, running)}
+			}
+		}
 		trials := tx.Table("trials").Select("trial_id").Where("study_id = ?", id)
 		for _, t := range []string{"trial_params", "trial_values", "trial_user_attributes", "trial_system_attributes"} {
 			if err := tx.Exec("DELETE FROM "+t+" WHERE trial_id IN (?)", trials).Error; err != nil {
@@ -183,6 +197,9 @@ func DeleteStudy(store *Store, name string) error {
 	if c, ok := store.storage.(*cachedStorage); ok {
 		c.forgetStudy(id)
 	}
+	if errors.Is(err, ErrStudyRunning) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("studies: delete study %q from %s: %w", name, store.url, err)
 	}
@@ -190,14 +207,21 @@ func DeleteStudy(store *Store, name string) error {
 }
 
 // feasibleValue reports whether t counts for BestTrial and ParetoFront: COMPLETE, a finite
-// value, and not marked infeasible.
+// positive value (validValue), and not marked infeasible.
 func feasibleValue(t goptuna.FrozenTrial) bool {
-	return t.State == goptuna.TrialStateComplete && !math.IsNaN(t.Value) && !math.IsInf(t.Value, 0) &&
-		t.UserAttrs[AttrFeasible] != "false"
+	return t.State == goptuna.TrialStateComplete && validValue(t.Value) && t.UserAttrs[AttrFeasible] != "false"
+}
+
+// validValue reports whether v can be a trial's value: finite and positive. gctune's
+// objectives are run times in seconds or slowdowns against the defaults, never 0 or less; a
+// trial with such a value was tampered with or broken, and as the best it would give an
+// infinite speedup ("+Infx faster") that JSON cannot even encode.
+func validValue(v float64) bool {
+	return v > 0 && !math.IsInf(v, 0) // NaN > 0 is false
 }
 
 // BestTrial returns the trial with the lowest value among the COMPLETE trials whose value is
-// finite and whose user attribute AttrFeasible is not "false" (ties go to the lower number),
+// finite and positive and whose user attribute AttrFeasible is not "false" (ties go to the lower number),
 // and false when there is none. Unlike goptuna's GetBestValue, which answers 0 when no trial
 // is complete, it never invents a best.
 func BestTrial(trials []goptuna.FrozenTrial) (goptuna.FrozenTrial, bool) {

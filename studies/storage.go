@@ -58,6 +58,12 @@ var (
 	ErrStudyExists = errors.New("studies: study already exists")
 	// ErrNoStudy: no study has the name asked for.
 	ErrNoStudy = errors.New("studies: no such study")
+	// ErrStudyRunning: DeleteStudy without force found RUNNING trials.
+	ErrStudyRunning = errors.New("studies: study has running trials")
+	// ErrNotStudies: OpenOptions.ReadOnly was set and the database lacks gctune's schema.
+	ErrNotStudies = errors.New("studies: not a gctune study database")
+	// ErrCorrupt: the SQLite file is not a database, or a damaged one.
+	ErrCorrupt = errors.New("studies: database file is damaged or not a database")
 )
 
 // OpenOptions tunes Open. The zero value is the usual choice.
@@ -71,6 +77,10 @@ type OpenOptions struct {
 	// ConnectTimeout bounds connecting to PostgreSQL (the first ping). Zero means
 	// DefaultConnectTimeout.
 	ConnectTimeout time.Duration
+	// ReadOnly opens for reading only (listings, export, report): a SQLite database is opened
+	// with query_only, never migrated (a file without gctune's schema is refused with
+	// ErrNotStudies instead of getting tables), and its journal mode is left as it is.
+	ReadOnly bool
 	// NoCache makes Store.Storage the plain goptuna rdb storage, without the caching wrapper
 	// (NewCachedStorage). For measurements and for debugging the cache.
 	NoCache bool
@@ -84,6 +94,8 @@ type Store struct {
 	storage goptuna.Storage
 	url     string // redacted
 	dialect Dialect
+	// cleanup runs after the connections close (readOnlyCleanup).
+	cleanup func()
 }
 
 // Storage returns the goptuna storage to hand to goptuna.StudyOptionStorage: the caching
@@ -112,6 +124,9 @@ func (s *Store) Close() error {
 	}
 	if err := sqlDB.Close(); err != nil {
 		return fmt.Errorf("studies: close: %w", err)
+	}
+	if s.cleanup != nil {
+		s.cleanup()
 	}
 	return nil
 }
@@ -187,6 +202,8 @@ func parseURL(rawURL string) (Dialect, string, error) {
 		return SQLite, path, nil
 	case strings.Contains(rawURL, "://"):
 		return "", "", fmt.Errorf("studies: unsupported storage URL %q: want a SQLite file, sqlite:// or postgres://", RedactURL(rawURL))
+	case libpqKeyword.MatchString(rawURL):
+		return "", "", fmt.Errorf("studies: storage %q is a libpq keyword string, not supported: give a postgres://user@host/db URL (password in PGPASSWORD)", RedactURL(rawURL))
 	}
 	return SQLite, rawURL, nil
 }
@@ -209,11 +226,17 @@ func gormConfig() *gorm.Config {
 //
 // The path is passed without the "file:" prefix, so SQLite takes it literally (no URI
 // parsing); the driver splits the DSN at its first '?', so the path must not contain one.
-func sqliteDSN(path string, busy time.Duration) string {
+//
+// A read-only DSN sets query_only and leaves the journal mode alone.
+func sqliteDSN(path string, busy time.Duration, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+	}
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")
 	return path + "?" + q.Encode()
@@ -223,7 +246,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("studies: SQLite path %q must not contain '?'", path)
 	}
-	if _, err := os.Stat(path); err != nil {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("studies: database %q is a directory, not a SQLite file", path)
+	} else if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("studies: database %q: %w", path, err)
 		}
@@ -235,28 +260,109 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 			return nil, fmt.Errorf("studies: cannot create database %q: directory %q does not exist", path, dir)
 		}
 	}
-	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout)
-	if err != nil {
-		return nil, fmt.Errorf("studies: open %q: %w", path, err)
+	var cleanup func()
+	if opts.ReadOnly {
+		cleanup = readOnlyCleanup(path)
 	}
-	s := &Store{db: db, url: path, dialect: SQLite}
+	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, opts.ReadOnly)
+	if err != nil {
+		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+	}
+	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup}
+	if opts.ReadOnly {
+		// Reading the schema table touches the file: a damaged one fails here.
+		err := db.WithContext(ctx).Exec("SELECT count(*) FROM sqlite_master").Error
+		ok := false
+		if err == nil {
+			ok, err = s.schemaComplete(db.WithContext(ctx))
+		}
+		if err == nil && !ok {
+			err = &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (no study tables)", path), is: ErrNotStudies}
+		} else if err != nil {
+			err = corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+		}
+		if err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+		return s, nil
+	}
 	if err := s.migrateSQLite(ctx); err != nil {
 		_ = s.Close()
-		return nil, err
+		return nil, corrupt(err)
 	}
 	return s, nil
 }
+
+// readOnlyCleanup returns what a read-only Store does after closing a SQLite file it cannot
+// write: SQLite still creates the -wal and -shm files beside a WAL database it reads, and a
+// read-only connection, which cannot checkpoint, leaves them behind (owned by the reader, so
+// that they can even stop the file's owner from writing). When the file is not writable and
+// neither file existed before, the cleanup removes them if the -wal is empty (nothing written
+// through it: a reader writes nothing). It returns nil when there is nothing to watch.
+func readOnlyCleanup(path string) func() {
+	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		_ = f.Close()
+		return nil // writable: the last connection's close checkpoints and removes them
+	}
+	wal, shm := path+"-wal", path+"-shm"
+	if _, err := os.Lstat(wal); err == nil {
+		return nil
+	}
+	if _, err := os.Lstat(shm); err == nil {
+		return nil
+	}
+	return func() {
+		if st, err := os.Lstat(wal); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+			_ = os.Remove(wal)
+			_ = os.Remove(shm)
+		}
+	}
+}
+
+// SQLite's result codes for a file that is not a database or a damaged one.
+const (
+	sqliteCorrupt  = 11 // SQLITE_CORRUPT
+	sqliteNotADB   = 26 // SQLITE_NOTADB
+	sqliteCodeMask = 0xff
+)
+
+// corrupt makes err also match ErrCorrupt when SQLite says the file is damaged or not a
+// database.
+func corrupt(err error) error {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		if c := coded.Code() & sqliteCodeMask; c == sqliteCorrupt || c == sqliteNotADB {
+			return &corruptError{err: err}
+		}
+	}
+	return err
+}
+
+// sentinelError is an error with its own message that matches a sentinel.
+type sentinelError struct {
+	msg string
+	is  error
+}
+
+func (e *sentinelError) Error() string { return e.msg }
+func (e *sentinelError) Unwrap() error { return e.is }
+
+type corruptError struct{ err error }
+
+func (e *corruptError) Error() string   { return e.err.Error() }
+func (e *corruptError) Unwrap() []error { return []error{ErrCorrupt, e.err} }
 
 // openSQLiteDB opens the database, retrying while it is busy. Opening runs the DSN's pragmas,
 // and switching a new file to WAL (journal_mode) needs an exclusive lock that SQLite may refuse
 // with SQLITE_BUSY at once, without waiting for busy_timeout, when another process is opening
 // the same new file (seen with two concurrent `study create`). So a busy open is tried again,
 // every 25 ms up to 200 ms apart, for as long as the busy timeout (at least one second).
-func openSQLiteDB(ctx context.Context, path string, busy time.Duration) (*gorm.DB, error) {
+func openSQLiteDB(ctx context.Context, path string, busy time.Duration, readOnly bool) (*gorm.DB, error) {
 	deadline := time.Now().Add(max(busy, time.Second))
 	wait := 25 * time.Millisecond
 	for {
-		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy)), gormConfig())
+		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy, readOnly)), gormConfig())
 		if err == nil || !IsTransient(err) || time.Now().Add(wait).After(deadline) {
 			return db, err
 		}
@@ -271,9 +377,12 @@ func openSQLiteDB(ctx context.Context, path string, busy time.Duration) (*gorm.D
 
 func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store, error) {
 	redacted := RedactURL(rawURL)
+	if err := checkPostgresURL(rawURL); err != nil {
+		return nil, err
+	}
 	db, err := gorm.Open(postgres.New(postgres.Config{DSN: rawURL}), gormConfig())
 	if err != nil {
-		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %w", redacted, scrub(err, rawURL))
+		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %w", redacted, err)
 	}
 	s := &Store{db: db, url: redacted, dialect: Postgres}
 	sqlDB, err := db.DB()
@@ -284,7 +393,17 @@ func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store,
 	defer cancel()
 	if err := sqlDB.PingContext(pingCtx); err != nil {
 		_ = sqlDB.Close()
-		return nil, &unreachableError{url: redacted, err: scrub(err, rawURL)}
+		return nil, &unreachableError{url: redacted, err: err}
+	}
+	if opts.ReadOnly {
+		if ok, err := s.schemaComplete(db.WithContext(ctx)); err != nil || !ok {
+			_ = s.Close()
+			if err == nil {
+				return nil, &sentinelError{msg: fmt.Sprintf("studies: %s is not a gctune study database (no study tables)", redacted), is: ErrNotStudies}
+			}
+			return nil, fmt.Errorf("studies: %s: %w", redacted, err)
+		}
+		return s, nil
 	}
 	if err := s.migratePostgres(ctx, sqlDB); err != nil {
 		_ = s.Close()
@@ -395,85 +514,70 @@ func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.e
 // redactedPassword replaces passwords in RedactURL's output.
 const redactedPassword = "xxxxx"
 
-// RedactURL returns rawURL with any password replaced by "xxxxx": the user-info password of a
-// URL, a password query parameter, or password=... in a libpq keyword/value string. Other
-// strings, such as SQLite paths, come back unchanged. Use it wherever a storage URL is
-// printed, logged or stored.
-func RedactURL(rawURL string) string {
-	// password=... in a libpq keyword/value string, quoted or not.
-	keywordPassword := regexp.MustCompile(`(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)`)
-	if !strings.Contains(rawURL, "://") {
-		return keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword)
+// keywordPassword matches password=... (and sslpassword=...) in a libpq keyword/value string or
+// a URL's query, quoted or not.
+var keywordPassword = regexp.MustCompile(`(?i)((?:^|[\s?&])(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&#]+)`)
+
+// passwordSpan returns where the password of a URL's user info lies in rawURL, found by
+// position alone, without parsing (a password that is not percent-encoded makes the URL
+// unparseable, and then a parser's error would quote it): the user info runs from after
+// "scheme://" to the last '@', the password from its first ':'. A password holding '/', '?',
+// '#' or '@' is thus masked whole; an '@' later in the URL (in a query) makes the mask
+// longer, never shorter.
+func passwordSpan(rawURL string) (start, end int, ok bool) {
+	i := strings.Index(rawURL, "://")
+	if i < 0 {
+		return 0, 0, false
 	}
+	rest := i + len("://")
+	at := strings.LastIndex(rawURL[rest:], "@")
+	if at < 0 {
+		return 0, 0, false
+	}
+	colon := strings.Index(rawURL[rest:rest+at], ":")
+	if colon < 0 {
+		return 0, 0, false
+	}
+	return rest + colon + 1, rest + at, true
+}
+
+// RedactURL returns rawURL with any password replaced by "xxxxx": the user-info password of a
+// URL (found by position: passwordSpan), a password query parameter, or password=... in a
+// libpq keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
+// wherever a storage URL is printed, logged or stored.
+func RedactURL(rawURL string) string {
+	out := rawURL
+	if start, end, ok := passwordSpan(rawURL); ok {
+		out = rawURL[:start] + redactedPassword + rawURL[end:]
+	}
+	return keywordPassword.ReplaceAllString(out, "${1}"+redactedPassword)
+}
+
+// checkPostgresURL refuses a PostgreSQL URL that does not parse, or that parses to another
+// user info than its text says (an unencoded '#' or '/' in the password), with a message that
+// quotes only the redacted URL: the parser's own error would quote the password.
+func checkPostgresURL(rawURL string) error {
+	redacted := RedactURL(rawURL)
+	hint := "percent-encode special characters in the password (%20 space, %2F /, %3F ?, %23 #, %25 %, %40 @), " +
+		"or leave the password out of the URL and set PGPASSWORD"
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		// Unparseable: keep the scheme, hide the rest of the authority.
-		scheme, rest, _ := strings.Cut(rawURL, "://")
-		if at := strings.LastIndex(rest, "@"); at >= 0 {
-			rest = redactedPassword + rest[at:]
-		}
-		return keywordPassword.ReplaceAllString(scheme+"://"+rest, "${1}"+redactedPassword)
+		return fmt.Errorf("studies: bad PostgreSQL URL %s: not a valid URL; %s", redacted, hint)
 	}
-	if u.User != nil {
-		if _, ok := u.User.Password(); ok {
-			u.User = url.UserPassword(u.User.Username(), redactedPassword)
-		}
+	if strings.Contains(rawURL, "#") {
+		return fmt.Errorf("studies: bad PostgreSQL URL %s: '#' has no meaning in it; %s", redacted, hint)
 	}
-	if q := u.Query(); len(q) > 0 {
-		changed := false
-		for k := range q {
-			if strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword") {
-				q.Set(k, redactedPassword)
-				changed = true
-			}
-		}
-		if changed {
-			u.RawQuery = q.Encode()
+	if start, end, ok := passwordSpan(rawURL); ok {
+		want, err := url.PathUnescape(rawURL[start:end])
+		got, has := u.User.Password()
+		if err != nil || !has || got != want {
+			return fmt.Errorf("studies: bad PostgreSQL URL %s: the user info is ambiguous; %s", redacted, hint)
 		}
 	}
-	return u.String()
+	return nil
 }
 
-// secrets returns the passwords rawURL carries, and PGPASSWORD's, for scrub.
-func secrets(rawURL string) []string {
-	var out []string
-	if u, err := url.Parse(rawURL); err == nil {
-		if p, ok := u.User.Password(); ok && p != "" {
-			out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
-		}
-		for k, vs := range u.Query() {
-			if strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword") {
-				out = append(out, vs...)
-			}
-		}
-	}
-	// Short secrets would garble the message and give little away.
-	if p := os.Getenv("PGPASSWORD"); len(p) >= 4 {
-		out = append(out, p)
-	}
-	return out
-}
-
-// scrub returns err unchanged unless its message contains one of rawURL's secrets, in which
-// case it returns an error with the secrets replaced (that still unwraps to err).
-func scrub(err error, rawURL string) error {
-	msg := err.Error()
-	clean := msg
-	for _, s := range secrets(rawURL) {
-		if len(s) > 0 {
-			clean = strings.ReplaceAll(clean, s, redactedPassword)
-		}
-	}
-	if clean == msg {
-		return err
-	}
-	return &scrubbedError{msg: clean, err: err}
-}
-
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
+// libpqKeyword matches the start of a libpq keyword/value connection string ("host=db
+// user=u password=..."), which pgx accepts but gctune does not: Open refuses it rather than
+// taking it for a SQLite file name.
+var libpqKeyword = regexp.MustCompile(`(?i)^\s*(host|hostaddr|port|dbname|user|password|passfile|sslmode|sslcert|sslkey|sslrootcert|connect_timeout|application_name|options|service|target_session_attrs)\s*=`)

@@ -356,7 +356,7 @@ func testCache(t *testing.T, url string) {
 	checkDense(t, all, 20+5+1+1+1+3*8+8) // +1 enqueued (popped by Optimize(1)), +1 by hand, +1 odd
 
 	// Deleting the study drops it from the cache.
-	if err := DeleteStudy(a, "cache"); err != nil {
+	if err := DeleteStudy(a, "cache", false); err != nil {
 		t.Fatal(err)
 	}
 	if all, err := cached.GetAllTrials(st.ID); err != nil || len(all) != 0 {
@@ -672,10 +672,12 @@ func testListDelete(t *testing.T, url string) {
 		t.Errorf("b %+v", lb)
 	}
 
-	if err := DeleteStudy(store, "a"); err != nil {
+	if err := DeleteStudy(store, "a", false); !errors.Is(err, ErrStudyRunning) { // a has a RUNNING trial
+		t.Fatalf("deleting a study with a running trial: %v", err)
+	} else if err := DeleteStudy(store, "a", true); err != nil {
 		t.Fatal(err)
 	}
-	if err := DeleteStudy(store, "a"); !errors.Is(err, ErrNoStudy) {
+	if err := DeleteStudy(store, "a", false); !errors.Is(err, ErrNoStudy) {
 		t.Errorf("deleting twice: %v", err)
 	}
 	if _, err := LoadStudy(store, "a"); !errors.Is(err, ErrNoStudy) {

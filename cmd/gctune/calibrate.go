@@ -179,7 +179,7 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 		m := in.measured
 		file.Profile, file.Measured, file.Base, file.Scales, file.Method = in.ref, &m, in.baseName, &res.Scales, res.Method
 		file.GctuneVersion = version
-		if err := writeFileAtomic(o.output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
+		if err := writeOutput(o.output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
 			return fmt.Errorf("calibrate: write %s: %w", o.output, err)
 		}
 		doc.Output = o.output

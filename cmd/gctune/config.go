@@ -1,9 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -28,9 +28,10 @@ import (
 
 // Config is gctune's configuration: the repository's config.yaml documents every key and holds
 // the built-in defaults (defaultConfig returns the same values). Values come, lowest precedence
-// first, from those defaults, the config file (--config FILE, else ./config.yaml when it
-// exists), GCTUNE_* environment variables (the key upper-cased with dots as underscores:
-// GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD) and command-line flags bound to keys.
+// first, from those defaults, the config file (--config FILE, else ./gctune.yaml when it
+// exists; a ./config.yaml is read only when --config names it), GCTUNE_* environment
+// variables (the key upper-cased with dots as underscores: GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD)
+// and command-line flags bound to keys.
 //
 // Adding a section: add a field with a mapstructure tag here, its defaults in defaultConfig,
 // its keys (each commented) in config.yaml, its checks in Validate, and its row in README.md.
@@ -332,8 +333,9 @@ func bindFlag(cmd *cobra.Command, name, key string) {
 
 // loadConfig reads the configuration for cmd (see Config for the sources and their
 // precedence), decodes it strictly (a key in the file that Config does not have is an error
-// naming it) and validates it. configFile is --config; empty means ./config.yaml if it exists,
-// else the built-in defaults. Errors in the configuration itself are usage errors (exit code 2).
+// naming it) and validates it. configFile is --config; empty means ./gctune.yaml if it exists,
+// else the built-in defaults (a ./config.yaml is never read unless --config names it: it may
+// belong to another program). Errors in the configuration itself are usage errors (exit code 2).
 func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	v := viper.New()
 	defaults := defaultConfig()
@@ -341,20 +343,21 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	setDefaults(v, "", reflect.ValueOf(defaults), known)
 
 	v.SetConfigType("yaml")
-	source := configFile
-	if configFile != "" {
-		v.SetConfigFile(configFile)
-		if err := v.ReadInConfig(); err != nil {
-			return Config{}, usageErrorf("config %s: %w", configFile, err)
+	source, err := configSource(configFile)
+	if err != nil {
+		return Config{}, err
+	}
+	if source != "" {
+		data, err := lifetimes.ReadCapped(source, maxConfigBytes, "config file")
+		if errors.Is(err, lifetimes.ErrTooLarge) {
+			return Config{}, usageErrorf("config %s: larger than the %d MiB a config file may have", source, maxConfigBytes>>20)
 		}
-	} else if st, err := os.Stat("config.yaml"); err == nil && st.Mode().IsRegular() {
-		source = "config.yaml"
-		v.SetConfigFile(source)
-		if err := v.ReadInConfig(); err != nil {
+		if err != nil {
 			return Config{}, usageErrorf("config %s: %w", source, err)
 		}
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Config{}, usageErrorf("config config.yaml: %w", err)
+		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+			return Config{}, usageErrorf("config %s: %w", source, err)
+		}
 	}
 	// Keys in the file that Config lacks. (Section names themselves are known keys only as
 	// prefixes: a section written as a scalar fails in decoding below, with its name.)
@@ -397,6 +400,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 
 	var cfg Config
 	if err := v.UnmarshalExact(&cfg, decodeHook()); err != nil {
+		if bad := badValue(cmd, v, source); bad != nil {
+			return Config{}, bad
+		}
 		if source == "" {
 			source = "(defaults, environment and flags)"
 		}
@@ -414,10 +420,15 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 // decodeHook converts strings while decoding: into any encoding.TextUnmarshaler (so
 // units.Bytes fields accept "64MiB") and into time.Duration ("90s").
 func decodeHook() viper.DecoderConfigOption {
-	return viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
+	return viper.DecodeHook(decodeHookFunc())
+}
+
+// decodeHookFunc is decodeHook's conversion, for decoding one value (badValue).
+func decodeHookFunc() mapstructure.DecodeHookFunc {
+	return mapstructure.ComposeDecodeHookFunc(
 		mapstructure.TextUnmarshallerHookFunc(),
 		mapstructure.StringToTimeDurationHookFunc(),
-	))
+	)
 }
 
 // setDefaults registers every leaf of the Config value rv (walking its mapstructure tags) as a

@@ -29,7 +29,7 @@ func TestLoadConfigWithoutFileUsesDefaults(t *testing.T) {
 
 func TestLoadConfigReadsWorkingDirectoryFile(t *testing.T) {
 	t.Chdir(t.TempDir())
-	require.NoError(t, os.WriteFile("config.yaml", []byte("workload:\n  seed: 99\n"), 0o644))
+	require.NoError(t, os.WriteFile("gctune.yaml", []byte("workload:\n  seed: 99\n"), 0o644))
 	cfg, err := loadConfig(&cobra.Command{}, "")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(99), cfg.Workload.Seed)

@@ -14,7 +14,7 @@
 //
 // Configuration (config.go): the repository's config.yaml documents every key and holds the
 // built-in defaults. Values come from those defaults, then the config file (--config FILE,
-// else ./config.yaml when present), then GCTUNE_* environment variables (the key in upper
+// else ./gctune.yaml when present; a config.yaml only when named), then GCTUNE_* environment variables (the key in upper
 // case, dots as underscores: GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD), then the flags bound to
 // keys (bindFlag), into one typed Config checked by Config.Validate. Unknown keys in the file,
 // and GCTUNE_ variables naming no key, are refused with their name. Each root command tree has its own viper instance.

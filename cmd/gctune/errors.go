@@ -4,13 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/gctune/gctune/internal/outfile"
 )
 
 // Exit codes main returns.
 const (
 	exitOK      = 0
-	exitFailure = 1 // anything else: a bug, an output file that cannot be written, ...
-	exitUsage   = 2 // bad input or usage: flags, arguments, config, unknown workload, unreadable or malformed input file
+	exitFailure = 1 // anything else: a bug, a database server that fails mid-run, ...
+	exitUsage   = 2 // bad input or usage: flags, arguments, config, unknown workload, unreadable or malformed input file, unwritable output, corrupt database
 )
 
 // UsageError marks an error as the user's to fix (bad flags, arguments, configuration or input
@@ -46,6 +48,11 @@ func exitCode(err error) int {
 	}
 	var u *UsageError
 	if errors.As(err, &u) {
+		return exitUsage
+	}
+	// An output that cannot be written is the user's to fix, wherever it is found.
+	var o *outfile.Error
+	if errors.As(err, &o) {
 		return exitUsage
 	}
 	return exitFailure

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"sort"
 	"strconv"
@@ -83,7 +82,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		return usageErrorf("--format %q: want st, json, yaml or flags", o.format)
 	}
 	ctx := cmd.Context()
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, err := openStoreReadOnly(ctx, cfg.Storage)
 	if err != nil {
 		return err
 	}
@@ -100,10 +99,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		if o.output == "" {
 			return fn(cmd.OutOrStdout())
 		}
-		if err := writeFileAtomic(o.output, fn); err != nil {
-			return fmt.Errorf("export %s: %w", o.output, err)
-		}
-		return nil
+		return writeOutput(o.output, fn)
 	}
 	if o.pareto {
 		front := studies.ParetoFront(trials, search.AttrFootprint)

@@ -187,11 +187,11 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		if title == "" {
 			title = info.Ref
 		}
-		err := writeFileAtomic(o.Plot, func(f io.Writer) error {
+		err := writeOutput(o.Plot, func(f io.Writer) error {
 			return lifetimes.WriteHistogramPlot(f, format, shown, title)
 		})
 		if err != nil {
-			return fmt.Errorf("write plot: %w", err)
+			return fmt.Errorf("--plot: %w", err)
 		}
 	}
 	if o.Stderr != nil {

@@ -159,10 +159,10 @@ func TestLifetimesPlotErrors(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, `unknown format "gif"`)
 
-	// An unwritable destination fails (exit 1) without leaving anything behind.
+	// An unwritable destination fails (exit 2) without leaving anything behind.
 	_, errOut, code = gctune(t, "lifetimes", "--plot", filepath.Join(dir, "no", "such", "dir.svg"), "testdata/tiny.yaml")
-	assert.Equal(t, exitFailure, code)
-	assert.Contains(t, errOut, "gctune: write plot:")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "gctune: --plot: cannot write ")
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries)

@@ -20,6 +20,13 @@ func main() {
 	// SIGINT and SIGTERM cancel the context: optimize and resume finish the trials that are
 	// running, record them, and stop.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal asks for a graceful stop; a second takes the default action and ends
+	// the process at once (a command that does not watch the context, or one blocked writing
+	// to a FIFO nobody reads, would otherwise ignore every Ctrl-C).
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

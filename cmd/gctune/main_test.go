@@ -57,11 +57,18 @@ func TestUnknownCommand(t *testing.T) {
 	assert.Equal(t, `gctune: unknown command "lifetime" for "gctune" (did you mean lifetimes?); run 'gctune --help' for the commands`+"\n", errOut)
 }
 
-func TestFlagErrorShowsUsageAndExits2(t *testing.T) {
+// TestFlagErrorIsOneLine: a flag typo prints one line saying where help is, not the usage
+// (issue 13.5: 21 lines of usage came before the one that mattered).
+func TestFlagErrorIsOneLine(t *testing.T) {
 	_, errOut, code := gctune(t, "lifetimes", "--nope", "tiny")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "Usage:")
-	assert.Equal(t, "gctune: unknown flag: --nope", lastLine(errOut))
+	assert.Equal(t, "gctune: unknown flag --nope (see gctune lifetimes --help)\n", errOut)
+	_, errOut, code = gctune(t, "optimize", "tiny", "--trails", "5")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: unknown flag --trails (see gctune optimize --help)\n", errOut)
+	out, _, code := gctune(t, "optimize", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "Usage:", "usage on --help")
 
 	_, errOut, code = gctune(t, "lifetimes", "--threshold", "lots", "tiny")
 	assert.Equal(t, exitUsage, code)
@@ -71,8 +78,7 @@ func TestFlagErrorShowsUsageAndExits2(t *testing.T) {
 func TestWrongArgumentCount(t *testing.T) {
 	_, errOut, code := gctune(t, "lifetimes")
 	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, "gctune: accepts 1 arg(s), received 0\n", errOut)
-	assert.NotContains(t, errOut, "Usage:", "usage is shown for flag errors only")
+	assert.Equal(t, "gctune: gctune lifetimes wants 1 argument (WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof), got 0 (see gctune lifetimes --help)\n", errOut)
 
 	_, _, code = gctune(t, "version", "extra")
 	assert.Equal(t, exitUsage, code)

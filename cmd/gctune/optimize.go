@@ -446,10 +446,14 @@ func newProgressRecorder(w io.Writer, defaultValue float64, seconds bool) *progr
 }
 
 // Start implements search.Recorder. A session calls it once per run of trials (it runs again
-// the trials of a worker that died): the bar then grows.
+// the trials of a worker that died): the bar then grows. The bar is drawn only when the writer
+// is a terminal.
 func (p *progressRecorder) Start(toRun int, _ float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !isTerminal(p.w) {
+		return
+	}
 	if p.bar != nil {
 		p.bar.ChangeMax(p.bar.GetMax() + toRun)
 		return
@@ -485,6 +489,9 @@ func (p *progressRecorder) TrialDone(r search.TrialReport) {
 	}
 	if p.failed > 0 {
 		desc += fmt.Sprintf(", %d failed", p.failed)
+	}
+	if p.bar == nil {
+		return
 	}
 	p.bar.Describe(desc)
 	_ = p.bar.Add(1)

@@ -2,53 +2,38 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/internal/units"
 )
 
-// writeJSON writes v as an indented JSON document followed by a newline.
+// writeJSON writes v as an indented JSON document followed by a newline. A value JSON cannot
+// hold (an infinite speedup from a damaged trial's value of 0) is an error naming it, and
+// nothing is written: the document is encoded whole before it goes out.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	err := enc.Encode(v)
+	var unsupported *json.UnsupportedValueError
+	if errors.As(err, &unsupported) {
+		return usageErrorf("JSON output: %s is not a number JSON can hold (a damaged trial value in the study database?)", unsupported.Str)
+	}
+	return err
 }
 
-// writeFileAtomic writes path through write: into a temporary file in the same directory,
-// renamed over path only once write and close succeed, so a failure never leaves a
-// half-written file behind.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+// writeOutput writes path through write with outfile.Write: a regular or new file is
+// replaced atomically keeping its mode, a symbolic link's target is written, a device or FIFO
+// is written in place, and nothing half-written or temporary is left behind. Its errors are
+// *outfile.Error, exit code 2.
+func writeOutput(path string, write func(io.Writer) error) error {
+	return outfile.Write(path, write)
 }
 
 // formatCount writes n with thousands separators: 86002607 → "86,002,607".

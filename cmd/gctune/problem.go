@@ -342,6 +342,17 @@ func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store,
 	return st, nil
 }
 
+// openStoreReadOnly opens an existing study database for a command that only reads it
+// (studies list and show, export, explain, report, completion): nothing is created, migrated
+// or written, and errors are the user's to fix (exit code 2).
+func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
+	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	return st, nil
+}
+
 // loadProblem reads a study's problem.
 func loadProblem(store *studies.Store, name string) (int, *studyProblem, error) {
 	study, err := studies.LoadStudy(store, name)

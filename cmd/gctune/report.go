@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
@@ -124,7 +123,7 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 // loadReportInput opens the study and its workloads and builds the report's input, with how
 // each profile was read (also in the returned docs, for --json and standard error).
 func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptions) (report.Input, []profileInfoDoc, error) {
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, err := openStoreReadOnly(ctx, cfg.Storage)
 	if err != nil {
 		return report.Input{}, nil, err
 	}
@@ -256,26 +255,15 @@ func reportError(name string, err error) error {
 	return err
 }
 
-// checkOutputs checks, before any simulation, that the report can be written: the HTML file's
-// directory exists and the file is not a directory; the PNG directory, if any, is a directory
-// or can be created in an existing one.
+// checkOutputs checks, before any simulation, that the report can be written (the root's
+// checkOutputFlags does the same for the command line; runReport may be called without it).
 func checkOutputs(o reportOptions) error {
-	if o.output == "" {
-		return usageErrorf("--output: empty file name")
-	}
-	if st, err := os.Stat(o.output); err == nil && st.IsDir() {
-		return usageErrorf("--output %s: is a directory", o.output)
-	}
-	if st, err := os.Stat(filepath.Dir(o.output)); err != nil || !st.IsDir() {
-		return usageErrorf("--output %s: directory %s does not exist", o.output, filepath.Dir(o.output))
+	if err := outfile.Check(o.output); err != nil {
+		return fmt.Errorf("--output: %w", err)
 	}
 	if o.pngDir != "" {
-		if st, err := os.Stat(o.pngDir); err == nil {
-			if !st.IsDir() {
-				return usageErrorf("--png %s: not a directory", o.pngDir)
-			}
-		} else if st, err := os.Stat(filepath.Dir(filepath.Clean(o.pngDir))); err != nil || !st.IsDir() {
-			return usageErrorf("--png %s: directory %s does not exist", o.pngDir, filepath.Dir(filepath.Clean(o.pngDir)))
+		if err := checkOutputDir(o.pngDir); err != nil {
+			return fmt.Errorf("--png: %w", err)
 		}
 	}
 	return nil
@@ -312,8 +300,8 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 			return err
 		}
 	}
-	if err := writeFileAtomic(o.output, func(w io.Writer) error { _, err := page.WriteTo(w); return err }); err != nil {
-		return fmt.Errorf("report %s: %w", o.output, err)
+	if err := writeOutput(o.output, func(w io.Writer) error { _, err := page.WriteTo(w); return err }); err != nil {
+		return fmt.Errorf("--output: %w", err)
 	}
 	printProfileInfos(cmd.ErrOrStderr(), profiles)
 	out := cmd.OutOrStdout()

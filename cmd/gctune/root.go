@@ -33,19 +33,22 @@ headroom, shrink threshold, full-GC ratio) that make one Pharo application fast.
 application's object-lifetime profile (a FiLiP/Illimani export, a workload spec, or a bundled
 workload), simulates the Spur collector over it, and searches the parameters.
 
-Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables, then flags.`,
+Configuration: ./gctune.yaml (or --config FILE; a ./config.yaml is never read unless named),
+then GCTUNE_* environment variables, then flags. The repository's config.yaml documents every key.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
+		PersistentPreRunE: checkOutputFlags,
 		Args:              rootArgs,
 		RunE:              func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&ro.configFile, "config", "", "config file (default ./config.yaml if it exists, else the built-in defaults)")
+	pf.StringVar(&ro.configFile, "config", "", "config file (default ./gctune.yaml if it exists, else the built-in defaults)")
 	pf.BoolVar(&ro.json, "json", false, "print a JSON document instead of text")
+	// Usage errors are one line naming what is wrong and where help is; the usage itself is
+	// printed by --help only.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		c.PrintErr(c.UsageString())
-		return &UsageError{Err: err}
+		return usageErrorf("%s (see %s --help)", flagErrorText(err), c.CommandPath())
 	})
 	root.AddCommand(
 		NewVersionCmd(ro),
@@ -64,6 +67,7 @@ Configuration: config.yaml (--config FILE), then GCTUNE_* environment variables,
 		NewCalibrateCmd(ro),
 		NewVerifyCmd(ro),
 	)
+	addCompletions(root, ro)
 	return root
 }
 
@@ -89,13 +93,43 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 	return usageErrorf("%s; run 'gctune --help' for the commands", msg)
 }
 
-// noArgs and exactArgs are cobra's argument checks returning usage errors.
+// flagErrorText rewrites pflag's "unknown flag: --trails" as "unknown flag --trails".
+func flagErrorText(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"unknown flag: ", "unknown shorthand flag: "} {
+		if strings.HasPrefix(msg, p) {
+			return strings.TrimSuffix(p, ": ") + " " + msg[len(p):]
+		}
+	}
+	return msg
+}
+
+// noArgs and exactArgs check the number of arguments, with a one-line usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
-	return asUsage(cobra.NoArgs(cmd, args))
+	if len(args) > 0 {
+		return usageErrorf("%s takes no arguments, got %q (see %s --help)", cmd.CommandPath(), args[0], cmd.CommandPath())
+	}
+	return nil
 }
 
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		return asUsage(cobra.ExactArgs(n)(cmd, args))
+		if len(args) != n {
+			return usageErrorf("%s wants %d argument%s (%s), got %d (see %s --help)", cmd.CommandPath(), n, plural(n), argNames(cmd), len(args), cmd.CommandPath())
+		}
+		return nil
 	}
+}
+
+// argNames is the argument part of cmd's Use line ("STUDY").
+func argNames(cmd *cobra.Command) string {
+	_, names, _ := strings.Cut(cmd.Use, " ")
+	return names
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

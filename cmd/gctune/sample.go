@@ -218,7 +218,7 @@ func writeSamplePair(p *lifetimes.Profile, csvPath, metaPath string, opts lifeti
 		}
 		f, err := os.CreateTemp(dir, "."+base+".tmp*")
 		if err != nil {
-			return nil, fmt.Errorf("sample: %w", err)
+			return nil, fmt.Errorf("sample: cannot write %s: %w", path, errors.Unwrap(err))
 		}
 		temps = append(temps, f)
 		return f, f.Chmod(0o644)
@@ -239,12 +239,13 @@ func writeSamplePair(p *lifetimes.Profile, csvPath, metaPath string, opts lifeti
 			return rep, fmt.Errorf("sample: %w", err)
 		}
 	}
+	// Errors name the outputs, never the temporary files.
 	if err = os.Rename(mf.Name(), metaPath); err != nil {
-		return rep, fmt.Errorf("sample: %w", err)
+		return rep, fmt.Errorf("sample: cannot write %s", metaPath)
 	}
 	if err = os.Rename(cf.Name(), csvPath); err != nil {
 		os.Remove(metaPath)
-		return rep, fmt.Errorf("sample: %w", err)
+		return rep, fmt.Errorf("sample: cannot write %s", csvPath)
 	}
 	return rep, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -31,7 +32,7 @@ func NewSimulateCmd(ro *rootOptions) *cobra.Command {
 segments, full GC, growth and shrink) over a workload's object lifetimes, with the given GC
 parameters and with the defaults, and print the papers' table for both and the speedup.
 
-Parameters come from the simulate section of the configuration: config.yaml, --config FILE
+Parameters come from the simulate section of the configuration: ./gctune.yaml, --config FILE
 (an exported configuration: gctune export --format yaml), GCTUNE_SIMULATE_* variables, or the
 flags below. Sizes accept KiB/MiB/GiB and k/m/g.`,
 		Example: `  gctune simulate dataframe-3.1gb
@@ -41,8 +42,8 @@ flags below. Sizes accept KiB/MiB/GiB and k/m/g.`,
   echo '{"eden":"64MiB","headroom":"512MiB","ratio":10,"survivors_proportion":1}' | gctune simulate --batch dataframe-3.1gb
 
 --batch reads one parameter set per line of standard input, a JSON object with any of the keys
-eden, headroom, shrink (bytes, or strings such as "64MiB"), ratio and survivors_proportion
-(missing keys take the configured values), simulates the workload (generated once) and writes
+eden, headroom, shrink (bytes, or strings such as "64MiB"), ratio and survivors_proportion (a
+number or "pharo"; missing keys take the configured values, a key given twice is an error), simulates the workload (generated once) and writes
 one JSON line per input: {"params":..., "stats":..., "speedup":...} or {"error":"..."}. It is
 how benchmark scripts in other languages drive the simulator.`,
 		Args: exactArgs(1),
@@ -170,7 +171,7 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 	}
 	doc.Default = run(o.Default, heapsim.Options{})
 	if o.Events != "" {
-		err := writeFileAtomic(o.Events, func(f io.Writer) error {
+		err := writeOutput(o.Events, func(f io.Writer) error {
 			cw := csv.NewWriter(f)
 			if err := cw.Write(eventHeader()); err != nil {
 				return err
@@ -188,7 +189,7 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 			return cw.Error()
 		})
 		if err != nil {
-			return fmt.Errorf("events %s: %w", o.Events, err)
+			return fmt.Errorf("--events: %w", err)
 		}
 		doc.Events = o.Events
 	} else {
@@ -321,11 +322,30 @@ func padLeft(s string, width int) string {
 
 // batchParams is one line of --batch input.
 type batchParams struct {
-	Eden                *jsonBytes `json:"eden"`
-	Headroom            *jsonBytes `json:"headroom"`
-	Shrink              *jsonBytes `json:"shrink"`
-	Ratio               *float64   `json:"ratio"`
-	SurvivorsProportion *float64   `json:"survivors_proportion"`
+	Eden                *jsonBytes      `json:"eden"`
+	Headroom            *jsonBytes      `json:"headroom"`
+	Shrink              *jsonBytes      `json:"shrink"`
+	Ratio               *float64        `json:"ratio"`
+	SurvivorsProportion *jsonProportion `json:"survivors_proportion"`
+}
+
+// jsonProportion is the survivors proportion p as a JSON number, or "pharo" for Pharo's own
+// (as the simulate.survivors_proportion key and --survivors-proportion accept).
+type jsonProportion struct{ survivors heapsim.Survivors }
+
+// UnmarshalJSON accepts a number ≥ 0 or "pharo".
+func (p *jsonProportion) UnmarshalJSON(data []byte) error {
+	var f float64
+	if err := json.Unmarshal(data, &f); err == nil {
+		p.survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: f}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil || s != "pharo" {
+		return fmt.Errorf("survivors_proportion %s: want a number ≥ 0 or \"pharo\"", data)
+	}
+	p.survivors = heapsim.DefaultParams().Survivors
+	return nil
 }
 
 // jsonBytes is a byte size given as a JSON number or a string such as "64MiB".
@@ -375,14 +395,20 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
 	if o.Stderr != nil {
 		printProfileInfo(o.Stderr, newProfileInfo(info, p))
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	br := bufio.NewReader(r)
 	enc := json.NewEncoder(w)
 	line := 0
-	for sc.Scan() {
+	for {
+		raw, tooLong, err := readBatchLine(br, maxBatchLineBytes)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("batch input: %w", err)
+		}
+		if raw == nil && !tooLong && errors.Is(err, io.EOF) {
+			break
+		}
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		text := strings.TrimSpace(string(raw))
+		if text == "" && !tooLong {
 			continue
 		}
 		res := batchResult{Line: line}
@@ -390,7 +416,11 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.DisallowUnknownFields()
 		params := o.Given
-		if err := dec.Decode(&in); err != nil {
+		if tooLong {
+			res.Error = fmt.Sprintf("line %d: longer than %d bytes", line, maxBatchLineBytes)
+		} else if err := duplicateKey(text); err != nil {
+			res.Error = fmt.Sprintf("line %d: %v", line, err)
+		} else if err := dec.Decode(&in); err != nil {
 			res.Error = fmt.Sprintf("line %d: %v", line, err)
 		} else {
 			if in.Eden != nil {
@@ -406,7 +436,7 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
 				params.FullGCRatio = *in.Ratio
 			}
 			if in.SurvivorsProportion != nil {
-				params.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: *in.SurvivorsProportion}
+				params.Survivors = in.SurvivorsProportion.survivors
 			}
 			st, err := heapsim.Simulate(p, params, o.Cost)
 			if err != nil {
@@ -419,9 +449,6 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
 		if err := enc.Encode(res); err != nil {
 			return err
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("batch input: %w", err)
 	}
 	return nil
 }

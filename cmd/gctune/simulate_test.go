@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/heapsim"
 )
 
 const gcdemo = "testdata/gcdemo.yaml"
@@ -80,10 +82,10 @@ func TestSimulateBadInput(t *testing.T) {
 		assert.Contains(t, errOut, c.want, strings.Join(c.args, " "))
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 	}
-	// An unwritable event log leaves nothing behind and exits 1.
+	// An unwritable event log leaves nothing behind and exits 2.
 	dir := t.TempDir()
 	_, errOut, code := gctune(t, "simulate", gcdemo, "--events", filepath.Join(dir, "missing", "e.csv"))
-	assert.Equal(t, exitFailure, code, errOut)
+	assert.Equal(t, exitUsage, code, errOut)
 	entries, _ := os.ReadDir(dir)
 	assert.Empty(t, entries)
 }
@@ -121,4 +123,37 @@ func TestSimulateBatch(t *testing.T) {
 	var d simulateDoc
 	gctuneJSON(t, &d, "simulate", gcdemo, "--eden", "64MiB", "--headroom", "256MiB", "--ratio", "2", "--survivors-proportion", "1")
 	assert.Equal(t, d.Given.Stats, *rs[0].Stats)
+}
+
+// TestSimulateBatchLongLinesPharoDuplicates: a line over 64 KB is simulated (bufio.Scanner
+// aborted the batch), "pharo" is a survivors proportion, a key given twice is refused, and a
+// line over the cap is an error for that line only (issue 11.6).
+func TestSimulateBatchLongLinesPharoDuplicates(t *testing.T) {
+	long := `{"eden":"64MiB",` + strings.Repeat(" ", 100<<10) + `"ratio":2}`
+	tooLong := `{"eden":"` + strings.Repeat("9", maxBatchLineBytes) + `"}`
+	in := long + "\n" + `{"survivors_proportion":"pharo"}` + "\n" + `{"ratio":2,"ratio":3}` + "\n" + tooLong + "\n" + `{"survivors_proportion":"lots"}` + "\n" + `{"ratio":2}`
+	var out, errb bytes.Buffer
+	root := NewRootCmd(BuildInfo{})
+	root.SetArgs([]string{"simulate", "--batch", "testdata/tiny.yaml"})
+	root.SetIn(strings.NewReader(in))
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	require.NoError(t, root.Execute(), errb.String())
+	dec := json.NewDecoder(&out)
+	var rs []batchResult
+	for dec.More() {
+		var r batchResult
+		require.NoError(t, dec.Decode(&r))
+		rs = append(rs, r)
+	}
+	require.Len(t, rs, 6)
+	assert.Empty(t, rs[0].Error)
+	assert.Equal(t, 2.0, rs[0].Params.FullGCRatio)
+	assert.Empty(t, rs[1].Error)
+	assert.Equal(t, heapsim.DefaultParams().Survivors, rs[1].Params.Survivors)
+	assert.Equal(t, `line 3: key "ratio" given twice`, rs[2].Error)
+	assert.Contains(t, rs[3].Error, "line 4: longer than")
+	assert.Contains(t, rs[4].Error, `want a number ≥ 0 or "pharo"`)
+	assert.Empty(t, rs[5].Error, "the last line, without a newline, is read")
+	assert.Equal(t, 6, rs[5].Line)
 }

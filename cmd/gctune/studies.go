@@ -30,7 +30,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "List the studies with their trial counts and best values",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := openConfiguredStore(cmd, ro)
+			store, err := openConfiguredStore(cmd, ro, false)
 			if err != nil {
 				return err
 			}
@@ -50,7 +50,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "Show a study's problem, progress and best trial",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, err := openConfiguredStore(cmd, ro)
+			store, err := openConfiguredStore(cmd, ro, false)
 			if err != nil {
 				return err
 			}
@@ -78,12 +78,13 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "Delete a study and all its trials",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, err := openConfiguredStore(cmd, ro)
+			store, err := openConfiguredStore(cmd, ro, true)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			if err := studies.DeleteStudy(store, args[0]); err != nil {
+			force, _ := cmd.Flags().GetBool("force")
+			if err := studies.DeleteStudy(store, args[0], force); err != nil {
 				return asUsage(err)
 			}
 			if ro.json {
@@ -93,6 +94,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			return err
 		},
 	}
+	del.Flags().Bool("force", false, "delete even while trials run (their workers then fail)")
 	for _, c := range []*cobra.Command{list, show, del} {
 		storageFlag(c)
 		cmd.AddCommand(c)
@@ -100,11 +102,15 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 	return cmd
 }
 
-// openConfiguredStore loads the configuration for cmd and opens its (existing) study database.
-func openConfiguredStore(cmd *cobra.Command, ro *rootOptions) (*studies.Store, error) {
+// openConfiguredStore loads the configuration for cmd and opens its (existing) study database,
+// read-only unless write is set.
+func openConfiguredStore(cmd *cobra.Command, ro *rootOptions, write bool) (*studies.Store, error) {
 	cfg, err := loadConfig(cmd, ro.configFile)
 	if err != nil {
 		return nil, err
+	}
+	if !write {
+		return openStoreReadOnly(cmd.Context(), cfg.Storage)
 	}
 	return openStore(cmd.Context(), cfg.Storage, true)
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// maxBatchLineBytes caps one line of simulate --batch input; a longer line is answered with an
+// error and the batch goes on (bufio.Scanner's 64 KB limit aborted the whole batch).
+const maxBatchLineBytes = 16 << 20
+
+// readBatchLine reads one line from br (without its newline), holding at most max bytes of
+// it: a longer line is read to its end and dropped, with tooLong set. At the end of input it
+// returns the last line (if any) with io.EOF, then nil with io.EOF.
+func readBatchLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, isPrefix, err := br.ReadLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && (line != nil || tooLong) {
+				return line, tooLong, nil
+			}
+			return nil, false, err
+		}
+		if !tooLong {
+			if len(line)+len(chunk) > max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if !isPrefix {
+			if line == nil && !tooLong {
+				line = []byte{}
+			}
+			return line, tooLong, nil
+		}
+	}
+}
+
+// duplicateKey returns an error naming the first key given twice in one JSON object of text
+// (encoding/json keeps the last silently). Malformed JSON is left to the decoder.
+func duplicateKey(text string) error {
+	dec := json.NewDecoder(strings.NewReader(text))
+	var walk func() error
+	walk = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				if seen[k] {
+					return duplicateKeyError(k)
+				}
+				seen[k] = true
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		return nil
+	}
+	var dup duplicateKeyError
+	if err := walk(); errors.As(err, &dup) {
+		return err
+	}
+	return nil
+}
+
+// duplicateKeyError is duplicateKey's error: the key given twice.
+type duplicateKeyError string
+
+func (e duplicateKeyError) Error() string { return fmt.Sprintf("key %q given twice", string(e)) }

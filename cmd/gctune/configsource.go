@@ -1,0 +1,169 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/gctune/gctune/internal/units"
+)
+
+// defaultConfigFile is the configuration file read from the working directory when --config
+// is not given. It is not config.yaml: a project folder's config.yaml usually belongs to
+// another program, and gctune must not fail on it ("unknown key server.port").
+const defaultConfigFile = "gctune.yaml"
+
+// maxConfigBytes caps a configuration file (real ones are a few kilobytes); a larger or
+// endless one (/dev/zero) is refused after maxConfigBytes+1 bytes.
+const maxConfigBytes = 16 << 20
+
+// configSource returns the configuration file to read: --config's, else ./gctune.yaml when it
+// is a regular file, else "" (the built-in defaults).
+func configSource(configFile string) (string, error) {
+	if configFile != "" {
+		if st, err := os.Stat(configFile); err == nil && st.IsDir() {
+			return "", usageErrorf("config %s: is a directory", configFile)
+		}
+		return configFile, nil
+	}
+	st, err := os.Stat(defaultConfigFile)
+	switch {
+	case err == nil && st.Mode().IsRegular():
+		return defaultConfigFile, nil
+	case err == nil:
+		return "", usageErrorf("config %s: not a regular file", defaultConfigFile)
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil
+	default:
+		return "", usageErrorf("config %s: %w", defaultConfigFile, err)
+	}
+}
+
+// badValue finds the key whose value does not decode (UnmarshalExact's error lists them in
+// mapstructure's words, without the value or where it came from) and returns one line naming
+// the key, the value and its origin: `config: search.trials = "abc" (GCTUNE_SEARCH_TRIALS):
+// want an integer`. It returns nil when every leaf decodes on its own (a section written as a
+// scalar, for instance), leaving the caller's message.
+func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
+	types := map[string]reflect.Type{}
+	leafTypes("", reflect.TypeOf(Config{}), types)
+	keys := make([]string, 0, len(types))
+	for k := range types {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		// A section written as a value ("search: 5").
+		if sec, _, more := strings.Cut(key, "."); more {
+			if raw := v.Get(sec); raw != nil {
+				if _, ok := raw.(map[string]any); !ok {
+					return usageErrorf("config: %s = %s (%s): want a section (key: value lines)", sec, showValue(raw), valueOrigin(cmd, sec, source))
+				}
+			}
+		}
+		raw := v.Get(key)
+		target := reflect.New(types[key])
+		dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
+			DecodeHook:       decodeHookFunc(),
+			WeaklyTypedInput: true, // as viper decodes
+			Result:           target.Interface(),
+		})
+		if err != nil {
+			return nil
+		}
+		if err := dec.Decode(raw); err != nil {
+			return usageErrorf("config: %s = %s (%s): %s", key, showValue(raw), valueOrigin(cmd, key, source), want(types[key], err))
+		}
+	}
+	return nil
+}
+
+// leafTypes records the Go type of every leaf key of a Config type, as setDefaults walks it.
+func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		if f.Type.Kind() == reflect.Struct {
+			leafTypes(prefix+tag+".", f.Type, out)
+			continue
+		}
+		out[prefix+tag] = f.Type
+	}
+}
+
+// valueOrigin says where key's value came from: its environment variable, its flag, or the
+// file.
+func valueOrigin(cmd *cobra.Command, key, source string) string {
+	if _, ok := os.LookupEnv(envName(key)); ok {
+		return envName(key)
+	}
+	origin := ""
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if keys := f.Annotations[configKeyAnnotation]; len(keys) == 1 && keys[0] == key && f.Changed {
+			origin = "--" + f.Name
+		}
+	})
+	if origin != "" {
+		return origin
+	}
+	if source != "" {
+		return "from " + source
+	}
+	return "default"
+}
+
+// showValue writes a configuration value as the user wrote it: strings quoted, lists and
+// maps in Go's notation, long ones cut.
+func showValue(raw any) string {
+	var s string
+	if str, ok := raw.(string); ok {
+		s = fmt.Sprintf("%q", str)
+	} else {
+		s = fmt.Sprintf("%v", raw)
+	}
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// want says what a key of type t accepts; for a type with its own parser (byte sizes) the
+// parser's reason is kept.
+func want(t reflect.Type, err error) string {
+	switch t {
+	case reflect.TypeOf(units.Bytes(0)):
+		msg := err.Error()
+		if i := strings.Index(msg, "bad size"); i >= 0 {
+			return msg[i:]
+		}
+		return "want a byte size such as 64MiB"
+	case reflect.TypeOf(time.Duration(0)):
+		return "want a duration such as 5s or 1m30s"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "want an integer"
+	case reflect.Uint64, reflect.Uint:
+		return "want a non-negative integer"
+	case reflect.Float64:
+		return "want a number"
+	case reflect.Bool:
+		return "want true or false"
+	case reflect.String:
+		return "want a single value"
+	}
+	return "cannot use this value"
+}

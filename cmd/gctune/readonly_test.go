@@ -1,0 +1,117 @@
+package main
+
+import (
+	"crypto/sha256"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/glebarez/sqlite"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
+)
+
+func fileHash(t *testing.T, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return sha256.Sum256(b)
+}
+
+// TestReadOnlyCommandsChangeNothing: studies list/show, export, explain and report neither
+// write the database nor leave -wal/-shm files, and a SQLite file of another program is refused
+// instead of getting gctune's tables (issue 11.6).
+func TestReadOnlyCommandsChangeNothing(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "3", "--workers", "1", "--storage", db, "--study", "t")
+	require.Equal(t, 0, code, errOut)
+	before := fileHash(t, db)
+	for _, args := range [][]string{
+		{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"},
+		{"report", "t", "-o", filepath.Join(dir, "r.html"), "--sweep-points", "3"},
+	} {
+		_, errOut, code := gctune(t, append(args, "--storage", db)...)
+		require.Equal(t, 0, code, "%v: %s", args, errOut)
+		assert.NoFileExists(t, db+"-wal", args)
+		assert.NoFileExists(t, db+"-shm", args)
+		assert.Equal(t, before, fileHash(t, db), "%v changed the database", args)
+	}
+
+	foreign := filepath.Join(dir, "app.db")
+	g, err := gorm.Open(sqlite.Open(foreign), &gorm.Config{})
+	require.NoError(t, err)
+	require.NoError(t, g.Exec("CREATE TABLE things (x INTEGER)").Error)
+	sqlDB, err := g.DB()
+	require.NoError(t, err)
+	require.NoError(t, sqlDB.Close())
+	before = fileHash(t, foreign)
+	for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"}} {
+		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
+		assert.Equal(t, exitUsage, code, args)
+		assert.Equal(t, `gctune: studies: "`+foreign+`" is not a gctune study database (no study tables)`+"\n", errOut)
+	}
+	assert.Equal(t, before, fileHash(t, foreign), "a foreign database was changed")
+	assert.NoFileExists(t, foreign+"-wal")
+}
+
+// TestCorruptDatabaseExit2: a file that is not a database is one line naming it and exit 2 in
+// every command that opens the storage.
+func TestCorruptDatabaseExit2(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.db")
+	require.NoError(t, os.WriteFile(bad, []byte(strings.Repeat("garbage ", 1000)), 0o644))
+	for _, args := range [][]string{
+		{"studies", "list"}, {"studies", "show", "t"}, {"studies", "delete", "t"},
+		{"export", "t"}, {"explain", "t"}, {"report", "t", "-o", filepath.Join(dir, "r.html")},
+		{"optimize", "testdata/tiny.yaml", "--trials", "1"}, {"resume", "t"},
+		{"study", "create", "t", "testdata/tiny.yaml"}, {"worker", "--study", "t"},
+	} {
+		_, errOut, code := gctune(t, append(args, "--storage", bad)...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Contains(t, errOut, bad, args)
+		assert.Contains(t, errOut, "not a database", args)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+	}
+}
+
+// TestReadOnlyDatabaseFileLeavesNoWAL: reading a study database the user cannot write (another
+// user's, or chmod 444) leaves no -wal/-shm files: SQLite creates them for a WAL database and a
+// read-only connection cannot remove them (issue 11.6). As root the test runs gctune as user
+// nobody (setpriv), since root can write any file.
+func TestReadOnlyDatabaseFileLeavesNoWAL(t *testing.T) {
+	// Not t.TempDir: its parent is private to this user, and nobody must reach the file.
+	dir, err := os.MkdirTemp("", "gctune-readonly-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o777))
+	db := filepath.Join(dir, "s.db")
+	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "2", "--workers", "1", "--storage", db, "--study", "t", "-q")
+	require.Equal(t, 0, code, errOut)
+	require.NoError(t, os.Chmod(db, 0o444))
+	for _, args := range [][]string{{"studies", "list"}, {"export", "t"}} {
+		args = append(args, "--storage", db)
+		if os.Geteuid() == 0 {
+			setpriv, err := exec.LookPath("setpriv")
+			if err != nil {
+				t.Skip("root without setpriv: cannot read as another user")
+			}
+			cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", os.Args[0]}, args...)...)
+			cmd.Env = append(os.Environ(), "GCTUNETEST_MAIN=1", "HOME="+dir)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err != nil && strings.Contains(string(out), "ermission denied") && !strings.Contains(string(out), "gctune:") {
+				t.Skipf("user nobody cannot run the test binary: %s", out)
+			}
+			require.NoError(t, err, "%s", out)
+		} else {
+			_, errOut, code := gctune(t, args...)
+			require.Equal(t, 0, code, errOut)
+		}
+		assert.NoFileExists(t, db+"-wal", args)
+		assert.NoFileExists(t, db+"-shm", args)
+	}
+}

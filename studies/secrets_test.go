@@ -1,0 +1,140 @@
+package studies
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestUnparseablePostgresURLHidesPassword: a URL that does not parse (or parses to another user
+// info than its text says) is refused without its password, whatever the password holds
+// (issue 11.3: the parser's error quoted the raw URL).
+func TestUnparseablePostgresURLHidesPassword(t *testing.T) {
+	for _, c := range []struct{ url, secret string }{
+		{"postgres://u:SECRET%zzPW3@host/db", "SECRET"},
+		{"postgres://u:SECRET%zzPW3@host/db", "zzPW3"},
+		{"postgres://u:sec ret1@host/db", "sec ret1"},
+		{"postgres://u:sec/ret1@host/db", "ret1"},
+		{"postgres://u:sec?ret1@host/db", "ret1"},
+		{"postgres://u:sec#ret1@host/db", "ret1"},
+		{"postgres://u:sec#ret1@host/db", "sec"},
+		{"postgres://u:1234#ret1@host/db", "1234"},
+		{"postgresql://u:a@b/c@host/db", "b/c"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := Open(ctx, c.url, OpenOptions{ConnectTimeout: time.Second})
+		cancel()
+		if err == nil {
+			t.Errorf("Open(%q): no error", c.url)
+			continue
+		}
+		if strings.Contains(err.Error(), c.secret) {
+			t.Errorf("Open(%q): error shows %q: %v", c.url, c.secret, err)
+		}
+		if !strings.Contains(err.Error(), "xxxxx") || !strings.Contains(err.Error(), "PGPASSWORD") {
+			t.Errorf("Open(%q): error does not show the redacted URL and the hint: %v", c.url, err)
+		}
+	}
+}
+
+// TestRedactByPosition: the password is masked where it stands, so a password that is also a
+// word of the message ("p", "postgres") does not garble the rest (issue 11.3).
+func TestRedactByPosition(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"postgres://postgres:postgres@postgres/postgres", "postgres://postgres:xxxxx@postgres/postgres"},
+		{"postgres://p:p@p/p?sslmode=disable", "postgres://p:xxxxx@p/p?sslmode=disable"},
+		{"postgres://u:SECRET%zzPW3@host/db", "postgres://u:xxxxx@host/db"},
+		{"postgres://u:a b/c?d#e@host/db", "postgres://u:xxxxx@host/db"},
+		{"postgres://u@host/db?sslpassword=abc&x=1", "postgres://u@host/db?sslpassword=xxxxx&x=1"},
+	} {
+		if got := RedactURL(c.in); got != c.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestLibpqKeywordStringRefused: "host=... password=..." is refused, never opened (created) as a
+// SQLite file of that name, and the error hides the password.
+func TestLibpqKeywordStringRefused(t *testing.T) {
+	dir := t.TempDir()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	for _, s := range []string{"host=localhost password=hunter2 dbname=g", "dbname=g user=u password='hunter2'"} {
+		_, err := Open(context.Background(), s, OpenOptions{})
+		if err == nil {
+			t.Fatalf("Open(%q): no error", s)
+		}
+		if strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "libpq keyword string") {
+			t.Errorf("Open(%q) = %v", s, err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) > 0 {
+		t.Errorf("files created: %v", entries)
+	}
+}
+
+// TestOpenDirectory: a directory as the database says so (SQLite said "out of memory (14)").
+func TestOpenDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "d.db")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), dir, OpenOptions{})
+	if err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("Open(directory) = %v", err)
+	}
+}
+
+// TestOpenCorrupt: a file that is not a SQLite database is an error naming the file.
+func TestOpenCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.db")
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 300)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path, OpenOptions{MustExist: true})
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not a database") {
+		t.Errorf("Open(corrupt) = %v", err)
+	}
+	if !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Open(corrupt) = %v, does not match ErrCorrupt", err)
+	}
+}
+
+// TestUnreachableMessageNotGarbled: a password that is also a word of the driver's message
+// ("postgres") leaves that message alone (issue 11.3: search-and-replace garbled it).
+func TestUnreachableMessageNotGarbled(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	url := fmt.Sprintf("postgres://postgres:postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2", port)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err = Open(ctx, url, OpenOptions{ConnectTimeout: 5 * time.Second})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	want := fmt.Sprintf("studies: cannot connect to postgres://postgres:xxxxx@127.0.0.1:%d/postgres?sslmode=disable", port)
+	if !strings.HasPrefix(msg, want) {
+		t.Errorf("error = %s\nwant prefix %s", msg, want)
+	}
+	if strings.Count(msg, "xxxxx") != 1 {
+		t.Errorf("the driver's message is garbled: %s", msg)
+	}
+}
