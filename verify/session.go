@@ -196,3 +196,9 @@ func expand(argv []string, eden, st string) []string {
 	}
 	return out
 }
+
+// IsRunEnv reports whether name is one of the variables a verified command receives
+// (EnvEdenFlag, EnvST, EnvConfig).
+func IsRunEnv(name string) bool {
+	return name == EnvEdenFlag || name == EnvST || name == EnvConfig
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/verify"
 )
 
 // Config is gctune's configuration: the repository's config.yaml documents every key and holds
@@ -374,13 +375,15 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 
 	// GCTUNE_* variables that name no key are refused like unknown keys in the file: a typo
 	// would otherwise be silently ignored.
+	// The variables gctune verify gives the application it runs are not configuration: a
+	// command under verify may itself run gctune.
 	envNames := map[string]bool{}
 	for k := range known {
 		envNames[envName(k)] = true
 	}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] {
+		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] && !verify.IsRunEnv(name) {
 			return Config{}, usageErrorf("config: unknown environment variable %s (known: %s)", name, strings.Join(similarEnvNames(name, envNames), ", "))
 		}
 	}

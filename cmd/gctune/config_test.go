@@ -133,6 +133,16 @@ func TestUnknownEnvironmentVariableIsRejected(t *testing.T) {
 	assert.Equal(t, "GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD", envName("lifetimes.long_lived_threshold"))
 }
 
+// TestVerifyEnvironmentIsNotConfig: the variables gctune verify hands the application it runs
+// are not refused as unknown configuration, so a verified command may run gctune itself.
+func TestVerifyEnvironmentIsNotConfig(t *testing.T) {
+	t.Setenv("GCTUNE_EDEN_FLAG", "--edenSize=64m")
+	t.Setenv("GCTUNE_ST", "/tmp/gctune-best.st")
+	t.Setenv("GCTUNE_CONFIG", "best")
+	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
+	assert.Equal(t, 0, code, errOut)
+}
+
 func TestDecodeHookParsesSizes(t *testing.T) {
 	type section struct {
 		Eden    units.Bytes   `mapstructure:"eden"`
