@@ -52,6 +52,8 @@ type Config struct {
 	// VM carries the study's VM facts (stack pages, page size, image size...), for the YAML
 	// format and the survivor-space size.
 	VM heapsim.Params `json:"-"`
+	// Point is the configuration as a search point (search.Tunables reads it generically).
+	Point search.Point `json:"-"`
 }
 
 // Parameters are the five tunables in the VM's units.
@@ -117,10 +119,10 @@ type Meta struct {
 	Provenance   Provenance
 }
 
-// vmParam is each dimension's VM parameter number.
-var vmParam = map[string]string{
-	search.ParamNewSpace: "45", search.ParamHeadroom: "25", search.ParamShrink: "24",
-	search.ParamRatio: "55", search.ParamProportion: "6",
+// vmParam is a dimension's VM parameter number, as the JSON's vmParameters keys write it.
+func vmParam(name string) string {
+	t, _ := search.TunableNamed(name)
+	return strconv.Itoa(t.VMParam)
 }
 
 // FromRecommendation is the export of a recommendation: the parameters it changes are set,
@@ -177,11 +179,13 @@ func newConfig(m Meta, trial int, p heapsim.Params, proportion float64, set []st
 	if c.Set == nil {
 		c.Set = []string{}
 	}
-	values := map[string]any{"45": c.Parameters.EdenBytes, "25": c.Parameters.HeadroomBytes, "24": c.Parameters.ShrinkBytes,
-		"55": c.Parameters.FullGCRatio, "6": c.Parameters.SurvivorsToKeep}
+	c.Point = search.DefaultPoint(p)
+	c.Point.Proportion = proportion
 	c.VMParameters = map[string]any{}
 	for _, name := range set {
-		c.VMParameters[vmParam[name]] = values[vmParam[name]]
+		if t, ok := search.TunableNamed(name); ok {
+			c.VMParameters[vmParam(name)] = t.VMValue(p)
+		}
 	}
 	return c
 }

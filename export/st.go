@@ -51,7 +51,7 @@ func WriteST(w io.Writer, c *Config) error {
 		add("%.3gx as fast as them, less than %s faster, within the model's error. So this script sets", c.Predicted.DefaultValue/r.BestValue, recommend.Percent(r.KeepDefaultsWithin))
 		add("nothing. With the fewest changes within %s of it, trial %d, it would set:", recommend.Percent(r.Tolerance), c.Trial)
 		for _, name := range c.Set {
-			add("    %s (VM parameter %s): %s", recommend.Label(name), vmParam[name], stSetting(c, name))
+			add("    %s (VM parameter %s): %s", recommend.Label(name), vmParam(name), stSetting(c, name))
 		}
 		add("To apply one anyway, export it by number: gctune export STUDY --trial %d (or %d).", c.Trial, r.BestTrial)
 		writeComment(ew, lines)
@@ -218,44 +218,36 @@ func LaunchFlag(c *Config) string {
 }
 
 // Statements are the script's Smalltalk statements without their comments, in order; none
-// when the recommendation is to keep the defaults.
+// when the recommendation is to keep the defaults. The new-space size is not among them: it is
+// the launch flag (LaunchFlag).
 func Statements(c *Config) []string {
 	if c.Recommendation != nil && c.Recommendation.KeepDefaults {
 		return nil
 	}
-	p := c.Parameters
 	var out []string
-	if c.sets(search.ParamHeadroom) {
-		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 25 put: %d.", p.HeadroomBytes))
-	}
-	if c.sets(search.ParamShrink) {
-		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 24 put: %d.", p.ShrinkBytes))
-	}
-	if c.sets(search.ParamRatio) {
-		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 55 put: %s.", SmalltalkFloat(p.FullGCRatio)))
-	}
-	if c.sets(search.ParamProportion) {
-		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: 6 put: %d.", p.SurvivorsToKeep))
+	for _, t := range search.Tunables() {
+		if t.AtLaunch || !c.sets(t.Name) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: %d put: %s.", t.VMParam, smalltalkLiteral(t.VMValue(c.VM))))
 	}
 	return out
+}
+
+// smalltalkLiteral writes a VM parameter's value as a Smalltalk literal.
+func smalltalkLiteral(v any) string {
+	if f, ok := v.(float64); ok {
+		return SmalltalkFloat(f)
+	}
+	return fmt.Sprint(v)
 }
 
 // Timing says, for a dimension (search.Param...), its VM parameter number, when a new value
 // takes effect and what persists of it.
 func Timing(param string) (vm, takesEffect, persists string) {
-	switch param {
-	case search.ParamNewSpace:
-		return "45", "at the next launch only: new space is sized when the VM starts",
-			"--edenSize= holds for one launch; parameter 45 is saved in the image header when the image is saved"
-	case search.ParamHeadroom:
-		return "25", "at once", "not saved: set it at every start"
-	case search.ParamShrink:
-		return "24", "at the next full GC", "not saved: set it at every start"
-	case search.ParamRatio:
-		return "55", "at once (checked after each scavenge)", "not saved: set it at every start"
-	case search.ParamProportion:
-		return "6", "at once (the next scavenge already tenures by it)",
-			"not saved; Pharo resets it at every session start and after every snapshot: set it again after saving"
+	t, ok := search.TunableNamed(param)
+	if !ok {
+		return "", "", ""
 	}
-	return "", "", ""
+	return strconv.Itoa(t.VMParam), t.TakesEffect, t.Persists
 }

@@ -100,9 +100,9 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	exact := search.DefaultPoint(base) // the defaults people read: ratio 0.333333
 	r := &Recommendation{Tolerance: s.Tolerance, DefaultValue: prob.DefaultValue(), Best: sel.Best, Chosen: sel.Chosen,
 		Within: sel.Within, Trial: sel.Chosen.Number, Point: sel.Chosen.Point}
-	for _, t := range tunables {
-		if t.get(r.Point) == t.get(def) {
-			r.AtDefault = append(r.AtDefault, t.name)
+	for _, t := range search.Tunables() {
+		if t.Get(r.Point) == t.Get(def) {
+			r.AtDefault = append(r.AtDefault, t.Name)
 		}
 	}
 	cur, err := evaluate(prob, r.Point, r.AtDefault)
@@ -113,12 +113,12 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	for {
 		var tries []Step
 		var trial [][]string
-		for _, t := range tunables {
-			if !r.Changed(t.name) {
+		for _, t := range search.Tunables() {
+			if !r.Changed(t.Name) {
 				continue
 			}
-			tries = append(tries, Step{Param: t.name, Label: t.label, Value: t.get(r.Point), Default: t.get(exact)})
-			trial = append(trial, withParam(r.AtDefault, t.name))
+			tries = append(tries, Step{Param: t.Name, Label: t.Label, Value: t.Get(r.Point), Default: t.Get(exact)})
+			trial = append(trial, withParam(r.AtDefault, t.Name))
 		}
 		if len(tries) == 0 {
 			break
@@ -163,8 +163,8 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 		st.Why = ""
 		r.PutBack = append(r.PutBack, st)
 		r.AtDefault = trial[accepted]
-		t, _ := tunableByName(st.Param)
-		t.set(&r.Point, t.get(def)) // as search.DefaultPoint(base).Rounded(): "at the default" everywhere
+		t, _ := search.TunableNamed(st.Param)
+		t.Set(&r.Point, t.Get(def)) // as search.DefaultPoint(base).Rounded(): "at the default" everywhere
 		cur = res[accepted]
 	}
 	r.Value, r.Speedup = cur.Value, r.DefaultValue/cur.Value
@@ -202,9 +202,9 @@ func evaluate(prob *objective.Problem, p search.Point, atDefault []string) (obje
 // withParam returns names with name added, in search.ParamNames order.
 func withParam(names []string, name string) []string {
 	var out []string
-	for _, t := range tunables {
-		if t.name == name || slices.Contains(names, t.name) {
-			out = append(out, t.name)
+	for _, t := range search.Tunables() {
+		if t.Name == name || slices.Contains(names, t.Name) {
+			out = append(out, t.Name)
 		}
 	}
 	return out

@@ -89,8 +89,8 @@ func TestRecommendPutsBackIdleChanges(t *testing.T) {
 	assert.Len(t, r.Kept, 5-len(r.AtDefault))
 	def := search.DefaultPoint(prob.Base()).Rounded()
 	for _, name := range r.AtDefault {
-		tn, _ := tunableByName(name)
-		assert.Equal(t, tn.get(def), tn.get(r.Point), name)
+		tn, _ := search.TunableNamed(name)
+		assert.Equal(t, tn.Get(def), tn.Get(r.Point), name)
 	}
 }
 

@@ -63,11 +63,11 @@ func keptCost(st Step) string {
 // VM default.
 func (r *Recommendation) Describe() string {
 	var set, def []string
-	for _, t := range tunables {
-		if r.Changed(t.name) {
-			set = append(set, t.label+" "+Value(t.name, t.get(r.Point)))
+	for _, t := range search.Tunables() {
+		if r.Changed(t.Name) {
+			set = append(set, t.Label+" "+Value(t.Name, t.Get(r.Point)))
 		} else {
-			def = append(def, t.label)
+			def = append(def, t.Label)
 		}
 	}
 	s := strings.Join(set, ", ")
@@ -83,18 +83,19 @@ func (r *Recommendation) Describe() string {
 // DescribePoint writes all five dimensions of a point in user terms.
 func DescribePoint(pt search.Point) string {
 	var parts []string
-	for _, t := range tunables {
-		parts = append(parts, t.label+" "+Value(t.name, t.get(pt)))
+	for _, t := range search.Tunables() {
+		parts = append(parts, t.Label+" "+Value(t.Name, t.Get(pt)))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // Value writes a dimension's value for people: sizes in binary units, p for the survivors.
 func Value(param string, v float64) string {
-	switch param {
-	case search.ParamNewSpace, search.ParamHeadroom, search.ParamShrink:
+	t, _ := search.TunableNamed(param)
+	switch t.Unit {
+	case search.UnitBytes:
 		return units.FormatBytes(uint64(v))
-	case search.ParamProportion:
+	case search.UnitProportion:
 		if v >= 1 {
 			return fmt.Sprintf("p = %.3g (keep all)", v)
 		}

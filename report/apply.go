@@ -113,16 +113,6 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 
 // pointValue is a dimension's value in an export, in the search's units.
 func pointValue(c *export.Config, name string) float64 {
-	p := c.Parameters
-	switch name {
-	case search.ParamNewSpace:
-		return float64(p.EdenBytes)
-	case search.ParamHeadroom:
-		return float64(p.HeadroomBytes)
-	case search.ParamShrink:
-		return float64(p.ShrinkBytes)
-	case search.ParamRatio:
-		return p.FullGCRatio
-	}
-	return p.SurvivorsProportion
+	t, _ := search.TunableNamed(name)
+	return t.Get(c.Point)
 }

@@ -253,12 +253,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 // written through the tunable table. The survivors to keep are base's own Survivors (Pharo's
 // formula when base has it), not a proportion read from it.
 func putBack(p, base heapsim.Params, i int) heapsim.Params {
-	t := search.Tunables()[i]
-	if t.Unit == search.UnitProportion {
-		p.Survivors = base.Survivors
-		return p
-	}
-	t.ToParams(&p, t.FromParams(base))
+	search.Tunables()[i].Reset(&p, base)
 	return p
 }
 

@@ -43,8 +43,12 @@ type Tunable struct {
 	// Valid is what the VM accepts (or what a valid Params needs); a configured range must lie
 	// inside it.
 	Valid Bounds
-	// TakesEffect says when a change to the VM parameter takes effect, for people.
-	TakesEffect string
+	// AtLaunch is true for the one tunable set by a launch flag (--edenSize=) rather than by a
+	// Smalltalk vm parameterAt:put: statement.
+	AtLaunch bool
+	// TakesEffect says when a change to the VM parameter takes effect, and Persists what is
+	// kept of it across launches and saves, for people (the export's comments, the report).
+	TakesEffect, Persists string
 	// OfPoint and OfSpace address the tunable's field in a Point and in a Space.
 	OfPoint func(*Point) *float64
 	OfSpace func(*Space) *Bounds
@@ -52,6 +56,12 @@ type Tunable struct {
 	// into them.
 	FromParams func(heapsim.Params) float64
 	ToParams   func(*heapsim.Params, float64)
+	// VMValue is what the VM parameter is set to for p, in the VM's own unit and type (bytes as
+	// uint64, the ratio as float64, survivors to keep as a count of 64-byte units).
+	VMValue func(heapsim.Params) any
+	// Reset puts base's own value back into p: the VM default itself, not its rounded point
+	// (the ratio 0.333333; Pharo's own survivors formula rather than a proportion).
+	Reset func(p *heapsim.Params, base heapsim.Params)
 }
 
 // Point is one configuration in the tunables' units (sizes in bytes). Its fields follow
@@ -99,51 +109,65 @@ func Tunables() []Tunable {
 			Unit: UnitBytes, Log: true,
 			Default:     Bounds{Low: 4 * mib, High: 1 * gib},
 			Valid:       Bounds{Low: 0, High: float64(heapsim.MaxNewSpaceBytes)},
-			TakesEffect: "at the next launch only (--edenSize=, or parameter 45 saved in the image)",
+			AtLaunch:    true,
+			TakesEffect: "at the next launch only: new space is sized when the VM starts",
+			Persists:    "--edenSize= holds for one launch; parameter 45 is saved in the image header when the image is saved",
 			OfPoint:     func(p *Point) *float64 { return &p.NewSpaceBytes },
 			OfSpace:     func(s *Space) *Bounds { return &s.NewSpaceBytes },
 			FromParams:  func(p heapsim.Params) float64 { return float64(p.NewSpaceBytes) },
 			ToParams:    func(p *heapsim.Params, v float64) { p.NewSpaceBytes = uint64(v) },
+			VMValue:     func(p heapsim.Params) any { return p.NewSpaceBytes },
+			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.NewSpaceBytes = b.NewSpaceBytes },
 		},
 		{
 			Name: ParamHeadroom, Key: "headroom", Label: "growth headroom", VMParam: 25,
 			Unit: UnitBytes, Log: true,
 			Default:     Bounds{Low: 1 * mib, High: 4 * gib},
 			Valid:       Bounds{Low: heapsim.MaxNewSpaceObjectBytes, High: math.MaxFloat64},
-			TakesEffect: "immediately; not saved with the image",
+			TakesEffect: "at once",
+			Persists:    "not saved: set it at every start",
 			OfPoint:     func(p *Point) *float64 { return &p.HeadroomBytes },
 			OfSpace:     func(s *Space) *Bounds { return &s.HeadroomBytes },
 			FromParams:  func(p heapsim.Params) float64 { return float64(p.GrowthHeadroomBytes) },
 			ToParams:    func(p *heapsim.Params, v float64) { p.GrowthHeadroomBytes = uint64(v) },
+			VMValue:     func(p heapsim.Params) any { return p.GrowthHeadroomBytes },
+			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.GrowthHeadroomBytes = b.GrowthHeadroomBytes },
 		},
 		{
 			Name: ParamShrink, Key: "shrink", Label: "shrink threshold", VMParam: 24,
 			Unit: UnitBytes, Log: true,
 			Default:     Bounds{Low: 1 * mib, High: 8 * gib},
 			Valid:       Bounds{Low: 1, High: math.MaxFloat64},
-			TakesEffect: "at the next full GC; not saved with the image",
+			TakesEffect: "at the next full GC",
+			Persists:    "not saved: set it at every start",
 			OfPoint:     func(p *Point) *float64 { return &p.ShrinkBytes },
 			OfSpace:     func(s *Space) *Bounds { return &s.ShrinkBytes },
 			FromParams:  func(p heapsim.Params) float64 { return float64(p.ShrinkThresholdBytes) },
 			ToParams:    func(p *heapsim.Params, v float64) { p.ShrinkThresholdBytes = uint64(v) },
+			VMValue:     func(p heapsim.Params) any { return p.ShrinkThresholdBytes },
+			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.ShrinkThresholdBytes = b.ShrinkThresholdBytes },
 		},
 		{
 			Name: ParamRatio, Key: "ratio", Label: "full GC ratio", VMParam: 55,
 			Unit: UnitRatio, Log: true,
 			Default:     Bounds{Low: 0.05, High: 50},
 			Valid:       Bounds{Low: 0, High: math.MaxFloat64},
-			TakesEffect: "immediately; not saved with the image",
+			TakesEffect: "at once (checked after each scavenge)",
+			Persists:    "not saved: set it at every start",
 			OfPoint:     func(p *Point) *float64 { return &p.Ratio },
 			OfSpace:     func(s *Space) *Bounds { return &s.Ratio },
 			FromParams:  func(p heapsim.Params) float64 { return p.FullGCRatio },
 			ToParams:    func(p *heapsim.Params, v float64) { p.FullGCRatio = v },
+			VMValue:     func(p heapsim.Params) any { return p.FullGCRatio },
+			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.FullGCRatio = b.FullGCRatio },
 		},
 		{
 			Name: ParamProportion, Key: "survivors_proportion", Label: "survivors to keep", VMParam: 6,
 			Unit: UnitProportion, Log: false,
 			Default:     Bounds{Low: 0, High: 1.25},
 			Valid:       Bounds{Low: 0, High: math.MaxFloat64},
-			TakesEffect: "immediately; Pharo resets it at every session start and after every save",
+			TakesEffect: "at once (the next scavenge already tenures by it)",
+			Persists:    "not saved; Pharo resets it at every session start and after every snapshot: set it again after saving",
 			OfPoint:     func(p *Point) *float64 { return &p.Proportion },
 			OfSpace:     func(s *Space) *Bounds { return &s.Proportion },
 			FromParams:  func(p heapsim.Params) float64 { return p.TenuringProportion() },
@@ -151,6 +175,8 @@ func Tunables() []Tunable {
 				// heapsim rounds N up, so p ≥ 1 keeps all survivors.
 				p.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: v}
 			},
+			VMValue: func(p heapsim.Params) any { return p.SurvivorsToKeep() },
+			Reset:   func(p *heapsim.Params, b heapsim.Params) { p.Survivors = b.Survivors },
 		},
 	}
 }

@@ -418,16 +418,8 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 	return ew.err
 }
 
-// describePoint writes a configuration in user terms.
-func describePoint(p search.Point) string {
-	keep := ""
-	if p.Proportion >= 1 {
-		keep = " (keep all)"
-	}
-	return fmt.Sprintf("eden %s, headroom %s, shrink threshold %s, full GC ratio %.3g, survivors p=%.3g%s",
-		units.FormatBytes(uint64(p.NewSpaceBytes)), units.FormatBytes(uint64(p.HeadroomBytes)),
-		units.FormatBytes(uint64(p.ShrinkBytes)), p.Ratio, p.Proportion, keep)
-}
+// describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).
+func describePoint(p search.Point) string { return recommend.DescribePoint(p) }
 
 // progressRecorder shows a progress bar with trials done, ETA, the best value so far and its
 // speedup over the defaults.
