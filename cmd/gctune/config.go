@@ -115,39 +115,44 @@ type SearchConfig struct {
 	Space SpaceConfig `mapstructure:"space" json:"space"`
 }
 
-// SpaceConfig is `search.space`: the bounds of each dimension.
-type SpaceConfig struct {
-	EdenMin                units.Bytes `mapstructure:"eden_min" json:"eden_min"`
-	EdenMax                units.Bytes `mapstructure:"eden_max" json:"eden_max"`
-	HeadroomMin            units.Bytes `mapstructure:"headroom_min" json:"headroom_min"`
-	HeadroomMax            units.Bytes `mapstructure:"headroom_max" json:"headroom_max"`
-	ShrinkMin              units.Bytes `mapstructure:"shrink_min" json:"shrink_min"`
-	ShrinkMax              units.Bytes `mapstructure:"shrink_max" json:"shrink_max"`
-	RatioMin               float64     `mapstructure:"ratio_min" json:"ratio_min"`
-	RatioMax               float64     `mapstructure:"ratio_max" json:"ratio_max"`
-	SurvivorsProportionMin float64     `mapstructure:"survivors_proportion_min" json:"survivors_proportion_min"`
-	SurvivorsProportionMax float64     `mapstructure:"survivors_proportion_max" json:"survivors_proportion_max"`
+// SpaceConfig is `search.space`: the bounds of each tunable, as the keys <key>_min and
+// <key>_max of search.Tunables (eden_min, ratio_max, ...). Sizes take units ("4MiB").
+type SpaceConfig map[string]spaceValue
+
+// spaceValue is a bound: a number, or a byte size with a unit ("64MiB", "1g").
+type spaceValue float64
+
+// UnmarshalText reads a number, else a byte size.
+func (b *spaceValue) UnmarshalText(text []byte) error {
+	s := strings.TrimSpace(string(text))
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		*b = spaceValue(f)
+		return nil
+	}
+	n, err := units.ParseBytes(s)
+	if err != nil {
+		return fmt.Errorf("want a number or a size such as 64MiB: %w", err)
+	}
+	*b = spaceValue(n)
+	return nil
 }
 
 // Space returns the search space.
 func (c SpaceConfig) Space() search.Space {
-	return search.Space{
-		NewSpaceBytes: search.Bounds{Low: float64(c.EdenMin), High: float64(c.EdenMax)},
-		HeadroomBytes: search.Bounds{Low: float64(c.HeadroomMin), High: float64(c.HeadroomMax)},
-		ShrinkBytes:   search.Bounds{Low: float64(c.ShrinkMin), High: float64(c.ShrinkMax)},
-		Ratio:         search.Bounds{Low: c.RatioMin, High: c.RatioMax},
-		Proportion:    search.Bounds{Low: c.SurvivorsProportionMin, High: c.SurvivorsProportionMax},
+	var s search.Space
+	for _, t := range search.Tunables() {
+		*t.OfSpace(&s) = search.Bounds{Low: float64(c[t.Key+"_min"]), High: float64(c[t.Key+"_max"])}
 	}
+	return s
 }
 
 func spaceConfigFrom(s search.Space) SpaceConfig {
-	return SpaceConfig{
-		EdenMin: units.Bytes(s.NewSpaceBytes.Low), EdenMax: units.Bytes(s.NewSpaceBytes.High),
-		HeadroomMin: units.Bytes(s.HeadroomBytes.Low), HeadroomMax: units.Bytes(s.HeadroomBytes.High),
-		ShrinkMin: units.Bytes(s.ShrinkBytes.Low), ShrinkMax: units.Bytes(s.ShrinkBytes.High),
-		RatioMin: s.Ratio.Low, RatioMax: s.Ratio.High,
-		SurvivorsProportionMin: s.Proportion.Low, SurvivorsProportionMax: s.Proportion.High,
+	c := SpaceConfig{}
+	for _, t := range search.Tunables() {
+		b := t.Bounds(s)
+		c[t.Key+"_min"], c[t.Key+"_max"] = spaceValue(b.Low), spaceValue(b.High)
 	}
+	return c
 }
 
 // ProvenanceConfig is the `provenance` section, informational only.
@@ -448,6 +453,15 @@ func setDefaults(v *viper.Viper, prefix string, rv reflect.Value, known map[stri
 		key := prefix + tag
 		if f.Type.Kind() == reflect.Struct {
 			setDefaults(v, key+".", rv.Field(i), known)
+			continue
+		}
+		if f.Type.Kind() == reflect.Map { // a section whose keys the defaults list (SpaceConfig)
+			iter := rv.Field(i).MapRange()
+			for iter.Next() {
+				k := key + "." + iter.Key().String()
+				v.SetDefault(k, iter.Value().Interface())
+				known[k] = true
+			}
 			continue
 		}
 		v.SetDefault(key, rv.Field(i).Interface())

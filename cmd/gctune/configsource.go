@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/search"
 )
 
 // defaultConfigFile is the configuration file read from the working directory when --config
@@ -100,6 +101,12 @@ func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
 			leafTypes(prefix+tag+".", f.Type, out)
 			continue
 		}
+		if f.Type == reflect.TypeOf(SpaceConfig{}) { // its keys come from the tunables table
+			for k := range spaceConfigFrom(search.DefaultSpace()) {
+				out[prefix+tag+"."+k] = reflect.TypeOf(spaceValue(0))
+			}
+			continue
+		}
 		out[prefix+tag] = f.Type
 	}
 }
@@ -152,6 +159,8 @@ func want(t reflect.Type, err error) string {
 		return "want a byte size such as 64MiB"
 	case reflect.TypeOf(time.Duration(0)):
 		return "want a duration such as 5s or 1m30s"
+	case reflect.TypeOf(spaceValue(0)):
+		return "want a number or a byte size such as 64MiB"
 	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64:
