@@ -84,14 +84,6 @@ func SmalltalkFloat(f float64) string {
 	return s
 }
 
-// mibFlag writes a byte count as gctune's whole-MiB size ("710MiB"), else as bytes.
-func mibFlag(n uint64) string {
-	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%dMiB", n>>20)
-	}
-	return strconv.FormatUint(n, 10)
-}
-
 // errWriter keeps the first write error.
 type errWriter struct {
 	w   io.Writer

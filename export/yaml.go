@@ -12,6 +12,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/search"
 )
 
 // Write writes c in format f.
@@ -34,16 +35,23 @@ func WriteJSON(w io.Writer, c *Config) error {
 	return enc.Encode(c)
 }
 
-// survivorsValue is the simulate.survivors_proportion of a configuration: the proportion, or
-// "pharo" when parameter 6 is left to Pharo.
-func survivorsValue(p heapsim.Params) string {
-	switch p.Survivors.Mode {
-	case heapsim.SurvivorsProportion:
-		return strconv.FormatFloat(p.Survivors.Proportion, 'g', -1, 64)
-	case heapsim.SurvivorsCount:
+// configText is the tunable's value in p as configuration and flags take it
+// (search.Tunable.Text), except that survivors to keep given as a count (a VM parameter 6
+// written by hand) is written as its proportion, which is what gctune takes.
+func configText(t search.Tunable, p heapsim.Params) string {
+	if t.Unit == search.UnitProportion && p.Survivors.Mode == heapsim.SurvivorsCount {
 		return strconv.FormatFloat(p.TenuringProportion(), 'g', -1, 64)
 	}
-	return "pharo"
+	return t.Text(p)
+}
+
+// yamlValue is the tunable's value in a configuration file: a number as a YAML number, a size
+// or a word as text.
+func yamlValue(t search.Tunable, p heapsim.Params) any {
+	if t.Unit == search.UnitRatio {
+		return t.FromParams(p)
+	}
+	return configText(t, p)
 }
 
 // WriteYAML writes c as a gctune configuration file: the simulate section holds the whole
@@ -52,12 +60,13 @@ func survivorsValue(p heapsim.Params) string {
 // YAML encoder quotes them.
 func WriteYAML(w io.Writer, c *Config, version string) error {
 	v := c.VM
+	sim := map[string]any{"stack_pages": v.StackPages,
+		"page_size": v.PageBytes, "max_old_space": v.MaxOldSpaceBytes, "image_size": v.ImageBytes, "bug588": v.Bug588}
+	for _, t := range search.Tunables() {
+		sim[t.Key] = yamlValue(t, v)
+	}
 	doc := map[string]any{
-		"simulate": map[string]any{
-			"eden": mibFlag(v.NewSpaceBytes), "headroom": mibFlag(v.GrowthHeadroomBytes), "shrink": mibFlag(v.ShrinkThresholdBytes),
-			"ratio": v.FullGCRatio, "survivors_proportion": survivorsValue(v), "stack_pages": v.StackPages,
-			"page_size": v.PageBytes, "max_old_space": v.MaxOldSpaceBytes, "image_size": v.ImageBytes, "bug588": v.Bug588,
-		},
+		"simulate": sim,
 		"provenance": map[string]any{
 			"study": quoted(c.Study), "trial": c.Trial, "workloads": quoted(strings.Join(c.Workloads, ", ")),
 			"predicted_speedup": c.Predicted.Speedup, "peak_footprint": units.FormatBytes(c.Predicted.PeakFootprintBytes),
@@ -84,11 +93,12 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 
 // WriteFlags writes gctune simulate's flags for the whole configuration.
 func WriteFlags(w io.Writer, c *Config) error {
-	v := c.VM
+	var flags []string
+	for _, t := range search.Tunables() {
+		flags = append(flags, "--"+t.FlagName()+" "+configText(t, c.VM))
+	}
 	ew := &errWriter{w: w}
-	ew.printf("--eden %s --headroom %s --shrink %s --ratio %s --survivors-proportion %s\n",
-		mibFlag(v.NewSpaceBytes), mibFlag(v.GrowthHeadroomBytes), mibFlag(v.ShrinkThresholdBytes),
-		strconv.FormatFloat(v.FullGCRatio, 'g', -1, 64), survivorsValue(v))
+	ew.printf("%s\n", strings.Join(flags, " "))
 	return ew.err
 }
 

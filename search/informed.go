@@ -126,11 +126,11 @@ func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space Space
 	if containerSlots > 0 {
 		in.Proportion = 1
 		in.NewSpaceBytes = containerNewSpaceFactor * float64(base.NewSpaceBytes)
-		why = append(why, fmt.Sprintf("keep all survivors and a %s new space: containers with %d slots stay in the remembered set and are rescanned at every scavenge ([IWST23-P] §6.2-6.3)", mib(in.NewSpaceBytes), containerSlots))
+		why = append(why, fmt.Sprintf("keep all survivors and a %s new space: containers with %d slots stay in the remembered set and are rescanned at every scavenge (docs/spur-model.md §3.6; [IWST23-P] §6.2-6.3)", mib(in.NewSpaceBytes), containerSlots))
 	}
 	if s := 2 * in.HeadroomBytes; s > in.ShrinkBytes {
 		in.ShrinkBytes = s
-		why = append(why, fmt.Sprintf("shrink threshold %s: twice the headroom, so a shrink does not drop free space below the headroom and force a growth at the next scavenge (§4.5)", mib(s)))
+		why = append(why, fmt.Sprintf("shrink threshold %s: twice the headroom, so a shrink does not drop free space below the headroom and force a growth at the next scavenge (SpurMemoryManager>>attemptToShrink, docs/spur-model.md §4.5)", mib(s)))
 	}
 	if len(why) > 0 {
 		in = plan.Space.Clamp(in)

@@ -62,17 +62,10 @@ type Config struct {
 // SimulateConfig is the `simulate` section: the five tunables in the VM's units, then the
 // VM's fixed facts (see docs/simulator.md).
 type SimulateConfig struct {
-	// Eden is the desired new-space size D, VM parameter 45 (--edenSize= at launch).
-	Eden units.Bytes `mapstructure:"eden" json:"eden"`
-	// Headroom is the growth headroom, VM parameter 25.
-	Headroom units.Bytes `mapstructure:"headroom" json:"headroom"`
-	// Shrink is the shrink threshold, VM parameter 24.
-	Shrink units.Bytes `mapstructure:"shrink" json:"shrink"`
-	// Ratio is the full GC ratio, VM parameter 55.
-	Ratio float64 `mapstructure:"ratio" json:"ratio"`
-	// SurvivorsProportion is the tenuring proportion p (VM parameter 6 as N = ceil(p·S/64));
-	// "pharo" means Pharo's session-start value.
-	SurvivorsProportion string `mapstructure:"survivors_proportion" json:"survivors_proportion"`
+	// Tunables holds the five tunables by their keys in search.Tunables (eden, headroom, shrink,
+	// ratio, survivors_proportion), as text: sizes with units, numbers, "pharo" for Pharo's own
+	// survivors formula (search.Tunable.Text and ParseText).
+	Tunables map[string]any `mapstructure:",remain" json:"tunables"`
 	// StackPages is VM parameter 43.
 	StackPages int `mapstructure:"stack_pages" json:"stack_pages"`
 	// PageSize is the OS page size.
@@ -216,34 +209,31 @@ func defaultConfig() Config {
 
 // simulateConfigFrom writes heapsim parameters as a simulate section.
 func simulateConfigFrom(p heapsim.Params) SimulateConfig {
-	sp := "pharo"
-	switch p.Survivors.Mode {
-	case heapsim.SurvivorsProportion:
-		sp = strconv.FormatFloat(p.Survivors.Proportion, 'g', -1, 64)
-	case heapsim.SurvivorsCount:
-		sp = strconv.FormatFloat(p.TenuringProportion(), 'g', -1, 64)
-	}
-	return SimulateConfig{
-		Eden: units.Bytes(p.NewSpaceBytes), Headroom: units.Bytes(p.GrowthHeadroomBytes),
-		Shrink: units.Bytes(p.ShrinkThresholdBytes), Ratio: p.FullGCRatio, SurvivorsProportion: sp,
+	c := SimulateConfig{Tunables: map[string]any{},
 		StackPages: p.StackPages, PageSize: units.Bytes(p.PageBytes), MaxOldSpace: units.Bytes(p.MaxOldSpaceBytes),
 		ImageSize: units.Bytes(p.ImageBytes), Bug588: p.Bug588,
 	}
+	for _, t := range search.Tunables() {
+		if t.Unit == search.UnitRatio {
+			c.Tunables[t.Key] = t.FromParams(p) // a YAML number, as config.yaml writes it
+		} else {
+			c.Tunables[t.Key] = t.Text(p)
+		}
+	}
+	return c
 }
 
 // Params turns the simulate section into heapsim parameters.
 func (s SimulateConfig) Params() (heapsim.Params, error) {
 	p := heapsim.DefaultParams()
-	p.NewSpaceBytes = uint64(s.Eden)
-	p.GrowthHeadroomBytes = uint64(s.Headroom)
-	p.ShrinkThresholdBytes = uint64(s.Shrink)
-	p.FullGCRatio = s.Ratio
-	if s.SurvivorsProportion != "pharo" {
-		v, err := strconv.ParseFloat(s.SurvivorsProportion, 64)
-		if err != nil {
-			return p, fmt.Errorf("config: simulate.survivors_proportion = %q: want a number ≥ 0 or pharo", s.SurvivorsProportion)
+	for _, t := range search.Tunables() {
+		raw, ok := s.Tunables[t.Key]
+		if !ok {
+			continue
 		}
-		p.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: v}
+		if err := t.ParseText(&p, configText(raw)); err != nil {
+			return p, fmt.Errorf("config: simulate.%s = %s: %s", t.Key, showValue(raw), tunableWant(err))
+		}
 	}
 	p.StackPages = s.StackPages
 	p.PageBytes = uint64(s.PageSize)
@@ -416,6 +406,19 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		}
 		return Config{}, usageErrorf("config %s: %w", source, err)
 	}
+	// The tunables of the simulate section are text until parsed: a bad one is refused here
+	// with where it came from, as badValue does for typed keys.
+	for _, t := range search.Tunables() {
+		raw, ok := cfg.Simulate.Tunables[t.Key]
+		if !ok {
+			continue
+		}
+		p := heapsim.DefaultParams()
+		if err := t.ParseText(&p, configText(raw)); err != nil {
+			key := "simulate." + t.Key
+			return Config{}, usageErrorf("config: %s = %s (%s): %s", key, showValue(raw), valueOrigin(cmd, key, source), tunableWant(err))
+		}
+	}
 	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
 		cfg.Lifetimes.Rebuild = lifetimes.HypothesisOff.String()
 	}
@@ -447,6 +450,15 @@ func setDefaults(v *viper.Viper, prefix string, rv reflect.Value, known map[stri
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, _, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if f.Type.Kind() == reflect.Map && tag == "" { // ",remain": keys the defaults list (SimulateConfig.Tunables)
+			iter := rv.Field(i).MapRange()
+			for iter.Next() {
+				k := prefix + iter.Key().String()
+				v.SetDefault(k, iter.Value().Interface())
+				known[k] = true
+			}
+			continue
+		}
 		if tag == "" || tag == "-" {
 			continue
 		}
@@ -511,4 +523,28 @@ func quoteJoin(keys []string) string {
 		q[i] = fmt.Sprintf("%q", k)
 	}
 	return strings.Join(q, ", ")
+}
+
+// configText is a configuration value as text: a string as it is, a number in plain decimal
+// (a YAML 16777216 or 1.6e7 is "16777216").
+func configText(raw any) string {
+	switch v := raw.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 32)
+	}
+	return fmt.Sprint(raw)
+}
+
+// tunableWant is a tunable's parse error for people: a size's from "bad size" on, as want
+// writes it for typed keys.
+func tunableWant(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "bad size"); i >= 0 {
+		return msg[i:]
+	}
+	return msg
 }

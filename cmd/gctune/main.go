@@ -23,10 +23,7 @@ func main() {
 	// The first signal asks for a graceful stop; a second takes the default action and ends
 	// the process at once (a command that does not watch the context, or one blocked writing
 	// to a FIFO nobody reads, would otherwise ignore every Ctrl-C).
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
+	context.AfterFunc(ctx, stop)
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/search"
 )
 
 // NewSimulateCmd returns `gctune simulate`.
@@ -104,17 +105,15 @@ how benchmark scripts in other languages drive the simulator.`,
 // addSimulateFlags adds the five tunables' flags, bound to the simulate section.
 func addSimulateFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	d := defaultConfig().Simulate
-	f.String("eden", d.Eden.String(), "new-space size, VM parameter 45 (simulate.eden)")
-	f.String("headroom", d.Headroom.String(), "growth headroom, VM parameter 25 (simulate.headroom)")
-	f.String("shrink", d.Shrink.String(), "shrink threshold, VM parameter 24 (simulate.shrink)")
-	f.Float64("ratio", d.Ratio, "full GC ratio, VM parameter 55 (simulate.ratio)")
-	f.String("survivors-proportion", d.SurvivorsProportion, "tenuring proportion p, ≥ 1 keeps all survivors, or pharo (simulate.survivors_proportion)")
-	bindFlag(cmd, "eden", "simulate.eden")
-	bindFlag(cmd, "headroom", "simulate.headroom")
-	bindFlag(cmd, "shrink", "simulate.shrink")
-	bindFlag(cmd, "ratio", "simulate.ratio")
-	bindFlag(cmd, "survivors-proportion", "simulate.survivors_proportion")
+	d := heapsim.DefaultParams()
+	for _, t := range search.Tunables() {
+		usage := fmt.Sprintf("%s, VM parameter %d (simulate.%s)", t.Label, t.VMParam, t.Key)
+		if t.Unit == search.UnitProportion {
+			usage = fmt.Sprintf("%s: the tenuring proportion p, ≥ 1 keeps all survivors, or %s (VM parameter %d; simulate.%s)", t.Label, search.DefaultWord, t.VMParam, t.Key)
+		}
+		f.String(t.FlagName(), t.Text(d), usage)
+		bindFlag(cmd, t.FlagName(), "simulate."+t.Key)
+	}
 }
 
 // simulateOptions are the inputs of runSimulate.
@@ -320,57 +319,56 @@ func padLeft(s string, width int) string {
 	return s
 }
 
-// batchParams is one line of --batch input.
-type batchParams struct {
-	Eden                *jsonBytes      `json:"eden"`
-	Headroom            *jsonBytes      `json:"headroom"`
-	Shrink              *jsonBytes      `json:"shrink"`
-	Ratio               *float64        `json:"ratio"`
-	SurvivorsProportion *jsonProportion `json:"survivors_proportion"`
-}
+// batchParams is one line of --batch input: tunables by their keys in search.Tunables, each a
+// JSON number or a string as the configuration takes it ("64MiB", "pharo").
+type batchParams map[string]json.RawMessage
 
-// jsonProportion is the survivors proportion p as a JSON number, or "pharo" for Pharo's own
-// (as the simulate.survivors_proportion key and --survivors-proportion accept).
-type jsonProportion struct{ survivors heapsim.Survivors }
-
-// UnmarshalJSON accepts a number ≥ 0 or "pharo".
-func (p *jsonProportion) UnmarshalJSON(data []byte) error {
-	var f float64
-	if err := json.Unmarshal(data, &f); err == nil {
-		p.survivors = heapsim.Survivors{Mode: heapsim.SurvivorsProportion, Proportion: f}
-		return nil
+// apply sets the line's tunables in p; an unknown key or a bad value is an error naming it.
+func (in batchParams) apply(p *heapsim.Params) error {
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
 	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil || s != "pharo" {
-		return fmt.Errorf("survivors_proportion %s: want a number ≥ 0 or \"pharo\"", data)
-	}
-	p.survivors = heapsim.DefaultParams().Survivors
-	return nil
-}
-
-// jsonBytes is a byte size given as a JSON number or a string such as "64MiB".
-type jsonBytes uint64
-
-// UnmarshalJSON accepts a number of bytes or a size string.
-func (b *jsonBytes) UnmarshalJSON(data []byte) error {
-	var f float64
-	if err := json.Unmarshal(data, &f); err == nil {
-		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("size %v must be a finite number ≥ 0", f)
+	slices.Sort(keys)
+	for _, k := range keys {
+		t, ok := tunableByKey(k)
+		if !ok {
+			return fmt.Errorf("unknown field %q (known: %s)", k, strings.Join(tunableKeys(), ", "))
 		}
-		*b = jsonBytes(math.Round(f))
-		return nil
+		if string(in[k]) == "null" { // not given
+			continue
+		}
+		var text string
+		var f float64
+		if err := json.Unmarshal(in[k], &f); err == nil {
+			text = strconv.FormatFloat(f, 'f', -1, 64)
+		} else if err := json.Unmarshal(in[k], &text); err != nil {
+			return fmt.Errorf("%s %s: want a number or a string", k, in[k])
+		}
+		if err := t.ParseText(p, text); err != nil {
+			return fmt.Errorf("%s %s: %w", k, in[k], err)
+		}
 	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("size %s: want a number or a string such as \"64MiB\"", data)
-	}
-	n, err := units.ParseBytes(s)
-	if err != nil {
-		return err
-	}
-	*b = jsonBytes(n)
 	return nil
+}
+
+// tunableByKey returns the tunable whose Key is key.
+func tunableByKey(key string) (search.Tunable, bool) {
+	for _, t := range search.Tunables() {
+		if t.Key == key {
+			return t, true
+		}
+	}
+	return search.Tunable{}, false
+}
+
+// tunableKeys lists the tunables' keys in their order.
+func tunableKeys() []string {
+	var keys []string
+	for _, t := range search.Tunables() {
+		keys = append(keys, t.Key)
+	}
+	return keys
 }
 
 // batchResult is one line of --batch output.
@@ -413,31 +411,16 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
 		}
 		res := batchResult{Line: line}
 		var in batchParams
-		dec := json.NewDecoder(strings.NewReader(text))
-		dec.DisallowUnknownFields()
 		params := o.Given
 		if tooLong {
 			res.Error = fmt.Sprintf("line %d: longer than %d bytes", line, maxBatchLineBytes)
 		} else if err := duplicateKey(text); err != nil {
 			res.Error = fmt.Sprintf("line %d: %v", line, err)
-		} else if err := dec.Decode(&in); err != nil {
+		} else if err := json.Unmarshal([]byte(text), &in); err != nil {
+			res.Error = fmt.Sprintf("line %d: %v", line, err)
+		} else if err := in.apply(&params); err != nil {
 			res.Error = fmt.Sprintf("line %d: %v", line, err)
 		} else {
-			if in.Eden != nil {
-				params.NewSpaceBytes = uint64(*in.Eden)
-			}
-			if in.Headroom != nil {
-				params.GrowthHeadroomBytes = uint64(*in.Headroom)
-			}
-			if in.Shrink != nil {
-				params.ShrinkThresholdBytes = uint64(*in.Shrink)
-			}
-			if in.Ratio != nil {
-				params.FullGCRatio = *in.Ratio
-			}
-			if in.SurvivorsProportion != nil {
-				params.Survivors = in.SurvivorsProportion.survivors
-			}
 			st, err := heapsim.Simulate(p, params, o.Cost)
 			if err != nil {
 				res.Error = fmt.Sprintf("line %d: %v", line, err)
