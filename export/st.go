@@ -229,13 +229,13 @@ func Statements(c *Config) []string {
 		if t.AtLaunch || !c.sets(t.Name) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: %d put: %s.", t.VMParam, smalltalkLiteral(t.VMValue(c.VM))))
+		out = append(out, fmt.Sprintf("Smalltalk vm parameterAt: %d put: %s.", t.VMParam, SmalltalkLiteral(t.VMValue(c.VM))))
 	}
 	return out
 }
 
-// smalltalkLiteral writes a VM parameter's value as a Smalltalk literal.
-func smalltalkLiteral(v any) string {
+// SmalltalkLiteral writes a VM parameter's value as a Smalltalk literal.
+func SmalltalkLiteral(v any) string {
 	if f, ok := v.(float64); ok {
 		return SmalltalkFloat(f)
 	}

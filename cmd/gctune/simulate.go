@@ -246,11 +246,9 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 	}
 	p0, p1 := d.Default, d.Given
 	size := func(n uint64) string { return units.FormatBytes(n) }
-	row("eden (new space, param 45)", size(p0.Params.NewSpaceBytes), size(p1.Params.NewSpaceBytes))
-	row("growth headroom (param 25)", size(p0.Params.GrowthHeadroomBytes), size(p1.Params.GrowthHeadroomBytes))
-	row("shrink threshold (param 24)", size(p0.Params.ShrinkThresholdBytes), size(p1.Params.ShrinkThresholdBytes))
-	row("full GC ratio (param 55)", strconv.FormatFloat(p0.Params.FullGCRatio, 'g', 4, 64), strconv.FormatFloat(p1.Params.FullGCRatio, 'g', 4, 64))
-	row("survivors to keep (param 6)", fmt.Sprintf("%d (p=%.3g)", p0.Survivors, p0.Proportion), fmt.Sprintf("%d (p=%.3g)", p1.Survivors, p1.Proportion))
+	for _, t := range search.Tunables() {
+		row(fmt.Sprintf("%s (param %d)", t.Label, t.VMParam), tunableCell(t, p0), tunableCell(t, p1))
+	}
 	row("", "", "")
 	s0, s1 := p0.Stats, p1.Stats
 	row("scavenges", strconv.Itoa(s0.Scavenges), strconv.Itoa(s1.Scavenges))
@@ -434,4 +432,16 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
 		}
 	}
 	return nil
+}
+
+// tunableCell writes a tunable's value in a run's parameters for the table: sizes in binary
+// units, the ratio to 4 digits, survivors to keep as the VM's count with its proportion.
+func tunableCell(t search.Tunable, r runDoc) string {
+	switch t.Unit {
+	case search.UnitBytes:
+		return units.FormatBytes(uint64(t.FromParams(r.Params)))
+	case search.UnitProportion:
+		return fmt.Sprintf("%d (p=%.3g)", r.Survivors, r.Proportion)
+	}
+	return strconv.FormatFloat(t.FromParams(r.Params), 'g', 4, 64)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/verify"
 )
@@ -263,12 +264,33 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 // (except survivors to keep, parameter 6, whose default Pharo sets at every session start), in
 // case the image was saved with others.
 func defaultScript(vm heapsim.Params) string {
-	return fmt.Sprintf(`"gctune verify: the default GC parameters, set explicitly in case the image was saved with others.
- The eden size is the launch flag --edenSize=%s; survivors to keep (parameter 6) is Pharo's own."
-Smalltalk vm parameterAt: 25 put: %d. "growth headroom (VM parameter 25)"
-Smalltalk vm parameterAt: 24 put: %d. "shrink threshold (VM parameter 24)"
-Smalltalk vm parameterAt: 55 put: %s. "full GC ratio (VM parameter 55)"
-`, export.EdenFlag(vm.NewSpaceBytes), vm.GrowthHeadroomBytes, vm.ShrinkThresholdBytes, export.SmalltalkFloat(vm.FullGCRatio))
+	var b strings.Builder
+	fmt.Fprintf(&b, "\"gctune verify: the default GC parameters, set explicitly in case the image was saved with others.\n")
+	var launch, pharo []string
+	for _, t := range search.Tunables() {
+		switch {
+		case t.AtLaunch:
+			launch = append(launch, fmt.Sprintf("the %s is the launch flag --edenSize=%s", t.Label, export.EdenFlag(uint64(t.FromParams(vm)))))
+		case t.Text(vm) == search.DefaultWord:
+			pharo = append(pharo, fmt.Sprintf("%s (parameter %d) is Pharo's own", t.Label, t.VMParam))
+		}
+	}
+	fmt.Fprintf(&b, " %s.\"\n", upperFirst(strings.Join(append(launch, pharo...), "; ")))
+	for _, t := range search.Tunables() {
+		if t.AtLaunch || t.Text(vm) == search.DefaultWord {
+			continue
+		}
+		fmt.Fprintf(&b, "Smalltalk vm parameterAt: %d put: %s. \"%s (VM parameter %d)\"\n", t.VMParam, export.SmalltalkLiteral(t.VMValue(vm)), t.Label, t.VMParam)
+	}
+	return b.String()
+}
+
+// upperFirst capitalises the first letter of s.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func configNames(cs []verify.Config) string {
