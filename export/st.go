@@ -93,29 +93,41 @@ func WriteST(w io.Writer, c *Config) error {
 	}
 	writeComment(ew, lines)
 	ew.printf("\n")
-	if c.sets(search.ParamHeadroom) {
-		ew.printf("Smalltalk vm parameterAt: 25 put: %d. \"%s\"\n", p.HeadroomBytes, StComment(headroomText(p)))
-	}
-	if c.sets(search.ParamShrink) {
-		ew.printf("Smalltalk vm parameterAt: 24 put: %d. \"%s\"\n", p.ShrinkBytes, StComment(shrinkText(p)))
-	}
-	if c.sets(search.ParamRatio) {
-		ew.printf("Smalltalk vm parameterAt: 55 put: %s. \"%s\"\n", SmalltalkFloat(p.FullGCRatio), StComment(ratioText(p)))
-	}
-	if c.sets(search.ParamProportion) {
-		ew.printf("Smalltalk vm parameterAt: 6 put: %d. \"%s\"\n", p.SurvivorsToKeep, StComment(survivorsText(c)))
+	for _, t := range search.Tunables() {
+		if t.AtLaunch || !c.sets(t.Name) {
+			continue
+		}
+		ew.printf("Smalltalk vm parameterAt: %d put: %s. \"%s\"\n", t.VMParam, SmalltalkLiteral(t.VMValue(c.VM)), StComment(paramComment(c, t)))
 	}
 	return ew.err
 }
 
-// runtimeSet reports whether the script sets any parameter at runtime (25, 24, 55, 6).
+// runtimeSet reports whether the script sets any parameter at runtime (all but the launch flag).
 func runtimeSet(c *Config) bool {
-	for _, name := range []string{search.ParamHeadroom, search.ParamShrink, search.ParamRatio, search.ParamProportion} {
-		if c.sets(name) {
+	for _, t := range search.Tunables() {
+		if !t.AtLaunch && c.sets(t.Name) {
 			return true
 		}
 	}
 	return false
+}
+
+// paramComments are the comments of the five VM parameters, each in the VM's own terms; a
+// tunable without one gets the table's (paramComment).
+var paramComments = map[string]func(c *Config) string{
+	search.ParamHeadroom:   func(c *Config) string { return headroomText(c.Parameters) },
+	search.ParamShrink:     func(c *Config) string { return shrinkText(c.Parameters) },
+	search.ParamRatio:      func(c *Config) string { return ratioText(c.Parameters) },
+	search.ParamProportion: survivorsText,
+}
+
+// paramComment is the comment of tunable t's line in the script: its own, or one written from
+// the tunables table (label, VM parameter, value, when it takes effect, what persists).
+func paramComment(c *Config, t search.Tunable) string {
+	if f, ok := paramComments[t.Name]; ok {
+		return f(c)
+	}
+	return fmt.Sprintf("%s, VM parameter %d: %s. Takes effect %s; %s.", t.Label, t.VMParam, SmalltalkLiteral(t.VMValue(c.VM)), t.TakesEffect, t.Persists)
 }
 
 // writeComment writes lines as one Smalltalk comment, every line escaped.
@@ -176,36 +188,37 @@ func trimPercent(r float64) string {
 
 // stValue writes a dimension's value for a comment; def says it is the VM default.
 func stValue(param string, v float64, def bool) string {
-	switch param {
-	case search.ParamNewSpace, search.ParamHeadroom, search.ParamShrink:
+	t, _ := search.TunableNamed(param)
+	switch t.Unit {
+	case search.UnitBytes:
 		return MiB(uint64(v))
-	case search.ParamProportion:
+	case search.UnitProportion:
 		if def {
 			return fmt.Sprintf("Pharo's own (p = %.3g)", v)
 		}
 		return fmt.Sprintf("p = %.3g", v)
-	case search.ParamRatio:
-		if def {
-			return strconv.FormatFloat(heapsim.DefaultParams().FullGCRatio, 'g', -1, 64)
-		}
+	}
+	if def {
+		return strconv.FormatFloat(t.FromParams(heapsim.DefaultParams()), 'g', -1, 64)
 	}
 	return fmt.Sprintf("%.4g", v)
 }
 
 // stSetting says how a dimension would be set.
 func stSetting(c *Config, param string) string {
-	p := c.Parameters
-	switch param {
-	case search.ParamNewSpace:
-		return fmt.Sprintf("--edenSize=%s (%s)", EdenFlag(p.EdenBytes), MiB(p.EdenBytes))
-	case search.ParamHeadroom:
-		return fmt.Sprintf("parameterAt: 25 put: %d (%s)", p.HeadroomBytes, MiB(p.HeadroomBytes))
-	case search.ParamShrink:
-		return fmt.Sprintf("parameterAt: 24 put: %d (%s)", p.ShrinkBytes, MiB(p.ShrinkBytes))
-	case search.ParamRatio:
-		return fmt.Sprintf("parameterAt: 55 put: %s", SmalltalkFloat(p.FullGCRatio))
+	t, _ := search.TunableNamed(param)
+	v := t.VMValue(c.VM)
+	detail := ""
+	switch t.Unit {
+	case search.UnitBytes:
+		detail = " (" + MiB(uint64(t.FromParams(c.VM))) + ")"
+	case search.UnitProportion:
+		detail = fmt.Sprintf(" (p = %.3g)", c.Parameters.SurvivorsProportion)
 	}
-	return fmt.Sprintf("parameterAt: 6 put: %d (p = %.3g)", p.SurvivorsToKeep, p.SurvivorsProportion)
+	if t.AtLaunch {
+		return fmt.Sprintf("--edenSize=%s%s", EdenFlag(uint64(t.FromParams(c.VM))), detail)
+	}
+	return fmt.Sprintf("parameterAt: %d put: %s%s", t.VMParam, SmalltalkLiteral(v), detail)
 }
 
 // LaunchFlag is the VM's launch flag for the new-space size ("--edenSize=741m"), or "" when
