@@ -438,12 +438,6 @@ func (v *specValidator) optionalLifetime(d *DistSpec, path string, phase int) er
 	return v.dist(d, path, true, phase)
 }
 
-func zeroDist(d *DistSpec) bool {
-	return d.ValueBytes == 0 && d.MinBytes == 0 && d.MaxBytes == 0 && d.MeanBytes == 0 && d.MedianBytes == 0 &&
-		d.Sigma == 0 && d.StdDevBytes == 0 && d.Shape == 0 && d.ScaleBytes == 0 && d.Alpha == 0 &&
-		len(d.ValuesBytes) == 0 && len(d.Weights) == 0 && d.Fraction == 0 && d.Phase == ""
-}
-
 func finitePos(x float64) bool    { return x > 0 && !math.IsInf(x, 0) }
 func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 0) }
 
@@ -453,30 +447,23 @@ func (v *specValidator) dist(d *DistSpec, path string, lifetime bool, phase int)
 	if lifetime {
 		what = "lifetime"
 	}
-	keys, lifeOnly, ok := specDistKeys(d.Kind)
+	k, ok := lookupDistKind(d.Kind)
 	if !ok {
 		return v.errf(path+".dist", "unknown %s distribution %q (want one of: %s)", what, d.Kind, strings.Join(specDistKinds(lifetime), ", "))
 	}
-	if lifeOnly && !lifetime {
+	if k.lifetimeOnly && !lifetime {
 		return v.errf(path+".dist", "distribution %q is for lifetimes, not sizes", d.Kind)
 	}
-	// Parameters the kind does not take must be unset (a Spec built in Go).
-	set := map[string]bool{
-		"value": d.ValueBytes != 0, "min": d.MinBytes != 0, "max": d.MaxBytes != 0, "mean": d.MeanBytes != 0,
-		"median": d.MedianBytes != 0, "sigma": d.Sigma != 0, "stddev": d.StdDevBytes != 0, "shape": d.Shape != 0,
-		"scale": d.ScaleBytes != 0, "alpha": d.Alpha != 0, "values": len(d.ValuesBytes) != 0,
-		"weights": len(d.Weights) != 0, "fraction": d.Fraction != 0, "phase": d.Phase != "",
-	}
-	for _, k := range []string{"value", "min", "max", "mean", "median", "sigma", "stddev", "shape", "scale", "alpha", "values", "weights", "fraction", "phase"} {
-		if set[k] && !slices.Contains(keys, k) {
-			return v.errf(path+"."+k, "distribution %s does not take %s", d.Kind, k)
+	// Parameters the kind does not take must be unset (a Spec built in Go). Both checks go
+	// through distParams in order, so the error reported first does not depend on map order.
+	for _, dp := range distParams {
+		if dp.isSet(d) && !slices.Contains(k.params, dp.name) {
+			return v.errf(path+"."+dp.name, "distribution %s does not take %s", d.Kind, dp.name)
 		}
 	}
-	for k, x := range map[string]float64{"value": d.ValueBytes, "min": d.MinBytes, "max": d.MaxBytes, "mean": d.MeanBytes,
-		"median": d.MedianBytes, "sigma": d.Sigma, "stddev": d.StdDevBytes, "shape": d.Shape, "scale": d.ScaleBytes,
-		"alpha": d.Alpha, "fraction": d.Fraction} {
-		if !finiteNonNeg(x) {
-			return v.errf(path+"."+k, "%v: want a finite, non-negative number", x)
+	for _, dp := range distParams {
+		if dp.number != nil && !finiteNonNeg(*dp.number(d)) {
+			return v.errf(path+"."+dp.name, "%v: want a finite, non-negative number", *dp.number(d))
 		}
 	}
 	limit := float64(specMaxRunBytes)
