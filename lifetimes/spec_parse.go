@@ -331,7 +331,7 @@ func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, e
 			if k.lifetimeOnly && !lifetime {
 				return d, p.errf(r, path, "distribution %q is for lifetimes, not sizes (size distributions: %s)", r.Value, strings.Join(specDistKinds(false), ", "))
 			}
-			if len(k.params) > 0 && r.Value != distUntilPhaseEnd && r.Value != distUniform {
+			if !k.bare {
 				return d, p.errf(r, path, "distribution %q needs parameters: write {dist: %s, %s: ...}", r.Value, r.Value, k.params[0])
 			}
 			d.Kind = r.Value

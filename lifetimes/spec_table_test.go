@@ -70,6 +70,7 @@ func TestSpecKeyTables(t *testing.T) {
 	var kinds []specKey[DistSpec]
 	for _, k := range distKinds {
 		assert.NotNil(t, k.sampler, "kind %s has no sampler set-up", k.name)
+		assert.True(t, k.bare || len(k.params) > 0, "kind %s can be neither bare nor given parameters", k.name)
 		checkKeyTable(t, "distribution "+k.name, k.keys(), append([]string{"dist"}, k.params...))
 		for _, p := range k.params {
 			taken[p] = true
