@@ -165,3 +165,12 @@ func TestSpecEveryKeyParsed(t *testing.T) {
 	}
 	walk(reflect.ValueOf(*s), "spec")
 }
+
+// TestProfileValidateErrorOrder checks that a profile with several short columns reports the
+// same one every time (the first in column order), not one picked by map iteration order.
+func TestProfileValidateErrorOrder(t *testing.T) {
+	for range 20 {
+		p := &Profile{Birth: []uint64{1, 2}, Class: []uint32{0, 0}, Meta: Meta{SamplingRate: 1}}
+		assert.EqualError(t, p.Validate(), "lifetimes: invalid profile: size column has 0 entries, birth has 2")
+	}
+}
