@@ -65,31 +65,33 @@ var distParams = []distParam{
 // distKind is one distribution kind: the parameter keys it takes besides "dist" (in the order
 // error messages list them; each names an entry of distParams), whether it is for lifetimes
 // only, whether it may be written as a bare name without parameters ("lifetime: until-end"),
-// and how a sampler is set up for it (generate_dist.go).
+// how its parameters are checked (spec_validate.go; nil: no check beyond their being finite
+// and non-negative) and how a sampler is set up for it (generate_dist.go).
 type distKind struct {
 	name         string
 	params       []string
 	lifetimeOnly bool
 	bare         bool
+	check        func(c *distCheck) error
 	sampler      func(g *genSampler, d *DistSpec, lifetime bool, src rand.Source)
 }
 
 // distKinds are the distribution kinds, sizes' first, in the order error messages list them.
 var distKinds = []distKind{
-	// name, params, lifetimeOnly, bare, sampler
-	{distFixed, []string{"value"}, false, false, samplerFixed},
-	{distUniform, []string{"min", "max"}, false, true, samplerUniform},
-	{distExponential, []string{"mean", "min", "max"}, false, false, samplerExponential},
-	{distLognormal, []string{"median", "sigma", "min", "max"}, false, false, samplerLognormal},
-	{distNormal, []string{"mean", "stddev", "min", "max"}, false, false, samplerNormal},
-	{distGamma, []string{"mean", "shape", "min", "max"}, false, false, samplerGamma},
-	{distWeibull, []string{"scale", "shape", "min", "max"}, false, false, samplerWeibull},
-	{distPareto, []string{"scale", "alpha", "min", "max"}, false, false, samplerPareto},
-	{distChoice, []string{"values", "weights", "min", "max"}, false, false, samplerChoice},
-	{distImmediate, nil, true, true, samplerOf(genImmediate)},
-	{distUntilEnd, nil, true, true, samplerOf(genUntilEnd)},
-	{distUntilPhaseEnd, []string{"phase"}, true, true, samplerOf(genPhaseEnd)},
-	{distFractionOfRun, []string{"fraction"}, true, false, samplerFraction},
+	// name, params, lifetimeOnly, bare, check, sampler
+	{distFixed, []string{"value"}, false, false, checkFixed, samplerFixed},
+	{distUniform, []string{"min", "max"}, false, true, checkUniform, samplerUniform},
+	{distExponential, []string{"mean", "min", "max"}, false, false, checkMean, samplerExponential},
+	{distLognormal, []string{"median", "sigma", "min", "max"}, false, false, checkLognormal, samplerLognormal},
+	{distNormal, []string{"mean", "stddev", "min", "max"}, false, false, checkMean, samplerNormal},
+	{distGamma, []string{"mean", "shape", "min", "max"}, false, false, checkGamma, samplerGamma},
+	{distWeibull, []string{"scale", "shape", "min", "max"}, false, false, checkWeibull, samplerWeibull},
+	{distPareto, []string{"scale", "alpha", "min", "max"}, false, false, checkPareto, samplerPareto},
+	{distChoice, []string{"values", "weights", "min", "max"}, false, false, checkChoice, samplerChoice},
+	{distImmediate, nil, true, true, nil, samplerOf(genImmediate)},
+	{distUntilEnd, nil, true, true, nil, samplerOf(genUntilEnd)},
+	{distUntilPhaseEnd, []string{"phase"}, true, true, checkUntilPhaseEnd, samplerOf(genPhaseEnd)},
+	{distFractionOfRun, []string{"fraction"}, true, false, checkFractionOfRun, samplerFraction},
 }
 
 // lookupDistKind finds a distribution kind by name.
