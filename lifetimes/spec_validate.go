@@ -539,22 +539,23 @@ func (c *distCheck) tail(k, named string, x float64) error {
 // The checks of the distribution kinds, beyond their parameters being finite and
 // non-negative (distKinds' check column).
 
-func checkFixed(c *distCheck) error {
-	if !c.lifetime && c.d.ValueBytes == 0 {
-		return c.errf("value", "missing or zero: a size must be positive")
-	} else if c.d.ValueBytes > c.limit {
-		return c.errf("value", "%.6g %s is more than %.6g", c.d.ValueBytes, c.unit, c.limit)
+// sizeBound checks a parameter a size needs (missing: the message when it is zero) and that
+// it is within the limit.
+func (c *distCheck) sizeBound(k string, x float64, missing string) error {
+	if !c.lifetime && x == 0 {
+		return c.errf(k, "%s", missing)
+	} else if x > c.limit {
+		return c.errf(k, "%.6g %s is more than %.6g", x, c.unit, c.limit)
 	}
 	return nil
 }
 
+func checkFixed(c *distCheck) error {
+	return c.sizeBound("value", c.d.ValueBytes, "missing or zero: a size must be positive")
+}
+
 func checkUniform(c *distCheck) error {
-	if !c.lifetime && c.d.MaxBytes == 0 {
-		return c.errf("max", "missing: a uniform size needs max")
-	} else if c.d.MaxBytes > c.limit {
-		return c.errf("max", "%.6g %s is more than %.6g", c.d.MaxBytes, c.unit, c.limit)
-	}
-	return nil
+	return c.sizeBound("max", c.d.MaxBytes, "missing: a uniform size needs max")
 }
 
 func checkMean(c *distCheck) error { return c.need("mean") }
