@@ -60,77 +60,99 @@ func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *g
 		g.lo = max(g.lo, MinObjectBytes)
 		g.hi = min(g.hi, specMaxObjectBytes)
 	}
-	switch d.Kind {
-	case distFixed:
-		g.kind, g.value = genFixed, d.ValueBytes
-	case distUniform:
-		switch {
-		case lifetime && d.MaxBytes == 0:
-			g.kind = genRestOfRun
-			g.uniform = distuv.Uniform{Min: 0, Max: 1, Src: src}
-		case d.MinBytes == d.MaxBytes: // degenerate: a fixed value
-			g.kind, g.value = genFixed, d.MinBytes
-		default:
-			g.kind = genUniform
-			g.uniform = distuv.Uniform{Min: d.MinBytes, Max: d.MaxBytes, Src: src}
-		}
-	case distExponential:
-		g.kind = genExponential
-		g.exp = distuv.Exponential{Rate: 1 / d.MeanBytes, Src: src}
-	case distLognormal:
-		g.kind = genLognormal
-		g.lognorm = distuv.LogNormal{Mu: math.Log(d.MedianBytes), Sigma: d.Sigma, Src: src}
-		if d.Sigma == 0 { // degenerate: the median
-			g.kind, g.value = genFixed, d.MedianBytes
-		}
-	case distNormal:
-		g.kind = genNormal
-		g.normal = distuv.Normal{Mu: d.MeanBytes, Sigma: d.StdDevBytes, Src: src}
-		if d.StdDevBytes == 0 {
-			g.kind, g.value = genFixed, d.MeanBytes
-		}
-	case distGamma:
-		g.kind = genGamma
-		g.gamma = distuv.Gamma{Alpha: d.Shape, Beta: d.Shape / d.MeanBytes, Src: src}
-	case distWeibull:
-		g.kind = genWeibull
-		g.weibull = distuv.Weibull{K: d.Shape, Lambda: d.ScaleBytes, Src: src}
-	case distPareto:
-		g.kind = genPareto
-		g.pareto = distuv.Pareto{Xm: d.ScaleBytes, Alpha: d.Alpha, Src: src}
-	case distChoice:
-		g.kind = genChoice
-		g.choice = d.ValuesBytes
-		g.weights = make([]float64, len(d.ValuesBytes))
-		sum := 0.0
-		for i := range g.weights {
-			g.weights[i] = 1
-			if len(d.Weights) != 0 {
-				g.weights[i] = d.Weights[i]
-			}
-			sum += g.weights[i]
-		}
-		for i := range g.weights {
-			g.weights[i] /= sum
-		}
-		if len(g.choice) == 1 {
-			g.kind, g.value = genFixed, g.choice[0]
-			break
-		}
-		g.cat = distuv.NewCategorical(g.weights, src)
-	case distImmediate:
-		g.kind = genImmediate
-	case distUntilEnd:
-		g.kind = genUntilEnd
-	case distUntilPhaseEnd:
-		g.kind = genPhaseEnd
-	case distFractionOfRun:
-		g.kind, g.fraction = genFraction, d.Fraction
+	if k, ok := lookupDistKind(d.Kind); ok {
+		k.sampler(g, d, lifetime, src)
 	}
 	if !lifetime {
 		g.table = newSizeTable(g, src)
 	}
 	return g
+}
+
+// The sampler set-ups of the distribution kinds (distKinds' sampler column).
+
+func samplerFixed(g *genSampler, d *DistSpec, _ bool, _ rand.Source) {
+	g.kind, g.value = genFixed, d.ValueBytes
+}
+
+func samplerUniform(g *genSampler, d *DistSpec, lifetime bool, src rand.Source) {
+	switch {
+	case lifetime && d.MaxBytes == 0:
+		g.kind = genRestOfRun
+		g.uniform = distuv.Uniform{Min: 0, Max: 1, Src: src}
+	case d.MinBytes == d.MaxBytes: // degenerate: a fixed value
+		g.kind, g.value = genFixed, d.MinBytes
+	default:
+		g.kind = genUniform
+		g.uniform = distuv.Uniform{Min: d.MinBytes, Max: d.MaxBytes, Src: src}
+	}
+}
+
+func samplerExponential(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+	g.kind = genExponential
+	g.exp = distuv.Exponential{Rate: 1 / d.MeanBytes, Src: src}
+}
+
+func samplerLognormal(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+	g.kind = genLognormal
+	g.lognorm = distuv.LogNormal{Mu: math.Log(d.MedianBytes), Sigma: d.Sigma, Src: src}
+	if d.Sigma == 0 { // degenerate: the median
+		g.kind, g.value = genFixed, d.MedianBytes
+	}
+}
+
+func samplerNormal(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+	g.kind = genNormal
+	g.normal = distuv.Normal{Mu: d.MeanBytes, Sigma: d.StdDevBytes, Src: src}
+	if d.StdDevBytes == 0 {
+		g.kind, g.value = genFixed, d.MeanBytes
+	}
+}
+
+func samplerGamma(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+	g.kind = genGamma
+	g.gamma = distuv.Gamma{Alpha: d.Shape, Beta: d.Shape / d.MeanBytes, Src: src}
+}
+
+func samplerWeibull(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+	g.kind = genWeibull
+	g.weibull = distuv.Weibull{K: d.Shape, Lambda: d.ScaleBytes, Src: src}
+}
+
+func samplerPareto(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+	g.kind = genPareto
+	g.pareto = distuv.Pareto{Xm: d.ScaleBytes, Alpha: d.Alpha, Src: src}
+}
+
+func samplerChoice(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+	g.kind = genChoice
+	g.choice = d.ValuesBytes
+	g.weights = make([]float64, len(d.ValuesBytes))
+	sum := 0.0
+	for i := range g.weights {
+		g.weights[i] = 1
+		if len(d.Weights) != 0 {
+			g.weights[i] = d.Weights[i]
+		}
+		sum += g.weights[i]
+	}
+	for i := range g.weights {
+		g.weights[i] /= sum
+	}
+	if len(g.choice) == 1 {
+		g.kind, g.value = genFixed, g.choice[0]
+		return
+	}
+	g.cat = distuv.NewCategorical(g.weights, src)
+}
+
+func samplerFraction(g *genSampler, d *DistSpec, _ bool, _ rand.Source) {
+	g.kind, g.fraction = genFraction, d.Fraction
+}
+
+// samplerOf sets up a kind without parameters.
+func samplerOf(kind genKind) func(*genSampler, *DistSpec, bool, rand.Source) {
+	return func(g *genSampler, _ *DistSpec, _ bool, _ rand.Source) { g.kind = kind }
 }
 
 // raw returns one sample, not clamped.

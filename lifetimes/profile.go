@@ -372,10 +372,14 @@ func permute[T any](s []T, perm []int32) []T {
 // container indices, a finite positive sampling rate.
 func (p *Profile) Validate() error {
 	n := p.Len()
-	for name, l := range map[string]int{"class": len(p.Class), "size": len(p.SizeBytes),
-		"death": len(p.Death), "weight": len(p.Weight), "flags": len(p.Flags)} {
-		if l != n {
-			return fmt.Errorf("%w: %s column has %d entries, birth has %d", ErrInvalidProfile, name, l, n)
+	// In a fixed order, so that the column reported first does not depend on map order.
+	for _, c := range []struct {
+		name string
+		l    int
+	}{{"class", len(p.Class)}, {"size", len(p.SizeBytes)}, {"death", len(p.Death)},
+		{"weight", len(p.Weight)}, {"flags", len(p.Flags)}} {
+		if c.l != n {
+			return fmt.Errorf("%w: %s column has %d entries, birth has %d", ErrInvalidProfile, c.name, c.l, n)
 		}
 	}
 	if math.IsNaN(p.Meta.SamplingRate) || math.IsInf(p.Meta.SamplingRate, 0) || p.Meta.SamplingRate <= 0 || p.Meta.SamplingRate > 1 {

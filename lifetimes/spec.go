@@ -316,46 +316,6 @@ const (
 	distFractionOfRun = "fraction-of-run"
 )
 
-// specDistKeys lists, per kind, the YAML keys besides "dist" it accepts.
-func specDistKeys(kind string) (keys []string, lifetimeOnly, ok bool) {
-	switch kind {
-	case distFixed:
-		return []string{"value"}, false, true
-	case distUniform:
-		return []string{"min", "max"}, false, true
-	case distExponential:
-		return []string{"mean", "min", "max"}, false, true
-	case distLognormal:
-		return []string{"median", "sigma", "min", "max"}, false, true
-	case distNormal:
-		return []string{"mean", "stddev", "min", "max"}, false, true
-	case distGamma:
-		return []string{"mean", "shape", "min", "max"}, false, true
-	case distWeibull:
-		return []string{"scale", "shape", "min", "max"}, false, true
-	case distPareto:
-		return []string{"scale", "alpha", "min", "max"}, false, true
-	case distChoice:
-		return []string{"values", "weights", "min", "max"}, false, true
-	case distImmediate, distUntilEnd:
-		return nil, true, true
-	case distUntilPhaseEnd:
-		return []string{"phase"}, true, true
-	case distFractionOfRun:
-		return []string{"fraction"}, true, true
-	}
-	return nil, false, false
-}
-
-// specDistKinds returns the kinds allowed for sizes (lifetime false) or lifetimes.
-func specDistKinds(lifetime bool) []string {
-	k := []string{distFixed, distUniform, distExponential, distLognormal, distNormal, distGamma, distWeibull, distPareto, distChoice}
-	if lifetime {
-		k = append(k, distImmediate, distUntilEnd, distUntilPhaseEnd, distFractionOfRun)
-	}
-	return k
-}
-
 // Limits that keep a spec within what a Profile can hold and a generator can produce.
 const (
 	// specMaxObjectBytes is the largest object a record can describe (SizeBytes is a uint32,

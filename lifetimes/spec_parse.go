@@ -267,33 +267,9 @@ func (p *specParser) parse(data []byte) (*Spec, error) {
 		}
 		root = root.Content[0]
 	}
-	fields, err := p.mapping(root, "", []string{"name", "description", "resolution", "allocate", "reported", "classes", "phases"})
-	if err != nil {
-		return nil, err
-	}
 	s := &Spec{}
-	for _, f := range fields {
-		switch f.key {
-		case "name":
-			s.Name, err = p.str(f.node, f.path)
-		case "description":
-			s.Description, err = p.str(f.node, f.path)
-		case "resolution":
-			s.Resolution, err = p.resolution(f.node, f.path)
-		case "allocate":
-			var v float64
-			v, err = p.bytesValue(f.node, f.path)
-			s.AllocateBytes = specBytes(v)
-		case "reported":
-			err = p.reported(f.node, f.path, &s.Reported)
-		case "classes":
-			err = p.classes(f.node, f.path, s)
-		case "phases":
-			err = p.phases(f.node, f.path, s)
-		}
-		if err != nil {
-			return nil, err
-		}
+	if err := parseSection(p, root, "", specTopKeys, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -306,113 +282,6 @@ func specDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 		}
 	}()
 	return dec.Decode(n)
-}
-
-func (p *specParser) reported(n *yaml.Node, path string, r *ReportedSpec) error {
-	fields, err := p.mapping(n, path, []string{"scavenges", "fullGCs", "runSeconds"})
-	if err != nil {
-		return err
-	}
-	for _, f := range fields {
-		switch f.key {
-		case "scavenges":
-			r.Scavenges, err = p.integer(f.node, f.path)
-		case "fullGCs":
-			r.FullGCs, err = p.integer(f.node, f.path)
-		case "runSeconds":
-			r.RunSeconds, err = p.number(f.node, f.path)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (p *specParser) classes(n *yaml.Node, path string, s *Spec) error {
-	items, err := p.sequence(n, path)
-	if err != nil {
-		return err
-	}
-	for i, it := range items {
-		ip := fmt.Sprintf("%s[%d]", path, i)
-		p.lines[ip] = it.Line
-		fields, err := p.mapping(it, ip, []string{"name", "size", "pointers"})
-		if err != nil {
-			return err
-		}
-		var c ClassSpec
-		for _, f := range fields {
-			switch f.key {
-			case "name":
-				c.Name, err = p.str(f.node, f.path)
-			case "size":
-				c.Size, err = p.distPtr(f.node, f.path, false)
-			case "pointers":
-				var b bool
-				b, err = p.boolean(f.node, f.path)
-				c.Pointers = &b
-			}
-			if err != nil {
-				return err
-			}
-		}
-		s.Classes = append(s.Classes, c)
-	}
-	return nil
-}
-
-func (p *specParser) phases(n *yaml.Node, path string, s *Spec) error {
-	items, err := p.sequence(n, path)
-	if err != nil {
-		return err
-	}
-	for i, it := range items {
-		ip := fmt.Sprintf("%s[%d]", path, i)
-		p.lines[ip] = it.Line
-		fields, err := p.mapping(it, ip, []string{"name", "allocate", "mix", "large", "growing", "containers"})
-		if err != nil {
-			return err
-		}
-		var ph PhaseSpec
-		for _, f := range fields {
-			switch f.key {
-			case "name":
-				ph.Name, err = p.str(f.node, f.path)
-			case "allocate":
-				err = p.allocate(f.node, f.path, &ph)
-			case "mix":
-				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
-					m, err := p.mix(n, path)
-					ph.Mix = append(ph.Mix, m)
-					return err
-				})
-			case "large":
-				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
-					l, err := p.large(n, path)
-					ph.Large = append(ph.Large, l)
-					return err
-				})
-			case "growing":
-				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
-					g, err := p.growing(n, path)
-					ph.Growing = append(ph.Growing, g)
-					return err
-				})
-			case "containers":
-				err = p.list(f.node, f.path, func(n *yaml.Node, path string) error {
-					c, err := p.container(n, path)
-					ph.Containers = append(ph.Containers, c)
-					return err
-				})
-			}
-			if err != nil {
-				return err
-			}
-		}
-		s.Phases = append(s.Phases, ph)
-	}
-	return nil
 }
 
 func (p *specParser) list(n *yaml.Node, path string, each func(*yaml.Node, string) error) error {
@@ -447,147 +316,6 @@ func (p *specParser) allocate(n *yaml.Node, path string, ph *PhaseSpec) error {
 	return err
 }
 
-func (p *specParser) mix(n *yaml.Node, path string) (MixSpec, error) {
-	var m MixSpec
-	fields, err := p.mapping(n, path, []string{"class", "share", "size", "lifetime", "resolution", "storedInto"})
-	if err != nil {
-		return m, err
-	}
-	for _, f := range fields {
-		switch f.key {
-		case "class":
-			m.Class, err = p.str(f.node, f.path)
-		case "share":
-			m.Share, err = p.number(f.node, f.path)
-		case "size":
-			m.Size, err = p.distPtr(f.node, f.path, false)
-		case "lifetime":
-			m.Lifetime, err = p.dist(f.node, f.path, true)
-		case "resolution":
-			m.Resolution, err = p.resolution(f.node, f.path)
-		case "storedInto":
-			m.StoredInto, err = p.storedInto(f.node, f.path)
-		}
-		if err != nil {
-			return m, err
-		}
-	}
-	return m, nil
-}
-
-func (p *specParser) large(n *yaml.Node, path string) (LargeSpec, error) {
-	var l LargeSpec
-	fields, err := p.mapping(n, path, []string{"class", "size", "count", "lifetime", "at", "every"})
-	if err != nil {
-		return l, err
-	}
-	for _, f := range fields {
-		switch f.key {
-		case "class":
-			l.Class, err = p.str(f.node, f.path)
-		case "size":
-			l.Size, err = p.distPtr(f.node, f.path, false)
-		case "count":
-			l.Count, err = p.integer(f.node, f.path)
-		case "lifetime":
-			l.Lifetime, err = p.dist(f.node, f.path, true)
-		case "at":
-			l.At, err = p.str(f.node, f.path)
-		case "every":
-			var v float64
-			v, err = p.bytesValue(f.node, f.path)
-			l.EveryBytes = specBytes(v)
-		}
-		if err != nil {
-			return l, err
-		}
-	}
-	return l, nil
-}
-
-func (p *specParser) growing(n *yaml.Node, path string) (GrowingSpec, error) {
-	var g GrowingSpec
-	fields, err := p.mapping(n, path, []string{"class", "count", "from", "to", "factor", "lifetime", "container", "name"})
-	if err != nil {
-		return g, err
-	}
-	for _, f := range fields {
-		var v float64
-		switch f.key {
-		case "class":
-			g.Class, err = p.str(f.node, f.path)
-		case "count":
-			g.Count, err = p.integer(f.node, f.path)
-		case "from":
-			v, err = p.bytesValue(f.node, f.path)
-			g.FromBytes = specBytes(v)
-		case "to":
-			v, err = p.bytesValue(f.node, f.path)
-			g.ToBytes = specBytes(v)
-		case "factor":
-			g.Factor, err = p.number(f.node, f.path)
-		case "lifetime":
-			g.Lifetime, err = p.dist(f.node, f.path, true)
-		case "container":
-			g.Container, err = p.boolean(f.node, f.path)
-		case "name":
-			g.Name, err = p.str(f.node, f.path)
-		}
-		if err != nil {
-			return g, err
-		}
-	}
-	return g, nil
-}
-
-func (p *specParser) container(n *yaml.Node, path string) (ContainerSpec, error) {
-	var c ContainerSpec
-	fields, err := p.mapping(n, path, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace", "name", "immediates"})
-	if err != nil {
-		return c, err
-	}
-	for _, f := range fields {
-		switch f.key {
-		case "class":
-			c.Class, err = p.str(f.node, f.path)
-		case "slots":
-			c.Slots, err = p.integer(f.node, f.path)
-		case "size":
-			var v float64
-			v, err = p.bytesValue(f.node, f.path)
-			c.SizeBytes = specBytes(v)
-		case "count":
-			c.Count, err = p.integer(f.node, f.path)
-		case "lifetime":
-			c.Lifetime, err = p.dist(f.node, f.path, true)
-		case "at":
-			c.At, err = p.str(f.node, f.path)
-		case "receives":
-			c.Receives, err = p.str(f.node, f.path)
-		case "oldSpace":
-			c.OldSpace, err = p.boolean(f.node, f.path)
-		case "name":
-			c.Name, err = p.str(f.node, f.path)
-		case "immediates":
-			c.Immediates, err = p.fraction(f.node, f.path)
-		}
-		if err != nil {
-			return c, err
-		}
-	}
-	return c, nil
-}
-
-func (p *specParser) distPtr(n *yaml.Node, path string, lifetime bool) (*DistSpec, error) {
-	d, err := p.dist(n, path, lifetime)
-	if err != nil {
-		return nil, err
-	}
-	return &d, nil
-}
-
-// dist reads a distribution: a mapping with a "dist" key, a bare kind name for the kinds
-// without parameters ("until-end"), or a bare byte quantity for a fixed value ("24MB").
 func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, error) {
 	var d DistSpec
 	r, err := p.resolve(n, path)
@@ -599,12 +327,12 @@ func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, e
 		what = "lifetime"
 	}
 	if r.Kind == yaml.ScalarNode {
-		if keys, lifeOnly, ok := specDistKeys(r.Value); ok && r.ShortTag() == "!!str" {
-			if lifeOnly && !lifetime {
+		if k, ok := lookupDistKind(r.Value); ok && r.ShortTag() == "!!str" {
+			if k.lifetimeOnly && !lifetime {
 				return d, p.errf(r, path, "distribution %q is for lifetimes, not sizes (size distributions: %s)", r.Value, strings.Join(specDistKinds(false), ", "))
 			}
-			if len(keys) > 0 && r.Value != distUntilPhaseEnd && r.Value != distUniform {
-				return d, p.errf(r, path, "distribution %q needs parameters: write {dist: %s, %s: ...}", r.Value, r.Value, keys[0])
+			if !k.bare {
+				return d, p.errf(r, path, "distribution %q needs parameters: write {dist: %s, %s: ...}", r.Value, r.Value, k.params[0])
 			}
 			d.Kind = r.Value
 			return d, nil
@@ -640,57 +368,19 @@ func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, e
 	if err != nil {
 		return d, err
 	}
-	keys, lifeOnly, ok := specDistKeys(kind)
+	k, ok := lookupDistKind(kind)
 	if !ok {
 		return d, p.errf(kindNode, specJoin(path, "dist"), "unknown %s distribution %q (want one of: %s)", what, kind, strings.Join(specDistKinds(lifetime), ", "))
 	}
-	if lifeOnly && !lifetime {
+	if k.lifetimeOnly && !lifetime {
 		return d, p.errf(kindNode, specJoin(path, "dist"), "distribution %q is for lifetimes, not sizes (size distributions: %s)", kind, strings.Join(specDistKinds(false), ", "))
 	}
 	d.Kind = kind
-	fields, err := p.mapping(r, path, append([]string{"dist"}, keys...))
-	if err != nil {
+	if err := parseSection(p, r, path, k.keys(), &d); err != nil {
 		if se, ok := errors.AsType[*SpecError](err); ok && strings.HasPrefix(se.Msg, "unknown key") {
 			se.Msg = strings.Replace(se.Msg, "(known keys:", fmt.Sprintf("(distribution %s takes:", kind), 1)
 		}
 		return d, err
-	}
-	for _, f := range fields {
-		switch f.key {
-		case "dist":
-			continue
-		case "value":
-			d.ValueBytes, err = p.bytesValue(f.node, f.path)
-		case "min":
-			d.MinBytes, err = p.bytesValue(f.node, f.path)
-		case "max":
-			d.MaxBytes, err = p.bytesValue(f.node, f.path)
-		case "mean":
-			d.MeanBytes, err = p.bytesValue(f.node, f.path)
-		case "median":
-			d.MedianBytes, err = p.bytesValue(f.node, f.path)
-		case "stddev":
-			d.StdDevBytes, err = p.bytesValue(f.node, f.path)
-		case "scale":
-			d.ScaleBytes, err = p.bytesValue(f.node, f.path)
-		case "sigma":
-			d.Sigma, err = p.number(f.node, f.path)
-		case "shape":
-			d.Shape, err = p.number(f.node, f.path)
-		case "alpha":
-			d.Alpha, err = p.number(f.node, f.path)
-		case "fraction":
-			d.Fraction, err = p.number(f.node, f.path)
-		case "phase":
-			d.Phase, err = p.str(f.node, f.path)
-		case "values":
-			d.ValuesBytes, err = p.numbers(f.node, f.path, true)
-		case "weights":
-			d.Weights, err = p.numbers(f.node, f.path, false)
-		}
-		if err != nil {
-			return d, err
-		}
 	}
 	return d, nil
 }
@@ -730,35 +420,6 @@ func specBytes(v float64) uint64 {
 		return math.MaxUint64
 	}
 	return uint64(math.Round(v))
-}
-
-// storedInto reads a mix entry's storedInto mapping.
-func (p *specParser) storedInto(n *yaml.Node, path string) (*StoredIntoSpec, error) {
-	fields, err := p.mapping(n, path, []string{"container", "from", "for", "at"})
-	if err != nil {
-		return nil, err
-	}
-	st := &StoredIntoSpec{}
-	for _, f := range fields {
-		switch f.key {
-		case "container":
-			st.Container, err = p.str(f.node, f.path)
-		case "from":
-			if s, e := p.scalar(f.node, f.path); e == nil && strings.TrimSpace(s.Value) == "birth" {
-				st.From = 0
-				continue
-			}
-			st.From, err = p.fraction(f.node, f.path)
-		case "for":
-			st.For, err = p.fraction(f.node, f.path)
-		case "at":
-			st.At, err = p.str(f.node, f.path)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return st, nil
 }
 
 // fraction reads a number or a percentage ("30%") as a fraction.

@@ -438,12 +438,6 @@ func (v *specValidator) optionalLifetime(d *DistSpec, path string, phase int) er
 	return v.dist(d, path, true, phase)
 }
 
-func zeroDist(d *DistSpec) bool {
-	return d.ValueBytes == 0 && d.MinBytes == 0 && d.MaxBytes == 0 && d.MeanBytes == 0 && d.MedianBytes == 0 &&
-		d.Sigma == 0 && d.StdDevBytes == 0 && d.Shape == 0 && d.ScaleBytes == 0 && d.Alpha == 0 &&
-		len(d.ValuesBytes) == 0 && len(d.Weights) == 0 && d.Fraction == 0 && d.Phase == ""
-}
-
 func finitePos(x float64) bool    { return x > 0 && !math.IsInf(x, 0) }
 func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 0) }
 
@@ -453,30 +447,23 @@ func (v *specValidator) dist(d *DistSpec, path string, lifetime bool, phase int)
 	if lifetime {
 		what = "lifetime"
 	}
-	keys, lifeOnly, ok := specDistKeys(d.Kind)
+	k, ok := lookupDistKind(d.Kind)
 	if !ok {
 		return v.errf(path+".dist", "unknown %s distribution %q (want one of: %s)", what, d.Kind, strings.Join(specDistKinds(lifetime), ", "))
 	}
-	if lifeOnly && !lifetime {
+	if k.lifetimeOnly && !lifetime {
 		return v.errf(path+".dist", "distribution %q is for lifetimes, not sizes", d.Kind)
 	}
-	// Parameters the kind does not take must be unset (a Spec built in Go).
-	set := map[string]bool{
-		"value": d.ValueBytes != 0, "min": d.MinBytes != 0, "max": d.MaxBytes != 0, "mean": d.MeanBytes != 0,
-		"median": d.MedianBytes != 0, "sigma": d.Sigma != 0, "stddev": d.StdDevBytes != 0, "shape": d.Shape != 0,
-		"scale": d.ScaleBytes != 0, "alpha": d.Alpha != 0, "values": len(d.ValuesBytes) != 0,
-		"weights": len(d.Weights) != 0, "fraction": d.Fraction != 0, "phase": d.Phase != "",
-	}
-	for _, k := range []string{"value", "min", "max", "mean", "median", "sigma", "stddev", "shape", "scale", "alpha", "values", "weights", "fraction", "phase"} {
-		if set[k] && !slices.Contains(keys, k) {
-			return v.errf(path+"."+k, "distribution %s does not take %s", d.Kind, k)
+	// Parameters the kind does not take must be unset (a Spec built in Go). Both checks go
+	// through distParams in order, so the error reported first does not depend on map order.
+	for _, dp := range distParams {
+		if dp.isSet(d) && !slices.Contains(k.params, dp.name) {
+			return v.errf(path+"."+dp.name, "distribution %s does not take %s", d.Kind, dp.name)
 		}
 	}
-	for k, x := range map[string]float64{"value": d.ValueBytes, "min": d.MinBytes, "max": d.MaxBytes, "mean": d.MeanBytes,
-		"median": d.MedianBytes, "sigma": d.Sigma, "stddev": d.StdDevBytes, "shape": d.Shape, "scale": d.ScaleBytes,
-		"alpha": d.Alpha, "fraction": d.Fraction} {
-		if !finiteNonNeg(x) {
-			return v.errf(path+"."+k, "%v: want a finite, non-negative number", x)
+	for _, dp := range distParams {
+		if dp.number != nil && !finiteNonNeg(*dp.number(d)) {
+			return v.errf(path+"."+dp.name, "%v: want a finite, non-negative number", *dp.number(d))
 		}
 	}
 	limit := float64(specMaxRunBytes)
@@ -493,104 +480,164 @@ func (v *specValidator) dist(d *DistSpec, path string, lifetime bool, phase int)
 	if d.MinBytes > limit {
 		return v.errf(path+".min", "%.6g %s is more than %.6g", d.MinBytes, unit, limit)
 	}
-	need := func(k string, x float64) error {
-		if !finitePos(x) {
-			return v.errf(path+"."+k, "missing or zero: distribution %s needs %s > 0", d.Kind, k)
+	c := &distCheck{v: v, d: d, path: path, lifetime: lifetime, phase: phase, limit: limit, unit: unit, what: what}
+	if k.check != nil {
+		if err := k.check(c); err != nil {
+			return err
 		}
-		if x > limit && k != "sigma" && k != "shape" && k != "alpha" {
-			return v.errf(path+"."+k, "%.6g %s is more than %.6g", x, unit, limit)
-		}
-		return nil
-	}
-	var err error
-	switch d.Kind {
-	case distFixed:
-		if !lifetime && d.ValueBytes == 0 {
-			err = v.errf(path+".value", "missing or zero: a size must be positive")
-		} else if d.ValueBytes > limit {
-			err = v.errf(path+".value", "%.6g %s is more than %.6g", d.ValueBytes, unit, limit)
-		}
-	case distUniform:
-		if !lifetime && d.MaxBytes == 0 {
-			err = v.errf(path+".max", "missing: a uniform size needs max")
-		} else if d.MaxBytes > limit {
-			err = v.errf(path+".max", "%.6g %s is more than %.6g", d.MaxBytes, unit, limit)
-		}
-	case distExponential:
-		err = need("mean", d.MeanBytes)
-	case distLognormal:
-		err = need("median", d.MedianBytes)
-		if err == nil && (d.Sigma > 20) {
-			err = v.errf(path+".sigma", "%v: want a sigma (of the log) up to 20", d.Sigma)
-		}
-	case distNormal:
-		err = need("mean", d.MeanBytes)
-	case distGamma:
-		if err = need("mean", d.MeanBytes); err == nil {
-			err = need("shape", d.Shape)
-		}
-		if err == nil && (d.Shape < 1e-3 || d.Shape > 1e6) {
-			err = v.errf(path+".shape", "%v: want a shape in [0.001, 1e6]", d.Shape)
-		}
-	case distWeibull:
-		if err = need("scale", d.ScaleBytes); err == nil {
-			err = need("shape", d.Shape)
-		}
-		if err == nil && (d.Shape < 1e-3 || d.Shape > 1e6) {
-			err = v.errf(path+".shape", "%v: want a shape in [0.001, 1e6]", d.Shape)
-		}
-	case distPareto:
-		if err = need("scale", d.ScaleBytes); err == nil {
-			err = need("alpha", d.Alpha)
-		}
-		if err == nil && (d.Alpha < 1e-3 || d.Alpha > 1e6) {
-			err = v.errf(path+".alpha", "%v: want an alpha in [0.001, 1e6]", d.Alpha)
-		}
-	case distChoice:
-		if len(d.ValuesBytes) == 0 {
-			return v.errf(path+".values", "missing: choice needs a list of values")
-		}
-		if len(d.ValuesBytes) > 1<<16 {
-			return v.errf(path+".values", "%d values, more than %d", len(d.ValuesBytes), 1<<16)
-		}
-		if len(d.Weights) != 0 && len(d.Weights) != len(d.ValuesBytes) {
-			return v.errf(path+".weights", "%d weights for %d values", len(d.Weights), len(d.ValuesBytes))
-		}
-		sum := 0.0
-		for k, w := range d.Weights {
-			if !finiteNonNeg(w) {
-				return v.errf(fmt.Sprintf("%s.weights[%d]", path, k), "%v: want a finite, non-negative weight", w)
-			}
-			sum += w
-		}
-		if len(d.Weights) != 0 && !finitePos(sum) {
-			return v.errf(path+".weights", "weights sum to %v, want a positive total", sum)
-		}
-		for k, x := range d.ValuesBytes {
-			if !finiteNonNeg(x) || x > limit || (!lifetime && x == 0) {
-				return v.errf(fmt.Sprintf("%s.values[%d]", path, k), "%v: want a %s in (0, %.6g] bytes", x, what, limit)
-			}
-		}
-	case distFractionOfRun:
-		if d.Fraction > 1 {
-			err = v.errf(path+".fraction", "%v: want a fraction of the run in [0, 1]", d.Fraction)
-		}
-	case distUntilPhaseEnd:
-		if d.Phase != "" {
-			j := slices.IndexFunc(v.s.Phases, func(p PhaseSpec) bool { return p.Name == d.Phase })
-			switch {
-			case j < 0:
-				err = v.errf(path+".phase", "unknown phase %q", d.Phase)
-			case phase >= 0 && j < phase:
-				err = v.errf(path+".phase", "phase %q ends before this phase (%q) starts", d.Phase, v.s.Phases[phase].Name)
-			}
-		}
-	}
-	if err != nil {
-		return err
 	}
 	if d.MaxBytes > limit {
 		return v.errf(path+".max", "%.6g %s is more than %.6g", d.MaxBytes, unit, limit)
+	}
+	return nil
+}
+
+// distCheck is what a distribution kind's check (distKinds' check column) sees.
+type distCheck struct {
+	v        *specValidator
+	d        *DistSpec
+	path     string
+	lifetime bool
+	phase    int     // the index of the phase using it (-1 for a class size)
+	limit    float64 // the largest value: an object's size, or the run's length for lifetimes
+	unit     string  // "bytes" or "bytes of allocation"
+	what     string  // "size" or "lifetime"
+}
+
+func (c *distCheck) errf(key, format string, args ...any) error {
+	return c.v.errf(c.path+"."+key, format, args...)
+}
+
+// need checks, in order, that the numeric parameters keys are set, finite and (all but sigma,
+// shape and alpha) within the limit.
+func (c *distCheck) need(keys ...string) error {
+	for _, k := range keys {
+		x := 0.0
+		for _, dp := range distParams {
+			if dp.name == k && dp.number != nil {
+				x = *dp.number(c.d)
+			}
+		}
+		if !finitePos(x) {
+			return c.errf(k, "missing or zero: distribution %s needs %s > 0", c.d.Kind, k)
+		}
+		if x > c.limit && k != "sigma" && k != "shape" && k != "alpha" {
+			return c.errf(k, "%.6g %s is more than %.6g", x, c.unit, c.limit)
+		}
+	}
+	return nil
+}
+
+// tail checks a shape or tail index parameter (named as in "a shape").
+func (c *distCheck) tail(k, named string, x float64) error {
+	if x < 1e-3 || x > 1e6 {
+		return c.errf(k, "%v: want %s in [0.001, 1e6]", x, named)
+	}
+	return nil
+}
+
+// The checks of the distribution kinds, beyond their parameters being finite and
+// non-negative (distKinds' check column).
+
+// sizeBound checks a parameter a size needs (missing: the message when it is zero) and that
+// it is within the limit.
+func (c *distCheck) sizeBound(k string, x float64, missing string) error {
+	if !c.lifetime && x == 0 {
+		return c.errf(k, "%s", missing)
+	} else if x > c.limit {
+		return c.errf(k, "%.6g %s is more than %.6g", x, c.unit, c.limit)
+	}
+	return nil
+}
+
+func checkFixed(c *distCheck) error {
+	return c.sizeBound("value", c.d.ValueBytes, "missing or zero: a size must be positive")
+}
+
+func checkUniform(c *distCheck) error {
+	return c.sizeBound("max", c.d.MaxBytes, "missing: a uniform size needs max")
+}
+
+func checkMean(c *distCheck) error { return c.need("mean") }
+
+func checkLognormal(c *distCheck) error {
+	if err := c.need("median"); err != nil {
+		return err
+	}
+	if c.d.Sigma > 20 {
+		return c.errf("sigma", "%v: want a sigma (of the log) up to 20", c.d.Sigma)
+	}
+	return nil
+}
+
+func checkGamma(c *distCheck) error {
+	if err := c.need("mean", "shape"); err != nil {
+		return err
+	}
+	return c.tail("shape", "a shape", c.d.Shape)
+}
+
+func checkWeibull(c *distCheck) error {
+	if err := c.need("scale", "shape"); err != nil {
+		return err
+	}
+	return c.tail("shape", "a shape", c.d.Shape)
+}
+
+func checkPareto(c *distCheck) error {
+	if err := c.need("scale", "alpha"); err != nil {
+		return err
+	}
+	return c.tail("alpha", "an alpha", c.d.Alpha)
+}
+
+func checkChoice(c *distCheck) error {
+	d, path := c.d, c.path
+	if len(d.ValuesBytes) == 0 {
+		return c.errf("values", "missing: choice needs a list of values")
+	}
+	if len(d.ValuesBytes) > 1<<16 {
+		return c.errf("values", "%d values, more than %d", len(d.ValuesBytes), 1<<16)
+	}
+	if len(d.Weights) != 0 && len(d.Weights) != len(d.ValuesBytes) {
+		return c.errf("weights", "%d weights for %d values", len(d.Weights), len(d.ValuesBytes))
+	}
+	sum := 0.0
+	for k, w := range d.Weights {
+		if !finiteNonNeg(w) {
+			return c.v.errf(fmt.Sprintf("%s.weights[%d]", path, k), "%v: want a finite, non-negative weight", w)
+		}
+		sum += w
+	}
+	if len(d.Weights) != 0 && !finitePos(sum) {
+		return c.errf("weights", "weights sum to %v, want a positive total", sum)
+	}
+	for k, x := range d.ValuesBytes {
+		if !finiteNonNeg(x) || x > c.limit || (!c.lifetime && x == 0) {
+			return c.v.errf(fmt.Sprintf("%s.values[%d]", path, k), "%v: want a %s in (0, %.6g] bytes", x, c.what, c.limit)
+		}
+	}
+	return nil
+}
+
+func checkFractionOfRun(c *distCheck) error {
+	if c.d.Fraction > 1 {
+		return c.errf("fraction", "%v: want a fraction of the run in [0, 1]", c.d.Fraction)
+	}
+	return nil
+}
+
+func checkUntilPhaseEnd(c *distCheck) error {
+	if c.d.Phase == "" {
+		return nil
+	}
+	phases := c.v.s.Phases
+	j := slices.IndexFunc(phases, func(p PhaseSpec) bool { return p.Name == c.d.Phase })
+	switch {
+	case j < 0:
+		return c.errf("phase", "unknown phase %q", c.d.Phase)
+	case c.phase >= 0 && j < c.phase:
+		return c.errf("phase", "phase %q ends before this phase (%q) starts", c.d.Phase, phases[c.phase].Name)
 	}
 	return nil
 }
