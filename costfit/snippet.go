@@ -4,8 +4,8 @@ package costfit
 // parameters the VM runs with, writes run.json for `gctune calibrate --measured run.json` and
 // prints the same figures as a "gctune-stats {json}" line on standard output, which
 // `gctune verify` reads. Times are written in milliseconds, the VM's unit (wallMs, gcMs,
-// scavengeMs, fullGCMs); gctune converts them. The VM parameters it reads (spur-gc-model.md
-// §5.3): 7 full GCs, 8 ms in full GCs, 9 scavenges, 10 ms in scavenges, all cumulative since
+// scavengeMs, fullGCMs); gctune converts them. The VM parameters it reads (docs/spur-model.md
+// §5): 7 full GCs, 8 ms in full GCs, 9 scavenges, 10 ms in scavenges, all cumulative since
 // start-up, so the script takes differences around the work.
 const Snippet = `"gctune: measure one run of the application's work.
  Writes run.json (gctune calibrate PROFILE --measured run.json) and prints a gctune-stats line

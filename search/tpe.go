@@ -3,7 +3,7 @@ package search
 // TPESampler is gctune's Tree-structured Parzen Estimator. goptuna's own tpe package is not used:
 // its kernel centres are scrambled by an in-place sort, its Gaussian distance is not squared,
 // its log-sum-exp and acceptance weights are wrong, and it draws from the global math/rand
-// (see /work/shared/design/goptuna-notes.md). This one is written from the algorithm:
+// (docs/search.md, "samplers", lists the faults). This one is written from the algorithm:
 //
 //   - Bergstra, Bardenet, Bengio, Kégl 2011, "Algorithms for Hyper-Parameter Optimization"
 //     (NeurIPS): TPE, the adaptive Parzen estimator, the prior and the EI criterion.

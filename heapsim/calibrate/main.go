@@ -1,6 +1,6 @@
 // Command calibrate fits heapsim's cost model once, on the three bundled DataFrame workloads at
-// default parameters, against the published default runs ([IWST23-L] Table 1, in
-// ../shared/design/dataframe-facts.md §1). It simulates each workload with the prior
+// default parameters, against the published default runs ([IWST23-L] Table 1;
+// docs/calibration.md lists the targets and the papers). It simulates each workload with the prior
 // coefficients (heapsim.PriorCost), then finds the three scale factors (heapsim.Scales: one for
 // the mutator's per-byte and per-object costs together, one for scavenges, one for full GCs) that
 // minimise the squared log errors of GC time and total time over the three runs, with gonum's
