@@ -313,19 +313,19 @@ func finding(kind string, rs []runResult, changed []int, best, def search.Point)
 
 // rsMembershipText says why the set stayed populated: after how many of its scans an entry
 // stayed because it still referred to a young object (a referent parked in the survivor
-// space, §3.1), against entries that left and came back at their next young store (§3.6).
+// space, docs/spur-model.md §3.1), against entries that left and came back at their next young store (§3.6).
 func rsMembershipText(a *accumulator) string {
 	const stays = "because it still referred to a young object, one parked in the survivor space " +
-		"(§3.1: an entry stays iff it still refers to a young object once its referents are scavenged)"
+		"(SpurGenerationScavenger>>scavengeRememberedSetStartingAt: keeps an entry iff it still refers to a young object once its referents are scavenged)"
 	switch a.rsKept {
 	case 0:
 		return fmt.Sprintf("After each of the %s scans every entry left the set, none referring to a young object any more, "+
-			"and the write barrier added it again at its next young store (§3.6): the stores between scavenges bring it back.", count(a.rsScans))
+			"and the write barrier added it again at its next young store (SpurMemoryManager>>storePointer:ofObject:withValue:): the stores between scavenges bring it back.", count(a.rsScans))
 	case a.rsScans:
 		return fmt.Sprintf("After each of the %s scans an entry stayed in the set %s.", count(a.rsScans), stays)
 	}
 	return fmt.Sprintf("After %s of the %s scans an entry stayed in the set %s; after the others every entry left, "+
-		"to be added again by the write barrier at its next young store (§3.6).", count(a.rsKept), count(a.rsScans), stays)
+		"to be added again by the write barrier at its next young store (SpurMemoryManager>>storePointer:ofObject:withValue:).", count(a.rsKept), count(a.rsScans), stays)
 }
 
 // ofThe says "12 of the 15" or "All 15" (capitalised, to open a sentence).
