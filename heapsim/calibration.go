@@ -8,7 +8,7 @@ package heapsim
 //   - Three scale factors (mutator, scavenge, full GC) fitted once by
 //     `go run ./heapsim/calibrate -write`
 //     on the three bundled DataFrame workloads at default parameters against the published
-//     default runs (dataframe-facts.md §1); docs/calibration.md has the fit. Never refit on runs
+//     default runs ([IWST23-L] Table 1); docs/calibration.md has the fit. Never refit on runs
 //     with non-default parameters.
 func DefaultCost() Cost {
 	return PriorCost().Scaled(calibratedScales())

@@ -129,7 +129,7 @@ type Params struct {
 	CompleteCompaction bool `json:"completeCompaction,omitempty" yaml:"completeCompaction,omitempty"`
 }
 
-// DefaultParams are the defaults of the published DataFrame runs (dataframe-facts.md §1, Paper
+// DefaultParams are the defaults of the published DataFrame runs ([IWST23-L], [IWST23-P]
 // §4.2): a 16 MiB new space, 16 MiB growth headroom, 32 MiB shrink threshold, full GC ratio
 // 0.333333 and Pharo's session-start survivors formula, on a Pharo build with 32 stack pages and
 // 4 KiB pages.

@@ -577,7 +577,7 @@ func TestWorkloadDataframe500mbLongLived(t *testing.T) {
 	objects, bytes := genLongLived(p, 0.05)
 	assert.InDelta(t, 0.25, objects, 0.02, "long-lived share of objects")
 	assert.InDelta(t, 0.40, bytes, 0.03, "long-lived share of bytes")
-	// About 85 % of the objects die almost at once (dataframe-facts.md §2): within 1 % of the run.
+	// About 85 % of the objects die almost at once ([ISMM24], [IWST23-L]): within 1 % of the run.
 	short := 0.0
 	for i := range p.Birth {
 		if float64(p.Death[i]-p.Birth[i]) < 0.01*float64(p.Meta.EndBytes) {

@@ -15,13 +15,13 @@ const (
 	SamplerTPE = "tpe"
 	// SamplerTPEIndependent is gctune's TPE with one Parzen estimator per dimension.
 	SamplerTPEIndependent = "tpe-independent"
-	// SamplerCMAES is goptuna's CMA-ES (sound, per goptuna-notes.md), with random sampling
+	// SamplerCMAES is goptuna's CMA-ES (read and found sound: docs/search.md), with random sampling
 	// for the first trials.
 	SamplerCMAES = "cmaes"
 	// SamplerRandom is uniform random search in the (log-)space: the baseline.
 	SamplerRandom = "random"
 	// SamplerGoptunaTPE is goptuna's stock TPE, kept only for the benchmark: its maths are
-	// wrong and it is not reproducible (goptuna-notes.md).
+	// wrong and it is not reproducible (docs/search.md).
 	SamplerGoptunaTPE = "goptuna-tpe"
 )
 
@@ -59,7 +59,7 @@ func samplerFactory(name string) (newSamplerFunc, error) {
 		return func(seed uint64, _ bool) (goptuna.Sampler, goptuna.RelativeSampler) { return random(seed), nil }, nil
 	case SamplerGoptunaTPE:
 		// Seeded for its start-up trials; its later draws use Go's global source, so its runs
-		// still do not repeat (goptuna-notes.md).
+		// still do not repeat (docs/search.md).
 		return func(seed uint64, _ bool) (goptuna.Sampler, goptuna.RelativeSampler) {
 			return gtpe.NewSampler(gtpe.SamplerOptionSeed(int64(seed >> 1))), nil
 		}, nil

@@ -67,7 +67,7 @@ func TestLifetimesDataFrame500MB(t *testing.T) {
 	var doc lifetimesDoc
 	gctuneJSON(t, &doc, "lifetimes", "dataframe-500mb")
 	// [IWST23-L] on the 500 MB file: 25 % of the objects, holding 40 % of the allocated
-	// memory, are long-lived (dataframe-facts.md §2).
+	// memory, are long-lived ([IWST23-L]).
 	assert.InDelta(t, 0.25, doc.Summary.LongLivedObjectShare, 0.03)
 	assert.InDelta(t, 0.40, doc.Summary.LongLivedByteShare, 0.04)
 

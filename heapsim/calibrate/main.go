@@ -33,7 +33,7 @@ type published struct {
 	gcSeconds, totalSecs float64
 }
 
-// targets are the calibration data (dataframe-facts.md §1, [IWST23-L] Table 1).
+// targets are the calibration data: the default runs of [IWST23-L] Table 1.
 func targets() []published {
 	return []published{
 		{"dataframe-500mb", 266, 18, 11, 71},
@@ -225,7 +225,7 @@ remembered-set slot priced by what the scavenger does with it: a tag test for an
 referent header read and a write-back for a pointer), and three scale factors, one per group of
 coefficients (mutator, scavenge, full GC), are fitted **once**, on the three bundled DataFrame
 workloads at **default parameters**, against the published default runs of [IWST23-L] Table 1
-(dataframe-facts.md §1 in the design notes). The fit minimises the squared log errors of GC
+(the table below). The fit minimises the squared log errors of GC
 time and total time with gonum's Nelder-Mead. Runs with non-default parameters are never used:
 how the model answers to other parameters comes from the mechanics alone.
 
