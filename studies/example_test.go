@@ -12,7 +12,8 @@ import (
 )
 
 // A worker opens the study database, creates the study (or loads it when another worker was
-// first), runs trials with a heartbeat, and reads the best trial.
+// first), runs trials, each beating once as it starts (package session beats every interval),
+// and reads the best trial.
 func Example() {
 	dir, err := os.MkdirTemp("", "studies-example")
 	if err != nil {
@@ -40,8 +41,9 @@ func Example() {
 		return
 	}
 	objective := func(tr goptuna.Trial) (float64, error) {
-		stop := studies.StartHeartbeat(ctx, store, tr.ID, 0)
-		defer stop()
+		if err := studies.Beat(ctx, store, tr.ID); err != nil {
+			return 0, err
+		}
 		x, err := tr.SuggestFloat("x", -10, 10)
 		return x * x, err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/c-bata/goptuna"
@@ -15,57 +14,18 @@ import (
 	"gorm.io/gorm"
 )
 
-// Defaults of StartHeartbeat and Reap.
+// Defaults of the heartbeat interval (package session) and of Reap.
 const (
 	DefaultHeartbeatInterval = 5 * time.Second
 	DefaultReapTimeout       = 30 * time.Second
 )
 
-// StartHeartbeat records that the worker running trial trialID is alive: it writes the
-// trial's system attribute AttrHeartbeat (Unix nanoseconds) at once, before it returns, and
-// then every interval (zero means DefaultHeartbeatInterval) from a goroutine, until ctx is done
-// or stop is called. stop waits for the goroutine, so no beat is written after it returns;
-// it may be called more than once.
-//
-// A beat is written only while the trial is RUNNING. A failed beat (the database busy or
-// unreachable for a moment) is not reported: the next one tries again, and a worker that
-// cannot beat for the reap timeout is, as far as others can tell, dead.
-//
-// Start the heartbeat as soon as the trial runs (at the top of the objective). A trial popped
-// from the queue keeps the start time it was enqueued with; the Store's caching storage writes
-// its first beat when goptuna pops it, so that Reap does not take it for dead.
-func StartHeartbeat(ctx context.Context, store *Store, trialID int, interval time.Duration) (stop func()) {
-	if interval <= 0 {
-		interval = DefaultHeartbeatInterval
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	_ = beat(ctx, store.db, trialID)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				_ = beat(ctx, store.db, trialID)
-			}
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			cancel()
-			wg.Wait()
-		})
-	}
-}
-
-// Beat writes one heartbeat of trial trialID, now, if it is RUNNING: what StartHeartbeat
-// does every interval, for a caller that keeps its own time (package session).
+// Beat records that the worker running trial trialID is alive: it writes the trial's system
+// attribute AttrHeartbeat (Unix nanoseconds, now), only while the trial is RUNNING. Package
+// session calls it every heartbeat interval; a worker that cannot beat for the reap timeout is,
+// as far as others can tell, dead. A trial popped from the queue keeps the start time it was
+// enqueued with; the Store's caching storage writes its first beat when goptuna pops it, so that
+// Reap does not take it for dead.
 func Beat(ctx context.Context, store *Store, trialID int) error {
 	if err := beat(ctx, store.db, trialID); err != nil {
 		return fmt.Errorf("studies: heartbeat of trial %d: %w", trialID, err)

@@ -35,7 +35,7 @@ const (
 	AttrVersion = "gctune:version"
 	// AttrCreated is when the study was created, RFC 3339 with nanoseconds, UTC.
 	AttrCreated = "gctune:created"
-	// AttrHeartbeat is a RUNNING trial's last heartbeat, Unix nanoseconds (StartHeartbeat).
+	// AttrHeartbeat is a RUNNING trial's last heartbeat, Unix nanoseconds (Beat).
 	AttrHeartbeat = "gctune:heartbeat"
 	// AttrReaped is "true" on a trial Reap marked FAIL.
 	AttrReaped = "gctune:reaped"
