@@ -12,6 +12,10 @@ type filipStats struct {
 	maxDeath          float64 // latest non-empty death; -1 if none
 	sampledBytes      uint64  // Σ size × weight
 	sampledOK         bool    // false if the sum overflowed
+	// smallSampledBytes is Σ size × weight over the rows a 1/weight sample stands for
+	// weight of: the small ones. A row allocated straight into old space is one object
+	// (Rebuild counts it once) and is not in this sum.
+	smallSampledBytes uint64
 }
 
 func (r *filipReader) stats(weight uint32) filipStats {
@@ -28,6 +32,9 @@ func (r *filipReader) stats(weight uint32) filipStats {
 		sum, carry = bits.Add64(sum, lo, 0)
 		if hi != 0 || carry != 0 {
 			s.sampledOK = false
+		}
+		if !AllocatesInOldSpace(r.size[i], 0) {
+			s.smallSampledBytes += lo // ≤ sum: exact whenever sampledOK
 		}
 	}
 	s.sampledBytes = sum

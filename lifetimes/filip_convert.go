@@ -60,8 +60,10 @@ func (r *filipReader) finish(run filipRun) (*Profile, error) {
 		conv = r.microsClock(run.weight)
 	default:
 		conv = r.bytesClock(st, run.weight)
-		if st.sampledOK && float64(st.sampledBytes) > 1.5*float64(conv.endBytes) && conv.endBytes > 0 {
-			r.warnf("the records stand for %d bytes but the clock counted only %d: is the sampling rate (%v) right?", st.sampledBytes, conv.endBytes, run.rate)
+		// Small rows stand for 1/rate objects each, large ones (straight into old space) for
+		// one: a sampled 10 MiB array is not a thousand of them (docs/sampling.md).
+		if st.sampledOK && float64(st.smallSampledBytes) > 1.5*float64(conv.endBytes) && conv.endBytes > 0 {
+			r.warnf("the small records stand for %d bytes but the clock counted only %d: is the sampling rate (%v) right?", st.smallSampledBytes, conv.endBytes, run.rate)
 		}
 	}
 

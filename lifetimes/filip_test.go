@@ -231,7 +231,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 				{"ByteString", 24, 100, 200, false},
 				{"Array", 32, 150, 300, true},
 			},
-			warnings: []string{"the records stand for 560 bytes but the clock counted only 300"},
+			warnings: []string{"the small records stand for 560 bytes but the clock counted only 300"},
 		},
 		{
 			name: "bad rows skipped", csv: "badrows.csv", opts: FiLiPOptions{SkipBadRows: true},
@@ -530,7 +530,7 @@ func TestReadFiLiPSamplingRate(t *testing.T) {
 	}{
 		{`{"samplingRate": 1}`, 1, 1, ""},
 		{`{"samplingRate": 0.01}`, 0.01, 100, ""},
-		{`{"samplingRate": 0.001}`, 0.001, 1000, "the records stand for 24000 bytes but the clock counted only 2000"},
+		{`{"samplingRate": 0.001}`, 0.001, 1000, "the small records stand for 24000 bytes but the clock counted only 2000"},
 		{`{"samplingRate": 0.3333333333333333}`, 0.3333333333333333, 3, ""},
 		{`{"sampligRate": 0.25}`, 0.25, 4, ""},
 		{`{"sampligRate": 25}`, 0.25, 4, ""}, // a percentage, before 531b884
@@ -601,7 +601,12 @@ func TestReadFiLiPSampledBytesWarning(t *testing.T) {
 	_, rep, err = ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"FiLiP"}`), FiLiPOptions{})
 	require.NoError(t, err)
 	require.Len(t, rep.Warnings, 1)
-	assert.Contains(t, rep.Warnings[0], "the records stand for 4800 bytes but the clock counted only 3000")
+	assert.Contains(t, rep.Warnings[0], "the small records stand for 4800 bytes but the clock counted only 3000")
+	// A sampled 10 MiB array is one object, not a hundred: the clock explains it.
+	csv = filipHeader8 + "\n2000,24,100,A,0,0,m,1\n20002400,10485776,20000000,Array,0,0,m,1\n20003000,24,20002400,A,0,0,m,1\n"
+	_, rep, err = ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"FiLiP"}`), FiLiPOptions{})
+	require.NoError(t, err)
+	assert.Empty(t, rep.Warnings)
 }
 
 func TestReadFiLiPHeaderVariants(t *testing.T) {

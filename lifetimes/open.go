@@ -46,7 +46,9 @@ type OpenOptions struct {
 	FiLiPJSONPath string
 	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt (see Rebuild):
 	// HypothesisAuto (the zero value), HypothesisShort or HypothesisLong for the lifetimes of
-	// the large objects the sample missed, HypothesisOff to weigh every record by 1/rate.
+	// the large objects the sample missed, HypothesisStored for HypothesisLong with the
+	// pointers a FiLiP export does not record guessed, HypothesisOff to weigh every record by
+	// 1/rate.
 	Rebuild Hypothesis
 }
 

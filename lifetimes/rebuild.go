@@ -26,6 +26,14 @@ const (
 	// HypothesisOff turns the rebuild off: every sampled record weighs 1/sampling rate, as
 	// before (the "multiply" reading, kept for comparison).
 	HypothesisOff
+	// HypothesisStored is HypothesisLong plus the pointers the export never records: every
+	// long-lived large object that may hold pointers is taken for a container, like a
+	// DataFrame's column arrays, into which the application stores the long-lived small
+	// objects born while it is the newest one (see Rebuild). An old container holding young
+	// objects is in the remembered set and the scavenger scans all of its slots
+	// (docs/spur-model.md §3.6), so this is the hypothesis under which the new-space size
+	// matters most.
+	HypothesisStored
 )
 
 // String returns the name ParseHypothesis accepts.
@@ -39,11 +47,13 @@ func (h Hypothesis) String() string {
 		return "long"
 	case HypothesisOff:
 		return "off"
+	case HypothesisStored:
+		return "stored"
 	}
 	return fmt.Sprintf("Hypothesis(%d)", int(h))
 }
 
-// ParseHypothesis parses "auto", "short", "long" or "off" (case-insensitive).
+// ParseHypothesis parses "auto", "short", "long", "stored" or "off" (case-insensitive).
 func ParseHypothesis(s string) (Hypothesis, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "auto", "":
@@ -52,10 +62,12 @@ func ParseHypothesis(s string) (Hypothesis, error) {
 		return HypothesisShort, nil
 	case "long":
 		return HypothesisLong, nil
+	case "stored":
+		return HypothesisStored, nil
 	case "off", "false", "no":
 		return HypothesisOff, nil
 	}
-	return HypothesisAuto, fmt.Errorf("lifetimes: unknown rebuild mode %q (want auto, short, long or off)", s)
+	return HypothesisAuto, fmt.Errorf("lifetimes: unknown rebuild mode %q (want auto, short, long, stored or off)", s)
 }
 
 // RebuildOptions tune Rebuild. The zero value is the default.
@@ -92,14 +104,28 @@ type RebuildReport struct {
 	SmallBytes     uint64  `json:"smallBytes"`
 	ExplainedShare float64 `json:"explainedShare"`
 	// Hypothesis is the lifetime estimate the inferred large objects got, as applied
-	// ("neighbour", "short" or "long").
+	// ("neighbour", "short", "long" or "stored").
 	Hypothesis string `json:"hypothesis"`
+	// Containers and StoredRecords are what HypothesisStored assumed (0 otherwise): the large
+	// objects taken for containers, and the long-lived small records stored into them
+	// (StoredObjects objects, weights counted).
+	Containers    int     `json:"containers,omitempty"`
+	StoredRecords int     `json:"storedRecords,omitempty"`
+	StoredObjects float64 `json:"storedObjects,omitempty"`
 }
 
 // String is the one-line summary the commands print.
 func (r RebuildReport) String() string {
 	return fmt.Sprintf("rebuilt from 1/%d sampling: %d windows; %d large objects inferred from the clock (%s) in %d windows, %d sampled large counted once; unsampled large lifetimes: %s; %.1f %% of the clock explained",
-		r.Every, r.Windows, r.InferredLarge, units.FormatBytes(r.InferredLargeBytes), r.InferredWindows, r.SampledLarge, r.Hypothesis, 100*r.ExplainedShare)
+		r.Every, r.Windows, r.InferredLarge, units.FormatBytes(r.InferredLargeBytes), r.InferredWindows, r.SampledLarge, r.Hypothesis, 100*r.ExplainedShare) + r.storedText()
+}
+
+// storedText is what String adds for HypothesisStored.
+func (r RebuildReport) storedText() string {
+	if r.Containers == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; assumed stored into %d large containers: %s long-lived small objects", r.Containers, units.FormatCount(uint64(math.Round(r.StoredObjects))))
 }
 
 // Rebuild constants.
@@ -134,6 +160,9 @@ const (
 //     the excess (one object per window: the clock cannot tell one 30 MiB array from three of
 //     10 MiB), its birth the middle of the window.
 //   - Their lifetimes are not in the file: opts.Hypothesis (see Hypothesis) decides.
+//   - Nor are pointers: under HypothesisStored the long-lived large objects of pointer classes
+//     (the inferred ones included) become containers that receive the long-lived small objects
+//     born after them (storeAssumer).
 //
 // A profile that is not sampled (rate 1), has fewer than two records, or with
 // HypothesisOff, is returned as it is, with a nil report. Rebuild never modifies p.
@@ -259,6 +288,11 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		b.Class(name)
 	}
 	inferredClass := b.Class("(large, inferred from the clock)")
+	stored := newStoreAssumer(&b, rep, hyp, p, sampledLarge)
+	lifeHyp := hyp
+	if hyp == HypothesisStored {
+		lifeHyp = HypothesisLong
+	}
 	// The inferred objects of window k are born in (births[k-1], births[k]]: added before
 	// record k, they keep the records in birth order and Build does not sort.
 	next := 0
@@ -266,8 +300,11 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 	for i := range n {
 		for ; next < len(found) && found[next].window == i; next++ {
 			f := found[next]
-			death, flags := inferredDeath(f.birth, births[f.window], end, hyp, p, sampledLarge, births, remap)
-			b.Add(inferredClass, f.size, f.birth, death, 1, flags)
+			death, flags := inferredDeath(f.birth, births[f.window], end, lifeHyp, p, sampledLarge, births, remap)
+			idx := b.Add(inferredClass, f.size, f.birth, death, 1, flags)
+			if flags&FlagAliveAtEnd != 0 {
+				stored.container(idx, f.birth)
+			}
 		}
 		death := p.Death[i]
 		if p.AliveAtEnd(i) {
@@ -281,7 +318,15 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		} else {
 			rep.SmallBytes += uint64(w) * uint64(p.SizeBytes[i])
 		}
-		newIndex[i] = int32(b.Add(p.Class[i], p.SizeBytes[i], births[i], death, w, p.Flags[i]))
+		idx := b.Add(p.Class[i], p.SizeBytes[i], births[i], death, w, p.Flags[i])
+		newIndex[i] = int32(idx)
+		switch {
+		case !p.AliveAtEnd(i):
+		case !large(i):
+			stored.store(idx, w)
+		case !p.ClassPointerFree(p.Class[i]):
+			stored.container(idx, births[i])
+		}
 	}
 	for _, c := range p.Containers {
 		r := int(c.Record)

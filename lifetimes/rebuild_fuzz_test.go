@@ -68,7 +68,7 @@ func FuzzRebuild(f *testing.F) {
 		if p == nil {
 			return
 		}
-		for _, h := range []Hypothesis{HypothesisAuto, HypothesisShort, HypothesisLong} {
+		for _, h := range []Hypothesis{HypothesisAuto, HypothesisShort, HypothesisLong, HypothesisStored} {
 			r, rep, err := Rebuild(p, RebuildOptions{Hypothesis: h})
 			if err != nil {
 				t.Fatalf("%s: %v", h, err)
@@ -107,6 +107,43 @@ func FuzzRebuild(f *testing.F) {
 			if rep.ClockBytes != r.Meta.EndBytes || rep.ClockBytes > p.Meta.EndBytes || math.IsNaN(rep.ExplainedShare) {
 				t.Fatalf("%s: report %+v, end %d of %d", h, rep, r.Meta.EndBytes, p.Meta.EndBytes)
 			}
+			checkStored(t, h, r, rep)
 		}
 	})
+}
+
+// checkStored checks what HypothesisStored assumed: only it makes containers; each is a large
+// record alive at the end; each stored record is small, alive at the end and born after the
+// container it is stored into; the report counts them.
+func checkStored(t *testing.T, h Hypothesis, r *Profile, rep *RebuildReport) {
+	t.Helper()
+	if h != HypothesisStored {
+		if len(r.Containers) != 0 || r.StoredIn != nil || rep.Containers != 0 {
+			t.Fatalf("%s: %d containers, stores %v", h, len(r.Containers), r.StoredIn != nil)
+		}
+		return
+	}
+	if len(r.Containers) != rep.Containers {
+		t.Fatalf("stored: %d containers, report %d", len(r.Containers), rep.Containers)
+	}
+	for _, c := range r.Containers {
+		if !AllocatesInOldSpace(r.SizeBytes[c.Record], r.Flags[c.Record]) || !r.AliveAtEnd(int(c.Record)) {
+			t.Fatalf("stored: container record %d is not large and alive at the end", c.Record)
+		}
+	}
+	stored := 0
+	for i := range r.Len() {
+		st, from, until, ok := r.StoreWindow(i)
+		if !ok {
+			continue
+		}
+		stored++
+		c := r.Containers[r.Stores[st].Container].Record
+		if AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i]) || !r.AliveAtEnd(i) || r.Birth[c] > r.Birth[i] || from != r.Birth[i] || until != r.Death[i] {
+			t.Fatalf("stored: record %d (born %d) stored into record %d (born %d) for [%d, %d)", i, r.Birth[i], c, r.Birth[c], from, until)
+		}
+	}
+	if stored != rep.StoredRecords {
+		t.Fatalf("stored: %d stored records, report %d", stored, rep.StoredRecords)
+	}
 }

@@ -172,6 +172,90 @@ func TestRebuildHypotheses(t *testing.T) {
 	}
 }
 
+// storedTestProfile has small objects of which every seventh lives to the end, and large ones
+// (living to the end) at the given positions; denseProfile gives position i the class
+// Array, ByteString or "Foo class" by i mod 3.
+func storedTestProfile(t testing.TB, large map[int]uint32) *Profile {
+	rng := rand.New(rand.NewPCG(11, 12))
+	return denseProfile(t, 20_000, func(i int) uint32 {
+		if s, ok := large[i]; ok {
+			return s
+		}
+		return 16 + 8*uint32(rng.IntN(48))
+	}, func(i int) int64 {
+		if _, ok := large[i]; ok || i%7 == 0 {
+			return -1
+		}
+		return int64(rng.IntN(1 << 16))
+	})
+}
+
+func TestRebuildStoredAssumesContainers(t *testing.T) {
+	// Two unsampled large objects (positions not ≡ 0 mod 100): two containers, inferred.
+	p := storedTestProfile(t, map[int]uint32{5013: 8 << 20, 9050: 6 << 20})
+	_, r, rep := sampledAndRebuilt(t, p, 100, 0, HypothesisStored)
+	if rep.Hypothesis != "stored" || rep.InferredLarge != 2 || rep.Containers != 2 || len(r.Containers) != 2 {
+		t.Fatalf("hypothesis %q, %d inferred, %d containers (report %d)", rep.Hypothesis, rep.InferredLarge, len(r.Containers), rep.Containers)
+	}
+	first, second := r.Birth[r.Containers[0].Record], r.Birth[r.Containers[1].Record]
+	var want, wantObjects float64
+	for i := range r.Len() {
+		st, _, _, ok := r.StoreWindow(i)
+		small := !AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i])
+		shouldStore := small && r.AliveAtEnd(i) && r.Birth[i] >= first
+		if ok != shouldStore {
+			t.Fatalf("record %d (born %d, alive at end %v, small %v): stored %v", i, r.Birth[i], r.AliveAtEnd(i), small, ok)
+		}
+		if !ok {
+			continue
+		}
+		want++
+		wantObjects += float64(r.Weight[i])
+		// Into the newest container born before it.
+		if c := r.Stores[st].Container; (r.Birth[i] >= second) != (c == 1) {
+			t.Fatalf("record %d born %d stored into container %d (containers born %d, %d)", i, r.Birth[i], c, first, second)
+		}
+	}
+	if want == 0 || float64(rep.StoredRecords) != want || rep.StoredObjects != wantObjects {
+		t.Errorf("report: %d records, %.0f objects stored; counted %.0f, %.0f", rep.StoredRecords, rep.StoredObjects, want, wantObjects)
+	}
+	if !strings.Contains(rep.String(), "assumed stored into 2 large containers") {
+		t.Errorf("report line %q", rep)
+	}
+	// The lifetimes are HypothesisLong's, and long assumes no pointers.
+	_, l, lrep := sampledAndRebuilt(t, p, 100, 0, HypothesisLong)
+	if l.Len() != r.Len() || lrep.Containers != 0 || l.StoredIn != nil || len(l.Containers) != 0 {
+		t.Fatalf("long: %d records (stored: %d), %d containers, stores %v", l.Len(), r.Len(), len(l.Containers), l.StoredIn != nil)
+	}
+	for i := range l.Len() {
+		if l.Death[i] != r.Death[i] || l.Flags[i]&^FlagContainer != r.Flags[i]&^FlagContainer {
+			t.Fatalf("record %d: long and stored differ in lifetime", i)
+		}
+	}
+}
+
+func TestRebuildStoredTrustsSampledByteObjects(t *testing.T) {
+	// Every sampled large object (positions ≡ 13 mod 100, sampled at phase 13) is a
+	// ByteString (position ≡ 1 mod 3): the program's large objects hold no pointers, and the
+	// unsampled one (5050) is taken for pointer-free too.
+	large := map[int]uint32{5050: 3 << 20}
+	for k := 10; k < 16; k++ {
+		large[k*300+13] = 2 << 20
+	}
+	p := storedTestProfile(t, large)
+	_, r, rep := sampledAndRebuilt(t, p, 100, 13, HypothesisStored)
+	if rep.SampledLarge != 6 || rep.InferredLarge != 1 || rep.Containers != 0 || r.StoredIn != nil {
+		t.Fatalf("%d sampled, %d inferred large, %d containers", rep.SampledLarge, rep.InferredLarge, rep.Containers)
+	}
+	// One sampled Array (position ≡ 0 mod 3) among them: every large object may hold pointers.
+	large[5313] = 2 << 20
+	p = storedTestProfile(t, large)
+	_, r, rep = sampledAndRebuilt(t, p, 100, 13, HypothesisStored)
+	if rep.Containers != 2 || len(r.Containers) != 2 || r.ClassName(int(r.Containers[0].Record)) != "(large, inferred from the clock)" || r.ClassName(int(r.Containers[1].Record)) != "Array" {
+		t.Fatalf("%d containers (report %d)", len(r.Containers), rep.Containers)
+	}
+}
+
 func TestRebuildDeterministicAndNoOps(t *testing.T) {
 	large := map[int]uint32{3000: 2 << 20, 7000: 9 << 20}
 	p := largeTestProfile(t, 20_000, large, 10)
@@ -196,7 +280,7 @@ func TestRebuildDeterministicAndNoOps(t *testing.T) {
 	if r, rep, _ := Rebuild(q, RebuildOptions{Hypothesis: HypothesisOff}); r != q || rep != nil {
 		t.Error("HypothesisOff rebuilt")
 	}
-	for _, s := range []string{"auto", "short", "long", "off"} {
+	for _, s := range []string{"auto", "short", "long", "stored", "off"} {
 		if h, err := ParseHypothesis(s); err != nil || h.String() != s {
 			t.Errorf("ParseHypothesis(%q) = %v, %v", s, h, err)
 		}

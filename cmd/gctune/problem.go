@@ -87,9 +87,13 @@ type workloadRef struct {
 }
 
 // name is the workload's name in the objective: its reference, marked for the second
-// hypothesis of a rebuilt sampled export (the unsampled large objects living to the end).
+// hypothesis of a rebuilt sampled export (the unsampled large objects living to the end and
+// receiving the long-lived small ones; studies made before that hypothesis used "long").
 func (w workloadRef) name() string {
-	if w.Rebuild == lifetimes.HypothesisLong.String() {
+	switch w.Rebuild {
+	case lifetimes.HypothesisStored.String():
+		return w.Ref + " [large objects long-lived, stored into]"
+	case lifetimes.HypothesisLong.String():
 		return w.Ref + " [large objects long-lived]"
 	}
 	return w.Ref
@@ -175,19 +179,21 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		if rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
 			continue
 		}
-		// The unsampled large objects' lifetimes are not in the export: the search weighs
-		// the estimate and the other extreme, every one living to the end, as two workloads.
-		long := opts
-		long.Rebuild = lifetimes.HypothesisLong
-		p, info, err = lifetimes.Open(ref, long)
+		// The unsampled large objects' lifetimes are not in the export, nor what points to
+		// what: the search weighs the estimate and the other extreme, every one living to the
+		// end and receiving the long-lived small objects (remembered-set scans), as two
+		// workloads.
+		other := opts
+		other.Rebuild = lifetimes.HypothesisStored
+		p, info, err = lifetimes.Open(ref, other)
 		if err != nil {
 			return nil, asUsage(err)
 		}
-		if err := add(ref, long, p, info); err != nil {
+		if err := add(ref, other, p, info); err != nil {
 			return nil, err
 		}
-		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown: the search weighs two hypotheses, %s and long (all live to the end), by the %s of their slowdowns (--rebuild short|long picks one)",
-			ref, r.InferredLarge, strings.SplitN(r.Hypothesis, " ", 2)[0], cfg.Search.Aggregate))
+		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, %s and stored (all live to the end and receive the long-lived small objects: %s), by the %s of their slowdowns (--rebuild short|long|stored picks one)",
+			ref, r.InferredLarge, strings.SplitN(r.Hypothesis, " ", 2)[0], storedSummary(info.Rebuild), cfg.Search.Aggregate))
 	}
 	return lw, nil
 }
@@ -388,4 +394,12 @@ func printPlan(w io.Writer, plan search.Plan) {
 	for _, r := range plan.Rules {
 		ew.printf("  %-10s %s: %s\n", r.Kind, r.Name, r.Reason)
 	}
+}
+
+// storedSummary says what the stored hypothesis assumed, for the note beside a study.
+func storedSummary(r *lifetimes.RebuildReport) string {
+	if r == nil || r.Containers == 0 {
+		return "no container: the sampled large objects hold no pointers"
+	}
+	return fmt.Sprintf("%d containers", r.Containers)
 }

@@ -10,7 +10,7 @@ import (
 // --rebuild off; loadConfig applies it) to a command that opens profiles.
 func addRebuildFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.String("rebuild", defaultConfig().Lifetimes.Rebuild, "rebuild of a sampled FiLiP export on the bytes clock: auto, short, long or off (lifetimes.rebuild)")
+	f.String("rebuild", defaultConfig().Lifetimes.Rebuild, "rebuild of a sampled FiLiP export on the bytes clock: auto, short, long, stored or off (lifetimes.rebuild)")
 	f.Bool("no-rebuild", false, "weigh every record of a sampled export by 1/rate instead of rebuilding it (--rebuild off)")
 	bindFlag(cmd, "rebuild", "lifetimes.rebuild")
 }

@@ -90,7 +90,7 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	gctuneJSON(t, &doc, "optimize", out, "--trials", "3", "--workers", "1", "--storage", db)
 	require.Len(t, doc.Workloads, 2)
 	assert.Equal(t, "auto", doc.Workloads[0].Rebuild)
-	assert.Equal(t, "long", doc.Workloads[1].Rebuild)
+	assert.Equal(t, "stored", doc.Workloads[1].Rebuild)
 	assert.NotEqual(t, doc.Workloads[0].Fingerprint, doc.Workloads[1].Fingerprint)
 	// resume reopens both.
 	_, errOut, code = gctune(t, "resume", doc.Study, "--more", "1", "--storage", db, "-q")
