@@ -237,7 +237,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 			set = append(set, name)
 		}
 	}
-	c := newConfig(m, r.Trial, r.Params(m.VM), r.Point.Proportion, set)
+	c := newConfig(m, r.Trial, r.Params(m.VM), set)
 	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: r.DefaultValue, TotalSeconds: r.TotalSeconds,
 		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true}
 	c.Recommendation = &Recommendation{Tolerance: r.Tolerance, KeepDefaults: r.KeepDefaults, KeepDefaultsWithin: recommend.KeepDefaultsWithin,
@@ -260,7 +260,7 @@ func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
 		return nil, fmt.Errorf("export: trial %d: %w", t.Number, err)
 	}
 	p := raw.Rounded()
-	c := newConfig(m, t.Number, p.Params(m.VM), p.Proportion, search.ParamNames())
+	c := newConfig(m, t.Number, p.Params(m.VM), search.ParamNames())
 	num := func(k string) float64 { v, _ := strconv.ParseFloat(t.UserAttrs[k], 64); return v }
 	c.Predicted = Prediction{Speedup: m.DefaultValue / t.Value, Value: t.Value, DefaultValue: m.DefaultValue,
 		TotalSeconds: num(search.AttrTotalSeconds), GCShare: num(search.AttrGCShare),
@@ -268,10 +268,10 @@ func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
 	return c, nil
 }
 
-func newConfig(m Meta, trial int, p heapsim.Params, proportion float64, set []string) *Config {
-	if p.Survivors.Mode != heapsim.SurvivorsProportion {
-		proportion = p.TenuringProportion()
-	}
+// newConfig is the export of simulator parameters p setting the dimensions set. Its point is
+// p's (search.DefaultPoint): survivors to keep as the proportion p gives, or the VM's own
+// proportion when p has a count or Pharo's formula.
+func newConfig(m Meta, trial int, p heapsim.Params, set []string) *Config {
 	c := &Config{Study: m.Study, Trial: trial, Workloads: slices.Clone(m.Workloads), Provenance: m.Provenance, VM: p,
 		Set: slices.Clone(set)}
 	if c.Workloads == nil {
@@ -281,7 +281,6 @@ func newConfig(m Meta, trial int, p heapsim.Params, proportion float64, set []st
 		c.Set = []string{}
 	}
 	c.Point = search.DefaultPoint(p)
-	c.Point.Proportion = proportion
 	c.Parameters = parameters(p, c.Point)
 	c.VMParameters = map[string]any{}
 	for _, name := range set {
