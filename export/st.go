@@ -107,7 +107,7 @@ func launchText(add func(format string, args ...any), c *Config, t search.Tunabl
 	n := uint64(t.FromParams(c.VM))
 	add("%s, VM parameter %d, in bytes: %s. The VM sizes new space only when it", upperFirst(t.Label), t.VMParam, MiB(n))
 	add("starts, so this one is not in the lines below. Launch the image with the flag")
-	add("    pharo --headless --edenSize=%s My.image st this-script.st", EdenFlag(n))
+	add("    pharo --headless %s My.image st this-script.st", launchFlag(t, c.VM))
 	add("(it holds for that launch only), or keep it in the image: evaluate")
 	add("    Smalltalk vm parameterAt: %d put: %s", t.VMParam, SmalltalkLiteral(t.VMValue(c.VM)))
 	add("and save the image; the value is written in the image header and used from the next launch.")
@@ -239,7 +239,7 @@ func stSetting(c *Config, param string) string {
 		detail = fmt.Sprintf(" (p = %.3g)", t.Get(c.Point))
 	}
 	if t.AtLaunch {
-		return fmt.Sprintf("--edenSize=%s%s", EdenFlag(uint64(t.FromParams(c.VM))), detail)
+		return launchFlag(t, c.VM) + detail
 	}
 	return fmt.Sprintf("parameterAt: %d put: %s%s", t.VMParam, SmalltalkLiteral(v), detail)
 }
@@ -252,10 +252,27 @@ func LaunchFlag(c *Config) string {
 	}
 	for _, t := range search.Tunables() {
 		if t.AtLaunch && c.sets(t.Name) {
-			return "--edenSize=" + EdenFlag(uint64(t.FromParams(c.VM)))
+			return launchFlag(t, c.VM)
 		}
 	}
 	return ""
+}
+
+// LaunchFlagOf is the VM's launch flag that gives p's new-space size ("--edenSize=16m"),
+// whatever an export sets.
+func LaunchFlagOf(p heapsim.Params) string {
+	for _, t := range search.Tunables() {
+		if t.AtLaunch {
+			return launchFlag(t, p)
+		}
+	}
+	return ""
+}
+
+// launchFlag is the launch flag that sets tunable t, the one set at launch (Tunable.AtLaunch),
+// to its value in p: the VM's --edenSize= (the new-space size).
+func launchFlag(t search.Tunable, p heapsim.Params) string {
+	return "--edenSize=" + EdenFlag(uint64(t.FromParams(p)))
 }
 
 // Statements are the script's Smalltalk statements without their comments, in order; none
