@@ -168,15 +168,30 @@ func Fit(b *Basis, m Measured) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("costfit: measurement: %w", err)
 	}
-	eqs := []equation{b.Total.equation("wallSeconds", m.WallSeconds)}
 	hasG, hasS, hasF := m.GCSeconds != nil, m.ScavengeSeconds != nil, m.FullGCSeconds != nil
+	// One equation per measured time; GC time only checks the sum when both its parts are
+	// measured.
+	eqs := []equation{b.Total.equation("wallSeconds", m.WallSeconds)}
+	for _, part := range []struct {
+		name      string
+		of        Linear
+		measured  *float64
+		checkOnly bool
+	}{
+		{"gcSeconds", b.GC, m.GCSeconds, hasS && hasF},
+		{"scavengeSeconds", b.Scavenge, m.ScavengeSeconds, false},
+		{"fullGCSeconds", b.FullGC, m.FullGCSeconds, false},
+	} {
+		if part.measured != nil && !part.checkOnly {
+			eqs = append(eqs, part.of.equation(part.name, *part.measured))
+		}
+	}
 	var classes [][]int
 	var method string
 	var notes []string
 	switch {
 	case hasS && hasF:
 		classes = [][]int{{0}, {1}, {2}}
-		eqs = append(eqs, b.Scavenge.equation("scavengeSeconds", *m.ScavengeSeconds), b.FullGC.equation("fullGCSeconds", *m.FullGCSeconds))
 		method = "mutator, scavenge and full-GC scales fitted, each on its own measured time"
 		if hasG {
 			if sum := *m.ScavengeSeconds + *m.FullGCSeconds; math.Abs(sum-*m.GCSeconds) > 0.02*math.Max(*m.GCSeconds, sum)+0.001 {
@@ -185,24 +200,15 @@ func Fit(b *Basis, m Measured) (*Result, error) {
 		}
 	case hasG && (hasS || hasF):
 		classes = [][]int{{0}, {1}, {2}}
-		eqs = append(eqs, b.GC.equation("gcSeconds", *m.GCSeconds))
-		if hasS {
-			eqs = append(eqs, b.Scavenge.equation("scavengeSeconds", *m.ScavengeSeconds))
-		} else {
-			eqs = append(eqs, b.FullGC.equation("fullGCSeconds", *m.FullGCSeconds))
-		}
 		method = "mutator, scavenge and full-GC scales fitted (the missing GC part is GC time minus the other)"
 	case hasG:
 		classes = [][]int{{0}, {1, 2}}
-		eqs = append(eqs, b.GC.equation("gcSeconds", *m.GCSeconds))
 		method = "a mutator scale and one GC scale fitted: the measurement does not split GC time between scavenges and full GCs, so they share a scale"
 	case hasS:
 		classes = [][]int{{1}, {0, 2}}
-		eqs = append(eqs, b.Scavenge.equation("scavengeSeconds", *m.ScavengeSeconds))
 		method = "a scavenge scale fitted; the mutator and full GCs share one scale (their times are not measured apart)"
 	case hasF:
 		classes = [][]int{{2}, {0, 1}}
-		eqs = append(eqs, b.FullGC.equation("fullGCSeconds", *m.FullGCSeconds))
 		method = "a full-GC scale fitted; the mutator and scavenges share one scale (their times are not measured apart)"
 	default:
 		classes = [][]int{{0, 1, 2}}

@@ -1,9 +1,13 @@
 package export
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/c-bata/goptuna"
 
@@ -56,14 +60,113 @@ type Config struct {
 	Point search.Point `json:"-"`
 }
 
-// Parameters are the five tunables in the VM's units.
-type Parameters struct {
-	EdenBytes           uint64  `json:"edenBytes"`
-	HeadroomBytes       uint64  `json:"headroomBytes"`
-	ShrinkBytes         uint64  `json:"shrinkBytes"`
-	FullGCRatio         float64 `json:"fullGCRatio"`
-	SurvivorsProportion float64 `json:"survivorsProportion"`
-	SurvivorsToKeep     uint64  `json:"survivorsToKeep"`
+// Parameters are the tunables in the VM's units, one entry per tunable in search.Tunables
+// order (a proportion followed by the count the VM takes for it): the json format's
+// "parameters" object, written in that order.
+type Parameters []Parameter
+
+// Parameter is one entry of Parameters.
+type Parameter struct {
+	// Key is the entry's json name (jsonKey): "edenBytes", "fullGCRatio"...
+	Key string
+	// Value is a size in bytes as a uint64, a count of the VM's units as a uint64, anything
+	// else as a float64 (as json reads it back: a float64).
+	Value any
+}
+
+// parameters are p's tunables as the json format writes them, a proportion as it is in pt
+// (the one given, or the VM's own when p sets a count or Pharo's formula).
+func parameters(p heapsim.Params, pt search.Point) Parameters {
+	var out Parameters
+	for _, t := range search.Tunables() {
+		switch t.Unit {
+		case search.UnitProportion:
+			// The VM takes a proportion as a count of its own units (survivors to keep).
+			out = append(out, Parameter{Key: jsonKey(t), Value: t.Get(pt)}, Parameter{Key: jsonCountKey(t), Value: t.VMValue(p)})
+		default:
+			out = append(out, Parameter{Key: jsonKey(t), Value: t.VMValue(p)})
+		}
+	}
+	return out
+}
+
+// jsonKey is tunable t's name in the json format's parameters: its Key in camelCase, with
+// "Bytes" for a size ("edenBytes", "survivorsProportion"); the full GC ratio keeps the name
+// the format has always given it, "fullGCRatio".
+func jsonKey(t search.Tunable) string {
+	if t.Name == search.ParamRatio {
+		return "fullGCRatio"
+	}
+	key := camelCase(strings.Split(t.Key, "_"))
+	if t.Unit == search.UnitBytes {
+		key += "Bytes"
+	}
+	return key
+}
+
+// jsonCountKey is the json name of the count the VM takes for proportion t: its Label in
+// camelCase ("survivorsToKeep").
+func jsonCountKey(t search.Tunable) string { return camelCase(strings.Fields(t.Label)) }
+
+// camelCase joins words, every one but the first capitalised: "survivorsToKeep".
+func camelCase(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 && w != "" {
+			w = strings.ToUpper(w[:1]) + w[1:]
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// MarshalJSON writes the parameters as one json object, its keys in order.
+func (ps Parameters) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range ps {
+		key, err := json.Marshal(p.Key)
+		if err != nil {
+			return nil, err
+		}
+		value, err := json.Marshal(p.Value)
+		if err != nil {
+			return nil, fmt.Errorf("export: parameter %s: %w", p.Key, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads the parameters back from a json object, in its order.
+func (ps *Parameters) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("export: parameters: %w", err)
+	}
+	if tok != json.Delim('{') {
+		return errors.New("export: parameters: want an object")
+	}
+	*ps = nil
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("export: parameters: %w", err)
+		}
+		p := Parameter{Key: tok.(string)} // an object's keys are strings
+		if err := dec.Decode(&p.Value); err != nil {
+			return fmt.Errorf("export: parameter %s: %w", p.Key, err)
+		}
+		*ps = append(*ps, p)
+	}
+	return nil
 }
 
 // Prediction is what the simulator predicts for the configuration.
@@ -134,7 +237,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 			set = append(set, name)
 		}
 	}
-	c := newConfig(m, r.Trial, r.Params(m.VM), r.Point.Proportion, set)
+	c := newConfig(m, r.Trial, r.Params(m.VM), set)
 	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: r.DefaultValue, TotalSeconds: r.TotalSeconds,
 		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true}
 	c.Recommendation = &Recommendation{Tolerance: r.Tolerance, KeepDefaults: r.KeepDefaults, KeepDefaultsWithin: recommend.KeepDefaultsWithin,
@@ -157,7 +260,7 @@ func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
 		return nil, fmt.Errorf("export: trial %d: %w", t.Number, err)
 	}
 	p := raw.Rounded()
-	c := newConfig(m, t.Number, p.Params(m.VM), p.Proportion, search.ParamNames())
+	c := newConfig(m, t.Number, p.Params(m.VM), search.ParamNames())
 	num := func(k string) float64 { v, _ := strconv.ParseFloat(t.UserAttrs[k], 64); return v }
 	c.Predicted = Prediction{Speedup: m.DefaultValue / t.Value, Value: t.Value, DefaultValue: m.DefaultValue,
 		TotalSeconds: num(search.AttrTotalSeconds), GCShare: num(search.AttrGCShare),
@@ -165,14 +268,12 @@ func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
 	return c, nil
 }
 
-func newConfig(m Meta, trial int, p heapsim.Params, proportion float64, set []string) *Config {
-	if p.Survivors.Mode != heapsim.SurvivorsProportion {
-		proportion = p.TenuringProportion()
-	}
+// newConfig is the export of simulator parameters p setting the dimensions set. Its point is
+// p's (search.DefaultPoint): survivors to keep as the proportion p gives, or the VM's own
+// proportion when p has a count or Pharo's formula.
+func newConfig(m Meta, trial int, p heapsim.Params, set []string) *Config {
 	c := &Config{Study: m.Study, Trial: trial, Workloads: slices.Clone(m.Workloads), Provenance: m.Provenance, VM: p,
-		Set: slices.Clone(set),
-		Parameters: Parameters{EdenBytes: p.NewSpaceBytes, HeadroomBytes: p.GrowthHeadroomBytes, ShrinkBytes: p.ShrinkThresholdBytes,
-			FullGCRatio: p.FullGCRatio, SurvivorsProportion: proportion, SurvivorsToKeep: p.SurvivorsToKeep()}}
+		Set: slices.Clone(set)}
 	if c.Workloads == nil {
 		c.Workloads = []string{}
 	}
@@ -180,7 +281,7 @@ func newConfig(m Meta, trial int, p heapsim.Params, proportion float64, set []st
 		c.Set = []string{}
 	}
 	c.Point = search.DefaultPoint(p)
-	c.Point.Proportion = proportion
+	c.Parameters = parameters(p, c.Point)
 	c.VMParameters = map[string]any{}
 	for _, name := range set {
 		if t, ok := search.TunableNamed(name); ok {

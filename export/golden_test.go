@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -161,4 +162,18 @@ func TestTiming(t *testing.T) {
 	}
 	_, when, _ := Timing(search.ParamNewSpace)
 	assert.Contains(t, when, "next launch")
+}
+
+func TestParametersRoundTrip(t *testing.T) {
+	c := FromRecommendation(testMeta("s", "w"), testRecommendation())
+	var b bytes.Buffer
+	require.NoError(t, WriteJSON(&b, c))
+	var back Config
+	require.NoError(t, json.Unmarshal(b.Bytes(), &back))
+	require.Len(t, back.Parameters, len(c.Parameters))
+	for i, p := range c.Parameters {
+		assert.Equal(t, p.Key, back.Parameters[i].Key)
+		assert.EqualValues(t, p.Value, back.Parameters[i].Value, p.Key)
+	}
+	assert.Error(t, json.Unmarshal([]byte(`{"parameters": [1]}`), &back))
 }

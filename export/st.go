@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
@@ -21,7 +23,6 @@ import (
 // would be.
 func WriteST(w io.Writer, c *Config) error {
 	ew := &errWriter{w: w}
-	p := c.Parameters
 	keep := c.Recommendation != nil && c.Recommendation.KeepDefaults
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
@@ -68,27 +69,25 @@ func WriteST(w io.Writer, c *Config) error {
 		add("Left at the VM default (not set here): %s.", strings.Join(defaults, ", "))
 	}
 	add("")
-	if c.sets(search.ParamNewSpace) {
-		add("New space (eden) size, VM parameter 45, in bytes: %s. The VM sizes new space only when it", MiB(p.EdenBytes))
-		add("starts, so this one is not in the lines below. Launch the image with the flag")
-		add("    pharo --headless --edenSize=%s My.image st this-script.st", EdenFlag(p.EdenBytes))
-		add("(it holds for that launch only), or keep it in the image: evaluate")
-		add("    Smalltalk vm parameterAt: 45 put: %d", p.EdenBytes)
-		add("and save the image; the value is written in the image header and used from the next launch.")
-		add("")
+	launched := false
+	for _, t := range search.Tunables() {
+		if t.AtLaunch && c.sets(t.Name) {
+			launched = true
+			launchText(add, c, t)
+		}
 	}
 	if runtimeSet(c) {
 		launch := "pharo --headless My.image st this-script.st"
-		if c.sets(search.ParamNewSpace) {
+		if launched {
 			launch = "the command above"
 		}
-		add("The lines below apply as soon as they run (the shrink threshold from the next full GC) and")
+		add("The lines below apply as soon as they run (%s) and", strings.Join(later(), ", "))
 		add("are not saved in the image, so run them at every start, after the session has started: as a")
 		add("script on the command line (%s) or from a startup action.", launch)
-		if c.sets(search.ParamProportion) {
-			add("Pharo also resets parameter 6 at every session start and after every snapshot")
+		if t, _ := search.TunableNamed(search.ParamProportion); c.sets(t.Name) {
+			add("Pharo also resets parameter %d at every session start and after every snapshot", t.VMParam)
 			add("(VirtualMachine>>setGCParameters): after saving the image in a running session, run the")
-			add("parameter 6 line again.")
+			add("parameter %d line again.", t.VMParam)
 		}
 	}
 	writeComment(ew, lines)
@@ -102,6 +101,37 @@ func WriteST(w io.Writer, c *Config) error {
 	return ew.err
 }
 
+// launchText says how to apply tunable t, set at launch: the launch flag, or the VM parameter
+// saved in the image header. Its value is a size.
+func launchText(add func(format string, args ...any), c *Config, t search.Tunable) {
+	n := uint64(t.FromParams(c.VM))
+	add("%s, VM parameter %d, in bytes: %s. The VM sizes new space only when it", upperFirst(t.Label), t.VMParam, MiB(n))
+	add("starts, so this one is not in the lines below. Launch the image with the flag")
+	add("    pharo --headless %s My.image st this-script.st", launchFlag(t, c.VM))
+	add("(it holds for that launch only), or keep it in the image: evaluate")
+	add("    Smalltalk vm parameterAt: %d put: %s", t.VMParam, SmalltalkLiteral(t.VMValue(c.VM)))
+	add("and save the image; the value is written in the image header and used from the next launch.")
+	add("")
+}
+
+// later says which runtime tunables take effect later than at once, and when ("the shrink
+// threshold from the next full GC"), from the table's TakesEffect.
+func later() []string {
+	var out []string
+	for _, t := range search.Tunables() {
+		if !t.AtLaunch && !strings.HasPrefix(t.TakesEffect, "at once") {
+			out = append(out, "the "+t.Label+" from "+strings.TrimPrefix(t.TakesEffect, "at "))
+		}
+	}
+	return out
+}
+
+// upperFirst returns s with its first letter in upper case.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
 // runtimeSet reports whether the script sets any parameter at runtime (all but the launch flag).
 func runtimeSet(c *Config) bool {
 	for _, t := range search.Tunables() {
@@ -112,20 +142,12 @@ func runtimeSet(c *Config) bool {
 	return false
 }
 
-// paramComments are the comments of the five VM parameters, each in the VM's own terms; a
-// tunable without one gets the table's (paramComment).
-var paramComments = map[string]func(c *Config) string{
-	search.ParamHeadroom:   func(c *Config) string { return headroomText(c.Parameters) },
-	search.ParamShrink:     func(c *Config) string { return shrinkText(c.Parameters) },
-	search.ParamRatio:      func(c *Config) string { return ratioText(c.Parameters) },
-	search.ParamProportion: survivorsText,
-}
-
-// paramComment is the comment of tunable t's line in the script: its own, or one written from
-// the tunables table (label, VM parameter, value, when it takes effect, what persists).
+// paramComment is the comment of tunable t's line in the script: its own in the VM's terms
+// (ownComment), or one written from the tunables table (label, VM parameter, value, when it
+// takes effect, what persists).
 func paramComment(c *Config, t search.Tunable) string {
-	if f, ok := paramComments[t.Name]; ok {
-		return f(c)
+	if text, ok := ownComment(c, t); ok {
+		return text
 	}
 	return fmt.Sprintf("%s, VM parameter %d: %s. Takes effect %s; %s.", t.Label, t.VMParam, SmalltalkLiteral(t.VMValue(c.VM)), t.TakesEffect, t.Persists)
 }
@@ -149,31 +171,32 @@ func writeComment(ew *errWriter, lines []string) {
 	}
 }
 
-func headroomText(p Parameters) string {
-	return fmt.Sprintf("growth headroom, VM parameter 25, in bytes: %s. After a scavenge the VM adds old space while less than this is free, one segment of at least this size (page-rounded; a larger allocation gets the next power of two). At once; not saved in the image.",
-		MiB(p.HeadroomBytes))
-}
-
-func shrinkText(p Parameters) string {
-	return fmt.Sprintf("shrink threshold, VM parameter 24, in bytes: %s. At the end of a full GC the VM returns wholly empty segments to the OS, only when free old space exceeds both this and the growth headroom (%s), and keeps about the headroom free. From the next full GC; not saved in the image.",
-		MiB(p.ShrinkBytes), MiB(p.HeadroomBytes))
-}
-
-func ratioText(p Parameters) string {
-	return fmt.Sprintf("full GC ratio, VM parameter 55, a Float: after a scavenge, the VM runs a full GC once old space in use has grown by %s since the last full GC. At once; not saved in the image.",
-		trimPercent(p.FullGCRatio))
-}
-
-func survivorsText(c *Config) string {
-	p := c.Parameters
-	survivor := heapsim.ComputeLayout(c.VM).SurvivorBytes
-	what := fmt.Sprintf("p = %.3g: once a scavenge leaves the survivor space over 90 %% full, the next tenures the past survivors in its lowest %.0f %% (about the oldest)",
-		p.SurvivorsProportion, 100*(1-math.Min(p.SurvivorsProportion, 1)))
-	if p.SurvivorsProportion >= 1 {
-		what = fmt.Sprintf("p = %.3g: keep all survivors; only what overflows the survivor space is tenured", p.SurvivorsProportion)
+// ownComment is the comment of the VM parameters gctune explains in the VM's own terms (what
+// the VM does with the value), each opening with the table's label and parameter number.
+func ownComment(c *Config, t search.Tunable) (string, bool) {
+	head := fmt.Sprintf("%s, VM parameter %d", t.Label, t.VMParam)
+	v := c.VM
+	switch t.Name {
+	case search.ParamHeadroom:
+		return fmt.Sprintf("%s, in bytes: %s. After a scavenge the VM adds old space while less than this is free, one segment of at least this size (page-rounded; a larger allocation gets the next power of two). At once; not saved in the image.",
+			head, MiB(v.GrowthHeadroomBytes)), true
+	case search.ParamShrink:
+		return fmt.Sprintf("%s, in bytes: %s. At the end of a full GC the VM returns wholly empty segments to the OS, only when free old space exceeds both this and the growth headroom (%s), and keeps about the headroom free. From the next full GC; not saved in the image.",
+			head, MiB(v.ShrinkThresholdBytes), MiB(v.GrowthHeadroomBytes)), true
+	case search.ParamRatio:
+		return fmt.Sprintf("%s, a Float: after a scavenge, the VM runs a full GC once old space in use has grown by %s since the last full GC. At once; not saved in the image.",
+			head, trimPercent(v.FullGCRatio)), true
+	case search.ParamProportion:
+		p := t.Get(c.Point)
+		what := fmt.Sprintf("p = %.3g: once a scavenge leaves the survivor space over 90 %% full, the next tenures the past survivors in its lowest %.0f %% (about the oldest)",
+			p, 100*(1-math.Min(p, 1)))
+		if p >= 1 {
+			what = fmt.Sprintf("p = %.3g: keep all survivors; only what overflows the survivor space is tenured", p)
+		}
+		return fmt.Sprintf("%s, in 64-byte units of the %s survivor space, %s. At once (the next scavenge already tenures by it); Pharo resets it at every session start and after every snapshot.",
+			head, MiB(heapsim.ComputeLayout(v).SurvivorBytes), what), true
 	}
-	return fmt.Sprintf("survivors to keep, VM parameter 6, in 64-byte units of the %s survivor space, %s. At once (the next scavenge already tenures by it); Pharo resets it at every session start and after every snapshot.",
-		MiB(survivor), what)
+	return "", false
 }
 
 // trimPercent writes a ratio as a percentage with up to 4 significant digits ("1,340 %").
@@ -213,10 +236,10 @@ func stSetting(c *Config, param string) string {
 	case search.UnitBytes:
 		detail = " (" + MiB(uint64(t.FromParams(c.VM))) + ")"
 	case search.UnitProportion:
-		detail = fmt.Sprintf(" (p = %.3g)", c.Parameters.SurvivorsProportion)
+		detail = fmt.Sprintf(" (p = %.3g)", t.Get(c.Point))
 	}
 	if t.AtLaunch {
-		return fmt.Sprintf("--edenSize=%s%s", EdenFlag(uint64(t.FromParams(c.VM))), detail)
+		return launchFlag(t, c.VM) + detail
 	}
 	return fmt.Sprintf("parameterAt: %d put: %s%s", t.VMParam, SmalltalkLiteral(v), detail)
 }
@@ -224,10 +247,32 @@ func stSetting(c *Config, param string) string {
 // LaunchFlag is the VM's launch flag for the new-space size ("--edenSize=741m"), or "" when
 // the configuration leaves it at the default.
 func LaunchFlag(c *Config) string {
-	if !c.sets(search.ParamNewSpace) || (c.Recommendation != nil && c.Recommendation.KeepDefaults) {
+	if c.Recommendation != nil && c.Recommendation.KeepDefaults {
 		return ""
 	}
-	return "--edenSize=" + EdenFlag(c.Parameters.EdenBytes)
+	for _, t := range search.Tunables() {
+		if t.AtLaunch && c.sets(t.Name) {
+			return launchFlag(t, c.VM)
+		}
+	}
+	return ""
+}
+
+// LaunchFlagOf is the VM's launch flag that gives p's new-space size ("--edenSize=16m"),
+// whatever an export sets.
+func LaunchFlagOf(p heapsim.Params) string {
+	for _, t := range search.Tunables() {
+		if t.AtLaunch {
+			return launchFlag(t, p)
+		}
+	}
+	return ""
+}
+
+// launchFlag is the launch flag that sets tunable t, the one set at launch (Tunable.AtLaunch),
+// to its value in p: the VM's --edenSize= (the new-space size).
+func launchFlag(t search.Tunable, p heapsim.Params) string {
+	return "--edenSize=" + EdenFlag(uint64(t.FromParams(p)))
 }
 
 // Statements are the script's Smalltalk statements without their comments, in order; none

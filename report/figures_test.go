@@ -94,8 +94,7 @@ func TestFiguresOfTestReport(t *testing.T) {
 	r := newTestReport(t)
 	require.Len(t, r.Workloads, 2)
 	require.Len(t, r.Comparisons, 2)
-	figs, err := Figures(r)
-	require.NoError(t, err)
+	figs := mustFigures(t, r)
 
 	want := []string{
 		"workload-1-lifetimes", "workload-1-lifetimes-log",
@@ -147,8 +146,7 @@ func TestFiguresOfTestReport(t *testing.T) {
 
 func TestWritePNGs(t *testing.T) {
 	r := newTestReport(t)
-	figs, err := Figures(r)
-	require.NoError(t, err)
+	figs := mustFigures(t, r)
 	figs = []Figure{figs[0], figs[4], figs[5]} // a histogram and the search figures are enough here
 	require.Equal(t, []string{"workload-1-lifetimes", "search-progress", "search-pareto"}, figureNames(figs))
 
@@ -183,13 +181,12 @@ func TestWritePNGs(t *testing.T) {
 }
 
 func TestWritePNGsErrors(t *testing.T) {
-	figs, err := Figures(&Report{})
-	require.NoError(t, err)
+	figs := mustFigures(t, &Report{})
 
 	// dir is a file.
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
-	_, err = WritePNGs(figs, file)
+	_, err := WritePNGs(figs, file)
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(err.Error(), "report: "), err.Error())
 	var pe *os.PathError
@@ -248,8 +245,7 @@ func renderAll(t *testing.T, figs []Figure, sweeps int) map[string]int {
 // renderReport renders every figure of r (see renderAll) and returns them.
 func renderReport(t *testing.T, r *Report) []Figure {
 	t.Helper()
-	figs, err := Figures(r)
-	require.NoError(t, err)
+	figs := mustFigures(t, r)
 	renderAll(t, figs, len(r.Sensitivity))
 	return figs
 }
@@ -328,8 +324,7 @@ func syntheticComparison(n int) Comparison {
 
 func TestRunFiguresDownsampleLongLogs(t *testing.T) {
 	r := &Report{Comparisons: []Comparison{syntheticComparison(12000)}}
-	figs, err := Figures(r)
-	require.NoError(t, err)
+	figs := mustFigures(t, r)
 	sizes := renderAll(t, figs, 0)
 	for _, f := range figs {
 		if f.Section == SectionRun {
@@ -347,16 +342,11 @@ func TestFigEffect(t *testing.T) {
 // TestWriteFigurePNGsForViewing writes every figure of the test report as PNG (and SVG) into
 // $REPORT_FIGS_DIR, to look at, and logs each SVG's size. Skipped when the variable is unset.
 func TestWriteFigurePNGsForViewing(t *testing.T) {
-	dir := os.Getenv("REPORT_FIGS_DIR")
-	if dir == "" {
-		t.Skip("REPORT_FIGS_DIR not set")
-	}
+	dir := previewEnv(t, "REPORT_FIGS_DIR", "REPORT_FIGS_DIR not set")
 	r := newTestReport(t)
-	figs, err := Figures(r)
-	require.NoError(t, err)
+	figs := mustFigures(t, r)
 	if os.Getenv("REPORT_FIGS_SYNTHETIC") != "" {
-		more, err := Figures(&Report{Comparisons: []Comparison{syntheticComparison(12000)}})
-		require.NoError(t, err)
+		more := mustFigures(t, &Report{Comparisons: []Comparison{syntheticComparison(12000)}})
 		for _, f := range more {
 			if f.Section == SectionRun {
 				f.Name = "synthetic-" + f.Name
@@ -364,7 +354,7 @@ func TestWriteFigurePNGsForViewing(t *testing.T) {
 			}
 		}
 	}
-	_, err = WritePNGs(figs, dir)
+	_, err := WritePNGs(figs, dir)
 	require.NoError(t, err)
 	var total int
 	for _, f := range figs {

@@ -2,8 +2,10 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -95,4 +97,34 @@ func newTestReport(t testing.TB) *Report {
 	})
 	require.NoError(t, fixtureErr)
 	return fixture
+}
+
+// mustFigures returns r's figures, failing the test on an error.
+func mustFigures(t testing.TB, r *Report) []Figure {
+	t.Helper()
+	figs, err := Figures(r)
+	require.NoError(t, err)
+	return figs
+}
+
+// previewEnv returns $name for a preview test (one that writes files to look at), skipping
+// the test when it is unset; hint says what to set.
+func previewEnv(t testing.TB, name, hint string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		t.Skip(hint)
+	}
+	return v
+}
+
+// envInt returns $name as an integer, def when it is unset.
+func envInt(t testing.TB, name string, def int) int {
+	t.Helper()
+	n := def
+	if v := os.Getenv(name); v != "" {
+		_, err := fmt.Sscan(v, &n)
+		require.NoError(t, err, name)
+	}
+	return n
 }

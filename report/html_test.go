@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"html/template"
 	"math"
 	"os"
@@ -511,13 +510,9 @@ func TestHTMLNumbers(t *testing.T) {
 // beside (.png, full height) and prints it (.pdf) when Chromium is available. It is for
 // looking at the page; it skips unless the variable is set.
 func TestHTMLPreview(t *testing.T) {
-	out := os.Getenv("REPORT_HTML_PREVIEW")
-	if out == "" {
-		t.Skip("set REPORT_HTML_PREVIEW=/path/report.html to write a preview page")
-	}
+	out := previewEnv(t, "REPORT_HTML_PREVIEW", "set REPORT_HTML_PREVIEW=/path/report.html to write a preview page")
 	r := htmlPreviewReport(t)
-	figs, err := Figures(r)
-	require.NoError(t, err)
+	figs := mustFigures(t, r)
 	var buf bytes.Buffer
 	require.NoError(t, Render(&buf, r, figs))
 	require.NoError(t, os.WriteFile(out, buf.Bytes(), 0o644))
@@ -529,11 +524,7 @@ func TestHTMLPreview(t *testing.T) {
 		return
 	}
 	ctx := context.Background()
-	height := 30000
-	if h := os.Getenv("REPORT_HTML_PREVIEW_HEIGHT"); h != "" {
-		_, err := fmt.Sscan(h, &height)
-		require.NoError(t, err)
-	}
+	height := envInt(t, "REPORT_HTML_PREVIEW_HEIGHT", 30000)
 	base := strings.TrimSuffix(out, filepath.Ext(out))
 	require.NoError(t, chromium.Screenshot(ctx, out, base+".png", 1200, height))
 	require.NoError(t, chromium.PrintToPDF(ctx, out, base+".pdf"))
@@ -549,11 +540,7 @@ func htmlPreviewReport(t *testing.T) *Report {
 	if len(names) == 0 {
 		names = []string{"dataframe-500mb"}
 	}
-	trials := 60
-	if n := os.Getenv("REPORT_HTML_PREVIEW_TRIALS"); n != "" {
-		_, err := fmt.Sscan(n, &trials)
-		require.NoError(t, err)
-	}
+	trials := envInt(t, "REPORT_HTML_PREVIEW_TRIALS", 60)
 	var ws []objective.Workload
 	var sums []*lifetimes.Summary
 	for _, name := range names {

@@ -35,38 +35,26 @@ type pathology struct {
 // pathologies returns the pathology kinds in the order the findings are made.
 func pathologies() []pathology {
 	return []pathology{
-		{
+		pathology{
 			kind: KindLargeAllocBursts, title: "Full GCs forced by large allocations that do not fit the free old space",
 			// A large-allocation full GC; their time.
-			present:  func(r runResult) bool { return r.acc.large > 0 },
 			cost:     func(r runResult) float64 { return r.acc.largeSeconds },
 			evidence: evidenceLargeAllocBursts,
-			count: func(best, back runResult) string {
-				return insteadOf(back.acc.large, best.acc.large, "such full GC", "such full GCs")
-			},
-		},
-		{
+		}.countedBy(func(r runResult) int { return r.acc.large }, "such full GC", "such full GCs"),
+		pathology{
 			kind: KindRatioLive, title: "Ratio-triggered full GCs that reclaim little because the data is live",
 			// A ratio full GC that found less than lowYieldShare dead; the ratio-triggered full
 			// GCs' time weighted by the share of old space they found live (time spent re-marking
 			// live data).
-			present:  func(r runResult) bool { return r.acc.lowYield > 0 },
 			cost:     func(r runResult) float64 { return r.acc.ratioLiveSeconds },
 			evidence: evidenceRatioLive,
-			count: func(best, back runResult) string {
-				return insteadOf(back.acc.lowYield, best.acc.lowYield, "low-yield ratio full GC", "low-yield ratio full GCs")
-			},
-		},
-		{
+		}.countedBy(func(r runResult) int { return r.acc.lowYield }, "low-yield ratio full GC", "low-yield ratio full GCs"),
+		pathology{
 			kind: KindRememberedSet, title: "Scavenges dominated by scanning the remembered set",
 			// A scavenge dominated by the remembered set; the time spent scanning it.
-			present:  func(r runResult) bool { return r.acc.rsDominated > 0 },
 			cost:     func(r runResult) float64 { return r.acc.rsSeconds },
 			evidence: evidenceRememberedSet,
-			count: func(best, back runResult) string {
-				return insteadOf(back.acc.rsDominated, best.acc.rsDominated, "dominated scavenge", "dominated scavenges")
-			},
-		},
+		}.countedBy(func(r runResult) int { return r.acc.rsDominated }, "dominated scavenge", "dominated scavenges"),
 		{
 			kind: KindPrematureTenuring, title: "Premature tenuring: objects promoted that die soon after",
 			// Short-lived objects tenured; their share of the tenuring time.
@@ -112,6 +100,14 @@ func evidenceCount(kind string, best, back runResult) string {
 		return p.count(best, back)
 	}
 	return ""
+}
+
+// countedBy sets p's present and count for a pathology shown by a number of events, n of
+// them in a run: one and many name an event and several.
+func (p pathology) countedBy(n func(r runResult) int, one, many string) pathology {
+	p.present = func(r runResult) bool { return n(r) > 0 }
+	p.count = func(best, back runResult) string { return insteadOf(n(back), n(best), one, many) }
+	return p
 }
 
 // insteadOf says " (3 such full GCs instead of 0)": back of them where the other run has n.

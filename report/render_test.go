@@ -19,8 +19,7 @@ func TestRenderEscapesNamesInFigures(t *testing.T) {
 	r.Comparisons = append([]Comparison(nil), r.Comparisons...)
 	r.Workloads[0].Name = evil
 	r.Comparisons[0].Workload = evil
-	figs, err := Figures(&r)
-	require.NoError(t, err)
+	figs := mustFigures(t, &r)
 	var page bytes.Buffer
 	require.NoError(t, Render(&page, &r, figs))
 	assert.NotContains(t, page.String(), "<script>")
@@ -32,8 +31,7 @@ func TestRenderEscapesNamesInFigures(t *testing.T) {
 // finding of the diagnosis and every workload's class table on the page.
 func TestRenderRealPage(t *testing.T) {
 	r := newTestReport(t)
-	figs, err := Figures(r)
-	require.NoError(t, err)
+	figs := mustFigures(t, r)
 	var page bytes.Buffer
 	require.NoError(t, Render(&page, r, figs))
 	assert.NotContains(t, page.String(), "ZgotmplZ", "no value refused by html/template")

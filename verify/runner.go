@@ -96,35 +96,27 @@ func (r ExecRunner) Run(ctx context.Context, spec RunSpec) (Outcome, error) {
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
+		eachLine(stdout, func(line string) {
 			forward(line)
 			if m, ok, err := costfit.ParseStatsLine(line); ok {
 				if err != nil {
 					out.StatsErr = err.Error()
-					continue
+					return
 				}
 				out.Stats = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), strings.TrimSpace(costfit.StatsPrefix)))
 				out.Measured, out.StatsErr = &m, ""
 			}
-		}
-		_, _ = io.Copy(io.Discard, stdout)
+		})
 	}()
 	go func() {
 		defer readers.Done()
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
+		eachLine(stderr, func(line string) {
 			forward(line)
 			out.StderrTail = append(out.StderrTail, line)
 			if len(out.StderrTail) > StderrLines {
 				out.StderrTail = out.StderrTail[1:]
 			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
+		})
 	}()
 	done := make(chan error, 1)
 	go func() {
@@ -163,4 +155,15 @@ func (r ExecRunner) Run(ctx context.Context, spec RunSpec) (Outcome, error) {
 		}
 	}
 	return out, nil
+}
+
+// eachLine calls f with each line r gives (lines up to 1 MiB), then reads r to its end, so
+// that the process writing to it never blocks on a full pipe.
+func eachLine(r io.Reader, f func(line string)) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f(sc.Text())
+	}
+	_, _ = io.Copy(io.Discard, r)
 }

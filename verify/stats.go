@@ -154,39 +154,32 @@ func pairedSpeedup(logs []float64) *Speedup {
 func meanMeasured(ms []costfit.Measured) *costfit.Measured {
 	n := float64(len(ms))
 	out := &costfit.Measured{}
-	meanF := func(get func(costfit.Measured) *float64) *float64 {
-		var sum float64
-		for _, m := range ms {
-			v := get(m)
-			if v == nil {
-				return nil
-			}
-			sum += *v
-		}
-		r := sum / n
-		return &r
-	}
-	meanI := func(get func(costfit.Measured) *int64) *int64 {
-		var sum int64
-		for _, m := range ms {
-			v := get(m)
-			if v == nil {
-				return nil
-			}
-			sum += *v
-		}
-		r := int64(math.Round(float64(sum) / n))
-		return &r
-	}
 	for _, m := range ms {
 		out.WallSeconds += m.WallSeconds / n
 	}
-	out.GCSeconds = meanF(func(m costfit.Measured) *float64 { return m.GCSeconds })
-	out.ScavengeSeconds = meanF(func(m costfit.Measured) *float64 { return m.ScavengeSeconds })
-	out.FullGCSeconds = meanF(func(m costfit.Measured) *float64 { return m.FullGCSeconds })
-	out.Scavenges = meanI(func(m costfit.Measured) *int64 { return m.Scavenges })
-	out.FullGCs = meanI(func(m costfit.Measured) *int64 { return m.FullGCs })
+	same := func(v float64) float64 { return v }
+	out.GCSeconds = meanOf(ms, func(m costfit.Measured) *float64 { return m.GCSeconds }, same)
+	out.ScavengeSeconds = meanOf(ms, func(m costfit.Measured) *float64 { return m.ScavengeSeconds }, same)
+	out.FullGCSeconds = meanOf(ms, func(m costfit.Measured) *float64 { return m.FullGCSeconds }, same)
+	round := func(v float64) int64 { return int64(math.Round(v)) }
+	out.Scavenges = meanOf(ms, func(m costfit.Measured) *int64 { return m.Scavenges }, round)
+	out.FullGCs = meanOf(ms, func(m costfit.Measured) *int64 { return m.FullGCs }, round)
 	return out
+}
+
+// meanOf is the mean of the figure get reads from every run, made a T by conv; nil when a run
+// lacks it.
+func meanOf[T int64 | float64](ms []costfit.Measured, get func(costfit.Measured) *T, conv func(float64) T) *T {
+	var sum T
+	for _, m := range ms {
+		v := get(m)
+		if v == nil {
+			return nil
+		}
+		sum += *v
+	}
+	r := conv(float64(sum) / float64(len(ms)))
+	return &r
 }
 
 // SamplesFromStored turns a study's stored runs into samples; runs of other sessions than
