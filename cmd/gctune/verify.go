@@ -227,14 +227,14 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 		return nil, err
 	}
 	meta := exportMeta(store, id, o.study, sp)
-	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: "--edenSize=" + export.EdenFlag(sp.VM.NewSpaceBytes),
+	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: export.LaunchFlagOf(sp.VM),
 		Script: defaultScript(sp.VM), PredictedSpeedup: 1}}
 	add := func(name string, trial int, c *export.Config) error {
 		var script bytes.Buffer
 		if err := export.WriteST(&script, c); err != nil {
 			return err
 		}
-		configs = append(configs, verify.Config{Name: name, Trial: trial, EdenFlag: "--edenSize=" + export.EdenFlag(c.Parameters.EdenBytes),
+		configs = append(configs, verify.Config{Name: name, Trial: trial, EdenFlag: export.LaunchFlagOf(c.VM),
 			Script: script.String(), PredictedSpeedup: c.Predicted.Speedup})
 		return nil
 	}
@@ -270,7 +270,7 @@ func defaultScript(vm heapsim.Params) string {
 	for _, t := range search.Tunables() {
 		switch {
 		case t.AtLaunch:
-			launch = append(launch, fmt.Sprintf("the %s is the launch flag --edenSize=%s", t.Label, export.EdenFlag(uint64(t.FromParams(vm)))))
+			launch = append(launch, fmt.Sprintf("the %s is the launch flag %s", t.Label, export.LaunchFlagOf(vm)))
 		case t.Text(vm) == search.DefaultWord:
 			pharo = append(pharo, fmt.Sprintf("%s (parameter %d) is Pharo's own", t.Label, t.VMParam))
 		}
