@@ -1,4 +1,4 @@
-package search
+package tpe
 
 // TPESampler is gctune's Tree-structured Parzen Estimator. goptuna's own tpe package is not used:
 // its kernel centres are scrambled by an in-place sort, its Gaussian distance is not squared,

@@ -1,4 +1,4 @@
-package search
+package tpe
 
 import (
 	"encoding/json"
@@ -307,7 +307,7 @@ type tpeOptunaCase struct {
 // restored. It also shows that this term is the only difference: dropping it here reproduces
 // Optuna 3.1's numbers.
 func TestTPEParzenMatchesOptuna31(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "tpe", "optuna31_parzen.json"))
+	raw, err := os.ReadFile(filepath.Join("testdata", "optuna31_parzen.json"))
 	require.NoError(t, err)
 	var file struct {
 		Cases []tpeOptunaCase `json:"cases"`

@@ -1,4 +1,4 @@
-package search
+package tpe
 
 import (
 	"fmt"
@@ -147,7 +147,7 @@ func TestTPEProposalsGolden(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("golden proposals are recorded on amd64")
 	}
-	datadriven.RunTest(t, "testdata/tpe/proposals", func(t *testing.T, d *datadriven.TestData) string {
+	datadriven.RunTest(t, "testdata/proposals", func(t *testing.T, d *datadriven.TestData) string {
 		if d.Cmd != "run" {
 			t.Fatalf("unknown command %q", d.Cmd)
 		}

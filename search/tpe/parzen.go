@@ -1,4 +1,4 @@
-package search
+package tpe
 
 // This file holds the Parzen estimator of the TPE sampler (tpe.go): the search-space
 // transform, the kernel fit (weights, adaptive bandwidths, magic clip, prior), sampling from the
