@@ -46,12 +46,12 @@ func samplerFactory(name string) (newSamplerFunc, error) {
 	switch name {
 	case SamplerTPE, "":
 		return func(seed uint64, parallel bool) (goptuna.Sampler, goptuna.RelativeSampler) {
-			t := tpe.NewTPESampler(tpe.TPEOptionSeed(seed), tpe.TPEOptionMultivariate(true), tpe.TPEOptionConstantLiar(parallel))
+			t := tpe.NewSampler(tpe.WithSeed(seed), tpe.WithMultivariate(true), tpe.WithConstantLiar(parallel))
 			return t, t
 		}, nil
 	case SamplerTPEIndependent:
 		return func(seed uint64, parallel bool) (goptuna.Sampler, goptuna.RelativeSampler) {
-			return tpe.NewTPESampler(tpe.TPEOptionSeed(seed), tpe.TPEOptionConstantLiar(parallel)), nil
+			return tpe.NewSampler(tpe.WithSeed(seed), tpe.WithConstantLiar(parallel)), nil
 		}, nil
 	case SamplerCMAES:
 		return func(seed uint64, _ bool) (goptuna.Sampler, goptuna.RelativeSampler) {
