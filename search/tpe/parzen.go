@@ -154,44 +154,53 @@ func (d *dimension) setGrid(gridLow, q float64, gridK int, top float64) {
 // density's bounds (a value outside, say from a hand-enqueued trial, would otherwise put a
 // kernel centre outside the truncation interval).
 func (d *dimension) transform(v float64) float64 {
-	switch d.kind {
-	case categorical:
-		return math.Round(v)
-	case discrete:
-		return d.snap(v)
+	if d.kind != continuous {
+		return d.round(v)
 	}
 	x := v
 	if d.isLog {
 		x = math.Log(v)
 	}
-	return math.Min(math.Max(x, d.low), d.high)
+	return clamp(x, d.low, d.high)
+}
+
+// untransform maps a value of TPE's space back to goptuna's internal representation.
+func (d *dimension) untransform(x float64) float64 {
+	if d.kind != continuous {
+		return d.round(x)
+	}
+	if d.isLog {
+		return clamp(math.Exp(x), d.distLow, d.distHigh)
+	}
+	return clamp(x, d.distLow, d.distHigh)
+}
+
+// round maps a value of a categorical or discrete dimension to the nearest choice index or
+// grid point; both spaces, goptuna's and TPE's, are the same for these kinds.
+func (d *dimension) round(v float64) float64 {
+	if d.kind == categorical {
+		return math.Round(v)
+	}
+	return d.snap(v)
 }
 
 // snap rounds a discrete value to the nearest grid point (clamped to the grid) and returns
 // exactly gridTop for the top point.
 func (d *dimension) snap(x float64) float64 {
 	k := math.Round((x - d.gridLow) / d.q)
-	switch {
-	case !(k > 0): // also NaN
+	if !(k > 0) { // also NaN
 		return d.gridLow
-	case k >= float64(d.gridK):
+	}
+	return d.gridPoint(k)
+}
+
+// gridPoint is the grid value gridLow + k*q of a discrete dimension for 0 <= k, exactly gridTop
+// for k >= gridK.
+func (d *dimension) gridPoint(k float64) float64 {
+	if k >= float64(d.gridK) {
 		return d.gridTop
 	}
 	return d.gridLow + k*d.q
-}
-
-// untransform maps a value of TPE's space back to goptuna's internal representation.
-func (d *dimension) untransform(x float64) float64 {
-	switch d.kind {
-	case categorical:
-		return math.Round(x)
-	case discrete:
-		return d.snap(x)
-	}
-	if d.isLog {
-		return math.Min(math.Max(math.Exp(x), d.distLow), d.distHigh)
-	}
-	return math.Min(math.Max(x, d.distLow), d.distHigh)
 }
 
 // sampleUniform draws one value of this dimension uniformly (the start-up phase), in TPE's
@@ -202,11 +211,7 @@ func (d *dimension) sampleUniform(rng *rand.Rand) float64 {
 	case categorical:
 		return float64(rng.IntN(d.nChoices))
 	case discrete:
-		k := rng.IntN(d.gridK + 1)
-		if k == d.gridK {
-			return d.gridTop
-		}
-		return d.gridLow + float64(k)*d.q
+		return d.gridPoint(float64(rng.IntN(d.gridK + 1)))
 	}
 	return d.low + rng.Float64()*(d.high-d.low)
 }
@@ -384,7 +389,7 @@ func numericalKernels(obs []float64, low, high float64, nDims int, p parzenParam
 		sigmaLow = span / math.Min(magicClipMaxKernels, 1+float64(m))
 	}
 	for k := range sigmas {
-		sigmas[k] = math.Min(math.Max(sigmas[k], sigmaLow), sigmaHigh)
+		sigmas[k] = clamp(sigmas[k], sigmaLow, sigmaHigh)
 	}
 	sigmas[n] = span // the prior
 	return mus, sigmas
@@ -532,6 +537,11 @@ func truncNormal(rng *rand.Rand, mu, sigma, low, high float64) float64 {
 	if math.IsNaN(x) {
 		x = mu
 	}
+	return clamp(x, low, high)
+}
+
+// clamp limits x to [low, high] (NaN stays NaN).
+func clamp(x, low, high float64) float64 {
 	return math.Min(math.Max(x, low), high)
 }
 
