@@ -513,9 +513,7 @@ func TestConcurrentCalls(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := 0; i < 20; i++ {
 				v, err := s.Sample(study, goptuna.FrozenTrial{ID: -1}, "x", unitBox)
 				if err == nil && (v < -5 || v > 5) {
@@ -529,7 +527,7 @@ func TestConcurrentCalls(t *testing.T) {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)
