@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """Python Optuna's samplers on gctune's 5-parameter shifted bowl.
 
-The reference side of search/tpe_bench_test.go (BenchmarkTPEBowl): the same bowl, the same
+The reference side of search/tpe/bench_test.go (BenchmarkBowl): the same bowl, the same
 budgets and 10 seeds, so gctune's TPE can be compared with Optuna's. Written for Optuna 3.1
 (Debian's python3-optuna: `apt-get install -y python3-optuna`), run with /usr/bin/python3:
 
     /usr/bin/python3 scripts/bench_samplers_bowl.py [--seeds 10] [--trials 200]
 
-The bowl (search/tpe_bowl_test.go): x0..x3 uniform on [-5, 5], x4 log-uniform on [1e-5, 1e5],
+The bowl (search/tpe/bowl_test.go): x0..x3 uniform on [-5, 5], x4 log-uniform on [1e-5, 1e5],
 
     f(x) = sum_{i<4} (x_i - c_i)^2 + (log10 x4 - 2)^2,   c = (1.5, -2, 3, -0.5),
 

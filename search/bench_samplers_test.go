@@ -344,9 +344,7 @@ func bsRunGrid(b *testing.B, c bsConfig, mode string) map[string]bsRun {
 		ch := make(chan job)
 		var wg sync.WaitGroup
 		for range c.par {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				for j := range ch {
 					r, err := bsStudy(j.w, mode, j.sampler, j.seed, c.trials)
 					mu.Lock()
@@ -368,7 +366,7 @@ func bsRunGrid(b *testing.B, c bsConfig, mode string) map[string]bsRun {
 						mode, j.w.name, j.sampler, j.seed, r.bestAt(c.trials), r.Default/r.bestAt(c.trials), c.trials, r.Failed, r.Seconds)
 					mu.Unlock()
 				}
-			}()
+			})
 		}
 		for _, j := range jobs {
 			ch <- j

@@ -2,12 +2,12 @@
 //
 // It owns the search space (new-space size, growth headroom and shrink threshold on log
 // scales, the full GC ratio on a log scale, survivors as the tenuring proportion p with p ≥ 1
-// meaning "keep all"), the samplers (gctune's own TPE, goptuna's CMA-ES, random), the seeding
-// and constraining of a search from the workload's lifetime Summary, and the optimisation
-// loop with parallel workers and progress reported through an injected Recorder. Optimize is
-// gonum-style: the problem (objective.Problem), the method (the sampler Settings names),
-// Settings whose zero values all mean something, and a Result (best trial, trials run and
-// finished, Status).
+// meaning "keep all"), the samplers (gctune's own TPE from package search/tpe, goptuna's
+// CMA-ES, random), the seeding and constraining of a search from the workload's lifetime
+// Summary, and the optimisation loop with parallel workers and progress reported through an
+// injected Recorder. Optimize is gonum-style: the problem (objective.Problem), the method (the
+// sampler Settings names), Settings whose zero values all mean something, and a Result (best
+// trial, trials run and finished, Status).
 //
 // It is the only package that imports goptuna's samplers. It runs trials through a
 // goptuna.Storage it is given and never touches SQL or files: opening storage, heartbeats and

@@ -259,9 +259,7 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 			wg.Wait()
 			return Result{Ran: int(ran.Load()), Status: StatusFailed}, fmt.Errorf("search: load study %q: %w", studyName, err)
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for runCtx.Err() == nil {
 				rep, more, err := runTrial(study, problem, s, w, &claimMu)
 				if !more {
@@ -277,7 +275,7 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 					s.Recorder.TrialDone(rep)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	res := Result{Ran: int(ran.Load()), Status: StatusBudgetReached}

@@ -6,6 +6,8 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/c-bata/goptuna/cmaes"
 	gtpe "github.com/c-bata/goptuna/tpe"
+
+	"github.com/gctune/gctune/search/tpe"
 )
 
 // Sampler names accepted by Settings.Sampler.
@@ -44,12 +46,12 @@ func samplerFactory(name string) (newSamplerFunc, error) {
 	switch name {
 	case SamplerTPE, "":
 		return func(seed uint64, parallel bool) (goptuna.Sampler, goptuna.RelativeSampler) {
-			t := NewTPESampler(TPEOptionSeed(seed), TPEOptionMultivariate(true), TPEOptionConstantLiar(parallel))
+			t := tpe.NewSampler(tpe.WithSeed(seed), tpe.WithMultivariate(true), tpe.WithConstantLiar(parallel))
 			return t, t
 		}, nil
 	case SamplerTPEIndependent:
 		return func(seed uint64, parallel bool) (goptuna.Sampler, goptuna.RelativeSampler) {
-			return NewTPESampler(TPEOptionSeed(seed), TPEOptionConstantLiar(parallel)), nil
+			return tpe.NewSampler(tpe.WithSeed(seed), tpe.WithConstantLiar(parallel)), nil
 		}, nil
 	case SamplerCMAES:
 		return func(seed uint64, _ bool) (goptuna.Sampler, goptuna.RelativeSampler) {

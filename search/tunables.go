@@ -109,7 +109,7 @@ func Tunables() []Tunable {
 	mib := float64(heapsim.MiB)
 	gib := float64(heapsim.GiB)
 	return []Tunable{
-		{
+		paramsField(Tunable{
 			Name: ParamNewSpace, Key: "eden", Label: "new space (eden) size", VMParam: 45,
 			Unit: UnitBytes, Log: true,
 			Default:     Bounds{Low: 4 * mib, High: 1 * gib},
@@ -119,12 +119,8 @@ func Tunables() []Tunable {
 			Persists:    "--edenSize= holds for one launch; parameter 45 is saved in the image header when the image is saved",
 			OfPoint:     func(p *Point) *float64 { return &p.NewSpaceBytes },
 			OfSpace:     func(s *Space) *Bounds { return &s.NewSpaceBytes },
-			FromParams:  func(p heapsim.Params) float64 { return float64(p.NewSpaceBytes) },
-			ToParams:    func(p *heapsim.Params, v float64) { p.NewSpaceBytes = uint64(v) },
-			VMValue:     func(p heapsim.Params) any { return p.NewSpaceBytes },
-			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.NewSpaceBytes = b.NewSpaceBytes },
-		},
-		{
+		}, func(p *heapsim.Params) *uint64 { return &p.NewSpaceBytes }),
+		paramsField(Tunable{
 			Name: ParamHeadroom, Key: "headroom", Label: "growth headroom", VMParam: 25,
 			Unit: UnitBytes, Log: true,
 			Default:     Bounds{Low: 1 * mib, High: 4 * gib},
@@ -133,12 +129,8 @@ func Tunables() []Tunable {
 			Persists:    "not saved: set it at every start",
 			OfPoint:     func(p *Point) *float64 { return &p.HeadroomBytes },
 			OfSpace:     func(s *Space) *Bounds { return &s.HeadroomBytes },
-			FromParams:  func(p heapsim.Params) float64 { return float64(p.GrowthHeadroomBytes) },
-			ToParams:    func(p *heapsim.Params, v float64) { p.GrowthHeadroomBytes = uint64(v) },
-			VMValue:     func(p heapsim.Params) any { return p.GrowthHeadroomBytes },
-			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.GrowthHeadroomBytes = b.GrowthHeadroomBytes },
-		},
-		{
+		}, func(p *heapsim.Params) *uint64 { return &p.GrowthHeadroomBytes }),
+		paramsField(Tunable{
 			Name: ParamShrink, Key: "shrink", Label: "shrink threshold", VMParam: 24,
 			Unit: UnitBytes, Log: true,
 			Default:     Bounds{Low: 1 * mib, High: 8 * gib},
@@ -147,12 +139,8 @@ func Tunables() []Tunable {
 			Persists:    "not saved: set it at every start",
 			OfPoint:     func(p *Point) *float64 { return &p.ShrinkBytes },
 			OfSpace:     func(s *Space) *Bounds { return &s.ShrinkBytes },
-			FromParams:  func(p heapsim.Params) float64 { return float64(p.ShrinkThresholdBytes) },
-			ToParams:    func(p *heapsim.Params, v float64) { p.ShrinkThresholdBytes = uint64(v) },
-			VMValue:     func(p heapsim.Params) any { return p.ShrinkThresholdBytes },
-			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.ShrinkThresholdBytes = b.ShrinkThresholdBytes },
-		},
-		{
+		}, func(p *heapsim.Params) *uint64 { return &p.ShrinkThresholdBytes }),
+		paramsField(Tunable{
 			Name: ParamRatio, Key: "ratio", Label: "full GC ratio", VMParam: 55,
 			Unit: UnitRatio, Log: true,
 			Default:     Bounds{Low: 0.05, High: 50},
@@ -161,11 +149,7 @@ func Tunables() []Tunable {
 			Persists:    "not saved: set it at every start",
 			OfPoint:     func(p *Point) *float64 { return &p.Ratio },
 			OfSpace:     func(s *Space) *Bounds { return &s.Ratio },
-			FromParams:  func(p heapsim.Params) float64 { return p.FullGCRatio },
-			ToParams:    func(p *heapsim.Params, v float64) { p.FullGCRatio = v },
-			VMValue:     func(p heapsim.Params) any { return p.FullGCRatio },
-			Reset:       func(p *heapsim.Params, b heapsim.Params) { p.FullGCRatio = b.FullGCRatio },
-		},
+		}, func(p *heapsim.Params) *float64 { return &p.FullGCRatio }),
 		{
 			Name: ParamProportion, Key: "survivors_proportion", Label: "survivors to keep", VMParam: 6,
 			Unit: UnitProportion, Log: false,
@@ -189,6 +173,18 @@ func Tunables() []Tunable {
 			Reset:   func(p *heapsim.Params, b heapsim.Params) { p.Survivors = b.Survivors },
 		},
 	}
+}
+
+// paramsField returns t with FromParams, ToParams, VMValue and Reset reading and writing the
+// heapsim.Params field that field addresses: the four accessors of a tunable that is one field
+// of the simulator's parameters, whose own type (bytes as uint64, a ratio as float64) is also
+// the VM's.
+func paramsField[T uint64 | float64](t Tunable, field func(*heapsim.Params) *T) Tunable {
+	t.FromParams = func(p heapsim.Params) float64 { return float64(*field(&p)) }
+	t.ToParams = func(p *heapsim.Params, v float64) { *field(p) = T(v) }
+	t.VMValue = func(p heapsim.Params) any { return *field(&p) }
+	t.Reset = func(p *heapsim.Params, base heapsim.Params) { *field(p) = *field(&base) }
+	return t
 }
 
 // TunableNamed returns the tunable whose Name is name.

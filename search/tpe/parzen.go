@@ -1,6 +1,6 @@
-package search
+package tpe
 
-// This file holds the Parzen estimator of the TPE sampler (tpe.go): the search-space
+// This file holds the Parzen estimator of the TPE sampler (sampler.go): the search-space
 // transform, the kernel fit (weights, adaptive bandwidths, magic clip, prior), sampling from the
 // truncated mixture and its log density. It is written from Bergstra et al. 2011, "Algorithms
 // for Hyper-Parameter Optimization" (NeurIPS), section 4, and from the defaults documented by
@@ -16,37 +16,37 @@ import (
 	"github.com/c-bata/goptuna"
 )
 
-// tpeDimKind says how one dimension of the search space is modelled.
-type tpeDimKind int
+// dimKind says how one dimension of the search space is modelled.
+type dimKind int
 
 const (
-	// tpeContinuous: a Gaussian kernel density on [low, high] (Uniform, LogUniform).
-	tpeContinuous tpeDimKind = iota
-	// tpeDiscrete: a Gaussian kernel density on [low, high] widened by half a step on each
+	// continuous: a Gaussian kernel density on [low, high] (Uniform, LogUniform).
+	continuous dimKind = iota
+	// discrete: a Gaussian kernel density on [low, high] widened by half a step on each
 	// side, whose mass is collected on a grid of cells of width q (Int, StepInt, Discrete).
-	tpeDiscrete
-	// tpeCategorical: a weighted histogram over choice indices (Categorical).
-	tpeCategorical
+	discrete
+	// categorical: a weighted histogram over choice indices (Categorical).
+	categorical
 )
 
 // Numerical constants of the estimator.
 const (
-	// tpeMagicClipMaxKernels caps the magic clip's divisor: sigma >= (high-low)/min(100, 1+m)
+	// magicClipMaxKernels caps the magic clip's divisor: sigma >= (high-low)/min(100, 1+m)
 	// for m kernels (Bergstra et al. 2011 and hyperopt; Optuna's consider_magic_clip).
-	tpeMagicClipMaxKernels = 100.0
-	// tpeScottMagnitude is the constant of the multivariate bandwidth rule
+	magicClipMaxKernels = 100.0
+	// scottMagnitude is the constant of the multivariate bandwidth rule
 	// sigma = 0.2 * n^(-1/(D+4)) * (high-low): Scott's rule as used by BOHB (Falkner et al.
 	// 2018) and by Optuna's multivariate TPE (SIGMA0_MAGNITUDE = 0.2).
-	tpeScottMagnitude = 0.2
-	// tpeMinSigma is the smallest bandwidth when the magic clip is off (Optuna's EPS).
-	tpeMinSigma = 1e-12
-	// tpeLogQAsymptotic is the standardised distance beyond which log Q(x) (the Gaussian upper
+	scottMagnitude = 0.2
+	// minSigma is the smallest bandwidth when the magic clip is off (Optuna's EPS).
+	minSigma = 1e-12
+	// logQAsymptotic is the standardised distance beyond which log Q(x) (the Gaussian upper
 	// tail) is computed from its asymptotic series instead of math.Erfc: erfc(37/sqrt 2) is
 	// about 6e-300, still a normal float64, and there the series' error is below 1e-16.
-	tpeLogQAsymptotic = 37.0
+	logQAsymptotic = 37.0
 )
 
-// tpeDim is one dimension of the search space, in TPE's internal (transformed) space.
+// dimension is one dimension of the search space, in TPE's internal (transformed) space.
 //
 // Transform: LogUniform is modelled in log space; Uniform, Int, StepInt and Discrete in their
 // own linear space; Categorical by choice index (goptuna's internal representation). A discrete
@@ -54,10 +54,10 @@ const (
 // [gridLow - q/2, gridTop + q/2], so that every grid value, including the upper bound, owns a
 // cell of the same width q (goptuna's own random sampler never returns the upper bound of an
 // integer range; this one does).
-type tpeDim struct {
+type dimension struct {
 	name string
 	dist interface{}
-	kind tpeDimKind
+	kind dimKind
 	// low, high bound the kernel density in the transformed space.
 	low, high float64
 	// isLog marks a LogUniform dimension (transformed value = log of goptuna's value).
@@ -71,10 +71,10 @@ type tpeDim struct {
 	nChoices int
 }
 
-// newTPEDim builds the dimension for a goptuna distribution. single reports a distribution
+// newDimension builds the dimension for a goptuna distribution. single reports a distribution
 // with only one value, which needs no model: its value is singleValue.
-func newTPEDim(name string, dist interface{}) (dim tpeDim, single bool, singleValue float64, err error) {
-	dim = tpeDim{name: name, dist: dist}
+func newDimension(name string, dist interface{}) (dim dimension, single bool, singleValue float64, err error) {
+	dim = dimension{name: name, dist: dist}
 	switch d := dist.(type) {
 	case goptuna.UniformDistribution:
 		if !(d.Low <= d.High) || math.IsInf(d.Low, 0) || math.IsInf(d.High, 0) {
@@ -83,7 +83,7 @@ func newTPEDim(name string, dist interface{}) (dim tpeDim, single bool, singleVa
 		if d.Single() {
 			return dim, true, d.Low, nil
 		}
-		dim.kind = tpeContinuous
+		dim.kind = continuous
 		dim.low, dim.high = d.Low, d.High
 		dim.distLow, dim.distHigh = d.Low, d.High
 	case goptuna.LogUniformDistribution:
@@ -93,7 +93,7 @@ func newTPEDim(name string, dist interface{}) (dim tpeDim, single bool, singleVa
 		if d.Single() {
 			return dim, true, d.Low, nil
 		}
-		dim.kind = tpeContinuous
+		dim.kind = continuous
 		dim.isLog = true
 		dim.low, dim.high = math.Log(d.Low), math.Log(d.High)
 		dim.distLow, dim.distHigh = d.Low, d.High
@@ -135,7 +135,7 @@ func newTPEDim(name string, dist interface{}) (dim tpeDim, single bool, singleVa
 		if d.Single() {
 			return dim, true, 0, nil
 		}
-		dim.kind = tpeCategorical
+		dim.kind = categorical
 		dim.nChoices = len(d.Choices)
 	default:
 		return dim, false, 0, fmt.Errorf("search: tpe: param %q: distribution %T: %w", name, dist, goptuna.ErrUnknownDistribution)
@@ -144,8 +144,8 @@ func newTPEDim(name string, dist interface{}) (dim tpeDim, single bool, singleVa
 }
 
 // setGrid makes d the discrete dimension gridLow + k*q, k = 0..gridK, whose top value is top.
-func (d *tpeDim) setGrid(gridLow, q float64, gridK int, top float64) {
-	d.kind = tpeDiscrete
+func (d *dimension) setGrid(gridLow, q float64, gridK int, top float64) {
+	d.kind = discrete
 	d.q, d.gridLow, d.gridTop, d.gridK = q, gridLow, top, gridK
 	d.low, d.high = gridLow-0.5*q, top+0.5*q
 }
@@ -153,69 +153,74 @@ func (d *tpeDim) setGrid(gridLow, q float64, gridK int, top float64) {
 // transform maps goptuna's internal value of this dimension into TPE's space, clamped to the
 // density's bounds (a value outside, say from a hand-enqueued trial, would otherwise put a
 // kernel centre outside the truncation interval).
-func (d *tpeDim) transform(v float64) float64 {
-	switch d.kind {
-	case tpeCategorical:
-		return math.Round(v)
-	case tpeDiscrete:
-		return d.snap(v)
+func (d *dimension) transform(v float64) float64 {
+	if d.kind != continuous {
+		return d.round(v)
 	}
 	x := v
 	if d.isLog {
 		x = math.Log(v)
 	}
-	return math.Min(math.Max(x, d.low), d.high)
+	return clamp(x, d.low, d.high)
+}
+
+// untransform maps a value of TPE's space back to goptuna's internal representation.
+func (d *dimension) untransform(x float64) float64 {
+	if d.kind != continuous {
+		return d.round(x)
+	}
+	if d.isLog {
+		return clamp(math.Exp(x), d.distLow, d.distHigh)
+	}
+	return clamp(x, d.distLow, d.distHigh)
+}
+
+// round maps a value of a categorical or discrete dimension to the nearest choice index or
+// grid point; both spaces, goptuna's and TPE's, are the same for these kinds.
+func (d *dimension) round(v float64) float64 {
+	if d.kind == categorical {
+		return math.Round(v)
+	}
+	return d.snap(v)
 }
 
 // snap rounds a discrete value to the nearest grid point (clamped to the grid) and returns
 // exactly gridTop for the top point.
-func (d *tpeDim) snap(x float64) float64 {
+func (d *dimension) snap(x float64) float64 {
 	k := math.Round((x - d.gridLow) / d.q)
-	switch {
-	case !(k > 0): // also NaN
+	if !(k > 0) { // also NaN
 		return d.gridLow
-	case k >= float64(d.gridK):
+	}
+	return d.gridPoint(k)
+}
+
+// gridPoint is the grid value gridLow + k*q of a discrete dimension for 0 <= k, exactly gridTop
+// for k >= gridK.
+func (d *dimension) gridPoint(k float64) float64 {
+	if k >= float64(d.gridK) {
 		return d.gridTop
 	}
 	return d.gridLow + k*d.q
 }
 
-// untransform maps a value of TPE's space back to goptuna's internal representation.
-func (d *tpeDim) untransform(x float64) float64 {
-	switch d.kind {
-	case tpeCategorical:
-		return math.Round(x)
-	case tpeDiscrete:
-		return d.snap(x)
-	}
-	if d.isLog {
-		return math.Min(math.Max(math.Exp(x), d.distLow), d.distHigh)
-	}
-	return math.Min(math.Max(x, d.distLow), d.distHigh)
-}
-
 // sampleUniform draws one value of this dimension uniformly (the start-up phase), in TPE's
 // space: uniform in log space for LogUniform, uniform over all grid points including the upper
 // bound for discrete dimensions, uniform over choices for categoricals.
-func (d *tpeDim) sampleUniform(rng *rand.Rand) float64 {
+func (d *dimension) sampleUniform(rng *rand.Rand) float64 {
 	switch d.kind {
-	case tpeCategorical:
+	case categorical:
 		return float64(rng.IntN(d.nChoices))
-	case tpeDiscrete:
-		k := rng.IntN(d.gridK + 1)
-		if k == d.gridK {
-			return d.gridTop
-		}
-		return d.gridLow + float64(k)*d.q
+	case discrete:
+		return d.gridPoint(float64(rng.IntN(d.gridK + 1)))
 	}
 	return d.low + rng.Float64()*(d.high-d.low)
 }
 
-// tpeParzenParams are the settings of the Parzen estimator (Optuna's _ParzenEstimatorParameters;
+// parzenParams are the settings of the Parzen estimator (Optuna's _ParzenEstimatorParameters;
 // consider_prior is always on).
-type tpeParzenParams struct {
+type parzenParams struct {
 	// priorWeight is the raw weight of the prior kernel; observations carry the weights of
-	// tpeDefaultWeights (at most 1 each). Default 1.0.
+	// defaultWeights (at most 1 each). Default 1.0.
 	priorWeight float64
 	// considerMagicClip bounds bandwidths below by (high-low)/min(100, 1+m). Default true.
 	considerMagicClip bool
@@ -227,16 +232,16 @@ type tpeParzenParams struct {
 	multivariate bool
 }
 
-// tpeDefaultParzenParams returns Optuna's documented defaults.
-func tpeDefaultParzenParams() tpeParzenParams {
-	return tpeParzenParams{priorWeight: 1.0, considerMagicClip: true}
+// defaultParzenParams returns Optuna's documented defaults.
+func defaultParzenParams() parzenParams {
+	return parzenParams{priorWeight: 1.0, considerMagicClip: true}
 }
 
-// tpeDefaultWeights is the weight of each of n observations, oldest first (Bergstra et al.
+// defaultWeights is the weight of each of n observations, oldest first (Bergstra et al.
 // 2013, "Making a Science of Model Search", and Optuna's default_weights): uniform (1) for
 // n < 25; otherwise the newest 25 weigh 1 and the oldest n-25 ramp linearly from 1/n up to 1,
 // so that old observations fade as the search moves on.
-func tpeDefaultWeights(n int) []float64 {
+func defaultWeights(n int) []float64 {
 	w := make([]float64, n)
 	if n < 25 {
 		for i := range w {
@@ -259,15 +264,15 @@ func tpeDefaultWeights(n int) []float64 {
 	return w
 }
 
-// tpeParzen is a mixture of m = n+1 kernels: one per observation plus the prior (the last).
+// parzen is a mixture of m = n+1 kernels: one per observation plus the prior (the last).
 // Kernel k is the product over dimensions of a truncated Gaussian N(mu[d][k], sigma[d][k])
 // restricted to [low_d, high_d] (continuous and discrete dimensions) or of a categorical
 // distribution catP[d][k] (categorical dimensions); its mixture weight is weights[k]. With one
 // dimension this is the univariate estimator of Bergstra et al. 2011; with several it is the
 // joint density of multivariate TPE (Falkner et al. 2018), where all dimensions of a draw share
 // the kernel index k.
-type tpeParzen struct {
-	dims []tpeDim
+type parzen struct {
+	dims []dimension
 	// weights are the normalised mixture weights (sum 1), logWeights their logs.
 	weights, logWeights []float64
 	// mus and sigmas are [dim][kernel]; nil rows for categorical dimensions.
@@ -279,7 +284,7 @@ type tpeParzen struct {
 	catP, catLogP [][][]float64
 }
 
-// newTPEParzen fits the estimator to observations obs[d][i] (TPE's space, one row per
+// newParzen fits the estimator to observations obs[d][i] (TPE's space, one row per
 // dimension, observations oldest first) with per-observation weights w[i].
 //
 // Mixture weights: w_i / (sum w + priorWeight) for the observations and
@@ -300,10 +305,10 @@ type tpeParzen struct {
 //
 // Categorical: kernel i puts priorWeight/(n+1) on every choice plus 1 on its observed choice,
 // normalised; the prior kernel is uniform.
-func newTPEParzen(dims []tpeDim, obs [][]float64, w []float64, p tpeParzenParams) *tpeParzen {
+func newParzen(dims []dimension, obs [][]float64, w []float64, p parzenParams) *parzen {
 	n := len(w)
 	m := n + 1
-	pe := &tpeParzen{
+	pe := &parzen{
 		dims:       dims,
 		weights:    make([]float64, m),
 		logWeights: make([]float64, m),
@@ -327,24 +332,24 @@ func newTPEParzen(dims []tpeDim, obs [][]float64, w []float64, p tpeParzenParams
 
 	for d := range dims {
 		dim := &dims[d]
-		if dim.kind == tpeCategorical {
-			pe.catP[d], pe.catLogP[d] = tpeCategoricalKernels(obs[d], dim.nChoices, p.priorWeight)
+		if dim.kind == categorical {
+			pe.catP[d], pe.catLogP[d] = categoricalKernels(obs[d], dim.nChoices, p.priorWeight)
 			continue
 		}
-		mus, sigmas := tpeNumericalKernels(obs[d], dim.low, dim.high, len(dims), p)
+		mus, sigmas := numericalKernels(obs[d], dim.low, dim.high, len(dims), p)
 		pe.mus[d], pe.sigmas[d] = mus, sigmas
 		pe.logMass[d] = make([]float64, m)
 		for k := range mus {
-			pe.logMass[d][k] = tpeLogNormalMass((dim.low-mus[k])/sigmas[k], (dim.high-mus[k])/sigmas[k])
+			pe.logMass[d][k] = logNormalMass((dim.low-mus[k])/sigmas[k], (dim.high-mus[k])/sigmas[k])
 		}
 	}
 	return pe
 }
 
-// tpeNumericalKernels returns the centres and bandwidths of the n observation kernels plus the
+// numericalKernels returns the centres and bandwidths of the n observation kernels plus the
 // prior (last) for one numerical dimension on [low, high] of a D-dimensional estimator; see
-// newTPEParzen for the rules.
-func tpeNumericalKernels(obs []float64, low, high float64, nDims int, p tpeParzenParams) (mus, sigmas []float64) {
+// newParzen for the rules.
+func numericalKernels(obs []float64, low, high float64, nDims int, p parzenParams) (mus, sigmas []float64) {
 	n := len(obs)
 	m := n + 1
 	span := high - low
@@ -354,7 +359,7 @@ func tpeNumericalKernels(obs []float64, low, high float64, nDims int, p tpeParze
 	sigmas = make([]float64, m)
 
 	if p.multivariate {
-		s := tpeScottMagnitude * math.Pow(math.Max(float64(n), 1), -1/float64(nDims+4)) * span
+		s := scottMagnitude * math.Pow(math.Max(float64(n), 1), -1/float64(nDims+4)) * span
 		for k := range sigmas {
 			sigmas[k] = s
 		}
@@ -379,22 +384,21 @@ func tpeNumericalKernels(obs []float64, low, high float64, nDims int, p tpeParze
 		}
 	}
 
-	maxSigma := span
-	minSigma := tpeMinSigma
+	sigmaLow, sigmaHigh := minSigma, span
 	if p.considerMagicClip {
-		minSigma = span / math.Min(tpeMagicClipMaxKernels, 1+float64(m))
+		sigmaLow = span / math.Min(magicClipMaxKernels, 1+float64(m))
 	}
 	for k := range sigmas {
-		sigmas[k] = math.Min(math.Max(sigmas[k], minSigma), maxSigma)
+		sigmas[k] = clamp(sigmas[k], sigmaLow, sigmaHigh)
 	}
 	sigmas[n] = span // the prior
 	return mus, sigmas
 }
 
-// tpeCategoricalKernels returns each kernel's probabilities over nChoices choices and their
+// categoricalKernels returns each kernel's probabilities over nChoices choices and their
 // logs: observation kernel i is proportional to priorWeight/(n+1) + [c == obs_i], the prior
 // kernel (last) is uniform.
-func tpeCategoricalKernels(obs []float64, nChoices int, priorWeight float64) (p, logP [][]float64) {
+func categoricalKernels(obs []float64, nChoices int, priorWeight float64) (p, logP [][]float64) {
 	n := len(obs)
 	p = make([][]float64, n+1)
 	logP = make([][]float64, n+1)
@@ -428,19 +432,19 @@ func tpeCategoricalKernels(obs []float64, nChoices int, priorWeight float64) (p,
 // with probability weights[k], then every dimension from kernel k, a truncated Gaussian drawn
 // by inverting its CDF (then snapped to the grid for discrete dimensions) or a choice drawn
 // from its categorical row. The order of draws is fixed, so a seeded rng gives the same points.
-func (pe *tpeParzen) sample(rng *rand.Rand, size int) [][]float64 {
+func (pe *parzen) sample(rng *rand.Rand, size int) [][]float64 {
 	out := make([][]float64, size)
 	for i := range out {
-		k := tpeDrawIndex(rng, pe.weights)
+		k := drawIndex(rng, pe.weights)
 		x := make([]float64, len(pe.dims))
 		for d := range pe.dims {
 			dim := &pe.dims[d]
 			switch dim.kind {
-			case tpeCategorical:
-				x[d] = float64(tpeDrawIndex(rng, pe.catP[d][k]))
+			case categorical:
+				x[d] = float64(drawIndex(rng, pe.catP[d][k]))
 			default:
-				v := tpeTruncNormal(rng, pe.mus[d][k], pe.sigmas[d][k], dim.low, dim.high)
-				if dim.kind == tpeDiscrete {
+				v := truncNormal(rng, pe.mus[d][k], pe.sigmas[d][k], dim.low, dim.high)
+				if dim.kind == discrete {
 					v = dim.snap(v)
 				}
 				x[d] = v
@@ -460,14 +464,14 @@ func (pe *tpeParzen) sample(rng *rand.Rand, size int) [][]float64 {
 // discrete dimension it is the kernel's mass on the grid cell [x-q/2, x+q/2] (intersected with
 // [low, high]) divided by Z, i.e. the probability of drawing that grid value; for a
 // categorical dimension it is the kernel's probability of the choice.
-func (pe *tpeParzen) logPDF(x []float64) float64 {
+func (pe *parzen) logPDF(x []float64) float64 {
 	m := len(pe.weights)
 	terms := make([]float64, m)
 	copy(terms, pe.logWeights)
 	for d := range pe.dims {
 		dim := &pe.dims[d]
 		switch dim.kind {
-		case tpeCategorical:
+		case categorical:
 			c := int(x[d])
 			for k := 0; k < m; k++ {
 				if c < 0 || c >= dim.nChoices {
@@ -476,27 +480,27 @@ func (pe *tpeParzen) logPDF(x []float64) float64 {
 				}
 				terms[k] += pe.catLogP[d][k][c]
 			}
-		case tpeContinuous:
+		case continuous:
 			for k := 0; k < m; k++ {
 				mu, sigma := pe.mus[d][k], pe.sigmas[d][k]
 				z := (x[d] - mu) / sigma
 				terms[k] += -0.5*z*z - math.Log(sigma) - 0.5*math.Log(2*math.Pi) - pe.logMass[d][k]
 			}
-		case tpeDiscrete:
+		case discrete:
 			lo := math.Max(x[d]-0.5*dim.q, dim.low)
 			hi := math.Min(x[d]+0.5*dim.q, dim.high)
 			for k := 0; k < m; k++ {
 				mu, sigma := pe.mus[d][k], pe.sigmas[d][k]
-				terms[k] += tpeLogNormalMass((lo-mu)/sigma, (hi-mu)/sigma) - pe.logMass[d][k]
+				terms[k] += logNormalMass((lo-mu)/sigma, (hi-mu)/sigma) - pe.logMass[d][k]
 			}
 		}
 	}
-	return tpeLogSumExp(terms)
+	return logSumExp(terms)
 }
 
-// tpeDrawIndex draws an index with probability proportional to p[i] (p sums to about 1) by
+// drawIndex draws an index with probability proportional to p[i] (p sums to about 1) by
 // inverting the cumulative sum; rounding at the end of the sum falls to the last positive entry.
-func tpeDrawIndex(rng *rand.Rand, p []float64) int {
+func drawIndex(rng *rand.Rand, p []float64) int {
 	u := rng.Float64()
 	acc := 0.0
 	last := 0
@@ -513,19 +517,19 @@ func tpeDrawIndex(rng *rand.Rand, p []float64) int {
 	return last
 }
 
-// tpeTruncNormal draws from N(mu, sigma) truncated to [low, high] by inverting the CDF: with
+// truncNormal draws from N(mu, sigma) truncated to [low, high] by inverting the CDF: with
 // u uniform on [0,1), p = Phi(a) + u*(Phi(b)-Phi(a)), a = (low-mu)/sigma, b = (high-mu)/sigma,
 // and x = mu + sigma*Phi^-1(p). The lower half is inverted through Phi and the upper half
 // through the upper tail Q = 1-Phi, so that neither tail loses precision.
-func tpeTruncNormal(rng *rand.Rand, mu, sigma, low, high float64) float64 {
+func truncNormal(rng *rand.Rand, mu, sigma, low, high float64) float64 {
 	a, b := (low-mu)/sigma, (high-mu)/sigma
 	u := rng.Float64()
-	pa, pb := tpePhi(a), tpePhi(b)
+	pa, pb := normalCDF(a), normalCDF(b)
 	var z float64
 	if p := pa + u*(pb-pa); p < 0.5 {
 		z = -math.Sqrt2 * math.Erfcinv(2*p)
 	} else {
-		qa, qb := tpePhi(-a), tpePhi(-b) // Q(a), Q(b)
+		qa, qb := normalCDF(-a), normalCDF(-b) // Q(a), Q(b)
 		q := qb + (1-u)*(qa-qb)
 		z = math.Sqrt2 * math.Erfcinv(2*q)
 	}
@@ -533,19 +537,24 @@ func tpeTruncNormal(rng *rand.Rand, mu, sigma, low, high float64) float64 {
 	if math.IsNaN(x) {
 		x = mu
 	}
+	return clamp(x, low, high)
+}
+
+// clamp limits x to [low, high] (NaN stays NaN).
+func clamp(x, low, high float64) float64 {
 	return math.Min(math.Max(x, low), high)
 }
 
-// tpePhi is the standard normal CDF, Phi(z) = erfc(-z/sqrt 2)/2, accurate in the lower tail.
-func tpePhi(z float64) float64 {
+// normalCDF is the standard normal CDF, Phi(z) = erfc(-z/sqrt 2)/2, accurate in the lower tail.
+func normalCDF(z float64) float64 {
 	return 0.5 * math.Erfc(-z/math.Sqrt2)
 }
 
-// tpeLogQ is log Q(x), the log of the standard normal upper tail 1-Phi(x), finite for every
+// logQ is log Q(x), the log of the standard normal upper tail 1-Phi(x), finite for every
 // finite x: math.Erfc while it stays a normal float64, then the asymptotic series
 // Q(x) = phi(x)/x * (1 - 1/x^2 + 3/x^4 - 15/x^6 + ...).
-func tpeLogQ(x float64) float64 {
-	if x < tpeLogQAsymptotic {
+func logQ(x float64) float64 {
+	if x < logQAsymptotic {
 		return math.Log(0.5 * math.Erfc(x/math.Sqrt2))
 	}
 	x2 := x * x
@@ -553,33 +562,33 @@ func tpeLogQ(x float64) float64 {
 	return -0.5*x2 - math.Log(x) - 0.5*math.Log(2*math.Pi) + math.Log(series)
 }
 
-// tpeLogNormalMass is log(Phi(b) - Phi(a)), the standard normal mass of [a, b], computed
+// logNormalMass is log(Phi(b) - Phi(a)), the standard normal mass of [a, b], computed
 // without cancellation: in a tail it is log(Q(a) - Q(b)) = log Q(a) + log1p(-exp(log Q(b) -
 // log Q(a))) (mirrored for the lower tail); an interval containing 0 has mass at least
 // min(Phi(b)-1/2, 1/2-Phi(a)) and is computed directly from erf. Empty intervals give -Inf.
-func tpeLogNormalMass(a, b float64) float64 {
+func logNormalMass(a, b float64) float64 {
 	switch {
 	case !(a < b):
 		return math.Inf(-1)
 	case a > 0:
-		return tpeLogDiffExp(tpeLogQ(a), tpeLogQ(b))
+		return logDiffExp(logQ(a), logQ(b))
 	case b < 0:
-		return tpeLogDiffExp(tpeLogQ(-b), tpeLogQ(-a))
+		return logDiffExp(logQ(-b), logQ(-a))
 	}
 	return math.Log(0.5 * (math.Erf(b/math.Sqrt2) - math.Erf(a/math.Sqrt2)))
 }
 
-// tpeLogDiffExp is log(exp(la) - exp(lb)) for la >= lb, computed as la + log1p(-exp(lb-la)).
-func tpeLogDiffExp(la, lb float64) float64 {
+// logDiffExp is log(exp(la) - exp(lb)) for la >= lb, computed as la + log1p(-exp(lb-la)).
+func logDiffExp(la, lb float64) float64 {
 	if math.IsInf(la, -1) || lb >= la {
 		return math.Inf(-1)
 	}
 	return la + math.Log1p(-math.Exp(lb-la))
 }
 
-// tpeLogSumExp is log(sum_i exp(v_i)), computed as max + log(sum exp(v_i - max)) so that
+// logSumExp is log(sum_i exp(v_i)), computed as max + log(sum exp(v_i - max)) so that
 // neither very large nor very negative terms overflow or vanish. All -Inf gives -Inf.
-func tpeLogSumExp(v []float64) float64 {
+func logSumExp(v []float64) float64 {
 	mx := math.Inf(-1)
 	for _, x := range v {
 		if x > mx {

@@ -1,4 +1,4 @@
-package search
+package tpe
 
 import (
 	"fmt"
@@ -16,34 +16,34 @@ import (
 //
 // so that in TPE's internal space (log for x4) it is a sum of squares in a box of side 10 with
 // the optimum off-centre; its minimum is 0.
-var tpeBowlCentre = [4]float64{1.5, -2, 3, -0.5}
+var bowlCentre = [4]float64{1.5, -2, 3, -0.5}
 
 const (
-	tpeBowlLogLow, tpeBowlLogHigh = 1e-5, 1e5
-	tpeBowlLogCentre              = 2.0 // log10 of x4's optimum
+	bowlLogLow, bowlLogHigh = 1e-5, 1e5
+	bowlLogCentre           = 2.0 // log10 of x4's optimum
 )
 
-// tpeBowl is the objective of the shifted bowl.
-func tpeBowl(trial goptuna.Trial) (float64, error) {
+// bowl is the objective of the shifted bowl.
+func bowl(trial goptuna.Trial) (float64, error) {
 	f := 0.0
-	for i, c := range tpeBowlCentre {
+	for i, c := range bowlCentre {
 		x, err := trial.SuggestFloat(fmt.Sprintf("x%d", i), -5, 5)
 		if err != nil {
 			return 0, err
 		}
 		f += (x - c) * (x - c)
 	}
-	x4, err := trial.SuggestLogFloat("x4", tpeBowlLogLow, tpeBowlLogHigh)
+	x4, err := trial.SuggestLogFloat("x4", bowlLogLow, bowlLogHigh)
 	if err != nil {
 		return 0, err
 	}
-	d := math.Log10(x4) - tpeBowlLogCentre
+	d := math.Log10(x4) - bowlLogCentre
 	return f + d*d, nil
 }
 
-// tpeRunBowl runs nTrials of the bowl in an in-memory study with the given samplers (rel may be
+// runBowl runs nTrials of the bowl in an in-memory study with the given samplers (rel may be
 // nil) and returns the best value after each trial (running minimum), one entry per trial.
-func tpeRunBowl(s goptuna.Sampler, rel goptuna.RelativeSampler, nTrials int) ([]float64, error) {
+func runBowl(s goptuna.Sampler, rel goptuna.RelativeSampler, nTrials int) ([]float64, error) {
 	opts := []goptuna.StudyOption{goptuna.StudyOptionSampler(s), goptuna.StudyOptionLogger(nil)}
 	if rel != nil {
 		opts = append(opts, goptuna.StudyOptionRelativeSampler(rel))
@@ -52,7 +52,7 @@ func tpeRunBowl(s goptuna.Sampler, rel goptuna.RelativeSampler, nTrials int) ([]
 	if err != nil {
 		return nil, err
 	}
-	if err := study.Optimize(tpeBowl, nTrials); err != nil {
+	if err := study.Optimize(bowl, nTrials); err != nil {
 		return nil, err
 	}
 	trials, err := study.GetTrials()
@@ -71,8 +71,8 @@ func tpeRunBowl(s goptuna.Sampler, rel goptuna.RelativeSampler, nTrials int) ([]
 	return best, nil
 }
 
-// tpeMedian returns the median of v (the mean of the middle two for an even count).
-func tpeMedian(v []float64) float64 {
+// median returns the median of v (the mean of the middle two for an even count).
+func median(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	n := len(s)

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Reference values of Optuna 3.1's Parzen estimator for search/tpe_parzen_test.go.
+"""Reference values of Optuna 3.1's Parzen estimator for search/tpe/parzen_test.go.
 
 Regenerate (Debian python3-optuna 3.1.0) with:
 
-    /usr/bin/python3 search/testdata/tpe/gen_optuna31_parzen.py > search/testdata/tpe/optuna31_parzen.json
+    /usr/bin/python3 search/tpe/testdata/gen_optuna31_parzen.py > search/tpe/testdata/optuna31_parzen.json
 
 Each case fits optuna.samplers._tpe.parzen_estimator._ParzenEstimator with Optuna's default
 parameters (prior on, weight 1, magic clip on, endpoints off, default_weights) to fixed

@@ -1,4 +1,4 @@
-package search
+package tpe
 
 import (
 	"fmt"
@@ -17,13 +17,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// tpeKinds are the choices of the categorical parameter of tpeMixed, with their costs.
-var tpeKinds = []string{"a", "b", "c", "d"}
+// kinds are the choices of the categorical parameter of mixed, with their costs.
+var kinds = []string{"a", "b", "c", "d"}
 
-// tpeMixed is an objective over every kind of distribution TPE models: a float, a log-float,
+// mixed is an objective over every kind of distribution TPE models: a float, a log-float,
 // an int, a step-int and a categorical; it is minimised at x = 1, lr = 1e-2, n = 6, s = 10,
 // kind = "b".
-func tpeMixed(trial goptuna.Trial) (float64, error) {
+func mixed(trial goptuna.Trial) (float64, error) {
 	x, err := trial.SuggestFloat("x", -5, 5)
 	if err != nil {
 		return 0, err
@@ -40,7 +40,7 @@ func tpeMixed(trial goptuna.Trial) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	kind, err := trial.SuggestCategorical("kind", tpeKinds)
+	kind, err := trial.SuggestCategorical("kind", kinds)
 	if err != nil {
 		return 0, err
 	}
@@ -49,28 +49,28 @@ func tpeMixed(trial goptuna.Trial) (float64, error) {
 	return (x-1)*(x-1) + d*d + float64((n-6)*(n-6))/4 + float64(10-s)/5 + cost, nil
 }
 
-// tpeMixedSpace is tpeMixed's search space, declared to goptuna for multivariate runs:
+// mixedSpace is mixed's search space, declared to goptuna for multivariate runs:
 // goptuna v0.9.0's IntersectionSearchSpace compares distributions with != and panics on a
 // CategoricalDistribution (it holds a slice) whenever a RelativeSampler is set, so a study
-// with a categorical parameter must define its space (see TestTPEGoptunaCategoricalSpace).
-var tpeMixedSpace = map[string]interface{}{
+// with a categorical parameter must define its space (see TestGoptunaCategoricalSpace).
+var mixedSpace = map[string]interface{}{
 	"x":    goptuna.UniformDistribution{Low: -5, High: 5},
 	"lr":   goptuna.LogUniformDistribution{Low: 1e-4, High: 1},
 	"n":    goptuna.IntUniformDistribution{Low: 0, High: 8},
 	"s":    goptuna.StepIntUniformDistribution{Low: 0, High: 10, Step: 5},
-	"kind": goptuna.CategoricalDistribution{Choices: tpeKinds},
+	"kind": goptuna.CategoricalDistribution{Choices: kinds},
 }
 
-// tpeMixedStudy creates an in-memory study for tpeMixed with a TPE sampler.
-func tpeMixedStudy(t testing.TB, multivariate bool, opts ...TPEOption) *goptuna.Study {
+// mixedStudy creates an in-memory study for mixed with a TPE sampler.
+func mixedStudy(t testing.TB, multivariate bool, opts ...Option) *goptuna.Study {
 	t.Helper()
-	s, rel := tpeNewTPE(multivariate, opts...)
-	return tpeStudy(t, s, rel, goptuna.StudyOptionDefineSearchSpace(tpeMixedSpace))
+	s, rel := newSamplers(multivariate, opts...)
+	return newStudy(t, s, rel, goptuna.StudyOptionDefineSearchSpace(mixedSpace))
 }
 
-// tpeStudy creates an in-memory study using the sampler (and as relative sampler when it is a
+// newStudy creates an in-memory study using the sampler (and as relative sampler when it is a
 // multivariate TPE).
-func tpeStudy(t testing.TB, s goptuna.Sampler, rel goptuna.RelativeSampler, opts ...goptuna.StudyOption) *goptuna.Study {
+func newStudy(t testing.TB, s goptuna.Sampler, rel goptuna.RelativeSampler, opts ...goptuna.StudyOption) *goptuna.Study {
 	t.Helper()
 	all := []goptuna.StudyOption{goptuna.StudyOptionSampler(s), goptuna.StudyOptionLogger(nil)}
 	if rel != nil {
@@ -81,17 +81,17 @@ func tpeStudy(t testing.TB, s goptuna.Sampler, rel goptuna.RelativeSampler, opts
 	return study
 }
 
-// tpeNewTPE returns a TPE sampler and, when multivariate, the same sampler as relative sampler.
-func tpeNewTPE(multivariate bool, opts ...TPEOption) (goptuna.Sampler, goptuna.RelativeSampler) {
-	s := NewTPESampler(append(opts, TPEOptionMultivariate(multivariate))...)
+// newSamplers returns a TPE sampler and, when multivariate, the same sampler as relative sampler.
+func newSamplers(multivariate bool, opts ...Option) (goptuna.Sampler, goptuna.RelativeSampler) {
+	s := NewSampler(append(opts, WithMultivariate(multivariate))...)
 	if multivariate {
 		return s, s
 	}
 	return s, nil
 }
 
-// tpeTrials returns the study's trials ordered by number.
-func tpeTrials(t testing.TB, study *goptuna.Study) []goptuna.FrozenTrial {
+// sortedTrials returns the study's trials ordered by number.
+func sortedTrials(t testing.TB, study *goptuna.Study) []goptuna.FrozenTrial {
 	t.Helper()
 	trials, err := study.GetTrials()
 	require.NoError(t, err)
@@ -99,12 +99,12 @@ func tpeTrials(t testing.TB, study *goptuna.Study) []goptuna.FrozenTrial {
 	return trials
 }
 
-// tpeProposals renders each trial's internal parameters (sorted by name) and value with the
+// proposals renders each trial's internal parameters (sorted by name) and value with the
 // shortest exact float64 representation, one line per trial.
-func tpeProposals(t testing.TB, study *goptuna.Study) []string {
+func proposals(t testing.TB, study *goptuna.Study) []string {
 	t.Helper()
 	var lines []string
-	for _, tr := range tpeTrials(t, study) {
+	for _, tr := range sortedTrials(t, study) {
 		names := make([]string, 0, len(tr.InternalParams))
 		for name := range tr.InternalParams {
 			names = append(names, name)
@@ -121,13 +121,13 @@ func tpeProposals(t testing.TB, study *goptuna.Study) []string {
 	return lines
 }
 
-func TestTPEDeterminism(t *testing.T) {
+func TestDeterminism(t *testing.T) {
 	for _, multivariate := range []bool{false, true} {
 		t.Run(fmt.Sprintf("multivariate=%v", multivariate), func(t *testing.T) {
 			run := func(seed uint64) []string {
-				study := tpeMixedStudy(t, multivariate, TPEOptionSeed(seed))
-				require.NoError(t, study.Optimize(tpeMixed, 60))
-				return tpeProposals(t, study)
+				study := mixedStudy(t, multivariate, WithSeed(seed))
+				require.NoError(t, study.Optimize(mixed, 60))
+				return proposals(t, study)
 			}
 			a, b, c := run(7), run(7), run(8)
 			require.Len(t, a, 60)
@@ -138,16 +138,16 @@ func TestTPEDeterminism(t *testing.T) {
 	}
 }
 
-// TestTPEProposalsGolden pins the exact proposals of seeded runs in
-// testdata/tpe/proposals, so that any change to the sampler's maths or draw order shows up as
-// a diff to review. Regenerate with `go test ./search -run TPEProposalsGolden -rewrite`.
+// TestProposalsGolden pins the exact proposals of seeded runs in
+// testdata/proposals, so that any change to the sampler's maths or draw order shows up as
+// a diff to review. Regenerate with `go test ./search/tpe -run ProposalsGolden -rewrite`.
 // Go may fuse multiply-adds on other architectures, which changes last bits, so the file is
 // checked on amd64 only.
-func TestTPEProposalsGolden(t *testing.T) {
+func TestProposalsGolden(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("golden proposals are recorded on amd64")
 	}
-	datadriven.RunTest(t, "testdata/tpe/proposals", func(t *testing.T, d *datadriven.TestData) string {
+	datadriven.RunTest(t, "testdata/proposals", func(t *testing.T, d *datadriven.TestData) string {
 		if d.Cmd != "run" {
 			t.Fatalf("unknown command %q", d.Cmd)
 		}
@@ -155,40 +155,40 @@ func TestTPEProposalsGolden(t *testing.T) {
 		var trials int
 		d.ScanArgs(t, "seed", &seed)
 		d.ScanArgs(t, "trials", &trials)
-		study := tpeMixedStudy(t, d.HasArg("multivariate"), TPEOptionSeed(seed))
-		require.NoError(t, study.Optimize(tpeMixed, trials))
-		return strings.Join(tpeProposals(t, study), "\n") + "\n"
+		study := mixedStudy(t, d.HasArg("multivariate"), WithSeed(seed))
+		require.NoError(t, study.Optimize(mixed, trials))
+		return strings.Join(proposals(t, study), "\n") + "\n"
 	})
 }
 
-// TestTPEBeatsRandom is the quality check: on the 5-parameter shifted bowl (tpe_bowl_test.go)
+// TestBeatsRandom is the quality check: on the 5-parameter shifted bowl (bowl_test.go)
 // the median best value after 100 trials over 10 seeds is less than half random search's with
 // the same budget and seeds (measured: about 10x less).
-func TestTPEBeatsRandom(t *testing.T) {
+func TestBeatsRandom(t *testing.T) {
 	const nTrials, nSeeds = 100, 10
 	medianBest := func(make func(seed uint64) (goptuna.Sampler, goptuna.RelativeSampler)) float64 {
 		var best []float64
 		for seed := uint64(1); seed <= nSeeds; seed++ {
 			s, rel := make(seed)
-			trace, err := tpeRunBowl(s, rel, nTrials)
+			trace, err := runBowl(s, rel, nTrials)
 			require.NoError(t, err)
 			best = append(best, trace[nTrials-1])
 		}
-		return tpeMedian(best)
+		return median(best)
 	}
 	random := medianBest(func(seed uint64) (goptuna.Sampler, goptuna.RelativeSampler) {
 		return goptuna.NewRandomSampler(goptuna.RandomSamplerOptionSeed(int64(seed))), nil
 	})
 	for _, multivariate := range []bool{false, true} {
 		tpe := medianBest(func(seed uint64) (goptuna.Sampler, goptuna.RelativeSampler) {
-			return tpeNewTPE(multivariate, TPEOptionSeed(seed))
+			return newSamplers(multivariate, WithSeed(seed))
 		})
 		t.Logf("median best after %d trials: TPE (multivariate=%v) %.4f, random %.4f", nTrials, multivariate, tpe, random)
 		assert.Less(t, tpe, 0.5*random, "multivariate=%v", multivariate)
 	}
 }
 
-func TestTPEIntUpperBoundReachable(t *testing.T) {
+func TestIntUpperBoundReachable(t *testing.T) {
 	// Minimised at the upper bounds n = 3, s = 10, which goptuna's random sampler never draws.
 	objective := func(trial goptuna.Trial) (float64, error) {
 		n, err := trial.SuggestInt("n", 0, 3)
@@ -204,13 +204,13 @@ func TestTPEIntUpperBoundReachable(t *testing.T) {
 	for _, multivariate := range []bool{false, true} {
 		var startupTop, nTop, sTop, tpeN int
 		for seed := uint64(1); seed <= 5; seed++ {
-			s, rel := tpeNewTPE(multivariate, TPEOptionSeed(seed))
-			study := tpeStudy(t, s, rel)
+			s, rel := newSamplers(multivariate, WithSeed(seed))
+			study := newStudy(t, s, rel)
 			require.NoError(t, study.Optimize(objective, 40))
-			for _, tr := range tpeTrials(t, study) {
+			for _, tr := range sortedTrials(t, study) {
 				n, st := tr.Params["n"].(int), tr.Params["s"].(int)
 				require.True(t, n >= 0 && n <= 3 && st >= 0 && st <= 10 && st%5 == 0, "n=%d s=%d", n, st)
-				if tr.Number < TPEDefaultStartupTrials {
+				if tr.Number < DefaultStartupTrials {
 					if n == 3 || st == 10 {
 						startupTop++
 					}
@@ -232,16 +232,16 @@ func TestTPEIntUpperBoundReachable(t *testing.T) {
 	}
 }
 
-func TestTPECategorical(t *testing.T) {
+func TestCategorical(t *testing.T) {
 	for _, multivariate := range []bool{false, true} {
-		study := tpeMixedStudy(t, multivariate, TPEOptionSeed(11))
-		require.NoError(t, study.Optimize(tpeMixed, 80))
+		study := mixedStudy(t, multivariate, WithSeed(11))
+		require.NoError(t, study.Optimize(mixed, 80))
 		counts := map[string]int{}
 		tpeN := 0
-		for _, tr := range tpeTrials(t, study) {
+		for _, tr := range sortedTrials(t, study) {
 			kind := tr.Params["kind"].(string)
-			require.Contains(t, tpeKinds, kind)
-			if tr.Number >= TPEDefaultStartupTrials {
+			require.Contains(t, kinds, kind)
+			if tr.Number >= DefaultStartupTrials {
 				counts[kind]++
 				tpeN++
 			}
@@ -251,7 +251,7 @@ func TestTPECategorical(t *testing.T) {
 	}
 }
 
-// TestTPEAvoidsInfeasible: half the box (x0 >= 0) is infeasible. Infeasible trials are always
+// TestAvoidsInfeasible: half the box (x0 >= 0) is infeasible. Infeasible trials are always
 // in the bad group, so TPE learns to keep out of that half; a control that ignores feasibility
 // shows that the test discriminates.
 //
@@ -261,7 +261,7 @@ func TestTPECategorical(t *testing.T) {
 //   - "boundary": one bowl at (1, 0), so the constrained optimum lies on the boundary x0 = 0.
 //     The good group then sits at the boundary and its kernels straddle it, so TPE can only do
 //     about 60-65 % (the control about 20 %); this is what a memory budget usually looks like.
-func TestTPEAvoidsInfeasible(t *testing.T) {
+func TestAvoidsInfeasible(t *testing.T) {
 	objective := func(mark, boundary bool) goptuna.FuncObjective {
 		return func(trial goptuna.Trial) (float64, error) {
 			x0, err := trial.SuggestFloat("x0", -5, 5)
@@ -286,11 +286,11 @@ func TestTPEAvoidsInfeasible(t *testing.T) {
 	feasibleShare := func(multivariate, mark, boundary bool) float64 {
 		feasible, total := 0, 0
 		for seed := uint64(1); seed <= 6; seed++ {
-			s, rel := tpeNewTPE(multivariate, TPEOptionSeed(seed))
-			study := tpeStudy(t, s, rel)
+			s, rel := newSamplers(multivariate, WithSeed(seed))
+			study := newStudy(t, s, rel)
 			require.NoError(t, study.Optimize(objective(mark, boundary), 80))
-			for _, tr := range tpeTrials(t, study) {
-				if tr.Number < TPEDefaultStartupTrials {
+			for _, tr := range sortedTrials(t, study) {
+				if tr.Number < DefaultStartupTrials {
 					continue
 				}
 				total++
@@ -314,10 +314,10 @@ func TestTPEAvoidsInfeasible(t *testing.T) {
 	}
 }
 
-// TestTPEConstantLiar: with four RUNNING trials holding exactly the point TPE would propose,
+// TestConstantLiar: with four RUNNING trials holding exactly the point TPE would propose,
 // the constant liar moves the next proposal away, while without it the running trials are
 // ignored and the proposal is unchanged.
-func TestTPEConstantLiar(t *testing.T) {
+func TestConstantLiar(t *testing.T) {
 	dist := goptuna.UniformDistribution{Low: -5, High: 5}
 	space := map[string]interface{}{"x0": dist, "x1": dist}
 	objective := func(trial goptuna.Trial) (float64, error) {
@@ -330,8 +330,8 @@ func TestTPEConstantLiar(t *testing.T) {
 	}
 	for _, multivariate := range []bool{false, true} {
 		t.Run(fmt.Sprintf("multivariate=%v", multivariate), func(t *testing.T) {
-			s, rel := tpeNewTPE(multivariate, TPEOptionSeed(2))
-			study := tpeStudy(t, s, rel)
+			s, rel := newSamplers(multivariate, WithSeed(2))
+			study := newStudy(t, s, rel)
 			require.NoError(t, study.Optimize(objective, 30))
 			id, err := study.Storage.CreateNewTrial(study.ID)
 			require.NoError(t, err)
@@ -339,7 +339,7 @@ func TestTPEConstantLiar(t *testing.T) {
 			require.NoError(t, err)
 
 			propose := func(liar bool) map[string]float64 {
-				s := NewTPESampler(TPEOptionSeed(99), TPEOptionMultivariate(multivariate), TPEOptionConstantLiar(liar))
+				s := NewSampler(WithSeed(99), WithMultivariate(multivariate), WithConstantLiar(liar))
 				if multivariate {
 					p, err := s.SampleRelative(study, current, space)
 					require.NoError(t, err)
@@ -369,9 +369,9 @@ func TestTPEConstantLiar(t *testing.T) {
 	}
 }
 
-func TestTPEMaximize(t *testing.T) {
-	s := NewTPESampler(TPEOptionSeed(4))
-	study := tpeStudy(t, s, nil, goptuna.StudyOptionDirection(goptuna.StudyDirectionMaximize))
+func TestMaximize(t *testing.T) {
+	s := NewSampler(WithSeed(4))
+	study := newStudy(t, s, nil, goptuna.StudyOptionDirection(goptuna.StudyDirectionMaximize))
 	require.NoError(t, study.Optimize(func(trial goptuna.Trial) (float64, error) {
 		x, err := trial.SuggestFloat("x", -5, 5)
 		return -(x - 2) * (x - 2), err
@@ -381,8 +381,8 @@ func TestTPEMaximize(t *testing.T) {
 	assert.Greater(t, best, -0.05)
 }
 
-// tpeClone inserts a finished (or running) trial with one uniform parameter x.
-func tpeClone(t *testing.T, study *goptuna.Study, state goptuna.TrialState, x, value float64, attrs map[string]string, steps map[int]float64) {
+// cloneTrial inserts a finished (or running) trial with one uniform parameter x.
+func cloneTrial(t *testing.T, study *goptuna.Study, state goptuna.TrialState, x, value float64, attrs map[string]string, steps map[int]float64) {
 	t.Helper()
 	if attrs == nil {
 		attrs = map[string]string{}
@@ -394,25 +394,25 @@ func tpeClone(t *testing.T, study *goptuna.Study, state goptuna.TrialState, x, v
 		State: state, Value: value, IntermediateValues: steps,
 		DatetimeStart: time.Unix(0, 0), DatetimeComplete: time.Unix(1, 0),
 		InternalParams: map[string]float64{"x": x}, Params: map[string]interface{}{"x": x},
-		Distributions: map[string]interface{}{"x": tpeUnitBox},
+		Distributions: map[string]interface{}{"x": unitBox},
 		UserAttrs:     attrs, SystemAttrs: map[string]string{},
 	})
 	require.NoError(t, err)
 }
 
-// TestTPEHistoryAndSplit checks which trials are used and how they are grouped.
-func TestTPEHistoryAndSplit(t *testing.T) {
-	study := tpeStudy(t, goptuna.NewRandomSampler(), nil)
+// TestHistoryAndSplit checks which trials are used and how they are grouped.
+func TestHistoryAndSplit(t *testing.T) {
+	study := newStudy(t, goptuna.NewRandomSampler(), nil)
 	infeasible := map[string]string{"feasible": "false"}
-	tpeClone(t, study, goptuna.TrialStateComplete, 1.0, 5, nil, nil)                  // 0 good
-	tpeClone(t, study, goptuna.TrialStateComplete, 1.5, math.NaN(), nil, nil)         // 1 ignored
-	tpeClone(t, study, goptuna.TrialStateComplete, 2.0, math.Inf(-1), nil, nil)       // 2 ignored
-	tpeClone(t, study, goptuna.TrialStateFail, 2.5, 0, nil, nil)                      // 3 ignored
-	tpeClone(t, study, goptuna.TrialStateComplete, 3.0, 0.1, infeasible, nil)         // 4 infeasible: bad despite the best value
-	tpeClone(t, study, goptuna.TrialStatePruned, 3.5, 0, nil, map[int]float64{2: -9}) // 5 pruned, ranked after complete
-	tpeClone(t, study, goptuna.TrialStateRunning, 4.0, 0, nil, nil)                   // 6 running: only for the liar
-	tpeClone(t, study, goptuna.TrialStateComplete, -1.0, 7, nil, nil)                 // 7
-	tpeClone(t, study, goptuna.TrialStateComplete, -2.0, 6, nil, nil)                 // 8
+	cloneTrial(t, study, goptuna.TrialStateComplete, 1.0, 5, nil, nil)                  // 0 good
+	cloneTrial(t, study, goptuna.TrialStateComplete, 1.5, math.NaN(), nil, nil)         // 1 ignored
+	cloneTrial(t, study, goptuna.TrialStateComplete, 2.0, math.Inf(-1), nil, nil)       // 2 ignored
+	cloneTrial(t, study, goptuna.TrialStateFail, 2.5, 0, nil, nil)                      // 3 ignored
+	cloneTrial(t, study, goptuna.TrialStateComplete, 3.0, 0.1, infeasible, nil)         // 4 infeasible: bad despite the best value
+	cloneTrial(t, study, goptuna.TrialStatePruned, 3.5, 0, nil, map[int]float64{2: -9}) // 5 pruned, ranked after complete
+	cloneTrial(t, study, goptuna.TrialStateRunning, 4.0, 0, nil, nil)                   // 6 running: only for the liar
+	cloneTrial(t, study, goptuna.TrialStateComplete, -1.0, 7, nil, nil)                 // 7
+	cloneTrial(t, study, goptuna.TrialStateComplete, -2.0, 6, nil, nil)                 // 8
 	// 9: same name, other distribution: ignored.
 	_, err := study.Storage.CloneTrial(study.ID, goptuna.FrozenTrial{
 		State: goptuna.TrialStateComplete, Value: 0, IntermediateValues: map[int]float64{},
@@ -422,9 +422,9 @@ func TestTPEHistoryAndSplit(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	dim := tpeTestDim(t, "x", tpeUnitBox)
+	dim := testDimension(t, "x", unitBox)
 	current := goptuna.FrozenTrial{ID: -1}
-	xs := func(obs []tpeObservation) []float64 {
+	xs := func(obs []observation) []float64 {
 		out := make([]float64, len(obs))
 		for i, o := range obs {
 			out[i] = o.x[0]
@@ -432,7 +432,7 @@ func TestTPEHistoryAndSplit(t *testing.T) {
 		return out
 	}
 
-	h, err := NewTPESampler().history(study, current, []tpeDim{dim})
+	h, err := NewSampler().readHistory(study, current, []dimension{dim})
 	require.NoError(t, err)
 	assert.Equal(t, 5, h.nFinished) // trials 0, 4, 5, 7, 8
 	below, above := h.split(2)
@@ -442,82 +442,80 @@ func TestTPEHistoryAndSplit(t *testing.T) {
 	assert.Equal(t, []float64{1.0, 3.5, -1.0, -2.0}, xs(below))
 	assert.Equal(t, []float64{3.0}, xs(above))
 
-	hl, err := NewTPESampler(TPEOptionConstantLiar(true)).history(study, current, []tpeDim{dim})
+	hl, err := NewSampler(WithConstantLiar(true)).readHistory(study, current, []dimension{dim})
 	require.NoError(t, err)
 	assert.Equal(t, h.nFinished, hl.nFinished, "running trials are not counted as finished")
 	_, above = hl.split(2)
 	assert.Equal(t, []float64{3.0, 3.5, 4.0, -1.0}, xs(above))
 
 	// Maximising flips the ranking.
-	maxStudy := tpeStudy(t, goptuna.NewRandomSampler(), nil, goptuna.StudyOptionDirection(goptuna.StudyDirectionMaximize))
-	tpeClone(t, maxStudy, goptuna.TrialStateComplete, 1, 1, nil, nil)
-	tpeClone(t, maxStudy, goptuna.TrialStateComplete, 2, 2, nil, nil)
-	h, err = NewTPESampler().history(maxStudy, current, []tpeDim{dim})
+	maxStudy := newStudy(t, goptuna.NewRandomSampler(), nil, goptuna.StudyOptionDirection(goptuna.StudyDirectionMaximize))
+	cloneTrial(t, maxStudy, goptuna.TrialStateComplete, 1, 1, nil, nil)
+	cloneTrial(t, maxStudy, goptuna.TrialStateComplete, 2, 2, nil, nil)
+	h, err = NewSampler().readHistory(maxStudy, current, []dimension{dim})
 	require.NoError(t, err)
 	below, _ = h.split(1)
 	assert.Equal(t, []float64{2}, xs(below))
 }
 
-func TestTPEOptionsValidate(t *testing.T) {
-	require.NoError(t, NewTPESampler().Validate())
+func TestOptionsValidate(t *testing.T) {
+	require.NoError(t, NewSampler().Validate())
 	for _, tc := range []struct {
-		opt  TPEOption
+		opt  Option
 		want string
 	}{
-		{TPEOptionStartupTrials(-1), "startup trials"},
-		{TPEOptionEICandidates(0), "EI candidates"},
-		{TPEOptionGamma(nil), "gamma"},
-		{TPEOptionPriorWeight(0), "prior weight"},
-		{TPEOptionPriorWeight(math.NaN()), "prior weight"},
+		{WithStartupTrials(-1), "startup trials"},
+		{WithEICandidates(0), "EI candidates"},
+		{WithGamma(nil), "gamma"},
+		{WithPriorWeight(0), "prior weight"},
+		{WithPriorWeight(math.NaN()), "prior weight"},
 	} {
-		s := NewTPESampler(tc.opt)
+		s := NewSampler(tc.opt)
 		require.ErrorContains(t, s.Validate(), tc.want)
 		assert.True(t, strings.HasPrefix(s.Validate().Error(), "search: "))
-		_, err := s.Sample(nil, goptuna.FrozenTrial{}, "x", tpeUnitBox)
+		_, err := s.Sample(nil, goptuna.FrozenTrial{}, "x", unitBox)
 		assert.ErrorIs(t, err, s.Validate())
-		_, err = s.SampleRelative(nil, goptuna.FrozenTrial{}, map[string]interface{}{"x": tpeUnitBox})
+		_, err = s.SampleRelative(nil, goptuna.FrozenTrial{}, map[string]interface{}{"x": unitBox})
 		assert.ErrorIs(t, err, s.Validate())
 	}
 }
 
-func TestTPESampleRelativeWhenOff(t *testing.T) {
-	study := tpeStudy(t, goptuna.NewRandomSampler(), nil)
+func TestSampleRelativeWhenOff(t *testing.T) {
+	study := newStudy(t, goptuna.NewRandomSampler(), nil)
 	for i := 0; i < 20; i++ {
-		tpeClone(t, study, goptuna.TrialStateComplete, float64(i)/5-2, float64(i), nil, nil)
+		cloneTrial(t, study, goptuna.TrialStateComplete, float64(i)/5-2, float64(i), nil, nil)
 	}
-	space := map[string]interface{}{"x": tpeUnitBox}
-	p, err := NewTPESampler().SampleRelative(study, goptuna.FrozenTrial{ID: -1}, space)
+	space := map[string]interface{}{"x": unitBox}
+	p, err := NewSampler().SampleRelative(study, goptuna.FrozenTrial{ID: -1}, space)
 	require.NoError(t, err)
 	assert.NotNil(t, p)
 	assert.Empty(t, p, "univariate: goptuna falls back to Sample")
-	p, err = NewTPESampler(TPEOptionMultivariate(true)).SampleRelative(study, goptuna.FrozenTrial{ID: -1}, space)
+	p, err = NewSampler(WithMultivariate(true)).SampleRelative(study, goptuna.FrozenTrial{ID: -1}, space)
 	require.NoError(t, err)
 	assert.Len(t, p, 1)
 	// Single-valued parameters are left to Sample, which returns their value.
-	p, err = NewTPESampler(TPEOptionMultivariate(true)).SampleRelative(study, goptuna.FrozenTrial{ID: -1},
+	p, err = NewSampler(WithMultivariate(true)).SampleRelative(study, goptuna.FrozenTrial{ID: -1},
 		map[string]interface{}{"one": goptuna.IntUniformDistribution{Low: 2, High: 2}})
 	require.NoError(t, err)
 	assert.Empty(t, p)
-	v, err := NewTPESampler().Sample(study, goptuna.FrozenTrial{ID: -1}, "one", goptuna.IntUniformDistribution{Low: 2, High: 2})
+	v, err := NewSampler().Sample(study, goptuna.FrozenTrial{ID: -1}, "one", goptuna.IntUniformDistribution{Low: 2, High: 2})
 	require.NoError(t, err)
 	assert.Equal(t, 2.0, v)
 }
 
-// TestTPEConcurrentCalls exercises the mutex: many goroutines sampling from one sampler over a
+// TestConcurrentCalls exercises the mutex: many goroutines sampling from one sampler over a
 // fixed history (run it with -race).
-func TestTPEConcurrentCalls(t *testing.T) {
-	s := NewTPESampler(TPEOptionSeed(1), TPEOptionMultivariate(true), TPEOptionConstantLiar(true))
-	study := tpeStudy(t, s, s, goptuna.StudyOptionDefineSearchSpace(tpeMixedSpace))
-	require.NoError(t, study.Optimize(tpeMixed, 20))
-	space := map[string]interface{}{"x": tpeUnitBox, "kind": goptuna.CategoricalDistribution{Choices: tpeKinds}}
+func TestConcurrentCalls(t *testing.T) {
+	s := NewSampler(WithSeed(1), WithMultivariate(true), WithConstantLiar(true))
+	study := newStudy(t, s, s, goptuna.StudyOptionDefineSearchSpace(mixedSpace))
+	require.NoError(t, study.Optimize(mixed, 20))
+	space := map[string]interface{}{"x": unitBox, "kind": goptuna.CategoricalDistribution{Choices: kinds}}
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := 0; i < 20; i++ {
-				v, err := s.Sample(study, goptuna.FrozenTrial{ID: -1}, "x", tpeUnitBox)
+				v, err := s.Sample(study, goptuna.FrozenTrial{ID: -1}, "x", unitBox)
 				if err == nil && (v < -5 || v > 5) {
 					err = fmt.Errorf("x=%v out of range", v)
 				}
@@ -529,7 +527,7 @@ func TestTPEConcurrentCalls(t *testing.T) {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)
@@ -538,17 +536,17 @@ func TestTPEConcurrentCalls(t *testing.T) {
 	}
 }
 
-// TestTPEGoptunaCategoricalSpace pins a goptuna v0.9.0 fault that callers of a multivariate TPE
+// TestGoptunaCategoricalSpace pins a goptuna v0.9.0 fault that callers of a multivariate TPE
 // (or CMA-ES) must work around: with a RelativeSampler and a categorical parameter, inferring
 // the search space panics from the second trial on; defining the space avoids it.
-func TestTPEGoptunaCategoricalSpace(t *testing.T) {
+func TestGoptunaCategoricalSpace(t *testing.T) {
 	objective := func(trial goptuna.Trial) (float64, error) {
-		_, err := trial.SuggestCategorical("kind", tpeKinds)
+		_, err := trial.SuggestCategorical("kind", kinds)
 		return 0, err
 	}
-	s := NewTPESampler(TPEOptionMultivariate(true))
-	assert.Panics(t, func() { _ = tpeStudy(t, s, s).Optimize(objective, 3) })
-	study := tpeStudy(t, s, s, goptuna.StudyOptionDefineSearchSpace(
-		map[string]interface{}{"kind": goptuna.CategoricalDistribution{Choices: tpeKinds}}))
+	s := NewSampler(WithMultivariate(true))
+	assert.Panics(t, func() { _ = newStudy(t, s, s).Optimize(objective, 3) })
+	study := newStudy(t, s, s, goptuna.StudyOptionDefineSearchSpace(
+		map[string]interface{}{"kind": goptuna.CategoricalDistribution{Choices: kinds}}))
 	assert.NoError(t, study.Optimize(objective, 3))
 }

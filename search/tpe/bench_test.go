@@ -1,4 +1,4 @@
-package search
+package tpe
 
 import (
 	"fmt"
@@ -10,19 +10,19 @@ import (
 	gtpe "github.com/c-bata/goptuna/tpe"
 )
 
-// tpeBenchSampler names a way to build a study's samplers from a seed.
-type tpeBenchSampler struct {
+// benchSampler names a way to build a study's samplers from a seed.
+type benchSampler struct {
 	name string
 	make func(seed uint64) (goptuna.Sampler, goptuna.RelativeSampler)
 }
 
-// tpeBenchSamplers are the samplers compared on the bowl.
-var tpeBenchSamplers = []tpeBenchSampler{
+// benchSamplers are the samplers compared on the bowl.
+var benchSamplers = []benchSampler{
 	{"gctune-tpe", func(seed uint64) (goptuna.Sampler, goptuna.RelativeSampler) {
-		return NewTPESampler(TPEOptionSeed(seed)), nil
+		return NewSampler(WithSeed(seed)), nil
 	}},
 	{"gctune-tpe-multivariate", func(seed uint64) (goptuna.Sampler, goptuna.RelativeSampler) {
-		s := NewTPESampler(TPEOptionSeed(seed), TPEOptionMultivariate(true))
+		s := NewSampler(WithSeed(seed), WithMultivariate(true))
 		return s, s
 	}},
 	// goptuna's stock TPE draws from the global math/rand: its numbers change from run to run.
@@ -40,26 +40,26 @@ var tpeBenchSamplers = []tpeBenchSampler{
 	}},
 }
 
-// BenchmarkTPEBowl compares samplers on the 5-parameter shifted bowl (tpe_bowl_test.go): for
+// BenchmarkBowl compares samplers on the 5-parameter shifted bowl (bowl_test.go): for
 // each, the median over seeds 1..10 of the best value after 50, 100 and 200 trials, reported as
 // the metrics best@50, best@100, best@200 and logged as a Markdown table at the end. One
 // iteration runs 10 studies of 200 trials per sampler; run it once:
 //
-//	go test ./search -run '^$' -bench TPEBowl -benchtime 1x -v
+//	go test ./search/tpe -run '^$' -bench Bowl -benchtime 1x -v
 //
 // scripts/bench_samplers_bowl.py prints the same table for Python Optuna's samplers.
-func BenchmarkTPEBowl(b *testing.B) {
+func BenchmarkBowl(b *testing.B) {
 	const nSeeds, nTrials = 10, 200
 	checkpoints := []int{50, 100, 200}
-	rows := make([][]float64, len(tpeBenchSamplers))
-	for i, sm := range tpeBenchSamplers {
+	rows := make([][]float64, len(benchSamplers))
+	for i, sm := range benchSamplers {
 		b.Run(sm.name, func(b *testing.B) {
 			var medians []float64
 			for b.Loop() {
 				bests := make([][]float64, len(checkpoints))
 				for seed := uint64(1); seed <= nSeeds; seed++ {
 					s, rel := sm.make(seed)
-					trace, err := tpeRunBowl(s, rel, nTrials)
+					trace, err := runBowl(s, rel, nTrials)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -69,7 +69,7 @@ func BenchmarkTPEBowl(b *testing.B) {
 				}
 				medians = medians[:0]
 				for j := range checkpoints {
-					medians = append(medians, tpeMedian(bests[j]))
+					medians = append(medians, median(bests[j]))
 				}
 			}
 			for j, c := range checkpoints {
@@ -84,7 +84,7 @@ func BenchmarkTPEBowl(b *testing.B) {
 		fmt.Fprintf(&t, " @%d |", c)
 	}
 	t.WriteString("\n| --- |" + strings.Repeat(" --- |", len(checkpoints)) + "\n")
-	for i, sm := range tpeBenchSamplers {
+	for i, sm := range benchSamplers {
 		if rows[i] == nil {
 			continue // filtered out by -bench
 		}
@@ -97,12 +97,12 @@ func BenchmarkTPEBowl(b *testing.B) {
 	b.Log("\n" + t.String())
 }
 
-// BenchmarkTPESample measures one proposal of the bowl's first parameter (independent) and of
+// BenchmarkSample measures one proposal of the bowl's first parameter (independent) and of
 // the whole bowl (multivariate) against histories of 50, 200 and 1000 completed trials.
-func BenchmarkTPESample(b *testing.B) {
+func BenchmarkSample(b *testing.B) {
 	for _, n := range []int{50, 200, 1000} {
-		study := tpeStudy(b, goptuna.NewRandomSampler(goptuna.RandomSamplerOptionSeed(1)), nil)
-		if err := study.Optimize(tpeBowl, n); err != nil {
+		study := newStudy(b, goptuna.NewRandomSampler(goptuna.RandomSamplerOptionSeed(1)), nil)
+		if err := study.Optimize(bowl, n); err != nil {
 			b.Fatal(err)
 		}
 		trials, err := study.GetTrials()
@@ -113,7 +113,7 @@ func BenchmarkTPESample(b *testing.B) {
 		current := goptuna.FrozenTrial{ID: -1}
 		b.Run(fmt.Sprintf("independent/n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
-			s := NewTPESampler(TPEOptionSeed(1))
+			s := NewSampler(WithSeed(1))
 			for b.Loop() {
 				if _, err := s.Sample(study, current, "x0", space["x0"]); err != nil {
 					b.Fatal(err)
@@ -122,7 +122,7 @@ func BenchmarkTPESample(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("multivariate/n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
-			s := NewTPESampler(TPEOptionSeed(1), TPEOptionMultivariate(true))
+			s := NewSampler(WithSeed(1), WithMultivariate(true))
 			for b.Loop() {
 				if _, err := s.SampleRelative(study, current, space); err != nil {
 					b.Fatal(err)

@@ -1,17 +1,4 @@
-package search
-
-// TPESampler is gctune's Tree-structured Parzen Estimator. goptuna's own tpe package is not used:
-// its kernel centres are scrambled by an in-place sort, its Gaussian distance is not squared,
-// its log-sum-exp and acceptance weights are wrong, and it draws from the global math/rand
-// (docs/search.md, "samplers", lists the faults). This one is written from the algorithm:
-//
-//   - Bergstra, Bardenet, Bengio, Kégl 2011, "Algorithms for Hyper-Parameter Optimization"
-//     (NeurIPS): TPE, the adaptive Parzen estimator, the prior and the EI criterion.
-//   - Bergstra, Yamins, Cox 2013, "Making a Science of Model Search" (ICML): the linear
-//     forgetting ramp of observation weights.
-//   - Falkner, Klein, Hutter 2018, "BOHB" (ICML): the multivariate kernel density.
-//   - Optuna's TPESampler (v3.1) documentation and defaults, against which it is benchmarked
-//     (search/tpe_bench_test.go, scripts/bench_samplers_bowl.py).
+package tpe
 
 import (
 	"errors"
@@ -27,36 +14,36 @@ import (
 )
 
 var (
-	_ goptuna.Sampler         = (*TPESampler)(nil)
-	_ goptuna.RelativeSampler = (*TPESampler)(nil)
+	_ goptuna.Sampler         = (*Sampler)(nil)
+	_ goptuna.RelativeSampler = (*Sampler)(nil)
 )
 
 // Defaults of the TPE sampler (Optuna's documented TPESampler defaults).
 const (
-	// TPEDefaultStartupTrials is the number of finished observations of a parameter below which
+	// DefaultStartupTrials is the number of finished observations of a parameter below which
 	// the sampler draws it uniformly at random: a kernel density fitted to fewer points than
 	// this is mostly noise. Optuna's n_startup_trials = 10.
-	TPEDefaultStartupTrials = 10
-	// TPEDefaultEICandidates is the number of candidates drawn from l(x) and scored by
+	DefaultStartupTrials = 10
+	// DefaultEICandidates is the number of candidates drawn from l(x) and scored by
 	// l(x)/g(x) per proposal: more candidates exploit harder, fewer explore more. Optuna's and
 	// hyperopt's n_ei_candidates = 24.
-	TPEDefaultEICandidates = 24
-	// TPEDefaultPriorWeight is the weight of the prior kernel relative to an observation's
+	DefaultEICandidates = 24
+	// DefaultPriorWeight is the weight of the prior kernel relative to an observation's
 	// (at most 1): one pseudo-observation spread over the whole range. Optuna's prior_weight.
-	TPEDefaultPriorWeight = 1.0
-	// tpeFeasibleAttr is the trial user attribute that the objective sets to "false" when a
+	DefaultPriorWeight = 1.0
+	// feasibleAttr is the trial user attribute that the objective sets to "false" when a
 	// trial broke a constraint (a memory budget). Such trials are always in the "bad" group.
-	tpeFeasibleAttr = "feasible"
-	// tpePCGStream is the fixed second word of the PCG state, so one uint64 seed picks the
+	feasibleAttr = "feasible"
+	// pcgStream is the fixed second word of the PCG state, so one uint64 seed picks the
 	// stream (an arbitrary odd constant: the PCG multiplier of O'Neill 2014).
-	tpePCGStream = 0x5851f42d4c957f2d
+	pcgStream = 0x5851f42d4c957f2d
 )
 
-// TPEDefaultGamma is the size of the "good" group for n finished observations,
+// DefaultGamma is the size of the "good" group for n finished observations,
 // gamma(n) = min(ceil(0.1 n), 25): the best 10 %, at most 25 (Optuna's default_gamma). The good
 // group's density l(x) is what TPE samples from; a small fraction keeps it sharp, the cap keeps
 // it from spreading as the study grows.
-func TPEDefaultGamma(n int) int {
+func DefaultGamma(n int) int {
 	g := (n + 9) / 10 // ceil(0.1 n) for n >= 0
 	if g > 25 {
 		g = 25
@@ -64,11 +51,11 @@ func TPEDefaultGamma(n int) int {
 	return g
 }
 
-// TPEOption configures a TPESampler; see NewTPESampler.
-type TPEOption func(*tpeConfig)
+// Option configures a Sampler; see NewSampler.
+type Option func(*config)
 
-// tpeConfig holds the sampler's settings.
-type tpeConfig struct {
+// config holds the sampler's settings.
+type config struct {
 	seed          uint64
 	startupTrials int
 	eiCandidates  int
@@ -79,7 +66,7 @@ type tpeConfig struct {
 }
 
 // validate reports the first bad setting.
-func (c *tpeConfig) validate() error {
+func (c *config) validate() error {
 	switch {
 	case c.startupTrials < 0:
 		return fmt.Errorf("search: tpe: startup trials must be >= 0, got %d", c.startupTrials)
@@ -93,46 +80,46 @@ func (c *tpeConfig) validate() error {
 	return nil
 }
 
-// TPEOptionSeed sets the seed of the sampler's random stream (default 0). The same seed and the same
+// WithSeed sets the seed of the sampler's random stream (default 0). The same seed and the same
 // sequence of calls (hence the same history) give the same proposals, bit for bit.
-func TPEOptionSeed(seed uint64) TPEOption { return func(c *tpeConfig) { c.seed = seed } }
+func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 
-// TPEOptionStartupTrials sets how many finished observations of a parameter (or, multivariate, of
+// WithStartupTrials sets how many finished observations of a parameter (or, multivariate, of
 // the whole joint space) are drawn uniformly at random before TPE starts (default
-// TPEDefaultStartupTrials; must be >= 0).
-func TPEOptionStartupTrials(n int) TPEOption { return func(c *tpeConfig) { c.startupTrials = n } }
+// DefaultStartupTrials; must be >= 0).
+func WithStartupTrials(n int) Option { return func(c *config) { c.startupTrials = n } }
 
-// TPEOptionEICandidates sets how many candidates are drawn from l(x) per proposal (default
-// TPEDefaultEICandidates; must be >= 1).
-func TPEOptionEICandidates(n int) TPEOption { return func(c *tpeConfig) { c.eiCandidates = n } }
+// WithEICandidates sets how many candidates are drawn from l(x) per proposal (default
+// DefaultEICandidates; must be >= 1).
+func WithEICandidates(n int) Option { return func(c *config) { c.eiCandidates = n } }
 
-// TPEOptionGamma sets the function giving the size of the good group for n finished observations
-// (default TPEDefaultGamma). Its result is clamped to [0, number of feasible observations].
-func TPEOptionGamma(gamma func(n int) int) TPEOption { return func(c *tpeConfig) { c.gamma = gamma } }
+// WithGamma sets the function giving the size of the good group for n finished observations
+// (default DefaultGamma). Its result is clamped to [0, number of feasible observations].
+func WithGamma(gamma func(n int) int) Option { return func(c *config) { c.gamma = gamma } }
 
-// TPEOptionPriorWeight sets the weight of the prior kernel (default TPEDefaultPriorWeight; must be
+// WithPriorWeight sets the weight of the prior kernel (default DefaultPriorWeight; must be
 // finite and > 0).
-func TPEOptionPriorWeight(w float64) TPEOption { return func(c *tpeConfig) { c.priorWeight = w } }
+func WithPriorWeight(w float64) Option { return func(c *config) { c.priorWeight = w } }
 
-// TPEOptionMultivariate turns on multivariate TPE (default off): SampleRelative models the joint
+// WithMultivariate turns on multivariate TPE (default off): SampleRelative models the joint
 // density of all parameters of goptuna's relative search space as a mixture whose kernels are
 // products over dimensions, so correlations between parameters are learnt. Register the sampler
 // with both goptuna.StudyOptionSampler and goptuna.StudyOptionRelativeSampler.
-func TPEOptionMultivariate(on bool) TPEOption { return func(c *tpeConfig) { c.multivariate = on } }
+func WithMultivariate(on bool) Option { return func(c *config) { c.multivariate = on } }
 
-// TPEOptionConstantLiar turns on the constant liar (default off): RUNNING trials other than the one
+// WithConstantLiar turns on the constant liar (default off): RUNNING trials other than the one
 // being sampled count as observations of the bad group, as if they had the worst value, so
 // parallel workers sharing a study do not all propose the same point.
-func TPEOptionConstantLiar(on bool) TPEOption { return func(c *tpeConfig) { c.constantLiar = on } }
+func WithConstantLiar(on bool) Option { return func(c *config) { c.constantLiar = on } }
 
-// TPESampler is a seeded Tree-structured Parzen Estimator for goptuna. It implements both
+// Sampler is a seeded Tree-structured Parzen Estimator for goptuna. It implements both
 // goptuna.Sampler (independent TPE, one parameter at a time) and goptuna.RelativeSampler
-// (multivariate TPE, when TPEOptionMultivariate is on).
+// (multivariate TPE, when WithMultivariate is on).
 //
 // For each proposal it reads the study's trials, keeps the usable observations of the
 // parameter(s) (see below), splits them into a good group of the best gamma(n) and a bad group
 // of the rest, fits a Parzen estimator l(x) to the good group and g(x) to the bad group (see
-// newTPEParzen in tpe_parzen.go for the kernels), draws EI-candidates points from l(x) and
+// newParzen in parzen.go for the kernels), draws EI-candidates points from l(x) and
 // returns the one maximising log l(x) - log g(x) (Bergstra et al. 2011 show that maximising
 // l/g maximises expected improvement). Before startup-trials observations exist it draws
 // uniformly at random from the same seeded stream.
@@ -150,67 +137,67 @@ func TPEOptionConstantLiar(on bool) TPEOption { return func(c *tpeConfig) { c.co
 // where not to go; RUNNING trials of the constant liar are in the bad group too. Within a
 // group, observations are ordered oldest first (by trial number) for the forgetting weights.
 //
-// Determinism: one math/rand/v2 PCG stream seeded by TPEOptionSeed, guarded by a mutex because
+// Determinism: one math/rand/v2 PCG stream seeded by WithSeed, guarded by a mutex because
 // goptuna may call from several goroutines; trials are ordered by number and parameters by
 // name before any draw. The same seed and the same sequence of calls over the same history give
-// the same values bit for bit (testdata/tpe/proposals pins them); the stream advances with
+// the same values bit for bit (testdata/proposals pins them); the stream advances with
 // every call, so concurrent workers interleave draws: give each worker its own seed.
 //
 // Against Optuna 3.1: the kernels, bandwidths, weights, prior and candidate rule are the same
-// (tpe_parzen_test.go checks them against Optuna's own estimator); Optuna 3.1's continuous
+// (parzen_test.go checks them against Optuna's own estimator); Optuna 3.1's continuous
 // density leaves out the Gaussian's 1/sigma (optuna/optuna#5109, fixed in 3.5), this one is
 // normalised. On the benchmark bowl that omission happens to help Optuna 3.1 (see
-// tpe_bench_test.go); it is not reproduced here.
+// bench_test.go); it is not reproduced here.
 //
 // Multivariate use: goptuna v0.9.0 panics inferring the relative search space when it holds a
 // categorical parameter; pass goptuna.StudyOptionDefineSearchSpace.
-type TPESampler struct {
-	cfg    tpeConfig
+type Sampler struct {
+	cfg    config
 	err    error
 	mu     sync.Mutex // guards rng
 	rng    *rand.Rand
-	parzen tpeParzenParams
+	parzen parzenParams
 }
 
-// NewTPESampler returns a TPE sampler with Optuna's defaults changed by opts: seed 0,
-// TPEDefaultStartupTrials, TPEDefaultEICandidates, TPEDefaultGamma, TPEDefaultPriorWeight,
+// NewSampler returns a TPE sampler with Optuna's defaults changed by opts: seed 0,
+// DefaultStartupTrials, DefaultEICandidates, DefaultGamma, DefaultPriorWeight,
 // magic clip on, endpoints off, univariate, no constant liar. A bad option is reported by
 // Validate and by every Sample or SampleRelative call.
-func NewTPESampler(opts ...TPEOption) *TPESampler {
-	cfg := tpeConfig{
-		startupTrials: TPEDefaultStartupTrials,
-		eiCandidates:  TPEDefaultEICandidates,
-		gamma:         TPEDefaultGamma,
-		priorWeight:   TPEDefaultPriorWeight,
+func NewSampler(opts ...Option) *Sampler {
+	cfg := config{
+		startupTrials: DefaultStartupTrials,
+		eiCandidates:  DefaultEICandidates,
+		gamma:         DefaultGamma,
+		priorWeight:   DefaultPriorWeight,
 	}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	p := tpeDefaultParzenParams()
+	p := defaultParzenParams()
 	p.priorWeight = cfg.priorWeight
-	return &TPESampler{
+	return &Sampler{
 		cfg:    cfg,
 		err:    cfg.validate(),
-		rng:    rand.New(rand.NewPCG(cfg.seed, tpePCGStream)),
+		rng:    rand.New(rand.NewPCG(cfg.seed, pcgStream)),
 		parzen: p,
 	}
 }
 
-// Validate returns the error of the first bad option given to NewTPESampler, or nil.
-func (s *TPESampler) Validate() error { return s.err }
+// Validate returns the error of the first bad option given to NewSampler, or nil.
+func (s *Sampler) Validate() error { return s.err }
 
 // Sample proposes goptuna's internal value of one parameter (independent TPE). It implements
 // goptuna.Sampler.
-func (s *TPESampler) Sample(study *goptuna.Study, trial goptuna.FrozenTrial, paramName string, distribution interface{}) (float64, error) {
+func (s *Sampler) Sample(study *goptuna.Study, trial goptuna.FrozenTrial, paramName string, distribution interface{}) (float64, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	dim, single, value, err := newTPEDim(paramName, distribution)
+	dim, single, value, err := newDimension(paramName, distribution)
 	if err != nil || single {
 		return value, err
 	}
-	dims := []tpeDim{dim}
-	hist, err := s.history(study, trial, dims)
+	dims := []dimension{dim}
+	hist, err := s.readHistory(study, trial, dims)
 	if err != nil {
 		return 0, err
 	}
@@ -233,7 +220,7 @@ func (s *TPESampler) Sample(study *goptuna.Study, trial goptuna.FrozenTrial, par
 // goptuna falls back to Sample for every parameter, when multivariate is off, when the space
 // has no parameter with more than one value, or while fewer than startup-trials usable
 // observations of the joint space exist (Sample then draws the start-up points).
-func (s *TPESampler) SampleRelative(study *goptuna.Study, trial goptuna.FrozenTrial, searchSpace map[string]interface{}) (map[string]float64, error) {
+func (s *Sampler) SampleRelative(study *goptuna.Study, trial goptuna.FrozenTrial, searchSpace map[string]interface{}) (map[string]float64, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -246,9 +233,9 @@ func (s *TPESampler) SampleRelative(study *goptuna.Study, trial goptuna.FrozenTr
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	dims := make([]tpeDim, 0, len(names))
+	dims := make([]dimension, 0, len(names))
 	for _, name := range names {
-		dim, single, _, err := newTPEDim(name, searchSpace[name])
+		dim, single, _, err := newDimension(name, searchSpace[name])
 		if errors.Is(err, goptuna.ErrUnknownDistribution) {
 			continue // left to Sample, which reports it
 		}
@@ -262,7 +249,7 @@ func (s *TPESampler) SampleRelative(study *goptuna.Study, trial goptuna.FrozenTr
 	if len(dims) == 0 {
 		return out, nil
 	}
-	hist, err := s.history(study, trial, dims)
+	hist, err := s.readHistory(study, trial, dims)
 	if err != nil {
 		return nil, err
 	}
@@ -283,10 +270,10 @@ func (s *TPESampler) SampleRelative(study *goptuna.Study, trial goptuna.FrozenTr
 
 // propose runs one TPE step on dims: split, fit l and g, draw candidates from l, return the
 // candidate maximising log l - log g (the first on ties). The caller holds s.mu.
-func (s *TPESampler) propose(dims []tpeDim, hist tpeHistory, p tpeParzenParams) []float64 {
+func (s *Sampler) propose(dims []dimension, hist history, p parzenParams) []float64 {
 	below, above := hist.split(s.cfg.gamma(hist.nFinished))
-	l := newTPEParzen(dims, tpeColumns(below, len(dims)), tpeDefaultWeights(len(below)), p)
-	g := newTPEParzen(dims, tpeColumns(above, len(dims)), tpeDefaultWeights(len(above)), p)
+	l := newParzen(dims, columns(below, len(dims)), defaultWeights(len(below)), p)
+	g := newParzen(dims, columns(above, len(dims)), defaultWeights(len(above)), p)
 	candidates := l.sample(s.rng, s.cfg.eiCandidates)
 	best, bestScore := 0, math.Inf(-1)
 	for i, c := range candidates {
@@ -298,55 +285,55 @@ func (s *TPESampler) propose(dims []tpeDim, hist tpeHistory, p tpeParzenParams) 
 	return candidates[best]
 }
 
-// tpeGroup classifies a usable observation.
-type tpeGroup int
+// group classifies a usable observation.
+type group int
 
 const (
-	tpeGroupComplete tpeGroup = iota
-	tpeGroupPruned
-	tpeGroupInfeasible
-	tpeGroupRunning
+	groupComplete group = iota
+	groupPruned
+	groupInfeasible
+	groupRunning
 )
 
-// tpeObservation is one usable trial: its parameters in TPE's space and its rank keys.
-type tpeObservation struct {
+// observation is one usable trial: its parameters in TPE's space and its rank keys.
+type observation struct {
 	number, id int
 	x          []float64
-	group      tpeGroup
+	group      group
 	value      float64 // minimised
 	step       int     // latest step of a pruned trial, -1 if none
 }
 
-// tpeHistory is the usable observations of a set of dimensions, ordered by trial number.
-type tpeHistory struct {
-	obs []tpeObservation
+// history is the usable observations of a set of dimensions, ordered by trial number.
+type history struct {
+	obs []observation
 	// nFinished counts the finished (non-running) usable observations.
 	nFinished int
 }
 
-// history collects the usable observations of dims from the study (see TPESampler).
-func (s *TPESampler) history(study *goptuna.Study, current goptuna.FrozenTrial, dims []tpeDim) (tpeHistory, error) {
+// readHistory collects the usable observations of dims from the study (see Sampler).
+func (s *Sampler) readHistory(study *goptuna.Study, current goptuna.FrozenTrial, dims []dimension) (history, error) {
 	trials, err := study.GetTrials()
 	if err != nil && !errors.Is(err, goptuna.ErrTrialsPartiallyDeleted) {
-		return tpeHistory{}, fmt.Errorf("search: tpe: reading trials: %w", err)
+		return history{}, fmt.Errorf("search: tpe: reading trials: %w", err)
 	}
 	sign := 1.0
 	if study.Direction() == goptuna.StudyDirectionMaximize {
 		sign = -1
 	}
-	var h tpeHistory
+	var h history
 	for i := range trials {
 		t := &trials[i]
 		if t.ID == current.ID {
 			continue
 		}
-		o := tpeObservation{number: t.Number, id: t.ID, step: -1}
+		o := observation{number: t.Number, id: t.ID, step: -1}
 		switch t.State {
 		case goptuna.TrialStateComplete:
-			o.group = tpeGroupComplete
+			o.group = groupComplete
 			o.value = sign * t.Value
 		case goptuna.TrialStatePruned:
-			o.group = tpeGroupPruned
+			o.group = groupPruned
 			o.value = math.Inf(1) // no step reported: rank after every pruned trial with one
 			if step, ok := t.GetLatestStep(); ok {
 				o.step = step
@@ -359,35 +346,35 @@ func (s *TPESampler) history(study *goptuna.Study, current goptuna.FrozenTrial, 
 			if !s.cfg.constantLiar {
 				continue
 			}
-			o.group = tpeGroupRunning
+			o.group = groupRunning
 		default:
 			continue
 		}
-		if math.IsNaN(o.value) || (o.group == tpeGroupComplete && math.IsInf(o.value, 0)) {
+		if math.IsNaN(o.value) || (o.group == groupComplete && math.IsInf(o.value, 0)) {
 			continue
 		}
-		if !tpeHasParams(t, dims) {
+		if !hasParams(t, dims) {
 			continue
 		}
-		if o.group != tpeGroupRunning && strings.EqualFold(t.UserAttrs[tpeFeasibleAttr], "false") {
-			o.group = tpeGroupInfeasible
+		if o.group != groupRunning && strings.EqualFold(t.UserAttrs[feasibleAttr], "false") {
+			o.group = groupInfeasible
 		}
 		o.x = make([]float64, len(dims))
 		for d := range dims {
 			o.x[d] = dims[d].transform(t.InternalParams[dims[d].name])
 		}
-		if o.group != tpeGroupRunning {
+		if o.group != groupRunning {
 			h.nFinished++
 		}
 		h.obs = append(h.obs, o)
 	}
-	sort.SliceStable(h.obs, func(a, b int) bool { return tpeOlder(&h.obs[a], &h.obs[b]) })
+	sort.SliceStable(h.obs, func(a, b int) bool { return older(&h.obs[a], &h.obs[b]) })
 	return h, nil
 }
 
-// tpeHasParams reports whether t holds every dimension with an identical distribution and a
+// hasParams reports whether t holds every dimension with an identical distribution and a
 // finite internal value.
-func tpeHasParams(t *goptuna.FrozenTrial, dims []tpeDim) bool {
+func hasParams(t *goptuna.FrozenTrial, dims []dimension) bool {
 	for d := range dims {
 		v, ok := t.InternalParams[dims[d].name]
 		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -400,8 +387,8 @@ func tpeHasParams(t *goptuna.FrozenTrial, dims []tpeDim) bool {
 	return true
 }
 
-// tpeOlder orders observations by trial number, then ID.
-func tpeOlder(a, b *tpeObservation) bool {
+// older orders observations by trial number, then ID.
+func older(a, b *observation) bool {
 	if a.number != b.number {
 		return a.number < b.number
 	}
@@ -410,41 +397,41 @@ func tpeOlder(a, b *tpeObservation) bool {
 
 // split returns the good group (the first nBelow ranked feasible finished observations) and
 // the bad group (everything else, infeasible and running included), each oldest first.
-func (h tpeHistory) split(nBelow int) (below, above []tpeObservation) {
-	ranked := make([]tpeObservation, 0, len(h.obs))
+func (h history) split(nBelow int) (below, above []observation) {
+	ranked := make([]observation, 0, len(h.obs))
 	for _, o := range h.obs {
-		if o.group == tpeGroupComplete || o.group == tpeGroupPruned {
+		if o.group == groupComplete || o.group == groupPruned {
 			ranked = append(ranked, o)
 		}
 	}
 	sort.SliceStable(ranked, func(i, j int) bool {
 		a, b := &ranked[i], &ranked[j]
 		if a.group != b.group {
-			return a.group == tpeGroupComplete
+			return a.group == groupComplete
 		}
-		if a.group == tpeGroupPruned && a.step != b.step {
+		if a.group == groupPruned && a.step != b.step {
 			return a.step > b.step
 		}
 		if a.value != b.value {
 			return a.value < b.value
 		}
-		return tpeOlder(a, b)
+		return older(a, b)
 	})
 	nBelow = min(max(nBelow, 0), len(ranked))
 	below = append(below, ranked[:nBelow]...)
 	above = append(above, ranked[nBelow:]...)
 	for _, o := range h.obs {
-		if o.group == tpeGroupInfeasible || o.group == tpeGroupRunning {
+		if o.group == groupInfeasible || o.group == groupRunning {
 			above = append(above, o)
 		}
 	}
-	sort.SliceStable(below, func(i, j int) bool { return tpeOlder(&below[i], &below[j]) })
-	sort.SliceStable(above, func(i, j int) bool { return tpeOlder(&above[i], &above[j]) })
+	sort.SliceStable(below, func(i, j int) bool { return older(&below[i], &below[j]) })
+	sort.SliceStable(above, func(i, j int) bool { return older(&above[i], &above[j]) })
 	return below, above
 }
 
-// tpeColumns turns observations into one row per dimension.
-func tpeColumns(obs []tpeObservation, nDims int) [][]float64 {
+// columns turns observations into one row per dimension.
+func columns(obs []observation, nDims int) [][]float64 {
 	cols := make([][]float64, nDims)
 	for d := range cols {
 		cols[d] = make([]float64, len(obs))
