@@ -71,6 +71,9 @@ type Step struct {
 	PeakFootprintBytes uint64  `json:"peakFootprintBytes"`
 	Feasible           bool    `json:"feasible"`
 	Cost               float64 `json:"cost"`
+	// Slowdowns are the per-workload slowdowns with the parameter put back (several workloads:
+	// refusal compares each with the configuration before, see WithinOnEach).
+	Slowdowns []float64 `json:"slowdowns,omitempty"`
 	// Why says, for a kept change, why it was not put back.
 	Why string `json:"why,omitempty"`
 }
@@ -137,6 +140,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 			tries[k].Feasible = res[k].Feasible
 			tries[k].PeakFootprintBytes = res[k].Metrics.PeakFootprintBytes
 			tries[k].Cost = res[k].Value/cur.Value - 1
+			tries[k].Slowdowns = res[k].Slowdowns
 		}
 		order := make([]int, len(tries))
 		for k := range order {
@@ -174,14 +178,17 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 }
 
 // refusal says why a change may not be put back ("" when it may): it must stay feasible, cost
-// less than the tolerance against the configuration before it, and keep the objective and the
-// footprint within the tolerance of the chosen trial's.
+// less than the tolerance against the configuration before it, on the objective and on every
+// workload (WithinOnEach), and keep the objective and the footprint within the tolerance of
+// the chosen trial's.
 func refusal(st Step, cur, start objective.Result, tol float64) string {
 	switch {
 	case !st.Feasible:
 		return "infeasible without it"
 	case st.Cost >= tol && st.Cost > 0:
 		return "not less than the tolerance, " + Percent(tol)
+	case !WithinOnEach(st.Slowdowns, cur.Slowdowns, tol) || !WithinOnEach(st.Slowdowns, start.Slowdowns, tol):
+		return "it would slow one workload by the tolerance, " + Percent(tol) + ", or more"
 	case st.Objective > start.Value*(1+tol):
 		return fmt.Sprintf("it would take the objective %s past the chosen trial's, beyond the tolerance", Percent(st.Objective/start.Value-1))
 	case float64(st.PeakFootprintBytes) > float64(start.Metrics.PeakFootprintBytes)*(1+tol):

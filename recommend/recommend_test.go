@@ -125,3 +125,12 @@ func TestRecommendNoCandidate(t *testing.T) {
 	_, err = Recommend(context.Background(), prob, nil, Settings{Tolerance: 2})
 	require.Error(t, err)
 }
+
+func TestRefusalOnEachWorkload(t *testing.T) {
+	cur := objective.Result{Value: 0.88, Feasible: true, Slowdowns: []float64{0.88, 0.83}}
+	// Putting the parameter back costs 0.1 % on the max, 4 % on the second workload.
+	st := Step{Feasible: true, Objective: 0.881, Cost: 0.881/0.88 - 1, Slowdowns: []float64{0.881, 0.863}}
+	assert.Contains(t, refusal(st, cur, cur, 0.01), "would slow one workload")
+	st.Slowdowns = []float64{0.881, 0.835}
+	assert.Empty(t, refusal(st, cur, cur, 0.01))
+}

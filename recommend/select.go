@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -38,6 +39,9 @@ type Candidate struct {
 	PeakFootprintBytes uint64 `json:"peakFootprintBytes"`
 	// Point is the configuration as exported and simulated (search.Point.Rounded).
 	Point search.Point `json:"point"`
+	// Slowdowns are the trial's per-workload slowdowns (objective.Result.Slowdowns, from
+	// search.AttrSlowdowns); nil when the trial did not record them.
+	Slowdowns []float64 `json:"slowdowns,omitempty"`
 }
 
 // Candidates returns the trials that may be recommended, by number: COMPLETE, not marked
@@ -57,6 +61,10 @@ func Candidates(trials []goptuna.FrozenTrial) []Candidate {
 		if fp, err := strconv.ParseFloat(t.UserAttrs[search.AttrFootprint], 64); err == nil && fp > 0 && fp < math.MaxUint64 {
 			c.PeakFootprintBytes = uint64(fp)
 		}
+		var slow []float64
+		if err := json.Unmarshal([]byte(t.UserAttrs[search.AttrSlowdowns]), &slow); err == nil && allPositive(slow) {
+			c.Slowdowns = slow
+		}
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b Candidate) int { return a.Number - b.Number })
@@ -75,7 +83,9 @@ type Selection struct {
 }
 
 // Select picks, among cands, the one with the smallest peak footprint whose value is at most
-// (1 + tolerance) × the best value. tolerance must be in [0, 1).
+// (1 + tolerance) × the best value and, with several workloads, whose every workload's
+// slowdown is at most (1 + tolerance) × the best's on that workload (WithinOnEach).
+// tolerance must be in [0, 1).
 func Select(cands []Candidate, tolerance float64) (Selection, error) {
 	if err := ValidateTolerance(tolerance); err != nil {
 		return Selection{}, err
@@ -96,7 +106,7 @@ func Select(cands []Candidate, tolerance float64) (Selection, error) {
 	limit := s.Best.Value * (1 + tolerance)
 	s.Chosen = s.Best
 	for _, c := range cands {
-		if !usable(c) || c.Value > limit {
+		if !usable(c) || c.Value > limit || !WithinOnEach(c.Slowdowns, s.Best.Slowdowns, tolerance) {
 			continue
 		}
 		s.Within++
@@ -105,6 +115,35 @@ func Select(cands []Candidate, tolerance float64) (Selection, error) {
 		}
 	}
 	return s, nil
+}
+
+// WithinOnEach reports whether every workload's slowdown in slow is at most (1 + tolerance)
+// × its slowdown in ref. The aggregate of several workloads (their max or mean) can hide a
+// loss on one: with the two hypotheses of a rebuilt sampled export (docs/sampling.md), a
+// configuration 1 % behind the best under the worse hypothesis can be 4 % behind under the
+// other, and which one holds is exactly what the export does not say. So a smaller footprint
+// or a parameter left alone is bought with at most the tolerance on every workload. Slowdowns
+// not recorded (nil, or of another length) are not compared.
+func WithinOnEach(slow, ref []float64, tolerance float64) bool {
+	if len(slow) != len(ref) {
+		return true
+	}
+	for w := range ref {
+		if slow[w] > ref[w]*(1+tolerance) {
+			return false
+		}
+	}
+	return true
+}
+
+// allPositive reports whether v is non-empty and every value finite and above 0.
+func allPositive(v []float64) bool {
+	for _, x := range v {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return len(v) > 0
 }
 
 // usable guards Select against candidates not made by Candidates.

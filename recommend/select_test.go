@@ -31,6 +31,11 @@ func trial(n int, value float64, fpMiB uint64, opts ...func(*goptuna.FrozenTrial
 }
 
 func infeasible(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrFeasible] = "false" }
+
+// slowdowns records per-workload slowdowns, as search.Optimize does.
+func slowdowns(v string) func(*goptuna.FrozenTrial) {
+	return func(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrSlowdowns] = v }
+}
 func failed(t *goptuna.FrozenTrial)     { t.State = goptuna.TrialStateFail }
 
 func TestSelect(t *testing.T) {
@@ -58,6 +63,20 @@ func TestSelect(t *testing.T) {
 			0.01, 4, 4, 1},
 		{"an unknown footprint loses to a known one", []goptuna.FrozenTrial{
 			trial(0, 100, 0), trial(1, 100.5, 900)}, 0.01, 0, 1, 2},
+		// Two workloads aggregated by max: trial 1 is within 1 % of the best on the max (the
+		// first workload) but 4 % behind it on the second, so it is not chosen; trial 2 is
+		// within 1 % on both.
+		{"within the tolerance on every workload, not only the aggregate", []goptuna.FrozenTrial{
+			trial(0, 0.879, 2770, slowdowns("[0.879, 0.830]")),
+			trial(1, 0.887, 2560, slowdowns("[0.887, 0.862]")),
+			trial(2, 0.885, 2600, slowdowns("[0.885, 0.835]"))},
+			0.01, 0, 2, 2},
+		{"slowdowns not recorded or malformed: the aggregate alone", []goptuna.FrozenTrial{
+			trial(0, 0.879, 2770, slowdowns("[0.879, 0.830]")),
+			trial(1, 0.887, 2560, slowdowns("[0.887]")),
+			trial(2, 0.886, 2500, slowdowns("not json")),
+			trial(3, 0.886, 2400, slowdowns("[0.886, NaN]"))},
+			0.01, 0, 3, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := Select(Candidates(tc.trials), tc.tolerance)
@@ -92,4 +111,11 @@ func TestCandidatesRoundPoints(t *testing.T) {
 	require.Len(t, c, 1)
 	assert.Equal(t, float64(16<<20), c[0].Point.NewSpaceBytes)
 	assert.Equal(t, uint64(5<<20), c[0].PeakFootprintBytes)
+}
+
+func TestWithinOnEach(t *testing.T) {
+	assert.True(t, WithinOnEach([]float64{1.01, 2}, []float64{1, 2}, 0.01))
+	assert.False(t, WithinOnEach([]float64{1, 2.03}, []float64{1, 2}, 0.01))
+	assert.True(t, WithinOnEach(nil, []float64{1, 2}, 0.01), "not recorded: not compared")
+	assert.True(t, WithinOnEach([]float64{9}, []float64{1, 2}, 0.01), "another length: not compared")
 }
