@@ -36,7 +36,7 @@ func infeasible(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrFeasible] = "fa
 func slowdowns(v string) func(*goptuna.FrozenTrial) {
 	return func(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrSlowdowns] = v }
 }
-func failed(t *goptuna.FrozenTrial)     { t.State = goptuna.TrialStateFail }
+func failed(t *goptuna.FrozenTrial) { t.State = goptuna.TrialStateFail }
 
 func TestSelect(t *testing.T) {
 	for _, tc := range []struct {
