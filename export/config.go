@@ -67,7 +67,7 @@ type Parameters []Parameter
 
 // Parameter is one entry of Parameters.
 type Parameter struct {
-	// Key is the entry's json name (jsonKey): "edenBytes", "fullGCRatio"...
+	// Key is the entry's json name (search.Tunable.JSONKey): "edenBytes", "fullGCRatio"...
 	Key string
 	// Value is a size in bytes as a uint64, a count of the VM's units as a uint64, anything
 	// else as a float64 (as json reads it back: a float64).
@@ -82,26 +82,12 @@ func parameters(p heapsim.Params, pt search.Point) Parameters {
 		switch t.Unit {
 		case search.UnitProportion:
 			// The VM takes a proportion as a count of its own units (survivors to keep).
-			out = append(out, Parameter{Key: jsonKey(t), Value: t.Get(pt)}, Parameter{Key: jsonCountKey(t), Value: t.VMValue(p)})
+			out = append(out, Parameter{Key: t.JSONKey, Value: t.Get(pt)}, Parameter{Key: jsonCountKey(t), Value: t.VMValue(p)})
 		default:
-			out = append(out, Parameter{Key: jsonKey(t), Value: t.VMValue(p)})
+			out = append(out, Parameter{Key: t.JSONKey, Value: t.VMValue(p)})
 		}
 	}
 	return out
-}
-
-// jsonKey is tunable t's name in the json format's parameters: its Key in camelCase, with
-// "Bytes" for a size ("edenBytes", "survivorsProportion"); the full GC ratio keeps the name
-// the format has always given it, "fullGCRatio".
-func jsonKey(t search.Tunable) string {
-	if t.Name == search.ParamRatio {
-		return "fullGCRatio"
-	}
-	key := camelCase(strings.Split(t.Key, "_"))
-	if t.Unit == search.UnitBytes {
-		key += "Bytes"
-	}
-	return key
 }
 
 // jsonCountKey is the json name of the count the VM takes for proportion t: its Label in

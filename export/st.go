@@ -270,9 +270,9 @@ func LaunchFlagOf(p heapsim.Params) string {
 }
 
 // launchFlag is the launch flag that sets tunable t, the one set at launch (Tunable.AtLaunch),
-// to its value in p: the VM's --edenSize= (the new-space size).
+// to its value in p: t.LaunchFlag (the VM's --edenSize=) and the size as that flag takes it.
 func launchFlag(t search.Tunable, p heapsim.Params) string {
-	return "--edenSize=" + EdenFlag(uint64(t.FromParams(p)))
+	return t.LaunchFlag + EdenFlag(uint64(t.FromParams(p)))
 }
 
 // Statements are the script's Smalltalk statements without their comments, in order; none

@@ -48,9 +48,13 @@ type Tunable struct {
 	// Valid is what the VM accepts (or what a valid Params needs); a configured range must lie
 	// inside it.
 	Valid Bounds
+	// JSONKey is its name in the json export's "parameters" object ("edenBytes").
+	JSONKey string
 	// AtLaunch is true for the one tunable set by a launch flag (--edenSize=) rather than by a
-	// Smalltalk vm parameterAt:put: statement.
-	AtLaunch bool
+	// Smalltalk vm parameterAt:put: statement; LaunchFlag is that flag, up to its value
+	// ("--edenSize="), and "" for the others.
+	AtLaunch   bool
+	LaunchFlag string
 	// TakesEffect says when a change to the VM parameter takes effect, and Persists what is
 	// kept of it across launches and saves, for people (the export's comments, the report).
 	TakesEffect, Persists string
@@ -111,10 +115,11 @@ func Tunables() []Tunable {
 	return []Tunable{
 		paramsField(Tunable{
 			Name: ParamNewSpace, Key: "eden", Label: "new space (eden) size", VMParam: 45,
-			Unit: UnitBytes, Log: true,
+			Unit: UnitBytes, Log: true, JSONKey: "edenBytes",
 			Default:     Bounds{Low: 4 * mib, High: 1 * gib},
 			Valid:       Bounds{Low: 0, High: float64(heapsim.MaxNewSpaceBytes)},
 			AtLaunch:    true,
+			LaunchFlag:  "--edenSize=",
 			TakesEffect: "at the next launch only: new space is sized when the VM starts",
 			Persists:    "--edenSize= holds for one launch; parameter 45 is saved in the image header when the image is saved",
 			OfPoint:     func(p *Point) *float64 { return &p.NewSpaceBytes },
@@ -122,7 +127,7 @@ func Tunables() []Tunable {
 		}, func(p *heapsim.Params) *uint64 { return &p.NewSpaceBytes }),
 		paramsField(Tunable{
 			Name: ParamHeadroom, Key: "headroom", Label: "growth headroom", VMParam: 25,
-			Unit: UnitBytes, Log: true,
+			Unit: UnitBytes, Log: true, JSONKey: "headroomBytes",
 			Default:     Bounds{Low: 1 * mib, High: 4 * gib},
 			Valid:       Bounds{Low: heapsim.MaxNewSpaceObjectBytes, High: math.MaxFloat64},
 			TakesEffect: "at once",
@@ -132,7 +137,7 @@ func Tunables() []Tunable {
 		}, func(p *heapsim.Params) *uint64 { return &p.GrowthHeadroomBytes }),
 		paramsField(Tunable{
 			Name: ParamShrink, Key: "shrink", Label: "shrink threshold", VMParam: 24,
-			Unit: UnitBytes, Log: true,
+			Unit: UnitBytes, Log: true, JSONKey: "shrinkBytes",
 			Default:     Bounds{Low: 1 * mib, High: 8 * gib},
 			Valid:       Bounds{Low: 1, High: math.MaxFloat64},
 			TakesEffect: "at the next full GC",
@@ -142,7 +147,7 @@ func Tunables() []Tunable {
 		}, func(p *heapsim.Params) *uint64 { return &p.ShrinkThresholdBytes }),
 		paramsField(Tunable{
 			Name: ParamRatio, Key: "ratio", Label: "full GC ratio", VMParam: 55,
-			Unit: UnitRatio, Log: true,
+			Unit: UnitRatio, Log: true, JSONKey: "fullGCRatio",
 			Default:     Bounds{Low: 0.05, High: 50},
 			Valid:       Bounds{Low: 0, High: math.MaxFloat64},
 			TakesEffect: "at once (checked after each scavenge)",
@@ -152,7 +157,7 @@ func Tunables() []Tunable {
 		}, func(p *heapsim.Params) *float64 { return &p.FullGCRatio }),
 		{
 			Name: ParamProportion, Key: "survivors_proportion", Label: "survivors to keep", VMParam: 6,
-			Unit: UnitProportion, Log: false,
+			Unit: UnitProportion, Log: false, JSONKey: "survivorsProportion",
 			Default:     Bounds{Low: 0, High: 1.25},
 			Valid:       Bounds{Low: 0, High: math.MaxFloat64},
 			TakesEffect: "at once (the next scavenge already tenures by it)",

@@ -1,0 +1,42 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/gctune/gctune/heapsim"
+)
+
+// TestTunablesTable checks what every consumer of the table relies on: names, keys, JSON keys
+// and VM parameters unique and set; exactly one tunable set at launch, and only it with a
+// launch flag; every accessor present and each one reading back what it wrote.
+func TestTunablesTable(t *testing.T) {
+	seen := map[string]bool{}
+	launch := 0
+	base := heapsim.DefaultParams()
+	for _, tu := range Tunables() {
+		for _, s := range []string{"name " + tu.Name, "key " + tu.Key, "json " + tu.JSONKey, "label " + tu.Label} {
+			assert.False(t, seen[s], "%s twice", s)
+			seen[s] = true
+		}
+		assert.NotEmpty(t, tu.JSONKey, tu.Name)
+		assert.Positive(t, tu.VMParam, tu.Name)
+		assert.Equal(t, tu.AtLaunch, tu.LaunchFlag != "", "%s: AtLaunch and LaunchFlag disagree", tu.Name)
+		if tu.AtLaunch {
+			launch++
+		}
+		assert.NotEmpty(t, tu.TakesEffect, tu.Name)
+		assert.NotEmpty(t, tu.Persists, tu.Name)
+		if assert.NotNil(t, tu.OfPoint, tu.Name) && assert.NotNil(t, tu.FromParams, tu.Name) && assert.NotNil(t, tu.ToParams, tu.Name) &&
+			assert.NotNil(t, tu.VMValue, tu.Name) && assert.NotNil(t, tu.Reset, tu.Name) && assert.NotNil(t, tu.OfSpace, tu.Name) {
+			p := base
+			v := tu.Default.High
+			tu.ToParams(&p, v)
+			assert.InDelta(t, v, tu.FromParams(p), 1, tu.Name)
+			tu.Reset(&p, base)
+			assert.Equal(t, tu.FromParams(base), tu.FromParams(p), tu.Name)
+		}
+	}
+	assert.Equal(t, 1, launch, "tunables set at launch")
+}
