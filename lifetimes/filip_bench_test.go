@@ -2,6 +2,7 @@ package lifetimes
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -60,13 +61,7 @@ func writeSyntheticFiLiP(tb testing.TB, path string, rows int, seed uint64) {
 		if db == 0 {
 			db = end + 1
 		}
-		switch {
-		case da < db:
-			return -1
-		case da > db:
-			return 1
-		}
-		return 0
+		return cmp.Compare(da, db)
 	})
 	f, err := os.Create(path)
 	if err != nil {
