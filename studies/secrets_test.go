@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,19 +115,7 @@ func TestOpenCorrupt(t *testing.T) {
 // TestUnreachableMessageNotGarbled: a password that is also a word of the driver's message
 // ("postgres") leaves that message alone (issue 11.3: search-and-replace garbled it).
 func TestUnreachableMessageNotGarbled(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	url := fmt.Sprintf("postgres://postgres:postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2", port)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	_, err = Open(ctx, url, OpenOptions{ConnectTimeout: 5 * time.Second})
-	if err == nil {
-		t.Fatal("no error")
-	}
+	port, err := openUnreachable(t, "postgres://postgres:postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2")
 	msg := err.Error()
 	want := fmt.Sprintf("studies: cannot connect to postgres://postgres:xxxxx@127.0.0.1:%d/postgres?sslmode=disable", port)
 	if !strings.HasPrefix(msg, want) {

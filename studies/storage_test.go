@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 )
 
 func TestParseURL(t *testing.T) {
@@ -145,20 +142,11 @@ func TestOpenSQLiteConcurrentFirst(t *testing.T) {
 // concurrentOpen opens url from n goroutines at once, then creates and lists a study.
 func concurrentOpen(t *testing.T, url string, n int) {
 	t.Helper()
-	var wg sync.WaitGroup
 	errs := make([]error, n)
 	stores := make([]*Store, n)
-	start := make(chan struct{})
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			<-start
-			stores[i], errs[i] = Open(context.Background(), url, OpenOptions{})
-		}(i)
-	}
-	close(start)
-	wg.Wait()
+	atOnce(n, func(i int) {
+		stores[i], errs[i] = Open(context.Background(), url, OpenOptions{})
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("open %d: %v", i, err)
@@ -177,20 +165,7 @@ func concurrentOpen(t *testing.T, url string, n int) {
 }
 
 func TestOpenPostgresUnreachable(t *testing.T) {
-	// A port nobody listens on.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	url := fmt.Sprintf("postgres://gctune:hunter2secret@127.0.0.1:%d/gctune?sslmode=disable&connect_timeout=2", port)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	_, err = Open(ctx, url, OpenOptions{ConnectTimeout: 5 * time.Second})
-	if err == nil {
-		t.Fatal("no error")
-	}
+	port, err := openUnreachable(t, "postgres://gctune:hunter2secret@127.0.0.1:%d/gctune?sslmode=disable&connect_timeout=2")
 	msg := err.Error()
 	if strings.Contains(msg, "hunter2secret") {
 		t.Errorf("error shows the password: %s", msg)

@@ -129,18 +129,9 @@ func testCreateRace(t *testing.T, url string) {
 	for round := 0; round < 5; round++ {
 		name := fmt.Sprintf("race%d", round)
 		errs := make([]error, racers)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range stores {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				<-start
-				_, errs[i] = CreateStudy(context.Background(), stores[i], name, "", problemT{Workload: name})
-			}(i)
-		}
-		close(start)
-		wg.Wait()
+		atOnce(racers, func(i int) {
+			_, errs[i] = CreateStudy(context.Background(), stores[i], name, "", problemT{Workload: name})
+		})
 		wins := 0
 		for _, err := range errs {
 			switch {
@@ -560,18 +551,9 @@ func testReapRace(t *testing.T, url string) {
 	time.Sleep(1300 * time.Millisecond)
 	results := make([][]int, reapers)
 	errs := make([]error, reapers)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range stores {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			<-start
-			results[i], errs[i] = Reap(context.Background(), stores[i], st.ID, time.Second)
-		}(i)
-	}
-	close(start)
-	wg.Wait()
+	atOnce(reapers, func(i int) {
+		results[i], errs[i] = Reap(context.Background(), stores[i], st.ID, time.Second)
+	})
 	got := map[int]int{}
 	for i := range results {
 		if errs[i] != nil {
