@@ -116,23 +116,12 @@ func BenchmarkReadFiLiP(b *testing.B) {
 	for _, rows := range []int{10_000, 100_000, 1_000_000} {
 		path := filepath.Join(dir, fmt.Sprintf("synthetic-%d.csv", rows))
 		writeSyntheticFiLiP(b, path, rows, 1)
-		st, err := os.Stat(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			b.SetBytes(st.Size())
-			b.ReportAllocs()
-			for b.Loop() {
-				p, _, err := ReadFiLiP(path, FiLiPOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if p.Len() != rows {
-					b.Fatalf("read %d rows, want %d", p.Len(), rows)
-				}
+		benchRead(b, fmt.Sprintf("rows=%d", rows), path, rows, "rows", func() (int, error) {
+			p, _, err := ReadFiLiP(path, FiLiPOptions{})
+			if err != nil {
+				return 0, err
 			}
-			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			return p.Len(), nil
 		})
 	}
 }
