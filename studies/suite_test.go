@@ -743,38 +743,44 @@ func testLoadGoroutines(t *testing.T, url string) {
 	store := openT(t, url, OpenOptions{})
 	st := newStudy(t, store, "load", 0)
 	want := enqueueFixed(t, st, 12)
-	var wg sync.WaitGroup
 	errs := make([]error, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			s, err := Open(context.Background(), url, OpenOptions{})
-			if err != nil {
-				errs[w] = err
-				return
-			}
-			defer s.Close()
-			study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(int64(w+1))))
-			if err != nil {
-				errs[w] = err
-				return
-			}
-			errs[w] = study.Optimize(objective5, perWorker)
-		}(w)
-	}
-	wg.Wait()
+	atOnce(workers, func(w int) {
+		errs[w] = optimizeLoad(url, int64(w+1), objective5, perWorker)
+	})
 	for w, err := range errs {
 		if err != nil {
 			t.Errorf("worker %d: %v", w, err)
 		}
 	}
-	trials, err := store.RawStorage().GetAllTrials(st.ID)
+	checkLoaded(t, store, st.ID, workers*perWorker, want)
+}
+
+// checkLoaded checks the study after a load test: total trials, all COMPLETE and numbered
+// densely, and each enqueued trial (want) run once. It returns the trials.
+func checkLoaded(t *testing.T, store *Store, studyID, total int, want map[float64]bool) []goptuna.FrozenTrial {
+	t.Helper()
+	trials, err := store.RawStorage().GetAllTrials(studyID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDense(t, trials, workers*perWorker)
+	checkDense(t, trials, total)
 	checkEnqueuedOnce(t, trials, want)
+	return trials
+}
+
+// optimizeLoad opens url with a Store of its own and runs n trials of objective in the study
+// "load", sampled by a readAllSampler seeded with seed.
+func optimizeLoad(url string, seed int64, objective goptuna.FuncObjective, n int) error {
+	s, err := Open(context.Background(), url, OpenOptions{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(seed)))
+	if err != nil {
+		return err
+	}
+	return study.Optimize(objective, n)
 }
 
 // Environment of the worker processes testLoadProcesses starts.
@@ -800,28 +806,11 @@ func TestWorkerProcess(t *testing.T) {
 		evaluated.Add(1)
 		return objective5(tr)
 	}
-	var wg sync.WaitGroup
-	for g := 0; g < workerThreads; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			s, err := Open(context.Background(), url, OpenOptions{})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer s.Close()
-			study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(seed*100+int64(g))))
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if err := study.Optimize(objective, n); err != nil {
-				t.Error(err)
-			}
-		}(g)
-	}
-	wg.Wait()
+	atOnce(workerThreads, func(g int) {
+		if err := optimizeLoad(url, seed*100+int64(g), objective, n); err != nil {
+			t.Error(err)
+		}
+	})
 	fmt.Printf("EVALUATED %d\n", evaluated.Load())
 }
 
@@ -835,21 +824,15 @@ func testLoadProcesses(t *testing.T, url string) {
 	want := enqueueFixed(t, st, 16)
 	outs := make([][]byte, procs)
 	errs := make([]error, procs)
-	var wg sync.WaitGroup
 	began := time.Now()
-	for p := 0; p < procs; p++ {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerProcess$", "-test.v")
-			cmd.Env = append(os.Environ(),
-				envWorkerURL+"="+url,
-				envWorkerTrials+"="+strconv.Itoa(perWorker),
-				envWorkerSeed+"="+strconv.Itoa(p+1))
-			outs[p], errs[p] = cmd.CombinedOutput()
-		}(p)
-	}
-	wg.Wait()
+	atOnce(procs, func(p int) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerProcess$", "-test.v")
+		cmd.Env = append(os.Environ(),
+			envWorkerURL+"="+url,
+			envWorkerTrials+"="+strconv.Itoa(perWorker),
+			envWorkerSeed+"="+strconv.Itoa(p+1))
+		outs[p], errs[p] = cmd.CombinedOutput()
+	})
 	elapsed := time.Since(began)
 	evaluated := 0
 	for p := 0; p < procs; p++ {
@@ -869,11 +852,6 @@ func testLoadProcesses(t *testing.T, url string) {
 	if evaluated != total {
 		t.Errorf("objective evaluated %d times, want %d", evaluated, total)
 	}
-	trials, err := store.RawStorage().GetAllTrials(st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDense(t, trials, total)
-	checkEnqueuedOnce(t, trials, want)
+	trials := checkLoaded(t, store, st.ID, total, want)
 	t.Logf("%d processes × %d goroutines: %d/%d trials COMPLETE in %v", procs, workerThreads, len(trials), total, elapsed.Round(time.Millisecond))
 }
