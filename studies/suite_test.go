@@ -740,9 +740,7 @@ func checkEnqueuedOnce(t *testing.T, trials []goptuna.FrozenTrial, want map[floa
 func testLoadGoroutines(t *testing.T, url string) {
 	const workers = 8
 	perWorker := loadSize(20)
-	store := openT(t, url, OpenOptions{})
-	st := newStudy(t, store, "load", 0)
-	want := enqueueFixed(t, st, 12)
+	load := newLoadTest(t, url, 12)
 	errs := make([]error, workers)
 	atOnce(workers, func(w int) {
 		errs[w] = optimizeLoad(url, int64(w+1), objective5, perWorker)
@@ -752,19 +750,34 @@ func testLoadGoroutines(t *testing.T, url string) {
 			t.Errorf("worker %d: %v", w, err)
 		}
 	}
-	checkLoaded(t, store, st.ID, workers*perWorker, want)
+	load.check(t, workers*perWorker)
 }
 
-// checkLoaded checks the study after a load test: total trials, all COMPLETE and numbered
-// densely, and each enqueued trial (want) run once. It returns the trials.
-func checkLoaded(t *testing.T, store *Store, studyID, total int, want map[float64]bool) []goptuna.FrozenTrial {
+// loadTest is the study "load" that a load test's workers share, and the trials enqueued in it.
+type loadTest struct {
+	store    *Store
+	studyID  int
+	enqueued map[float64]bool
+}
+
+// newLoadTest creates the study "load" in url with enqueue fixed trials waiting.
+func newLoadTest(t *testing.T, url string, enqueue int) loadTest {
 	t.Helper()
-	trials, err := store.RawStorage().GetAllTrials(studyID)
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "load", 0)
+	return loadTest{store: store, studyID: st.ID, enqueued: enqueueFixed(t, st, enqueue)}
+}
+
+// check checks the study after the load: total trials, all COMPLETE and numbered densely, and
+// each enqueued trial run once. It returns the trials.
+func (l loadTest) check(t *testing.T, total int) []goptuna.FrozenTrial {
+	t.Helper()
+	trials, err := l.store.RawStorage().GetAllTrials(l.studyID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkDense(t, trials, total)
-	checkEnqueuedOnce(t, trials, want)
+	checkEnqueuedOnce(t, trials, l.enqueued)
 	return trials
 }
 
@@ -819,9 +832,7 @@ func TestWorkerProcess(t *testing.T) {
 func testLoadProcesses(t *testing.T, url string) {
 	const procs = 4
 	perWorker := loadSize(25)
-	store := openT(t, url, OpenOptions{})
-	st := newStudy(t, store, "load", 0)
-	want := enqueueFixed(t, st, 16)
+	load := newLoadTest(t, url, 16)
 	outs := make([][]byte, procs)
 	errs := make([]error, procs)
 	began := time.Now()
@@ -852,6 +863,6 @@ func testLoadProcesses(t *testing.T, url string) {
 	if evaluated != total {
 		t.Errorf("objective evaluated %d times, want %d", evaluated, total)
 	}
-	trials := checkLoaded(t, store, st.ID, total, want)
+	trials := load.check(t, total)
 	t.Logf("%d processes × %d goroutines: %d/%d trials COMPLETE in %v", procs, workerThreads, len(trials), total, elapsed.Round(time.Millisecond))
 }
