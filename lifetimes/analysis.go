@@ -1,6 +1,7 @@
 package lifetimes
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -248,17 +249,8 @@ func Summarize(p *Profile, opts AnalysisOptions) (*Summary, error) {
 		})
 	}
 	slices.SortStableFunc(s.Classes, func(a, b ClassSummary) int {
-		switch {
-		case a.Objects != b.Objects:
-			return cmpDesc(a.Objects, b.Objects)
-		case a.Bytes != b.Bytes:
-			return cmpDesc(a.Bytes, b.Bytes)
-		case a.Class < b.Class:
-			return -1
-		case a.Class > b.Class:
-			return 1
-		}
-		return 0
+		// Most objects first, then most bytes, then by name.
+		return cmp.Or(cmp.Compare(b.Objects, a.Objects), cmp.Compare(b.Bytes, a.Bytes), cmp.Compare(a.Class, b.Class))
 	})
 
 	s.Largest = make([]LargeObject, 0, len(top.idx))
@@ -284,13 +276,6 @@ func Summarize(p *Profile, opts AnalysisOptions) (*Summary, error) {
 
 	s.PeakLiveBytes, s.PeakLiveAtBytes, s.FinalLiveBytes = liveBytes(p)
 	return s, nil
-}
-
-func cmpDesc(a, b uint64) int {
-	if a > b {
-		return -1
-	}
-	return 1
 }
 
 // share is part/whole, or 0 when whole is 0.
@@ -458,15 +443,7 @@ func liveBytes(p *Profile) (peak, peakAt, final uint64) {
 	found := false
 	for c, k := range cands {
 		ds := deaths[offs[c]:offs[c+1]]
-		slices.SortFunc(ds, func(a, b event) int {
-			switch {
-			case a.t < b.t:
-				return -1
-			case a.t > b.t:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(ds, func(a, b event) int { return cmp.Compare(a.t, b.t) })
 		lo := uint64(k) << shift
 		bi := sort.Search(n, func(i int) bool { return p.Birth[i] >= lo })
 		bEnd := n

@@ -1,6 +1,7 @@
 package lifetimes
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -280,14 +281,7 @@ func naiveLive(p *Profile) (peak, peakAt, final uint64) {
 			evs = append(evs, ev{p.Death[i], -w})
 		}
 	}
-	slices.SortStableFunc(evs, func(a, b ev) int {
-		if a.t < b.t {
-			return -1
-		} else if a.t > b.t {
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
 	var live int64
 	for i, e := range evs {
 		live += e.delta

@@ -445,32 +445,20 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 		}
 		capHint = n
 	}
-	chunk := make([]byte, binaryChunkBytes)
-	if p.Class, err = readColumn(br, chunk, n, capHint, "class column", decodeU32); err != nil {
-		return nil, err
-	}
-	if p.SizeBytes, err = readColumn(br, chunk, n, capHint, "size column", decodeU32); err != nil {
-		return nil, err
-	}
-	if p.Birth, err = readColumn(br, chunk, n, capHint, "birth column", decodeU64); err != nil {
-		return nil, err
-	}
-	if p.Death, err = readColumn(br, chunk, n, capHint, "death column", decodeU64); err != nil {
-		return nil, err
-	}
-	if p.Weight, err = readColumn(br, chunk, n, capHint, "weight column", decodeU32); err != nil {
-		return nil, err
-	}
-	if p.Flags, err = readColumn(br, chunk, n, capHint, "flags column", decodeU8); err != nil {
-		return nil, err
-	}
+	cols := &columnReader{br: br, chunk: make([]byte, binaryChunkBytes), n: n, capHint: capHint}
+	p.Class = readColumn(cols, "class column", decodeU32)
+	p.SizeBytes = readColumn(cols, "size column", decodeU32)
+	p.Birth = readColumn(cols, "birth column", decodeU64)
+	p.Death = readColumn(cols, "death column", decodeU64)
+	p.Weight = readColumn(cols, "weight column", decodeU32)
+	p.Flags = readColumn(cols, "flags column", decodeU8)
 	if storedIn {
-		if p.StoredIn, err = readColumn(br, chunk, n, capHint, "stored-in column", decodeU16); err != nil {
-			return nil, err
-		}
-		if p.StoredIn == nil {
+		if p.StoredIn = readColumn(cols, "stored-in column", decodeU16); p.StoredIn == nil {
 			p.StoredIn = []uint16{}
 		}
+	}
+	if cols.err != nil {
+		return nil, cols.err
 	}
 
 	sum := br.crc
@@ -491,26 +479,36 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	return p, nil
 }
 
-// readColumn reads n little-endian values through chunk. capHint is how many to allocate up
-// front: n when the file's size vouched for it, otherwise at most a chunk's worth, growing only
-// as data actually arrives, so a corrupt count cannot make the reader allocate terabytes.
-func readColumn[T uint8 | uint16 | uint32 | uint64](br *binReader, chunk []byte, n, capHint int, what string, decode func(dst []T, src []byte)) ([]T, error) {
-	if n == 0 {
-		return nil, nil
+// columnReader reads the record columns, n values each, through chunk, and keeps the first
+// error: once it has one, readColumn reads nothing (crcWriter's counterpart). capHint is how
+// many values to allocate up front: n when the file's size vouched for it, otherwise at most a
+// chunk's worth, growing only as data actually arrives, so a corrupt count cannot make the
+// reader allocate terabytes.
+type columnReader struct {
+	br         *binReader
+	chunk      []byte
+	n, capHint int
+	err        error
+}
+
+// readColumn reads the next column, n little-endian values; nil when n is 0 or after an error.
+func readColumn[T uint8 | uint16 | uint32 | uint64](c *columnReader, what string, decode func(dst []T, src []byte)) []T {
+	if c.n == 0 || c.err != nil {
+		return nil
 	}
 	var zero T
 	width := binary.Size(zero)
-	col := make([]T, 0, capHint)
-	for len(col) < n {
-		k := min(n-len(col), len(chunk)/width)
-		if err := br.full(chunk[:k*width], what); err != nil {
-			return nil, err
+	col := make([]T, 0, c.capHint)
+	for len(col) < c.n {
+		k := min(c.n-len(col), len(c.chunk)/width)
+		if c.err = c.br.full(c.chunk[:k*width], what); c.err != nil {
+			return nil
 		}
 		l := len(col)
 		col = slices.Grow(col, k)[:l+k]
-		decode(col[l:], chunk[:k*width])
+		decode(col[l:], c.chunk[:k*width])
 	}
-	return col, nil
+	return col
 }
 
 func decodeU8(dst []uint8, src []byte) { copy(dst, src) }

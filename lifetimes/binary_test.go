@@ -359,23 +359,12 @@ func BenchmarkLoadProfile(b *testing.B) {
 			b.Fatal(err)
 		}
 		p = nil
-		st, err := os.Stat(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
-			b.SetBytes(st.Size())
-			b.ReportAllocs()
-			for b.Loop() {
-				q, err := LoadProfile(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if q.Len() != n {
-					b.Fatalf("loaded %d records, want %d", q.Len(), n)
-				}
+		benchRead(b, fmt.Sprintf("records=%d", n), path, n, "records", func() (int, error) {
+			q, err := LoadProfile(path)
+			if err != nil {
+				return 0, err
 			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+			return q.Len(), nil
 		})
 	}
 }

@@ -2,6 +2,7 @@ package lifetimes
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -60,13 +61,7 @@ func writeSyntheticFiLiP(tb testing.TB, path string, rows int, seed uint64) {
 		if db == 0 {
 			db = end + 1
 		}
-		switch {
-		case da < db:
-			return -1
-		case da > db:
-			return 1
-		}
-		return 0
+		return cmp.Compare(da, db)
 	})
 	f, err := os.Create(path)
 	if err != nil {
@@ -121,23 +116,12 @@ func BenchmarkReadFiLiP(b *testing.B) {
 	for _, rows := range []int{10_000, 100_000, 1_000_000} {
 		path := filepath.Join(dir, fmt.Sprintf("synthetic-%d.csv", rows))
 		writeSyntheticFiLiP(b, path, rows, 1)
-		st, err := os.Stat(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			b.SetBytes(st.Size())
-			b.ReportAllocs()
-			for b.Loop() {
-				p, _, err := ReadFiLiP(path, FiLiPOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if p.Len() != rows {
-					b.Fatalf("read %d rows, want %d", p.Len(), rows)
-				}
+		benchRead(b, fmt.Sprintf("rows=%d", rows), path, rows, "rows", func() (int, error) {
+			p, _, err := ReadFiLiP(path, FiLiPOptions{})
+			if err != nil {
+				return 0, err
 			}
-			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			return p.Len(), nil
 		})
 	}
 }

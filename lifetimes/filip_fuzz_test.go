@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,17 +18,9 @@ import (
 // Run it with: go test ./lifetimes -run '^$' -fuzz FuzzReadFiLiP -fuzztime 3m
 // Interesting inputs it found are kept in testdata/fuzz/FuzzReadFiLiP.
 func FuzzReadFiLiP(f *testing.F) {
-	csvs, err := filepath.Glob(filepath.Join("testdata", "filip", "*.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for i, path := range csvs {
-		csv, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		meta, _ := os.ReadFile(defaultFiLiPJSONPath(path)) // none: nil
-		f.Add(csv, meta, uint8(i%3), i%2 == 0)
+	for i, csv := range readTestdata(f, "filip", "*.csv") {
+		meta, _ := os.ReadFile(defaultFiLiPJSONPath(csv.path)) // none: nil
+		f.Add(csv.data, meta, uint8(i%3), i%2 == 0)
 	}
 	f.Add([]byte(filipHeader8+"\n3912345678901234,24,3912345678900000,A,0,0,m,1\n"), []byte(`{"samplingRate":0.01}`), uint8(0), false)
 	f.Add([]byte(filipHeader8+"\n1e3,24.0, 10 ,A,+1,,m,\r\n"), []byte(`{"profiler":"Illimani v1.1","totalExecutionTime":5}`), uint8(0), true)
@@ -133,16 +124,8 @@ func reportsEqual(a, b *FiLiPReport) bool {
 //
 // Run it with: go test ./lifetimes -run '^$' -fuzz FuzzFiLiPMeta -fuzztime 3m
 func FuzzFiLiPMeta(f *testing.F) {
-	jsons, err := filepath.Glob(filepath.Join("testdata", "filip", "*.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, path := range jsons {
-		meta, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(meta)
+	for _, meta := range readTestdata(f, "filip", "*.json") {
+		f.Add(meta.data)
 	}
 	f.Add([]byte("{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}"))
 	f.Add([]byte(`{"a":{"b":1,"b":2}}`))

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/gctune/gctune/internal/jsonkeys"
 )
 
 // filipMaxMetaBytes caps the JSON metadata. The exporter writes a dozen keys; only profiledCode,
@@ -140,54 +142,16 @@ func (r *filipReader) metaRate(run *filipRun, m filipMeta) error {
 	return nil
 }
 
-// checkDuplicateKeys walks a JSON document and fails on the first object that holds a key
-// twice, naming it: encoding/json would silently keep the last value.
+// checkDuplicateKeys fails on the first key that one object of a JSON document holds twice,
+// naming it: encoding/json would silently keep the last value. A malformed document passes:
+// json.Unmarshal words its fault better.
 func checkDuplicateKeys(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var walk func(depth int) error
-	walk = func(depth int) error {
-		if depth > 10000 {
-			return errors.New("nested too deep")
-		}
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				key, _ := k.(string)
-				if seen[key] {
-					return fmt.Errorf("key %q appears twice", key)
-				}
-				seen[key] = true
-				if err := walk(depth + 1); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token() // '}'
-			return err
-		case json.Delim('['):
-			for dec.More() {
-				if err := walk(depth + 1); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token() // ']'
-			return err
-		}
-		return nil
+	key, found, err := jsonkeys.FirstDuplicate(bytes.NewReader(data))
+	switch {
+	case err != nil:
+		return err
+	case found:
+		return fmt.Errorf("key %q appears twice", key)
 	}
-	err := walk(0)
-	var syn *json.SyntaxError
-	if err != nil && (errors.As(err, &syn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) {
-		return nil // a syntax error: json.Unmarshal words it better
-	}
-	return err
+	return nil
 }

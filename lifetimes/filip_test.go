@@ -2,6 +2,7 @@ package lifetimes
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -674,15 +675,7 @@ func TestFiLiPSortOrder(t *testing.T) {
 		for i := range want {
 			want[i] = uint32(i)
 		}
-		slices.SortStableFunc(want, func(a, b uint32) int {
-			switch {
-			case keys[a] < keys[b]:
-				return -1
-			case keys[a] > keys[b]:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(want, func(a, b uint32) int { return cmp.Compare(keys[a], keys[b]) })
 		got := sortOrder(keys)
 		if got == nil {
 			assert.True(t, slices.IsSorted(keys), "n=%d: nil order for unsorted keys", tt.n)

@@ -1,6 +1,7 @@
 package lifetimes
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -486,15 +487,7 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1, name: c.Name, immediates: float32(c.Immediates)})
 		}
 	}
-	slices.SortStableFunc(events, func(a, b genEvent) int {
-		switch {
-		case a.offsetBytes < b.offsetBytes:
-			return -1
-		case a.offsetBytes > b.offsetBytes:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(events, func(a, b genEvent) int { return cmp.Compare(a.offsetBytes, b.offsetBytes) })
 	return events
 }
 

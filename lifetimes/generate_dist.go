@@ -178,23 +178,45 @@ func (g *genSampler) raw() float64 {
 	return g.value
 }
 
-// quantile is the inverse CDF of the distribution (not clamped), nil for fixed and choice.
-func (g *genSampler) quantile() func(float64) float64 {
+// continuous is what the size table and the mean need of a continuous distuv distribution.
+type continuous interface {
+	CDF(x float64) float64
+	Quantile(p float64) float64
+}
+
+// continuous returns the distribution of a continuous kind, nil for fixed and choice.
+func (g *genSampler) continuous() continuous {
 	switch g.kind {
 	case genUniform:
-		return g.uniform.Quantile
+		return g.uniform
 	case genExponential:
-		return g.exp.Quantile
+		return g.exp
 	case genLognormal:
-		return g.lognorm.Quantile
+		return g.lognorm
 	case genNormal:
-		return g.normal.Quantile
+		return g.normal
 	case genGamma:
-		return g.gamma.Quantile
+		return g.gamma
 	case genWeibull:
-		return g.weibull.Quantile
+		return g.weibull
 	case genPareto:
-		return g.pareto.Quantile
+		return g.pareto
+	}
+	return nil
+}
+
+// quantile is the inverse CDF of the distribution (not clamped), nil for fixed and choice.
+func (g *genSampler) quantile() func(float64) float64 {
+	if d := g.continuous(); d != nil {
+		return d.Quantile
+	}
+	return nil
+}
+
+// cdf is the distribution's CDF (not clamped), nil for fixed and choice.
+func (g *genSampler) cdf() func(float64) float64 {
+	if d := g.continuous(); d != nil {
+		return d.CDF
 	}
 	return nil
 }
@@ -231,27 +253,6 @@ func (g *genSampler) sizeBytes() uint32 {
 		return roundSize(g.clamp(g.value))
 	}
 	return roundSize(g.clamp(g.raw()))
-}
-
-// cdf is the distribution's CDF (not clamped), nil for fixed and choice.
-func (g *genSampler) cdf() func(float64) float64 {
-	switch g.kind {
-	case genUniform:
-		return g.uniform.CDF
-	case genExponential:
-		return g.exp.CDF
-	case genLognormal:
-		return g.lognorm.CDF
-	case genNormal:
-		return g.normal.CDF
-	case genGamma:
-		return g.gamma.CDF
-	case genWeibull:
-		return g.weibull.CDF
-	case genPareto:
-		return g.pareto.CDF
-	}
-	return nil
 }
 
 // tableSizes is the number of sizes a sizeTable holds (8 KiB of table, so that it stays in

@@ -20,6 +20,20 @@ func genSpec(t testing.TB, src string) *Spec {
 	return s
 }
 
+// oneLifetimeSpec is a spec of one phase that allocates allocate (a byte count) of 64-byte
+// objects of one class, all with lifetime life, at resolution 0.1.
+func oneLifetimeSpec(t testing.TB, allocate, life string) *Spec {
+	t.Helper()
+	return genSpec(t, `name: one
+resolution: 0.1
+classes: [{name: A, size: 64}]
+phases:
+  - name: p
+    allocate: `+allocate+`
+    mix: [{class: A, share: 1, lifetime: `+life+`}]
+`)
+}
+
 // genLongLived returns the shares of objects and of bytes (weighted) whose lifetime is at
 // least threshold × EndBytes: gctune's definition of long-lived, written out here rather than
 // taken from the analysis code.
@@ -238,14 +252,7 @@ phases:
 		{"{dist: exponential, mean: 1MB, max: 1MB}", 1e6 * (1 - math.Exp(-1)), 0.02, 0, 1e6},
 	} {
 		t.Run(c.life, func(t *testing.T) {
-			one := genSpec(t, `name: one
-resolution: 0.1
-classes: [{name: A, size: 64}]
-phases:
-  - name: p
-    allocate: 200MB
-    mix: [{class: A, share: 1, lifetime: `+c.life+`}]
-`)
+			one := oneLifetimeSpec(t, "200MB", c.life)
 			p, err := one.Generate(GenerateOptions{Seed: 9})
 			require.NoError(t, err)
 			sum, n := 0.0, 0
@@ -296,14 +303,7 @@ phases:
 // TestGenerateRestOfRun checks that a uniform lifetime without max spreads deaths uniformly
 // between the birth and the end of the run.
 func TestGenerateRestOfRun(t *testing.T) {
-	s := genSpec(t, `name: rest
-resolution: 0.1
-classes: [{name: A, size: 64}]
-phases:
-  - name: p
-    allocate: 500MB
-    mix: [{class: A, share: 1, lifetime: {dist: uniform}}]
-`)
+	s := oneLifetimeSpec(t, "500MB", "{dist: uniform}")
 	p, err := s.Generate(GenerateOptions{Seed: 4})
 	require.NoError(t, err)
 	sum := 0.0

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -31,13 +29,8 @@ func FuzzParseSpec(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "specs", "*.yaml"))
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+	for _, spec := range readTestdata(f, "specs", "*.yaml") {
+		f.Add(spec.data)
 	}
 	f.Add([]byte(specBase))
 	// Compact one-line specs: byte-level mutations of these often stay valid YAML and valid

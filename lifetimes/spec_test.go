@@ -235,15 +235,12 @@ func TestLoadSpec(t *testing.T) {
 // "# want-error: TEXT" must fail with an error containing TEXT; any other file must parse and
 // generate a valid Profile at its default resolution.
 func TestSpecFiles(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "specs", "*.yaml"))
-	require.NoError(t, err)
+	files := readTestdata(t, "specs", "*.yaml")
 	require.NotEmpty(t, files)
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			require.NoError(t, err)
-			first, _, _ := strings.Cut(string(data), "\n")
-			s, err := LoadSpec(f)
+		t.Run(filepath.Base(f.path), func(t *testing.T) {
+			first, _, _ := strings.Cut(string(f.data), "\n")
+			s, err := LoadSpec(f.path)
 			if want, ok := strings.CutPrefix(first, "# want-error: "); ok {
 				require.Error(t, err)
 				assert.ErrorIs(t, err, ErrInvalidSpec)

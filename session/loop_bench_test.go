@@ -4,23 +4,15 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/c-bata/goptuna"
 
+	"github.com/gctune/gctune/internal/trialbench"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkLoopOverhead measures what one trial of gctune's own loop (Run: claim, sample,
 // evaluate, write attributes, value and state, heartbeat; the reaper beside it) costs on a SQLite study that
@@ -52,13 +44,10 @@ func BenchmarkLoopOverhead(b *testing.B) {
 				c.Search.Sampler = sampler
 				c.Search.Trials = size + b.N
 				b.ResetTimer()
-				start, cpu0 := time.Now(), cpuTime()
-				if _, err := Run(ctx, c); err != nil {
-					b.Fatal(err)
-				}
-				elapsed, cpu := time.Since(start), cpuTime()-cpu0
-				b.ReportMetric(float64(elapsed.Microseconds())/1000/float64(b.N), "ms/trial")
-				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/trial")
+				trialbench.ReportPerTrial(b, func() error {
+					_, err := Run(ctx, c)
+					return err
+				})
 			})
 		}
 	}

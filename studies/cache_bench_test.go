@@ -3,19 +3,10 @@ package studies
 import (
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime returns the user and system CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/gctune/gctune/internal/trialbench"
+)
 
 // BenchmarkTrialOverhead measures the storage's cost of one trial on SQLite: study.Optimize
 // with a trivial five-parameter objective and a sampler that reads every trial of the study for
@@ -49,14 +40,7 @@ func BenchmarkTrialOverhead(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				start, cpu0 := time.Now(), cpuTime()
-				if err := study.Optimize(objective5, b.N); err != nil {
-					b.Fatal(err)
-				}
-				elapsed, cpu := time.Since(start), cpuTime()-cpu0
-				b.ReportMetric(float64(elapsed.Microseconds())/1000/float64(b.N), "ms/trial")
-				// CPU time is less sensitive to other load on the machine than wall time.
-				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/trial")
+				trialbench.ReportPerTrial(b, func() error { return study.Optimize(objective5, b.N) })
 			})
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"net"
 	"reflect"
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/c-bata/goptuna"
 )
@@ -125,4 +127,40 @@ func checkDense(t testing.TB, trials []goptuna.FrozenTrial, n int) {
 			break
 		}
 	}
+}
+
+// atOnce runs f(0), …, f(n-1) in n goroutines released together, and returns when all have
+// returned: the callers race each other for the same rows.
+func atOnce(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			f(i)
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+}
+
+// openUnreachable opens a PostgreSQL URL on a local port nobody listens on. urlFormat has one
+// %d, the port. It returns the port and Open's error, failing t when there is none.
+func openUnreachable(t *testing.T, urlFormat string) (port int, err error) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port = l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err = Open(ctx, fmt.Sprintf(urlFormat, port), OpenOptions{ConnectTimeout: 5 * time.Second})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	return port, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,10 +42,21 @@ func TestUnparseablePostgresURLHidesPassword(t *testing.T) {
 	}
 }
 
-// TestRedactByPosition: the password is masked where it stands, so a password that is also a
-// word of the message ("p", "postgres") does not garble the rest (issue 11.3).
-func TestRedactByPosition(t *testing.T) {
+// TestRedactURL: the password goes, wherever the URL or keyword string holds it. It is masked
+// where it stands, so a password that is also a word of the message ("p", "postgres") does not
+// garble the rest (issue 11.3).
+func TestRedactURL(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
+		{"postgres://gctune:s3cret@db.example:5432/gctune?sslmode=disable",
+			"postgres://gctune:xxxxx@db.example:5432/gctune?sslmode=disable"},
+		{"postgres://gctune@db/gctune", "postgres://gctune@db/gctune"},
+		{"postgresql://db/gctune?password=s3cret&sslmode=require",
+			"postgresql://db/gctune?password=xxxxx&sslmode=require"},
+		{"host=db user=u password=s3cret dbname=g", "host=db user=u password=xxxxx dbname=g"},
+		{"host=db password='s3 cret' dbname=g", "host=db password=xxxxx dbname=g"},
+		{"gctune.db", "gctune.db"},
+		{"sqlite:///tmp/x.db", "sqlite:///tmp/x.db"},
+		{"postgres://u:p%20w@h/db", "postgres://u:xxxxx@h/db"},
 		{"postgres://postgres:postgres@postgres/postgres", "postgres://postgres:xxxxx@postgres/postgres"},
 		{"postgres://p:p@p/p?sslmode=disable", "postgres://p:xxxxx@p/p?sslmode=disable"},
 		{"postgres://u:SECRET%zzPW3@host/db", "postgres://u:xxxxx@host/db"},
@@ -56,6 +66,10 @@ func TestRedactByPosition(t *testing.T) {
 		if got := RedactURL(c.in); got != c.want {
 			t.Errorf("RedactURL(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+	// Not parseable as a URL: the password still goes.
+	if got := RedactURL("postgres://u:s3cret@h:badport/db"); strings.Contains(got, "s3cret") {
+		t.Errorf("RedactURL kept the password of an unparseable URL: %q", got)
 	}
 }
 
@@ -116,19 +130,7 @@ func TestOpenCorrupt(t *testing.T) {
 // TestUnreachableMessageNotGarbled: a password that is also a word of the driver's message
 // ("postgres") leaves that message alone (issue 11.3: search-and-replace garbled it).
 func TestUnreachableMessageNotGarbled(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	url := fmt.Sprintf("postgres://postgres:postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2", port)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	_, err = Open(ctx, url, OpenOptions{ConnectTimeout: 5 * time.Second})
-	if err == nil {
-		t.Fatal("no error")
-	}
+	port, err := openUnreachable(t, "postgres://postgres:postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2")
 	msg := err.Error()
 	want := fmt.Sprintf("studies: cannot connect to postgres://postgres:xxxxx@127.0.0.1:%d/postgres?sslmode=disable", port)
 	if !strings.HasPrefix(msg, want) {

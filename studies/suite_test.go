@@ -129,18 +129,9 @@ func testCreateRace(t *testing.T, url string) {
 	for round := 0; round < 5; round++ {
 		name := fmt.Sprintf("race%d", round)
 		errs := make([]error, racers)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range stores {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				<-start
-				_, errs[i] = CreateStudy(context.Background(), stores[i], name, "", problemT{Workload: name})
-			}(i)
-		}
-		close(start)
-		wg.Wait()
+		atOnce(racers, func(i int) {
+			_, errs[i] = CreateStudy(context.Background(), stores[i], name, "", problemT{Workload: name})
+		})
 		wins := 0
 		for _, err := range errs {
 			switch {
@@ -560,18 +551,9 @@ func testReapRace(t *testing.T, url string) {
 	time.Sleep(1300 * time.Millisecond)
 	results := make([][]int, reapers)
 	errs := make([]error, reapers)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range stores {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			<-start
-			results[i], errs[i] = Reap(context.Background(), stores[i], st.ID, time.Second)
-		}(i)
-	}
-	close(start)
-	wg.Wait()
+	atOnce(reapers, func(i int) {
+		results[i], errs[i] = Reap(context.Background(), stores[i], st.ID, time.Second)
+	})
 	got := map[int]int{}
 	for i := range results {
 		if errs[i] != nil {
@@ -758,41 +740,60 @@ func checkEnqueuedOnce(t *testing.T, trials []goptuna.FrozenTrial, want map[floa
 func testLoadGoroutines(t *testing.T, url string) {
 	const workers = 8
 	perWorker := loadSize(20)
-	store := openT(t, url, OpenOptions{})
-	st := newStudy(t, store, "load", 0)
-	want := enqueueFixed(t, st, 12)
-	var wg sync.WaitGroup
+	load := newLoadTest(t, url, 12)
 	errs := make([]error, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			s, err := Open(context.Background(), url, OpenOptions{})
-			if err != nil {
-				errs[w] = err
-				return
-			}
-			defer s.Close()
-			study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(int64(w+1))))
-			if err != nil {
-				errs[w] = err
-				return
-			}
-			errs[w] = study.Optimize(objective5, perWorker)
-		}(w)
-	}
-	wg.Wait()
+	atOnce(workers, func(w int) {
+		errs[w] = optimizeLoad(url, int64(w+1), objective5, perWorker)
+	})
 	for w, err := range errs {
 		if err != nil {
 			t.Errorf("worker %d: %v", w, err)
 		}
 	}
-	trials, err := store.RawStorage().GetAllTrials(st.ID)
+	load.check(t, workers*perWorker)
+}
+
+// loadTest is the study "load" that a load test's workers share, and the trials enqueued in it.
+type loadTest struct {
+	store    *Store
+	studyID  int
+	enqueued map[float64]bool
+}
+
+// newLoadTest creates the study "load" in url with enqueue fixed trials waiting.
+func newLoadTest(t *testing.T, url string, enqueue int) loadTest {
+	t.Helper()
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "load", 0)
+	return loadTest{store: store, studyID: st.ID, enqueued: enqueueFixed(t, st, enqueue)}
+}
+
+// check checks the study after the load: total trials, all COMPLETE and numbered densely, and
+// each enqueued trial run once. It returns the trials.
+func (l loadTest) check(t *testing.T, total int) []goptuna.FrozenTrial {
+	t.Helper()
+	trials, err := l.store.RawStorage().GetAllTrials(l.studyID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDense(t, trials, workers*perWorker)
-	checkEnqueuedOnce(t, trials, want)
+	checkDense(t, trials, total)
+	checkEnqueuedOnce(t, trials, l.enqueued)
+	return trials
+}
+
+// optimizeLoad opens url with a Store of its own and runs n trials of objective in the study
+// "load", sampled by a readAllSampler seeded with seed.
+func optimizeLoad(url string, seed int64, objective goptuna.FuncObjective, n int) error {
+	s, err := Open(context.Background(), url, OpenOptions{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(seed)))
+	if err != nil {
+		return err
+	}
+	return study.Optimize(objective, n)
 }
 
 // Environment of the worker processes testLoadProcesses starts.
@@ -818,28 +819,11 @@ func TestWorkerProcess(t *testing.T) {
 		evaluated.Add(1)
 		return objective5(tr)
 	}
-	var wg sync.WaitGroup
-	for g := 0; g < workerThreads; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			s, err := Open(context.Background(), url, OpenOptions{})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer s.Close()
-			study, err := LoadStudy(s, "load", goptuna.StudyOptionSampler(newReadAllSampler(seed*100+int64(g))))
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if err := study.Optimize(objective, n); err != nil {
-				t.Error(err)
-			}
-		}(g)
-	}
-	wg.Wait()
+	atOnce(workerThreads, func(g int) {
+		if err := optimizeLoad(url, seed*100+int64(g), objective, n); err != nil {
+			t.Error(err)
+		}
+	})
 	fmt.Printf("EVALUATED %d\n", evaluated.Load())
 }
 
@@ -848,26 +832,18 @@ func TestWorkerProcess(t *testing.T) {
 func testLoadProcesses(t *testing.T, url string) {
 	const procs = 4
 	perWorker := loadSize(25)
-	store := openT(t, url, OpenOptions{})
-	st := newStudy(t, store, "load", 0)
-	want := enqueueFixed(t, st, 16)
+	load := newLoadTest(t, url, 16)
 	outs := make([][]byte, procs)
 	errs := make([]error, procs)
-	var wg sync.WaitGroup
 	began := time.Now()
-	for p := 0; p < procs; p++ {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerProcess$", "-test.v")
-			cmd.Env = append(os.Environ(),
-				envWorkerURL+"="+url,
-				envWorkerTrials+"="+strconv.Itoa(perWorker),
-				envWorkerSeed+"="+strconv.Itoa(p+1))
-			outs[p], errs[p] = cmd.CombinedOutput()
-		}(p)
-	}
-	wg.Wait()
+	atOnce(procs, func(p int) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWorkerProcess$", "-test.v")
+		cmd.Env = append(os.Environ(),
+			envWorkerURL+"="+url,
+			envWorkerTrials+"="+strconv.Itoa(perWorker),
+			envWorkerSeed+"="+strconv.Itoa(p+1))
+		outs[p], errs[p] = cmd.CombinedOutput()
+	})
 	elapsed := time.Since(began)
 	evaluated := 0
 	for p := 0; p < procs; p++ {
@@ -887,11 +863,6 @@ func testLoadProcesses(t *testing.T, url string) {
 	if evaluated != total {
 		t.Errorf("objective evaluated %d times, want %d", evaluated, total)
 	}
-	trials, err := store.RawStorage().GetAllTrials(st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDense(t, trials, total)
-	checkEnqueuedOnce(t, trials, want)
+	trials := load.check(t, total)
 	t.Logf("%d processes × %d goroutines: %d/%d trials COMPLETE in %v", procs, workerThreads, len(trials), total, elapsed.Round(time.Millisecond))
 }
