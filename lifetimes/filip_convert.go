@@ -1,6 +1,7 @@
 package lifetimes
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -167,15 +168,7 @@ func sortOrder(keys []uint64) []uint32 {
 	for i := range order {
 		order[i] = uint32(i)
 	}
-	slices.SortStableFunc(order, func(a, b uint32) int {
-		switch {
-		case keys[a] < keys[b]:
-			return -1
-		case keys[a] > keys[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b uint32) int { return cmp.Compare(keys[a], keys[b]) })
 	return order
 }
 
