@@ -27,31 +27,14 @@ const (
 	ClockMicros
 )
 
+// clockNames are the names of the clocks, by value.
+func clockNames() []string { return []string{"auto", "bytes", "us"} }
+
 // String returns the name ParseClock accepts: "auto", "bytes" or "us".
-func (c Clock) String() string {
-	switch c {
-	case ClockAuto:
-		return "auto"
-	case ClockBytes:
-		return "bytes"
-	case ClockMicros:
-		return "us"
-	}
-	return fmt.Sprintf("Clock(%d)", int(c))
-}
+func (c Clock) String() string { return enumName("Clock", clockNames(), c) }
 
 // ParseClock parses "auto", "bytes" or "us" (case-insensitive, surrounding spaces ignored).
-func ParseClock(s string) (Clock, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "auto":
-		return ClockAuto, nil
-	case "bytes":
-		return ClockBytes, nil
-	case "us":
-		return ClockMicros, nil
-	}
-	return ClockAuto, fmt.Errorf("lifetimes: unknown clock %q (want auto, bytes or us)", s)
-}
+func ParseClock(s string) (Clock, error) { return parseEnum[Clock]("clock", clockNames(), nil, s) }
 
 // DefaultNearEndFraction is the NearEndFraction ReadFiLiP uses when the option is 0: deaths
 // within 0.1 % of the run of the latest death count as force-finalized at the end.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/gctune/gctune/internal/units"
 )
@@ -36,38 +35,16 @@ const (
 	HypothesisStored
 )
 
-// String returns the name ParseHypothesis accepts.
-func (h Hypothesis) String() string {
-	switch h {
-	case HypothesisAuto:
-		return "auto"
-	case HypothesisShort:
-		return "short"
-	case HypothesisLong:
-		return "long"
-	case HypothesisOff:
-		return "off"
-	case HypothesisStored:
-		return "stored"
-	}
-	return fmt.Sprintf("Hypothesis(%d)", int(h))
-}
+// hypothesisNames are the names of the hypotheses, by value.
+func hypothesisNames() []string { return []string{"auto", "short", "long", "off", "stored"} }
 
-// ParseHypothesis parses "auto", "short", "long", "stored" or "off" (case-insensitive).
+// String returns the name ParseHypothesis accepts.
+func (h Hypothesis) String() string { return enumName("Hypothesis", hypothesisNames(), h) }
+
+// ParseHypothesis parses "auto", "short", "long", "off" or "stored" (case-insensitive); "" is
+// auto, "false" and "no" are off.
 func ParseHypothesis(s string) (Hypothesis, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "auto", "":
-		return HypothesisAuto, nil
-	case "short":
-		return HypothesisShort, nil
-	case "long":
-		return HypothesisLong, nil
-	case "stored":
-		return HypothesisStored, nil
-	case "off", "false", "no":
-		return HypothesisOff, nil
-	}
-	return HypothesisAuto, fmt.Errorf("lifetimes: unknown rebuild mode %q (want auto, short, long, stored or off)", s)
+	return parseEnum("rebuild mode", hypothesisNames(), map[string]Hypothesis{"": HypothesisAuto, "false": HypothesisOff, "no": HypothesisOff}, s)
 }
 
 // RebuildOptions tune Rebuild. The zero value is the default.

@@ -326,3 +326,23 @@ func TestRebuildKeepsContainers(t *testing.T) {
 		t.Errorf("container %+v names %s born %d", c, r.ClassName(int(c.Record)), r.Birth[c.Record])
 	}
 }
+
+func TestHypothesisAndClockNames(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Hypothesis
+	}{{"", HypothesisAuto}, {" Stored ", HypothesisStored}, {"no", HypothesisOff}, {"false", HypothesisOff}} {
+		if h, err := ParseHypothesis(tc.in); err != nil || h != tc.want {
+			t.Errorf("ParseHypothesis(%q) = %v, %v", tc.in, h, err)
+		}
+	}
+	if _, err := ParseHypothesis("sometimes"); err == nil || err.Error() != `lifetimes: unknown rebuild mode "sometimes" (want auto, short, long, off or stored)` {
+		t.Errorf("ParseHypothesis(sometimes): %v", err)
+	}
+	if got := Hypothesis(9).String(); got != "Hypothesis(9)" {
+		t.Errorf("Hypothesis(9) = %q", got)
+	}
+	if c, err := ParseClock(" BYTES"); err != nil || c != ClockBytes || c.String() != "bytes" || Clock(-1).String() != "Clock(-1)" {
+		t.Errorf("ParseClock(BYTES) = %v, %v", c, err)
+	}
+}
