@@ -52,17 +52,13 @@ than 2 % faster than the defaults, the st script sets nothing and says to keep t
   gctune export dataframe-3.1gb --tolerance 0 --trial 42
   gctune export dataframe-3.1gb --pareto`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			if ro.json && !o.pareto {
 				o.format = string(export.JSON)
 			}
 			o.trialSet, o.asJSON = cmd.Flags().Changed("trial"), ro.json
 			return runExport(cmd, cfg, args[0], o)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", string(export.ST), "st, json, yaml or flags")

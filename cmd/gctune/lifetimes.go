@@ -39,11 +39,7 @@ gctune profile (.gcprof).`,
   gctune lifetimes --clock us --skip-bad-rows run.csv
   gctune lifetimes --json my-workload.yaml`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
 			if err != nil { // Validate has checked it
 				return asUsage(err)
@@ -66,7 +62,7 @@ gctune profile (.gcprof).`,
 				Plot:     plot,
 				JSON:     ro.json,
 			})
-		},
+		}),
 	}
 	f := cmd.Flags()
 	defaults := defaultConfig()

@@ -66,13 +66,9 @@ configuration with 'gctune export STUDY'.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args, study, ro.json, sf.quiet)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&study, "study", "", "study name (default: the workloads' names joined by '+')")
@@ -128,16 +124,12 @@ fingerprints stored with the study: a changed workload is refused unless --force
 		Example: `  gctune resume dataframe-3.1gb
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			if trials < 0 || more < 0 {
 				return usageErrorf("--trials and --more must not be negative")
 			}
 			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], clockFlag(cmd), trials, more, force, ro.json, sf.quiet)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.IntVar(&trials, "trials", 0, "new target of finished trials (default: the study's own)")

@@ -59,14 +59,10 @@ recommended configuration (as gctune export writes it; --trial N for one trial a
   gctune report dataframe-3.1gb -o report.html --png figures/
   gctune report dataframe-3.1gb --storage postgres://gctune@db/gctune -o report.html`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.trialSet = cmd.Flags().Changed("trial")
 			return runReport(cmd, cfg, args[0], o)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "report.html", "the HTML file to write (written whole or not at all)")
@@ -92,14 +88,10 @@ back to its default. Every finding states its evidence. The same text opens gctu
   gctune explain dataframe-3.1gb --trial 42
   gctune explain dataframe-3.1gb --json`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.trialSet = cmd.Flags().Changed("trial")
 			return runExplain(cmd, cfg, args[0], o, ro.json)
-		},
+		}),
 	}
 	addReportFlags(cmd, &o)
 	return cmd

@@ -40,11 +40,7 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 		Example: `  gctune sample dataframe-3.1gb --rate 1/1000 -o df.csv
   gctune sample my-workload.yaml --rate 1/100 --phase 37 --seed 2 -o run.csv --force`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
 			if err != nil {
 				return asUsage(err)
@@ -55,7 +51,7 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 			o.VM = cfg.Simulate.VMFacts()
 			o.JSON = ro.json
 			return runSample(cmd.OutOrStdout(), o)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	d := defaultConfig()

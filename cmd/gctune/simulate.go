@@ -48,11 +48,7 @@ number or "pharo"; missing keys take the configured values, a key given twice is
 one JSON line per input: {"params":..., "stats":..., "speedup":...} or {"error":"..."}. It is
 how benchmark scripts in other languages drive the simulator.`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			given, err := cfg.Simulate.Params()
 			if err != nil {
 				return asUsage(err)
@@ -85,7 +81,7 @@ how benchmark scripts in other languages drive the simulator.`,
 				Events:  events,
 				JSON:    ro.json,
 			})
-		},
+		}),
 	}
 	addSimulateFlags(cmd)
 	addCostFlag(cmd)

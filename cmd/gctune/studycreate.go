@@ -39,13 +39,9 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], args[1:], ro.json, quiet)
-		},
+		}),
 	}
 	addProblemFlags(cmd)
 	f := cmd.Flags()

@@ -58,11 +58,7 @@ once, the runs so far stored.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.study, o.argv, o.asJSON = args[0], args[1:], ro.json
 			o.trialSet = cmd.Flags().Changed("trial")
 			var runner verify.ExecRunner
@@ -70,7 +66,7 @@ once, the runs so far stored.`,
 				runner.Output = cmd.ErrOrStderr()
 			}
 			return runVerify(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o, runner)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.IntVar(&o.runs, "runs", 5, "measured runs of each configuration (after one warm-up each)")
