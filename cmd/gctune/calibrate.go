@@ -74,13 +74,8 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 	f.StringVar(&o.fromStudy, "from-study", "", "use the default runs 'gctune verify' stored in this study")
 	f.StringVarP(&o.output, "output", "o", "", "write the calibrated cost model to FILE (YAML; replaces only a gctune cost file)")
 	f.BoolVar(&o.snippet, "snippet", false, "print a Pharo snippet that measures a run and writes run.json")
-	d := defaultConfig()
-	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
-	bindFlag(cmd, "seed", "workload.seed")
-	bindFlag(cmd, "resolution", "workload.resolution")
-	f.String("storage", d.Storage, "study database, with --from-study (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addWorkloadFlags(cmd, "seed")
+	addStorageFlag(cmd, "study database, with --from-study (storage, GCTUNE_STORAGE)")
 	addCostFlag(cmd)
 	return cmd
 }

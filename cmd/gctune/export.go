@@ -67,8 +67,7 @@ than 2 % faster than the defaults, the st script sets nothing and says to keep t
 	f.StringVarP(&o.output, "output", "o", "", "write to FILE instead of standard output (written whole or not at all)")
 	f.BoolVar(&o.force, "force", false, "use workload files that changed since the study began")
 	addToleranceFlag(cmd)
-	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageUsage)
 	return cmd
 }
 

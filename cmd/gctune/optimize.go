@@ -29,13 +29,11 @@ type sessionFlags struct {
 	quiet bool
 }
 
+// addSearchFlags adds the flags of the commands that run a study's trials (optimize, resume,
+// worker): --storage and --workers.
 func addSearchFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	d := defaultConfig()
-	f.String("storage", d.Storage, "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)")
-	f.Int("workers", d.Search.Workers, "trials evaluated at once; 0 = the number of cores (search.workers)")
-	bindFlag(cmd, "storage", "storage")
-	bindFlag(cmd, "workers", "search.workers")
+	addStorageFlag(cmd, storageURLUsage)
+	addBoundFlag(cmd, "workers", defaultConfig().Search.Workers, "search.workers", "trials evaluated at once; 0 = the number of cores (search.workers)")
 }
 
 // NewOptimizeCmd returns `gctune optimize`.
@@ -80,24 +78,15 @@ configuration with 'gctune export STUDY'.`,
 
 // addProblemFlags adds the flags that define a new study's problem (optimize, study create).
 func addProblemFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
 	d := defaultConfig()
-	f.Int("trials", d.Search.Trials, "finished trials the study should reach (search.trials)")
-	f.Uint64("seed", d.Search.Seed, "study seed (search.seed)")
-	f.String("max-footprint", d.Search.MaxFootprint.String(), "memory budget on the peak footprint; 0 = none (search.max_footprint)")
-	f.String("aggregate", d.Search.Aggregate, "several workloads: max or mean slowdown (search.aggregate)")
-	f.Bool("no-seed", false, "do not start from the lifetime-informed configurations (search.no_seed)")
-	f.Bool("no-constrain", false, "do not narrow the space from the lifetime profile (search.no_constrain)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
-	f.String("sampler", d.Search.Sampler, "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
-	bindFlag(cmd, "sampler", "search.sampler")
-	bindFlag(cmd, "trials", "search.trials")
-	bindFlag(cmd, "seed", "search.seed")
-	bindFlag(cmd, "max-footprint", "search.max_footprint")
-	bindFlag(cmd, "aggregate", "search.aggregate")
-	bindFlag(cmd, "no-seed", "search.no_seed")
-	bindFlag(cmd, "no-constrain", "search.no_constrain")
-	bindFlag(cmd, "resolution", "workload.resolution")
+	addBoundFlag(cmd, "trials", d.Search.Trials, "search.trials", "finished trials the study should reach (search.trials)")
+	addBoundFlag(cmd, "seed", d.Search.Seed, "search.seed", "study seed (search.seed)")
+	addBoundFlag(cmd, "max-footprint", d.Search.MaxFootprint.String(), "search.max_footprint", "memory budget on the peak footprint; 0 = none (search.max_footprint)")
+	addBoundFlag(cmd, "aggregate", d.Search.Aggregate, "search.aggregate", "several workloads: max or mean slowdown (search.aggregate)")
+	addBoundFlag(cmd, "no-seed", false, "search.no_seed", "do not start from the lifetime-informed configurations (search.no_seed)")
+	addBoundFlag(cmd, "no-constrain", false, "search.no_constrain", "do not narrow the space from the lifetime profile (search.no_constrain)")
+	addBoundFlag(cmd, "resolution", d.Workload.Resolution, "workload.resolution", "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
+	addBoundFlag(cmd, "sampler", d.Search.Sampler, "search.sampler", "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
 	addCostFlag(cmd)
 	addProfileFlags(cmd)
 	addRebuildFlags(cmd)

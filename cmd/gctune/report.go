@@ -106,8 +106,7 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 	if cmd.Name() == "report" {
 		f.IntVar(&o.sweepPoints, "sweep-points", report.DefaultSweepPoints, "grid points per parameter in the sensitivity sweeps (3-1000)")
 	}
-	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
 	addClockFlag(cmd)
 }

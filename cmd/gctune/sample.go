@@ -54,7 +54,6 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 		}),
 	}
 	f := cmd.Flags()
-	d := defaultConfig()
 	f.StringVar(&o.Rate, "rate", "1/100", "sampling rate 1/N (also 0.01 or 1): every N-th allocation is recorded")
 	f.Uint64Var(&o.Phase, "phase", 0, "which allocation of each window of N is recorded, in [0, N)")
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the order in which the objects of neighbouring records are allocated")
@@ -63,10 +62,7 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 	f.StringVar(&o.Code, "profiled-code", "", "the JSON's profiledCode (default: a line naming the profile)")
 	f.StringVarP(&o.Out, "output", "o", "", "the CSV to write (required); its .json is written beside it")
 	f.BoolVar(&o.Force, "force", false, "replace OUT.csv and OUT.json if they exist")
-	f.Uint64("workload-seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
-	bindFlag(cmd, "workload-seed", "workload.seed")
-	bindFlag(cmd, "resolution", "workload.resolution")
+	addWorkloadFlags(cmd, "workload-seed")
 	addRebuildFlags(cmd)
 	return cmd
 }

@@ -86,12 +86,8 @@ how benchmark scripts in other languages drive the simulator.`,
 	addSimulateFlags(cmd)
 	addCostFlag(cmd)
 	addProfileFlags(cmd)
+	addWorkloadFlags(cmd, "seed")
 	f := cmd.Flags()
-	d := defaultConfig()
-	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
-	bindFlag(cmd, "seed", "workload.seed")
-	bindFlag(cmd, "resolution", "workload.resolution")
 	addRebuildFlags(cmd)
 	f.StringVar(&events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
 	f.BoolVar(&batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
@@ -100,15 +96,13 @@ how benchmark scripts in other languages drive the simulator.`,
 
 // addSimulateFlags adds the five tunables' flags, bound to the simulate section.
 func addSimulateFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
 	d := heapsim.DefaultParams()
 	for _, t := range search.Tunables() {
 		usage := fmt.Sprintf("%s, VM parameter %d (simulate.%s)", t.Label, t.VMParam, t.Key)
 		if t.Unit == search.UnitProportion {
 			usage = fmt.Sprintf("%s: the tenuring proportion p, ≥ 1 keeps all survivors, or %s (VM parameter %d; simulate.%s)", t.Label, search.DefaultWord, t.VMParam, t.Key)
 		}
-		f.String(t.FlagName(), t.Text(d), usage)
-		bindFlag(cmd, t.FlagName(), "simulate."+t.Key)
+		addBoundFlag(cmd, t.FlagName(), t.Text(d), "simulate."+t.Key, usage)
 	}
 }
 

@@ -21,10 +21,6 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Args:  noArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	storageFlag := func(c *cobra.Command) {
-		c.Flags().String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-		bindFlag(c, "storage", "storage")
-	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the studies with their trial counts and best values",
@@ -96,7 +92,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 	}
 	del.Flags().Bool("force", false, "delete even while trials run (their workers then fail)")
 	for _, c := range []*cobra.Command{list, show, del} {
-		storageFlag(c)
+		addStorageFlag(c, storageUsage)
 		cmd.AddCommand(c)
 	}
 	return cmd

@@ -46,8 +46,7 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 	addProblemFlags(cmd)
 	f := cmd.Flags()
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	f.String("storage", defaultConfig().Storage, "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageURLUsage)
 	return cmd
 }
 

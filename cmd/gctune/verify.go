@@ -75,8 +75,7 @@ once, the runs so far stored.`,
 	f.BoolVar(&o.noWarmup, "no-warmup", false, "skip the warm-up run of each configuration")
 	f.BoolVar(&o.showOutput, "show-output", false, "pass the command's output through to standard error")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no line per run")
-	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
 	return cmd
 }
