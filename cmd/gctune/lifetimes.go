@@ -40,21 +40,15 @@ gctune profile (.gcprof).`,
   gctune lifetimes --json my-workload.yaml`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
-			if err != nil { // Validate has checked it
-				return asUsage(err)
+			open, err := cfg.openOptions()
+			if err != nil {
+				return err
 			}
+			open.FiLiPJSONPath = meta
 			return runLifetimes(cmd.OutOrStdout(), lifetimesOptions{
-				Ref:    args[0],
-				Stderr: cmd.ErrOrStderr(),
-				Open: lifetimes.OpenOptions{
-					Seed:          cfg.Workload.Seed,
-					Resolution:    cfg.Workload.Resolution,
-					Clock:         clock,
-					SkipBadRows:   cfg.Lifetimes.SkipBadRows,
-					FiLiPJSONPath: meta,
-					Rebuild:       rebuildMode(cfg),
-				},
+				Ref:      args[0],
+				Stderr:   cmd.ErrOrStderr(),
+				Open:     open,
 				Analysis: lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, TopObjects: top},
 				Bins:     cfg.Lifetimes.HistogramBins,
 				Scale:    lifetimes.HistogramScale(scale),

@@ -41,13 +41,11 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
   gctune sample my-workload.yaml --rate 1/100 --phase 37 --seed 2 -o run.csv --force`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
-			if err != nil {
-				return asUsage(err)
+			var err error
+			if o.Open, err = cfg.openOptions(); err != nil {
+				return err
 			}
 			o.Ref = args[0]
-			o.Open = lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-				Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)}
 			o.VM = cfg.Simulate.VMFacts()
 			o.JSON = ro.json
 			return runSample(cmd.OutOrStdout(), o)

@@ -53,34 +53,21 @@ how benchmark scripts in other languages drive the simulator.`,
 			if err != nil {
 				return asUsage(err)
 			}
-			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+			open, err := cfg.openOptions()
 			if err != nil {
-				return asUsage(err)
+				return err
 			}
 			cost, _, err := loadCost(cfg)
 			if err != nil {
 				return err
 			}
+			o := simulateOptions{Stderr: cmd.ErrOrStderr(), Ref: args[0], Open: open,
+				Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost}
 			if batch {
-				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), simulateOptions{
-					Ref: args[0],
-					Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-						Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)},
-					Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost,
-					Stderr: cmd.ErrOrStderr(),
-				})
+				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), o)
 			}
-			return runSimulate(cmd.OutOrStdout(), simulateOptions{
-				Stderr: cmd.ErrOrStderr(),
-				Ref:    args[0],
-				Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-					Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)},
-				Given:   given,
-				Default: cfg.Simulate.VMFacts(),
-				Cost:    cost,
-				Events:  events,
-				JSON:    ro.json,
-			})
+			o.Events, o.JSON = events, ro.json
+			return runSimulate(cmd.OutOrStdout(), o)
 		}),
 	}
 	addSimulateFlags(cmd)
