@@ -238,15 +238,11 @@ func calibrateFromFile(cfg Config, o calibrateOptions) (*calibrateInput, error) 
 // wall time of the processes (VM start-up included). The profile is the study's (its only
 // workload, unless one is named), the base cost the study's.
 func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*calibrateInput, error) {
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, o.fromStudy, false)
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, o.fromStudy)
-	if err != nil {
-		return nil, err
-	}
 	stored, err := store.MeasuredRuns(id)
 	if err != nil {
 		return nil, err

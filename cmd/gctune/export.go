@@ -77,15 +77,11 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		return usageErrorf("--format %q: want st, json, yaml or flags", o.format)
 	}
 	ctx := cmd.Context()
-	store, err := openStoreReadOnly(ctx, cfg.Storage)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, name)
-	if err != nil {
-		return err
-	}
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
 		return err
@@ -117,11 +113,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 			}
 		}
 	} else {
-		lw, err := reopenWorkloads(sp, o.force, cfg.Lifetimes.LongLivedThreshold)
-		if err != nil {
-			return err
-		}
-		prob, err := sp.newObjective(lw)
+		prob, err := reopenObjective(sp, reopenOptions{force: o.force}, cfg.Lifetimes.LongLivedThreshold)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -135,25 +134,15 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	if name == "" {
 		name = strings.Join(refs, "+")
 	}
-	if err := studies.ValidateName(name); err != nil {
-		return usageErrorf("study name: %v (name it with --study)", strings.TrimPrefix(err.Error(), "studies: "))
-	}
-	sp, prob, err := newProblem(cfg, refs)
+	ns, err := createNewStudy(ctx, cfg, name, refs, newStudyWording{
+		badName: "study name: %v (name it with --study)",
+		exists:  "study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study",
+	})
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg.Storage, false)
-	if err != nil {
-		return err
-	}
+	store, sp, prob := ns.store, ns.sp, ns.prob
 	defer store.Close()
-	study, err := createStudy(ctx, store, name, sp)
-	if errors.Is(err, studies.ErrStudyExists) {
-		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), export.ShellQuote(name))
-	}
-	if err != nil {
-		return err
-	}
 	if !quiet {
 		printProfileInfos(ew, sp.profiles)
 	}
@@ -164,7 +153,7 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 			fmt.Fprintf(ew, "%s\n", n)
 		}
 	}
-	return runSession(ctx, w, ew, cfg, store, name, study.ID, sp, prob, asJSON, quiet)
+	return runSession(ctx, w, ew, cfg, store, name, ns.study.ID, sp, prob, asJSON, quiet)
 }
 
 // newProblem opens the workloads, plans the search from their lifetime profiles and returns
@@ -215,27 +204,18 @@ func createStudy(ctx context.Context, store *studies.Store, name string, sp *stu
 }
 
 func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock string, trials, more int, force, asJSON, quiet bool) error {
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, name, false)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, name)
-	if err != nil {
-		return err
-	}
 	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return err
 	}
 	if err := sp.checkClockFlag(clock); err != nil {
 		return err
 	}
-	lw, err := reopenWorkloads(sp, force, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
-		return err
-	}
-	sp.profiles = lw.profiles
-	prob, err := sp.newObjective(lw)
+	prob, err := reopenObjective(sp, reopenOptions{force: force}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return err
 	}

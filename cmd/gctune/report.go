@@ -114,15 +114,11 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 // loadReportInput opens the study and its workloads and builds the report's input, with how
 // each profile was read (also in the returned docs, for --json and standard error).
 func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptions) (report.Input, []profileInfoDoc, error) {
-	store, err := openStoreReadOnly(ctx, cfg.Storage)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
 	if err != nil {
 		return report.Input{}, nil, err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, name)
-	if err != nil {
-		return report.Input{}, nil, err
-	}
 	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return report.Input{}, nil, err
 	}
@@ -143,14 +139,10 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 	if in.Measured, err = store.MeasuredRuns(id); err != nil {
 		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
-	lw, err := reopenWorkloadsWith(sp, reopenOptions{force: o.force, clock: cfg.Lifetimes.Clock}, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
+	if in.Problem, err = reopenObjective(sp, reopenOptions{force: o.force, clock: cfg.Lifetimes.Clock}, cfg.Lifetimes.LongLivedThreshold); err != nil {
 		return report.Input{}, nil, err
 	}
-	if in.Problem, err = sp.newObjective(lw); err != nil {
-		return report.Input{}, nil, err
-	}
-	profiles := withDefaultRuns(lw.profiles, in.Problem)
+	profiles := withDefaultRuns(sp.profiles, in.Problem)
 	for _, d := range profiles {
 		pi := report.ProfileInfo{Line: d.Line}
 		if s := formatProfiledBeside(d.Profiled, d.SimulatedDefault); s != "" {

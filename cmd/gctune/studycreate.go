@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
 )
 
 // NewStudyCreateCmd returns `gctune studies create` (also `gctune study create`: `study` is
@@ -76,24 +73,15 @@ type createdLoad struct {
 }
 
 func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
-	if err := studies.ValidateName(name); err != nil {
-		return usageErrorf("study create: %v", strings.TrimPrefix(err.Error(), "studies: "))
-	}
-	sp, prob, err := newProblem(cfg, refs)
+	ns, err := createNewStudy(ctx, cfg, name, refs, newStudyWording{
+		badName: "study create: %v",
+		exists:  "study %q already exists in %s: join it with 'gctune worker --study %s', or create another name",
+	})
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg.Storage, false)
-	if err != nil {
-		return err
-	}
+	store, sp, prob := ns.store, ns.sp, ns.prob
 	defer store.Close()
-	if _, err := createStudy(ctx, store, name, sp); err != nil {
-		if errors.Is(err, studies.ErrStudyExists) {
-			return usageErrorf("study %q already exists in %s: join it with 'gctune worker --study %s', or create another name", name, store.URL(), export.ShellQuote(name))
-		}
-		return err
-	}
 	if !quiet {
 		printProfileInfos(errOut, sp.profiles)
 	}

@@ -115,15 +115,11 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	if o.timeout < 0 {
 		return usageErrorf("--timeout %s: must not be negative", o.timeout)
 	}
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, o.study, false)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, o.study)
-	if err != nil {
-		return err
-	}
 	if err := checkStudyCost(cfg, sp, o.study); err != nil {
 		return err
 	}
@@ -209,11 +205,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	if _, ok := studies.BestTrial(trials); !ok {
 		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
 	}
-	lw, err := reopenWorkloads(sp, false, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
-		return nil, err
-	}
-	prob, err := sp.newObjective(lw)
+	prob, err := reopenObjective(sp, reopenOptions{}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return nil, err
 	}

@@ -148,12 +148,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if err := sp.checkClockFlag(o.clock); err != nil {
 		return err
 	}
-	lw, err := reopenWorkloadsWith(sp, reopenOptions{preferStored: true, worker: true}, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
-		return err
-	}
-	sp.profiles = lw.profiles
-	prob, err := sp.newObjective(lw)
+	prob, err := reopenObjective(sp, reopenOptions{preferStored: true, worker: true}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return err
 	}
