@@ -118,7 +118,7 @@ func benchWorkersOnce(t *testing.T, be backend, url, workload string, trials, wo
 	}
 	time.Sleep(300 * time.Millisecond) // the workers' server processes exit and are accounted
 	serverUsed := serverCPU(t, be) - serverBefore
-	all := studyTrials(t, url, "bench")
+	all := readTrials(t, url, "bench")
 	var done []goptuna.FrozenTrial
 	first, last := time.Time{}, time.Time{}
 	var busy time.Duration

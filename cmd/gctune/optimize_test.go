@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,40 +21,6 @@ import (
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
-
-// TestMain lets the tests run the gctune command as a real process: the test binary re-executed
-// with GCTUNETEST_MAIN=1 behaves as gctune (the variable is not GCTUNE_-prefixed, which the
-// configuration would refuse).
-func TestMain(m *testing.M) {
-	if os.Getenv("GCTUNETEST_MAIN") == "1" {
-		main()
-	}
-	os.Exit(m.Run())
-}
-
-// gctuneProcess starts gctune as a child process.
-func gctuneProcess(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "GCTUNETEST_MAIN=1"), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	require.NoError(t, cmd.Start())
-	return cmd, &out
-}
-
-// readTrials opens the database and returns the study's trials.
-func readTrials(t *testing.T, db, study string) []goptuna.FrozenTrial {
-	t.Helper()
-	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true, NoCache: true})
-	require.NoError(t, err)
-	defer store.Close()
-	s, err := studies.LoadStudy(store, study)
-	require.NoError(t, err)
-	trials, err := s.GetTrials()
-	require.NoError(t, err)
-	return trials
-}
 
 func TestOptimizeExportResumeStudies(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
@@ -315,25 +278,6 @@ func completeTrials(trials []goptuna.FrozenTrial) []goptuna.FrozenTrial {
 	return out
 }
 
-// readTrialsIfAny is readTrials that returns nothing while the study does not exist yet.
-func readTrialsIfAny(t *testing.T, db, study string) []goptuna.FrozenTrial {
-	t.Helper()
-	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true, NoCache: true})
-	if err != nil {
-		return nil
-	}
-	defer store.Close()
-	s, err := studies.LoadStudy(store, study)
-	if err != nil {
-		return nil
-	}
-	trials, err := s.GetTrials()
-	if err != nil {
-		return nil
-	}
-	return trials
-}
-
 func hasCompleteWithParams(trials []goptuna.FrozenTrial, params map[string]interface{}) bool {
 	for _, tr := range trials {
 		if tr.State != goptuna.TrialStateComplete || len(tr.Params) != len(params) {
@@ -363,17 +307,6 @@ func assertDense(t *testing.T, trials []goptuna.FrozenTrial) {
 		require.Equal(t, i, n, "trial numbers are unique and dense")
 	}
 }
-
-func withEnv(t *testing.T, env []string, f func()) {
-	t.Helper()
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	f()
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // TestNamesPrintedEscaped: a study name with a space is shell-quoted in the hints, and a name
 // with control characters (stored by an older gctune) is printed escaped by studies list.

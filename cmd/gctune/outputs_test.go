@@ -23,8 +23,7 @@ import (
 func TestOutputsKeepWhatTheyWriteTo(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "s.db")
-	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "3", "--workers", "1", "--storage", db, "--study", "tiny")
-	require.Equal(t, 0, code, errOut)
+	optimizeTiny(t, db, "tiny", 3)
 	commands := map[string]func(out string) []string{
 		"export":    func(out string) []string { return []string{"export", "tiny", "--storage", db, "-o", out} },
 		"simulate":  func(out string) []string { return []string{"simulate", "testdata/tiny.yaml", "--events", out} },

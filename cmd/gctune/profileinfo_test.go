@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,27 +17,6 @@ const (
 	runCSVForcedUs   = "clock us (forced to us by option); sampling rate 1/100"
 	v11CSV           = "../../lifetimes/testdata/filip/era-v1.1.csv"
 )
-
-// gctuneIn runs the root command in-process with stdin and returns stdout, stderr and 0 or 1.
-func gctuneIn(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	root := NewRootCmd(BuildInfo{})
-	root.SetArgs(args)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	if root.Execute() != nil {
-		code = 1
-	}
-	return out.String(), errb.String(), code
-}
-
-// firstLine is the first line of s.
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
 
 func TestProfileLineSimulate(t *testing.T) {
 	out, errOut, code := gctune(t, "simulate", "testdata/run.csv")

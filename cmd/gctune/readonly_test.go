@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/glebarez/sqlite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gorm.io/gorm"
 )
 
 func fileHash(t *testing.T, path string) [32]byte {
@@ -27,8 +25,7 @@ func fileHash(t *testing.T, path string) [32]byte {
 func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "s.db")
-	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "3", "--workers", "1", "--storage", db, "--study", "t")
-	require.Equal(t, 0, code, errOut)
+	optimizeTiny(t, db, "t", 3)
 	before := fileHash(t, db)
 	for _, args := range [][]string{
 		{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"},
@@ -42,12 +39,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	}
 
 	foreign := filepath.Join(dir, "app.db")
-	g, err := gorm.Open(sqlite.Open(foreign), &gorm.Config{})
-	require.NoError(t, err)
-	require.NoError(t, g.Exec("CREATE TABLE things (x INTEGER)").Error)
-	sqlDB, err := g.DB()
-	require.NoError(t, err)
-	require.NoError(t, sqlDB.Close())
+	execSQL(t, foreign, "CREATE TABLE things (x INTEGER)")
 	before = fileHash(t, foreign)
 	for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"}} {
 		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
@@ -89,8 +81,7 @@ func TestReadOnlyDatabaseFileLeavesNoWAL(t *testing.T) {
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	require.NoError(t, os.Chmod(dir, 0o777))
 	db := filepath.Join(dir, "s.db")
-	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "2", "--workers", "1", "--storage", db, "--study", "t", "-q")
-	require.Equal(t, 0, code, errOut)
+	optimizeTiny(t, db, "t", 2, "-q")
 	require.NoError(t, os.Chmod(db, 0o444))
 	for _, args := range [][]string{{"studies", "list"}, {"export", "t"}} {
 		args = append(args, "--storage", db)

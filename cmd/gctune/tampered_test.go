@@ -7,10 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/glebarez/sqlite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gorm.io/gorm"
 )
 
 // TestTamperedTrialValueNeverBest: a trial whose stored value was set to 0, a negative number
@@ -20,14 +18,9 @@ func TestTamperedTrialValueNeverBest(t *testing.T) {
 	for _, tampered := range []string{"0", "-1", "9e999"} {
 		t.Run(tampered, func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "s.db")
-			_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "4", "--workers", "1", "--storage", db, "--study", "t", "-q")
-			require.Equal(t, 0, code, errOut)
-			g, err := gorm.Open(sqlite.Open(db), &gorm.Config{})
-			require.NoError(t, err)
-			require.NoError(t, g.Exec("UPDATE trials SET value = "+tampered+" WHERE number = 3").Error)
-			require.NoError(t, g.Exec("UPDATE trial_values SET value = "+tampered+" WHERE trial_id = (SELECT trial_id FROM trials WHERE number = 3)").Error)
-			sqlDB, _ := g.DB()
-			require.NoError(t, sqlDB.Close())
+			optimizeTiny(t, db, "t", 4, "-q")
+			execSQL(t, db, "UPDATE trials SET value = "+tampered+" WHERE number = 3",
+				"UPDATE trial_values SET value = "+tampered+" WHERE trial_id = (SELECT trial_id FROM trials WHERE number = 3)")
 
 			for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"export", "t", "--pareto"}} {
 				out, errOut, code := gctune(t, append(append([]string{"--json"}, args...), "--storage", db)...)

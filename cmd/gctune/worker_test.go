@@ -71,8 +71,7 @@ type proc struct {
 func startProc(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
 	p := &proc{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(os.Args[0], args...)
-	p.cmd.Env = append(append(os.Environ(), "GCTUNETEST_MAIN=1"), env...)
+	p.cmd = gctuneCommand(env, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	require.NoError(t, p.cmd.Start())
 	go func() {
@@ -135,12 +134,6 @@ func postgresBackend(t *testing.T) backend {
 	}}
 }
 
-// studyTrials reads the study's trials, without any cache.
-func studyTrials(t *testing.T, url, study string) []goptuna.FrozenTrial {
-	t.Helper()
-	return readTrials(t, url, study)
-}
-
 // countStates counts trials by state.
 func countStates(trials []goptuna.FrozenTrial) map[goptuna.TrialState]int {
 	out := map[goptuna.TrialState]int{}
@@ -176,7 +169,7 @@ func waitComplete(t *testing.T, url, study string, n int, procs ...*proc) {
 // trials.
 func checkWhole(t *testing.T, url, study string, seeds int) []goptuna.FrozenTrial {
 	t.Helper()
-	trials := studyTrials(t, url, study)
+	trials := readTrials(t, url, study)
 	assertDense(t, trials)
 	states := countStates(trials)
 	assert.Zero(t, states[goptuna.TrialStateRunning], "trials stuck RUNNING: %v", states)
@@ -241,7 +234,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	assert.Equal(t, 2, created.Queued)
 	require.Len(t, created.Workloads, 1)
 	assert.True(t, created.Workloads[0].Stored)
-	trials := studyTrials(t, db, "s1")
+	trials := readTrials(t, db, "s1")
 	assert.Equal(t, 2, countStates(trials)[goptuna.TrialStateWaiting], "the seeds are queued, nothing runs")
 	assert.Len(t, trials, 2)
 
@@ -414,7 +407,7 @@ func testWorkerKilled(t *testing.T, url string) {
 	require.NoError(t, victim.cmd.Process.Signal(syscall.SIGKILL))
 	killed := time.Now()
 	victim.wait(t, 10*time.Second)
-	atKill := studyTrials(t, url, "kill")
+	atKill := readTrials(t, url, "kill")
 	running := map[int]bool{}
 	for _, tr := range atKill {
 		if tr.State == goptuna.TrialStateRunning {
@@ -469,7 +462,7 @@ func TestWorkerSIGTERM(t *testing.T) {
 	var doc workerDoc
 	require.NoError(t, json.Unmarshal([]byte(p.stdout.String()), &doc), p.stdout.String())
 	assert.True(t, doc.Interrupted)
-	trials := studyTrials(t, url, "term")
+	trials := readTrials(t, url, "term")
 	states := countStates(trials)
 	assert.Zero(t, states[goptuna.TrialStateRunning], "%v", states)
 	assert.Zero(t, states[goptuna.TrialStateFail], "%v", states)
@@ -525,7 +518,7 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 		}
 	}
 	assert.True(t, retried, "no worker retried: did the restart happen while they ran?")
-	mid := studyTrials(t, url, "restart")
+	mid := readTrials(t, url, "restart")
 	assertDense(t, mid)
 	t.Logf("after the restart: %v", countStates(mid))
 
@@ -557,7 +550,7 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 		t.Logf("worker %d, %v after the stop: %s", i, time.Since(began).Round(time.Millisecond), lastLine(stderr))
 	}
 	be.srv.Restart(t)
-	gave := studyTrials(t, url, "restart")
+	gave := readTrials(t, url, "restart")
 	assertDense(t, gave)
 	final := search.Counted(gave) + 3
 	withEnv(t, env, func() {
@@ -593,7 +586,7 @@ func TestStudyCreateRace(t *testing.T) {
 				assert.ElementsMatch(t, []int{0, exitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
 				assert.Equal(t, fmt.Sprintf("gctune: study %q already exists in %s: join it with 'gctune worker --study race', or create another name\n",
 					"race", studies.RedactURL(url)), loser.stderr.String())
-				trials := studyTrials(t, url, "race")
+				trials := readTrials(t, url, "race")
 				assert.Len(t, trials, 2, "round %d: the seeds are queued once", round)
 			}
 		})
