@@ -40,11 +40,19 @@ func gctune(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errb.String(), code
 }
 
+// gctuneOK runs the command line in-process (gctune), requires exit code 0 and returns stdout
+// and stderr.
+func gctuneOK(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	out, errOut, code := gctune(t, args...)
+	require.Equal(t, 0, code, "stderr: %s", errOut)
+	return out, errOut
+}
+
 // gctuneJSON runs the command line with --json, requires success and decodes stdout into v.
 func gctuneJSON(t *testing.T, v any, args ...string) {
 	t.Helper()
-	out, errOut, code := gctune(t, append([]string{"--json"}, args...)...)
-	require.Equal(t, 0, code, "stderr: %s", errOut)
+	out, _ := gctuneOK(t, append([]string{"--json"}, args...)...)
 	require.NoError(t, json.Unmarshal([]byte(out), v), "stdout: %s", out)
 }
 
@@ -86,8 +94,7 @@ func gctuneProcess(t *testing.T, env []string, args ...string) (*exec.Cmd, *byte
 func optimizeTiny(t *testing.T, db, study string, trials int, extra ...string) (stderr string) {
 	t.Helper()
 	args := append([]string{"optimize", "testdata/tiny.yaml", "--trials", itoa(trials), "--workers", "1", "--storage", db, "--study", study}, extra...)
-	_, errOut, code := gctune(t, args...)
-	require.Equal(t, 0, code, errOut)
+	_, errOut := gctuneOK(t, args...)
 	return errOut
 }
 

@@ -35,8 +35,7 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	assert.NotEmpty(t, doc.Plan.Rules)
 
 	// st: a launch flag, then one parameterAt:put: statement per line, each with its comment.
-	st, errOut, code := gctune(t, "export", "demo", "--storage", db)
-	require.Equal(t, 0, code, errOut)
+	st, _ := gctuneOK(t, "export", "demo", "--storage", db)
 	stmt := regexp.MustCompile(`(?m)^Smalltalk vm parameterAt: (\d+) put: ([0-9.]+)\. "[^"]+"$`)
 	var params []string
 	for _, m := range stmt.FindAllStringSubmatch(st, -1) {
@@ -60,8 +59,7 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 
 	// yaml loads back as a configuration and predicts what the study measured.
 	yamlPath := filepath.Join(t.TempDir(), "best.yaml")
-	_, errOut, code = gctune(t, "export", "demo", "--storage", db, "--format", "yaml", "-o", yamlPath)
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "export", "demo", "--storage", db, "--format", "yaml", "-o", yamlPath)
 	var sim simulateDoc
 	gctuneJSON(t, &sim, "--config", yamlPath, "simulate", gcdemo)
 	require.NotNil(t, doc.Recommendation)
@@ -112,8 +110,7 @@ func TestStudyBadInput(t *testing.T) {
 	data, err := os.ReadFile(gcdemo)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(spec, data, 0o644))
-	_, errOut, code = gctune(t, "optimize", spec, "--trials", "2", "--storage", db, "--study", "changing", "-q")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "optimize", spec, "--trials", "2", "--storage", db, "--study", "changing", "-q")
 	require.NoError(t, os.WriteFile(spec, bytes.Replace(data, []byte("allocate: 200MB"), []byte("allocate: 150MB"), 1), 0o644))
 
 	bounds := writeFile(t, "bounds.yaml", "search:\n  space:\n    eden_min: 64MiB\n    eden_max: 8MiB\n")
@@ -312,8 +309,7 @@ func assertDense(t *testing.T, trials []goptuna.FrozenTrial) {
 // with control characters (stored by an older gctune) is printed escaped by studies list.
 func TestNamesPrintedEscaped(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "n.db")
-	out, errOut, code := gctune(t, "optimize", gcdemo, "--trials", "3", "--workers", "1", "--storage", db, "--study", "it's mine", "-q")
-	require.Equal(t, 0, code, errOut)
+	out, _ := gctuneOK(t, "optimize", gcdemo, "--trials", "3", "--workers", "1", "--storage", db, "--study", "it's mine", "-q")
 	assert.Regexp(t, `(apply it: gctune export 'it'\\''s mine' --format st|see why: gctune explain 'it'\\''s mine')`, out)
 
 	var b bytes.Buffer
@@ -330,11 +326,9 @@ func TestExactTrialCounts(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "exact.db")
 	for i := range 10 {
 		name := "exact" + itoa(i)
-		out, errOut, code := gctune(t, "optimize", gcdemo, "--trials", "5", "--workers", "8", "--storage", db, "--study", name, "-q")
-		require.Equal(t, 0, code, errOut)
+		out, _ := gctuneOK(t, "optimize", gcdemo, "--trials", "5", "--workers", "8", "--storage", db, "--study", name, "-q")
 		assert.Contains(t, out, "5 trials run now, 5 of 5 finished", "run %d", i)
-		out, errOut, code = gctune(t, "resume", name, "--more", "3", "--workers", "8", "--storage", db, "-q")
-		require.Equal(t, 0, code, errOut)
+		out, _ = gctuneOK(t, "resume", name, "--more", "3", "--workers", "8", "--storage", db, "-q")
 		assert.Contains(t, out, "3 trials run now, 8 of 8 finished", "run %d", i)
 	}
 }

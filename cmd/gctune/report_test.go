@@ -37,8 +37,7 @@ func TestReportAndExplain(t *testing.T) {
 			best := reportStudy(t, url)
 
 			// explain: the header, then the diagnosis text, the same as the JSON's.
-			out, errOut, code := gctune(t, "explain", "demo", "--storage", url)
-			require.Equal(t, 0, code, errOut)
+			out, _ := gctuneOK(t, "explain", "demo", "--storage", url)
 			assert.Regexp(t, `^Study demo \(testdata/gcdemo.yaml\): the recommended configuration against the VM defaults.\nrecommended: trial \d+, `, out)
 			assert.Contains(t, out, "Where the GC time went:")
 			var doc struct {
@@ -53,16 +52,14 @@ func TestReportAndExplain(t *testing.T) {
 			assert.True(t, strings.HasSuffix(out, text.String()), "explain prints the diagnosis's text")
 
 			// --trial explains another trial.
-			out, errOut, code = gctune(t, "explain", "demo", "--storage", url, "--trial", "0")
-			require.Equal(t, 0, code, errOut)
+			out, _ = gctuneOK(t, "explain", "demo", "--storage", url, "--trial", "0")
 			assert.Contains(t, out, "trial 0 as it is against")
 
 			// report: the HTML and one PNG per figure, nothing else left in the directories.
 			dir := t.TempDir()
 			html := filepath.Join(dir, "r.html")
 			pngs := filepath.Join(dir, "figs")
-			out, errOut, code = gctune(t, "report", "demo", "--storage", url, "-o", html, "--png", pngs, "--sweep-points", "5")
-			require.Equal(t, 0, code, errOut)
+			out, _ = gctuneOK(t, "report", "demo", "--storage", url, "-o", html, "--png", pngs, "--sweep-points", "5")
 			m := regexp.MustCompile(`wrote .* \((\d+) figures\)`).FindStringSubmatch(out)
 			require.NotNil(t, m, out)
 			files, err := os.ReadDir(pngs)
@@ -161,8 +158,7 @@ func TestReportInChromium(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
 	reportStudy(t, db)
 	html := filepath.Join(dir, "report.html")
-	_, errOut, code := gctune(t, "report", "demo", "--storage", db, "-o", html, "--sweep-points", "7")
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "report", "demo", "--storage", db, "-o", html, "--sweep-points", "7")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -104,8 +104,7 @@ func TestReadOnlyDatabaseFileLeavesNoWAL(t *testing.T) {
 			}
 			require.NoError(t, err, "%s", out)
 		} else {
-			_, errOut, code := gctune(t, args...)
-			require.Equal(t, 0, code, errOut)
+			gctuneOK(t, args...)
 		}
 		assert.NoFileExists(t, db+"-wal", args)
 		assert.NoFileExists(t, db+"-shm", args)
@@ -133,8 +132,7 @@ func TestTamperedTrialValueNeverBest(t *testing.T) {
 				assert.NotContains(t, out, `"bestTrial": 3`, args)
 				assert.NotContains(t, out, `"trial": 3,`, args)
 			}
-			out, errOut, code := gctune(t, "export", "t", "--format", "flags", "--storage", db)
-			require.Equal(t, 0, code, errOut)
+			out, _ := gctuneOK(t, "export", "t", "--format", "flags", "--storage", db)
 			assert.False(t, strings.Contains(out, "Inf"), out)
 		})
 	}
@@ -165,8 +163,7 @@ func TestDeleteRunningStudyRefused(t *testing.T) {
 	_, _, code = gctune(t, "studies", "show", "t", "--storage", db)
 	assert.Equal(t, 0, code, "the study is still there")
 
-	_, errOut, code = gctune(t, "studies", "delete", "t", "--force", "--storage", db)
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "studies", "delete", "t", "--force", "--storage", db)
 	_, _, code = gctune(t, "studies", "show", "t", "--storage", db)
 	assert.Equal(t, exitUsage, code, "deleted")
 }
