@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -327,12 +326,7 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 		{"scavenges", optN(m.Scavenges), strconv.Itoa(d.Simulated.Scavenges), strconv.Itoa(d.BaseSimulated.Scavenges)},
 		{"full GCs", optN(m.FullGCs), strconv.Itoa(d.Simulated.FullGCs), strconv.Itoa(d.BaseSimulated.FullGCs)},
 	}
-	var wid [4]int
-	for _, r := range rows {
-		for i, c := range r {
-			wid[i] = max(wid[i], utf8.RuneCountInString(c))
-		}
-	}
+	wid := columnWidths(rows)
 	for _, r := range rows {
 		ew.printf("%s  %s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]), padLeft(r[3], wid[3]))
 	}

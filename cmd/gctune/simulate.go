@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -244,12 +245,7 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 	row("total time", secs(s0.TotalSeconds), secs(s1.TotalSeconds))
 	row("GC share", formatPercent(s0.GCShare), formatPercent(s1.GCShare))
 	row("peak footprint", size(s0.PeakFootprintBytes), size(s1.PeakFootprintBytes))
-	var wid [4]int
-	for _, r := range rows {
-		for i, c := range r {
-			wid[i] = max(wid[i], utf8.RuneCountInString(c))
-		}
-	}
+	wid := columnWidths(rows)
 	for _, r := range rows {
 		line := fmt.Sprintf("%s  %s  %s", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]))
 		if pr != nil {
@@ -300,12 +296,7 @@ type batchParams map[string]json.RawMessage
 
 // apply sets the line's tunables in p; an unknown key or a bad value is an error naming it.
 func (in batchParams) apply(p *heapsim.Params) error {
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
 		t, ok := tunableByKey(k)
 		if !ok {
 			return fmt.Errorf("unknown field %q (known: %s)", k, strings.Join(tunableKeys(), ", "))

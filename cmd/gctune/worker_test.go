@@ -118,6 +118,15 @@ type backend struct {
 	srv   *pgtest.Server
 }
 
+// eachBackend runs test as a subtest on each backend: SQLite, then PostgreSQL (postgresBackend
+// skips t from there where there is none).
+func eachBackend(t *testing.T, test func(t *testing.T, be backend)) {
+	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
+		be := b(t)
+		t.Run(be.name, func(t *testing.T) { test(t, be) })
+	}
+}
+
 func sqliteBackend() backend {
 	return backend{name: "sqlite", fresh: func(t *testing.T) string { return filepath.Join(t.TempDir(), "study.db") }}
 }
@@ -339,10 +348,7 @@ func loadTrials() int {
 // enqueued seed runs exactly once, and the trials the workers report running are the trials
 // the study holds.
 func TestWorkersLoad(t *testing.T) {
-	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
-		be := b(t)
-		t.Run(be.name, func(t *testing.T) { testWorkersLoad(t, be.fresh(t)) })
-	}
+	eachBackend(t, func(t *testing.T, be backend) { testWorkersLoad(t, be.fresh(t)) })
 }
 
 func testWorkersLoad(t *testing.T, url string) {
@@ -383,10 +389,7 @@ func TestWorkerKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
-	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
-		be := b(t)
-		t.Run(be.name, func(t *testing.T) { testWorkerKilled(t, be.fresh(t)) })
-	}
+	eachBackend(t, func(t *testing.T, be backend) { testWorkerKilled(t, be.fresh(t)) })
 }
 
 func testWorkerKilled(t *testing.T, url string) {
@@ -566,30 +569,27 @@ func TestStudyCreateRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
-	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
-		be := b(t)
-		t.Run(be.name, func(t *testing.T) {
-			rounds := 3
-			if raceEnabled {
-				rounds = 2
+	eachBackend(t, func(t *testing.T, be backend) {
+		rounds := 3
+		if raceEnabled {
+			rounds = 2
+		}
+		for round := range rounds {
+			url := be.fresh(t)
+			a := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
+			b := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
+			codes := []int{a.wait(t, time.Minute), b.wait(t, time.Minute)}
+			loser := b
+			if codes[0] != 0 {
+				loser = a
 			}
-			for round := range rounds {
-				url := be.fresh(t)
-				a := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
-				b := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
-				codes := []int{a.wait(t, time.Minute), b.wait(t, time.Minute)}
-				loser := b
-				if codes[0] != 0 {
-					loser = a
-				}
-				assert.ElementsMatch(t, []int{0, exitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
-				assert.Equal(t, fmt.Sprintf("gctune: study %q already exists in %s: join it with 'gctune worker --study race', or create another name\n",
-					"race", studies.RedactURL(url)), loser.stderr.String())
-				trials := readTrials(t, url, "race")
-				assert.Len(t, trials, 2, "round %d: the seeds are queued once", round)
-			}
-		})
-	}
+			assert.ElementsMatch(t, []int{0, exitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
+			assert.Equal(t, fmt.Sprintf("gctune: study %q already exists in %s: join it with 'gctune worker --study race', or create another name\n",
+				"race", studies.RedactURL(url)), loser.stderr.String())
+			trials := readTrials(t, url, "race")
+			assert.Len(t, trials, 2, "round %d: the seeds are queued once", round)
+		}
+	})
 }
 
 // TestWorkerCredentials: the server asks for a password (scram-sha-256). It comes from
