@@ -118,7 +118,7 @@ func benchWorkersOnce(t *testing.T, be backend, url, workload string, trials, wo
 	}
 	time.Sleep(300 * time.Millisecond) // the workers' server processes exit and are accounted
 	serverUsed := serverCPU(t, be) - serverBefore
-	all := studyTrials(t, url, "bench")
+	all := readTrials(t, url, "bench")
 	var done []goptuna.FrozenTrial
 	first, last := time.Time{}, time.Time{}
 	var busy time.Duration
@@ -153,14 +153,10 @@ func benchWorkersOnce(t *testing.T, be backend, url, workload string, trials, wo
 
 // evalTime times the simulation of up to 20 of the study's trials, in this process.
 func evalTime(t *testing.T, url string, trials []goptuna.FrozenTrial) time.Duration {
-	store, err := openStore(t.Context(), url, true)
+	store, _, sp, err := openStudy(t.Context(), url, "bench", false)
 	require.NoError(t, err)
 	defer store.Close()
-	_, sp, err := loadProblem(store, "bench")
-	require.NoError(t, err)
-	lw, err := reopenWorkloadsWith(sp, reopenOptions{preferStored: true, worker: true}, defaultConfig().Lifetimes.LongLivedThreshold)
-	require.NoError(t, err)
-	prob, err := sp.newObjective(lw)
+	prob, err := reopenObjective(sp, reopenOptions{preferStored: true, worker: true}, defaultConfig().Lifetimes.LongLivedThreshold)
 	require.NoError(t, err)
 	step := max(1, len(trials)/20)
 	var times []time.Duration

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -74,13 +73,8 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 	f.StringVar(&o.fromStudy, "from-study", "", "use the default runs 'gctune verify' stored in this study")
 	f.StringVarP(&o.output, "output", "o", "", "write the calibrated cost model to FILE (YAML; replaces only a gctune cost file)")
 	f.BoolVar(&o.snippet, "snippet", false, "print a Pharo snippet that measures a run and writes run.json")
-	d := defaultConfig()
-	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
-	bindFlag(cmd, "seed", "workload.seed")
-	bindFlag(cmd, "resolution", "workload.resolution")
-	f.String("storage", d.Storage, "study database, with --from-study (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addWorkloadFlags(cmd, "seed")
+	addStorageFlag(cmd, "study database, with --from-study (storage, GCTUNE_STORAGE)")
 	addCostFlag(cmd)
 	return cmd
 }
@@ -243,15 +237,11 @@ func calibrateFromFile(cfg Config, o calibrateOptions) (*calibrateInput, error) 
 // wall time of the processes (VM start-up included). The profile is the study's (its only
 // workload, unless one is named), the base cost the study's.
 func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*calibrateInput, error) {
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, o.fromStudy, false)
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, o.fromStudy)
-	if err != nil {
-		return nil, err
-	}
 	stored, err := store.MeasuredRuns(id)
 	if err != nil {
 		return nil, err
@@ -336,12 +326,7 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 		{"scavenges", optN(m.Scavenges), strconv.Itoa(d.Simulated.Scavenges), strconv.Itoa(d.BaseSimulated.Scavenges)},
 		{"full GCs", optN(m.FullGCs), strconv.Itoa(d.Simulated.FullGCs), strconv.Itoa(d.BaseSimulated.FullGCs)},
 	}
-	var wid [4]int
-	for _, r := range rows {
-		for i, c := range r {
-			wid[i] = max(wid[i], utf8.RuneCountInString(c))
-		}
-	}
+	wid := columnWidths(rows)
 	for _, r := range rows {
 		ew.printf("%s  %s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]), padLeft(r[3], wid[3]))
 	}

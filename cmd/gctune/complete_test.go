@@ -24,8 +24,7 @@ func completions(t *testing.T, args ...string) ([]string, string) {
 // (issue 13.5).
 func TestCompletionStudyAndWorkloadNames(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
-	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "1", "--workers", "1", "--storage", db, "--study", "alpha", "-q")
-	require.Equal(t, 0, code, errOut)
+	optimizeTiny(t, db, "alpha", 1, "-q")
 	for _, args := range [][]string{
 		{"export", "--storage", db, "a"},
 		{"studies", "show", "--storage", db, ""},

@@ -258,6 +258,18 @@ func (s SimulateConfig) VMFacts() heapsim.Params {
 	return p
 }
 
+// openOptions are the options a command opens a profile by reference with: the workload
+// section's seed and resolution, the lifetimes section's clock, bad-row handling and rebuild
+// mode. A bad clock is a usage error (Validate has checked it).
+func (c Config) openOptions() (lifetimes.OpenOptions, error) {
+	clock, err := lifetimes.ParseClock(c.Lifetimes.Clock)
+	if err != nil {
+		return lifetimes.OpenOptions{}, asUsage(err)
+	}
+	return lifetimes.OpenOptions{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
+		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c)}, nil
+}
+
 // Validate checks every field, returning an error that names the first bad key and its value.
 func (c Config) Validate() error {
 	bad := func(key string, value any, why string) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -58,12 +59,7 @@ func configSource(configFile string) (string, error) {
 func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 	types := map[string]reflect.Type{}
 	leafTypes("", reflect.TypeOf(Config{}), types)
-	keys := make([]string, 0, len(types))
-	for k := range types {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range slices.Sorted(maps.Keys(types)) {
 		// A section written as a value ("search: 5").
 		if sec, _, more := strings.Cut(key, "."); more {
 			if raw := v.Get(sec); raw != nil {

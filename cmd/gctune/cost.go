@@ -14,8 +14,7 @@ const builtinCost = "built-in"
 
 // addCostFlag adds --cost, bound to the config key cost, to a command that simulates.
 func addCostFlag(cmd *cobra.Command) {
-	cmd.Flags().String("cost", "", "cost model file from 'gctune calibrate -o' (cost; default: the built-in model)")
-	bindFlag(cmd, "cost", "cost")
+	addBoundFlag(cmd, "cost", "", "cost", "cost model file from 'gctune calibrate -o' (cost; default: the built-in model)")
 }
 
 // loadCost returns the configured cost model and its name: the file named by the config key

@@ -9,8 +9,12 @@
 //	gctune completion bash|zsh|fish|powershell
 //
 // The commands are thin: each has one NewXCmd constructor returning a *cobra.Command whose
-// RunE loads the configuration and calls a testable runX function with an options struct,
-// writing to cmd.OutOrStdout(). The logic lives in the packages (lifetimes, heapsim, ...).
+// RunE loads the configuration (rootOptions.withConfig) and calls a testable runX function
+// with an options struct, writing to cmd.OutOrStdout(). The logic lives in the packages
+// (lifetimes, heapsim, ...). A flag that sets a config key is declared with addBoundFlag, the
+// shared ones by their helpers in flags.go; a command on a stored study opens it with
+// openStudy and rebuilds its objective with reopenObjective, a new one is made by
+// createNewStudy (studyopen.go).
 //
 // Configuration (config.go): the repository's config.yaml documents every key and holds the
 // built-in defaults. Values come from those defaults, then the config file (--config FILE,

@@ -29,13 +29,15 @@ func usageErrorf(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
-// asUsage wraps err as a UsageError (nil stays nil).
-func asUsage(err error) error {
-	if err == nil {
-		return nil
-	}
+// isUsage reports whether err is, or wraps, a UsageError.
+func isUsage(err error) bool {
 	var u *UsageError
-	if errors.As(err, &u) {
+	return errors.As(err, &u)
+}
+
+// asUsage wraps err as a UsageError (nil, and a UsageError, stay as they are).
+func asUsage(err error) error {
+	if err == nil || isUsage(err) {
 		return err
 	}
 	return &UsageError{Err: err}
@@ -43,16 +45,12 @@ func asUsage(err error) error {
 
 // exitCode maps an error returned by a command to the process's exit code.
 func exitCode(err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var u *UsageError
-	if errors.As(err, &u) {
-		return exitUsage
-	}
-	// An output that cannot be written is the user's to fix, wherever it is found.
 	var o *outfile.Error
-	if errors.As(err, &o) {
+	switch {
+	case err == nil:
+		return exitOK
+	// An output that cannot be written is the user's to fix, wherever it is found.
+	case isUsage(err), errors.As(err, &o):
 		return exitUsage
 	}
 	return exitFailure

@@ -52,17 +52,13 @@ than 2 % faster than the defaults, the st script sets nothing and says to keep t
   gctune export dataframe-3.1gb --tolerance 0 --trial 42
   gctune export dataframe-3.1gb --pareto`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			if ro.json && !o.pareto {
 				o.format = string(export.JSON)
 			}
 			o.trialSet, o.asJSON = cmd.Flags().Changed("trial"), ro.json
 			return runExport(cmd, cfg, args[0], o)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.format, "format", string(export.ST), "st, json, yaml or flags")
@@ -71,8 +67,7 @@ than 2 % faster than the defaults, the st script sets nothing and says to keep t
 	f.StringVarP(&o.output, "output", "o", "", "write to FILE instead of standard output (written whole or not at all)")
 	f.BoolVar(&o.force, "force", false, "use workload files that changed since the study began")
 	addToleranceFlag(cmd)
-	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageUsage)
 	return cmd
 }
 
@@ -82,15 +77,11 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		return usageErrorf("--format %q: want st, json, yaml or flags", o.format)
 	}
 	ctx := cmd.Context()
-	store, err := openStoreReadOnly(ctx, cfg.Storage)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, name)
-	if err != nil {
-		return err
-	}
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
 		return err
@@ -122,11 +113,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 			}
 		}
 	} else {
-		lw, err := reopenWorkloads(sp, o.force, cfg.Lifetimes.LongLivedThreshold)
-		if err != nil {
-			return err
-		}
-		prob, err := sp.newObjective(lw)
+		prob, err := reopenObjective(sp, reopenOptions{force: o.force}, cfg.Lifetimes.LongLivedThreshold)
 		if err != nil {
 			return err
 		}

@@ -39,26 +39,16 @@ gctune profile (.gcprof).`,
   gctune lifetimes --clock us --skip-bad-rows run.csv
   gctune lifetimes --json my-workload.yaml`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
+			open, err := cfg.openOptions()
 			if err != nil {
 				return err
 			}
-			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
-			if err != nil { // Validate has checked it
-				return asUsage(err)
-			}
+			open.FiLiPJSONPath = meta
 			return runLifetimes(cmd.OutOrStdout(), lifetimesOptions{
-				Ref:    args[0],
-				Stderr: cmd.ErrOrStderr(),
-				Open: lifetimes.OpenOptions{
-					Seed:          cfg.Workload.Seed,
-					Resolution:    cfg.Workload.Resolution,
-					Clock:         clock,
-					SkipBadRows:   cfg.Lifetimes.SkipBadRows,
-					FiLiPJSONPath: meta,
-					Rebuild:       rebuildMode(cfg),
-				},
+				Ref:      args[0],
+				Stderr:   cmd.ErrOrStderr(),
+				Open:     open,
 				Analysis: lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, TopObjects: top},
 				Bins:     cfg.Lifetimes.HistogramBins,
 				Scale:    lifetimes.HistogramScale(scale),
@@ -66,20 +56,16 @@ gctune profile (.gcprof).`,
 				Plot:     plot,
 				JSON:     ro.json,
 			})
-		},
+		}),
 	}
 	f := cmd.Flags()
-	defaults := defaultConfig()
-	f.Float64("threshold", defaults.Lifetimes.LongLivedThreshold, "long-lived from this lifetime, as a fraction of the run (lifetimes.long_lived_threshold)")
-	f.Int("bins", defaults.Lifetimes.HistogramBins, "number of histogram bins (lifetimes.histogram_bins)")
-	f.Uint64("seed", defaults.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
-	f.Float64("resolution", defaults.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
-	bindFlag(cmd, "threshold", "lifetimes.long_lived_threshold")
+	defaults := defaultConfig().Lifetimes
+	addBoundFlag(cmd, "threshold", defaults.LongLivedThreshold, "lifetimes.long_lived_threshold",
+		"long-lived from this lifetime, as a fraction of the run (lifetimes.long_lived_threshold)")
+	addBoundFlag(cmd, "bins", defaults.HistogramBins, "lifetimes.histogram_bins", "number of histogram bins (lifetimes.histogram_bins)")
+	addWorkloadFlags(cmd, "seed")
 	addProfileFlags(cmd)
 	addRebuildFlags(cmd)
-	bindFlag(cmd, "bins", "lifetimes.histogram_bins")
-	bindFlag(cmd, "seed", "workload.seed")
-	bindFlag(cmd, "resolution", "workload.resolution")
 	f.StringVar(&plot, "plot", "", "also write the histograms as a figure: FILE.svg, FILE.png or FILE.pdf")
 	f.StringVar(&scale, "scale", string(lifetimes.LogScale), "histogram bins in the text output and --plot: log or linear")
 	f.IntVar(&classes, "classes", 20, "rows of the per-class table in the text output (0 = all)")

@@ -16,8 +16,7 @@ import (
 )
 
 func TestLifetimesSpecText(t *testing.T) {
-	out, errOut, code := gctune(t, "lifetimes", "--bins", "4", "--top", "2", "testdata/tiny.yaml")
-	require.Equal(t, 0, code, errOut)
+	out, errOut := gctuneOK(t, "lifetimes", "--bins", "4", "--top", "2", "testdata/tiny.yaml")
 	assert.Equal(t, "profile testdata/tiny.yaml: workload spec; clock bytes (generated on the bytes clock); sampling rate 1 (every allocation)\n", errOut)
 	for _, want := range []string{
 		"testdata/tiny.yaml (spec tiny, seed 1, the spec's resolution)",
@@ -71,8 +70,7 @@ func TestLifetimesDataFrame500MB(t *testing.T) {
 	assert.InDelta(t, 0.25, doc.Summary.LongLivedObjectShare, 0.03)
 	assert.InDelta(t, 0.40, doc.Summary.LongLivedByteShare, 0.04)
 
-	out, errOut, code := gctune(t, "lifetimes", "dataframe-500mb")
-	require.Equal(t, 0, code, errOut)
+	out, _ := gctuneOK(t, "lifetimes", "dataframe-500mb")
 	assert.Contains(t, out, "long-lived ")
 }
 
@@ -126,8 +124,7 @@ func TestLifetimesUnknownWorkload(t *testing.T) {
 func TestLifetimesPlotWritesSVG(t *testing.T) {
 	dir := t.TempDir()
 	plot := filepath.Join(dir, "lifetimes.svg")
-	out, errOut, code := gctune(t, "lifetimes", "--plot", plot, "testdata/tiny.yaml")
-	require.Equal(t, 0, code, errOut)
+	out, _ := gctuneOK(t, "lifetimes", "--plot", plot, "testdata/tiny.yaml")
 	assert.Contains(t, out, "wrote "+plot)
 
 	data, err := os.ReadFile(plot)
@@ -146,8 +143,7 @@ func TestLifetimesPlotWritesSVG(t *testing.T) {
 
 	// PNG too, with the linear scale.
 	png := filepath.Join(dir, "lifetimes.png")
-	_, errOut, code = gctune(t, "lifetimes", "--scale", "linear", "--plot", png, "testdata/tiny.yaml")
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "lifetimes", "--scale", "linear", "--plot", png, "testdata/tiny.yaml")
 	data, err = os.ReadFile(png)
 	require.NoError(t, err)
 	assert.Equal(t, "\x89PNG", string(data[:4]))

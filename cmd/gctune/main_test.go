@@ -1,47 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
-
-// gctune runs the command line in-process and returns stdout, stderr and the exit code.
-func gctune(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
-	return out.String(), errb.String(), code
-}
-
-// gctuneJSON runs the command line with --json, requires success and decodes stdout into v.
-func gctuneJSON(t *testing.T, v any, args ...string) {
-	t.Helper()
-	out, errOut, code := gctune(t, append([]string{"--json"}, args...)...)
-	require.Equal(t, 0, code, "stderr: %s", errOut)
-	require.NoError(t, json.Unmarshal([]byte(out), v), "stdout: %s", out)
-}
-
-// writeFile writes content to name in a fresh temporary directory and returns its path.
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
-	return path
-}
-
-// lastLine is the last non-empty line of s.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return lines[len(lines)-1]
-}
 
 func TestNoArgsPrintsHelp(t *testing.T) {
 	out, _, code := gctune(t)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -29,13 +28,11 @@ type sessionFlags struct {
 	quiet bool
 }
 
+// addSearchFlags adds the flags of the commands that run a study's trials (optimize, resume,
+// worker): --storage and --workers.
 func addSearchFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	d := defaultConfig()
-	f.String("storage", d.Storage, "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)")
-	f.Int("workers", d.Search.Workers, "trials evaluated at once; 0 = the number of cores (search.workers)")
-	bindFlag(cmd, "storage", "storage")
-	bindFlag(cmd, "workers", "search.workers")
+	addStorageFlag(cmd, storageURLUsage)
+	addBoundFlag(cmd, "workers", defaultConfig().Search.Workers, "search.workers", "trials evaluated at once; 0 = the number of cores (search.workers)")
 }
 
 // NewOptimizeCmd returns `gctune optimize`.
@@ -66,13 +63,9 @@ configuration with 'gctune export STUDY'.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args, study, ro.json, sf.quiet)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&study, "study", "", "study name (default: the workloads' names joined by '+')")
@@ -84,24 +77,15 @@ configuration with 'gctune export STUDY'.`,
 
 // addProblemFlags adds the flags that define a new study's problem (optimize, study create).
 func addProblemFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
 	d := defaultConfig()
-	f.Int("trials", d.Search.Trials, "finished trials the study should reach (search.trials)")
-	f.Uint64("seed", d.Search.Seed, "study seed (search.seed)")
-	f.String("max-footprint", d.Search.MaxFootprint.String(), "memory budget on the peak footprint; 0 = none (search.max_footprint)")
-	f.String("aggregate", d.Search.Aggregate, "several workloads: max or mean slowdown (search.aggregate)")
-	f.Bool("no-seed", false, "do not start from the lifetime-informed configurations (search.no_seed)")
-	f.Bool("no-constrain", false, "do not narrow the space from the lifetime profile (search.no_constrain)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
-	f.String("sampler", d.Search.Sampler, "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
-	bindFlag(cmd, "sampler", "search.sampler")
-	bindFlag(cmd, "trials", "search.trials")
-	bindFlag(cmd, "seed", "search.seed")
-	bindFlag(cmd, "max-footprint", "search.max_footprint")
-	bindFlag(cmd, "aggregate", "search.aggregate")
-	bindFlag(cmd, "no-seed", "search.no_seed")
-	bindFlag(cmd, "no-constrain", "search.no_constrain")
-	bindFlag(cmd, "resolution", "workload.resolution")
+	addBoundFlag(cmd, "trials", d.Search.Trials, "search.trials", "finished trials the study should reach (search.trials)")
+	addBoundFlag(cmd, "seed", d.Search.Seed, "search.seed", "study seed (search.seed)")
+	addBoundFlag(cmd, "max-footprint", d.Search.MaxFootprint.String(), "search.max_footprint", "memory budget on the peak footprint; 0 = none (search.max_footprint)")
+	addBoundFlag(cmd, "aggregate", d.Search.Aggregate, "search.aggregate", "several workloads: max or mean slowdown (search.aggregate)")
+	addBoundFlag(cmd, "no-seed", false, "search.no_seed", "do not start from the lifetime-informed configurations (search.no_seed)")
+	addBoundFlag(cmd, "no-constrain", false, "search.no_constrain", "do not narrow the space from the lifetime profile (search.no_constrain)")
+	addBoundFlag(cmd, "resolution", d.Workload.Resolution, "workload.resolution", "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
+	addBoundFlag(cmd, "sampler", d.Search.Sampler, "search.sampler", "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
 	addCostFlag(cmd)
 	addProfileFlags(cmd)
 	addRebuildFlags(cmd)
@@ -128,16 +112,12 @@ fingerprints stored with the study: a changed workload is refused unless --force
 		Example: `  gctune resume dataframe-3.1gb
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			if trials < 0 || more < 0 {
 				return usageErrorf("--trials and --more must not be negative")
 			}
 			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], clockFlag(cmd), trials, more, force, ro.json, sf.quiet)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.IntVar(&trials, "trials", 0, "new target of finished trials (default: the study's own)")
@@ -154,25 +134,15 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	if name == "" {
 		name = strings.Join(refs, "+")
 	}
-	if err := studies.ValidateName(name); err != nil {
-		return usageErrorf("study name: %v (name it with --study)", strings.TrimPrefix(err.Error(), "studies: "))
-	}
-	sp, prob, err := newProblem(cfg, refs)
+	ns, err := createNewStudy(ctx, cfg, name, refs, newStudyWording{
+		badName: "study name: %v (name it with --study)",
+		exists:  "study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study",
+	})
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg.Storage, false)
-	if err != nil {
-		return err
-	}
+	store, sp, prob := ns.store, ns.sp, ns.prob
 	defer store.Close()
-	study, err := createStudy(ctx, store, name, sp)
-	if errors.Is(err, studies.ErrStudyExists) {
-		return usageErrorf("study %q already exists in %s: continue it with 'gctune resume %s', or name a new one with --study", name, store.URL(), export.ShellQuote(name))
-	}
-	if err != nil {
-		return err
-	}
 	if !quiet {
 		printProfileInfos(ew, sp.profiles)
 	}
@@ -183,7 +153,7 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 			fmt.Fprintf(ew, "%s\n", n)
 		}
 	}
-	return runSession(ctx, w, ew, cfg, store, name, study.ID, sp, prob, asJSON, quiet)
+	return runSession(ctx, w, ew, cfg, store, name, ns.study.ID, sp, prob, asJSON, quiet)
 }
 
 // newProblem opens the workloads, plans the search from their lifetime profiles and returns
@@ -234,27 +204,18 @@ func createStudy(ctx context.Context, store *studies.Store, name string, sp *stu
 }
 
 func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock string, trials, more int, force, asJSON, quiet bool) error {
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, name, false)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, name)
-	if err != nil {
-		return err
-	}
 	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return err
 	}
 	if err := sp.checkClockFlag(clock); err != nil {
 		return err
 	}
-	lw, err := reopenWorkloads(sp, force, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
-		return err
-	}
-	sp.profiles = lw.profiles
-	prob, err := sp.newObjective(lw)
+	prob, err := reopenObjective(sp, reopenOptions{force: force}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return err
 	}

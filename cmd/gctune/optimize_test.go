@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,40 +22,6 @@ import (
 	"github.com/gctune/gctune/studies"
 )
 
-// TestMain lets the tests run the gctune command as a real process: the test binary re-executed
-// with GCTUNETEST_MAIN=1 behaves as gctune (the variable is not GCTUNE_-prefixed, which the
-// configuration would refuse).
-func TestMain(m *testing.M) {
-	if os.Getenv("GCTUNETEST_MAIN") == "1" {
-		main()
-	}
-	os.Exit(m.Run())
-}
-
-// gctuneProcess starts gctune as a child process.
-func gctuneProcess(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "GCTUNETEST_MAIN=1"), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	require.NoError(t, cmd.Start())
-	return cmd, &out
-}
-
-// readTrials opens the database and returns the study's trials.
-func readTrials(t *testing.T, db, study string) []goptuna.FrozenTrial {
-	t.Helper()
-	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true, NoCache: true})
-	require.NoError(t, err)
-	defer store.Close()
-	s, err := studies.LoadStudy(store, study)
-	require.NoError(t, err)
-	trials, err := s.GetTrials()
-	require.NoError(t, err)
-	return trials
-}
-
 func TestOptimizeExportResumeStudies(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
 	var doc sessionDoc
@@ -72,8 +35,7 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	assert.NotEmpty(t, doc.Plan.Rules)
 
 	// st: a launch flag, then one parameterAt:put: statement per line, each with its comment.
-	st, errOut, code := gctune(t, "export", "demo", "--storage", db)
-	require.Equal(t, 0, code, errOut)
+	st, _ := gctuneOK(t, "export", "demo", "--storage", db)
 	stmt := regexp.MustCompile(`(?m)^Smalltalk vm parameterAt: (\d+) put: ([0-9.]+)\. "[^"]+"$`)
 	var params []string
 	for _, m := range stmt.FindAllStringSubmatch(st, -1) {
@@ -97,8 +59,7 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 
 	// yaml loads back as a configuration and predicts what the study measured.
 	yamlPath := filepath.Join(t.TempDir(), "best.yaml")
-	_, errOut, code = gctune(t, "export", "demo", "--storage", db, "--format", "yaml", "-o", yamlPath)
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "export", "demo", "--storage", db, "--format", "yaml", "-o", yamlPath)
 	var sim simulateDoc
 	gctuneJSON(t, &sim, "--config", yamlPath, "simulate", gcdemo)
 	require.NotNil(t, doc.Recommendation)
@@ -149,8 +110,7 @@ func TestStudyBadInput(t *testing.T) {
 	data, err := os.ReadFile(gcdemo)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(spec, data, 0o644))
-	_, errOut, code = gctune(t, "optimize", spec, "--trials", "2", "--storage", db, "--study", "changing", "-q")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "optimize", spec, "--trials", "2", "--storage", db, "--study", "changing", "-q")
 	require.NoError(t, os.WriteFile(spec, bytes.Replace(data, []byte("allocate: 200MB"), []byte("allocate: 150MB"), 1), 0o644))
 
 	bounds := writeFile(t, "bounds.yaml", "search:\n  space:\n    eden_min: 64MiB\n    eden_max: 8MiB\n")
@@ -315,25 +275,6 @@ func completeTrials(trials []goptuna.FrozenTrial) []goptuna.FrozenTrial {
 	return out
 }
 
-// readTrialsIfAny is readTrials that returns nothing while the study does not exist yet.
-func readTrialsIfAny(t *testing.T, db, study string) []goptuna.FrozenTrial {
-	t.Helper()
-	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true, NoCache: true})
-	if err != nil {
-		return nil
-	}
-	defer store.Close()
-	s, err := studies.LoadStudy(store, study)
-	if err != nil {
-		return nil
-	}
-	trials, err := s.GetTrials()
-	if err != nil {
-		return nil
-	}
-	return trials
-}
-
 func hasCompleteWithParams(trials []goptuna.FrozenTrial, params map[string]interface{}) bool {
 	for _, tr := range trials {
 		if tr.State != goptuna.TrialStateComplete || len(tr.Params) != len(params) {
@@ -364,23 +305,11 @@ func assertDense(t *testing.T, trials []goptuna.FrozenTrial) {
 	}
 }
 
-func withEnv(t *testing.T, env []string, f func()) {
-	t.Helper()
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	f()
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
 // TestNamesPrintedEscaped: a study name with a space is shell-quoted in the hints, and a name
 // with control characters (stored by an older gctune) is printed escaped by studies list.
 func TestNamesPrintedEscaped(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "n.db")
-	out, errOut, code := gctune(t, "optimize", gcdemo, "--trials", "3", "--workers", "1", "--storage", db, "--study", "it's mine", "-q")
-	require.Equal(t, 0, code, errOut)
+	out, _ := gctuneOK(t, "optimize", gcdemo, "--trials", "3", "--workers", "1", "--storage", db, "--study", "it's mine", "-q")
 	assert.Regexp(t, `(apply it: gctune export 'it'\\''s mine' --format st|see why: gctune explain 'it'\\''s mine')`, out)
 
 	var b bytes.Buffer
@@ -397,11 +326,28 @@ func TestExactTrialCounts(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "exact.db")
 	for i := range 10 {
 		name := "exact" + itoa(i)
-		out, errOut, code := gctune(t, "optimize", gcdemo, "--trials", "5", "--workers", "8", "--storage", db, "--study", name, "-q")
-		require.Equal(t, 0, code, errOut)
+		out, _ := gctuneOK(t, "optimize", gcdemo, "--trials", "5", "--workers", "8", "--storage", db, "--study", name, "-q")
 		assert.Contains(t, out, "5 trials run now, 5 of 5 finished", "run %d", i)
-		out, errOut, code = gctune(t, "resume", name, "--more", "3", "--workers", "8", "--storage", db, "-q")
-		require.Equal(t, 0, code, errOut)
+		out, _ = gctuneOK(t, "resume", name, "--more", "3", "--workers", "8", "--storage", db, "-q")
 		assert.Contains(t, out, "3 trials run now, 8 of 8 finished", "run %d", i)
 	}
+}
+
+// TestNoProgressBarOffTerminal: stderr that is not a terminal (a log, a pipe) gets no progress
+// bar and no carriage returns (issue 13.5).
+func TestNoProgressBarOffTerminal(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	assert.NotContains(t, optimizeTiny(t, db, "t", 3), "\r")
+
+	// A real file, as a shell redirection gives.
+	log, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	require.NoError(t, err)
+	defer log.Close()
+	assert.False(t, isTerminal(log))
+	rec := newProgressRecorder(log, 1, true)
+	rec.Start(3, 0)
+	assert.Nil(t, rec.bar, "a bar was drawn into a file")
+	b, err := os.ReadFile(log.Name())
+	require.NoError(t, err)
+	assert.False(t, strings.Contains(string(b), "\r"))
 }

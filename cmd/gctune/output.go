@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/outfile"
@@ -70,6 +71,17 @@ func padRight(s string, width int) string {
 		return s
 	}
 	return s + strings.Repeat(" ", width-n)
+}
+
+// columnWidths is the width in runes of each column of a four-column text table.
+func columnWidths(rows [][4]string) [4]int {
+	var wid [4]int
+	for _, r := range rows {
+		for i, c := range r {
+			wid[i] = max(wid[i], utf8.RuneCountInString(c))
+		}
+	}
+	return wid
 }
 
 // errWriter is an io.Writer whose printf keeps the first error, for long runs of output

@@ -23,8 +23,7 @@ import (
 func TestOutputsKeepWhatTheyWriteTo(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "s.db")
-	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "3", "--workers", "1", "--storage", db, "--study", "tiny")
-	require.Equal(t, 0, code, errOut)
+	optimizeTiny(t, db, "tiny", 3)
 	commands := map[string]func(out string) []string{
 		"export":    func(out string) []string { return []string{"export", "tiny", "--storage", db, "-o", out} },
 		"simulate":  func(out string) []string { return []string{"simulate", "testdata/tiny.yaml", "--events", out} },
@@ -37,8 +36,7 @@ func TestOutputsKeepWhatTheyWriteTo(t *testing.T) {
 			private := filepath.Join(sub, "private")
 			require.NoError(t, os.WriteFile(private+".svg", []byte("old"), 0o600))
 			require.NoError(t, os.WriteFile(private, []byte("old"), 0o600))
-			_, errOut, code := gctune(t, args(private)...)
-			require.Equal(t, 0, code, errOut)
+			gctuneOK(t, args(private)...)
 			st, err := os.Stat(private)
 			if name == "lifetimes" {
 				st, err = os.Stat(private + ".svg")
@@ -52,8 +50,7 @@ func TestOutputsKeepWhatTheyWriteTo(t *testing.T) {
 			require.NoError(t, os.WriteFile(target, nil, 0o644))
 			require.NoError(t, os.Symlink("target", link))
 			require.NoError(t, os.Symlink("target.svg", link+".svg"))
-			_, errOut, code = gctune(t, args(link)...)
-			require.Equal(t, 0, code, errOut)
+			gctuneOK(t, args(link)...)
 			written := link
 			if name == "lifetimes" {
 				written = link + ".svg"
@@ -83,8 +80,7 @@ func TestOutputsKeepWhatTheyWriteTo(t *testing.T) {
 				b, _ := io.ReadAll(f)
 				got <- len(b)
 			}()
-			_, errOut, code = gctune(t, args(fifo)...)
-			require.Equal(t, 0, code, errOut)
+			gctuneOK(t, args(fifo)...)
 			select {
 			case n := <-got:
 				assert.Positive(t, n, "the FIFO's reader got nothing")
@@ -114,8 +110,7 @@ func TestOutputsDevNull(t *testing.T) {
 	}
 	null := filepath.Join(t.TempDir(), "null")
 	require.NoError(t, syscall.Mknod(null, syscall.S_IFCHR|0o666, int(unix.Mkdev(1, 3))))
-	_, errOut, code := gctune(t, "simulate", "testdata/tiny.yaml", "--events", null)
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "simulate", "testdata/tiny.yaml", "--events", null)
 	st, err := os.Lstat(null)
 	require.NoError(t, err)
 	assert.NotZero(t, st.Mode()&fs.ModeCharDevice, "the device is no longer a device")

@@ -15,18 +15,16 @@ import (
 // addClockFlag adds --clock, bound to lifetimes.clock: every command that reads a profile takes
 // it.
 func addClockFlag(cmd *cobra.Command) {
-	cmd.Flags().String("clock", defaultConfig().Lifetimes.Clock,
+	addBoundFlag(cmd, "clock", defaultConfig().Lifetimes.Clock, "lifetimes.clock",
 		"clock of FiLiP timestamps: auto (from the exporter's era), bytes or us (lifetimes.clock)")
-	bindFlag(cmd, "clock", "lifetimes.clock")
 }
 
 // addProfileFlags adds --clock and --skip-bad-rows, for the commands that open a profile by
 // reference.
 func addProfileFlags(cmd *cobra.Command) {
 	addClockFlag(cmd)
-	cmd.Flags().Bool("skip-bad-rows", defaultConfig().Lifetimes.SkipBadRows,
+	addBoundFlag(cmd, "skip-bad-rows", defaultConfig().Lifetimes.SkipBadRows, "lifetimes.skip_bad_rows",
 		"skip malformed FiLiP rows instead of failing (lifetimes.skip_bad_rows)")
-	bindFlag(cmd, "skip-bad-rows", "lifetimes.skip_bad_rows")
 }
 
 // profileInfoDoc says how a profile was read: for a FiLiP export the exporter's era, the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,30 +18,8 @@ const (
 	v11CSV           = "../../lifetimes/testdata/filip/era-v1.1.csv"
 )
 
-// gctuneIn runs the root command in-process with stdin and returns stdout, stderr and 0 or 1.
-func gctuneIn(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	root := NewRootCmd(BuildInfo{})
-	root.SetArgs(args)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	if root.Execute() != nil {
-		code = 1
-	}
-	return out.String(), errb.String(), code
-}
-
-// firstLine is the first line of s.
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
 func TestProfileLineSimulate(t *testing.T) {
-	out, errOut, code := gctune(t, "simulate", "testdata/run.csv")
-	require.Equal(t, 0, code, errOut)
+	out, errOut := gctuneOK(t, "simulate", "testdata/run.csv")
 	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line, no warning: %s", errOut)
 	// The profiled run's GC counts beside the simulated default run, said to be perturbed.
@@ -50,8 +27,7 @@ func TestProfileLineSimulate(t *testing.T) {
 	assert.Regexp(t, `(?m)^full GCs +\d+ \(ratio \d+, large \d+\) +\d+ \(ratio \d+, large \d+\) +1$`, out)
 	assert.Contains(t, out, "profiled run: FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler")
 
-	_, errOut, code = gctune(t, "simulate", "--clock", "us", "testdata/run.csv")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "simulate", "--clock", "us", "testdata/run.csv")
 	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
 	assert.Contains(t, errOut, "warning: testdata/run.csv: clock forced to us; the era says bytes")
 	assert.Contains(t, errOut, "warning: testdata/run.csv: a sampled profile (rate 0.01) on the microsecond clock cannot be rebuilt")
@@ -63,8 +39,7 @@ func TestProfileLineSimulate(t *testing.T) {
 	assert.Equal(t, 12, doc.Profile.Profiled.Scavenges)
 
 	// An export of Illimani v1.1, read with no flag on its microsecond clock.
-	_, errOut, code = gctune(t, "simulate", v11CSV)
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "simulate", v11CSV)
 	assert.Contains(t, firstLine(errOut), "era Illimani v1.0-v1.1 (1a4a395, 2024-02-24 to 2024-08-21), layout forcedFinalization; "+
 		"clock us (layout forcedFinalization, profiler IllObjectLifetimesProfiler: microseconds")
 	assert.Contains(t, errOut, "cannot be rebuilt")
@@ -102,8 +77,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 	db := filepath.Join(dir, "s.db")
 
 	// optimize: the line on standard error, the counts beside the default in the summary.
-	out, errOut, code := gctune(t, "optimize", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1")
-	require.Equal(t, 0, code, errOut)
+	out, errOut := gctuneOK(t, "optimize", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1")
 	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
 	assert.Regexp(t, `testdata/run.csv: simulated default run: \d+ scavenges, \d+ full GCs; FiLiP metadata \(totalScavenges, totalFullGCs\): the profiled run, slowed and perturbed by the profiler: 12 scavenges, 1 full GCs`, out)
 
@@ -120,8 +94,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 	gctuneJSON(t, &created, "study", "create", "created", "testdata/run.csv", "--clock", "us", "--storage", db, "--trials", "2", "--no-seed")
 	require.Len(t, created.Profiles, 1)
 	assert.Equal(t, "us", created.Profiles[0].Clock)
-	_, errOut, code = gctune(t, "study", "create", "created2", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "study", "create", "created2", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed")
 	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
 
 	// resume and worker keep the study's clock: the same is fine, another refused in one line.
@@ -134,15 +107,12 @@ func TestProfileLineStudyCommands(t *testing.T) {
 		assert.Empty(t, out)
 		assert.Equal(t, `gctune: --clock bytes: study reads workload "testdata/run.csv" with --clock us, and its trials were simulated so; create a new study to read it on another clock`+"\n", errOut)
 	}
-	_, errOut, code = gctune(t, "resume", "us", "--storage", db, "--clock", "us", "--more", "1", "--workers", "1")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "resume", "us", "--storage", db, "--clock", "us", "--more", "1", "--workers", "1")
 	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
-	_, errOut, code = gctune(t, "worker", "--study", "created", "--storage", db, "--clock", "us", "--workers", "1", "-q")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "worker", "--study", "created", "--storage", db, "--clock", "us", "--workers", "1", "-q")
 
 	// explain and report read on the study's clock, or on --clock, and say so.
-	_, errOut, code = gctune(t, "explain", "testdata/run.csv", "--storage", db)
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "explain", "testdata/run.csv", "--storage", db)
 	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
 	var ex struct {
 		Profiles []profileInfoDoc `json:"profiles"`
@@ -152,8 +122,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 	assert.Equal(t, runCSVLinePrefix+"clock us (forced to us by option; the study read it with --clock auto); sampling rate 1/100", ex.Profiles[0].Line)
 
 	page := filepath.Join(dir, "r.html")
-	_, errOut, code = gctune(t, "report", "us", "--storage", db, "-o", page, "--sweep-points", "3")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "report", "us", "--storage", db, "-o", page, "--sweep-points", "3")
 	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)

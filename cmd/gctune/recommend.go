@@ -14,9 +14,8 @@ import (
 
 // addToleranceFlag declares --tolerance (search.tolerance) on cmd.
 func addToleranceFlag(cmd *cobra.Command) {
-	cmd.Flags().Float64("tolerance", defaultConfig().Search.Tolerance,
+	addBoundFlag(cmd, "tolerance", defaultConfig().Search.Tolerance, "search.tolerance",
 		"recommend the smallest footprint within this fraction of the best, and put back changes worth less (search.tolerance)")
-	bindFlag(cmd, "tolerance", "search.tolerance")
 }
 
 // recommendTrials runs recommend.Recommend on a study's trials; a study without a candidate

@@ -59,14 +59,10 @@ recommended configuration (as gctune export writes it; --trial N for one trial a
   gctune report dataframe-3.1gb -o report.html --png figures/
   gctune report dataframe-3.1gb --storage postgres://gctune@db/gctune -o report.html`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.trialSet = cmd.Flags().Changed("trial")
 			return runReport(cmd, cfg, args[0], o)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "report.html", "the HTML file to write (written whole or not at all)")
@@ -92,14 +88,10 @@ back to its default. Every finding states its evidence. The same text opens gctu
   gctune explain dataframe-3.1gb --trial 42
   gctune explain dataframe-3.1gb --json`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.trialSet = cmd.Flags().Changed("trial")
 			return runExplain(cmd, cfg, args[0], o, ro.json)
-		},
+		}),
 	}
 	addReportFlags(cmd, &o)
 	return cmd
@@ -114,8 +106,7 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 	if cmd.Name() == "report" {
 		f.IntVar(&o.sweepPoints, "sweep-points", report.DefaultSweepPoints, "grid points per parameter in the sensitivity sweeps (3-1000)")
 	}
-	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
 	addClockFlag(cmd)
 }
@@ -123,15 +114,11 @@ func addReportFlags(cmd *cobra.Command, o *reportOptions) {
 // loadReportInput opens the study and its workloads and builds the report's input, with how
 // each profile was read (also in the returned docs, for --json and standard error).
 func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptions) (report.Input, []profileInfoDoc, error) {
-	store, err := openStoreReadOnly(ctx, cfg.Storage)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
 	if err != nil {
 		return report.Input{}, nil, err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, name)
-	if err != nil {
-		return report.Input{}, nil, err
-	}
 	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return report.Input{}, nil, err
 	}
@@ -152,14 +139,10 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 	if in.Measured, err = store.MeasuredRuns(id); err != nil {
 		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
-	lw, err := reopenWorkloadsWith(sp, reopenOptions{force: o.force, clock: cfg.Lifetimes.Clock}, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
+	if in.Problem, err = reopenObjective(sp, reopenOptions{force: o.force, clock: cfg.Lifetimes.Clock}, cfg.Lifetimes.LongLivedThreshold); err != nil {
 		return report.Input{}, nil, err
 	}
-	if in.Problem, err = sp.newObjective(lw); err != nil {
-		return report.Input{}, nil, err
-	}
-	profiles := withDefaultRuns(lw.profiles, in.Problem)
+	profiles := withDefaultRuns(sp.profiles, in.Problem)
 	for _, d := range profiles {
 		pi := report.ProfileInfo{Line: d.Line}
 		if s := formatProfiledBeside(d.Profiled, d.SimulatedDefault); s != "" {

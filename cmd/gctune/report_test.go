@@ -30,63 +30,57 @@ func reportStudy(t *testing.T, url string) int {
 
 // TestReportAndExplain runs gctune report and explain on a study in SQLite and in PostgreSQL.
 func TestReportAndExplain(t *testing.T) {
-	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
-		be := b(t)
-		t.Run(be.name, func(t *testing.T) {
-			url := be.fresh(t)
-			best := reportStudy(t, url)
+	eachBackend(t, func(t *testing.T, be backend) {
+		url := be.fresh(t)
+		best := reportStudy(t, url)
 
-			// explain: the header, then the diagnosis text, the same as the JSON's.
-			out, errOut, code := gctune(t, "explain", "demo", "--storage", url)
-			require.Equal(t, 0, code, errOut)
-			assert.Regexp(t, `^Study demo \(testdata/gcdemo.yaml\): the recommended configuration against the VM defaults.\nrecommended: trial \d+, `, out)
-			assert.Contains(t, out, "Where the GC time went:")
-			var doc struct {
-				Study     string            `json:"study"`
-				Trial     int               `json:"trial"`
-				Diagnosis *report.Diagnosis `json:"diagnosis"`
-			}
-			gctuneJSON(t, &doc, "explain", "demo", "--storage", url)
-			assert.Equal(t, best, doc.Trial)
-			var text bytes.Buffer
-			require.NoError(t, doc.Diagnosis.WriteText(&text))
-			assert.True(t, strings.HasSuffix(out, text.String()), "explain prints the diagnosis's text")
+		// explain: the header, then the diagnosis text, the same as the JSON's.
+		out, _ := gctuneOK(t, "explain", "demo", "--storage", url)
+		assert.Regexp(t, `^Study demo \(testdata/gcdemo.yaml\): the recommended configuration against the VM defaults.\nrecommended: trial \d+, `, out)
+		assert.Contains(t, out, "Where the GC time went:")
+		var doc struct {
+			Study     string            `json:"study"`
+			Trial     int               `json:"trial"`
+			Diagnosis *report.Diagnosis `json:"diagnosis"`
+		}
+		gctuneJSON(t, &doc, "explain", "demo", "--storage", url)
+		assert.Equal(t, best, doc.Trial)
+		var text bytes.Buffer
+		require.NoError(t, doc.Diagnosis.WriteText(&text))
+		assert.True(t, strings.HasSuffix(out, text.String()), "explain prints the diagnosis's text")
 
-			// --trial explains another trial.
-			out, errOut, code = gctune(t, "explain", "demo", "--storage", url, "--trial", "0")
-			require.Equal(t, 0, code, errOut)
-			assert.Contains(t, out, "trial 0 as it is against")
+		// --trial explains another trial.
+		out, _ = gctuneOK(t, "explain", "demo", "--storage", url, "--trial", "0")
+		assert.Contains(t, out, "trial 0 as it is against")
 
-			// report: the HTML and one PNG per figure, nothing else left in the directories.
-			dir := t.TempDir()
-			html := filepath.Join(dir, "r.html")
-			pngs := filepath.Join(dir, "figs")
-			out, errOut, code = gctune(t, "report", "demo", "--storage", url, "-o", html, "--png", pngs, "--sweep-points", "5")
-			require.Equal(t, 0, code, errOut)
-			m := regexp.MustCompile(`wrote .* \((\d+) figures\)`).FindStringSubmatch(out)
-			require.NotNil(t, m, out)
-			files, err := os.ReadDir(pngs)
-			require.NoError(t, err)
-			assert.Equal(t, m[1], itoa(len(files)))
-			for _, f := range files {
-				assert.True(t, strings.HasSuffix(f.Name(), ".png"), f.Name())
-			}
-			entries, err := os.ReadDir(dir)
-			require.NoError(t, err)
-			assert.Len(t, entries, 2, "r.html and figs/, no temporary file")
-			page, err := os.ReadFile(html)
-			require.NoError(t, err)
-			assert.Contains(t, string(page), "<svg")
-			assert.Contains(t, string(page), "demo")
-			// The page opens with how to apply the result: the first section after the
-			// header is "Apply it", with the launch line or the script's statements.
-			first := regexp.MustCompile(`<h2>([^<]+)</h2>`).FindAllStringSubmatch(string(page), -1)
-			require.NotEmpty(t, first)
-			assert.Equal(t, "Apply it", first[0][1], "the first section")
-			assert.Regexp(t, `pharo --headless (--edenSize=\d+m )?My\.image`, string(page))
-			assert.Contains(t, string(page), "Smalltalk vm parameterAt:")
-		})
-	}
+		// report: the HTML and one PNG per figure, nothing else left in the directories.
+		dir := t.TempDir()
+		html := filepath.Join(dir, "r.html")
+		pngs := filepath.Join(dir, "figs")
+		out, _ = gctuneOK(t, "report", "demo", "--storage", url, "-o", html, "--png", pngs, "--sweep-points", "5")
+		m := regexp.MustCompile(`wrote .* \((\d+) figures\)`).FindStringSubmatch(out)
+		require.NotNil(t, m, out)
+		files, err := os.ReadDir(pngs)
+		require.NoError(t, err)
+		assert.Equal(t, m[1], itoa(len(files)))
+		for _, f := range files {
+			assert.True(t, strings.HasSuffix(f.Name(), ".png"), f.Name())
+		}
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		assert.Len(t, entries, 2, "r.html and figs/, no temporary file")
+		page, err := os.ReadFile(html)
+		require.NoError(t, err)
+		assert.Contains(t, string(page), "<svg")
+		assert.Contains(t, string(page), "demo")
+		// The page opens with how to apply the result: the first section after the
+		// header is "Apply it", with the launch line or the script's statements.
+		first := regexp.MustCompile(`<h2>([^<]+)</h2>`).FindAllStringSubmatch(string(page), -1)
+		require.NotEmpty(t, first)
+		assert.Equal(t, "Apply it", first[0][1], "the first section")
+		assert.Regexp(t, `pharo --headless (--edenSize=\d+m )?My\.image`, string(page))
+		assert.Contains(t, string(page), "Smalltalk vm parameterAt:")
+	})
 }
 
 func TestReportBadInput(t *testing.T) {
@@ -161,8 +155,7 @@ func TestReportInChromium(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
 	reportStudy(t, db)
 	html := filepath.Join(dir, "report.html")
-	_, errOut, code := gctune(t, "report", "demo", "--storage", db, "-o", html, "--sweep-points", "7")
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "report", "demo", "--storage", db, "-o", html, "--sweep-points", "7")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

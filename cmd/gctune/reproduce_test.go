@@ -20,8 +20,7 @@ func TestOneWorkerReproducesBitForBit(t *testing.T) {
 	}
 	for i := range runs {
 		db := filepath.Join(dir, "s"+itoa(i)+".db")
-		_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "16", "--workers", "1", "--seed", "7", "--storage", db, "--study", "r", "-q")
-		require.Equal(t, 0, code, errOut)
+		optimizeTiny(t, db, "r", 16, "--seed", "7", "-q")
 		for _, tr := range readTrials(t, db, "r") {
 			require.Len(t, tr.Params, 5)
 			runs[i] = append(runs[i], struct {

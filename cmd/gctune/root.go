@@ -133,3 +133,16 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// withConfig returns a command's RunE that loads the configuration for the command that runs
+// (loadConfig: defaults, config file, environment, the command's bound flags) and passes it
+// to run; a configuration error stops the command before run.
+func (ro *rootOptions) withConfig(run func(cmd *cobra.Command, args []string, cfg Config) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		cfg, err := loadConfig(cmd, ro.configFile)
+		if err != nil {
+			return err
+		}
+		return run(cmd, args, cfg)
+	}
+}

@@ -40,25 +40,18 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 		Example: `  gctune sample dataframe-3.1gb --rate 1/1000 -o df.csv
   gctune sample my-workload.yaml --rate 1/100 --phase 37 --seed 2 -o run.csv --force`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
+			var err error
+			if o.Open, err = cfg.openOptions(); err != nil {
 				return err
 			}
-			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
-			if err != nil {
-				return asUsage(err)
-			}
 			o.Ref = args[0]
-			o.Open = lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-				Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)}
 			o.VM = cfg.Simulate.VMFacts()
 			o.JSON = ro.json
 			return runSample(cmd.OutOrStdout(), o)
-		},
+		}),
 	}
 	f := cmd.Flags()
-	d := defaultConfig()
 	f.StringVar(&o.Rate, "rate", "1/100", "sampling rate 1/N (also 0.01 or 1): every N-th allocation is recorded")
 	f.Uint64Var(&o.Phase, "phase", 0, "which allocation of each window of N is recorded, in [0, N)")
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the order in which the objects of neighbouring records are allocated")
@@ -67,10 +60,7 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 	f.StringVar(&o.Code, "profiled-code", "", "the JSON's profiledCode (default: a line naming the profile)")
 	f.StringVarP(&o.Out, "output", "o", "", "the CSV to write (required); its .json is written beside it")
 	f.BoolVar(&o.Force, "force", false, "replace OUT.csv and OUT.json if they exist")
-	f.Uint64("workload-seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
-	bindFlag(cmd, "workload-seed", "workload.seed")
-	bindFlag(cmd, "resolution", "workload.resolution")
+	addWorkloadFlags(cmd, "workload-seed")
 	addRebuildFlags(cmd)
 	return cmd
 }

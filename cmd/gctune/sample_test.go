@@ -30,8 +30,7 @@ func TestSampleWritesExportReadBack(t *testing.T) {
 	}
 
 	// Read back on the bytes clock: rebuilt, one line saying so.
-	text, errOut, code := gctune(t, "lifetimes", "--clock", "bytes", out)
-	require.Equal(t, 0, code, errOut)
+	text, _ := gctuneOK(t, "lifetimes", "--clock", "bytes", out)
 	assert.Contains(t, text, "rebuilt from 1/10 sampling")
 	var lt lifetimesDoc
 	gctuneJSON(t, &lt, "lifetimes", "--clock", "bytes", "--no-rebuild", out)
@@ -52,8 +51,7 @@ func TestSampleRefusesAndBadInput(t *testing.T) {
 	after, _ := os.ReadFile(out)
 	assert.Equal(t, before, after, "the existing export was changed")
 
-	_, errOut, code = gctune(t, "sample", "testdata/tiny.yaml", "-o", out, "--rate", "1/7", "--force")
-	require.Equal(t, 0, code, errOut)
+	_, errOut = gctuneOK(t, "sample", "testdata/tiny.yaml", "-o", out, "--rate", "1/7", "--force")
 
 	for _, tc := range []struct {
 		args []string
@@ -82,8 +80,7 @@ func TestSampleRefusesAndBadInput(t *testing.T) {
 func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "img.csv")
-	_, errOut, code := gctune(t, "sample", "image-processing", "--resolution", "0.001", "--rate", "1/1000", "-o", out)
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "sample", "image-processing", "--resolution", "0.001", "--rate", "1/1000", "-o", out)
 	t.Setenv("GCTUNE_LIFETIMES_CLOCK", "bytes")
 	db := filepath.Join(dir, "s.db")
 	var doc sessionDoc
@@ -93,8 +90,7 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	assert.Equal(t, "stored", doc.Workloads[1].Rebuild)
 	assert.NotEqual(t, doc.Workloads[0].Fingerprint, doc.Workloads[1].Fingerprint)
 	// resume reopens both.
-	_, errOut, code = gctune(t, "resume", doc.Study, "--more", "1", "--storage", db, "-q")
-	require.Equal(t, 0, code, errOut)
+	gctuneOK(t, "resume", doc.Study, "--more", "1", "--storage", db, "-q")
 
 	var one sessionDoc
 	gctuneJSON(t, &one, "optimize", out, "--trials", "2", "--workers", "1", "--storage", db, "--study", "short", "--rebuild", "short")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,54 +49,33 @@ number or "pharo"; missing keys take the configured values, a key given twice is
 one JSON line per input: {"params":..., "stats":..., "speedup":...} or {"error":"..."}. It is
 how benchmark scripts in other languages drive the simulator.`,
 		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			given, err := cfg.Simulate.Params()
 			if err != nil {
 				return asUsage(err)
 			}
-			clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+			open, err := cfg.openOptions()
 			if err != nil {
-				return asUsage(err)
+				return err
 			}
 			cost, _, err := loadCost(cfg)
 			if err != nil {
 				return err
 			}
+			o := simulateOptions{Stderr: cmd.ErrOrStderr(), Ref: args[0], Open: open,
+				Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost}
 			if batch {
-				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), simulateOptions{
-					Ref: args[0],
-					Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-						Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)},
-					Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost,
-					Stderr: cmd.ErrOrStderr(),
-				})
+				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), o)
 			}
-			return runSimulate(cmd.OutOrStdout(), simulateOptions{
-				Stderr: cmd.ErrOrStderr(),
-				Ref:    args[0],
-				Open: lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-					Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuildMode(cfg)},
-				Given:   given,
-				Default: cfg.Simulate.VMFacts(),
-				Cost:    cost,
-				Events:  events,
-				JSON:    ro.json,
-			})
-		},
+			o.Events, o.JSON = events, ro.json
+			return runSimulate(cmd.OutOrStdout(), o)
+		}),
 	}
 	addSimulateFlags(cmd)
 	addCostFlag(cmd)
 	addProfileFlags(cmd)
+	addWorkloadFlags(cmd, "seed")
 	f := cmd.Flags()
-	d := defaultConfig()
-	f.Uint64("seed", d.Workload.Seed, "seed for generating bundled workloads and specs (workload.seed)")
-	f.Float64("resolution", d.Workload.Resolution, "records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
-	bindFlag(cmd, "seed", "workload.seed")
-	bindFlag(cmd, "resolution", "workload.resolution")
 	addRebuildFlags(cmd)
 	f.StringVar(&events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
 	f.BoolVar(&batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
@@ -104,15 +84,13 @@ how benchmark scripts in other languages drive the simulator.`,
 
 // addSimulateFlags adds the five tunables' flags, bound to the simulate section.
 func addSimulateFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
 	d := heapsim.DefaultParams()
 	for _, t := range search.Tunables() {
 		usage := fmt.Sprintf("%s, VM parameter %d (simulate.%s)", t.Label, t.VMParam, t.Key)
 		if t.Unit == search.UnitProportion {
 			usage = fmt.Sprintf("%s: the tenuring proportion p, ≥ 1 keeps all survivors, or %s (VM parameter %d; simulate.%s)", t.Label, search.DefaultWord, t.VMParam, t.Key)
 		}
-		f.String(t.FlagName(), t.Text(d), usage)
-		bindFlag(cmd, t.FlagName(), "simulate."+t.Key)
+		addBoundFlag(cmd, t.FlagName(), t.Text(d), "simulate."+t.Key, usage)
 	}
 }
 
@@ -267,12 +245,7 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 	row("total time", secs(s0.TotalSeconds), secs(s1.TotalSeconds))
 	row("GC share", formatPercent(s0.GCShare), formatPercent(s1.GCShare))
 	row("peak footprint", size(s0.PeakFootprintBytes), size(s1.PeakFootprintBytes))
-	var wid [4]int
-	for _, r := range rows {
-		for i, c := range r {
-			wid[i] = max(wid[i], utf8.RuneCountInString(c))
-		}
-	}
+	wid := columnWidths(rows)
 	for _, r := range rows {
 		line := fmt.Sprintf("%s  %s  %s", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]))
 		if pr != nil {
@@ -323,12 +296,7 @@ type batchParams map[string]json.RawMessage
 
 // apply sets the line's tunables in p; an unknown key or a bad value is an error naming it.
 func (in batchParams) apply(p *heapsim.Params) error {
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
 		t, ok := tunableByKey(k)
 		if !ok {
 			return fmt.Errorf("unknown field %q (known: %s)", k, strings.Join(tunableKeys(), ", "))

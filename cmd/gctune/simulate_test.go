@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"os"
@@ -18,8 +17,7 @@ import (
 const gcdemo = "testdata/gcdemo.yaml"
 
 func TestSimulateTable(t *testing.T) {
-	out, errOut, code := gctune(t, "simulate", gcdemo, "--headroom", "256MiB")
-	require.Equal(t, 0, code, errOut)
+	out, _ := gctuneOK(t, "simulate", gcdemo, "--headroom", "256MiB")
 	for _, want := range []string{"growth headroom (param 25)", "16 MiB", "256 MiB", "scavenges", "full GCs",
 		"20 (ratio 0, large 20)", "GC share", "peak footprint", "speedup: "} {
 		assert.Contains(t, out, want)
@@ -97,20 +95,7 @@ func TestSimulateBatch(t *testing.T) {
 {"headroom":"100KiB"}
 {"bogus":1}
 `
-	var out, errb bytes.Buffer
-	root := NewRootCmd(BuildInfo{})
-	root.SetArgs([]string{"simulate", "--batch", gcdemo})
-	root.SetIn(strings.NewReader(in))
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	require.NoError(t, root.Execute(), errb.String())
-	dec := json.NewDecoder(&out)
-	var rs []batchResult
-	for dec.More() {
-		var r batchResult
-		require.NoError(t, dec.Decode(&r))
-		rs = append(rs, r)
-	}
+	rs := simulateBatch(t, in, gcdemo)
 	require.Len(t, rs, 4, "blank lines are skipped")
 	require.Empty(t, rs[0].Error)
 	assert.Equal(t, *rs[0].Stats, *rs[1].Stats, "sizes as strings or numbers")
@@ -132,20 +117,7 @@ func TestSimulateBatchLongLinesPharoDuplicates(t *testing.T) {
 	long := `{"eden":"64MiB",` + strings.Repeat(" ", 100<<10) + `"ratio":2}`
 	tooLong := `{"eden":"` + strings.Repeat("9", maxBatchLineBytes) + `"}`
 	in := long + "\n" + `{"survivors_proportion":"pharo"}` + "\n" + `{"ratio":2,"ratio":3}` + "\n" + tooLong + "\n" + `{"survivors_proportion":"lots"}` + "\n" + `{"ratio":2}`
-	var out, errb bytes.Buffer
-	root := NewRootCmd(BuildInfo{})
-	root.SetArgs([]string{"simulate", "--batch", "testdata/tiny.yaml"})
-	root.SetIn(strings.NewReader(in))
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	require.NoError(t, root.Execute(), errb.String())
-	dec := json.NewDecoder(&out)
-	var rs []batchResult
-	for dec.More() {
-		var r batchResult
-		require.NoError(t, dec.Decode(&r))
-		rs = append(rs, r)
-	}
+	rs := simulateBatch(t, in, "testdata/tiny.yaml")
 	require.Len(t, rs, 6)
 	assert.Empty(t, rs[0].Error)
 	assert.Equal(t, 2.0, rs[0].Params.FullGCRatio)
@@ -156,4 +128,20 @@ func TestSimulateBatchLongLinesPharoDuplicates(t *testing.T) {
 	assert.Contains(t, rs[4].Error, `want a number ≥ 0 or "pharo"`)
 	assert.Empty(t, rs[5].Error, "the last line, without a newline, is read")
 	assert.Equal(t, 6, rs[5].Line)
+}
+
+// simulateBatch runs `simulate --batch` on the workload ref with stdin, requires success and
+// returns the JSON lines it answered.
+func simulateBatch(t *testing.T, stdin, ref string) []batchResult {
+	t.Helper()
+	out, errOut, code := gctuneIn(t, stdin, "simulate", "--batch", ref)
+	require.Equal(t, 0, code, errOut)
+	dec := json.NewDecoder(strings.NewReader(out))
+	var rs []batchResult
+	for dec.More() {
+		var r batchResult
+		require.NoError(t, dec.Decode(&r))
+		rs = append(rs, r)
+	}
+	return rs
 }

@@ -21,20 +21,11 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Args:  noArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	storageFlag := func(c *cobra.Command) {
-		c.Flags().String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-		bindFlag(c, "storage", "storage")
-	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the studies with their trial counts and best values",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := openConfiguredStore(cmd, ro, false)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
+		RunE: ro.withStore(false, func(cmd *cobra.Command, _ []string, store *studies.Store) error {
 			sums, err := studies.ListStudies(store)
 			if err != nil {
 				return err
@@ -43,18 +34,13 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return writeJSON(cmd.OutOrStdout(), listDoc(sums))
 			}
 			return printStudies(cmd.OutOrStdout(), store.URL(), sums)
-		},
+		}),
 	}
 	show := &cobra.Command{
 		Use:   "show STUDY",
 		Short: "Show a study's problem, progress and best trial",
 		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			store, err := openConfiguredStore(cmd, ro, false)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
+		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *studies.Store) error {
 			id, sp, err := loadProblem(store, args[0])
 			if err != nil {
 				return err
@@ -71,18 +57,13 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return writeJSON(cmd.OutOrStdout(), doc)
 			}
 			return printShow(cmd.OutOrStdout(), &doc)
-		},
+		}),
 	}
 	del := &cobra.Command{
 		Use:   "delete STUDY",
 		Short: "Delete a study and all its trials",
 		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			store, err := openConfiguredStore(cmd, ro, true)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
+		RunE: ro.withStore(true, func(cmd *cobra.Command, args []string, store *studies.Store) error {
 			force, _ := cmd.Flags().GetBool("force")
 			if err := studies.DeleteStudy(store, args[0], force); err != nil {
 				return asUsage(err)
@@ -90,29 +71,16 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			if ro.json {
 				return writeJSON(cmd.OutOrStdout(), map[string]string{"deleted": args[0]})
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "deleted study %s\n", quoteName(args[0]))
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "deleted study %s\n", quoteName(args[0]))
 			return err
-		},
+		}),
 	}
 	del.Flags().Bool("force", false, "delete even while trials run (their workers then fail)")
 	for _, c := range []*cobra.Command{list, show, del} {
-		storageFlag(c)
+		addStorageFlag(c, storageUsage)
 		cmd.AddCommand(c)
 	}
 	return cmd
-}
-
-// openConfiguredStore loads the configuration for cmd and opens its (existing) study database,
-// read-only unless write is set.
-func openConfiguredStore(cmd *cobra.Command, ro *rootOptions, write bool) (*studies.Store, error) {
-	cfg, err := loadConfig(cmd, ro.configFile)
-	if err != nil {
-		return nil, err
-	}
-	if !write {
-		return openStoreReadOnly(cmd.Context(), cfg.Storage)
-	}
-	return openStore(cmd.Context(), cfg.Storage, true)
 }
 
 // studyRow is one study in `studies list --json`.

@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
 )
 
 // NewStudyCreateCmd returns `gctune studies create` (also `gctune study create`: `study` is
@@ -39,19 +36,14 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], args[1:], ro.json, quiet)
-		},
+		}),
 	}
 	addProblemFlags(cmd)
 	f := cmd.Flags()
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	f.String("storage", defaultConfig().Storage, "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageURLUsage)
 	return cmd
 }
 
@@ -81,24 +73,15 @@ type createdLoad struct {
 }
 
 func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
-	if err := studies.ValidateName(name); err != nil {
-		return usageErrorf("study create: %v", strings.TrimPrefix(err.Error(), "studies: "))
-	}
-	sp, prob, err := newProblem(cfg, refs)
+	ns, err := createNewStudy(ctx, cfg, name, refs, newStudyWording{
+		badName: "study create: %v",
+		exists:  "study %q already exists in %s: join it with 'gctune worker --study %s', or create another name",
+	})
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg.Storage, false)
-	if err != nil {
-		return err
-	}
+	store, sp, prob := ns.store, ns.sp, ns.prob
 	defer store.Close()
-	if _, err := createStudy(ctx, store, name, sp); err != nil {
-		if errors.Is(err, studies.ErrStudyExists) {
-			return usageErrorf("study %q already exists in %s: join it with 'gctune worker --study %s', or create another name", name, store.URL(), export.ShellQuote(name))
-		}
-		return err
-	}
 	if !quiet {
 		printProfileInfos(errOut, sp.profiles)
 	}

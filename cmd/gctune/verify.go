@@ -58,11 +58,7 @@ once, the runs so far stored.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.study, o.argv, o.asJSON = args[0], args[1:], ro.json
 			o.trialSet = cmd.Flags().Changed("trial")
 			var runner verify.ExecRunner
@@ -70,7 +66,7 @@ once, the runs so far stored.`,
 				runner.Output = cmd.ErrOrStderr()
 			}
 			return runVerify(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o, runner)
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.IntVar(&o.runs, "runs", 5, "measured runs of each configuration (after one warm-up each)")
@@ -79,8 +75,7 @@ once, the runs so far stored.`,
 	f.BoolVar(&o.noWarmup, "no-warmup", false, "skip the warm-up run of each configuration")
 	f.BoolVar(&o.showOutput, "show-output", false, "pass the command's output through to standard error")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no line per run")
-	f.String("storage", defaultConfig().Storage, "study database (storage, GCTUNE_STORAGE)")
-	bindFlag(cmd, "storage", "storage")
+	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
 	return cmd
 }
@@ -120,15 +115,11 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	if o.timeout < 0 {
 		return usageErrorf("--timeout %s: must not be negative", o.timeout)
 	}
-	store, err := openStore(ctx, cfg.Storage, true)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, o.study, false)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	id, sp, err := loadProblem(store, o.study)
-	if err != nil {
-		return err
-	}
 	if err := checkStudyCost(cfg, sp, o.study); err != nil {
 		return err
 	}
@@ -214,11 +205,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	if _, ok := studies.BestTrial(trials); !ok {
 		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
 	}
-	lw, err := reopenWorkloads(sp, false, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
-		return nil, err
-	}
-	prob, err := sp.newObjective(lw)
+	prob, err := reopenObjective(sp, reopenOptions{}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return nil, err
 	}

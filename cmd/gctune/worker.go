@@ -47,11 +47,7 @@ and be stored, then stops.`,
   PGPASSWORD=... GCTUNE_STORAGE=postgres://gctune@db/gctune gctune worker --study df --workers 4
   gctune worker --study demo --trials 500`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
+		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
 			if study == "" {
 				return usageErrorf("worker needs --study NAME (see 'gctune studies list')")
 			}
@@ -63,7 +59,7 @@ and be stored, then stops.`,
 			}
 			return runWorker(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, workerOptions{
 				study: study, trials: trials, retries: retries, asJSON: ro.json, quiet: quiet, clock: clockFlag(cmd)})
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&study, "study", "", "the study to join (required)")
@@ -152,12 +148,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if err := sp.checkClockFlag(o.clock); err != nil {
 		return err
 	}
-	lw, err := reopenWorkloadsWith(sp, reopenOptions{preferStored: true, worker: true}, cfg.Lifetimes.LongLivedThreshold)
-	if err != nil {
-		return err
-	}
-	sp.profiles = lw.profiles
-	prob, err := sp.newObjective(lw)
+	prob, err := reopenObjective(sp, reopenOptions{preferStored: true, worker: true}, cfg.Lifetimes.LongLivedThreshold)
 	if err != nil {
 		return err
 	}

@@ -71,8 +71,7 @@ type proc struct {
 func startProc(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
 	p := &proc{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(os.Args[0], args...)
-	p.cmd.Env = append(append(os.Environ(), "GCTUNETEST_MAIN=1"), env...)
+	p.cmd = gctuneCommand(env, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	require.NoError(t, p.cmd.Start())
 	go func() {
@@ -119,6 +118,15 @@ type backend struct {
 	srv   *pgtest.Server
 }
 
+// eachBackend runs test as a subtest on each backend: SQLite, then PostgreSQL (postgresBackend
+// skips t from there where there is none).
+func eachBackend(t *testing.T, test func(t *testing.T, be backend)) {
+	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
+		be := b(t)
+		t.Run(be.name, func(t *testing.T) { test(t, be) })
+	}
+}
+
 func sqliteBackend() backend {
 	return backend{name: "sqlite", fresh: func(t *testing.T) string { return filepath.Join(t.TempDir(), "study.db") }}
 }
@@ -133,12 +141,6 @@ func postgresBackend(t *testing.T) backend {
 	return backend{name: "postgres", srv: srv, fresh: func(t *testing.T) string {
 		return srv.CreateDB(t, fmt.Sprintf("w%d", n.Add(1))) + "&synchronous_commit=on"
 	}}
-}
-
-// studyTrials reads the study's trials, without any cache.
-func studyTrials(t *testing.T, url, study string) []goptuna.FrozenTrial {
-	t.Helper()
-	return readTrials(t, url, study)
 }
 
 // countStates counts trials by state.
@@ -176,7 +178,7 @@ func waitComplete(t *testing.T, url, study string, n int, procs ...*proc) {
 // trials.
 func checkWhole(t *testing.T, url, study string, seeds int) []goptuna.FrozenTrial {
 	t.Helper()
-	trials := studyTrials(t, url, study)
+	trials := readTrials(t, url, study)
 	assertDense(t, trials)
 	states := countStates(trials)
 	assert.Zero(t, states[goptuna.TrialStateRunning], "trials stuck RUNNING: %v", states)
@@ -241,7 +243,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	assert.Equal(t, 2, created.Queued)
 	require.Len(t, created.Workloads, 1)
 	assert.True(t, created.Workloads[0].Stored)
-	trials := studyTrials(t, db, "s1")
+	trials := readTrials(t, db, "s1")
 	assert.Equal(t, 2, countStates(trials)[goptuna.TrialStateWaiting], "the seeds are queued, nothing runs")
 	assert.Len(t, trials, 2)
 
@@ -293,8 +295,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(dst, b, 0o644))
 	}
-	out, errOut, code := gctune(t, "study", "create", "s3", csv, "--storage", db, "--trials", "3")
-	require.Equal(t, 0, code, errOut)
+	out, errOut := gctuneOK(t, "study", "create", "s3", csv, "--storage", db, "--trials", "3")
 	assert.Contains(t, out, "workers need this file at this path")
 	b, _ := os.ReadFile(csv)
 	require.NoError(t, os.WriteFile(csv, append(b, []byte("2160,16,1160,Fraction,0,0,NumberParser>>makeFraction,23\n")...), 0o644))
@@ -347,10 +348,7 @@ func loadTrials() int {
 // enqueued seed runs exactly once, and the trials the workers report running are the trials
 // the study holds.
 func TestWorkersLoad(t *testing.T) {
-	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
-		be := b(t)
-		t.Run(be.name, func(t *testing.T) { testWorkersLoad(t, be.fresh(t)) })
-	}
+	eachBackend(t, func(t *testing.T, be backend) { testWorkersLoad(t, be.fresh(t)) })
 }
 
 func testWorkersLoad(t *testing.T, url string) {
@@ -391,10 +389,7 @@ func TestWorkerKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
-	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
-		be := b(t)
-		t.Run(be.name, func(t *testing.T) { testWorkerKilled(t, be.fresh(t)) })
-	}
+	eachBackend(t, func(t *testing.T, be backend) { testWorkerKilled(t, be.fresh(t)) })
 }
 
 func testWorkerKilled(t *testing.T, url string) {
@@ -414,7 +409,7 @@ func testWorkerKilled(t *testing.T, url string) {
 	require.NoError(t, victim.cmd.Process.Signal(syscall.SIGKILL))
 	killed := time.Now()
 	victim.wait(t, 10*time.Second)
-	atKill := studyTrials(t, url, "kill")
+	atKill := readTrials(t, url, "kill")
 	running := map[int]bool{}
 	for _, tr := range atKill {
 		if tr.State == goptuna.TrialStateRunning {
@@ -469,7 +464,7 @@ func TestWorkerSIGTERM(t *testing.T) {
 	var doc workerDoc
 	require.NoError(t, json.Unmarshal([]byte(p.stdout.String()), &doc), p.stdout.String())
 	assert.True(t, doc.Interrupted)
-	trials := studyTrials(t, url, "term")
+	trials := readTrials(t, url, "term")
 	states := countStates(trials)
 	assert.Zero(t, states[goptuna.TrialStateRunning], "%v", states)
 	assert.Zero(t, states[goptuna.TrialStateFail], "%v", states)
@@ -525,7 +520,7 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 		}
 	}
 	assert.True(t, retried, "no worker retried: did the restart happen while they ran?")
-	mid := studyTrials(t, url, "restart")
+	mid := readTrials(t, url, "restart")
 	assertDense(t, mid)
 	t.Logf("after the restart: %v", countStates(mid))
 
@@ -557,7 +552,7 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 		t.Logf("worker %d, %v after the stop: %s", i, time.Since(began).Round(time.Millisecond), lastLine(stderr))
 	}
 	be.srv.Restart(t)
-	gave := studyTrials(t, url, "restart")
+	gave := readTrials(t, url, "restart")
 	assertDense(t, gave)
 	final := search.Counted(gave) + 3
 	withEnv(t, env, func() {
@@ -574,30 +569,27 @@ func TestStudyCreateRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
-	for _, b := range []func(*testing.T) backend{func(*testing.T) backend { return sqliteBackend() }, postgresBackend} {
-		be := b(t)
-		t.Run(be.name, func(t *testing.T) {
-			rounds := 3
-			if raceEnabled {
-				rounds = 2
+	eachBackend(t, func(t *testing.T, be backend) {
+		rounds := 3
+		if raceEnabled {
+			rounds = 2
+		}
+		for round := range rounds {
+			url := be.fresh(t)
+			a := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
+			b := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
+			codes := []int{a.wait(t, time.Minute), b.wait(t, time.Minute)}
+			loser := b
+			if codes[0] != 0 {
+				loser = a
 			}
-			for round := range rounds {
-				url := be.fresh(t)
-				a := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
-				b := startProc(t, nil, "study", "create", "race", gcdemo, "--storage", url, "-q")
-				codes := []int{a.wait(t, time.Minute), b.wait(t, time.Minute)}
-				loser := b
-				if codes[0] != 0 {
-					loser = a
-				}
-				assert.ElementsMatch(t, []int{0, exitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
-				assert.Equal(t, fmt.Sprintf("gctune: study %q already exists in %s: join it with 'gctune worker --study race', or create another name\n",
-					"race", studies.RedactURL(url)), loser.stderr.String())
-				trials := studyTrials(t, url, "race")
-				assert.Len(t, trials, 2, "round %d: the seeds are queued once", round)
-			}
-		})
-	}
+			assert.ElementsMatch(t, []int{0, exitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
+			assert.Equal(t, fmt.Sprintf("gctune: study %q already exists in %s: join it with 'gctune worker --study race', or create another name\n",
+				"race", studies.RedactURL(url)), loser.stderr.String())
+			trials := readTrials(t, url, "race")
+			assert.Len(t, trials, 2, "round %d: the seeds are queued once", round)
+		}
+	})
 }
 
 // TestWorkerCredentials: the server asks for a password (scram-sha-256). It comes from

@@ -1,17 +1,20 @@
 package main
 
+// The study database misused: read by read-only commands, another program's, corrupt, not
+// writable, tampered with, deleted under a running study (issue 11.6).
+
 import (
 	"crypto/sha256"
+	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/glebarez/sqlite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gorm.io/gorm"
 )
 
 func fileHash(t *testing.T, path string) [32]byte {
@@ -27,8 +30,7 @@ func fileHash(t *testing.T, path string) [32]byte {
 func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "s.db")
-	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "3", "--workers", "1", "--storage", db, "--study", "t")
-	require.Equal(t, 0, code, errOut)
+	optimizeTiny(t, db, "t", 3)
 	before := fileHash(t, db)
 	for _, args := range [][]string{
 		{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"},
@@ -42,12 +44,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	}
 
 	foreign := filepath.Join(dir, "app.db")
-	g, err := gorm.Open(sqlite.Open(foreign), &gorm.Config{})
-	require.NoError(t, err)
-	require.NoError(t, g.Exec("CREATE TABLE things (x INTEGER)").Error)
-	sqlDB, err := g.DB()
-	require.NoError(t, err)
-	require.NoError(t, sqlDB.Close())
+	execSQL(t, foreign, "CREATE TABLE things (x INTEGER)")
 	before = fileHash(t, foreign)
 	for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"}} {
 		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
@@ -89,8 +86,7 @@ func TestReadOnlyDatabaseFileLeavesNoWAL(t *testing.T) {
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	require.NoError(t, os.Chmod(dir, 0o777))
 	db := filepath.Join(dir, "s.db")
-	_, errOut, code := gctune(t, "optimize", "testdata/tiny.yaml", "--trials", "2", "--workers", "1", "--storage", db, "--study", "t", "-q")
-	require.Equal(t, 0, code, errOut)
+	optimizeTiny(t, db, "t", 2, "-q")
 	require.NoError(t, os.Chmod(db, 0o444))
 	for _, args := range [][]string{{"studies", "list"}, {"export", "t"}} {
 		args = append(args, "--storage", db)
@@ -108,10 +104,66 @@ func TestReadOnlyDatabaseFileLeavesNoWAL(t *testing.T) {
 			}
 			require.NoError(t, err, "%s", out)
 		} else {
-			_, errOut, code := gctune(t, args...)
-			require.Equal(t, 0, code, errOut)
+			gctuneOK(t, args...)
 		}
 		assert.NoFileExists(t, db+"-wal", args)
 		assert.NoFileExists(t, db+"-shm", args)
 	}
+}
+
+// TestTamperedTrialValueNeverBest: a trial whose stored value was set to 0, a negative number
+// or infinity never becomes the best ("+Infx faster"), and every JSON output stays valid
+// (issue 11.6).
+func TestTamperedTrialValueNeverBest(t *testing.T) {
+	for _, tampered := range []string{"0", "-1", "9e999"} {
+		t.Run(tampered, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "s.db")
+			optimizeTiny(t, db, "t", 4, "-q")
+			execSQL(t, db, "UPDATE trials SET value = "+tampered+" WHERE number = 3",
+				"UPDATE trial_values SET value = "+tampered+" WHERE trial_id = (SELECT trial_id FROM trials WHERE number = 3)")
+
+			for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"export", "t", "--pareto"}} {
+				out, errOut, code := gctune(t, append(append([]string{"--json"}, args...), "--storage", db)...)
+				require.Equal(t, 0, code, "%v: %s", args, errOut)
+				require.True(t, json.Valid([]byte(out)), "%v: %s", args, out)
+				assert.NotContains(t, out, "Inf", args)
+				var doc any
+				require.NoError(t, json.Unmarshal([]byte(out), &doc))
+				assert.NotContains(t, out, `"bestTrial": 3`, args)
+				assert.NotContains(t, out, `"trial": 3,`, args)
+			}
+			out, _ := gctuneOK(t, "export", "t", "--format", "flags", "--storage", db)
+			assert.False(t, strings.Contains(out, "Inf"), out)
+		})
+	}
+}
+
+// TestJSONOutputRefusesNonFinite: a document holding an infinite number (a damaged trial's
+// speedup) is one error line, not a broken document.
+func TestJSONOutputRefusesNonFinite(t *testing.T) {
+	var out strings.Builder
+	err := writeJSON(&out, map[string]float64{"speedup": math.Inf(1)})
+	require.Error(t, err)
+	assert.Equal(t, exitUsage, exitCode(err))
+	assert.Contains(t, err.Error(), "+Inf is not a number JSON can hold")
+	assert.Empty(t, out.String())
+}
+
+// TestDeleteRunningStudyRefused: `studies delete` of a study with running trials is refused
+// (its optimizer would die on a foreign key), unless --force (issue 11.6).
+func TestDeleteRunningStudyRefused(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	optimizeTiny(t, db, "t", 2, "-q")
+	// A trial left RUNNING, as by a worker that is still at it.
+	execSQL(t, db, "UPDATE trials SET state = 'RUNNING' WHERE number = 1")
+
+	_, errOut, code := gctune(t, "studies", "delete", "t", "--storage", db)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, `study "t" has 1 running trial(s)`)
+	_, _, code = gctune(t, "studies", "show", "t", "--storage", db)
+	assert.Equal(t, 0, code, "the study is still there")
+
+	_, errOut = gctuneOK(t, "studies", "delete", "t", "--force", "--storage", db)
+	_, _, code = gctune(t, "studies", "show", "t", "--storage", db)
+	assert.Equal(t, exitUsage, code, "deleted")
 }

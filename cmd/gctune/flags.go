@@ -1,0 +1,44 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// Usages of --storage: the short one, and the one of the commands that create or run studies,
+// which says what the value may be.
+const (
+	storageUsage    = "study database (storage, GCTUNE_STORAGE)"
+	storageURLUsage = "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)"
+)
+
+// addBoundFlag declares cmd's flag name, of value's type, with value as its default, and binds
+// it to the config key (bindFlag): the one way a flag that sets a config key is declared.
+func addBoundFlag[T string | bool | int | uint64 | float64](cmd *cobra.Command, name string, value T, key, usage string) {
+	f := cmd.Flags()
+	switch v := any(value).(type) {
+	case string:
+		f.String(name, v, usage)
+	case bool:
+		f.Bool(name, v, usage)
+	case int:
+		f.Int(name, v, usage)
+	case uint64:
+		f.Uint64(name, v, usage)
+	case float64:
+		f.Float64(name, v, usage)
+	}
+	bindFlag(cmd, name, key)
+}
+
+// addStorageFlag adds --storage (the config key storage) with the given usage.
+func addStorageFlag(cmd *cobra.Command, usage string) {
+	addBoundFlag(cmd, "storage", defaultConfig().Storage, "storage", usage)
+}
+
+// addWorkloadFlags adds the workload section's flags to a command that generates bundled
+// workloads and specs: the seed, as seedFlag (--seed, or --workload-seed where the command's
+// --seed is another), and --resolution.
+func addWorkloadFlags(cmd *cobra.Command, seedFlag string) {
+	d := defaultConfig().Workload
+	addBoundFlag(cmd, seedFlag, d.Seed, "workload.seed", "seed for generating bundled workloads and specs (workload.seed)")
+	addBoundFlag(cmd, "resolution", d.Resolution, "workload.resolution",
+		"records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
+}

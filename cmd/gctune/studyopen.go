@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/c-bata/goptuna"
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/studies"
+)
+
+// newStudy is a study just created by createNewStudy: its database (which the caller closes),
+// the goptuna study, the problem stored with it and its objective.
+type newStudy struct {
+	store *studies.Store
+	study *goptuna.Study
+	sp    *studyProblem
+	prob  *objective.Problem
+}
+
+// newStudyWording words createNewStudy's usage errors for the command that creates the study.
+type newStudyWording struct {
+	// badName has one verb, for what is wrong with the name.
+	badName string
+	// exists has three: the name (%q), the database and the name quoted for a shell.
+	exists string
+}
+
+// createNewStudy creates study name on workloads refs in the configured database (optimize,
+// study create): it checks the name, opens the workloads and plans the search (newProblem)
+// before it opens the database, then creates the study and queues its seeds (createStudy).
+func createNewStudy(ctx context.Context, cfg Config, name string, refs []string, words newStudyWording) (*newStudy, error) {
+	if err := studies.ValidateName(name); err != nil {
+		return nil, usageErrorf(words.badName, strings.TrimPrefix(err.Error(), "studies: "))
+	}
+	sp, prob, err := newProblem(cfg, refs)
+	if err != nil {
+		return nil, err
+	}
+	store, err := openStore(ctx, cfg.Storage, false)
+	if err != nil {
+		return nil, err
+	}
+	study, err := createStudy(ctx, store, name, sp)
+	if errors.Is(err, studies.ErrStudyExists) {
+		err = usageErrorf(words.exists, name, store.URL(), export.ShellQuote(name))
+	}
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &newStudy{store: store, study: study, sp: sp, prob: prob}, nil
+}
+
+// openExistingStore opens the existing study database at url: read-only (nothing created,
+// migrated or written: openStoreReadOnly) or for writing.
+func openExistingStore(ctx context.Context, url string, readOnly bool) (*studies.Store, error) {
+	if readOnly {
+		return openStoreReadOnly(ctx, url)
+	}
+	return openStore(ctx, url, true)
+}
+
+// openStudy opens the existing study database at url (openExistingStore) and loads study
+// name's problem (loadProblem). The caller closes the store.
+func openStudy(ctx context.Context, url, name string, readOnly bool) (*studies.Store, int, *studyProblem, error) {
+	store, err := openExistingStore(ctx, url, readOnly)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	id, sp, err := loadProblem(store, name)
+	if err != nil {
+		store.Close()
+		return nil, 0, nil, err
+	}
+	return store, id, sp, nil
+}
+
+// reopenObjective reopens a stored problem's workloads (reopenWorkloadsWith, with ro) and
+// builds the problem's objective; sp.profiles then says how each profile was read.
+func reopenObjective(sp *studyProblem, ro reopenOptions, threshold float64) (*objective.Problem, error) {
+	lw, err := reopenWorkloadsWith(sp, ro, threshold)
+	if err != nil {
+		return nil, err
+	}
+	sp.profiles = lw.profiles
+	return sp.newObjective(lw)
+}
+
+// withStore returns the RunE of a command that works on the configured study database
+// (studies list, show, delete): it opens the existing database, read-only unless write, passes
+// it to run and closes it.
+func (ro *rootOptions) withStore(write bool, run func(cmd *cobra.Command, args []string, store *studies.Store) error) func(*cobra.Command, []string) error {
+	return ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
+		store, err := openExistingStore(cmd.Context(), cfg.Storage, !write)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		return run(cmd, args, store)
+	})
+}
