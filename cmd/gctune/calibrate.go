@@ -65,6 +65,7 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 				o.profile = args[0]
 			}
 			o.asJSON = ro.json
+			o.stderr = cmd.ErrOrStderr()
 			return runCalibrate(cmd.Context(), cmd.OutOrStdout(), cfg, o)
 		},
 	}
@@ -74,6 +75,8 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 	f.StringVarP(&o.output, "output", "o", "", "write the calibrated cost model to FILE (YAML; replaces only a gctune cost file)")
 	f.BoolVar(&o.snippet, "snippet", false, "print a Pharo snippet that measures a run and writes run.json")
 	addWorkloadFlags(cmd, "seed")
+	addClockFlag(cmd)
+	addRebuildFlags(cmd)
 	addStorageFlag(cmd, "study database, with --from-study (storage, GCTUNE_STORAGE)")
 	addCostFlag(cmd)
 	return cmd
@@ -87,13 +90,18 @@ type calibrateOptions struct {
 	output    string
 	snippet   bool
 	asJSON    bool
+	// stderr gets the line saying how the profile was read (nil: not printed).
+	stderr io.Writer
 }
 
 // calibrateDoc is `gctune calibrate --json`.
 type calibrateDoc struct {
-	Profile  string           `json:"profile"`
-	Records  int              `json:"records"`
-	Measured costfit.Measured `json:"measured"`
+	Profile string `json:"profile"`
+	// ProfileInfo says how the profile was read: layout, clock and why, sampling rate,
+	// warnings (the line every command that reads a profile prints).
+	ProfileInfo profileInfoDoc   `json:"profileInfo"`
+	Records     int              `json:"records"`
+	Measured    costfit.Measured `json:"measured"`
 	// MeasuredFrom is the file, or the study and session, the measurement came from.
 	MeasuredFrom string          `json:"measuredFrom"`
 	Base         string          `json:"base"`
@@ -127,6 +135,7 @@ func newCalibratedRun(st heapsim.Stats) calibratedRun {
 type calibrateInput struct {
 	profile      *lifetimes.Profile
 	ref          string
+	info         profileInfoDoc
 	vm           heapsim.Params
 	base         heapsim.Cost
 	baseName     string
@@ -163,7 +172,7 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 	if err != nil {
 		return fmt.Errorf("calibrate %s: simulate with the calibrated cost: %w", in.ref, err)
 	}
-	doc := calibrateDoc{Profile: in.ref, Records: in.profile.Len(), Measured: in.measured, MeasuredFrom: in.measuredFrom,
+	doc := calibrateDoc{Profile: in.ref, ProfileInfo: in.info, Records: in.profile.Len(), Measured: in.measured, MeasuredFrom: in.measuredFrom,
 		Base: in.baseName, Fit: res, Coefficients: res.Cost, Simulated: newCalibratedRun(st), BaseSimulated: newCalibratedRun(basis.Stats)}
 	if o.output != "" {
 		file, err := costfit.NewFile(res.Cost)
@@ -177,6 +186,9 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 			return fmt.Errorf("calibrate: write %s: %w", o.output, err)
 		}
 		doc.Output = o.output
+	}
+	if o.stderr != nil {
+		printProfileInfo(o.stderr, doc.ProfileInfo)
 	}
 	if o.asJSON {
 		return writeJSON(w, doc)
@@ -215,12 +227,11 @@ func calibrateFromFile(cfg Config, o calibrateOptions) (*calibrateInput, error) 
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+	opts, err := cfg.openOptions()
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, err
 	}
-	p, _, err := lifetimes.Open(o.profile, lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows})
+	p, info, err := lifetimes.Open(o.profile, opts)
 	if err != nil {
 		return nil, asUsage(err)
 	}
@@ -228,7 +239,7 @@ func calibrateFromFile(cfg Config, o calibrateOptions) (*calibrateInput, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &calibrateInput{profile: p, ref: o.profile, vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
+	return &calibrateInput{profile: p, ref: o.profile, info: newProfileInfo(info, p), vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
 		measured: m, measuredFrom: o.measured}, nil
 }
 
@@ -290,7 +301,7 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 			return nil, err
 		}
 	}
-	return &calibrateInput{profile: lw.workloads[0].Profile, ref: one.Workloads[0].Ref, vm: sp.VM, base: base,
+	return &calibrateInput{profile: lw.workloads[0].Profile, ref: one.Workloads[0].Ref, info: lw.profiles[0], vm: sp.VM, base: base,
 		baseName: baseName, measured: m, measuredFrom: from}, nil
 }
 

@@ -113,3 +113,27 @@ func TestCalibrateBadInput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "mine: true\n", string(b), "a file that is not a cost file is not replaced")
 }
+
+// TestCalibrateReadsProfileLikeEveryCommand: calibrate takes --clock and --rebuild and says
+// how it read the profile, on standard error and in --json, as every command that reads one.
+func TestCalibrateReadsProfileLikeEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "run.csv")
+	gctuneOK(t, "sample", "testdata/tiny.yaml", "--rate", "1/7", "-o", csv)
+	measured := filepath.Join(dir, "measured.json")
+	require.NoError(t, os.WriteFile(measured, []byte(`{"wallSeconds": 3}`), 0o644))
+
+	var doc calibrateDoc
+	gctuneJSON(t, &doc, "calibrate", csv, "--measured", measured)
+	assert.Equal(t, "bytes", doc.ProfileInfo.Clock)
+	assert.InDelta(t, 1.0/7, doc.ProfileInfo.SamplingRate, 1e-9)
+	assert.Contains(t, doc.ProfileInfo.Line, "clock bytes")
+
+	gctuneJSON(t, &doc, "calibrate", csv, "--measured", measured, "--clock", "us", "--rebuild", "off")
+	assert.Equal(t, "us", doc.ProfileInfo.Clock)
+
+	_, errOut, code := gctune(t, "calibrate", csv, "--measured", measured)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, doc.ProfileInfo.Ref)
+	assert.Contains(t, errOut, "clock bytes")
+}

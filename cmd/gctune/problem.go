@@ -127,16 +127,11 @@ type loadedWorkloads struct {
 
 // openWorkloads opens each reference, fingerprints it and summarises it.
 func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
-	clock, err := lifetimes.ParseClock(cfg.Lifetimes.Clock)
+	opts, err := cfg.openOptions()
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, err
 	}
-	rebuild, err := lifetimes.ParseHypothesis(cfg.Lifetimes.Rebuild)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	opts := lifetimes.OpenOptions{Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution,
-		Clock: clock, SkipBadRows: cfg.Lifetimes.SkipBadRows, Rebuild: rebuild}
+	rebuild := opts.Rebuild
 	lw := &loadedWorkloads{}
 	add := func(ref string, opts lifetimes.OpenOptions, p *lifetimes.Profile, info *lifetimes.OpenInfo) error {
 		fp, err := lifetimes.Fingerprint(ref, opts)
