@@ -130,17 +130,16 @@ func (br *binReader) readReferences(p *Profile) (storedIn bool, err error) {
 	if stores > math.MaxUint16 {
 		return false, br.corrupt("store count %d over %d", stores, math.MaxUint16)
 	}
-	var sb [binaryStoreSize]byte
-	for range stores {
-		if err := br.full(sb[:], "stores"); err != nil {
-			return false, err
+	p.Stores, err = readRecords(br, stores, binaryStoreSize, "stores", func(b []byte) Store {
+		return Store{
+			Container:    int32(binary.LittleEndian.Uint32(b[0:])),
+			FromFraction: math.Float32frombits(binary.LittleEndian.Uint32(b[4:])),
+			ForFraction:  math.Float32frombits(binary.LittleEndian.Uint32(b[8:])),
+			AtBytes:      binary.LittleEndian.Uint64(b[12:]),
 		}
-		p.Stores = append(p.Stores, Store{
-			Container:    int32(binary.LittleEndian.Uint32(sb[0:])),
-			FromFraction: math.Float32frombits(binary.LittleEndian.Uint32(sb[4:])),
-			ForFraction:  math.Float32frombits(binary.LittleEndian.Uint32(sb[8:])),
-			AtBytes:      binary.LittleEndian.Uint64(sb[12:]),
-		})
+	})
+	if err != nil {
+		return false, err
 	}
 	var flag [1]byte
 	if err := br.full(flag[:], "pointer-free flag"); err != nil {
@@ -328,6 +327,24 @@ func (br *binReader) u64(what string) (uint64, error) {
 	return binary.LittleEndian.Uint64(b[:]), nil
 }
 
+// readRecords reads n records of size bytes each (what names them in errors) and decodes
+// each with decode, nil when n is 0. The slice is bounded by the data actually there: each
+// record is read before the next is kept, and at most 1<<16 are allocated ahead.
+func readRecords[T any](br *binReader, n uint32, size int, what string, decode func(b []byte) T) ([]T, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]T, 0, min(n, 1<<16))
+	b := make([]byte, size)
+	for range n {
+		if err := br.full(b, what); err != nil {
+			return nil, err
+		}
+		out = append(out, decode(b))
+	}
+	return out, nil
+}
+
 func (br *binReader) corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrCorruptProfile, br.name, fmt.Sprintf(format, args...))
 }
@@ -405,20 +422,15 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if containers > 0 {
-		// Bounded by the data actually there: each container is read before the next is kept.
-		p.Containers = make([]Container, 0, min(containers, 1<<16))
-	}
-	var cb [binaryContainerSize]byte
-	for range containers {
-		if err := br.full(cb[:], "containers"); err != nil {
-			return nil, err
+	p.Containers, err = readRecords(br, containers, binaryContainerSize, "containers", func(b []byte) Container {
+		return Container{
+			Record:           int32(binary.LittleEndian.Uint32(b[0:])),
+			StoresFromBytes:  binary.LittleEndian.Uint64(b[4:]),
+			StoresUntilBytes: binary.LittleEndian.Uint64(b[12:]),
 		}
-		p.Containers = append(p.Containers, Container{
-			Record:           int32(binary.LittleEndian.Uint32(cb[0:])),
-			StoresFromBytes:  binary.LittleEndian.Uint64(cb[4:]),
-			StoresUntilBytes: binary.LittleEndian.Uint64(cb[12:]),
-		})
+	})
+	if err != nil {
+		return nil, err
 	}
 
 	storedIn := false

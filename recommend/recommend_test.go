@@ -11,19 +11,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 )
 
+// testProblem opens the bundled workload name (seed 1) into a problem with the calibrated
+// cost model and the VM defaults.
 func testProblem(t testing.TB, name string) *objective.Problem {
 	t.Helper()
-	p, _, err := lifetimes.Open(name, lifetimes.OpenOptions{Seed: 1})
-	require.NoError(t, err)
-	prob, err := objective.NewProblem([]objective.Workload{{Name: name, Profile: p}}, heapsim.DefaultCost(), heapsim.DefaultParams(), objective.Settings{})
-	require.NoError(t, err)
-	return prob
+	return testfixture.BundledProblem(t, objective.Settings{}, name)
 }
 
 // stored evaluates points as a study would have stored them.

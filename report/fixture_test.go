@@ -13,8 +13,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 )
@@ -23,16 +22,7 @@ import (
 // with the calibrated cost model and the VM defaults.
 func testProblem(t testing.TB, budget uint64, names ...string) *objective.Problem {
 	t.Helper()
-	var ws []objective.Workload
-	for _, name := range names {
-		p, _, err := lifetimes.Open(name, lifetimes.OpenOptions{Seed: 1})
-		require.NoError(t, err)
-		ws = append(ws, objective.Workload{Name: name, Profile: p})
-	}
-	prob, err := objective.NewProblem(ws, heapsim.DefaultCost(), heapsim.DefaultParams(),
-		objective.Settings{MaxFootprintBytes: budget})
-	require.NoError(t, err)
-	return prob
+	return testfixture.BundledProblem(t, objective.Settings{MaxFootprintBytes: budget}, names...)
 }
 
 // testTrials evaluates n random points of space (seed fixed) and the default point, as a

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/chromium"
+	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
@@ -544,15 +545,11 @@ func htmlPreviewReport(t *testing.T) *Report {
 	var ws []objective.Workload
 	var sums []*lifetimes.Summary
 	for _, name := range names {
-		p, _, err := lifetimes.Open(name, lifetimes.OpenOptions{Seed: 1})
-		require.NoError(t, err)
-		ws = append(ws, objective.Workload{Name: name, Profile: p})
-		s, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{})
-		require.NoError(t, err)
-		sums = append(sums, s)
+		w := testfixture.Bundled(t, name)
+		ws = append(ws, w)
+		sums = append(sums, testfixture.Summary(t, w))
 	}
-	prob, err := objective.NewProblem(ws, heapsim.DefaultCost(), heapsim.DefaultParams(), objective.Settings{MaxFootprintBytes: 3 << 30})
-	require.NoError(t, err)
+	prob := testfixture.Problem(t, objective.Settings{MaxFootprintBytes: 3 << 30}, ws...)
 	space := search.DefaultSpace()
 	plan, err := search.PlanSearch(sums, prob.Base(), space, search.PlanOptions{})
 	require.NoError(t, err)

@@ -10,15 +10,11 @@
 # REPEAT (verify sessions, 3).
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 ROOT=$(pwd)
 OUT=${OUT:-/tmp/bench-loop}
 RUNS=${RUNS:-5}
 REPEAT=${REPEAT:-3}
-
-run() {
-	echo "+ $*" >&2
-	"$@"
-}
 
 mkdir -p "$OUT"
 run go build -o "$OUT/gctune" ./cmd/gctune

@@ -18,6 +18,7 @@
 # when missing).
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 
 OUT=${OUT:-/tmp/bench-sampled}
 GCTUNE=${GCTUNE:-$OUT/gctune}
@@ -29,11 +30,6 @@ SEED=${SEED:-1}
 MODES=${MODES:-auto off}
 DB=$OUT/studies.db
 RES=$OUT/results.jsonl
-
-run() {
-	echo "+ $*" >&2
-	"$@"
-}
 
 mkdir -p "$OUT"
 [ -x "$GCTUNE" ] || run go build -o "$GCTUNE" ./cmd/gctune

@@ -20,17 +20,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-WORKLOADS=${WORKLOADS:-dataframe-500mb,dataframe-1.6gb,dataframe-3.1gb}
-SEEDS=${SEEDS:-1-10}
-TRIALS=${TRIALS:-200}
-PAR=${PAR:-2}
-OUT=${OUT:-/tmp/bench}
+. scripts/lib.sh
+sampler_env
 PY=/usr/bin/python3
-
-run() {
-	echo "+ $*" >&2
-	"$@"
-}
 
 mkdir -p "$OUT"
 run go build -o "$OUT/gctune" ./cmd/gctune

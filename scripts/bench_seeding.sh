@@ -13,16 +13,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-WORKLOADS=${WORKLOADS:-dataframe-500mb,dataframe-1.6gb,dataframe-3.1gb}
-SEEDS=${SEEDS:-1-10}
-TRIALS=${TRIALS:-200}
-PAR=${PAR:-2}
-OUT=${OUT:-/tmp/bench}
-
-run() {
-	echo "+ $*" >&2
-	"$@"
-}
+. scripts/lib.sh
+sampler_env
 
 mkdir -p "$OUT"
 run env BENCH_SAMPLERS_WORKLOADS="$WORKLOADS" BENCH_SAMPLERS_SEEDS="$SEEDS" BENCH_SAMPLERS_TRIALS="$TRIALS" \

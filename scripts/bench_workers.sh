@@ -15,11 +15,7 @@
 # the median is shown; default 3). About 4 minutes on 2 cores with the defaults.
 set -eu
 cd "$(dirname "$0")/.."
-
-run() {
-	echo "+ $*" >&2
-	"$@"
-}
+. scripts/lib.sh
 
 run env BENCH_WORKERS=1 \
 	BENCH_WORKERS_WORKLOADS="${WORKLOADS:-testdata/gcdemo.yaml,dataframe-500mb}" \

@@ -53,7 +53,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 
-	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
@@ -193,19 +193,9 @@ type bsWorkload struct {
 
 func bsOpen(tb testing.TB, name string) *bsWorkload {
 	tb.Helper()
-	p, _, err := lifetimes.Open(name, lifetimes.OpenOptions{Seed: 1})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	prob, err := objective.NewProblem([]objective.Workload{{Name: name, Profile: p}}, heapsim.DefaultCost(), heapsim.DefaultParams(), objective.Settings{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return &bsWorkload{name: name, problem: prob, summary: sum}
+	w := testfixture.Bundled(tb, name)
+	return &bsWorkload{name: name, problem: testfixture.Problem(tb, objective.Settings{}, w),
+		summary: testfixture.Summary(tb, w)}
 }
 
 // bsStudy runs one study and returns its record.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 )
@@ -17,7 +18,7 @@ import (
 // matters) and long-lived data (so the ratio matters).
 func testProblem(t testing.TB) (*objective.Problem, *lifetimes.Summary) {
 	t.Helper()
-	spec, err := lifetimes.ParseSpec([]byte(`
+	w := testfixture.Spec(t, "searchdemo", `
 name: searchdemo
 allocate: 300MB
 resolution: 0.005
@@ -33,15 +34,8 @@ phases:
       - {class: Keep, share: 0.2, lifetime: until-end}
     large:
       - {class: Array, size: 24MB, count: 12, lifetime: until-end}
-`), "searchdemo.yaml")
-	require.NoError(t, err)
-	p, err := spec.Generate(lifetimes.GenerateOptions{Seed: 1})
-	require.NoError(t, err)
-	prob, err := objective.NewProblem([]objective.Workload{{Name: "searchdemo", Profile: p}}, heapsim.DefaultCost(), heapsim.DefaultParams(), objective.Settings{})
-	require.NoError(t, err)
-	sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{})
-	require.NoError(t, err)
-	return prob, sum
+`)
+	return testfixture.Problem(t, objective.Settings{}, w), testfixture.Summary(t, w)
 }
 
 type recorder struct {

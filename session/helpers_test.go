@@ -12,8 +12,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
@@ -22,18 +21,12 @@ import (
 // tinyProblem is a workload whose simulation costs microseconds.
 func tinyProblem(t testing.TB) *objective.Problem {
 	t.Helper()
-	spec, err := lifetimes.ParseSpec([]byte(`
+	return testfixture.Problem(t, objective.Settings{}, testfixture.Spec(t, "tiny", `
 name: tiny
 allocate: 2MB
 classes: [{name: T, size: 32}]
 phases: [{name: run, allocate: 100%, mix: [{class: T, share: 1, lifetime: immediate}]}]
-`), "tiny.yaml")
-	require.NoError(t, err)
-	p, err := spec.Generate(lifetimes.GenerateOptions{Seed: 1})
-	require.NoError(t, err)
-	prob, err := objective.NewProblem([]objective.Workload{{Name: "tiny", Profile: p}}, heapsim.DefaultCost(), heapsim.DefaultParams(), objective.Settings{})
-	require.NoError(t, err)
-	return prob
+`))
 }
 
 // memStudy is a study in goptuna's in-memory storage with a Keeper that beats and reaps on
