@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
 )
 
@@ -16,30 +17,30 @@ import (
 // then per workload where the GC time went, each finding with its evidence and remedy, and last
 // the changes of the best configuration, each put back alone.
 func (d *Diagnosis) WriteText(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	if d.ValueLabel == secondsLabel {
-		ew.printf("Default configuration: %s; best: %s (%s).\n",
+		ew.Printf("Default configuration: %s; best: %s (%s).\n",
 			secs(d.DefaultObjective), secs(d.BestObjective), faster(d.DefaultObjective, d.BestObjective))
 	} else {
-		ew.printf("Objective: the %s, a workload's run time over its run time at the defaults (1 at the defaults). Best: %s (%s).\n",
+		ew.Printf("Objective: the %s, a workload's run time over its run time at the defaults (1 at the defaults). Best: %s (%s).\n",
 			strings.TrimSuffix(d.ValueLabel, " (×)"), objectiveText(d.ValueLabel, d.BestObjective), faster(d.DefaultObjective, d.BestObjective))
 	}
 	if !d.BestFeasible {
-		ew.printf("This configuration is infeasible: %s.\n", d.BestInfeasibility)
+		ew.Printf("This configuration is infeasible: %s.\n", d.BestInfeasibility)
 	}
 	for _, wd := range d.Workloads {
-		ew.printf("\n== %s\n", wd.Workload)
-		ew.printf("Default run %s, of which GC %s (%s); best run %s, of which GC %s (%s).\n",
+		ew.Printf("\n== %s\n", wd.Workload)
+		ew.Printf("Default run %s, of which GC %s (%s); best run %s, of which GC %s (%s).\n",
 			secs(wd.DefaultSeconds), secs(wd.DefaultGCSeconds), pct(wd.DefaultGCSeconds/wd.DefaultSeconds),
 			secs(wd.BestSeconds), secs(wd.BestGCSeconds), pct(wd.BestGCSeconds/wd.BestSeconds))
-		ew.printf("%s\n", wentTo(wd))
-		ew.printf("\nWhere the GC time went:\n")
+		ew.Printf("%s\n", wentTo(wd))
+		ew.Printf("\nWhere the GC time went:\n")
 		width := len("total GC")
 		for _, it := range wd.Breakdown {
 			width = max(width, len(it.Name))
 		}
 		row := func(name, a, b, c, e string) {
-			ew.printf("  %-*s  %10s %9s  %10s %9s\n", width, name, a, b, c, e)
+			ew.Printf("  %-*s  %10s %9s  %10s %9s\n", width, name, a, b, c, e)
 		}
 		row("", "default", "", "best", "")
 		for _, it := range wd.Breakdown {
@@ -51,19 +52,19 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 		}
 		row("total GC", secs(wd.DefaultGCSeconds), "", secs(wd.BestGCSeconds), "")
 		if len(wd.Findings) == 0 {
-			ew.printf("\nThe default run shows none of the four pathologies gctune looks for (full-GC bursts from large allocations, ratio-triggered full GCs on live data, remembered-set-dominated scavenges, premature tenuring) at %s or more of its GC time.\n", pct(minFindingShare))
+			ew.Printf("\nThe default run shows none of the four pathologies gctune looks for (full-GC bursts from large allocations, ratio-triggered full GCs on live data, remembered-set-dominated scavenges, premature tenuring) at %s or more of its GC time.\n", pct(minFindingShare))
 		}
 		for i, f := range wd.Findings {
-			ew.printf("\n%d. %s\n", i+1, f.Title)
-			ew.printf("   Cost: %s in the default run, %s in the best.\n", secs(f.CostSeconds), secs(f.BestCostSeconds))
+			ew.Printf("\n%d. %s\n", i+1, f.Title)
+			ew.Printf("   Cost: %s in the default run, %s in the best.\n", secs(f.CostSeconds), secs(f.BestCostSeconds))
 			for _, e := range f.Evidence {
-				ew.printf("   - %s\n", e)
+				ew.Printf("   - %s\n", e)
 			}
-			ew.printf("   %s\n", f.Remedy)
+			ew.Printf("   %s\n", f.Remedy)
 		}
 	}
 	if len(d.Changes) > 0 {
-		ew.printf("\nEach change of the best configuration, put back alone (the other parameters as in the best):\n")
+		ew.Printf("\nEach change of the best configuration, put back alone (the other parameters as in the best):\n")
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		for _, c := range d.Changes {
 			pi := paramByName(c.Param)
@@ -78,7 +79,7 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 			return err
 		}
 	}
-	return ew.err
+	return ew.Err()
 }
 
 // wentTo says in one sentence where most of the GC time went in the default and the best run:
@@ -124,23 +125,4 @@ func paramByName(name string) search.Tunable {
 		return t
 	}
 	return search.Tunable{Name: name, Label: name, Unit: search.UnitRatio}
-}
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(b []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(b)
-	e.err = err
-	return n, err
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	fmt.Fprintf(e, format, args...)
 }

@@ -2,11 +2,12 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gctune/gctune/internal/jsonkeys"
 )
 
 // maxBatchLineBytes caps one line of simulate --batch input; a longer line is answered with an
@@ -44,46 +45,8 @@ func readBatchLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err er
 // duplicateKey returns an error naming the first key given twice in one JSON object of text
 // (encoding/json keeps the last silently). Malformed JSON is left to the decoder.
 func duplicateKey(text string) error {
-	dec := json.NewDecoder(strings.NewReader(text))
-	var walk func() error
-	walk = func() error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				k, _ := kt.(string)
-				if seen[k] {
-					return duplicateKeyError(k)
-				}
-				seen[k] = true
-				if err := walk(); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		case json.Delim('['):
-			for dec.More() {
-				if err := walk(); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		}
-		return nil
-	}
-	var dup duplicateKeyError
-	if err := walk(); errors.As(err, &dup) {
-		return err
+	if key, found, _ := jsonkeys.FirstDuplicate(strings.NewReader(text)); found {
+		return duplicateKeyError(key)
 	}
 	return nil
 }
