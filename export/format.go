@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -82,16 +81,4 @@ func SmalltalkFloat(f float64) string {
 		s += ".0"
 	}
 	return s
-}
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
@@ -22,7 +23,7 @@ import (
 // recommendation is to keep the defaults, the script sets nothing and says what the best
 // would be.
 func WriteST(w io.Writer, c *Config) error {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	keep := c.Recommendation != nil && c.Recommendation.KeepDefaults
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
@@ -56,7 +57,7 @@ func WriteST(w io.Writer, c *Config) error {
 		}
 		add("To apply one anyway, export it by number: gctune export STUDY --trial %d (or %d).", c.Trial, r.BestTrial)
 		writeComment(ew, lines)
-		return ew.err
+		return ew.Err()
 	}
 	var defaults []string
 	for _, name := range search.ParamNames() {
@@ -91,14 +92,14 @@ func WriteST(w io.Writer, c *Config) error {
 		}
 	}
 	writeComment(ew, lines)
-	ew.printf("\n")
+	ew.Printf("\n")
 	for _, t := range search.Tunables() {
 		if t.AtLaunch || !c.sets(t.Name) {
 			continue
 		}
-		ew.printf("Smalltalk vm parameterAt: %d put: %s. \"%s\"\n", t.VMParam, SmalltalkLiteral(t.VMValue(c.VM)), StComment(paramComment(c, t)))
+		ew.Printf("Smalltalk vm parameterAt: %d put: %s. \"%s\"\n", t.VMParam, SmalltalkLiteral(t.VMValue(c.VM)), StComment(paramComment(c, t)))
 	}
-	return ew.err
+	return ew.Err()
 }
 
 // launchText says how to apply tunable t, set at launch: the launch flag, or the VM parameter
@@ -153,7 +154,7 @@ func paramComment(c *Config, t search.Tunable) string {
 }
 
 // writeComment writes lines as one Smalltalk comment, every line escaped.
-func writeComment(ew *errWriter, lines []string) {
+func writeComment(ew *errwriter.Writer, lines []string) {
 	for i, l := range lines {
 		open := " "
 		if i == 0 {
@@ -164,10 +165,10 @@ func writeComment(ew *errWriter, lines []string) {
 			end = "\"\n"
 		}
 		if l == "" && i != 0 && i != len(lines)-1 {
-			ew.printf("\n")
+			ew.Printf("\n")
 			continue
 		}
-		ew.printf("%s%s%s", open, StComment(l), end)
+		ew.Printf("%s%s%s", open, StComment(l), end)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/search"
 )
@@ -77,11 +78,11 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 	for i, wl := range c.Workloads {
 		quoted[i] = ShellQuote(wl)
 	}
-	ew := &errWriter{w: w}
-	ew.printf("# gctune configuration exported from study %s, trial %d (%s).\n", Quote(c.Study), c.Trial, Quote(c.Provenance.Storage))
-	ew.printf("# Load it with: %s\n", oneLine("gctune simulate "+strings.Join(quoted, " ")+" --config FILE"))
-	if ew.err != nil {
-		return ew.err
+	ew := errwriter.New(w)
+	ew.Printf("# gctune configuration exported from study %s, trial %d (%s).\n", Quote(c.Study), c.Trial, Quote(c.Provenance.Storage))
+	ew.Printf("# Load it with: %s\n", oneLine("gctune simulate "+strings.Join(quoted, " ")+" --config FILE"))
+	if ew.Err() != nil {
+		return ew.Err()
 	}
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
@@ -97,9 +98,9 @@ func WriteFlags(w io.Writer, c *Config) error {
 	for _, t := range search.Tunables() {
 		flags = append(flags, "--"+t.FlagName()+" "+configText(t, c.VM))
 	}
-	ew := &errWriter{w: w}
-	ew.printf("%s\n", strings.Join(flags, " "))
-	return ew.err
+	ew := errwriter.New(w)
+	ew.Printf("%s\n", strings.Join(flags, " "))
+	return ew.Err()
 }
 
 // quoted is a YAML string in double quotes: the one style that holds any text and loads back

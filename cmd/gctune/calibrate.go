@@ -14,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/verify"
 )
@@ -306,11 +307,11 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 }
 
 func printCalibrate(w io.Writer, d *calibrateDoc) error {
-	ew := &errWriter{w: w}
-	ew.printf("%s at the default GC parameters (%s records), measured: %s\n", d.Profile, formatCount(uint64(d.Records)), d.MeasuredFrom)
-	ew.printf("fit: %s\n", d.Fit.Method)
+	ew := errwriter.New(w)
+	ew.Printf("%s at the default GC parameters (%s records), measured: %s\n", d.Profile, formatCount(uint64(d.Records)), d.MeasuredFrom)
+	ew.Printf("fit: %s\n", d.Fit.Method)
 	s := d.Fit.Scales
-	ew.printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", d.Base, s.Mutator, s.Scavenge, s.FullGC)
+	ew.Printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", d.Base, s.Mutator, s.Scavenge, s.FullGC)
 	m := d.Measured
 	opt := func(v *float64) string {
 		if v == nil {
@@ -339,16 +340,16 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 	}
 	wid := columnWidths(rows)
 	for _, r := range rows {
-		ew.printf("%s  %s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]), padLeft(r[3], wid[3]))
+		ew.Printf("%s  %s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]), padLeft(r[3], wid[3]))
 	}
-	ew.printf("(simulated columns: the profile's default run; the counts are not fitted: they check the mechanics)\n")
+	ew.Printf("(simulated columns: the profile's default run; the counts are not fitted: they check the mechanics)\n")
 	for _, n := range d.Fit.Notes {
-		ew.printf("note: %s\n", n)
+		ew.Printf("note: %s\n", n)
 	}
 	if d.Output != "" {
-		ew.printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", d.Output, d.Output, d.Output)
+		ew.Printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", d.Output, d.Output, d.Output)
 	} else {
-		ew.printf("-o FILE writes the calibrated cost model\n")
+		ew.Printf("-o FILE writes the calibrated cost model\n")
 	}
-	return ew.err
+	return ew.Err()
 }

@@ -178,7 +178,7 @@ type LifetimesConfig struct {
 	// SkipBadRows skips malformed FiLiP rows instead of failing on the first one.
 	SkipBadRows bool `mapstructure:"skip_bad_rows" json:"skip_bad_rows"`
 	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt: "auto", "short",
-	// "long" or "off" (lifetimes.ParseHypothesis).
+	// "long", "stored" or "off" (lifetimes.ParseHypothesis).
 	Rebuild string `mapstructure:"rebuild" json:"rebuild"`
 	// HistogramBins is the number of lifetime histogram bins, in [2, 1000].
 	HistogramBins int `mapstructure:"histogram_bins" json:"histogram_bins"`

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
@@ -134,9 +135,11 @@ func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) exp
 		Seed: sp.Seed, Sampler: sp.Sampler, Fingerprints: map[string]string{},
 		Note: "predicted by gctune's Spur simulator (docs/simulator.md, docs/calibration.md); measure it on the real application",
 	}}
+	// By name: a rebuilt sampled export is two workloads of one file (two hypotheses), each
+	// with its own fingerprint.
 	for _, w := range sp.Workloads {
-		meta.Workloads = append(meta.Workloads, w.Ref)
-		meta.Provenance.Fingerprints[w.Ref] = w.Fingerprint
+		meta.Workloads = append(meta.Workloads, w.name())
+		meta.Provenance.Fingerprints[w.name()] = w.Fingerprint
 	}
 	return meta
 }
@@ -162,14 +165,14 @@ func printPareto(w io.Writer, front []goptuna.FrozenTrial, sp *studyProblem, nam
 	if asJSON {
 		return writeJSON(w, rows)
 	}
-	ew := &errWriter{w: w}
-	ew.printf("time-versus-footprint front: each trial is faster than every trial with a smaller footprint\n\n")
-	ew.printf("%6s  %9s  %14s  %s\n", "trial", "speedup", "peak footprint", "configuration")
+	ew := errwriter.New(w)
+	ew.Printf("time-versus-footprint front: each trial is faster than every trial with a smaller footprint\n\n")
+	ew.Printf("%6s  %9s  %14s  %s\n", "trial", "speedup", "peak footprint", "configuration")
 	for _, r := range rows {
-		ew.printf("%6d  %8.2fx  %14s  %s\n", r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), describePoint(r.Point))
+		ew.Printf("%6d  %8.2fx  %14s  %s\n", r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), describePoint(r.Point))
 	}
-	ew.printf("\nexport one with: gctune export %s --trial N\n", export.ShellQuote(name))
-	return ew.err
+	ew.Printf("\nexport one with: gctune export %s --trial N\n", export.ShellQuote(name))
+	return ew.Err()
 }
 
 // quoteName writes a study or workload name for a message: as is when plain, else quoted with

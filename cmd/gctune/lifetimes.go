@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
@@ -205,7 +206,7 @@ func newInputDoc(info *lifetimes.OpenInfo, o lifetimes.OpenOptions) inputDoc {
 // printLifetimes writes the text report: summary, largest objects, classes, histogram.
 func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o lifetimesOptions) error {
 	s := doc.Summary
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 
 	// Where the profile came from.
 	in := doc.Input
@@ -215,24 +216,24 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 		if *in.Resolution != 0 {
 			res = fmt.Sprintf("resolution %g", *in.Resolution)
 		}
-		ew.printf("%s (%s %s, seed %d, %s)\n", in.Ref, in.Kind, in.Workload, *in.Seed, res)
+		ew.Printf("%s (%s %s, seed %d, %s)\n", in.Ref, in.Kind, in.Workload, *in.Seed, res)
 	default:
-		ew.printf("%s (%s profile%s)\n", in.Ref, in.Kind, profilerSuffix(s.Profiler))
+		ew.Printf("%s (%s profile%s)\n", in.Ref, in.Kind, profilerSuffix(s.Profiler))
 	}
 	if f := in.FiLiP; f != nil {
-		ew.printf("  FiLiP %s rows, %s skipped; clock %s\n", formatCount(uint64(f.Rows)), formatCount(uint64(f.SkippedRows)), f.Clock)
+		ew.Printf("  FiLiP %s rows, %s skipped; clock %s\n", formatCount(uint64(f.Rows)), formatCount(uint64(f.SkippedRows)), f.Clock)
 		for _, m := range f.FirstSkipped {
-			ew.printf("  skipped: %s\n", m)
+			ew.Printf("  skipped: %s\n", m)
 		}
 	}
 	if in.Rebuild != nil {
-		ew.printf("  %s\n", in.Rebuild)
+		ew.Printf("  %s\n", in.Rebuild)
 	}
-	ew.printf("\n")
+	ew.Printf("\n")
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	tew := &errWriter{w: tw}
-	row := func(label, format string, args ...any) { tew.printf("  "+label+"\t"+format+"\n", args...) }
+	tew := errwriter.New(tw)
+	row := func(label, format string, args ...any) { tew.Printf("  "+label+"\t"+format+"\n", args...) }
 	row("objects", "%s (%s records, sampling rate %g)", formatCount(s.Objects), formatCount(uint64(s.Records)), s.SamplingRate)
 	row("allocated", "%s (%s bytes); run length %s on the bytes clock", units.FormatBytes(s.Bytes), formatCount(s.Bytes), units.FormatBytes(s.EndBytes))
 	row("long-lived", "%s of objects, %s of bytes (lifetime ≥ %s of the run)",
@@ -246,18 +247,18 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), formatPercent(peakAt), units.FormatBytes(s.FinalLiveBytes))
 	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), formatPercent(s.DirectToOld.ByteShare))
 	row("containers", "%d (%s slots, %s)", s.Containers.Count, formatCount(s.Containers.TotalSlots), units.FormatBytes(s.Containers.TotalBytes))
-	if tew.err != nil {
-		return tew.err
+	if tew.Err() != nil {
+		return tew.Err()
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 
 	if len(s.Largest) > 0 {
-		ew.printf("\nlargest objects\n")
+		ew.Printf("\nlargest objects\n")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		tew = &errWriter{w: tw}
-		tew.printf("  SIZE\tSLOTS\tCOUNT\tCLASS\tBORN AT\tLIFETIME\tNOTES\n")
+		tew = errwriter.New(tw)
+		tew.Printf("  SIZE\tSLOTS\tCOUNT\tCLASS\tBORN AT\tLIFETIME\tNOTES\n")
 		for _, l := range s.Largest {
 			var notes []string
 			if l.OldSpace {
@@ -270,11 +271,11 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 			if s.EndBytes > 0 {
 				born = float64(l.BirthBytes) / float64(s.EndBytes)
 			}
-			tew.printf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", units.FormatBytes(uint64(l.SizeBytes)), formatCount(uint64(l.Slots)),
+			tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", units.FormatBytes(uint64(l.SizeBytes)), formatCount(uint64(l.Slots)),
 				formatCount(uint64(l.Weight)), l.Class, formatPercent(born), formatPercent(l.Lifetime), strings.Join(notes, ", "))
 		}
-		if tew.err != nil {
-			return tew.err
+		if tew.Err() != nil {
+			return tew.Err()
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -285,27 +286,27 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	if o.Classes > 0 && len(rows) > o.Classes {
 		rows = rows[:o.Classes]
 	}
-	ew.printf("\nclasses by allocations (%d of %d)\n", len(rows), len(s.Classes))
+	ew.Printf("\nclasses by allocations (%d of %d)\n", len(rows), len(s.Classes))
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	tew = &errWriter{w: tw}
-	tew.printf("  CLASS\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\n")
+	tew = errwriter.New(tw)
+	tew.Printf("  CLASS\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\n")
 	for _, c := range rows {
-		tew.printf("  %s\t%s\t%s\t%s\t%s\n", c.Class, formatPercent(c.AllocationShare), formatPercent(c.ByteShare),
+		tew.Printf("  %s\t%s\t%s\t%s\t%s\n", c.Class, formatPercent(c.AllocationShare), formatPercent(c.ByteShare),
 			formatPercent(c.AverageLifetime), formatPercent(c.LongLivedShare))
 	}
-	if tew.err != nil {
-		return tew.err
+	if tew.Err() != nil {
+		return tew.Err()
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 
-	ew.printf("\n")
+	ew.Printf("\n")
 	printHistogram(ew, hist)
 	if doc.Plot != "" {
-		ew.printf("\nwrote %s\n", doc.Plot)
+		ew.Printf("\nwrote %s\n", doc.Plot)
 	}
-	return ew.err
+	return ew.Err()
 }
 
 func profilerSuffix(p string) string {
@@ -320,12 +321,12 @@ const histBarWidth = 24
 
 // printHistogram draws the histogram as two columns of unicode bars, by count and by bytes,
 // each scaled to its largest bin.
-func printHistogram(ew *errWriter, h *lifetimes.Histogram) {
+func printHistogram(ew *errwriter.Writer, h *lifetimes.Histogram) {
 	kind := "evenly spaced"
 	if h.Scale == lifetimes.LogScale {
 		kind = "log-spaced"
 	}
-	ew.printf("lifetime histogram (%s bins; lifetime as %% of the run)\n", kind)
+	ew.Printf("lifetime histogram (%s bins; lifetime as %% of the run)\n", kind)
 	labels := make([]string, h.Bins())
 	labelWidth := len("LIFETIME")
 	for i := range labels {
@@ -342,10 +343,10 @@ func printHistogram(ew *errWriter, h *lifetimes.Histogram) {
 		maxBytes = max(maxBytes, h.ByteShare[i])
 	}
 	col := histBarWidth + 12
-	ew.printf("  %s  %s%s\n", padRight("LIFETIME", labelWidth), padRight("OBJECTS", col), "BYTES")
+	ew.Printf("  %s  %s%s\n", padRight("LIFETIME", labelWidth), padRight("OBJECTS", col), "BYTES")
 	for i, l := range labels {
 		objects := padRight(bar(h.ObjectShare[i], maxObj, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", formatPercent(h.ObjectShare[i]))
 		bytes := padRight(bar(h.ByteShare[i], maxBytes, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", formatPercent(h.ByteShare[i]))
-		ew.printf("  %s  %s  %s\n", padRight(l, labelWidth), objects, strings.TrimRight(bytes, " "))
+		ew.Printf("  %s  %s  %s\n", padRight(l, labelWidth), objects, strings.TrimRight(bytes, " "))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
@@ -339,44 +340,44 @@ func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
 }
 
 func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	state := ""
 	if d.Interrupted {
 		state = ", interrupted"
 	}
-	ew.printf("study %s: %d trials run now, %d of %d finished%s\n", quoteName(d.Study), d.TrialsRun, d.Finished, d.Target, state)
+	ew.Printf("study %s: %d trials run now, %d of %d finished%s\n", quoteName(d.Study), d.TrialsRun, d.Finished, d.Target, state)
 	if d.Best == nil {
-		ew.printf("no feasible trial yet\n")
-		return ew.err
+		ew.Printf("no feasible trial yet\n")
+		return ew.Err()
 	}
 	b := d.Best
-	ew.printf("fastest: trial %d\n", b.Number)
-	ew.printf("  %s\n", describePoint(b.Point))
+	ew.Printf("fastest: trial %d\n", b.Number)
+	ew.Printf("  %s\n", describePoint(b.Point))
 	if seconds {
-		ew.printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
+		ew.Printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
 	} else {
-		ew.printf("  predicted worst slowdown %.3f against the defaults: %.2fx faster\n", b.Value, b.Speedup)
+		ew.Printf("  predicted worst slowdown %.3f against the defaults: %.2fx faster\n", b.Value, b.Speedup)
 	}
 	for _, p := range d.Profiles {
 		if line := formatProfiledBeside(p.Profiled, p.SimulatedDefault); line != "" {
-			ew.printf("  %s: %s\n", p.Ref, line)
+			ew.Printf("  %s: %s\n", p.Ref, line)
 		}
 	}
 	if fp, err := strconv.ParseUint(b.Metrics[search.AttrFootprint], 10, 64); err == nil {
 		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)
-		ew.printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
+		ew.Printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
 	}
 	if r := d.Recommendation; r != nil {
 		if err := r.WriteText(w, seconds); err != nil {
 			return err
 		}
 		if r.KeepDefaults {
-			ew.printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
-			return ew.err
+			ew.Printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
+			return ew.Err()
 		}
 	}
-	ew.printf("apply it: gctune export %s --format st > gctune-gc.st\n", export.ShellQuote(d.Study))
-	return ew.err
+	ew.Printf("apply it: gctune export %s --format st > gctune-gc.st\n", export.ShellQuote(d.Study))
+	return ew.Err()
 }
 
 // describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -82,17 +81,4 @@ func columnWidths(rows [][4]string) [4]int {
 		}
 	}
 	return wid
-}
-
-// errWriter is an io.Writer whose printf keeps the first error, for long runs of output
-// lines checked once at the end.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }

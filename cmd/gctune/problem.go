@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
@@ -380,14 +381,14 @@ func workerCount(n int) int {
 
 // printPlan writes the rules the profile produced.
 func printPlan(w io.Writer, plan search.Plan) {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	if len(plan.Rules) == 0 {
-		ew.printf("seeding and constraints from the lifetime profile: none\n")
+		ew.Printf("seeding and constraints from the lifetime profile: none\n")
 		return
 	}
-	ew.printf("from the lifetime profile (--no-seed, --no-constrain turn these off):\n")
+	ew.Printf("from the lifetime profile (--no-seed, --no-constrain turn these off):\n")
 	for _, r := range plan.Rules {
-		ew.printf("  %-10s %s: %s\n", r.Kind, r.Name, r.Reason)
+		ew.Printf("  %-10s %s: %s\n", r.Kind, r.Name, r.Reason)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/recommend"
@@ -206,18 +207,20 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 			Diagnosis      *report.Diagnosis         `json:"diagnosis"`
 		}{name, trial, profiles, rec, d})
 	}
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	if rec != nil {
-		ew.printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloadList(in))
-		if ew.err == nil {
-			ew.err = rec.WriteText(w, len(in.Problem.Workloads()) == 1)
+		ew.Printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloadList(in))
+		if ew.Err() == nil {
+			if err := rec.WriteText(w, len(in.Problem.Workloads()) == 1); err != nil {
+				return err
+			}
 		}
-		ew.printf("\n")
+		ew.Printf("\n")
 	} else {
-		ew.printf("Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial)
+		ew.Printf("Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial)
 	}
-	if ew.err != nil {
-		return ew.err
+	if ew.Err() != nil {
+		return ew.Err()
 	}
 	return d.WriteText(w)
 }

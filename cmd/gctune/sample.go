@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
 )
 
@@ -181,12 +182,12 @@ func runSample(w io.Writer, o sampleOptions) error {
 	if o.JSON {
 		return writeJSON(w, doc)
 	}
-	ew := &errWriter{w: w}
-	ew.printf("wrote %s and %s: %s rows of %s allocations (1/%d, phase %d, seed %d), %s force-finalized at stop\n",
+	ew := errwriter.New(w)
+	ew.Printf("wrote %s and %s: %s rows of %s allocations (1/%d, phase %d, seed %d), %s force-finalized at stop\n",
 		o.Out, metaPath, formatCount(rep.Rows), formatCount(rep.Allocations), every, o.Phase, o.Seed, formatCount(rep.AliveAtEnd))
-	ew.printf("  parameter 34 from %s to %s (totalExecutionTime %s bytes); totalScavenges %d, totalFullGCs %d (simulated VM defaults)\n",
+	ew.Printf("  parameter 34 from %s to %s (totalExecutionTime %s bytes); totalScavenges %d, totalFullGCs %d (simulated VM defaults)\n",
 		formatCount(rep.StartBytes), formatCount(rep.EndBytes), formatCount(rep.TotalExecutionTime), st.Scavenges, st.FullGCs)
-	return ew.err
+	return ew.Err()
 }
 
 // writeSamplePair writes the CSV and its JSON into temporary files beside them, renamed only

@@ -91,6 +91,16 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	assert.NotEqual(t, doc.Workloads[0].Fingerprint, doc.Workloads[1].Fingerprint)
 	// resume reopens both.
 	gctuneOK(t, "resume", doc.Study, "--more", "1", "--storage", db, "-q")
+	// The export names both hypotheses and keeps both fingerprints.
+	var exp struct {
+		Workloads  []string `json:"workloads"`
+		Provenance struct {
+			Fingerprints map[string]string `json:"fingerprints"`
+		} `json:"provenance"`
+	}
+	gctuneJSON(t, &exp, "export", doc.Study, "--storage", db, "--format", "json")
+	assert.Equal(t, []string{out, out + " [large objects long-lived, stored into]"}, exp.Workloads)
+	assert.Len(t, exp.Provenance.Fingerprints, 2)
 
 	var one sessionDoc
 	gctuneJSON(t, &one, "optimize", out, "--trials", "2", "--workers", "1", "--storage", db, "--study", "short", "--rebuild", "short")

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/search"
@@ -209,12 +210,12 @@ func eventRow(e *heapsim.Event) []string {
 }
 
 func printSimulate(w io.Writer, d *simulateDoc) error {
-	ew := &errWriter{w: w}
-	ew.printf("%s: %s records\n", d.Input.Ref, formatCount(uint64(d.Records)))
+	ew := errwriter.New(w)
+	ew.Printf("%s: %s records\n", d.Input.Ref, formatCount(uint64(d.Records)))
 	if d.Input.Rebuild != nil {
-		ew.printf("%s\n", d.Input.Rebuild)
+		ew.Printf("%s\n", d.Input.Rebuild)
 	}
-	ew.printf("\n")
+	ew.Printf("\n")
 	var rows [][4]string
 	row := func(label, a, b string) { rows = append(rows, [4]string{label, a, b, ""}) }
 	pr := d.Profile.Profiled
@@ -251,26 +252,26 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 		if pr != nil {
 			line += "  " + padLeft(r[3], wid[3])
 		}
-		ew.printf("%s\n", strings.TrimRight(line, " "))
+		ew.Printf("%s\n", strings.TrimRight(line, " "))
 	}
 	if pr != nil {
-		ew.printf("\nprofiled run: %s\n", pr.Source)
+		ew.Printf("\nprofiled run: %s\n", pr.Source)
 	}
 	for _, r := range []struct {
 		name string
 		d    runDoc
 	}{{"default", p0}, {"given", p1}} {
 		if r.d.Error != "" {
-			ew.printf("\n%s run failed: %s\n", r.name, r.d.Error)
+			ew.Printf("\n%s run failed: %s\n", r.name, r.d.Error)
 		}
 	}
 	if d.Speedup > 0 {
-		ew.printf("\nspeedup: %.2fx (simulated; cost model calibrated on the published default runs, docs/calibration.md)\n", d.Speedup)
+		ew.Printf("\nspeedup: %.2fx (simulated; cost model calibrated on the published default runs, docs/calibration.md)\n", d.Speedup)
 	}
 	if d.Events != "" {
-		ew.printf("event log: %s\n", d.Events)
+		ew.Printf("event log: %s\n", d.Events)
 	}
-	return ew.err
+	return ew.Err()
 }
 
 func secs(s float64) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -110,20 +111,20 @@ func listDoc(sums []studies.Summary) []studyRow {
 }
 
 func printStudies(w io.Writer, url string, sums []studies.Summary) error {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	if len(sums) == 0 {
-		ew.printf("no studies in %s\n", url)
-		return ew.err
+		ew.Printf("no studies in %s\n", url)
+		return ew.Err()
 	}
-	ew.printf("%-32s  %8s  %8s  %7s  %6s  %12s\n", "study", "complete", "running", "waiting", "failed", "best")
+	ew.Printf("%-32s  %8s  %8s  %7s  %6s  %12s\n", "study", "complete", "running", "waiting", "failed", "best")
 	for _, s := range sums {
 		best := "-"
 		if s.HasBest {
 			best = fmt.Sprintf("%.4g (#%d)", s.Best, s.BestNumber)
 		}
-		ew.printf("%-32s  %8d  %8d  %7d  %6d  %12s\n", quoteName(s.Name), s.Trials.Complete, s.Trials.Running, s.Trials.Waiting, s.Trials.Fail, best)
+		ew.Printf("%-32s  %8d  %8d  %7d  %6d  %12s\n", quoteName(s.Name), s.Trials.Complete, s.Trials.Running, s.Trials.Waiting, s.Trials.Fail, best)
 	}
-	return ew.err
+	return ew.Err()
 }
 
 // showDoc is `studies show --json`.
@@ -137,18 +138,18 @@ type showDoc struct {
 }
 
 func printShow(w io.Writer, d *showDoc) error {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	p := d.Problem
-	ew.printf("study %s in %s (created by gctune %s)\n", quoteName(d.Study), d.Storage, p.Version)
+	ew.Printf("study %s in %s (created by gctune %s)\n", quoteName(d.Study), d.Storage, p.Version)
 	for _, wl := range p.Workloads {
-		ew.printf("  workload %s (%s, fingerprint %.12s)\n", wl.Ref, wl.Kind, wl.Fingerprint)
+		ew.Printf("  workload %s (%s, fingerprint %.12s)\n", wl.Ref, wl.Kind, wl.Fingerprint)
 	}
 	budget := "none"
 	if p.MaxFootprint > 0 {
 		budget = fmt.Sprintf("%d bytes", p.MaxFootprint)
 	}
-	ew.printf("  objective: total time (aggregate %s), memory budget %s\n", p.Aggregate, budget)
-	ew.printf("  sampler %s, seed %d, %d of %d trials finished (%d in all)\n", p.Sampler, p.Seed, d.Finished, p.Trials, d.Trials)
+	ew.Printf("  objective: total time (aggregate %s), memory budget %s\n", p.Aggregate, budget)
+	ew.Printf("  sampler %s, seed %d, %d of %d trials finished (%d in all)\n", p.Sampler, p.Seed, d.Finished, p.Trials, d.Trials)
 	var rules []string
 	for _, r := range p.Plan.Rules {
 		if k := r.Kind + " " + r.Name; !slices.Contains(rules, k) {
@@ -156,10 +157,10 @@ func printShow(w io.Writer, d *showDoc) error {
 		}
 	}
 	if len(rules) > 0 {
-		ew.printf("  from the profile: %s\n", strings.Join(rules, "; "))
+		ew.Printf("  from the profile: %s\n", strings.Join(rules, "; "))
 	}
 	if d.Best != nil {
-		ew.printf("  best: trial %d, %.2fx faster than the defaults\n    %s\n", d.Best.Number, d.Best.Speedup, describePoint(d.Best.Point))
+		ew.Printf("  best: trial %d, %.2fx faster than the defaults\n    %s\n", d.Best.Number, d.Best.Speedup, describePoint(d.Best.Point))
 	}
-	return ew.err
+	return ew.Err()
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/search"
 )
@@ -96,8 +97,8 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 	if quiet {
 		return nil
 	}
-	ew := &errWriter{w: w}
-	ew.printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
+	ew := errwriter.New(w)
+	ew.Printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
 	for _, wl := range doc.Workloads {
 		how := "workers need this file at this path"
 		switch {
@@ -106,13 +107,13 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 		case wl.Kind == lifetimes.SourceWorkload:
 			how = "bundled with gctune"
 		}
-		ew.printf("  workload %s (%s, fingerprint %.19s): %s\n", wl.Ref, wl.Kind, wl.Fingerprint, how)
+		ew.Printf("  workload %s (%s, fingerprint %.19s): %s\n", wl.Ref, wl.Kind, wl.Fingerprint, how)
 	}
-	if ew.err != nil {
-		return ew.err
+	if ew.Err() != nil {
+		return ew.Err()
 	}
 	printPlan(w, sp.Plan)
-	ew.printf("%d configuration(s) queued to run first\n", doc.Queued)
-	ew.printf("join it: gctune worker --study %s --storage %s\n", export.ShellQuote(name), export.ShellQuote(store.URL()))
-	return ew.err
+	ew.Printf("%d configuration(s) queued to run first\n", doc.Queued)
+	ew.Printf("join it: gctune worker --study %s --storage %s\n", export.ShellQuote(name), export.ShellQuote(store.URL()))
+	return ew.Err()
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/verify"
@@ -289,12 +290,12 @@ func configNames(cs []verify.Config) string {
 }
 
 func printVerify(w io.Writer, d *verifyDoc) error {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	state := ""
 	if d.Interrupted {
 		state = " (interrupted)"
 	}
-	ew.printf("verified study %s%s: %s\n", d.Study, state, strings.Join(d.Command, " "))
+	ew.Printf("verified study %s%s: %s\n", d.Study, state, strings.Join(d.Command, " "))
 	rows := [][]string{{"configuration", "runs", "mean", "median", "CV", "GC (Pharo)", "predicted", "measured speedup (95 % t interval)"}}
 	for _, c := range d.Configs {
 		if c.Runs == 0 {
@@ -331,7 +332,7 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 	}
 	if len(rows) == 1 {
 		rows = nil
-		ew.printf("no run measured\n")
+		ew.Printf("no run measured\n")
 	}
 	wid := make([]int, 8)
 	for _, r := range rows {
@@ -348,15 +349,15 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 				cells = append(cells, padLeft(c, wid[i]))
 			}
 		}
-		ew.printf("%s\n", strings.TrimRight(strings.Join(cells, "  "), " "))
+		ew.Printf("%s\n", strings.TrimRight(strings.Join(cells, "  "), " "))
 	}
 	for _, c := range d.Configs {
 		if c.Wild {
-			ew.printf("warning: the runs under %s vary wildly (coefficient of variation %s > %.0f %%): the machine is busy or the work is not the same from run to run; the speedup is uncertain\n",
+			ew.Printf("warning: the runs under %s vary wildly (coefficient of variation %s > %.0f %%): the machine is busy or the work is not the same from run to run; the speedup is uncertain\n",
 				c.Name, formatPercent(c.CV), 100*verify.WildCV)
 		}
 	}
-	ew.printf("stored %d run(s) in study %s (session %s): 'gctune report %s' shows them, 'gctune calibrate --from-study %s' fits the cost model on the default runs\n",
+	ew.Printf("stored %d run(s) in study %s (session %s): 'gctune report %s' shows them, 'gctune calibrate --from-study %s' fits the cost model on the default runs\n",
 		len(d.Measured), d.Study, d.Session, d.Study, d.Study)
-	return ew.err
+	return ew.Err()
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
 )
 
@@ -49,13 +50,13 @@ func runWorkloads(w io.Writer, o workloadsOptions) error {
 		return writeJSON(w, doc)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	ew := &errWriter{w: tw}
-	ew.printf("NAME\tRECORDS\tDESCRIPTION\n")
+	ew := errwriter.New(tw)
+	ew.Printf("NAME\tRECORDS\tDESCRIPTION\n")
 	for _, wl := range doc.Workloads {
-		ew.printf("%s\t%s\t%s\n", wl.Name, formatCount(uint64(max(wl.Records, 0))), wl.Description)
+		ew.Printf("%s\t%s\t%s\n", wl.Name, formatCount(uint64(max(wl.Records, 0))), wl.Description)
 	}
-	if ew.err != nil {
-		return ew.err
+	if ew.Err() != nil {
+		return ew.Err()
 	}
 	return tw.Flush()
 }
