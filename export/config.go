@@ -14,6 +14,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // Format is an export format.
@@ -164,6 +165,18 @@ type Prediction struct {
 	GCShare            float64 `json:"gcShare"`
 	PeakFootprintBytes uint64  `json:"peakFootprintBytes"`
 	Feasible           bool    `json:"feasible"`
+	// Replicas is how many perturbed runs of the workload the prediction is stated over (0: the
+	// single simulation of the profile, and the fields below are unset). Value and Speedup are
+	// then the expected ones; Interval holds a further run's value and DefaultInterval the
+	// defaults' (ValueUnit: "s" for seconds, "×" for a slowdown), SpeedupInterval a further
+	// run's speedup against the defaults on the same run; NominalSpeedup is the single
+	// simulation of the profile exactly as recorded.
+	Replicas        int                   `json:"replicas,omitempty"`
+	ValueUnit       string                `json:"valueUnit,omitempty"`
+	Interval        *uncertainty.Interval `json:"interval,omitempty"`
+	DefaultInterval *uncertainty.Interval `json:"defaultInterval,omitempty"`
+	SpeedupInterval *uncertainty.Interval `json:"speedupInterval,omitempty"`
+	NominalSpeedup  float64               `json:"nominalSpeedup,omitempty"`
 }
 
 // Recommendation is how gctune chose the configuration (recommend.Recommend).
@@ -184,6 +197,11 @@ type Recommendation struct {
 	// Kept the changes kept, each with what putting it back alone would cost.
 	PutBack []recommend.Step `json:"putBack"`
 	Kept    []recommend.Step `json:"kept"`
+	// Margins say how far each kept parameter may move before the expected run time rises by
+	// the tolerance, and Moves the kept parameters moved off a cliff (robust recommendations
+	// only).
+	Margins []recommend.Margin `json:"margins,omitempty"`
+	Moves   []recommend.Move   `json:"moves,omitempty"`
 }
 
 // Provenance says where the configuration came from.
@@ -229,6 +247,16 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 	c.Recommendation = &Recommendation{Tolerance: r.Tolerance, KeepDefaults: r.KeepDefaults, KeepDefaultsWithin: recommend.KeepDefaultsWithin,
 		BestTrial: r.Best.Number, BestValue: r.Best.Value, BestPeakFootprintBytes: r.Best.PeakFootprintBytes,
 		ChosenTrial: r.Chosen.Number, Within: r.Within, PutBack: r.PutBack, Kept: r.Kept}
+	if rb := r.Robust; rb != nil {
+		c.Predicted.Replicas, c.Predicted.NominalSpeedup = rb.Replicas, rb.NominalSpeedup
+		c.Predicted.ValueUnit = "×"
+		if len(m.Workloads) == 1 {
+			c.Predicted.ValueUnit = "s"
+		}
+		iv, div, siv := rb.ValueInterval, rb.DefaultInterval(), rb.SpeedupInterval
+		c.Predicted.Interval, c.Predicted.DefaultInterval, c.Predicted.SpeedupInterval = &iv, &div, &siv
+		c.Recommendation.Margins, c.Recommendation.Moves = rb.Margins, rb.Moves
+	}
 	if c.Recommendation.PutBack == nil {
 		c.Recommendation.PutBack = []recommend.Step{}
 	}

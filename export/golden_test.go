@@ -15,6 +15,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -45,6 +46,32 @@ func testRecommendation() *recommend.Recommendation {
 			{Param: search.ParamRatio, Label: "full GC ratio", Value: 29.88, Default: 0.333333, Objective: 645, Feasible: true, Cost: 0.115, Why: "not less than the tolerance, 1 %"},
 			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Default: 16 << 20, Objective: 638, Feasible: true, Cost: 0.102, Why: "not less than the tolerance, 1 %"},
 		}}
+}
+
+// testRobust is testRecommendation judged on 16 perturbed runs: its interval, margins and a
+// move off a cliff.
+func testRobust() *recommend.Recommendation {
+	r := testRecommendation()
+	values := []float64{561, 570, 575, 579, 580, 584, 586, 590, 592, 595, 600, 604, 610, 615, 622, 640}
+	defaults := make([]float64, len(values))
+	speedups := make([]float64, len(values))
+	for k, v := range values {
+		defaults[k] = 4583.136 * (0.96 + 0.005*float64(k))
+		speedups[k] = defaults[k] / v
+	}
+	r.Robust = &recommend.Robustness{Replicas: 16, DecisionReplicas: 8, Statistic: "mean", Rejudged: 14,
+		Values: values, Speedups: speedups, DefaultValues: defaults,
+		ValueInterval:   uncertainty.PredictionInterval(values, uncertainty.DefaultCoverage),
+		SpeedupInterval: uncertainty.PredictionInterval(speedups, uncertainty.DefaultCoverage),
+		NominalValue:    576.1, NominalSpeedup: 7.955, Neighbourhood: 0.05, Flat: true,
+		Moves: []recommend.Move{{Param: search.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
+			Why: "growth headroom -5 % costs +8.9 %"}},
+		Margins: []recommend.Margin{
+			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Down: 0.18, Up: 0.4, UpOpen: true},
+			{Param: search.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Down: 0.074, Up: 0.4, UpOpen: true},
+			{Param: search.ParamRatio, Label: "full GC ratio", Value: 29.88, Down: 0.4, Up: 0.4, DownOpen: true, UpOpen: true},
+		}}
+	return r
 }
 
 // testKeepDefaults is request-server's: 1.01x at best, so keep the defaults.
@@ -91,6 +118,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"recommended", FromRecommendation(testMeta("dataframe-3.1gb", "dataframe-3.1gb"), testRecommendation())},
 		{"keep-defaults", FromRecommendation(testMeta("request-server", "request-server"), testKeepDefaults())},
+		{"robust", FromRecommendation(testMeta("dataframe-3.1gb", "dataframe-3.1gb"), testRobust())},
 		{"trial", trial},
 		{"names", FromRecommendation(testMeta("x\" Smalltalk os runCommand: 'rm -rf ~'. \"\nstorage: evil", "my \"run\".csv", "a\nb: c"), testRecommendation())},
 	}

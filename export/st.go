@@ -28,8 +28,16 @@ func WriteST(w io.Writer, c *Config) error {
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
 	add("gctune: GC parameters for %s (study %s, trial %d).", strings.Join(c.Workloads, ", "), c.Study, c.Trial)
-	add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, GC share %.1f %%,", c.Predicted.Speedup, 100*c.Predicted.GCShare)
-	add("peak footprint %s. Measure it on the real application.", units.FormatBytes(c.Predicted.PeakFootprintBytes))
+	if pr := c.Predicted; pr.Replicas > 0 && pr.Interval != nil {
+		unit := predictionUnit(pr.ValueUnit)
+		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, expected over", pr.Speedup)
+		add("%d perturbed runs of the workload: %s %s; the defaults %s.", pr.Replicas, predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit), recommend.IntervalText(*pr.DefaultInterval, unit))
+		add("The run exactly as profiled: %.2fx. GC share %.1f %%, peak footprint %s.", pr.NominalSpeedup, 100*pr.GCShare, units.FormatBytes(pr.PeakFootprintBytes))
+		add("Measure it on the real application.")
+	} else {
+		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, GC share %.1f %%,", c.Predicted.Speedup, 100*c.Predicted.GCShare)
+		add("peak footprint %s. Measure it on the real application.", units.FormatBytes(c.Predicted.PeakFootprintBytes))
+	}
 	if r := c.Recommendation; r != nil {
 		add("")
 		if r.ChosenTrial != r.BestTrial {
@@ -44,6 +52,12 @@ func WriteST(w io.Writer, c *Config) error {
 		}
 		for _, st := range r.Kept {
 			add("Kept: %s %s; put back alone it costs %s (%s).", st.Label, stValue(st.Param, st.Value, false), recommend.SignedPercent(st.Cost), st.Why)
+		}
+		for _, m := range r.Moves {
+			add("Moved off a cliff: %s %s instead of %s (%s).", m.Label, stValue(m.Param, m.To, false), stValue(m.Param, m.From, false), m.Why)
+		}
+		for _, m := range r.Margins {
+			add("Margin: %s may be %s before the run time rises by %s.", m.Label, recommend.MarginText(m), recommend.Percent(r.Tolerance))
 		}
 	}
 	if keep {
@@ -309,4 +323,20 @@ func Timing(param string) (vm, takesEffect, persists string) {
 		return "", "", ""
 	}
 	return strconv.Itoa(t.VMParam), t.TakesEffect, t.Persists
+}
+
+// predictionUnit writes a predicted value in its unit: seconds, or a slowdown ("0.869×").
+func predictionUnit(unit string) func(float64) string {
+	if unit == "s" {
+		return recommend.Seconds
+	}
+	return func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) + "×" }
+}
+
+// predictionWord names what a predicted value is.
+func predictionWord(unit string) string {
+	if unit == "s" {
+		return "run time"
+	}
+	return "slowdown"
 }

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 )
 
@@ -74,6 +76,9 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 			"gctune_version": version,
 		},
 	}
+	if iv := predictedInterval(c.Predicted); iv != "" {
+		doc["provenance"].(map[string]any)["predicted_interval"] = iv
+	}
 	quoted := make([]string, len(c.Workloads))
 	for i, wl := range c.Workloads {
 		quoted[i] = ShellQuote(wl)
@@ -117,4 +122,14 @@ func oneLine(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
+}
+
+// predictedInterval says over how many perturbed runs the prediction holds and within what
+// ("" for the single simulation).
+func predictedInterval(pr Prediction) string {
+	if pr.Replicas == 0 || pr.Interval == nil || pr.SpeedupInterval == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d perturbed runs: %s %s, speedup %.3g-%.3gx", pr.Replicas, predictionWord(pr.ValueUnit),
+		recommend.IntervalText(*pr.Interval, predictionUnit(pr.ValueUnit)), pr.SpeedupInterval.Lo, pr.SpeedupInterval.Hi)
 }

@@ -13,11 +13,27 @@ import (
 // only with MaxOldSpaceBytes set.
 var ErrOutOfMemory = errors.New("heapsim: out of memory")
 
-// Options adjust one run without changing its result.
+// Options adjust one run. OnEvent only observes it; Garbage changes it (a perturbed replica of
+// the profiled run, package uncertainty).
 type Options struct {
 	// OnEvent, when set, receives one Event per scavenge, full GC, growth and shrink, in order.
 	// It is called synchronously; the Event is only valid during the call.
 	OnEvent func(*Event)
+	// Garbage is young allocation the profile does not hold, in AtBytes order: what a later
+	// run of the application allocates beside the profiled work (start-up, the UI process,
+	// another input). Nil: the profile alone.
+	Garbage []Garbage
+}
+
+// Garbage is a burst of young objects that die at once, allocated just before the first record
+// born at or after AtBytes on the profile's clock. It only fills eden (and so moves every later
+// scavenge): Bytes plus EdenFraction of the scavenge threshold, a fraction of an eden cycle
+// whatever the new-space size. Its bytes count as allocated (mutator time, Stats.GarbageBytes)
+// and its objects at the profile's mean object size.
+type Garbage struct {
+	AtBytes      uint64  `json:"atBytes"`
+	Bytes        uint64  `json:"bytes"`
+	EdenFraction float64 `json:"edenFraction"`
 }
 
 // Simulate runs the Spur collector of docs/spur-model.md §7 over profile with params and the
@@ -36,6 +52,9 @@ func Run(profile *lifetimes.Profile, params Params, cost Cost, opts Options) (St
 		return Stats{}, err
 	}
 	if err := cost.Validate(); err != nil {
+		return Stats{}, err
+	}
+	if err := validateGarbage(opts.Garbage); err != nil {
 		return Stats{}, err
 	}
 	s := newSim(profile, params, cost, opts)
@@ -103,6 +122,16 @@ type sim struct {
 	layout Layout
 	onEvt  func(*Event)
 	st     Stats
+
+	// garbage is Options.Garbage with each burst's record index (the first record born at or
+	// after it); nextGarbage indexes the next burst to allocate, garbageAt its record index
+	// (len(Birth) when none is left: never reached).
+	garbage     []Garbage
+	garbageRec  []int
+	nextGarbage int
+	garbageAt   int
+	// objectsPerByte caches meanObjectsPerByte (0: not computed yet).
+	objectsPerByte float64
 
 	now uint64 // the clock: birth of the record being allocated (or of the last one)
 	cur int    // index of that record
@@ -223,6 +252,7 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 	}
 
 	s.rs.init(p)
+	s.planGarbage(opts.Garbage)
 	return s
 }
 
@@ -261,7 +291,14 @@ func (s *sim) run() error {
 		s.st.AllocatedObjects += float64(allocatedObjects)
 		s.aliveAtEndBytes += aliveAtEndBytes
 	}()
+	garbageAt := s.garbageAt // the next burst's record (−1: none), kept in a register
 	for i := range births {
+		for i == garbageAt {
+			if err := s.allocateGarbage(i); err != nil {
+				return err
+			}
+			garbageAt = s.garbageAt
+		}
 		size := uint64(sizes[i])
 		w := weights[i]
 		f := flags[i]

@@ -40,6 +40,9 @@ type Stats struct {
 	// AllocatedObjects and AllocatedBytes are what the mutator allocated (weighted records).
 	AllocatedObjects float64 `json:"allocatedObjects"`
 	AllocatedBytes   uint64  `json:"allocatedBytes"`
+	// GarbageBytes is the part of AllocatedBytes that Options.Garbage added (0 for the
+	// profile alone).
+	GarbageBytes uint64 `json:"garbageBytes,omitempty"`
 	// DirectOldObjects and DirectOldBytes were allocated straight into old space: large or
 	// pinned objects, and the objects that crossed the scavenge threshold (§2.2).
 	DirectOldObjects float64 `json:"directOldObjects"`

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // Aggregate says how several workloads' slowdowns combine into one value.
@@ -35,23 +36,39 @@ type Workload struct {
 	Profile *lifetimes.Profile
 }
 
-// Settings configure the objective. The zero value is valid: no budget, max aggregate.
+// Settings configure the objective. The zero value is valid: no budget, max aggregate, one
+// unperturbed simulation per workload.
 type Settings struct {
 	// MaxFootprintBytes is the memory budget: the largest peak footprint (new space + old-space
 	// segments) a feasible configuration may reach on any workload. 0 = no budget.
 	MaxFootprintBytes uint64
 	// Aggregate combines several workloads' slowdowns (default AggregateMax).
 	Aggregate Aggregate
+	// Uncertainty is the model of the user's later runs (package uncertainty): configurations
+	// are judged on its replicas. The zero Model judges them on the single simulation of each
+	// profile.
+	Uncertainty uncertainty.Model
+	// Statistic reduces a configuration's replica values to its value (the zero Statistic is
+	// the mean).
+	Statistic uncertainty.Statistic
+	// Seed draws the replicas (the study seed): the same seed, the same replicas.
+	Seed uint64
 }
 
-// Problem is the optimisation problem: workloads, cost model, the VM's fixed facts and the
-// baseline runs at default parameters.
+// Problem is the optimisation problem: workloads, cost model, the VM's fixed facts, the
+// baseline runs at default parameters, and the perturbed replicas with their own baselines.
 type Problem struct {
 	workloads []Workload
 	cost      heapsim.Cost
 	base      heapsim.Params
 	settings  Settings
 	baseline  []heapsim.Stats
+	// replicas are the uncertainty model's runs, drawn from Settings.Seed; each is prepared
+	// (its profiles scaled, its baselines simulated) the first time it is used, the search's
+	// by NewProblem.
+	replicas []*replicaRun
+	// searchDefault is the defaults' value on the search replicas (0: none).
+	searchDefault float64
 }
 
 // NewProblem simulates each workload at base (the default parameters, which also carry the VM
@@ -73,7 +90,16 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 	if err := base.Validate(); err != nil {
 		return nil, fmt.Errorf("objective: default parameters: %w", err)
 	}
+	if err := s.Uncertainty.Validate(); err != nil {
+		return nil, fmt.Errorf("objective: %w", err)
+	}
+	if q := s.Statistic.Quantile; math.IsNaN(q) || q < 0 || q > 1 {
+		return nil, fmt.Errorf("objective: statistic quantile %v is not in [0, 1]", q)
+	}
 	p := &Problem{workloads: workloads, cost: cost, base: base, settings: s}
+	for _, r := range s.Uncertainty.Draw(s.Seed) {
+		p.replicas = append(p.replicas, &replicaRun{replica: r})
+	}
 	for _, w := range workloads {
 		if w.Profile == nil {
 			return nil, fmt.Errorf("objective: workload %q has no profile", w.Name)
@@ -91,6 +117,16 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 				return nil, fmt.Errorf("objective: budget of %d bytes is below the smallest possible footprint of workload %q (%d bytes: image, peak live data and the smallest new space)", s.MaxFootprintBytes, w.Name, min)
 			}
 		}
+	}
+	if k := s.Uncertainty.SearchReplicas; k > 0 {
+		values := make([]float64, k)
+		for i, rr := range p.replicas[:k] {
+			if err := p.prepare(rr); err != nil {
+				return nil, err
+			}
+			values[i] = rr.defaultValue(len(workloads))
+		}
+		p.searchDefault = s.Statistic.Reduce(values)
 	}
 	return p, nil
 }
@@ -153,6 +189,13 @@ type Result struct {
 	Stats []heapsim.Stats `json:"stats"`
 	// Metrics sums the workloads for reports (footprint: the largest).
 	Metrics Metrics `json:"metrics"`
+	// Replicas is the value of each replica the configuration was judged on, in replica order,
+	// and ReplicaSpeedups each one's speedup against the defaults in the same replica (paired);
+	// both nil for the single unperturbed simulation. Value is Settings.Statistic of
+	// Replicas; Stats and Metrics are those of the median replica's run (footprint: the
+	// largest of any replica), and Speedup is the defaults' statistic over Value.
+	Replicas        []float64 `json:"replicas,omitempty"`
+	ReplicaSpeedups []float64 `json:"replicaSpeedups,omitempty"`
 }
 
 // Metrics are the figures a user compares between trials.
@@ -166,22 +209,46 @@ type Metrics struct {
 	TenuredBytes       uint64  `json:"tenuredBytes"`
 }
 
-// Evaluate simulates every workload under params and returns the Result. The error is non-nil
-// only for invalid parameters or a simulator failure other than running out of memory, and for
-// a non-finite value.
+// Evaluate is the search's evaluation of params: on the first Uncertainty.SearchReplicas
+// replicas, reduced by the statistic, or on the single simulation of each profile when that is
+// 0 (EvaluateNominal). The error is non-nil only for invalid parameters or a simulator failure
+// other than running out of memory, and for a non-finite value.
 func (p *Problem) Evaluate(params heapsim.Params) (Result, error) {
+	return p.EvaluateOn(params, p.settings.Uncertainty.SearchReplicas)
+}
+
+// EvaluateRobust judges params on all the model's replicas (what a recommendation is judged
+// and stated on), or on the single simulation when the model is off.
+func (p *Problem) EvaluateRobust(params heapsim.Params) (Result, error) {
+	return p.EvaluateOn(params, len(p.replicas))
+}
+
+// EvaluateNominal simulates every workload, unperturbed, under params: the profiled run
+// itself.
+func (p *Problem) EvaluateNominal(params heapsim.Params) (Result, error) {
 	if err := params.Validate(); err != nil {
 		return Result{}, fmt.Errorf("objective: %w", err)
 	}
+	stats := make([]heapsim.Stats, len(p.workloads))
+	failed := make([]error, len(p.workloads))
+	for i, w := range p.workloads {
+		stats[i], failed[i] = heapsim.Simulate(w.Profile, params, p.cost)
+	}
+	return p.combine(stats, failed, p.baseline)
+}
+
+// combine turns one run of every workload (stats, and the simulator's error for each) into a
+// Result against the baselines of the same run.
+func (p *Problem) combine(stats []heapsim.Stats, failed []error, baseline []heapsim.Stats) (Result, error) {
 	r := Result{Feasible: true}
 	var worst, sum float64
 	for i, w := range p.workloads {
-		st, err := heapsim.Simulate(w.Profile, params, p.cost)
+		st, err := stats[i], failed[i]
 		if errors.Is(err, heapsim.ErrOutOfMemory) {
 			r.Feasible = false
 			r.Infeasibility = fmt.Sprintf("workload %s: %v", w.Name, err)
 			// The partial run counts up to the failure; charge it as at least the default.
-			st.TotalSeconds = max(st.TotalSeconds, p.baseline[i].TotalSeconds)
+			st.TotalSeconds = max(st.TotalSeconds, baseline[i].TotalSeconds)
 		} else if err != nil {
 			return Result{}, fmt.Errorf("objective: workload %q: %w", w.Name, err)
 		}
@@ -192,7 +259,7 @@ func (p *Problem) Evaluate(params heapsim.Params) (Result, error) {
 			r.Feasible = false
 			r.Infeasibility = fmt.Sprintf("workload %s: peak footprint %d bytes over the budget of %d", w.Name, st.PeakFootprintBytes, b)
 		}
-		slow := st.TotalSeconds / p.baseline[i].TotalSeconds
+		slow := st.TotalSeconds / baseline[i].TotalSeconds
 		r.Slowdowns = append(r.Slowdowns, slow)
 		r.Stats = append(r.Stats, st)
 		worst = max(worst, slow)
@@ -210,7 +277,7 @@ func (p *Problem) Evaluate(params heapsim.Params) (Result, error) {
 	var value, baseValue float64
 	switch {
 	case len(p.workloads) == 1:
-		value, baseValue = r.Stats[0].TotalSeconds, p.baseline[0].TotalSeconds
+		value, baseValue = r.Stats[0].TotalSeconds, baseline[0].TotalSeconds
 	case p.settings.Aggregate == AggregateMean:
 		value, baseValue = sum/float64(len(p.workloads)), 1
 	default:
@@ -218,13 +285,7 @@ func (p *Problem) Evaluate(params heapsim.Params) (Result, error) {
 	}
 	r.Speedup = baseValue / value
 	if !r.Feasible {
-		// Penalty: never better than the default, and worse the further over budget, so
-		// value-only samplers are pushed back towards the feasible region.
-		over := 1.0
-		if b := p.settings.MaxFootprintBytes; b > 0 && r.Metrics.PeakFootprintBytes > b {
-			over += float64(r.Metrics.PeakFootprintBytes-b) / float64(b)
-		}
-		value = max(value, baseValue) * (1 + over)
+		value = p.penalised(value, baseValue, r.Metrics.PeakFootprintBytes)
 	}
 	if math.IsNaN(value) || math.IsInf(value, 0) {
 		return Result{}, fmt.Errorf("objective: value %v is not finite", value)
@@ -233,13 +294,27 @@ func (p *Problem) Evaluate(params heapsim.Params) (Result, error) {
 	return r, nil
 }
 
-// DefaultValue is the value of the default parameters: the baseline total seconds for one
-// workload, 1 (no slowdown) for several.
-func (p *Problem) DefaultValue() float64 {
-	if len(p.workloads) == 1 {
-		return p.baseline[0].TotalSeconds
+// penalised is an infeasible configuration's value: never better than the default, and worse
+// the further over budget, so value-only samplers are pushed back towards the feasible region.
+func (p *Problem) penalised(value, baseValue float64, footprint uint64) float64 {
+	over := 1.0
+	if b := p.settings.MaxFootprintBytes; b > 0 && footprint > b {
+		over += float64(footprint-b) / float64(b)
 	}
-	return 1
+	return max(value, baseValue) * (1 + over)
+}
+
+// DefaultValue is the value of the default parameters as Evaluate judges them: the baseline
+// total seconds for one workload (on the search replicas, their statistic), 1 (no slowdown)
+// for several.
+func (p *Problem) DefaultValue() float64 {
+	if len(p.workloads) != 1 {
+		return 1
+	}
+	if p.searchDefault > 0 {
+		return p.searchDefault
+	}
+	return p.baseline[0].TotalSeconds
 }
 
 // peakLiveBytes is the largest weighted number of bytes alive at once (an object is alive on

@@ -12,6 +12,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // Settings tune Recommend.
@@ -20,6 +21,12 @@ type Settings struct {
 	// gctune's default is DefaultTolerance. 0 recommends the best trial and puts back only
 	// changes that cost nothing or help.
 	Tolerance float64
+	// DecisionReplicas is how many of the problem's replicas the choices are judged on (the
+	// first ones); 0 means DefaultDecisionReplicas. Ignored when the problem has none.
+	DecisionReplicas int
+	// Rejudge is how many of the best trials (and of the smallest footprints near the best)
+	// are judged again on the decision replicas; 0 means DefaultRejudge.
+	Rejudge int
 }
 
 // Recommendation is the configuration gctune recommends, how it was reached, and what it is
@@ -56,6 +63,11 @@ type Recommendation struct {
 	// KeepDefaults is true when Speedup is below 1 + KeepDefaultsWithin: the gain is not worth
 	// a change; Point still says what the best would be.
 	KeepDefaults bool `json:"keepDefaults"`
+	// Robust is what the uncertainty model's replicas say (nil when the problem has none: the
+	// figures are then those of the single simulation). With it, every value above is judged
+	// on the replicas: Best, Chosen and the steps on the decision replicas, Value, Speedup and
+	// the other figures on all of them (DefaultValue too).
+	Robust *Robustness `json:"robust,omitempty"`
 }
 
 // Step is one change tried at its VM default.
@@ -88,13 +100,37 @@ func (r *Recommendation) Params(base heapsim.Params) heapsim.Params {
 func (r *Recommendation) Changed(param string) bool { return !slices.Contains(r.AtDefault, param) }
 
 // Recommend selects among trials (Select), puts back the changes that cost less than the
-// tolerance, confirmed by simulating prob, and judges the result against the defaults. It is
-// deterministic. ErrNoCandidate when no trial qualifies.
+// tolerance, confirmed by simulating prob, and judges the result against the defaults. When
+// prob has replicas (an uncertainty model), the best trials are judged again on them
+// (rejudge), every choice is judged on them, the kept parameters are moved off any cliff within
+// the neighbourhood (settle), their margins are measured, and the figures are stated on every
+// replica with an interval. It is deterministic. ErrNoCandidate when no trial qualifies.
 func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.FrozenTrial, s Settings) (*Recommendation, error) {
 	if prob == nil {
 		return nil, errors.New("recommend: no problem")
 	}
-	sel, err := Select(Candidates(trials), s.Tolerance)
+	if err := ValidateTolerance(s.Tolerance); err != nil {
+		return nil, err
+	}
+	decide := s.DecisionReplicas
+	if decide == 0 {
+		decide = DefaultDecisionReplicas
+	}
+	j := newJudge(ctx, prob, decide)
+	cands := Candidates(trials)
+	rejudged := 0
+	if j.robust() {
+		n := s.Rejudge
+		if n == 0 {
+			n = DefaultRejudge
+		}
+		var err error
+		if cands, err = rejudge(j, cands, n, s.Tolerance); err != nil {
+			return nil, err
+		}
+		rejudged = len(cands)
+	}
+	sel, err := Select(cands, s.Tolerance)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +144,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 			r.AtDefault = append(r.AtDefault, t.Name)
 		}
 	}
-	cur, err := evaluate(prob, r.Point, r.AtDefault)
+	cur, err := j.decision(r.Params(base))
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +164,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 		}
 		res := make([]objective.Result, len(tries))
 		for k := range tries {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("recommend: %w", err)
-			}
-			if res[k], err = evaluate(prob, r.Point, trial[k]); err != nil {
+			if res[k], err = j.decision(Params(r.Point, trial[k], base)); err != nil {
 				return nil, err
 			}
 		}
@@ -171,10 +204,65 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 		t.Set(&r.Point, t.Get(def)) // as search.DefaultPoint(base).Rounded(): "at the default" everywhere
 		cur = res[accepted]
 	}
-	r.Value, r.Speedup = cur.Value, r.DefaultValue/cur.Value
-	r.PeakFootprintBytes, r.GCShare, r.TotalSeconds = cur.Metrics.PeakFootprintBytes, cur.Metrics.GCShare, cur.Metrics.TotalSeconds
+	final := cur
+	if j.robust() {
+		if final, err = robustness(j, r, sel.Best.Value*(1+s.Tolerance), rejudged, prob.Settings().Statistic.String()); err != nil {
+			return nil, err
+		}
+		r.DefaultValue = r.Robust.defaultStatistic(prob)
+	}
+	r.Value, r.Speedup = final.Value, r.DefaultValue/final.Value
+	r.PeakFootprintBytes, r.GCShare, r.TotalSeconds = final.Metrics.PeakFootprintBytes, final.Metrics.GCShare, final.Metrics.TotalSeconds
 	r.KeepDefaults = r.Speedup < 1+KeepDefaultsWithin
 	return r, nil
+}
+
+// robustness settles r's kept parameters off cliffs, measures their margins and states the
+// result on every replica (r.Robust); it returns the statement's result.
+func robustness(j *judge, r *Recommendation, limit float64, rejudged int, statistic string) (objective.Result, error) {
+	rb := &Robustness{Replicas: j.state, DecisionReplicas: j.decide, Statistic: statistic, Rejudged: rejudged, Neighbourhood: Neighbourhood}
+	base := j.prob.Base()
+	flat, moves, err := settle(j, r, limit, r.Tolerance)
+	if err != nil {
+		return objective.Result{}, err
+	}
+	rb.Flat, rb.Moves = flat, moves
+	cur, err := j.decision(r.Params(base))
+	if err != nil {
+		return objective.Result{}, err
+	}
+	if rb.Margins, err = margins(j, r, cur.Value, r.Tolerance); err != nil {
+		return objective.Result{}, err
+	}
+	final, err := j.statement(r.Params(base))
+	if err != nil {
+		return objective.Result{}, err
+	}
+	nominal, err := j.on(r.Params(base), 0)
+	if err != nil {
+		return objective.Result{}, err
+	}
+	_, defaults, err := j.prob.RobustDefault()
+	if err != nil {
+		return objective.Result{}, fmt.Errorf("recommend: %w", err)
+	}
+	rb.Values, rb.Speedups, rb.DefaultValues = final.Replicas, final.ReplicaSpeedups, defaults
+	rb.ValueInterval = uncertainty.PredictionInterval(final.Replicas, uncertainty.DefaultCoverage)
+	rb.SpeedupInterval = uncertainty.PredictionInterval(final.ReplicaSpeedups, uncertainty.DefaultCoverage)
+	rb.NominalValue, rb.NominalSpeedup = nominal.Value, nominal.Speedup
+	r.Robust = rb
+	// Re-derive the lists that name the kept changes: a move changes a kept value.
+	for k := range r.Kept {
+		if t, ok := search.TunableNamed(r.Kept[k].Param); ok {
+			r.Kept[k].Value = t.Get(r.Point)
+		}
+	}
+	return final, nil
+}
+
+// defaultStatistic is the defaults' value on the replicas, reduced by the problem's statistic.
+func (rb *Robustness) defaultStatistic(prob *objective.Problem) float64 {
+	return prob.Settings().Statistic.Reduce(rb.DefaultValues)
 }
 
 // refusal says why a change may not be put back ("" when it may): it must stay feasible, cost
@@ -195,15 +283,6 @@ func refusal(st Step, cur, start objective.Result, tol float64) string {
 		return fmt.Sprintf("it would raise the peak footprint by %s", Percent(float64(st.PeakFootprintBytes)/float64(max(start.Metrics.PeakFootprintBytes, 1))-1))
 	}
 	return ""
-}
-
-// evaluate simulates point p with the dimensions in atDefault at the VM defaults.
-func evaluate(prob *objective.Problem, p search.Point, atDefault []string) (objective.Result, error) {
-	res, err := prob.Evaluate(Params(p, atDefault, prob.Base()))
-	if err != nil {
-		return objective.Result{}, fmt.Errorf("recommend: %w", err)
-	}
-	return res, nil
 }
 
 // withParam returns names with name added, in search.ParamNames order.

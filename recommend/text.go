@@ -9,6 +9,7 @@ import (
 
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // WriteText writes the recommendation for a terminal: the verdict (the configuration, or keep
@@ -31,8 +32,15 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 		p("  with the fewest changes, trial %d (%.3gx, peak footprint %s): %s\n", r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
 	} else {
 		p("recommended: trial %d, %s\n", r.Trial, r.Describe())
-		p("  predicted (simulated) %s against %s with the defaults: %.2fx faster; peak footprint %s, GC share %s\n",
-			val(r.Value), val(r.DefaultValue), r.Speedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
+		if rb := r.Robust; rb != nil {
+			p("  expected %s against %s with the defaults: %.2fx faster, over %d perturbed runs (%s; the defaults %s)\n",
+				val(r.Value), val(r.DefaultValue), r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val), IntervalText(rb.DefaultInterval(), val))
+			p("  the profiled run exactly as recorded: %s, %.2fx; peak footprint %s, GC share %s\n",
+				val(rb.NominalValue), rb.NominalSpeedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
+		} else {
+			p("  predicted (simulated) %s against %s with the defaults: %.2fx faster; peak footprint %s, GC share %s\n",
+				val(r.Value), val(r.DefaultValue), r.Speedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
+		}
 	}
 	if r.Chosen.Number != r.Best.Number {
 		p("  chosen as the smallest peak footprint among the %d trials within %s of the fastest, trial %d (%s, %s)\n",
@@ -47,8 +55,31 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	for _, st := range r.Kept {
 		p("  kept: %s %s; put back alone it costs %s (%s)\n", st.Label, Value(st.Param, st.Value), keptCost(st), st.Why)
 	}
+	if rb := r.Robust; rb != nil && !r.KeepDefaults {
+		for _, m := range rb.Moves {
+			p("  moved off a cliff: %s %s → %s (%s)\n", m.Label, Value(m.Param, m.From), Value(m.Param, m.To), m.Why)
+		}
+		for _, m := range rb.Margins {
+			p("  margin: %s %s may be %s before the run time rises by %s\n", m.Label, Value(m.Param, m.Value), MarginText(m), Percent(r.Tolerance))
+		}
+		if !rb.Flat {
+			p("  warning: no flat region found within reach for every kept parameter: a run may lose more than %s when it moves by %s\n", Percent(r.Tolerance), Percent(rb.Neighbourhood))
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// MarginText says how far a kept parameter may move: "18 % lower or 40 % higher (or more)".
+func MarginText(m Margin) string {
+	side := func(f float64, open bool, word string) string {
+		s := Percent(f) + " " + word
+		if open {
+			s += " or more"
+		}
+		return s
+	}
+	return side(m.Down, m.DownOpen, "lower") + ", " + side(m.Up, m.UpOpen, "higher")
 }
 
 // keptCost says what putting a kept change back costs.
@@ -142,4 +173,15 @@ func SignedPercent(f float64) string {
 		s = "+" + s
 	}
 	return s
+}
+
+// IntervalText writes an interval with the share of runs it holds, each end written by unit:
+// "498-698 s, 99 % of runs" with Seconds.
+func IntervalText(iv uncertainty.Interval, unit func(float64) string) string {
+	lo, hi := unit(iv.Lo), unit(iv.Hi)
+	// One unit for both ends: "498-698 s", not "498 s-698 s".
+	if i := strings.LastIndexByte(hi, ' '); i > 0 && strings.HasSuffix(lo, hi[i:]) {
+		lo = strings.TrimSuffix(lo, hi[i:])
+	}
+	return fmt.Sprintf("%s-%s, %s of runs", lo, hi, Percent(iv.Coverage))
 }

@@ -41,6 +41,9 @@ type ApplyRow struct {
 
 // recommendation runs the recommendation for Build (in.Trial < 0).
 func recommendation(ctx context.Context, in Input) (*recommend.Recommendation, error) {
+	if in.Recommendation != nil {
+		return in.Recommendation, nil
+	}
 	rec, err := recommend.Recommend(ctx, in.Problem, in.Trials, recommend.Settings{Tolerance: in.Tolerance})
 	if errors.Is(err, recommend.ErrNoCandidate) {
 		return nil, ErrNoBestTrial

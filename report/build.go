@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -47,6 +48,9 @@ type Input struct {
 	// Tolerance is the recommendation's (recommend.Settings.Tolerance) when Trial < 0: the
 	// report is then on the recommended configuration, not the fastest trial.
 	Tolerance float64
+	// Recommendation, when set (Trial < 0), is the study's recommendation as stored with it,
+	// made for these trials and this tolerance: Build uses it instead of making it again.
+	Recommendation *recommend.Recommendation
 	// Export carries the provenance the Apply section's script states (storage, versions);
 	// Study, Workloads, VM and DefaultValue are filled from the problem when empty.
 	Export export.Meta

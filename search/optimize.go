@@ -30,6 +30,9 @@ const (
 	AttrSpeedup       = "speedup"
 	AttrSlowdowns     = "slowdowns"
 	AttrWorker        = "worker"
+	// AttrReplicas is the JSON list of the trial's value on each replica it was judged on
+	// (objective.Result.Replicas); absent for a trial judged on the single simulation.
+	AttrReplicas = "replicas"
 )
 
 // Recorder receives progress from the loop. Implementations must be safe for concurrent use.
@@ -369,6 +372,10 @@ func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, w
 	}
 	if !res.Feasible {
 		attrs = append(attrs, [2]string{AttrInfeasibility, res.Infeasibility})
+	}
+	if res.Replicas != nil {
+		reps, _ := json.Marshal(res.Replicas)
+		attrs = append(attrs, [2]string{AttrReplicas, string(reps)})
 	}
 	if b, ok := st.(attrBatcher); ok {
 		m := make(map[string]string, len(attrs))

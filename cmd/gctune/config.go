@@ -24,6 +24,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -54,6 +55,9 @@ type Config struct {
 	Cost string `mapstructure:"cost" json:"cost"`
 	// Search configures optimize and resume.
 	Search SearchConfig `mapstructure:"search" json:"search"`
+	// Uncertainty is the model of the user's later runs a new study judges configurations on
+	// (package uncertainty).
+	Uncertainty UncertaintyConfig `mapstructure:"uncertainty" json:"uncertainty"`
 	// Provenance says where a configuration came from; `gctune export --format yaml` fills it.
 	// It never changes what gctune does.
 	Provenance ProvenanceConfig `mapstructure:"provenance" json:"provenance"`
@@ -108,6 +112,49 @@ type SearchConfig struct {
 	Space SpaceConfig `mapstructure:"space" json:"space"`
 }
 
+// UncertaintyConfig is the `uncertainty` section: how the user's later runs differ from the
+// profiled one, and how a configuration's replicas are reduced (docs/search.md "Robust
+// answers"). A study stores it when it is created.
+type UncertaintyConfig struct {
+	// Off judges every configuration on the single simulation of the profile, as gctune did
+	// before robust answers (--no-robust).
+	Off bool `mapstructure:"off" json:"off"`
+	// Replicas is K, the perturbed runs a recommendation is judged and stated on (--replicas).
+	Replicas int `mapstructure:"replicas" json:"replicas"`
+	// SearchReplicas is how many of them each search trial runs; 0 = the single simulation
+	// (--search-replicas).
+	SearchReplicas int `mapstructure:"search_replicas" json:"search_replicas"`
+	// StartPhase starts each replica at a uniform point of its eden cycle.
+	StartPhase bool `mapstructure:"start_phase" json:"start_phase"`
+	// AllocationSpread scales each replica's objects by U[1 − a, 1 + a].
+	AllocationSpread float64 `mapstructure:"allocation_spread" json:"allocation_spread"`
+	// Phases and PhaseSpread: young garbage of up to PhaseSpread of a phase's bytes before each
+	// phase but the first.
+	Phases      int     `mapstructure:"phases" json:"phases"`
+	PhaseSpread float64 `mapstructure:"phase_spread" json:"phase_spread"`
+	// CostSigma is the log-normal spread of each cost group's factor.
+	CostSigma float64 `mapstructure:"cost_sigma" json:"cost_sigma"`
+	// Statistic reduces a configuration's replicas: mean, max, or a percentile such as p90
+	// (--statistic).
+	Statistic string `mapstructure:"statistic" json:"statistic"`
+}
+
+// uncertaintyConfigFrom writes a model as the section.
+func uncertaintyConfigFrom(m uncertainty.Model) UncertaintyConfig {
+	return UncertaintyConfig{Replicas: m.Replicas, SearchReplicas: m.SearchReplicas, StartPhase: m.StartPhase,
+		AllocationSpread: m.AllocationSpread, Phases: m.Phases, PhaseSpread: m.PhaseSpread, CostSigma: m.CostSigma,
+		Statistic: uncertainty.Statistic{}.String()}
+}
+
+// Model returns the uncertainty model the section describes (the zero Model when Off).
+func (u UncertaintyConfig) Model() uncertainty.Model {
+	if u.Off {
+		return uncertainty.Model{}
+	}
+	return uncertainty.Model{Replicas: u.Replicas, SearchReplicas: u.SearchReplicas, StartPhase: u.StartPhase,
+		AllocationSpread: u.AllocationSpread, Phases: u.Phases, PhaseSpread: u.PhaseSpread, CostSigma: u.CostSigma}
+}
+
 // SpaceConfig is `search.space`: the bounds of each tunable, as the keys <key>_min and
 // <key>_max of search.Tunables (eden_min, ratio_max, ...). Sizes take units ("4MiB").
 type SpaceConfig map[string]spaceValue
@@ -156,6 +203,9 @@ type ProvenanceConfig struct {
 	PredictedSpeedup float64 `mapstructure:"predicted_speedup" json:"predicted_speedup"`
 	PeakFootprint    string  `mapstructure:"peak_footprint" json:"peak_footprint"`
 	GctuneVersion    string  `mapstructure:"gctune_version" json:"gctune_version"`
+	// PredictedInterval says over how many perturbed runs the prediction holds, and within
+	// what ("" for a single simulation).
+	PredictedInterval string `mapstructure:"predicted_interval" json:"predicted_interval"`
 }
 
 // WorkloadConfig is the `workload` section.
@@ -204,6 +254,7 @@ func defaultConfig() Config {
 			HeartbeatInterval: 5 * time.Second, ReapTimeout: 30 * time.Second,
 			Space: spaceConfigFrom(search.DefaultSpace()),
 		},
+		Uncertainty: uncertaintyConfigFrom(uncertainty.Default()),
 	}
 }
 
@@ -318,6 +369,13 @@ func (c Config) Validate() error {
 	}
 	if err := sc.Space.Space().Validate(); err != nil {
 		return fmt.Errorf("config: %w", err)
+	}
+	u := c.Uncertainty
+	if _, err := uncertainty.ParseStatistic(u.Statistic); err != nil {
+		return bad("uncertainty.statistic", fmt.Sprintf("%q", u.Statistic), "must be mean, max, or a percentile such as p90")
+	}
+	if err := u.Model().Validate(); err != nil {
+		return fmt.Errorf("config: uncertainty: %w", err)
 	}
 	return nil
 }

@@ -118,7 +118,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		if err != nil {
 			return err
 		}
-		r, err := recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance)
+		r, err := recommendation(ctx, store, id, name, prob, trials, cfg.Search.Tolerance, false)
 		if err != nil {
 			return err
 		}

@@ -87,6 +87,10 @@ func addProblemFlags(cmd *cobra.Command) {
 	addBoundFlag(cmd, "no-constrain", false, "search.no_constrain", "do not narrow the space from the lifetime profile (search.no_constrain)")
 	addBoundFlag(cmd, "resolution", d.Workload.Resolution, "workload.resolution", "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
 	addBoundFlag(cmd, "sampler", d.Search.Sampler, "search.sampler", "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
+	addBoundFlag(cmd, "replicas", d.Uncertainty.Replicas, "uncertainty.replicas", "perturbed runs the recommendation is judged and stated on (uncertainty.replicas)")
+	addBoundFlag(cmd, "search-replicas", d.Uncertainty.SearchReplicas, "uncertainty.search_replicas", "perturbed runs each search trial is judged on; 0 = the single simulation (uncertainty.search_replicas)")
+	addBoundFlag(cmd, "statistic", d.Uncertainty.Statistic, "uncertainty.statistic", "what the replicas are reduced to: mean, max, or a percentile such as p90 (uncertainty.statistic)")
+	addBoundFlag(cmd, "no-robust", false, "uncertainty.off", "judge every configuration on the single simulation of the profile, without perturbed runs (uncertainty.off)")
 	addCostFlag(cmd)
 	addProfileFlags(cmd)
 	addRebuildFlags(cmd)
@@ -179,6 +183,7 @@ func newProblem(cfg Config, refs []string) (*studyProblem, *objective.Problem, e
 		ConfiguredSpace: cfg.Search.Space.Space(), Plan: plan, NoSeed: cfg.Search.NoSeed,
 		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
 		Trials: cfg.Search.Trials, VM: vm, Cost: cost, Version: version,
+		Uncertainty: cfg.Uncertainty.Model(), Statistic: cfg.Uncertainty.Statistic,
 		notes: lw.notes,
 	}
 	prob, err := sp.newObjective(lw)
@@ -302,7 +307,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		if err != nil {
 			return err
 		}
-		if doc.Recommendation, err = recommendTrials(ctx, name, prob, trials, cfg.Search.Tolerance); err != nil {
+		if doc.Recommendation, err = recommendation(ctx, store, id, name, prob, trials, cfg.Search.Tolerance, true); err != nil {
 			return err
 		}
 	}

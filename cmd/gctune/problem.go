@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // studyProblem is what a study stores so that resume, export and report need nothing of the
@@ -41,6 +43,11 @@ type studyProblem struct {
 	Cost            heapsim.Cost   `json:"cost"`
 	DefaultValue    float64        `json:"defaultValue"`
 	Version         string         `json:"gctuneVersion"`
+	// Uncertainty and Statistic are the model of the user's runs the study judges
+	// configurations on, and how their replicas are reduced; a study stored before robust
+	// answers has neither (the zero Model: the single simulation, the mean).
+	Uncertainty uncertainty.Model `json:"uncertainty"`
+	Statistic   string            `json:"statistic,omitempty"`
 
 	// profiles says how this process read each workload (not stored).
 	profiles []profileInfoDoc
@@ -317,8 +324,13 @@ func withoutSpecs(ws []workloadRef) []workloadRef {
 
 // newObjective builds the objective.Problem of a stored problem.
 func (sp *studyProblem) newObjective(lw *loadedWorkloads) (*objective.Problem, error) {
+	stat, err := uncertainty.ParseStatistic(cmp.Or(sp.Statistic, "mean"))
+	if err != nil {
+		return nil, asUsage(err)
+	}
 	prob, err := objective.NewProblem(lw.workloads, sp.Cost, sp.VM, objective.Settings{
-		MaxFootprintBytes: sp.MaxFootprint, Aggregate: objective.Aggregate(sp.Aggregate)})
+		MaxFootprintBytes: sp.MaxFootprint, Aggregate: objective.Aggregate(sp.Aggregate),
+		Uncertainty: sp.Uncertainty, Statistic: stat, Seed: sp.Seed})
 	if err != nil {
 		return nil, asUsage(err)
 	}

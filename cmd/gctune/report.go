@@ -143,6 +143,14 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 	if in.Problem, err = reopenObjective(sp, reopenOptions{force: o.force, clock: cfg.Lifetimes.Clock}, cfg.Lifetimes.LongLivedThreshold); err != nil {
 		return report.Input{}, nil, err
 	}
+	if in.Trial < 0 {
+		// The recommendation optimize or resume stored, when it is still the study's.
+		var stored storedRecommendation
+		if store.LoadDoc(id, recommendationDoc, &stored) == nil && stored.Key != "" &&
+			stored.Key == recommendationKey(in.Problem, trials, in.Tolerance) {
+			in.Recommendation = stored.Recommendation
+		}
+	}
 	profiles := withDefaultRuns(sp.profiles, in.Problem)
 	for _, d := range profiles {
 		pi := report.ProfileInfo{Line: d.Line}
@@ -181,8 +189,10 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	var rec *recommend.Recommendation
 	point, trial := search.Point{}, in.Trial
 	if in.Trial < 0 {
-		if rec, err = recommendTrials(cmd.Context(), name, in.Problem, in.Trials, in.Tolerance); err != nil {
-			return err
+		if rec = in.Recommendation; rec == nil {
+			if rec, err = recommendation(cmd.Context(), nil, 0, name, in.Problem, in.Trials, in.Tolerance, false); err != nil {
+				return err
+			}
 		}
 		point, trial = rec.Point, rec.Trial
 	} else {

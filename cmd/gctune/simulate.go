@@ -19,14 +19,19 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // NewSimulateCmd returns `gctune simulate`.
 func NewSimulateCmd(ro *rootOptions) *cobra.Command {
 	var (
-		events string
-		batch  bool
+		events      string
+		batch       bool
+		replicas    int
+		replicaSeed uint64
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate WORKLOAD|PROFILE",
@@ -69,6 +74,17 @@ how benchmark scripts in other languages drive the simulator.`,
 				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), o)
 			}
 			o.Events, o.JSON = events, ro.json
+			if replicas < 0 || replicas > uncertainty.MaxReplicas {
+				return usageErrorf("--replicas %d: want 0 (none) to %d", replicas, uncertainty.MaxReplicas)
+			}
+			if replicas > 0 {
+				m := cfg.Uncertainty.Model()
+				if cfg.Uncertainty.Off {
+					m = uncertainty.Default()
+				}
+				m.Replicas, m.SearchReplicas = replicas, 0
+				o.Replicas, o.ReplicaSeed = m, replicaSeed
+			}
 			return runSimulate(cmd.OutOrStdout(), o)
 		}),
 	}
@@ -80,6 +96,8 @@ how benchmark scripts in other languages drive the simulator.`,
 	addRebuildFlags(cmd)
 	f.StringVar(&events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
 	f.BoolVar(&batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
+	f.IntVar(&replicas, "replicas", 0, "also run both configurations on this many perturbed replicas of the run (the uncertainty section's model) and print each one's values and interval")
+	f.Uint64Var(&replicaSeed, "replica-seed", 1, "seed the replicas are drawn from (a study draws them from its own seed)")
 	return cmd
 }
 
@@ -107,6 +125,10 @@ type simulateOptions struct {
 	JSON   bool
 	// Stderr receives the line about the profile read and its warnings (nil: discarded).
 	Stderr io.Writer
+	// Replicas, when on, also judges both configurations on its replicas drawn from
+	// ReplicaSeed.
+	Replicas    uncertainty.Model
+	ReplicaSeed uint64
 }
 
 // simulateDoc is `gctune simulate --json`.
@@ -119,6 +141,47 @@ type simulateDoc struct {
 	// Speedup is the default total time over the given total time.
 	Speedup float64 `json:"speedup"`
 	Events  string  `json:"events,omitempty"`
+	// Replicas is the two configurations on perturbed replicas of the run (--replicas).
+	Replicas *replicasDoc `json:"replicas,omitempty"`
+}
+
+// replicasDoc is both configurations judged on the uncertainty model's replicas.
+type replicasDoc struct {
+	Model uncertainty.Model `json:"model"`
+	Seed  uint64            `json:"seed"`
+	// Default and Given are each replica's total seconds; Speedups each replica's default
+	// over given (paired). Mean* are the means, *Interval the prediction intervals.
+	Default         []float64            `json:"default"`
+	Given           []float64            `json:"given"`
+	Speedups        []float64            `json:"speedups"`
+	MeanDefault     float64              `json:"meanDefault"`
+	MeanGiven       float64              `json:"meanGiven"`
+	DefaultInterval uncertainty.Interval `json:"defaultInterval"`
+	GivenInterval   uncertainty.Interval `json:"givenInterval"`
+	Feasible        bool                 `json:"feasible"`
+}
+
+// runReplicas judges the given parameters and the defaults on o.Replicas.
+func runReplicas(p *lifetimes.Profile, o simulateOptions) (*replicasDoc, error) {
+	prob, err := objective.NewProblem([]objective.Workload{{Name: o.Ref, Profile: p}}, o.Cost, o.Default,
+		objective.Settings{Uncertainty: o.Replicas, Seed: o.ReplicaSeed})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	res, err := prob.EvaluateRobust(o.Given)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	_, defaults, err := prob.RobustDefault()
+	if err != nil {
+		return nil, err
+	}
+	stat := uncertainty.Statistic{}
+	return &replicasDoc{Model: o.Replicas, Seed: o.ReplicaSeed, Default: defaults, Given: res.Replicas,
+		Speedups: res.ReplicaSpeedups, MeanDefault: stat.Reduce(defaults), MeanGiven: stat.Reduce(res.Replicas),
+		DefaultInterval: uncertainty.PredictionInterval(defaults, uncertainty.DefaultCoverage),
+		GivenInterval:   uncertainty.PredictionInterval(res.Replicas, uncertainty.DefaultCoverage),
+		Feasible:        res.Feasible}, nil
 }
 
 // runDoc is one simulated run.
@@ -175,6 +238,11 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 	}
 	if doc.Default.Error == "" && doc.Given.Error == "" && doc.Given.Stats.TotalSeconds > 0 {
 		doc.Speedup = doc.Default.Stats.TotalSeconds / doc.Given.Stats.TotalSeconds
+	}
+	if o.Replicas.Replicas > 0 {
+		if doc.Replicas, err = runReplicas(p, o); err != nil {
+			return err
+		}
 	}
 	if o.Stderr != nil {
 		printProfileInfo(o.Stderr, doc.Profile)
@@ -267,6 +335,11 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 	}
 	if d.Speedup > 0 {
 		ew.Printf("\nspeedup: %.2fx (simulated; cost model calibrated on the published default runs, docs/calibration.md)\n", d.Speedup)
+	}
+	if r := d.Replicas; r != nil {
+		ew.Printf("on %d perturbed replicas (seed %d): default %s (%s), given %s (%s); speedup %.2fx of the means, %.2f-%.2fx across the replicas\n",
+			len(r.Given), r.Seed, secs(r.MeanDefault), recommend.IntervalText(r.DefaultInterval, recommend.Seconds), secs(r.MeanGiven), recommend.IntervalText(r.GivenInterval, recommend.Seconds),
+			r.MeanDefault/r.MeanGiven, slices.Min(r.Speedups), slices.Max(r.Speedups))
 	}
 	if d.Events != "" {
 		ew.Printf("event log: %s\n", d.Events)

@@ -210,7 +210,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	if err != nil {
 		return nil, err
 	}
-	rec, err := recommendTrials(ctx, o.study, prob, trials, cfg.Search.Tolerance)
+	rec, err := recommendation(ctx, store, id, o.study, prob, trials, cfg.Search.Tolerance, false)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,220 @@
+package objective
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/uncertainty"
+)
+
+// replicaRun is one replica prepared for simulation: each workload's profile as the replica
+// allocates it, its garbage, its cost, and its runs at the default parameters. Prepared once,
+// on first use, then read-only.
+type replicaRun struct {
+	replica  uncertainty.Replica
+	once     sync.Once
+	err      error
+	profiles []*lifetimes.Profile
+	garbage  [][]heapsim.Garbage
+	cost     heapsim.Cost
+	baseline []heapsim.Stats
+}
+
+// prepare scales the profiles and simulates the defaults of replica rr.
+func (p *Problem) prepare(rr *replicaRun) error {
+	rr.once.Do(func() {
+		r := rr.replica
+		rr.cost = r.ScaleCost(p.cost)
+		for _, w := range p.workloads {
+			prof := r.Profile(w.Profile)
+			g := r.Garbage(w.Profile)
+			st, err := heapsim.Run(prof, p.base, rr.cost, heapsim.Options{Garbage: g})
+			if err == nil && (!(st.TotalSeconds > 0) || math.IsInf(st.TotalSeconds, 0)) {
+				err = fmt.Errorf("default run time %v is not a positive finite number", st.TotalSeconds)
+			}
+			if err != nil {
+				rr.err = fmt.Errorf("objective: workload %q, replica %d at default parameters: %w", w.Name, r.Index, err)
+				return
+			}
+			rr.profiles = append(rr.profiles, prof)
+			rr.garbage = append(rr.garbage, g)
+			rr.baseline = append(rr.baseline, st)
+		}
+	})
+	return rr.err
+}
+
+// ReplicaCount is K, the model's number of replicas (0 when it is off).
+func (p *Problem) ReplicaCount() int { return len(p.replicas) }
+
+// EvaluateOn judges params on the first n replicas (n = 0: EvaluateNominal), simulated in
+// parallel (up to GOMAXPROCS at once) and reduced (Reduce). n must be in [0, ReplicaCount()].
+func (p *Problem) EvaluateOn(params heapsim.Params, n int) (Result, error) {
+	if n < 0 || n > len(p.replicas) {
+		return Result{}, fmt.Errorf("objective: %d replicas asked, the model has %d", n, len(p.replicas))
+	}
+	if n == 0 {
+		return p.EvaluateNominal(params)
+	}
+	if err := params.Validate(); err != nil {
+		return Result{}, fmt.Errorf("objective: %w", err)
+	}
+	results := make([]Result, n)
+	errs := make([]error, n)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for k := range jobs {
+				results[k], errs[k] = p.EvaluateReplica(params, k)
+			}
+		})
+	}
+	for k := range n {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return Result{}, err
+	}
+	return p.Reduce(results)
+}
+
+// EvaluateReplica is replica k's run of every workload under params, as a Result against that
+// replica's own defaults. Reduce combines several.
+func (p *Problem) EvaluateReplica(params heapsim.Params, k int) (Result, error) {
+	if k < 0 || k >= len(p.replicas) {
+		return Result{}, fmt.Errorf("objective: replica %d of %d", k, len(p.replicas))
+	}
+	if err := params.Validate(); err != nil {
+		return Result{}, fmt.Errorf("objective: %w", err)
+	}
+	rr := p.replicas[k]
+	if err := p.prepare(rr); err != nil {
+		return Result{}, err
+	}
+	stats := make([]heapsim.Stats, len(p.workloads))
+	failed := make([]error, len(p.workloads))
+	for i := range p.workloads {
+		stats[i], failed[i] = heapsim.Run(rr.profiles[i], params, rr.cost, heapsim.Options{Garbage: rr.garbage[i]})
+	}
+	res, err := p.combine(stats, failed, rr.baseline)
+	if err != nil {
+		return Result{}, fmt.Errorf("replica %d: %w", rr.replica.Index, err)
+	}
+	return res, nil
+}
+
+// Reduce combines the results of replicas 0 to len(results)−1 (EvaluateReplica) into one:
+// Value is the statistic of the replicas' values, the configuration is feasible only if it is
+// on every replica, Stats are the median replica's and the footprint the largest.
+func (p *Problem) Reduce(results []Result) (Result, error) {
+	n := len(results)
+	if n == 0 || n > len(p.replicas) {
+		return Result{}, fmt.Errorf("objective: %d replica results, the model has %d", n, len(p.replicas))
+	}
+	runs := p.replicas[:n]
+	values, speedups, defaults := make([]float64, n), make([]float64, n), make([]float64, n)
+	feasible := true
+	var infeasibility string
+	var footprint uint64
+	for k, r := range results {
+		values[k] = r.Value
+		speedups[k] = r.Speedup
+		defaults[k] = runs[k].defaultValue(len(p.workloads))
+		if !r.Feasible && feasible {
+			feasible = false
+			infeasibility = fmt.Sprintf("replica %d: %s", runs[k].replica.Index, r.Infeasibility)
+		}
+		footprint = max(footprint, r.Metrics.PeakFootprintBytes)
+	}
+	if !feasible {
+		// A replica's value is penalised when it is infeasible; the others are not: take every
+		// value unpenalised and penalise the whole once, as for one run.
+		for k, r := range results {
+			values[k] = r.unpenalised(defaults[k])
+		}
+	}
+	out := results[medianIndex(values)]
+	out.Feasible, out.Infeasibility = feasible, infeasibility
+	out.Metrics.PeakFootprintBytes = footprint
+	out.Replicas, out.ReplicaSpeedups = values, speedups
+	stat := p.settings.Statistic
+	value := stat.Reduce(values)
+	out.Speedup = stat.Reduce(defaults) / value
+	if !feasible {
+		value = p.penalised(value, stat.Reduce(defaults), footprint)
+	}
+	if math.IsNaN(value) || math.IsInf(value, 0) {
+		return Result{}, fmt.Errorf("objective: value %v is not finite", value)
+	}
+	out.Value = value
+	return out, nil
+}
+
+// unpenalised is r's value before an infeasibility penalty: the default value over its speedup.
+func (r Result) unpenalised(defaultValue float64) float64 {
+	if r.Feasible {
+		return r.Value
+	}
+	return defaultValue / r.Speedup
+}
+
+// defaultValue is the replica's value at the defaults: its baseline seconds for one workload,
+// 1 for several.
+func (rr *replicaRun) defaultValue(workloads int) float64 {
+	if workloads == 1 {
+		return rr.baseline[0].TotalSeconds
+	}
+	return 1
+}
+
+// medianIndex is the index of the lower median of values.
+func medianIndex(values []float64) int {
+	idx := make([]int, len(values))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case values[a] < values[b]:
+			return -1
+		case values[a] > values[b]:
+			return 1
+		}
+		return 0
+	})
+	return idx[(len(idx)-1)/2]
+}
+
+// Replicas returns the model's replicas (nil when it is off).
+func (p *Problem) Replicas() []uncertainty.Replica {
+	out := make([]uncertainty.Replica, len(p.replicas))
+	for k, rr := range p.replicas {
+		out[k] = rr.replica
+	}
+	return out
+}
+
+// RobustDefault returns the defaults judged on every replica: the statistic of the replicas'
+// default values and each replica's value (nil when the model is off: then DefaultValue).
+func (p *Problem) RobustDefault() (float64, []float64, error) {
+	if len(p.replicas) == 0 {
+		return p.DefaultValue(), nil, nil
+	}
+	values := make([]float64, len(p.replicas))
+	for k, rr := range p.replicas {
+		if err := p.prepare(rr); err != nil {
+			return 0, nil, err
+		}
+		values[k] = rr.defaultValue(len(p.workloads))
+	}
+	return p.settings.Statistic.Reduce(values), values, nil
+}

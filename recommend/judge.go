@@ -1,0 +1,115 @@
+package recommend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/objective"
+)
+
+// judge evaluates configurations for the recommendation: on the problem's replicas when its
+// uncertainty model is on (each replica's run of a configuration simulated once, however often
+// the recommendation asks), on the single simulation when it is off.
+type judge struct {
+	ctx  context.Context
+	prob *objective.Problem
+	// decide is how many replicas the recommendation's decisions are judged on (the first
+	// ones); state is how many its final figures are stated on (all K).
+	decide, state int
+	mu            sync.Mutex
+	// runs caches each configuration's replica results (nil: not simulated yet); nominal its
+	// single simulation, for a problem without replicas.
+	runs    map[heapsim.Params][]*objective.Result
+	nominal map[heapsim.Params]objective.Result
+}
+
+func newJudge(ctx context.Context, prob *objective.Problem, decide int) *judge {
+	k := prob.ReplicaCount()
+	if decide <= 0 || decide > k {
+		decide = k
+	}
+	return &judge{ctx: ctx, prob: prob, decide: decide, state: k,
+		runs: map[heapsim.Params][]*objective.Result{}, nominal: map[heapsim.Params]objective.Result{}}
+}
+
+// robust reports whether configurations are judged on replicas.
+func (j *judge) robust() bool { return j.state > 0 }
+
+// decision judges params on the replicas decisions use.
+func (j *judge) decision(params heapsim.Params) (objective.Result, error) {
+	return j.on(params, j.decide)
+}
+
+// statement judges params on all the replicas.
+func (j *judge) statement(params heapsim.Params) (objective.Result, error) {
+	return j.on(params, j.state)
+}
+
+// on judges params on the first n replicas (n = 0: the single simulation), simulating only
+// the replicas not simulated before, in parallel.
+func (j *judge) on(params heapsim.Params, n int) (objective.Result, error) {
+	if err := j.ctx.Err(); err != nil {
+		return objective.Result{}, fmt.Errorf("recommend: %w", err)
+	}
+	if n == 0 {
+		j.mu.Lock()
+		res, ok := j.nominal[params]
+		j.mu.Unlock()
+		if ok {
+			return res, nil
+		}
+		res, err := j.prob.EvaluateNominal(params)
+		if err != nil {
+			return objective.Result{}, fmt.Errorf("recommend: %w", err)
+		}
+		j.mu.Lock()
+		j.nominal[params] = res
+		j.mu.Unlock()
+		return res, nil
+	}
+	j.mu.Lock()
+	cached := j.runs[params]
+	if cached == nil {
+		cached = make([]*objective.Result, j.state)
+		j.runs[params] = cached
+	}
+	var missing []int
+	for k := range n {
+		if cached[k] == nil {
+			missing = append(missing, k)
+		}
+	}
+	j.mu.Unlock()
+	got := make([]objective.Result, len(missing))
+	errs := make([]error, len(missing))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, parallelism()))
+	for m, k := range missing {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			got[m], errs[m] = j.prob.EvaluateReplica(params, k)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return objective.Result{}, fmt.Errorf("recommend: %w", err)
+	}
+	results := make([]objective.Result, n)
+	j.mu.Lock()
+	for m, k := range missing {
+		cached[k] = &got[m]
+	}
+	for k := range n {
+		results[k] = *cached[k]
+	}
+	j.mu.Unlock()
+	res, err := j.prob.Reduce(results)
+	if err != nil {
+		return objective.Result{}, fmt.Errorf("recommend: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,380 @@
+package recommend
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
+)
+
+// Defaults of the robust recommendation (docs/search.md "Robust answers").
+const (
+	// DefaultRejudge is how many of the search's best trials are judged again on the replicas
+	// the recommendation decides on (and as many of the smallest footprints near the best).
+	DefaultRejudge = 8
+	// DefaultDecisionReplicas is how many replicas (the first ones) the recommendation's
+	// decisions are judged on: paired comparisons (every configuration on the same replicas)
+	// settle with fewer than the statement's interval needs.
+	DefaultDecisionReplicas = 8
+	// Neighbourhood is how far each kept parameter may move, up or down, with the recommended
+	// value staying within the tolerance: ±5 %, about what separates a user's runs (another
+	// input, the VM's rounding) and well beyond the rounding of exported sizes.
+	Neighbourhood = 0.05
+)
+
+// marginLadder are the moves, as fractions of a kept parameter's value, a margin is measured
+// at beyond the neighbourhood; each direction stops at the first that costs the tolerance.
+var marginLadder = []float64{Neighbourhood, 0.10, 0.20, 0.40}
+
+// moveSteps are the moves, in neighbourhoods, tried to take a parameter off a cliff.
+var moveSteps = []float64{1, 2, 4, 8}
+
+func parallelism() int { return runtime.GOMAXPROCS(0) }
+
+// Robustness is what the recommendation knows about the user's later runs: its value on each
+// replica of the uncertainty model, the interval stated from them, and how far each kept
+// parameter may move.
+type Robustness struct {
+	// Replicas is K, the replicas the figures are stated on; DecisionReplicas the first ones
+	// the choices were judged on; Statistic reduces them (mean, or a quantile).
+	Replicas         int    `json:"replicas"`
+	DecisionReplicas int    `json:"decisionReplicas"`
+	Statistic        string `json:"statistic"`
+	// Rejudged is how many of the study's trials were judged again on the decision replicas.
+	Rejudged int `json:"rejudged"`
+	// Values are the recommendation's value on each replica and Speedups its speedup against
+	// the defaults on the same replica; DefaultValues the defaults' values.
+	Values        []float64 `json:"values"`
+	Speedups      []float64 `json:"speedups"`
+	DefaultValues []float64 `json:"defaultValues"`
+	// ValueInterval and SpeedupInterval hold a further run with probability Coverage
+	// (uncertainty.PredictionInterval).
+	ValueInterval   uncertainty.Interval `json:"valueInterval"`
+	SpeedupInterval uncertainty.Interval `json:"speedupInterval"`
+	// NominalValue and NominalSpeedup are the single simulation of the profile: what the
+	// recommendation would promise if the run were exactly the profiled one.
+	NominalValue   float64 `json:"nominalValue"`
+	NominalSpeedup float64 `json:"nominalSpeedup"`
+	// Neighbourhood is the move each kept parameter must survive (0.05 = ±5 %); Flat says
+	// whether every kept parameter does. Moves are the changes made to get there.
+	Neighbourhood float64  `json:"neighbourhood"`
+	Flat          bool     `json:"flat"`
+	Moves         []Move   `json:"moves,omitempty"`
+	Margins       []Margin `json:"margins,omitempty"`
+}
+
+// Move is one kept parameter moved off a cliff into a flat region.
+type Move struct {
+	Param string  `json:"param"`
+	Label string  `json:"label"`
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+	// Why names the neighbour that cost more than the tolerance, and what it cost.
+	Why string `json:"why"`
+}
+
+// Margin is how far a kept parameter may move before the recommendation's value rises past
+// the tolerance.
+type Margin struct {
+	Param string  `json:"param"`
+	Label string  `json:"label"`
+	Value float64 `json:"value"`
+	// Down and Up are fractions of Value: the estimated move (linear between the last step
+	// within the tolerance and the first beyond it) at which the cost reaches the tolerance.
+	// DownOpen / UpOpen: no step tried went beyond it (Down / Up is then the last step tried:
+	// "at least"); a bound of the parameter ends the steps too.
+	Down     float64 `json:"down"`
+	Up       float64 `json:"up"`
+	DownOpen bool    `json:"downOpen"`
+	UpOpen   bool    `json:"upOpen"`
+	// Steps are the moves measured, each with its cost against the recommendation.
+	Steps []MarginStep `json:"steps"`
+}
+
+// MarginStep is one measured move of a kept parameter.
+type MarginStep struct {
+	// Factor is the move (−0.05 = 5 % lower); Value the parameter there.
+	Factor float64 `json:"factor"`
+	Value  float64 `json:"value"`
+	// Cost is the judged value there over the recommendation's, minus 1; Feasible false when
+	// the move makes the configuration infeasible.
+	Cost     float64 `json:"cost"`
+	Feasible bool    `json:"feasible"`
+}
+
+// rejudge judges again, on the decision replicas, the n trials with the best search values
+// and the n smallest footprints among the trials within five tolerances of the best: the
+// search's values come from fewer replicas (or the single simulation), so its best may be a
+// lucky alignment. It returns those candidates with their judged values, footprints and
+// slowdowns.
+func rejudge(j *judge, cands []Candidate, n int, tol float64) ([]Candidate, error) {
+	var ok []Candidate
+	for _, c := range cands {
+		if usable(c) {
+			ok = append(ok, c)
+		}
+	}
+	if len(ok) == 0 {
+		return nil, ErrNoCandidate
+	}
+	byValue := slices.Clone(ok)
+	slices.SortStableFunc(byValue, func(a, b Candidate) int {
+		return cmp.Or(cmp.Compare(a.Value, b.Value), cmp.Compare(a.Number, b.Number))
+	})
+	pick := map[int]bool{}
+	var chosen []Candidate
+	add := func(c Candidate) {
+		if !pick[c.Number] {
+			pick[c.Number] = true
+			chosen = append(chosen, c)
+		}
+	}
+	for _, c := range byValue[:min(n, len(byValue))] {
+		add(c)
+	}
+	limit := byValue[0].Value * (1 + 5*max(tol, 0.01))
+	var near []Candidate
+	for _, c := range byValue {
+		if c.Value <= limit {
+			near = append(near, c)
+		}
+	}
+	slices.SortStableFunc(near, func(a, b Candidate) int {
+		if smallerFootprint(a, b) {
+			return -1
+		}
+		if smallerFootprint(b, a) {
+			return 1
+		}
+		return 0
+	})
+	for _, c := range near[:min(n, len(near))] {
+		add(c)
+	}
+	out := make([]Candidate, 0, len(chosen))
+	for _, c := range chosen {
+		res, err := j.decision(c.Point.Params(j.prob.Base()))
+		if err != nil {
+			return nil, err
+		}
+		if !res.Feasible {
+			continue
+		}
+		c.Value, c.PeakFootprintBytes, c.Slowdowns = res.Value, res.Metrics.PeakFootprintBytes, res.Slowdowns
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, ErrNoCandidate
+	}
+	slices.SortFunc(out, func(a, b Candidate) int { return a.Number - b.Number })
+	return out, nil
+}
+
+// neighbour returns point p with parameter t moved by factor (−0.05: 5 % lower), rounded as
+// exported and within the parameter's valid range and the VM's limits; ok is false when the
+// move lands on p itself or outside what the VM accepts.
+func neighbour(p search.Point, atDefault []string, t search.Tunable, factor float64, base heapsim.Params) (search.Point, heapsim.Params, bool) {
+	q := p
+	v := t.Get(p) * (1 + factor)
+	v = math.Min(math.Max(v, t.Valid.Low), t.Valid.High)
+	t.Set(&q, v)
+	q = q.Rounded()
+	if t.Get(q) == t.Get(p) {
+		return p, heapsim.Params{}, false
+	}
+	params := Params(q, atDefault, base)
+	if params.Validate() != nil {
+		return p, heapsim.Params{}, false
+	}
+	return q, params, true
+}
+
+// costOf is res's value against the reference value ref, minus 1 (+Inf when infeasible).
+func costOf(res objective.Result, ref float64) float64 {
+	if !res.Feasible {
+		return math.Inf(1)
+	}
+	return res.Value/ref - 1
+}
+
+// settle applies the neighbourhood rule to r: every kept parameter moved by ±Neighbourhood must
+// keep the judged value within the tolerance of r's. A parameter that fails is moved away from
+// the failing side (its value stepped by 1, 2, 4 and 8 neighbourhoods) to the first place whose
+// own neighbours pass and whose value stays within the tolerance of limit (the best judged
+// value, times 1 + tolerance). It returns whether every kept parameter passes, and the moves.
+func settle(j *judge, r *Recommendation, limit float64, tol float64) (bool, []Move, error) {
+	base := j.prob.Base()
+	var moves []Move
+	stuck := map[string]bool{}
+	for range 2*len(search.Tunables()) + 1 {
+		cur, err := j.decision(r.Params(base))
+		if err != nil {
+			return false, nil, err
+		}
+		failing := ""
+		var sides []float64
+		var why string
+		for _, t := range search.Tunables() {
+			if !r.Changed(t.Name) || stuck[t.Name] {
+				continue
+			}
+			for _, side := range []float64{-1, 1} {
+				_, params, ok := neighbour(r.Point, r.AtDefault, t, side*Neighbourhood, base)
+				if !ok {
+					continue
+				}
+				res, err := j.decision(params)
+				if err != nil {
+					return false, nil, err
+				}
+				if c := costOf(res, cur.Value); c >= tol && c > 0 {
+					sides = append(sides, side)
+					why = fmt.Sprintf("%s %+.0f %% costs %s", t.Label, 100*side*Neighbourhood, costText(c))
+				}
+			}
+			if len(sides) > 0 {
+				failing = t.Name
+				break
+			}
+		}
+		if failing == "" {
+			return len(stuck) == 0, moves, nil
+		}
+		t, _ := search.TunableNamed(failing)
+		moved, err := moveOff(j, r, t, sides, limit, tol)
+		if err != nil {
+			return false, nil, err
+		}
+		if moved == nil {
+			stuck[failing] = true
+			continue
+		}
+		moved.Why = why
+		moves = append(moves, *moved)
+	}
+	return false, moves, nil
+}
+
+// moveOff tries to move parameter t of r away from the failing sides; on success it changes
+// r.Point and returns the move.
+func moveOff(j *judge, r *Recommendation, t search.Tunable, failing []float64, limit, tol float64) (*Move, error) {
+	base := j.prob.Base()
+	var dirs []float64
+	switch {
+	case len(failing) == 2:
+		dirs = []float64{1, -1}
+	default:
+		dirs = []float64{-failing[0]}
+	}
+	for _, step := range moveSteps {
+		for _, d := range dirs {
+			q, params, ok := neighbour(r.Point, r.AtDefault, t, d*step*Neighbourhood, base)
+			if !ok {
+				continue
+			}
+			res, err := j.decision(params)
+			if err != nil {
+				return nil, err
+			}
+			if !res.Feasible || res.Value > limit {
+				continue
+			}
+			flat := true
+			for _, side := range []float64{-1, 1} {
+				_, np, ok := neighbour(q, r.AtDefault, t, side*Neighbourhood, base)
+				if !ok {
+					continue
+				}
+				nres, err := j.decision(np)
+				if err != nil {
+					return nil, err
+				}
+				if c := costOf(nres, res.Value); c >= tol && c > 0 {
+					flat = false
+					break
+				}
+			}
+			if !flat {
+				continue
+			}
+			m := &Move{Param: t.Name, Label: t.Label, From: t.Get(r.Point), To: t.Get(q)}
+			r.Point = q
+			return m, nil
+		}
+	}
+	return nil, nil
+}
+
+// margins measures, for each kept parameter of r, how far it may move each way before the
+// judged value rises past the tolerance (marginLadder, stopping at the first step beyond).
+func margins(j *judge, r *Recommendation, ref float64, tol float64) ([]Margin, error) {
+	base := j.prob.Base()
+	var out []Margin
+	for _, t := range search.Tunables() {
+		if !r.Changed(t.Name) {
+			continue
+		}
+		m := Margin{Param: t.Name, Label: t.Label, Value: t.Get(r.Point)}
+		for _, side := range []float64{-1, 1} {
+			reach, open := 0.0, true
+			prevF, prevC := 0.0, 0.0
+			for _, f := range marginLadder {
+				q, params, ok := neighbour(r.Point, r.AtDefault, t, side*f, base)
+				if !ok {
+					break
+				}
+				res, err := j.decision(params)
+				if err != nil {
+					return nil, err
+				}
+				c := costOf(res, ref)
+				m.Steps = append(m.Steps, MarginStep{Factor: side * f, Value: t.Get(q), Cost: finiteOr(c, -1), Feasible: res.Feasible})
+				if c >= tol && c > 0 {
+					open = false
+					// Where the cost line between the last step within and this one crosses
+					// the tolerance.
+					if !math.IsInf(c, 1) && c > prevC {
+						reach = prevF + (f-prevF)*(tol-prevC)/(c-prevC)
+					} else {
+						reach = prevF
+					}
+					break
+				}
+				reach, prevF, prevC = f, f, max(c, 0)
+			}
+			if side < 0 {
+				m.Down, m.DownOpen = reach, open
+			} else {
+				m.Up, m.UpOpen = reach, open
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func finiteOr(x, alt float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return alt
+	}
+	return x
+}
+
+// costText is a cost for people: "+8.9 %", or "infeasibility".
+func costText(c float64) string {
+	if math.IsInf(c, 1) {
+		return "feasibility"
+	}
+	return SignedPercent(c)
+}
+
+// DefaultInterval is the defaults' interval on the same replicas.
+func (rb *Robustness) DefaultInterval() uncertainty.Interval {
+	return uncertainty.PredictionInterval(rb.DefaultValues, rb.ValueInterval.Coverage)
+}
