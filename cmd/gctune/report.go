@@ -312,23 +312,25 @@ func newReportProgress(w io.Writer) (func(done, total int), func()) {
 	}
 	var mu sync.Mutex
 	var bar *progressbar.ProgressBar
+	// The bar's length is one more than the simulations announced, the last step being the
+	// figures and the page: a bar that reaches its end is finished and ignores the simulations
+	// announced after it (the sweeps start once the recommendation is chosen).
 	progress := func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if bar == nil {
-			bar = progressbar.NewOptions(total,
+			bar = progressbar.NewOptions(total+1,
 				progressbar.OptionSetWriter(w),
-				progressbar.OptionSetDescription("simulating"),
-				progressbar.OptionShowCount(),
 				progressbar.OptionSetElapsedTime(true),
 				progressbar.OptionThrottle(100*time.Millisecond),
 				progressbar.OptionSetWidth(24),
 				progressbar.OptionClearOnFinish(),
 			)
 		}
-		if bar.GetMax() != total {
-			bar.ChangeMax(total)
+		if bar.GetMax() != total+1 {
+			bar.ChangeMax(total + 1)
 		}
+		bar.Describe(fmt.Sprintf("simulations %d/%d", done, total))
 		_ = bar.Set(done)
 	}
 	finish := func() {
