@@ -227,11 +227,7 @@ func robustness(j *judge, r *Recommendation, limit float64, rejudged int, statis
 		return objective.Result{}, err
 	}
 	rb.Flat, rb.Moves = flat, moves
-	cur, err := j.decision(r.Params(base))
-	if err != nil {
-		return objective.Result{}, err
-	}
-	if rb.Margins, err = margins(j, r, cur.Value, r.Tolerance); err != nil {
+	if rb.Margins, err = margins(j, r, r.Tolerance); err != nil {
 		return objective.Result{}, err
 	}
 	final, err := j.statement(r.Params(base))
