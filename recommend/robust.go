@@ -177,11 +177,15 @@ func rejudge(j *judge, cands []Candidate, n int, tol float64) ([]Candidate, erro
 }
 
 // neighbour returns point p with parameter t moved by factor (−0.05: 5 % lower), rounded as
-// exported and within the parameter's valid range and the VM's limits; ok is false when the
+// exported, by at least the export's granularity (a whole MiB for sizes: 5 % of 4 MiB is
+// less), and within the parameter's valid range and the VM's limits; ok is false when the
 // move lands on p itself or outside what the VM accepts.
 func neighbour(p search.Point, atDefault []string, t search.Tunable, factor float64, base heapsim.Params) (search.Point, heapsim.Params, bool) {
 	q := p
 	v := t.Get(p) * (1 + factor)
+	if t.Unit == search.UnitBytes && math.Abs(v-t.Get(p)) < float64(heapsim.MiB) {
+		v = t.Get(p) + math.Copysign(float64(heapsim.MiB), factor)
+	}
 	v = math.Min(math.Max(v, t.Valid.Low), t.Valid.High)
 	t.Set(&q, v)
 	q = q.Rounded()

@@ -17,7 +17,8 @@
 # Environment: WORKLOADS (space-separated; default every bundled workload), SEEDS ("1 2 3"),
 # TRIALS (200), LONG (trials of the long study, 1000; 0 skips the regret), FRESH (seed of the
 # fresh replicas, 1000 + the study seed), REPLICAS (fresh runs, 16), DESIGN (extra optimize
-# flags, e.g. "--search-replicas 0" for the single-simulation search), OUT (/tmp/bench-robust).
+# flags, e.g. "--search-replicas 0" for the single-simulation search), NEIGHBOURS (0 skips the
+# neighbours), OUT (/tmp/bench-robust).
 # Prints one TSV line per workload and seed (and its commands on stderr); writes the studies
 # and the JSON documents to OUT.
 set -euo pipefail
@@ -31,6 +32,7 @@ LONG=${LONG:-1000}
 FRESH=${FRESH:-1000}
 REPLICAS=${REPLICAS:-16}
 DESIGN=${DESIGN:-}
+NEIGHBOURS=${NEIGHBOURS:-1}
 mkdir -p "$OUT"
 bin="$OUT/gctune"
 go build -o "$bin" ./cmd/gctune
@@ -81,7 +83,7 @@ for w in $WORKLOADS; do
 		mean=${base[0]}
 		inside=$(printf '%s\n' "${base[@]:1}" | awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi {n++} END {print n + 0}')
 		worst=0 worst_at=-
-		for p in $(jq -r '.set[]' "$rec"); do
+		for p in $( ((NEIGHBOURS)) && jq -r '.set[]' "$rec"); do
 			v=$(jq -r --arg k "${key[$p]}" '.parameters[$k]' "$rec")
 			for f in -0.10 -0.05 -0.02 0.02 0.05 0.10; do
 				nv=$(awk -v v="$v" -v f="$f" -v p="$p" 'BEGIN { x = v * (1 + f); if (p == "full_gc_ratio" || p == "tenuring_proportion") printf "%.6g", x; else printf "%d", x }')
