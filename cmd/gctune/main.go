@@ -44,7 +44,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "gctune: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "gctune: %s\n", userMessage(err))
 	}
 	return exitCode(err)
 }

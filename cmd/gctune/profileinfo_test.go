@@ -67,7 +67,7 @@ func TestProfileLineBadMetadata(t *testing.T) {
 			assert.Equal(t, exitUsage, code, "%v", cmd)
 			assert.Empty(t, out)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
-			assert.Contains(t, errOut, "gctune: lifetimes: "+filepath.Join(dir, "run.json")+": "+name)
+			assert.Contains(t, errOut, "gctune: "+filepath.Join(dir, "run.json")+": "+name)
 		}
 	}
 }

@@ -19,6 +19,8 @@ type rootOptions struct {
 	build      BuildInfo
 	configFile string
 	json       bool
+	// version is the root's --version.
+	version bool
 }
 
 // NewRootCmd returns the gctune command tree. Each call builds a fresh tree with its own
@@ -39,17 +41,24 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 		SilenceErrors:     true,
 		PersistentPreRunE: checkOutputFlags,
 		Args:              rootArgs,
-		RunE:              func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ro.version {
+				return runVersionCmd(cmd, ro)
+			}
+			return cmd.Help()
+		},
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		// A mistyped command is answered with the commands within two edits of it
+		// (rootArgs): "optimze" → optimize.
+		SuggestionsMinimumDistance: 2,
 	}
+	root.Flags().BoolVar(&ro.version, "version", false, "print the version, as gctune version does")
 	pf := root.PersistentFlags()
 	pf.StringVar(&ro.configFile, "config", "", "config file (default ./gctune.yaml if it exists, else the built-in defaults)")
 	pf.BoolVar(&ro.json, "json", false, "print a JSON document instead of text")
 	// Usage errors are one line naming what is wrong and where help is; the usage itself is
 	// printed by --help only.
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%s (see %s --help)", flagErrorText(err), c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		NewVersionCmd(ro),
 		NewCompletionCmd(),
@@ -91,17 +100,6 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
 	}
 	return usageErrorf("%s; run 'gctune --help' for the commands", msg)
-}
-
-// flagErrorText rewrites pflag's "unknown flag: --trails" as "unknown flag --trails".
-func flagErrorText(err error) string {
-	msg := err.Error()
-	for _, p := range []string{"unknown flag: ", "unknown shorthand flag: "} {
-		if strings.HasPrefix(msg, p) {
-			return strings.TrimSuffix(p, ": ") + " " + msg[len(p):]
-		}
-	}
-	return msg
 }
 
 // noArgs and exactArgs check the number of arguments, with a one-line usage error.
