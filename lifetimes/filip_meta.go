@@ -47,6 +47,17 @@ type filipRun struct {
 // 100 times smaller).
 var ErrUnknownSamplingRate = errors.New("lifetimes: sampling rate unknown")
 
+// unknownRateError says which export's rate is unknown and why; it wraps ErrUnknownSamplingRate.
+type unknownRateError struct{ csv, why string }
+
+// Error formats `lifetimes: run.csv: sampling rate unknown: no metadata run.json`.
+func (e *unknownRateError) Error() string {
+	return fmt.Sprintf("lifetimes: %s: sampling rate unknown: %s", e.csv, e.why)
+}
+
+// Unwrap returns ErrUnknownSamplingRate.
+func (e *unknownRateError) Unwrap() error { return ErrUnknownSamplingRate }
+
 // maxMetaTime bounds totalExecutionTime: 10^18 bytes allocated (an exabyte) or microseconds
 // (31,700 years). A larger value is not a run's.
 const maxMetaTime = 1e18
@@ -65,7 +76,7 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 	run := filipRun{rate: 1, weight: 1}
 	if in == nil {
 		if r.opts.SamplingRate == 0 {
-			return run, fmt.Errorf("%w: %s: no metadata %s to say it", ErrUnknownSamplingRate, r.name, r.jsonName)
+			return run, &unknownRateError{csv: r.name, why: "no metadata " + r.jsonName}
 		}
 		r.warnf("no metadata (%s): sampling rate %v as given; run length and GC counts unknown", r.jsonName, r.opts.SamplingRate)
 		return run, r.setRate(&run, r.opts.SamplingRate, "the given sampling rate")
@@ -152,7 +163,7 @@ func (r *filipReader) checkMetaValues(data []byte) error {
 		}
 		text := string(bytes.TrimSpace(v))
 		if text == "null" {
-			return fmt.Errorf("lifetimes: %s: %s is null, want a value (leave the key out when it is unknown)", r.jsonName, key)
+			return fmt.Errorf("lifetimes: %s: %s is null, want a value", r.jsonName, key)
 		}
 		if key == "profiler" || len(text) == 0 || (text[0] != '-' && (text[0] < '0' || text[0] > '9')) {
 			continue
@@ -177,7 +188,7 @@ func (r *filipReader) metaRate(run *filipRun, m filipMeta) error {
 	given := r.opts.SamplingRate
 	if rate == nil {
 		if given == 0 {
-			return fmt.Errorf("%w: %s: the metadata %s has no samplingRate", ErrUnknownSamplingRate, r.name, r.jsonName)
+			return &unknownRateError{csv: r.name, why: "its metadata " + r.jsonName + " has no samplingRate"}
 		}
 		r.warnf("%s has no samplingRate: %v as given", r.jsonName, given)
 		return r.setRate(run, given, "the given sampling rate")

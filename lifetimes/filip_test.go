@@ -470,9 +470,9 @@ func TestReadFiLiPBadInput(t *testing.T) {
 			"lifetimes: data.json: sampligRate 150 is neither a fraction in (0, 1] nor a percentage in (1, 100]"},
 		// What cannot be known is refused, not guessed (issue 21): each message names its key.
 		{"no metadata", filipHeader8 + "\n" + row, "-", FiLiPOptions{},
-			"lifetimes: sampling rate unknown: data.csv: no metadata data.json to say it"},
+			"lifetimes: data.csv: sampling rate unknown: no metadata data.json"},
 		{"metadata without the rate", filipHeader8 + "\n" + row, `{"totalScavenges": 3}`, FiLiPOptions{},
-			"lifetimes: sampling rate unknown: data.csv: the metadata data.json has no samplingRate"},
+			"lifetimes: data.csv: sampling rate unknown: its metadata data.json has no samplingRate"},
 		{"metadata null", filipHeader8 + "\n" + row, ` null `, FiLiPOptions{},
 			"lifetimes: data.json: the metadata is null, want an object"},
 		{"metadata null, rate given", filipHeader8 + "\n" + row, `null`, FiLiPOptions{SamplingRate: 0.01},
@@ -873,5 +873,5 @@ func TestReadFiLiPGivenRate(t *testing.T) {
 	// A lonely CSV on disk is refused by ReadFiLiP too, wrapping ErrUnknownSamplingRate.
 	_, _, err := ReadFiLiP("testdata/filip/nojson.csv", FiLiPOptions{})
 	require.ErrorIs(t, err, ErrUnknownSamplingRate)
-	assert.Contains(t, err.Error(), "testdata/filip/nojson.csv: no metadata testdata/filip/nojson.json")
+	assert.Contains(t, err.Error(), "testdata/filip/nojson.csv: sampling rate unknown: no metadata testdata/filip/nojson.json")
 }

@@ -224,7 +224,7 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 		case err == nil:
 		case opts.FiLiPJSONPath == "" && errors.Is(err, fs.ErrNotExist):
 			if opts.SamplingRate == 0 {
-				return "", fmt.Errorf("%w: %s: no metadata %s to say it", ErrUnknownSamplingRate, ref, jsonPath)
+				return "", &unknownRateError{csv: ref, why: "no metadata " + jsonPath}
 			}
 			writeUint64(h, math.MaxUint64) // no metadata
 		default:

@@ -2,9 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/lifetimes"
 )
 
 // packagePrefixes are the "pkg: " prefixes gctune's packages start their errors with. They say
@@ -61,4 +66,18 @@ func dropPackagePrefixes(msg string) string {
 		}
 	}
 	return msg
+}
+
+// errorHint is what to add to err's message for the command that failed: how to give what was
+// missing, when that command can take it ("" otherwise).
+func errorHint(cmd *cobra.Command, err error) string {
+	if cmd == nil || !errors.Is(err, lifetimes.ErrUnknownSamplingRate) {
+		return ""
+	}
+	for _, name := range []string{"rate", "input-rate"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Annotations[inputRateAnnotation] != nil {
+			return fmt.Sprintf("; give it with --%s 1/N, or the metadata with --meta FILE", name)
+		}
+	}
+	return ""
 }

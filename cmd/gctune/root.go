@@ -39,7 +39,7 @@ Configuration: ./gctune.yaml (or --config FILE; a ./config.yaml is never read un
 then GCTUNE_* environment variables, then flags. The repository's config.yaml documents every key.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
-		PersistentPreRunE: checkOutputFlags,
+		PersistentPreRunE: checkFlags,
 		Args:              rootArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if ro.version {
@@ -78,6 +78,15 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 	)
 	addCompletions(root, ro)
 	return root
+}
+
+// checkFlags checks, before any command runs, the flags whose values every command checks
+// alike: enumeration values (checkEnumFlags) and output paths (checkOutputFlags).
+func checkFlags(cmd *cobra.Command, args []string) error {
+	if err := checkEnumFlags(cmd); err != nil {
+		return err
+	}
+	return checkOutputFlags(cmd, args)
 }
 
 // newStudiesGroup returns `gctune studies` with `create`, also reachable as `gctune study`
