@@ -228,11 +228,20 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock str
 	if !quiet {
 		printProfileInfos(ew, sp.profiles)
 	}
-	if trials > 0 || more > 0 {
-		all, err := store.Storage().GetAllTrials(id)
-		if err != nil {
-			return err
+	all, err := store.Storage().GetAllTrials(id)
+	if err != nil {
+		return err
+	}
+	if trials == 0 && more == 0 {
+		if f, ok := finishedStudy(all, sp); ok {
+			if asJSON { // the same document as ever, for scripts; the hint beside it
+				fmt.Fprintln(ew, f.hint(name))
+				return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
+			}
+			return f.print(w, name)
 		}
+	}
+	if trials > 0 || more > 0 {
 		if trials > 0 {
 			sp.Trials = trials
 		}
