@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,6 +24,10 @@ var packagePrefixes = []string{"lifetimes: ", "studies: ", "objective: ", "heaps
 // the package that read it. A file that cannot be opened reads "missing.csv: no such file"
 // (not "lifetimes: open missing.csv: no such file or directory").
 func userMessage(err error) string {
+	var ie *InterruptedError
+	if !errors.As(err, &ie) && errors.Is(err, context.Canceled) {
+		return "interrupted: stopped before the work was done"
+	}
 	msg := oneLine(err)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -321,9 +321,24 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		}
 	}
 	if asJSON {
-		return writeJSON(w, doc)
+		err = writeJSON(w, doc)
+	} else {
+		err = printSession(w, &doc, len(sp.Workloads) == 1)
 	}
-	return printSession(w, &doc, len(sp.Workloads) == 1)
+	if err != nil {
+		return err
+	}
+	return stoppedShort(doc)
+}
+
+// stoppedShort is the error of a session that a signal stopped before the study held its
+// target (exit 130), nil for one that finished.
+func stoppedShort(d sessionDoc) error {
+	if !d.Interrupted || d.Finished >= d.Target {
+		return nil
+	}
+	return interruptedf("study %s holds %d of %d trials, each finished one stored: go on with gctune resume %s",
+		quoteName(d.Study), d.Finished, d.Target, export.ShellQuote(d.Study))
 }
 
 // newSessionConfig is the session optimize, resume and worker run on study name (ID id) in

@@ -193,6 +193,9 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	} else if err := printVerify(w, &doc); err != nil {
 		return err
 	}
+	if runErr == nil && interrupted {
+		return interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", quoteName(o.study))
+	}
 	return runErr
 }
 
