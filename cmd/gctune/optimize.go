@@ -73,6 +73,7 @@ configuration with 'gctune export STUDY'.`,
 	addProblemFlags(cmd)
 	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar and no plan")
 	addSearchFlags(cmd)
+	addToleranceFlag(cmd)
 	return cmd
 }
 
@@ -132,6 +133,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
 	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar")
 	addSearchFlags(cmd)
 	addClockFlag(cmd)
+	addToleranceFlag(cmd)
 	return cmd
 }
 

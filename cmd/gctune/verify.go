@@ -78,6 +78,7 @@ once, the runs so far stored.`,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no line per run")
 	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
+	addToleranceFlag(cmd)
 	return cmd
 }
 
