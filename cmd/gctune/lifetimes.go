@@ -32,7 +32,8 @@ old space, the containers, a per-class table (as FiLiP's) and a lifetime histogr
 the run's length.
 
 The profile is a bundled workload's name (see 'gctune workloads'), a workload spec (.yaml),
-a FiLiP/Illimani export (.csv, with its .json metadata beside it or named by --meta) or a
+a FiLiP/Illimani export (.csv, with its .json metadata beside it or named by --meta; without
+metadata, --rate 1/N must give its sampling rate) or a
 gctune profile (.gcprof).`,
 		Example: `  gctune lifetimes dataframe-500mb
   gctune lifetimes --threshold 0.1 --plot lifetimes.svg dataframe-500mb
