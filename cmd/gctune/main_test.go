@@ -122,6 +122,7 @@ func TestCompletion(t *testing.T) {
 // or directory".
 func TestErrorsNameTheInput(t *testing.T) {
 	dir := t.TempDir()
+	badYAML := writeFile(t, "bad.yaml", "search: [\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -133,6 +134,7 @@ func TestErrorsNameTheInput(t *testing.T) {
 		{[]string{"simulate", "tiny", "--config", "missing.yaml"}, "gctune: config missing.yaml: no such file\n"},
 		{[]string{"simulate", "tiny", "--cost", "missing.yaml"}, "gctune: cost missing.yaml: no such file\n"},
 		{[]string{"lifetimes", "testdata/run.csv", "--meta", "missing.json"}, "gctune: metadata: missing.json: no such file\n"},
+		{[]string{"simulate", "tiny", "--config", badYAML}, "gctune: config " + badYAML + ": line 1: did not find expected node content\n"},
 	} {
 		out, errOut, code := gctune(t, c.args...)
 		assert.Equal(t, exitUsage, code, "%v", c.args)

@@ -17,8 +17,8 @@ import (
 // where in the code an error arose, which is nothing to the user: userMessage drops them.
 var packagePrefixes = []string{"lifetimes: ", "studies: ", "objective: ", "heapsim: ", "search: ",
 	"recommend: ", "export: ", "report: ", "costfit: ", "verify: ",
-	// and the steps that name the file anyway
-	"load spec: ", "load profile: "}
+	// the steps that name the file anyway, and the parsers' own names
+	"load spec: ", "load profile: ", "While parsing config: ", "yaml: "}
 
 // userMessage is the one line main prints for err, in the user's terms: the input named, not
 // the package that read it. A file that cannot be opened reads "missing.csv: no such file"
