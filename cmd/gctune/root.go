@@ -104,15 +104,27 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+	return unknownCommand(cmd, args[0])
+}
+
+// unknownCommand is the error for a command name cmd does not have, with the names within two
+// edits of it (or starting with it): "optimze" → optimize.
+func unknownCommand(cmd *cobra.Command, name string) error {
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", name, cmd.CommandPath())
+	if s := cmd.SuggestionsFor(name); len(s) > 0 {
 		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
 	}
-	return usageErrorf("%s; run 'gctune --help' for the commands", msg)
+	return usageErrorf("%s; run '%s --help' for the commands", msg, cmd.CommandPath())
 }
 
 // noArgs and exactArgs check the number of arguments, with a one-line usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.HasAvailableSubCommands() {
+		return unknownCommand(cmd, args[0])
+	}
 	if len(args) > 0 {
 		return usageErrorf("%s takes no arguments, got %q (see %s --help)", cmd.CommandPath(), args[0], cmd.CommandPath())
 	}
