@@ -61,6 +61,10 @@ type Config struct {
 	// Provenance says where a configuration came from; `gctune export --format yaml` fills it.
 	// It never changes what gctune does.
 	Provenance ProvenanceConfig `mapstructure:"provenance" json:"provenance"`
+
+	// given is what the command line says of the FiLiP exports it opens (--rate, --meta):
+	// not configuration, so no key; loadConfig fills it.
+	given givenInput
 }
 
 // SimulateConfig is the `simulate` section: the five tunables in the VM's units, then the
@@ -318,7 +322,8 @@ func (c Config) openOptions() (lifetimes.OpenOptions, error) {
 		return lifetimes.OpenOptions{}, asUsage(err)
 	}
 	return lifetimes.OpenOptions{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
-		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c)}, nil
+		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
+		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
 
 // Validate checks every field, returning an error that names the first bad key and its value.
@@ -332,8 +337,10 @@ func (c Config) Validate() error {
 	if t := c.Lifetimes.LongLivedThreshold; math.IsNaN(t) || t <= 0 || t > 1 {
 		return bad("lifetimes.long_lived_threshold", t, "must be in (0, 1], a fraction of the run")
 	}
-	if _, err := lifetimes.ParseHypothesis(c.Lifetimes.Rebuild); err != nil {
-		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be auto, short, long or off")
+	// An empty value is no mode: ParseHypothesis takes "" as auto only for studies stored
+	// before the key existed.
+	if _, err := lifetimes.ParseHypothesis(c.Lifetimes.Rebuild); err != nil || strings.TrimSpace(c.Lifetimes.Rebuild) == "" {
+		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be "+orList(enumFlagValues()["rebuild"]))
 	}
 	if _, err := lifetimes.ParseClock(c.Lifetimes.Clock); err != nil {
 		return bad("lifetimes.clock", fmt.Sprintf("%q", c.Lifetimes.Clock), "must be auto, bytes or us")
@@ -494,6 +501,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, &UsageError{Err: err}
+	}
+	if cfg.given, err = readGivenInput(cmd); err != nil {
+		return Config{}, err
 	}
 	return cfg, nil
 }

@@ -49,6 +49,8 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case isInterrupted(err): // a signal stopped the work short (interrupt.go)
+		return exitInterrupted
 	// An output that cannot be written is the user's to fix, wherever it is found.
 	case isUsage(err), errors.As(err, &o):
 		return exitUsage

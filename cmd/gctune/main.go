@@ -42,9 +42,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "gctune: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "gctune: %s%s\n", userMessage(err), errorHint(cmd, err))
 	}
 	return exitCode(err)
 }

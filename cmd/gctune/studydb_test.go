@@ -49,7 +49,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"}} {
 		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
 		assert.Equal(t, exitUsage, code, args)
-		assert.Equal(t, `gctune: studies: "`+foreign+`" is not a gctune study database (no study tables)`+"\n", errOut)
+		assert.Equal(t, `gctune: "`+foreign+`" is not a gctune study database (no study tables)`+"\n", errOut)
 	}
 	assert.Equal(t, before, fileHash(t, foreign), "a foreign database was changed")
 	assert.NoFileExists(t, foreign+"-wal")
