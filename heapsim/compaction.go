@@ -18,9 +18,10 @@ const ObjectHeaderBytes = 8
 // Simplification (named in docs/spur-model.md §4.3 and docs/simulator.md): the update pass is
 // priced per byte read, as header bytes plus pointer-slot bytes at the scan coefficient, over
 // the live old objects after the inner scavenge (heapsim does not keep the dead ones, whose
-// headers the pass also reads as free chunks). Perm space is neither marked nor compacted
-// (SpurMemoryManager>>markObjects: and compact skip it): heapsim's image is old space, as in
-// the Pharo 11 images the published runs used, which have no perm space.
+// headers the pass also reads as free chunks). Perm space is not marked (markLoopFrom: skips
+// a field that isPermanent:) and lies outside old space's segments, so is not compacted:
+// heapsim's image is old space, as in the Pharo 11 images the published runs used, which have
+// no perm space.
 func (s *sim) compactSeconds(scanned, moved float64) float64 {
 	passes := s.cost.CompactPasses
 	if moved <= 0 {
