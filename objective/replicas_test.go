@@ -126,3 +126,32 @@ func TestZeroModelIsTheSingleSimulation(t *testing.T) {
 	assert.Equal(t, prob.Baseline(0).TotalSeconds, r.Value)
 	assert.Equal(t, prob.Baseline(0).TotalSeconds, prob.DefaultValue())
 }
+
+// With several workloads, each workload's slowdown is the statistic of its slowdowns on the
+// replicas, and the value the statistic of each replica's aggregate.
+func TestRobustSeveralWorkloads(t *testing.T) {
+	s := Settings{Uncertainty: smallModel(), Seed: 2}
+	prob, err := NewProblem([]Workload{{Name: "a", Profile: smallProfile(t, 1)}, {Name: "b", Profile: smallProfile(t, 2)}},
+		heapsim.DefaultCost(), heapsim.DefaultParams(), s)
+	require.NoError(t, err)
+	params := heapsim.DefaultParams()
+	params.GrowthHeadroomBytes = 64 * heapsim.MiB
+	r, err := prob.EvaluateRobust(params)
+	require.NoError(t, err)
+	require.Len(t, r.Slowdowns, 2)
+	var worst []float64
+	for w := range 2 {
+		var per []float64
+		for k := range 6 {
+			rk, err := prob.EvaluateReplica(params, k)
+			require.NoError(t, err)
+			per = append(per, rk.Slowdowns[w])
+			if w == 0 {
+				worst = append(worst, max(rk.Slowdowns[0], rk.Slowdowns[1]))
+			}
+		}
+		assert.InDelta(t, uncertainty.Statistic{}.Reduce(per), r.Slowdowns[w], 1e-12)
+	}
+	assert.InDelta(t, uncertainty.Statistic{}.Reduce(worst), r.Value, 1e-12)
+	assert.Equal(t, 1.0, prob.DefaultValue())
+}
