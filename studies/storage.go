@@ -16,6 +16,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/c-bata/goptuna/rdb.v2"
 	"github.com/glebarez/sqlite"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -188,6 +189,10 @@ func parseURL(rawURL string) (Dialect, string, error) {
 		return SQLite, DefaultPath, nil
 	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
 		return Postgres, rawURL, nil
+	case isPostgresScheme(rawURL):
+		// "postgres:/u:pw@h/db", "postgres:u:pw@h/db": a URL with its slashes missing, not a
+		// SQLite file name.
+		return "", "", fmt.Errorf("studies: bad PostgreSQL URL %s: want postgres://user@host/db (two slashes after the scheme)", RedactURL(rawURL))
 	case strings.HasPrefix(lower, "sqlite://"):
 		path := rawURL[len("sqlite://"):]
 		if path == "" || path == "/" {
@@ -203,7 +208,8 @@ func parseURL(rawURL string) (Dialect, string, error) {
 	case strings.Contains(rawURL, "://"):
 		return "", "", fmt.Errorf("studies: unsupported storage URL %q: want a SQLite file, sqlite:// or postgres://", RedactURL(rawURL))
 	case libpqKeyword.MatchString(rawURL):
-		return "", "", fmt.Errorf("studies: storage %q is a libpq keyword string, not supported: give a postgres://user@host/db URL (password in PGPASSWORD)", RedactURL(rawURL))
+		// Not quoted: where a keyword's value ends is the driver's to decide, not ours.
+		return "", "", errors.New("studies: the storage is a libpq keyword string (host=... dbname=...), not supported: give a postgres://user@host/db URL (password in PGPASSWORD)")
 	}
 	return SQLite, rawURL, nil
 }
@@ -382,7 +388,7 @@ func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store,
 	}
 	db, err := gorm.Open(postgres.New(postgres.Config{DSN: rawURL}), gormConfig())
 	if err != nil {
-		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %w", redacted, err)
+		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %s", redacted, driverParseReason(rawURL, err))
 	}
 	s := &Store{db: db, url: redacted, dialect: Postgres}
 	sqlDB, err := db.DB()
@@ -514,43 +520,113 @@ func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.e
 // redactedPassword replaces passwords in RedactURL's output.
 const redactedPassword = "xxxxx"
 
-// keywordPassword matches password=... (and sslpassword=...) in a libpq keyword/value string or
-// a URL's query, quoted or not.
-var keywordPassword = regexp.MustCompile(`(?i)((?:^|[\s?&])(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&#]+)`)
+// keywordPassword matches password=... (and sslpassword=...) in a libpq keyword/value string,
+// quoted or not.
+var keywordPassword = regexp.MustCompile(`(?i)((?:^|\s)(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+
+// urlScheme matches a URL's scheme and its colon ("postgres:", "sqlite:").
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// isPostgresScheme reports whether s starts with postgres: or postgresql: (any case), with or
+// without the slashes.
+func isPostgresScheme(s string) bool {
+	lower := strings.ToLower(s)
+	return strings.HasPrefix(lower, "postgres:") || strings.HasPrefix(lower, "postgresql:")
+}
 
 // passwordSpan returns where the password of a URL's user info lies in rawURL, found by
 // position alone, without parsing (a password that is not percent-encoded makes the URL
-// unparseable, and then a parser's error would quote it): the user info runs from after
-// "scheme://" to the last '@', the password from its first ':'. A password holding '/', '?',
-// '#' or '@' is thus masked whole; an '@' later in the URL (in a query) makes the mask
-// longer, never shorter.
+// unparseable, and then a parser's error would quote it). The user info runs from after
+// "scheme:" and its slashes (none, one or two: "postgres:/u:pw@h" is masked too) to the last
+// '@', the password from its first ':'. A password holding '/', '?', '#' or '@' is thus masked
+// whole; an '@' later in the URL (in a query) makes the mask longer, never shorter.
+//
+// A PostgreSQL URL without '@' ("postgres://u:pw", "postgres:u:pw") has no user info, but
+// what follows the host's ':' is a password when it is not a port: then everything from that
+// ':' to the end of the URL is the span.
 func passwordSpan(rawURL string) (start, end int, ok bool) {
-	i := strings.Index(rawURL, "://")
-	if i < 0 {
+	scheme := urlScheme.FindString(rawURL)
+	if scheme == "" {
 		return 0, 0, false
 	}
-	rest := i + len("://")
-	at := strings.LastIndex(rawURL[rest:], "@")
-	if at < 0 {
+	rest := len(scheme)
+	for rest < len(rawURL) && rawURL[rest] == '/' {
+		rest++
+	}
+	if at := strings.LastIndex(rawURL[rest:], "@"); at >= 0 {
+		colon := strings.Index(rawURL[rest:rest+at], ":")
+		if colon < 0 {
+			return 0, 0, false
+		}
+		return rest + colon + 1, rest + at, true
+	}
+	if !isPostgresScheme(rawURL) {
 		return 0, 0, false
 	}
-	colon := strings.Index(rawURL[rest:rest+at], ":")
+	authority := rawURL[rest:]
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	hostEnd := 0
+	if strings.HasPrefix(authority, "[") { // [::1]:5432
+		if i := strings.Index(authority, "]"); i >= 0 {
+			hostEnd = i + 1
+		}
+	}
+	colon := strings.Index(authority[hostEnd:], ":")
 	if colon < 0 {
 		return 0, 0, false
 	}
-	return rest + colon + 1, rest + at, true
+	port := authority[hostEnd+colon+1:]
+	if strings.Trim(port, "0123456789") == "" {
+		return 0, 0, false
+	}
+	return rest + hostEnd + colon + 1, len(rawURL), true
 }
 
-// RedactURL returns rawURL with any password replaced by "xxxxx": the user-info password of a
-// URL (found by position: passwordSpan), a password query parameter, or password=... in a
-// libpq keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
+// querySecretKey reports whether a URL query key (as written, percent-encoded or not) may
+// name a password: one that decodes to a key holding "pass" (password, sslpassword, and
+// "pass%77ord", which the driver decodes to password), or one that does not decode.
+func querySecretKey(key string) bool {
+	decoded, err := url.QueryUnescape(key)
+	return err != nil || strings.Contains(strings.ToLower(decoded), "pass")
+}
+
+// redactQuery masks the values of rawURL's query parameters that may hold a password
+// (querySecretKey). A value runs from its '=' to the next '&' or the end of the URL, so a
+// value with a space, '#' or '?' is masked whole. The query starts at the first '?' after
+// from.
+func redactQuery(rawURL string, from int) string {
+	q := strings.Index(rawURL[from:], "?")
+	if q < 0 {
+		return rawURL
+	}
+	q += from + 1
+	params := strings.Split(rawURL[q:], "&")
+	for i, p := range params {
+		if k, _, ok := strings.Cut(p, "="); ok && querySecretKey(k) {
+			params[i] = k + "=" + redactedPassword
+		}
+	}
+	return rawURL[:q] + strings.Join(params, "&")
+}
+
+// RedactURL returns rawURL with any password replaced by "xxxxx", found by position: the
+// user-info password of a URL (passwordSpan, also for "postgres:/u:pw@h" and "postgres://u:pw"),
+// the value of a query parameter whose key names a password (password, sslpassword, a key
+// that percent-decodes to one, or a key that does not decode), or password=... in a libpq
+// keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
 // wherever a storage URL is printed, logged or stored.
 func RedactURL(rawURL string) string {
-	out := rawURL
-	if start, end, ok := passwordSpan(rawURL); ok {
-		out = rawURL[:start] + redactedPassword + rawURL[end:]
+	if urlScheme.MatchString(rawURL) {
+		out, from := rawURL, 0
+		if start, end, ok := passwordSpan(rawURL); ok {
+			out = rawURL[:start] + redactedPassword + rawURL[end:]
+			from = start + len(redactedPassword)
+		}
+		return redactQuery(out, from)
 	}
-	return keywordPassword.ReplaceAllString(out, "${1}"+redactedPassword)
+	return keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword)
 }
 
 // checkPostgresURL refuses a PostgreSQL URL that does not parse, or that parses to another
@@ -575,6 +651,54 @@ func checkPostgresURL(rawURL string) error {
 		}
 	}
 	return nil
+}
+
+// driverParseReason returns why the driver could not parse rawURL, without the URL: pgconn's
+// ParseConfigError quotes the connection string, masking only a user-info password (not a
+// query's). When even that reason holds a password of rawURL, it says only that the driver
+// cannot use the URL.
+func driverParseReason(rawURL string, err error) string {
+	reason := err.Error()
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) {
+		bare := *pe
+		bare.ConnString = ""
+		reason = strings.TrimPrefix(bare.Error(), "cannot parse ``: ")
+	}
+	for _, secret := range urlSecrets(rawURL) {
+		if strings.Contains(reason, secret) {
+			return "the PostgreSQL driver cannot use it"
+		}
+	}
+	return reason
+}
+
+// urlSecrets returns the passwords rawURL holds as written and percent-decoded: what
+// RedactURL masks.
+func urlSecrets(rawURL string) []string {
+	var out []string
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		out = append(out, s)
+		if d, err := url.QueryUnescape(s); err == nil && d != s && d != "" {
+			out = append(out, d)
+		}
+	}
+	from := 0
+	if start, end, ok := passwordSpan(rawURL); ok {
+		add(rawURL[start:end])
+		from = end
+	}
+	if q := strings.Index(rawURL[from:], "?"); q >= 0 {
+		for _, p := range strings.Split(rawURL[from+q+1:], "&") {
+			if k, v, ok := strings.Cut(p, "="); ok && querySecretKey(k) {
+				add(v)
+			}
+		}
+	}
+	return out
 }
 
 // libpqKeyword matches the start of a libpq keyword/value connection string ("host=db

@@ -416,6 +416,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		if source == "" {
 			source = "(defaults, environment and flags)"
 		}
+		if mentionsStorage(err.Error(), v.Get(storageKey)) {
+			return Config{}, usageErrorf("config %s: %s: cannot use this value (not shown: it may hold a password)", source, storageKey)
+		}
 		return Config{}, usageErrorf("config %s: %w", source, err)
 	}
 	// The tunables of the simulate section are text until parsed: a bad one is refused here

@@ -167,3 +167,50 @@ func TestDeleteRunningStudyRefused(t *testing.T) {
 	_, _, code = gctune(t, "studies", "show", "t", "--storage", db)
 	assert.Equal(t, exitUsage, code, "deleted")
 }
+
+// TestStoragePasswordNeverPrinted: every storage shape of issue 22 that holds the password
+// Pw9xQz fails (nothing listens on 127.0.0.1:1), in every command that opens a study, one line,
+// exit 2, and the password appears in neither output. The shapes: a URL with no host, the
+// scheme without its slashes (not a SQLite file name), a query password with a space, a
+// percent-encoded query key, and a config file whose storage is a list (never echoed).
+func TestStoragePasswordNeverPrinted(t *testing.T) {
+	const secret = "Pw9xQz"
+	tiny, err := filepath.Abs("testdata/tiny.yaml")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	shapes := [][]string{
+		{"--storage", "postgres://u:" + secret},
+		{"--storage", "postgres://u:" + secret + "/db"},
+		{"--storage", "postgres:/u:" + secret + "@127.0.0.1:1/db"},
+		{"--storage", "postgres:u:" + secret + "@127.0.0.1:1/db"},
+		{"--storage", "POSTGRESQL:u:" + secret + "@127.0.0.1:1/db"},
+		{"--storage", "postgres://u@127.0.0.1:1/db?password=abc " + secret},
+		{"--storage", "postgres://u@127.0.0.1:1/db?pass%77ord=" + secret},
+		{"--storage", "postgres://u@127.0.0.1:1/db?password=" + secret + "&sslmode=bogus"},
+		{"--storage", "postgres://u@127.0.0.1:1/db?sslmode=disable&password=" + secret + "#x"},
+		{"--storage", "host=127.0.0.1 password=abc " + secret},
+		{"--config", writeFile(t, "c.yaml", "storage: [postgres://u:"+secret+"@127.0.0.1:1/db]\n")},
+		{"--config", writeFile(t, "c.yaml", "storage: {postgres://u:"+secret+"@127.0.0.1:1/db: 1}\n")},
+		{"--config", writeFile(t, "c.yaml", "storage: \"postgres://u@127.0.0.1:1/db?password=abc "+secret+"\"\n")},
+	}
+	commands := [][]string{
+		{"studies", "list"}, {"studies", "show", "t"}, {"studies", "delete", "t"},
+		{"export", "t"}, {"explain", "t"}, {"report", "t", "-o", filepath.Join(dir, "r.html")},
+		{"optimize", tiny, "--trials", "1"}, {"resume", "t"},
+		{"study", "create", "t", tiny}, {"worker", "--study", "t", "--retries", "1"},
+	}
+	for _, shape := range shapes {
+		for _, args := range commands {
+			all := append(append([]string{}, args...), shape...)
+			out, errOut, code := gctune(t, all...)
+			assert.Equal(t, exitUsage, code, "%q: %s", all, errOut)
+			assert.NotContains(t, out+errOut, secret, "%q", all)
+			assert.Equal(t, 1, countLines(errOut), "%q: one line: %s", all, errOut)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "files created (a URL taken for a SQLite file name?)")
+}
