@@ -61,7 +61,8 @@ var (
 	ErrNoStudy = errors.New("studies: no such study")
 	// ErrStudyRunning: DeleteStudy without force found RUNNING trials.
 	ErrStudyRunning = errors.New("studies: study has running trials")
-	// ErrNotStudies: OpenOptions.ReadOnly was set and the database lacks gctune's schema.
+	// ErrNotStudies: the database lacks gctune's schema, and OpenOptions.ReadOnly was set or
+	// the SQLite file has tables of another program.
 	ErrNotStudies = errors.New("studies: not a gctune study database")
 	// ErrCorrupt: the SQLite file is not a database, or a damaged one.
 	ErrCorrupt = errors.New("studies: database file is damaged or not a database")
@@ -269,6 +270,8 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	var cleanup func()
 	if opts.ReadOnly {
 		cleanup = readOnlyCleanup(path)
+	} else if err := refuseForeign(ctx, path, opts.BusyTimeout); err != nil {
+		return nil, err
 	}
 	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, opts.ReadOnly)
 	if err != nil {
@@ -298,6 +301,45 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		return nil, corrupt(err)
 	}
 	return s, nil
+}
+
+// refuseForeign returns an error matching ErrNotStudies when the SQLite file at path exists
+// and has tables of its own but not goptuna's: another program's database, which a writing
+// command must not give gctune's tables (nor switch to WAL). It reads the file through a
+// read-only connection that leaves the journal mode alone, so a refused file is left
+// byte for byte as it was. A missing or empty file, or one with goptuna's tables (perhaps
+// without gctune's index, which migration adds), passes.
+func refuseForeign(ctx context.Context, path string, busy time.Duration) error {
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		return nil
+	}
+	db, err := openSQLiteDB(ctx, path, busy, true)
+	if err != nil {
+		return corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+	}
+	defer func() {
+		if sqlDB, err := db.DB(); err == nil {
+			_ = sqlDB.Close()
+		}
+	}()
+	var names []string
+	err = db.WithContext(ctx).Raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").Scan(&names).Error
+	if err != nil {
+		return corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
+	}
+	for _, t := range tableNames() {
+		if !have[t] {
+			return &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (%s of another program, no study tables): give gctune a file of its own", path, plural(len(names), "table")), is: ErrNotStudies}
+		}
+	}
+	return nil
 }
 
 // readOnlyCleanup returns what a read-only Store does after closing a SQLite file it cannot
@@ -699,6 +741,14 @@ func urlSecrets(rawURL string) []string {
 		}
 	}
 	return out
+}
+
+// plural is "1 table", "2 tables".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // libpqKeyword matches the start of a libpq keyword/value connection string ("host=db

@@ -13,8 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/glebarez/sqlite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
 )
 
 func fileHash(t *testing.T, path string) [32]byte {
@@ -213,4 +215,40 @@ func TestStoragePasswordNeverPrinted(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "files created (a URL taken for a SQLite file name?)")
+}
+
+// TestWritingCommandsRefuseForeignDatabase: optimize, resume, study create, worker and studies
+// delete refuse a SQLite file of another program (tables of its own, none of gctune's): one
+// line, exit 2, and the file left byte for byte as it was, with its own tables only (issue 22:
+// `resume x --storage other.db` left 8 gctune tables in it).
+func TestWritingCommandsRefuseForeignDatabase(t *testing.T) {
+	dir := t.TempDir()
+	foreign := filepath.Join(dir, "other.db")
+	execSQL(t, foreign, "CREATE TABLE things (x INTEGER)", "INSERT INTO things VALUES (1)")
+	before := fileHash(t, foreign)
+	for _, args := range [][]string{
+		{"resume", "x"}, {"optimize", "testdata/tiny.yaml", "--trials", "1", "--study", "x"},
+		{"study", "create", "x", "testdata/tiny.yaml"}, {"worker", "--study", "x"},
+		{"studies", "delete", "x"}, {"studies", "delete", "x", "--force"},
+	} {
+		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Equal(t, `gctune: studies: "`+foreign+`" is not a gctune study database (1 table of another program, no study tables): give gctune a file of its own`+"\n", errOut, args)
+		assert.Equal(t, before, fileHash(t, foreign), "%v changed the file", args)
+		assert.NoFileExists(t, foreign+"-wal", args)
+		assert.NoFileExists(t, foreign+"-shm", args)
+	}
+	var tables []string
+	g, err := gorm.Open(sqlite.Open(foreign), &gorm.Config{})
+	require.NoError(t, err)
+	require.NoError(t, g.Raw("SELECT name FROM sqlite_master WHERE type = 'table'").Scan(&tables).Error)
+	assert.Equal(t, []string{"things"}, tables)
+	sqlDB, _ := g.DB()
+	sqlDB.Close()
+
+	// An empty file, and a gctune database, are still opened for writing.
+	empty := filepath.Join(dir, "empty.db")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	optimizeTiny(t, empty, "t", 1, "-q")
+	optimizeTiny(t, empty, "u", 1, "-q")
 }
