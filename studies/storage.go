@@ -255,6 +255,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("studies: database %q is a directory, not a SQLite file", path)
+	} else if err == nil && !st.Mode().IsRegular() {
+		// A FIFO would block the first read for as long as no one writes into it.
+		return nil, fmt.Errorf("studies: database %q is not a regular file (a named pipe, device or socket), not a SQLite file", path)
 	} else if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("studies: database %q: %w", path, err)

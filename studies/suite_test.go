@@ -206,7 +206,7 @@ func testProblem(t *testing.T, url string) {
 	if err := store.RawStorage().SetStudySystemAttr(st.ID, AttrProblem+":2", "garbage"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.LoadProblem(st.ID, &got); err == nil || !strings.Contains(err.Error(), "corrupt") {
+	if _, err := store.LoadProblem(st.ID, &got); !errors.Is(err, ErrDamagedStudy) || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("corrupt problem: %v", err)
 	}
 }

@@ -45,9 +45,10 @@ type Config struct {
 	// Simulate holds the GC parameters `gctune simulate` runs and the VM facts every
 	// simulation uses.
 	Simulate SimulateConfig `mapstructure:"simulate" json:"simulate"`
-	// Storage is the study database: a SQLite file path (the default, gctune.db in the
-	// working directory), sqlite:///abs/path.db, or postgres://user@host/db. Also
-	// GCTUNE_STORAGE and --storage.
+	// Storage is the study database: a SQLite file path, sqlite:///abs/path.db, or
+	// postgres://user@host/db. Empty (the default): ./gctune.db when the working folder has
+	// one, else gctune.db in the user's data folder (resolveStorage); loadConfig resolves it.
+	// Also GCTUNE_STORAGE and --storage.
 	Storage string `mapstructure:"storage" json:"storage"`
 	// Cost is a cost model file written by `gctune calibrate -o` (empty: the built-in cost
 	// model). Every command that simulates uses it; also GCTUNE_COST and --cost.
@@ -197,7 +198,7 @@ func defaultConfig() Config {
 			HistogramBins:      lifetimes.DefaultHistogramBins,
 		},
 		Simulate: simulateConfigFrom(heapsim.DefaultParams()),
-		Storage:  "gctune.db",
+		Storage:  "",
 		Search: SearchConfig{
 			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
 			Tolerance:         recommend.DefaultTolerance,
@@ -292,9 +293,6 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.Simulate.Params(); err != nil {
 		return err
-	}
-	if c.Storage == "" {
-		return bad("storage", `""`, "must name a SQLite file or a postgres:// URL")
 	}
 	sc := c.Search
 	switch {
@@ -440,6 +438,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	if err := cfg.Validate(); err != nil {
 		return Config{}, &UsageError{Err: err}
 	}
+	cfg.Storage = resolveStorage(cfg.Storage)
 	return cfg, nil
 }
 

@@ -42,7 +42,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	ctx, note := withStoreNote(ctx, stderr)
+	err := note.nameDamaged(root.ExecuteContext(ctx))
 	if err != nil {
 		fmt.Fprintf(stderr, "gctune: %s\n", oneLine(err))
 	}

@@ -252,3 +252,140 @@ func TestWritingCommandsRefuseForeignDatabase(t *testing.T) {
 	optimizeTiny(t, empty, "t", 1, "-q")
 	optimizeTiny(t, empty, "u", 1, "-q")
 }
+
+// copyFile copies the file src to dst.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(dst, b, 0o644))
+}
+
+// TestMalformedStudyExit2: a damaged file ("database disk image is malformed": a page of the
+// trials table overwritten) and tampered study rows (a text trial value or parameter, a bad
+// problem hash, bogus chunk counts, an unknown state, a distribution that does not decode)
+// exit 2 in every command that reads the study, with one error line that names the database
+// (issue 22: they exited 1).
+func TestMalformedStudyExit2(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	optimizeTiny(t, good, "t", 3, "-q")
+	cases := []struct {
+		name string
+		damage func(t *testing.T, db string)
+	}{
+		{"malformed page", func(t *testing.T, db string) {
+			var root int
+			g, err := gorm.Open(sqlite.Open(db), &gorm.Config{})
+			require.NoError(t, err)
+			require.NoError(t, g.Raw("SELECT rootpage FROM sqlite_master WHERE name = 'trials'").Scan(&root).Error)
+			sqlDB, _ := g.DB()
+			sqlDB.Close()
+			f, err := os.OpenFile(db, os.O_RDWR, 0)
+			require.NoError(t, err)
+			_, err = f.WriteAt([]byte(strings.Repeat("\xff", 200)), int64(root-1)*4096+8)
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		}},
+		{"text trial value", sqlDamage("UPDATE trials SET value = 'abc' WHERE number = 1")},
+		{"text parameter", sqlDamage("UPDATE trial_params SET param_value = 'x' WHERE trial_id = 2")},
+		{"bad problem hash", sqlDamage("UPDATE study_system_attributes SET value = '00' WHERE key = 'gctune:problem_sha256'")},
+		{"chunk count too high", sqlDamage("UPDATE study_system_attributes SET value = '99' WHERE key = 'gctune:problem_chunks'")},
+		{"negative chunk count", sqlDamage("UPDATE study_system_attributes SET value = '-3' WHERE key = 'gctune:problem_chunks'")},
+		{"chunk count not a number", sqlDamage("UPDATE study_system_attributes SET value = 'two' WHERE key = 'gctune:problem_chunks'")},
+		{"unknown state", sqlDamage("UPDATE trials SET state = 'BOGUS' WHERE number = 1")},
+		{"bad distribution", sqlDamage("UPDATE trial_params SET distribution_json = '{' WHERE trial_id = 2")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "s.db")
+			for _, args := range [][]string{
+				{"studies", "show", "t"}, {"export", "t"}, {"explain", "t"},
+				{"report", "t", "-o", filepath.Join(dir, "r.html"), "--sweep-points", "3"},
+				{"resume", "t", "--more", "1", "-q"},
+			} {
+				copyFile(t, good, db)
+				c.damage(t, db)
+				_, errOut, code := gctune(t, append(args, "--storage", db)...)
+				assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+				assert.Equal(t, 1, strings.Count(errOut, "gctune: "), "%v: one error line: %s", args, errOut)
+				assert.Contains(t, lastLine(errOut), db, "%v: the error names the database", args)
+			}
+		})
+	}
+}
+
+// sqlDamage returns a damage of TestMalformedStudyExit2 that runs statements on the database.
+func sqlDamage(statements ...string) func(t *testing.T, db string) {
+	return func(t *testing.T, db string) { execSQL(t, db, statements...) }
+}
+
+// TestDefaultStorage: without --storage the study database is gctune.db in the user's data
+// folder ($XDG_DATA_HOME/gctune, else ~/.local/share/gctune), found from any working folder;
+// a ./gctune.db in the working folder is still used, and a named database always; every
+// command that opens a study prints the database's path once on standard error, also with
+// --json (issue 21: `gctune export` from another folder said the database does not exist).
+func TestDefaultStorage(t *testing.T) {
+	tiny, err := filepath.Abs("testdata/tiny.yaml")
+	require.NoError(t, err)
+	root := t.TempDir()
+	data, home, work, other := filepath.Join(root, "data"), filepath.Join(root, "home"), filepath.Join(root, "work"), filepath.Join(root, "other")
+	for _, d := range []string{home, work, other} {
+		require.NoError(t, os.Mkdir(d, 0o755))
+	}
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Setenv("HOME", home)
+	t.Chdir(work)
+	db := filepath.Join(data, "gctune", "gctune.db")
+	note := "study database: " + db + "\n"
+
+	_, errOut := gctuneOK(t, "optimize", tiny, "--trials", "2", "--workers", "1", "--study", "t", "-q")
+	assert.FileExists(t, db)
+	assert.Equal(t, 1, strings.Count(errOut, note), errOut)
+	assert.NoFileExists(t, filepath.Join(work, "gctune.db"))
+	st, err := os.Stat(filepath.Dir(db))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), "the data folder is private")
+
+	t.Chdir(other)
+	for _, args := range [][]string{
+		{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"},
+		{"resume", "t", "--more", "1", "-q"}, {"study", "create", "u", tiny}, {"studies", "delete", "u"},
+		{"report", "t", "-o", filepath.Join(other, "r.html"), "--sweep-points", "3"},
+	} {
+		_, errOut := gctuneOK(t, args...)
+		assert.Equal(t, 1, strings.Count(errOut, note), "%v: %s", args, errOut)
+		assert.NotContains(t, errOut, "study database: "+filepath.Join(other, "gctune.db"), args)
+	}
+	for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"explain", "t"}, {"resume", "t", "-q"}} {
+		out, errOut := gctuneOK(t, append([]string{"--json"}, args...)...)
+		assert.Equal(t, 1, strings.Count(errOut, note), "%v --json: %s", args, errOut)
+		assert.True(t, json.Valid([]byte(out)), "%v --json: standard output is the document alone", args)
+	}
+	assert.NoFileExists(t, filepath.Join(other, "gctune.db"))
+
+	// A missing default database is named by its full path.
+	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "empty"))
+	_, errOut, code := gctune(t, "export", "t")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: studies: database "`+filepath.Join(root, "empty", "gctune", "gctune.db")+`" does not exist`+"\n", errOut)
+
+	// No XDG_DATA_HOME (or a relative one): ~/.local/share/gctune.
+	for i, xdg := range []string{"", "relative/data"} {
+		t.Setenv("XDG_DATA_HOME", xdg)
+		_, errOut = gctuneOK(t, "study", "create", "h"+itoa(i), tiny)
+		assert.Contains(t, errOut, "study database: "+filepath.Join(home, ".local", "share", "gctune", "gctune.db")+"\n")
+	}
+	t.Setenv("XDG_DATA_HOME", data)
+
+	// A ./gctune.db in the working folder is used when present; a named database always.
+	gctuneOK(t, "optimize", tiny, "--trials", "1", "--workers", "1", "--storage", "gctune.db", "--study", "here", "-q")
+	out, errOut := gctuneOK(t, "studies", "list")
+	assert.Contains(t, errOut, "study database: "+filepath.Join(other, "gctune.db")+"\n")
+	assert.Contains(t, out, "here")
+	assert.NotContains(t, out, "t ")
+	_, errOut = gctuneOK(t, "studies", "list", "--storage", db)
+	assert.Contains(t, errOut, note)
+	_, errOut = gctuneOK(t, "studies", "list", "--config", writeFile(t, "c.yaml", "storage: "+db+"\n"))
+	assert.Contains(t, errOut, note)
+}

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
+	"sync"
 
 	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
@@ -54,6 +57,104 @@ func createNewStudy(ctx context.Context, cfg Config, name string, refs []string,
 		return nil, err
 	}
 	return &newStudy{store: store, study: study, sp: sp, prob: prob}, nil
+}
+
+// openStore opens the study database for writing (optimize, resume, study create, verify,
+// calibrate --from-study, studies delete), mapping its errors to exit codes: a missing file on
+// resume, a bad URL, another program's SQLite file, an unreachable server are the user's to
+// fix (2). A new database in the user's data folder gets its folder. The database's path is
+// noted once (noteStore).
+func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store, error) {
+	if !mustExist {
+		if err := makeDataFolder(url); err != nil {
+			return nil, err
+		}
+	}
+	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	noteStore(ctx, st)
+	return st, nil
+}
+
+// openStoreReadOnly opens an existing study database for a command that only reads it
+// (studies list and show, export, explain, report): nothing is created, migrated or written,
+// and errors are the user's to fix (exit code 2). The database's path is noted once
+// (noteStore).
+func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
+	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	noteStore(ctx, st)
+	return st, nil
+}
+
+// storeNote is what one run of the command line knows of the study databases it opened: where
+// to say which one (once, on standard error, whatever the output's format: standard output
+// stays the document alone), and their URLs, to name the database in an error that says it
+// is damaged.
+type storeNote struct {
+	w    io.Writer
+	mu   sync.Mutex
+	urls []string // as Store.URL gives them: redacted, SQLite paths as named
+}
+
+type storeNoteKey struct{}
+
+// withStoreNote returns ctx carrying a storeNote that writes to w.
+func withStoreNote(ctx context.Context, w io.Writer) (context.Context, *storeNote) {
+	n := &storeNote{w: w}
+	return context.WithValue(ctx, storeNoteKey{}, n), n
+}
+
+// storeNoteOf returns ctx's storeNote, or nil (a command run without withStoreNote: notes
+// nothing).
+func storeNoteOf(ctx context.Context) *storeNote {
+	if ctx == nil {
+		return nil
+	}
+	n, _ := ctx.Value(storeNoteKey{}).(*storeNote)
+	return n
+}
+
+// noteStore prints "study database: PATH" on standard error the first time the run opens a
+// database (a SQLite file by absolute path, a URL with its password masked), and remembers it.
+func noteStore(ctx context.Context, st *studies.Store) {
+	n := storeNoteOf(ctx)
+	if n == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, u := range n.urls {
+		if u == st.URL() {
+			return
+		}
+	}
+	n.urls = append(n.urls, st.URL())
+	fmt.Fprintf(n.w, "study database: %s\n", quoteName(storagePathForDisplay(st.URL(), st.Dialect() == studies.SQLite)))
+}
+
+// nameDamaged makes an error that says a study database is damaged (studies.IsDamaged) name
+// the database, when its message does not already: "study database PATH is damaged: ...".
+func (n *storeNote) nameDamaged(err error) error {
+	if n == nil || !studies.IsDamaged(err) {
+		return err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.urls) == 0 {
+		return err
+	}
+	msg := err.Error()
+	for _, u := range n.urls {
+		if strings.Contains(msg, u) {
+			return err
+		}
+	}
+	return fmt.Errorf("study database %s is damaged: %w", n.urls[len(n.urls)-1], err)
 }
 
 // openExistingStore opens the existing study database at url: read-only (nothing created,
