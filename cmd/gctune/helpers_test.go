@@ -185,3 +185,13 @@ func lastLine(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// dropStoreLine removes the "study database: PATH" line that a command which opens a study
+// prints first on standard error.
+func dropStoreLine(stderr string) string {
+	if strings.HasPrefix(stderr, "study database: ") {
+		_, rest, _ := strings.Cut(stderr, "\n")
+		return rest
+	}
+	return stderr
+}

@@ -41,9 +41,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	root := NewRootCmd(BuildInfo{Version: version, Commit: commit, Date: date})
 	root.SetArgs(args)
 	root.SetOut(stdout)
-	root.SetErr(stderr)
-	ctx, note := withStoreNote(ctx, stderr)
+	ctx, note, noted := withStoreNote(ctx, stderr)
+	root.SetErr(noted)
 	err := note.nameDamaged(root.ExecuteContext(ctx))
+	note.finish(err)
 	if err != nil {
 		fmt.Fprintf(stderr, "gctune: %s\n", oneLine(err))
 	}
