@@ -271,7 +271,7 @@ func TestMalformedStudyExit2(t *testing.T) {
 	good := filepath.Join(dir, "good.db")
 	optimizeTiny(t, good, "t", 3, "-q")
 	cases := []struct {
-		name string
+		name   string
 		damage func(t *testing.T, db string)
 	}{
 		{"malformed page", func(t *testing.T, db string) {
