@@ -81,7 +81,9 @@ type OpenOptions struct {
 	ConnectTimeout time.Duration
 	// ReadOnly opens for reading only (listings, export, report): a SQLite database is opened
 	// with query_only, never migrated (a file without gctune's schema is refused with
-	// ErrNotStudies instead of getting tables), and its journal mode is left as it is.
+	// ErrNotStudies instead of getting tables), and its journal mode is left as it is. When the
+	// user cannot write the file or its folder (and no -wal file holds commits), it is opened
+	// immutable instead (mode=ro, immutable=1: Store.Immutable), with no lock, -wal or -shm.
 	ReadOnly bool
 	// NoCache makes Store.Storage the plain goptuna rdb storage, without the caching wrapper
 	// (NewCachedStorage). For measurements and for debugging the cache.
@@ -98,7 +100,13 @@ type Store struct {
 	dialect Dialect
 	// cleanup runs after the connections close (readOnlyCleanup).
 	cleanup func()
+	// sqliteMode is how a SQLite file was opened.
+	sqliteMode sqliteMode
 }
+
+// Immutable reports whether the Store reads a SQLite file as immutable (mode=ro, immutable=1):
+// a read-only Store on a file whose folder, or itself, the user cannot write.
+func (s *Store) Immutable() bool { return s.sqliteMode == sqliteImmutable }
 
 // Storage returns the goptuna storage to hand to goptuna.StudyOptionStorage: the caching
 // wrapper unless OpenOptions.NoCache was set.
@@ -234,11 +242,20 @@ func gormConfig() *gorm.Config {
 // The path is passed without the "file:" prefix, so SQLite takes it literally (no URI
 // parsing); the driver splits the DSN at its first '?', so the path must not contain one.
 //
-// A read-only DSN sets query_only and leaves the journal mode alone.
-func sqliteDSN(path string, busy time.Duration, readOnly bool) string {
+// A read-only DSN sets query_only and leaves the journal mode alone. An immutable one opens
+// the file as a URI with mode=ro and immutable=1 (sqliteImmutable).
+func sqliteDSN(path string, busy time.Duration, mode sqliteMode) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	if readOnly {
+	if mode == sqliteImmutable {
+		// A URI: SQLite reads mode and immutable and ignores the driver's _pragma keys. No
+		// _txlock: BEGIN IMMEDIATE would ask a read-only file for the write lock.
+		q.Add("_pragma", "query_only(1)")
+		q.Set("mode", "ro")
+		q.Set("immutable", "1")
+		return "file:" + uriPath(path) + "?" + q.Encode()
+	}
+	if mode == sqliteReadOnly {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
@@ -247,6 +264,45 @@ func sqliteDSN(path string, busy time.Duration, readOnly bool) string {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Set("_txlock", "immediate")
 	return path + "?" + q.Encode()
+}
+
+// sqliteMode is how a SQLite file is opened.
+type sqliteMode int
+
+const (
+	// sqliteWrite: read and write, WAL.
+	sqliteWrite sqliteMode = iota
+	// sqliteReadOnly: a read-write connection with query_only set, the journal mode left as
+	// it is; on close it checkpoints and removes the -wal and -shm files it needed.
+	sqliteReadOnly
+	// sqliteImmutable: mode=ro and immutable=1: SQLite reads the database file alone, with no
+	// lock, -wal or -shm file (for a file whose folder, or itself, the user cannot write:
+	// SQLite cannot create them there, and a WAL database then fails with "attempt to write a
+	// readonly database"). It assumes the file does not change while it is read.
+	sqliteImmutable
+)
+
+// readOnlyMode returns how a read-only command opens path: immutable when the user cannot
+// write the file or its folder and no -wal file holds commits not yet in the database file
+// (SQLite would need the -shm to read them, and is then left to open it read-only itself);
+// else query_only.
+func readOnlyMode(path string) sqliteMode {
+	if canWrite(path, false) && canWrite(filepath.Dir(path), true) {
+		return sqliteReadOnly
+	}
+	if st, err := os.Stat(path + "-wal"); err == nil && st.Size() > 0 {
+		return sqliteReadOnly
+	}
+	return sqliteImmutable
+}
+
+// uriPath returns path, made absolute, for a file: URI: '%', '?' and '#' percent-encoded (SQLite
+// decodes them), so that no character of a file name is read as URI syntax.
+func uriPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
 }
 
 func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, error) {
@@ -271,16 +327,20 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		}
 	}
 	var cleanup func()
+	mode := sqliteWrite
 	if opts.ReadOnly {
-		cleanup = readOnlyCleanup(path)
+		mode = readOnlyMode(path)
+		if mode == sqliteReadOnly {
+			cleanup = readOnlyCleanup(path)
+		}
 	} else if err := refuseForeign(ctx, path, opts.BusyTimeout); err != nil {
 		return nil, err
 	}
-	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, opts.ReadOnly)
+	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, mode)
 	if err != nil {
 		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
 	}
-	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup}
+	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup, sqliteMode: mode}
 	if opts.ReadOnly {
 		// Reading the schema table touches the file: a damaged one fails here.
 		err := db.WithContext(ctx).Exec("SELECT count(*) FROM sqlite_master").Error
@@ -316,7 +376,7 @@ func refuseForeign(ctx context.Context, path string, busy time.Duration) error {
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
 		return nil
 	}
-	db, err := openSQLiteDB(ctx, path, busy, true)
+	db, err := openSQLiteDB(ctx, path, busy, sqliteReadOnly)
 	if err != nil {
 		return corrupt(fmt.Errorf("studies: open %q: %w", path, err))
 	}
@@ -409,11 +469,11 @@ func (e *corruptError) Unwrap() []error { return []error{ErrCorrupt, e.err} }
 // with SQLITE_BUSY at once, without waiting for busy_timeout, when another process is opening
 // the same new file (seen with two concurrent `study create`). So a busy open is tried again,
 // every 25 ms up to 200 ms apart, for as long as the busy timeout (at least one second).
-func openSQLiteDB(ctx context.Context, path string, busy time.Duration, readOnly bool) (*gorm.DB, error) {
+func openSQLiteDB(ctx context.Context, path string, busy time.Duration, mode sqliteMode) (*gorm.DB, error) {
 	deadline := time.Now().Add(max(busy, time.Second))
 	wait := 25 * time.Millisecond
 	for {
-		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy, readOnly)), gormConfig())
+		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy, mode)), gormConfig())
 		if err == nil || !IsTransient(err) || time.Now().Add(wait).After(deadline) {
 			return db, err
 		}

@@ -389,3 +389,80 @@ func TestDefaultStorage(t *testing.T) {
 	_, errOut = gctuneOK(t, "studies", "list", "--config", writeFile(t, "c.yaml", "storage: "+db+"\n"))
 	assert.Contains(t, errOut, note)
 }
+
+// runAsOtherUser runs gctune with args in dir as a user who cannot write what this process
+// made: as root, user nobody (setpriv); otherwise this user, after the caller took its write
+// permissions away. It returns the combined output and the exit code, and skips the test when
+// nobody cannot run the test binary.
+func runAsOtherUser(t *testing.T, dir string, args ...string) (string, int) {
+	t.Helper()
+	var cmd *exec.Cmd
+	if os.Geteuid() == 0 {
+		setpriv, err := exec.LookPath("setpriv")
+		if err != nil {
+			t.Skip("root without setpriv: cannot read as another user")
+		}
+		cmd = exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", os.Args[0]}, args...)...)
+	} else {
+		cmd = exec.Command(os.Args[0], args...)
+	}
+	cmd.Env = append(os.Environ(), "GCTUNETEST_MAIN=1", "HOME="+dir, "XDG_DATA_HOME="+dir)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil && strings.Contains(string(out), "ermission denied") && !strings.Contains(string(out), "gctune:") {
+		t.Skipf("user nobody cannot run the test binary: %s", out)
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+// TestReadOnlyCommandsUnwritableFolder: a study database in a folder the user cannot write
+// (issue 22's probe: a root-owned 0644 s.db in a 0755 folder, read by another user) is read
+// by studies list and show, export, explain and report, opened immutable (SQLite cannot make
+// the -wal and -shm files a WAL database needs there: they said "attempt to write a readonly
+// database"), and left as it was. A writing command refuses it in one line, exit 2.
+func TestReadOnlyCommandsUnwritableFolder(t *testing.T) {
+	// Not t.TempDir: its parent is private to this user, and nobody must reach the file.
+	dir, err := os.MkdirTemp("", "gctune-unwritable-")
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = os.Chmod(dir, 0o755)
+		_ = os.RemoveAll(dir)
+	})
+	db := filepath.Join(dir, "s.db")
+	optimizeTiny(t, db, "t", 2, "-q")
+	// As root the probe as written: 0644 in 0755, read by nobody. Otherwise this user
+	// cannot write them.
+	fileMode, dirMode := os.FileMode(0o644), os.FileMode(0o755)
+	if os.Geteuid() != 0 {
+		fileMode, dirMode = 0o444, 0o555
+	}
+	require.NoError(t, os.Chmod(db, fileMode))
+	require.NoError(t, os.Chmod(dir, dirMode))
+	before := fileHash(t, db)
+	outDir, err := os.MkdirTemp("", "gctune-unwritable-out-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(outDir) })
+	require.NoError(t, os.Chmod(outDir, 0o777))
+	report := filepath.Join(outDir, "r.html")
+	for _, args := range [][]string{
+		{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"},
+		{"report", "t", "-o", report, "--sweep-points", "3"},
+	} {
+		out, code := runAsOtherUser(t, dir, append(args, "--storage", db)...)
+		assert.Equal(t, 0, code, "%v: %s", args, out)
+		assert.NotContains(t, out, "readonly", args)
+		assert.NoFileExists(t, db+"-wal", args)
+		assert.NoFileExists(t, db+"-shm", args)
+		assert.Equal(t, before, fileHash(t, db), "%v changed the database", args)
+	}
+	out, code := runAsOtherUser(t, dir, "resume", "t", "--more", "1", "--storage", db)
+	assert.Equal(t, exitUsage, code, out)
+	assert.Equal(t, 1, strings.Count(out, "gctune: "), out)
+	assert.Equal(t, before, fileHash(t, db))
+}
