@@ -41,6 +41,9 @@ const (
 	AttrReaped = "gctune:reaped"
 	// AttrRetryOf is, on a trial Reap enqueued, the number of the reaped trial it retries.
 	AttrRetryOf = "gctune:retry_of"
+	// AttrClaim is, on a trial a retrying storage created or claimed (NewRetryStorage), the
+	// random token of that call: a repeat of the call finds by it what its first attempt did.
+	AttrClaim = "gctune:claim"
 	// AttrFixedParams is goptuna's system attribute of an enqueued (WAITING) trial: the JSON
 	// object of the internal values of the parameters to evaluate (Study.EnqueueTrial).
 	AttrFixedParams = "fixed_params"
