@@ -4,6 +4,7 @@ package main
 // writable, tampered with, deleted under a running study (issue 11.6).
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"math"
@@ -11,7 +12,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/glebarez/sqlite"
 	"github.com/stretchr/testify/assert"
@@ -465,4 +468,46 @@ func TestReadOnlyCommandsUnwritableFolder(t *testing.T) {
 	assert.Equal(t, exitUsage, code, out)
 	assert.Equal(t, 1, strings.Count(out, "gctune: "), out)
 	assert.Equal(t, before, fileHash(t, db))
+}
+
+// TestStorageFIFO: a FIFO given as --storage, with no writer, is refused at once in one line,
+// exit 2, by the commands that read a study and those that write one (SQLite blocked in its
+// first read of the file, and the first SIGINT did not stop it, issue 22). Should it block
+// again, the test sends one SIGINT, which must stop it.
+func TestStorageFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "s.db")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	tiny, err := filepath.Abs("testdata/tiny.yaml")
+	require.NoError(t, err)
+	for _, args := range [][]string{
+		{"studies", "list"}, {"export", "t"}, {"explain", "t"},
+		{"optimize", tiny, "--trials", "1"}, {"resume", "t"}, {"study", "create", "t", tiny},
+		{"worker", "--study", "t"}, {"studies", "delete", "t"},
+	} {
+		cmd := gctuneCommand(nil, append(args, "--storage", fifo)...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		require.NoError(t, cmd.Start())
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var werr error
+		select {
+		case werr = <-done:
+		case <-time.After(30 * time.Second):
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+			select {
+			case werr = <-done:
+				t.Errorf("%v: blocked on the FIFO until SIGINT", args)
+			case <-time.After(30 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("%v: blocked on the FIFO past a SIGINT", args)
+			}
+		}
+		var ee *exec.ExitError
+		require.ErrorAs(t, werr, &ee, "%v: %s", args, out.String())
+		assert.Equal(t, exitUsage, ee.ExitCode(), "%v: %s", args, out.String())
+		assert.Equal(t, `gctune: studies: database "`+fifo+`" is not a regular file (a named pipe, device or socket), not a SQLite file`+"\n", out.String(), args)
+	}
 }
