@@ -114,8 +114,8 @@ type RetryError struct {
 }
 
 func (e *RetryError) Error() string {
-	return fmt.Sprintf("studies: database unavailable: %s failed %d times in %s, giving up: %v",
-		e.Op, e.Attempts, e.Elapsed.Round(100*time.Millisecond), e.Err)
+	return fmt.Sprintf("studies: database unavailable: %s failed %s in %s, giving up: %v",
+		e.Op, plural(e.Attempts, "time"), e.Elapsed.Round(100*time.Millisecond), e.Err)
 }
 
 // Unwrap returns ErrUnreachable and the last error.
