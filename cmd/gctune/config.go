@@ -46,9 +46,10 @@ type Config struct {
 	// Simulate holds the GC parameters `gctune simulate` runs and the VM facts every
 	// simulation uses.
 	Simulate SimulateConfig `mapstructure:"simulate" json:"simulate"`
-	// Storage is the study database: a SQLite file path (the default, gctune.db in the
-	// working directory), sqlite:///abs/path.db, or postgres://user@host/db. Also
-	// GCTUNE_STORAGE and --storage.
+	// Storage is the study database: a SQLite file path, sqlite:///abs/path.db, or
+	// postgres://user@host/db. Empty (the default): ./gctune.db when the working folder has
+	// one, else gctune.db in the user's data folder (resolveStorage); loadConfig resolves it.
+	// Also GCTUNE_STORAGE and --storage.
 	Storage string `mapstructure:"storage" json:"storage"`
 	// Cost is a cost model file written by `gctune calibrate -o` (empty: the built-in cost
 	// model). Every command that simulates uses it; also GCTUNE_COST and --cost.
@@ -251,7 +252,7 @@ func defaultConfig() Config {
 			HistogramBins:      lifetimes.DefaultHistogramBins,
 		},
 		Simulate: simulateConfigFrom(heapsim.DefaultParams()),
-		Storage:  "gctune.db",
+		Storage:  "",
 		Search: SearchConfig{
 			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
 			Tolerance:         recommend.DefaultTolerance,
@@ -350,9 +351,6 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.Simulate.Params(); err != nil {
 		return err
-	}
-	if c.Storage == "" {
-		return bad("storage", `""`, "must name a SQLite file or a postgres:// URL")
 	}
 	sc := c.Search
 	switch {
@@ -481,6 +479,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		if source == "" {
 			source = "(defaults, environment and flags)"
 		}
+		if mentionsStorage(err.Error(), v.Get(storageKey)) {
+			return Config{}, usageErrorf("config %s: %s: cannot use this value (not shown: it may hold a password)", source, storageKey)
+		}
 		return Config{}, usageErrorf("config %s: %w", source, err)
 	}
 	// The tunables of the simulate section are text until parsed: a bad one is refused here
@@ -505,6 +506,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	if cfg.given, err = readGivenInput(cmd); err != nil {
 		return Config{}, err
 	}
+	cfg.Storage = resolveStorage(cfg.Storage)
 	return cfg, nil
 }
 

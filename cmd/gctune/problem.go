@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -353,27 +352,6 @@ func (sp *studyProblem) workloadNames() string {
 		names[i] = w.Ref
 	}
 	return strings.Join(names, ", ")
-}
-
-// openStore opens the study database, mapping its errors to exit codes: a missing file on
-// resume or export, a bad URL are the user's to fix (2); an unreachable server too.
-func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store, error) {
-	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	return st, nil
-}
-
-// openStoreReadOnly opens an existing study database for a command that only reads it
-// (studies list and show, export, explain, report, completion): nothing is created, migrated
-// or written, and errors are the user's to fix (exit code 2).
-func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
-	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	return st, nil
 }
 
 // loadProblem reads a study's problem.

@@ -20,7 +20,7 @@ const (
 
 func TestProfileLineSimulate(t *testing.T) {
 	out, errOut := gctuneOK(t, "simulate", "testdata/run.csv")
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line, no warning: %s", errOut)
 	// The profiled run's GC counts beside the simulated default run, said to be perturbed.
 	assert.Regexp(t, `(?m)^scavenges +\d+ +\d+ +12$`, out)
@@ -28,7 +28,7 @@ func TestProfileLineSimulate(t *testing.T) {
 	assert.Contains(t, out, "profiled run: FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler")
 
 	_, errOut = gctuneOK(t, "simulate", "--clock", "us", "testdata/run.csv")
-	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(dropStoreLine(errOut)))
 	assert.Contains(t, errOut, "warning: testdata/run.csv: clock forced to us; the era says bytes")
 	assert.Contains(t, errOut, "warning: testdata/run.csv: a sampled profile (rate 0.01) on the microsecond clock cannot be rebuilt")
 
@@ -78,7 +78,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 
 	// optimize: the line on standard error, the counts beside the default in the summary.
 	out, errOut := gctuneOK(t, "optimize", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1")
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 	assert.Regexp(t, `testdata/run.csv: simulated default run: \d+ scavenges, \d+ full GCs; FiLiP metadata \(totalScavenges, totalFullGCs\): the profiled run, slowed and perturbed by the profiler: 12 scavenges, 1 full GCs`, out)
 
 	// optimize --clock us: stored with the study, in the JSON document.
@@ -95,7 +95,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 	require.Len(t, created.Profiles, 1)
 	assert.Equal(t, "us", created.Profiles[0].Clock)
 	_, errOut = gctuneOK(t, "study", "create", "created2", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed")
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 
 	// resume and worker keep the study's clock: the same is fine, another refused in one line.
 	for _, args := range [][]string{
@@ -108,12 +108,12 @@ func TestProfileLineStudyCommands(t *testing.T) {
 		assert.Equal(t, `gctune: --clock bytes: study reads workload "testdata/run.csv" with --clock us, and its trials were simulated so; create a new study to read it on another clock`+"\n", errOut)
 	}
 	_, errOut = gctuneOK(t, "resume", "us", "--storage", db, "--clock", "us", "--more", "1", "--workers", "1")
-	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(dropStoreLine(errOut)))
 	_, errOut = gctuneOK(t, "worker", "--study", "created", "--storage", db, "--clock", "us", "--workers", "1", "-q")
 
 	// explain and report read on the study's clock, or on --clock, and say so.
 	_, errOut = gctuneOK(t, "explain", "testdata/run.csv", "--storage", db)
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 	var ex struct {
 		Profiles []profileInfoDoc `json:"profiles"`
 	}
@@ -123,7 +123,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 
 	page := filepath.Join(dir, "r.html")
 	_, errOut = gctuneOK(t, "report", "us", "--storage", db, "-o", page, "--sweep-points", "3")
-	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(dropStoreLine(errOut)))
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.Contains(t, string(html), `<p class="note profile-line">profile testdata/run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04)`)

@@ -127,6 +127,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		return asUsage(err)
 	}
 	defer store.Close()
+	noteStore(ctx, store)
 	keepConnections(store, workerCount(cfg.Search.Workers))
 	var id int
 	var sp *studyProblem
