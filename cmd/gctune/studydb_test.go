@@ -236,7 +236,7 @@ func TestWritingCommandsRefuseForeignDatabase(t *testing.T) {
 	} {
 		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
 		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
-		assert.Equal(t, `gctune: studies: "`+foreign+`" is not a gctune study database (1 table of another program, no study tables): give gctune a file of its own`+"\n", errOut, args)
+		assert.Equal(t, `gctune: "`+foreign+`" is not a gctune study database (1 table of another program, no study tables): give gctune a file of its own`+"\n", errOut, args)
 		assert.Equal(t, before, fileHash(t, foreign), "%v changed the file", args)
 		assert.NoFileExists(t, foreign+"-wal", args)
 		assert.NoFileExists(t, foreign+"-shm", args)
@@ -371,7 +371,7 @@ func TestDefaultStorage(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "empty"))
 	_, errOut, code := gctune(t, "export", "t")
 	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, `gctune: studies: database "`+filepath.Join(root, "empty", "gctune", "gctune.db")+`" does not exist`+"\n", errOut)
+	assert.Equal(t, `gctune: database "`+filepath.Join(root, "empty", "gctune", "gctune.db")+`" does not exist`+"\n", errOut)
 
 	// No XDG_DATA_HOME (or a relative one): ~/.local/share/gctune.
 	for i, xdg := range []string{"", "relative/data"} {
@@ -508,6 +508,6 @@ func TestStorageFIFO(t *testing.T) {
 		var ee *exec.ExitError
 		require.ErrorAs(t, werr, &ee, "%v: %s", args, out.String())
 		assert.Equal(t, exitUsage, ee.ExitCode(), "%v: %s", args, out.String())
-		assert.Equal(t, `gctune: studies: database "`+fifo+`" is not a regular file (a named pipe, device or socket), not a SQLite file`+"\n", out.String(), args)
+		assert.Equal(t, `gctune: database "`+fifo+`" is not a regular file (a named pipe, device or socket), not a SQLite file`+"\n", out.String(), args)
 	}
 }
