@@ -73,8 +73,10 @@ func (s Statistic) Reduce(values []float64) float64 {
 	return sorted[min(max(k, 0), len(sorted)-1)]
 }
 
-// DefaultCoverage is the share of a user's runs the stated interval is meant to hold: 99 %.
-const DefaultCoverage = 0.99
+// DefaultCoverage is the share of a user's runs the stated interval is meant to hold: 99.9 %,
+// so that a user's next dozen runs all fall in it (16 runs: 98 % of the time), not only most
+// of them.
+const DefaultCoverage = 0.999
 
 // Interval is the range a user's runs are expected to fall in.
 type Interval struct {
