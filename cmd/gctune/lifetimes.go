@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -46,6 +47,7 @@ gctune profile (.gcprof).`,
 				return err
 			}
 			return runLifetimes(cmd.OutOrStdout(), lifetimesOptions{
+				Ctx:      cmd.Context(),
 				Ref:      args[0],
 				Stderr:   cmd.ErrOrStderr(),
 				Open:     open,
@@ -75,6 +77,8 @@ gctune profile (.gcprof).`,
 
 // lifetimesOptions are the inputs of runLifetimes.
 type lifetimesOptions struct {
+	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
+	Ctx context.Context
 	// Ref is the workload name or profile file.
 	Ref      string
 	Open     lifetimes.OpenOptions
@@ -148,9 +152,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 			return asUsage(err)
 		}
 	}
-	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err) // unknown workload, unreadable or malformed input
+		return inputError(err) // unknown workload, unreadable or malformed input
 	}
 	sum, err := lifetimes.Summarize(p, o.Analysis)
 	if err != nil {

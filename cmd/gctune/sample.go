@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +50,7 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 			o.Ref = args[0]
 			o.VM = cfg.Simulate.VMFacts()
 			o.JSON = ro.json
+			o.Ctx = cmd.Context()
 			return runSample(cmd.OutOrStdout(), o)
 		}),
 	}
@@ -67,6 +69,8 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 }
 
 type sampleOptions struct {
+	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
+	Ctx        context.Context
 	Ref        string
 	Open       lifetimes.OpenOptions
 	VM         heapsim.Params
@@ -158,9 +162,9 @@ func runSample(w io.Writer, o sampleOptions) error {
 			}
 		}
 	}
-	p, _, err := lifetimes.Open(o.Ref, o.Open)
+	p, _, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err)
+		return inputError(err)
 	}
 	st, err := heapsim.Run(p, o.VM, heapsim.DefaultCost(), heapsim.Options{})
 	if err != nil {

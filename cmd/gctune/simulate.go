@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -64,11 +65,11 @@ how benchmark scripts in other languages drive the simulator.`,
 			if err != nil {
 				return err
 			}
-			cost, _, err := loadCost(cfg)
+			cost, _, err := loadCostContext(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
-			o := simulateOptions{Stderr: cmd.ErrOrStderr(), Ref: args[0], Open: open,
+			o := simulateOptions{Ctx: cmd.Context(), Stderr: cmd.ErrOrStderr(), Ref: args[0], Open: open,
 				Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost}
 			if batch {
 				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), o)
@@ -115,6 +116,8 @@ func addSimulateFlags(cmd *cobra.Command) {
 
 // simulateOptions are the inputs of runSimulate.
 type simulateOptions struct {
+	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
+	Ctx     context.Context
 	Ref     string
 	Open    lifetimes.OpenOptions
 	Given   heapsim.Params
@@ -196,9 +199,9 @@ type runDoc struct {
 }
 
 func runSimulate(w io.Writer, o simulateOptions) error {
-	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err)
+		return inputError(err)
 	}
 	doc := simulateDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Records: p.Len()}
 	run := func(params heapsim.Params, opts heapsim.Options) runDoc {
@@ -422,9 +425,9 @@ type batchResult struct {
 
 // runSimulateBatch simulates one workload for many parameter sets read from r.
 func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
-	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err)
+		return inputError(err)
 	}
 	def, err := heapsim.Simulate(p, o.Default, o.Cost)
 	if err != nil {
