@@ -63,6 +63,9 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 			if err != nil {
 				return err
 			}
+			if err := checkOutputsNotInputs(cmd, args, ro.configFile, cfg); err != nil {
+				return err
+			}
 			if len(args) == 1 {
 				o.profile = args[0]
 			}

@@ -152,7 +152,7 @@ func runSample(w io.Writer, o sampleOptions) error {
 	if !strings.EqualFold(filepath.Ext(o.Out), ".csv") {
 		return usageErrorf("-o %s: the export's name must end in .csv (its metadata goes beside it, in .json)", o.Out)
 	}
-	metaPath := strings.TrimSuffix(o.Out, filepath.Ext(o.Out)) + ".json"
+	metaPath := sampleMetaPath(o.Out)
 	if !o.Force {
 		for _, p := range []string{o.Out, metaPath} {
 			if _, err := os.Lstat(p); err == nil {
@@ -247,4 +247,9 @@ func writeSamplePair(p *lifetimes.Profile, csvPath, metaPath string, opts lifeti
 		return rep, fmt.Errorf("sample: cannot write %s", csvPath)
 	}
 	return rep, nil
+}
+
+// sampleMetaPath is the metadata file sample writes beside the CSV out.
+func sampleMetaPath(out string) string {
+	return strings.TrimSuffix(out, filepath.Ext(out)) + ".json"
 }
