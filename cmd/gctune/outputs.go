@@ -40,6 +40,11 @@ func checkOutputFlags(cmd *cobra.Command, _ []string) error {
 		if err := outfile.Check(f.Value.String()); err != nil {
 			return fmt.Errorf("--%s: %w", name, err)
 		}
+		if cmd.Name() == "sample" { // and the metadata beside the CSV
+			if err := outfile.Check(sampleMetaPath(f.Value.String())); err != nil {
+				return fmt.Errorf("--%s: %w", name, err)
+			}
+		}
 	}
 	for _, name := range spec.dirs {
 		f := cmd.Flags().Lookup(name)
