@@ -353,10 +353,10 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 
 func printCalibrate(w io.Writer, d *calibrateDoc) error {
 	ew := errwriter.New(w)
-	ew.Printf("%s at the default GC parameters (%s records), measured: %s\n", d.Profile, formatCount(uint64(d.Records)), d.MeasuredFrom)
+	ew.Printf("%s at the default GC parameters (%s records), measured: %s\n", quoteName(d.Profile), formatCount(uint64(d.Records)), terminalSafe(d.MeasuredFrom))
 	ew.Printf("fit: %s\n", d.Fit.Method)
 	s := d.Fit.Scales
-	ew.Printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", d.Base, s.Mutator, s.Scavenge, s.FullGC)
+	ew.Printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", terminalSafe(d.Base), s.Mutator, s.Scavenge, s.FullGC)
 	m := d.Measured
 	opt := func(v *float64) string {
 		if v == nil {
@@ -375,7 +375,7 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 		gc = secs(v)
 	}
 	rows := [][4]string{
-		{"", "measured", "calibrated", d.Base},
+		{"", "measured", "calibrated", terminalSafe(d.Base)},
 		{"wall time", secs(m.WallSeconds), secs(d.Simulated.WallSeconds), secs(d.BaseSimulated.WallSeconds)},
 		{"GC time", gc, secs(d.Simulated.GCSeconds), secs(d.BaseSimulated.GCSeconds)},
 		{"scavenge time", opt(m.ScavengeSeconds), secs(d.Simulated.ScavengeSeconds), secs(d.BaseSimulated.ScavengeSeconds)},
@@ -392,7 +392,7 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 		ew.Printf("note: %s\n", n)
 	}
 	if d.Output != "" {
-		ew.Printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", d.Output, d.Output, d.Output)
+		ew.Printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", quoteName(d.Output), quoteName(d.Output), quoteName(d.Output))
 	} else {
 		ew.Printf("-o FILE writes the calibrated cost model\n")
 	}

@@ -194,7 +194,7 @@ func runSample(w io.Writer, o sampleOptions) error {
 	}
 	ew := errwriter.New(w)
 	ew.Printf("wrote %s and %s: %s rows of %s allocations (1/%d, phase %d, seed %d), %s force-finalized at stop\n",
-		o.Out, metaPath, formatCount(rep.Rows), formatCount(rep.Allocations), every, o.Phase, o.Seed, formatCount(rep.AliveAtEnd))
+		quoteName(o.Out), quoteName(metaPath), formatCount(rep.Rows), formatCount(rep.Allocations), every, o.Phase, o.Seed, formatCount(rep.AliveAtEnd))
 	ew.Printf("  parameter 34 from %s to %s (totalExecutionTime %s bytes); totalScavenges %d, totalFullGCs %d (simulated VM defaults)\n",
 		formatCount(rep.StartBytes), formatCount(rep.EndBytes), formatCount(rep.TotalExecutionTime), st.Scavenges, st.FullGCs)
 	return ew.Err()

@@ -282,7 +282,7 @@ func eventRow(e *heapsim.Event) []string {
 
 func printSimulate(w io.Writer, d *simulateDoc) error {
 	ew := errwriter.New(w)
-	ew.Printf("%s: %s records\n", d.Input.Ref, formatCount(uint64(d.Records)))
+	ew.Printf("%s: %s records\n", quoteName(d.Input.Ref), formatCount(uint64(d.Records)))
 	if d.Input.Rebuild != nil {
 		ew.Printf("%s\n", d.Input.Rebuild)
 	}
@@ -326,7 +326,7 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 		ew.Printf("%s\n", strings.TrimRight(line, " "))
 	}
 	if pr != nil {
-		ew.Printf("\nprofiled run: %s\n", pr.Source)
+		ew.Printf("\nprofiled run: %s\n", terminalSafe(pr.Source))
 	}
 	for _, r := range []struct {
 		name string
@@ -345,7 +345,7 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 			r.MeanDefault/r.MeanGiven, slices.Min(r.Speedups), slices.Max(r.Speedups))
 	}
 	if d.Events != "" {
-		ew.Printf("event log: %s\n", d.Events)
+		ew.Printf("event log: %s\n", quoteName(d.Events))
 	}
 	return ew.Err()
 }
