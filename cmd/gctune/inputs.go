@@ -50,3 +50,16 @@ func inputError(err error) error {
 	}
 	return asUsage(err)
 }
+
+// refuseStreamProfile refuses a profile that is a FIFO or pipe (or whose FiLiP metadata is) for
+// a command that creates a study: the profile is read more than once (opened, fingerprinted,
+// rebuilt under a second hypothesis) and a study names it by path and content hash for
+// resume and workers to read again, none of which a stream allows. One line, exit 2.
+func refuseStreamProfile(ref string, opts lifetimes.OpenOptions) error {
+	for _, f := range profileFiles(ref, opts) {
+		if infile.IsStream(f) {
+			return usageErrorf("%s is a pipe or FIFO: a study reads its profiles again (resume, workers, report), so give a regular file (zcat run.csv.gz > run.csv)", quoteName(f))
+		}
+	}
+	return nil
+}

@@ -229,3 +229,11 @@ func TestFIFOInputReadAsStream(t *testing.T) {
 	gctuneJSON(t, &doc, "simulate", "testdata/tiny.yaml", "--config", config)
 	assert.Equal(t, uint64(8<<20), doc.Given.Params.NewSpaceBytes)
 }
+
+// A study reads its profiles again: a FIFO profile is refused at once, not waited on.
+func TestOptimizeRefusesStreamProfile(t *testing.T) {
+	fifo := mkfifo(t, "spec.yaml")
+	_, errOut, code := gctune(t, "optimize", fifo, "--trials", "1", "--storage", filepath.Join(t.TempDir(), "s.db"))
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: "+fifo+" is a pipe or FIFO: a study reads its profiles again (resume, workers, report), so give a regular file (zcat run.csv.gz > run.csv)\n", errOut)
+}
