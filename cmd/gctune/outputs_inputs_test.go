@@ -110,6 +110,14 @@ phases:
 	}
 }
 
+// An error that quotes its input is escaped too.
+func TestErrorLinePrintsEscaped(t *testing.T) {
+	_, errOut, code := gctune(t, "simulate", "no\x1b]0;pwned\x07such.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.NotContains(t, errOut, "\x1b")
+	assert.Contains(t, errOut, `no\x1b]0;pwned\asuch.yaml`)
+}
+
 func mustRead(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
