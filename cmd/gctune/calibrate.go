@@ -284,7 +284,7 @@ func readMeasured(ctx context.Context, path string) (costfit.Measured, error) {
 		return nil
 	}, path)
 	if err != nil {
-		return costfit.Measured{}, err
+		return costfit.Measured{}, inputError(err)
 	}
 	return m, nil
 }

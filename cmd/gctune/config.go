@@ -423,9 +423,8 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	}
 	if source != "" {
 		data, err := infile.ReadAll(cmd.Context(), source, maxConfigBytes, "config file")
-		var ie *infile.InterruptedError
-		if errors.As(err, &ie) {
-			return Config{}, err
+		if ie := interruptedInput(err); ie != nil {
+			return Config{}, ie
 		}
 		if errors.Is(err, infile.ErrTooLarge) {
 			return Config{}, usageErrorf("config %s: larger than the %d MiB a config file may have", source, maxConfigBytes>>20)

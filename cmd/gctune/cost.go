@@ -34,10 +34,9 @@ func loadCostContext(ctx context.Context, cfg Config) (heapsim.Cost, string, err
 		return heapsim.DefaultCost(), builtinCost, nil
 	}
 	data, err := infile.ReadAll(ctx, cfg.Cost, costfit.MaxCostBytes, "cost file")
-	var ie *infile.InterruptedError
 	switch {
-	case errors.As(err, &ie):
-		return heapsim.Cost{}, "", err
+	case interruptedInput(err) != nil:
+		return heapsim.Cost{}, "", interruptedInput(err)
 	case errors.Is(err, infile.ErrTooLarge):
 		return heapsim.Cost{}, "", usageErrorf("cost file %s: larger than the %d MiB a cost file may have: not a cost file", cfg.Cost, costfit.MaxCostBytes>>20)
 	case err != nil:

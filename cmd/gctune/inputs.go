@@ -41,14 +41,24 @@ func profileFiles(ref string, opts lifetimes.OpenOptions) []string {
 	return files
 }
 
-// inputError is a reader's error as the command returns it: an interrupt as it is, anything
-// else the input's fault (a usage error, exit 2).
+// inputError is a reader's error as the command returns it: an interrupt while waiting for an
+// input's writer an *InterruptedError naming the input (exit 130), anything else the input's
+// fault (a usage error, exit 2).
 func inputError(err error) error {
-	var ie *infile.InterruptedError
-	if errors.As(err, &ie) {
-		return err
+	if ie := interruptedInput(err); ie != nil {
+		return ie
 	}
 	return asUsage(err)
+}
+
+// interruptedInput is the *InterruptedError for an interrupt while infile waited for an input's
+// writer, nil for any other error.
+func interruptedInput(err error) error {
+	var ie *infile.InterruptedError
+	if errors.As(err, &ie) {
+		return interruptedf("while waiting for %s to be written", quoteName(ie.Path))
+	}
+	return nil
 }
 
 // refuseStreamProfile refuses a profile that is a FIFO or pipe (or whose FiLiP metadata is) for

@@ -98,7 +98,7 @@ func TestUnboundedInputsRefused(t *testing.T) {
 	assert.Equal(t, "gctune: cost file /dev/zero: larger than the 16 MiB a cost file may have: not a cost file\n", errOut)
 	_, errOut, code = gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", "/dev/zero")
 	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, "gctune: costfit: /dev/zero: larger than the 16 MiB a measured run may have: not a measured run\n", errOut)
+	assert.Equal(t, "gctune: /dev/zero: larger than the 16 MiB a measured run may have: not a measured run\n", errOut)
 	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--config", "/dev/zero")
 	assert.Equal(t, exitUsage, code)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
@@ -171,8 +171,8 @@ func TestFIFOInputInterrupted(t *testing.T) {
 			go func() { done <- runContext(ctx, args(fifo), &out, &errb) }()
 			select {
 			case code := <-done:
-				assert.NotEqual(t, 0, code)
-				assert.Equal(t, "gctune: interrupted while waiting for "+fifo+" to be written\n", errb.String())
+				assert.Equal(t, exitInterrupted, code)
+				assert.Equal(t, "gctune: interrupted: while waiting for "+fifo+" to be written\n", errb.String())
 			case <-time.After(20 * time.Second):
 				t.Fatal("the interrupt did not stop the wait for a writer")
 			}
@@ -191,7 +191,8 @@ func TestFIFOInputFirstSIGINTStops(t *testing.T) {
 	select {
 	case err := <-done:
 		require.Error(t, err, "the process ended normally: %s", out)
-		assert.Contains(t, out.String(), "interrupted while waiting for "+fifo)
+		assert.Contains(t, out.String(), "interrupted: while waiting for "+fifo)
+		assert.Equal(t, exitInterrupted, cmd.ProcessState.ExitCode())
 	case <-time.After(20 * time.Second):
 		_ = cmd.Process.Kill()
 		<-done
