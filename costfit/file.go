@@ -124,12 +124,19 @@ func formatFloat(v float64) string {
 	return string(b)
 }
 
+// MaxCostBytes caps a cost file: a real one is about a kilobyte, and a larger (or endless:
+// /dev/zero) one is refused after MaxCostBytes+1 bytes, not read whole.
+const MaxCostBytes = 16 << 20
+
 // ReadFile reads a cost file and returns it with its cost; errors name the file (name) and
-// what is wrong.
+// what is wrong. It reads at most MaxCostBytes+1 bytes of r.
 func ReadFile(r io.Reader, name string) (*File, heapsim.Cost, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxCostBytes+1))
 	if err != nil {
 		return nil, heapsim.Cost{}, fmt.Errorf("costfit: cost file %s: %w", name, err)
+	}
+	if len(data) > MaxCostBytes {
+		return nil, heapsim.Cost{}, tooLargeError(fmt.Sprintf("costfit: cost file %s: larger than the %d MiB a cost file may have: not a cost file", name, MaxCostBytes>>20))
 	}
 	var f File
 	dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -132,7 +132,7 @@ func TestParseMeasured(t *testing.T) {
 		{`{"wallSeconds": 1, "wallMs": 1000}`, "both given"},
 		{`{"wallSeconds": 1, "gcSecs": 1}`, `unknown field "gcSecs"`},
 		{`{"wallSeconds": 1, "scavenges": 1.5}`, "whole number"},
-		{`{"wallSeconds": -1}`, "finite number ≥ 0"},
+		{`{"wallSeconds": -1}`, "from 0 to"},
 		{`[1]`, "run.json"},
 	} {
 		_, err := ParseMeasured(strings.NewReader(c.in), "run.json")

@@ -3,10 +3,13 @@ package costfit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strings"
+
+	"github.com/gctune/gctune/internal/jsonkeys"
 )
 
 // StatsPrefix starts the line a measured run prints on standard output for `gctune verify`:
@@ -48,16 +51,54 @@ type measuredFile struct {
 	Source          string   `json:"source"`
 }
 
+// MaxMeasuredBytes caps a measured run's file: a real one is a few hundred bytes, and a larger
+// (or endless: /dev/zero) one is refused after MaxMeasuredBytes+1 bytes, not read whole.
+const MaxMeasuredBytes = 16 << 20
+
+// Bounds beyond which a measured figure is not a measurement (1e308 s would give a fitted
+// scale of 1e305 and overflow every time printed after it).
+const (
+	// MaxMeasuredSeconds is the longest time a run may report: over three years.
+	MaxMeasuredSeconds = 1e8
+	// MaxMeasuredCount is the largest scavenge or full GC count a run may report.
+	MaxMeasuredCount = 1e12
+)
+
+// ErrTooLarge is matched (errors.Is) by ParseMeasured's and ReadFile's errors for an input
+// over its cap.
+var ErrTooLarge = errors.New("too large")
+
+// tooLargeError is the message for an input over its cap; it matches ErrTooLarge.
+type tooLargeError string
+
+func (e tooLargeError) Error() string        { return string(e) }
+func (e tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
 // ParseMeasured reads a measurement: one JSON object with wallSeconds (or wallMs) and any of
 // gcSeconds, scavenges, scavengeSeconds, fullGCs and fullGCSeconds. Each time may instead be
 // given in milliseconds, the VM's unit, with the suffix Ms (gcMs, scavengeMs, fullGCMs), as
-// the snippet writes them; they are converted to seconds. Unknown keys, a time given both
-// ways, negative or non-finite values and GC times larger than the wall time are errors
-// naming the key; name prefixes them.
+// the snippet writes them; they are converted to seconds. Unknown keys, a key given twice, a
+// null, a time given both ways, negative, non-finite or absurd values (over MaxMeasuredSeconds,
+// MaxMeasuredCount) and GC times larger than the wall time are errors naming the key; so is
+// an input over MaxMeasuredBytes, read no further. name prefixes them.
 func ParseMeasured(r io.Reader, name string) (Measured, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxMeasuredBytes+1))
 	if err != nil {
 		return Measured{}, fmt.Errorf("costfit: %s: %w", name, err)
+	}
+	if len(data) > MaxMeasuredBytes {
+		return Measured{}, tooLargeError(fmt.Sprintf("costfit: %s: larger than the %d MiB a measured run may have: not a measured run", name, MaxMeasuredBytes>>20))
+	}
+	if key, found, _ := jsonkeys.FirstDuplicate(bytes.NewReader(data)); found {
+		return Measured{}, fmt.Errorf("costfit: %s: key %s given twice", name, key)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err == nil {
+		for _, k := range measuredKeys {
+			if v, ok := raw[k]; ok && string(bytes.TrimSpace(v)) == "null" {
+				return Measured{}, fmt.Errorf("costfit: %s: %s is null: give a number, or leave the key out", name, k)
+			}
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -74,6 +115,10 @@ func ParseMeasured(r io.Reader, name string) (Measured, error) {
 	}
 	return m, nil
 }
+
+// measuredKeys are measuredFile's JSON keys.
+var measuredKeys = []string{"wallSeconds", "wallMs", "gcSeconds", "gcMs", "scavenges", "scavengeSeconds", "scavengeMs",
+	"fullGCs", "fullGCSeconds", "fullGCMs", "source"}
 
 // ParseStatsLine reads a "gctune-stats {json}" line; ok is false when line is not one.
 func ParseStatsLine(line string) (m Measured, ok bool, err error) {
@@ -92,14 +137,14 @@ func (f measuredFile) measured() (Measured, error) {
 		case s != nil && ms != nil:
 			return nil, fmt.Errorf("%s and %s both given: give the time once", sKey, msKey)
 		case s != nil:
-			if !finiteNonNeg(*s) {
-				return nil, fmt.Errorf("%s = %v: must be a finite number ≥ 0", sKey, *s)
+			if !finiteNonNeg(*s) || *s > MaxMeasuredSeconds {
+				return nil, fmt.Errorf("%s = %v: must be a number of seconds from 0 to %g", sKey, *s, MaxMeasuredSeconds)
 			}
 			v := *s
 			return &v, nil
 		case ms != nil:
-			if !finiteNonNeg(*ms) {
-				return nil, fmt.Errorf("%s = %v: must be a finite number ≥ 0", msKey, *ms)
+			if !finiteNonNeg(*ms) || *ms > MaxMeasuredSeconds*1000 {
+				return nil, fmt.Errorf("%s = %v: must be a number of milliseconds from 0 to %g", msKey, *ms, MaxMeasuredSeconds*1000)
 			}
 			v := *ms / 1000
 			return &v, nil
@@ -110,8 +155,8 @@ func (f measuredFile) measured() (Measured, error) {
 		if c == nil {
 			return nil, nil
 		}
-		if !finiteNonNeg(*c) || *c != math.Trunc(*c) {
-			return nil, fmt.Errorf("%s = %v: must be a whole number ≥ 0", key, *c)
+		if !finiteNonNeg(*c) || *c != math.Trunc(*c) || *c > MaxMeasuredCount {
+			return nil, fmt.Errorf("%s = %v: must be a whole number from 0 to %g", key, *c, float64(MaxMeasuredCount))
 		}
 		n := int64(*c)
 		return &n, nil
@@ -144,8 +189,8 @@ func (f measuredFile) measured() (Measured, error) {
 
 // Validate checks that the GC times fit in the wall time.
 func (m Measured) Validate() error {
-	if !(m.WallSeconds > 0) || math.IsInf(m.WallSeconds, 0) {
-		return fmt.Errorf("wallSeconds = %v: must be a finite number > 0", m.WallSeconds)
+	if !(m.WallSeconds > 0) || m.WallSeconds > MaxMeasuredSeconds {
+		return fmt.Errorf("wallSeconds = %v: must be a number of seconds above 0, at most %g", m.WallSeconds, MaxMeasuredSeconds)
 	}
 	for _, t := range []struct {
 		key string

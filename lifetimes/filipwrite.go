@@ -75,15 +75,6 @@ type SampleReport struct {
 	SamplingRate float64
 }
 
-// sampledRow is one recorded allocation before its death is put on the export's clock.
-type sampledRow struct {
-	class     uint32
-	size      uint32
-	birth     uint64 // parameter 34 after the allocation
-	deathProf uint64 // death on the profile's clock
-	alive     bool
-}
-
 // WriteFiLiPSample writes p as the current FiLiP exporter (HEAD, layout FiLiPLayoutCurrent)
 // would have written it for a run that allocated exactly p's objects, profiled at 1/Every:
 // the CSV (quoted header, raw rows in allocation order) to csv and the JSON metadata (NeoJSON
@@ -112,8 +103,12 @@ func WriteFiLiPSample(p *Profile, csv, meta io.Writer, opts SampleOptions) (Samp
 	if start == 0 {
 		start = DefaultSampleStartBytes
 	}
-	rows, rep := sampleRows(p, every, opts.Phase, start, opts.OverheadBytes, opts.Seed)
-	if len(rows) == 0 {
+	// Two walks over the profile, the same allocations shuffled the same way: the first finds
+	// where parameter 34 ends and how the profiler's allocations move each death, the second
+	// writes each row as it is recorded. Nothing grows with the rows written.
+	var rows uint64
+	checkpoints, rep := sampleWalk(p, every, opts.Phase, start, opts.OverheadBytes, opts.Seed, func(int, uint64) { rows++ })
+	if rows == 0 {
 		return SampleReport{}, fmt.Errorf("%w: the profile has %d allocations, none at phase %d of 1/%d", ErrBadSample, rep.Allocations, opts.Phase, every)
 	}
 	bw := bufio.NewWriterSize(csv, 1<<20)
@@ -121,28 +116,31 @@ func WriteFiLiPSample(p *Profile, csv, meta io.Writer, opts SampleOptions) (Samp
 	bw.WriteByte('\n')
 	var buf []byte
 	var lifetimeSum float64
-	for _, r := range rows {
+	sampleWalk(p, every, opts.Phase, start, opts.OverheadBytes, opts.Seed, func(i int, at uint64) {
+		birth := start + at
 		death := rep.EndBytes
-		if !r.alive {
-			death = r.deathProf
+		if p.AliveAtEnd(i) {
+			rep.AliveAtEnd++
+		} else {
+			death = exportDeath(checkpoints, p.Death[i], start, birth, rep.EndBytes)
 		}
-		lifetimeSum += float64(death - r.birth)
+		lifetimeSum += float64(death - birth)
 		buf = strconv.AppendUint(buf[:0], death, 10)
 		buf = append(buf, ',')
-		buf = strconv.AppendUint(buf, uint64(r.size), 10)
+		buf = strconv.AppendUint(buf, uint64(p.SizeBytes[i]), 10)
 		buf = append(buf, ',')
-		buf = strconv.AppendUint(buf, r.birth, 10)
+		buf = strconv.AppendUint(buf, birth, 10)
 		buf = append(buf, ',')
-		buf = append(buf, p.ClassNames[r.class]...)
+		buf = append(buf, p.ClassNames[p.Class[i]]...)
 		buf = append(buf, ",0,0,"+sampleAllocator+",0\n"...)
 		bw.Write(buf)
-	}
+	})
 	if err := bw.Flush(); err != nil {
 		return SampleReport{}, fmt.Errorf("lifetimes: write sample CSV: %w", err)
 	}
-	rep.Rows = uint64(len(rows))
+	rep.Rows = rows
 	rep.SamplingRate = 1 / float64(every)
-	if err := writeSampleMeta(meta, rep, lifetimeSum/float64(len(rows)), opts); err != nil {
+	if err := writeSampleMeta(meta, rep, lifetimeSum/float64(rows), opts); err != nil {
 		return SampleReport{}, err
 	}
 	return rep, nil
@@ -153,12 +151,19 @@ func WriteFiLiPSample(p *Profile, csv, meta io.Writer, opts SampleOptions) (Samp
 // back to back; spread among their neighbours they no longer fill whole sampling windows.
 const sampleChunkCopies = 4096
 
-// sampleRows counts p's allocations and returns the recorded ones, their births and deaths
-// on the export's clock (absolute parameter 34), and the report's counts. Records are expanded
-// into their Weight allocations, shuffled (seeded) within chunks of about sampleChunkCopies
+// sampleCheckpoint is a change of shift: from profile clock at on, parameter 34 is start + the
+// profile's clock + shift.
+type sampleCheckpoint struct{ at, shift uint64 }
+
+// sampleWalk counts p's allocations and calls record(i, at) for each recorded one, in
+// allocation order: record i of p, parameter 34 − start just after its allocation. It returns
+// the checkpoints that move deaths onto the export's clock (exportDeath) and the report's
+// counts (Allocations, StartBytes, EndBytes, TotalExecutionTime). Records are expanded into
+// their Weight allocations, shuffled (seeded) within chunks of about sampleChunkCopies
 // allocations of consecutive records unless every record of the chunk weighs 1; a record
-// heavier than a chunk is expanded in place.
-func sampleRows(p *Profile, every, phase, start, overhead, seed uint64) ([]sampledRow, SampleReport) {
+// heavier than a chunk is expanded in place. The walk is deterministic: two walks with the
+// same arguments record the same allocations.
+func sampleWalk(p *Profile, every, phase, start, overhead, seed uint64, record func(i int, at uint64)) ([]sampleCheckpoint, SampleReport) {
 	var rep SampleReport
 	rep.StartBytes = start
 	rng := rand.New(rand.NewPCG(seed, 0x5a3b1e))
@@ -166,16 +171,10 @@ func sampleRows(p *Profile, every, phase, start, overhead, seed uint64) ([]sampl
 	// profiler's allocations so far, plus any drift of objects allocated past their record's
 	// span. checkpoints holds (profile clock, shift) each time it changes, to move deaths.
 	var shift uint64
-	type checkpoint struct{ at, shift uint64 }
-	checkpoints := []checkpoint{{0, 0}}
-	var rows []sampledRow
+	checkpoints := []sampleCheckpoint{{0, 0}}
 	var counted uint64 // allocations counted so far
 	var clock uint64   // parameter 34 − start after the last allocation
 	var seq []int32
-	record := func(i int, at uint64) {
-		rows = append(rows, sampledRow{class: p.Class[i], size: p.SizeBytes[i], birth: start + at,
-			deathProf: p.Death[i], alive: p.AliveAtEnd(i)})
-	}
 	n := p.Len()
 	for i := 0; i < n; {
 		clock = max(clock, p.Birth[i]+shift)
@@ -224,7 +223,7 @@ func sampleRows(p *Profile, every, phase, start, overhead, seed uint64) ([]sampl
 		if s := clock - endProf; s != shift {
 			shift = s
 			at := max(checkpoints[len(checkpoints)-1].at, endProf) // kept sorted
-			checkpoints = append(checkpoints, checkpoint{at, shift})
+			checkpoints = append(checkpoints, sampleCheckpoint{at, shift})
 		}
 		i = j
 	}
@@ -232,30 +231,26 @@ func sampleRows(p *Profile, every, phase, start, overhead, seed uint64) ([]sampl
 	rep.Allocations = counted
 	rep.EndBytes = start + end
 	rep.TotalExecutionTime = end
-	// Deaths on the export's clock: start + death + the shift in force at the death, at least
-	// the birth.
-	for j := range rows {
-		r := &rows[j]
-		if r.alive {
-			rep.AliveAtEnd++
-			continue
+	return checkpoints, rep
+}
+
+// exportDeath puts a death on the profile's clock onto the export's: start + death + the shift
+// in force at the death, at least the birth and at most the end.
+func exportDeath(checkpoints []sampleCheckpoint, deathProf, start, birth, end uint64) uint64 {
+	k, found := slices.BinarySearchFunc(checkpoints, deathProf, func(c sampleCheckpoint, t uint64) int {
+		switch {
+		case c.at < t:
+			return -1
+		case c.at > t:
+			return 1
 		}
-		k, found := slices.BinarySearchFunc(checkpoints, r.deathProf, func(c checkpoint, t uint64) int {
-			switch {
-			case c.at < t:
-				return -1
-			case c.at > t:
-				return 1
-			}
-			return 0
-		})
-		if !found {
-			k--
-		}
-		d := start + r.deathProf + checkpoints[k].shift
-		r.deathProf = max(min(d, rep.EndBytes), r.birth)
+		return 0
+	})
+	if !found {
+		k--
 	}
-	return rows, rep
+	d := start + deathProf + checkpoints[k].shift
+	return max(min(d, end), birth)
 }
 
 // writeSampleMeta writes the JSON as IllSimpleExporter>>jsonDictionary plus

@@ -15,6 +15,7 @@ import (
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/verify"
 )
@@ -60,6 +61,9 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 			}
 			cfg, err := loadConfig(cmd, ro.configFile)
 			if err != nil {
+				return err
+			}
+			if err := checkOutputsNotInputs(cmd, args, ro.configFile, cfg); err != nil {
 				return err
 			}
 			if len(args) == 1 {
@@ -156,7 +160,7 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 	if o.fromStudy != "" {
 		in, err = calibrateFromStudy(ctx, cfg, o)
 	} else {
-		in, err = calibrateFromFile(cfg, o)
+		in, err = calibrateFromFile(ctx, cfg, o)
 	}
 	if err != nil {
 		return err
@@ -197,51 +201,92 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 	return printCalibrate(w, &doc)
 }
 
-// checkCostOutput refuses to replace a file that is not a gctune cost file.
+// maxCostOutputHead is how much of an existing -o file calibrate reads to tell a gctune cost
+// file (about a kilobyte) from another file it must not replace.
+const maxCostOutputHead = 64 << 10
+
+// checkCostOutput refuses to replace a regular file that is not a gctune cost file. It reads at
+// most maxCostOutputHead+1 bytes of it: a larger file is not a cost file. A device or FIFO
+// (/dev/null, a named pipe) is not read at all: it is written in place, as every output is.
 func checkCostOutput(path string) error {
 	if path == "" {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return usageErrorf("-o %w", err)
 	}
+	if !st.Mode().IsRegular() {
+		return nil
+	}
+	notCost := usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
+	if st.Size() > maxCostOutputHead {
+		return notCost
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return usageErrorf("-o %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCostOutputHead+1))
+	if err != nil {
+		return usageErrorf("-o %w", err)
+	}
+	if len(data) > maxCostOutputHead {
+		return notCost
+	}
 	if _, _, err := costfit.ReadFile(bytes.NewReader(data), path); err != nil {
-		return usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
+		return notCost
 	}
 	return nil
 }
 
-func calibrateFromFile(cfg Config, o calibrateOptions) (*calibrateInput, error) {
+func calibrateFromFile(ctx context.Context, cfg Config, o calibrateOptions) (*calibrateInput, error) {
 	if o.profile == "" {
 		return nil, usageErrorf("calibrate needs the profile the measured run is of (a workload, spec or recorded profile)")
 	}
-	f, err := os.Open(o.measured)
+	m, err := readMeasured(ctx, o.measured)
 	if err != nil {
-		return nil, usageErrorf("measured %w", err)
-	}
-	defer f.Close()
-	m, err := costfit.ParseMeasured(f, o.measured)
-	if err != nil {
-		return nil, asUsage(err)
+		return nil, err
 	}
 	opts, err := cfg.openOptions()
 	if err != nil {
 		return nil, err
 	}
-	p, info, err := lifetimes.Open(o.profile, opts)
+	p, info, err := openProfile(ctx, o.profile, opts)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, inputError(err)
 	}
-	base, baseName, err := loadCost(cfg)
+	base, baseName, err := loadCostContext(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return &calibrateInput{profile: p, ref: o.profile, info: newProfileInfo(info, p), vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
 		measured: m, measuredFrom: o.measured}, nil
+}
+
+// readMeasured reads --measured (costfit.ParseMeasured: at most 16 MiB), a FIFO or pipe as a
+// stream whose wait ctx ends.
+func readMeasured(ctx context.Context, path string) (costfit.Measured, error) {
+	var m costfit.Measured
+	err := infile.Do(ctx, func() error {
+		f, err := os.Open(path)
+		if err != nil {
+			return usageErrorf("measured %w", err)
+		}
+		defer f.Close()
+		if m, err = costfit.ParseMeasured(f, path); err != nil {
+			return asUsage(err)
+		}
+		return nil
+	}, path)
+	if err != nil {
+		return costfit.Measured{}, inputError(err)
+	}
+	return m, nil
 }
 
 // calibrateFromStudy takes the measurement from the latest verify session of the study: the
@@ -298,7 +343,7 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 	}
 	base, baseName := sp.Cost, "study "+o.fromStudy
 	if cfg.Cost != "" {
-		if base, baseName, err = loadCost(cfg); err != nil {
+		if base, baseName, err = loadCostContext(ctx, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -308,10 +353,10 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 
 func printCalibrate(w io.Writer, d *calibrateDoc) error {
 	ew := errwriter.New(w)
-	ew.Printf("%s at the default GC parameters (%s records), measured: %s\n", d.Profile, formatCount(uint64(d.Records)), d.MeasuredFrom)
+	ew.Printf("%s at the default GC parameters (%s records), measured: %s\n", quoteName(d.Profile), formatCount(uint64(d.Records)), terminalSafe(d.MeasuredFrom))
 	ew.Printf("fit: %s\n", d.Fit.Method)
 	s := d.Fit.Scales
-	ew.Printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", d.Base, s.Mutator, s.Scavenge, s.FullGC)
+	ew.Printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", terminalSafe(d.Base), s.Mutator, s.Scavenge, s.FullGC)
 	m := d.Measured
 	opt := func(v *float64) string {
 		if v == nil {
@@ -330,7 +375,7 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 		gc = secs(v)
 	}
 	rows := [][4]string{
-		{"", "measured", "calibrated", d.Base},
+		{"", "measured", "calibrated", terminalSafe(d.Base)},
 		{"wall time", secs(m.WallSeconds), secs(d.Simulated.WallSeconds), secs(d.BaseSimulated.WallSeconds)},
 		{"GC time", gc, secs(d.Simulated.GCSeconds), secs(d.BaseSimulated.GCSeconds)},
 		{"scavenge time", opt(m.ScavengeSeconds), secs(d.Simulated.ScavengeSeconds), secs(d.BaseSimulated.ScavengeSeconds)},
@@ -347,7 +392,7 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 		ew.Printf("note: %s\n", n)
 	}
 	if d.Output != "" {
-		ew.Printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", d.Output, d.Output, d.Output)
+		ew.Printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", quoteName(d.Output), quoteName(d.Output), quoteName(d.Output))
 	} else {
 		ew.Printf("-o FILE writes the calibrated cost model\n")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -419,8 +420,11 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		return Config{}, err
 	}
 	if source != "" {
-		data, err := lifetimes.ReadCapped(source, maxConfigBytes, "config file")
-		if errors.Is(err, lifetimes.ErrTooLarge) {
+		data, err := infile.ReadAll(cmd.Context(), source, maxConfigBytes, "config file")
+		if ie := interruptedInput(err); ie != nil {
+			return Config{}, ie
+		}
+		if errors.Is(err, infile.ErrTooLarge) {
 			return Config{}, usageErrorf("config %s: larger than the %d MiB a config file may have", source, maxConfigBytes>>20)
 		}
 		if err != nil {

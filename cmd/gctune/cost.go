@@ -1,12 +1,15 @@
 package main
 
 import (
-	"os"
+	"bytes"
+	"context"
+	"errors"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/infile"
 )
 
 // builtinCost names the built-in cost model where output says which cost a command used.
@@ -21,15 +24,25 @@ func addCostFlag(cmd *cobra.Command) {
 // cost (--cost, GCTUNE_COST), or the built-in model. A missing or malformed file is a usage
 // error naming it.
 func loadCost(cfg Config) (heapsim.Cost, string, error) {
+	return loadCostContext(context.Background(), cfg)
+}
+
+// loadCostContext is loadCost, its wait for a FIFO's writer given up when ctx is done. The
+// file is read no further than costfit.MaxCostBytes+1 bytes (/dev/zero is refused).
+func loadCostContext(ctx context.Context, cfg Config) (heapsim.Cost, string, error) {
 	if cfg.Cost == "" {
 		return heapsim.DefaultCost(), builtinCost, nil
 	}
-	f, err := os.Open(cfg.Cost)
-	if err != nil {
+	data, err := infile.ReadAll(ctx, cfg.Cost, costfit.MaxCostBytes, "cost file")
+	switch {
+	case interruptedInput(err) != nil:
+		return heapsim.Cost{}, "", interruptedInput(err)
+	case errors.Is(err, infile.ErrTooLarge):
+		return heapsim.Cost{}, "", usageErrorf("cost file %s: larger than the %d MiB a cost file may have: not a cost file", cfg.Cost, costfit.MaxCostBytes>>20)
+	case err != nil:
 		return heapsim.Cost{}, "", usageErrorf("cost %w", err)
 	}
-	defer f.Close()
-	_, c, err := costfit.ReadFile(f, cfg.Cost)
+	_, c, err := costfit.ReadFile(bytes.NewReader(data), cfg.Cost)
 	if err != nil {
 		return heapsim.Cost{}, "", asUsage(err)
 	}

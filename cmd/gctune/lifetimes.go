@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -46,6 +49,7 @@ gctune profile (.gcprof).`,
 				return err
 			}
 			return runLifetimes(cmd.OutOrStdout(), lifetimesOptions{
+				Ctx:      cmd.Context(),
 				Ref:      args[0],
 				Stderr:   cmd.ErrOrStderr(),
 				Open:     open,
@@ -75,6 +79,8 @@ gctune profile (.gcprof).`,
 
 // lifetimesOptions are the inputs of runLifetimes.
 type lifetimesOptions struct {
+	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
+	Ctx context.Context
 	// Ref is the workload name or profile file.
 	Ref      string
 	Open     lifetimes.OpenOptions
@@ -148,9 +154,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 			return asUsage(err)
 		}
 	}
-	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err) // unknown workload, unreadable or malformed input
+		return inputError(err) // unknown workload, unreadable or malformed input
 	}
 	sum, err := lifetimes.Summarize(p, o.Analysis)
 	if err != nil {
@@ -214,14 +220,14 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 		if *in.Resolution != 0 {
 			res = fmt.Sprintf("resolution %g", *in.Resolution)
 		}
-		ew.Printf("%s (%s %s, seed %d, %s)\n", in.Ref, in.Kind, in.Workload, *in.Seed, res)
+		ew.Printf("%s (%s %s, seed %d, %s)\n", quoteName(in.Ref), in.Kind, quoteName(in.Workload), *in.Seed, res)
 	default:
-		ew.Printf("%s (%s profile%s)\n", in.Ref, in.Kind, profilerSuffix(s.Profiler))
+		ew.Printf("%s (%s profile%s)\n", quoteName(in.Ref), in.Kind, profilerSuffix(s.Profiler))
 	}
 	if f := in.FiLiP; f != nil {
 		ew.Printf("  FiLiP %s rows, %s skipped; clock %s\n", formatCount(uint64(f.Rows)), formatCount(uint64(f.SkippedRows)), f.Clock)
 		for _, m := range f.FirstSkipped {
-			ew.Printf("  skipped: %s\n", m)
+			ew.Printf("  skipped: %s\n", terminalSafe(m))
 		}
 	}
 	if in.Rebuild != nil {
@@ -254,10 +260,9 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 
 	if len(s.Largest) > 0 {
 		ew.Printf("\nlargest objects\n")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		tew = errwriter.New(tw)
-		tew.Printf("  SIZE\tSLOTS\tCOUNT\tCLASS\tBORN AT\tLIFETIME\tNOTES\n")
-		for _, l := range s.Largest {
+		// Two passes, widths then rows, as tabwriter would align them, without holding a
+		// million rows (--top 1000000) in a tabwriter's buffer.
+		largestRow := func(l lifetimes.LargeObject) [7]string {
 			var notes []string
 			if l.OldSpace {
 				notes = append(notes, "old space")
@@ -269,13 +274,33 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 			if s.EndBytes > 0 {
 				born = float64(l.BirthBytes) / float64(s.EndBytes)
 			}
-			tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", units.FormatBytes(uint64(l.SizeBytes)), formatCount(uint64(l.Slots)),
-				formatCount(uint64(l.Weight)), l.Class, formatPercent(born), formatPercent(l.Lifetime), strings.Join(notes, ", "))
+			return [7]string{"  " + units.FormatBytes(uint64(l.SizeBytes)), formatCount(uint64(l.Slots)),
+				formatCount(uint64(l.Weight)), quoteName(l.Class), formatPercent(born), formatPercent(l.Lifetime), strings.Join(notes, ", ")}
 		}
-		if tew.Err() != nil {
-			return tew.Err()
+		header := [7]string{"  SIZE", "SLOTS", "COUNT", "CLASS", "BORN AT", "LIFETIME", "NOTES"}
+		var wid [7]int
+		widen := func(r [7]string) {
+			for i, c := range r {
+				wid[i] = max(wid[i], utf8.RuneCountInString(c))
+			}
 		}
-		if err := tw.Flush(); err != nil {
+		widen(header)
+		for _, l := range s.Largest {
+			widen(largestRow(l))
+		}
+		bw := bufio.NewWriterSize(w, 1<<16)
+		print := func(r [7]string) {
+			for i, c := range r[:6] {
+				bw.WriteString(padRight(c, wid[i]+2))
+			}
+			bw.WriteString(r[6])
+			bw.WriteByte('\n')
+		}
+		print(header)
+		for _, l := range s.Largest {
+			print(largestRow(l))
+		}
+		if err := bw.Flush(); err != nil {
 			return err
 		}
 	}
@@ -289,7 +314,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	tew = errwriter.New(tw)
 	tew.Printf("  CLASS\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\n")
 	for _, c := range rows {
-		tew.Printf("  %s\t%s\t%s\t%s\t%s\n", c.Class, formatPercent(c.AllocationShare), formatPercent(c.ByteShare),
+		tew.Printf("  %s\t%s\t%s\t%s\t%s\n", quoteName(c.Class), formatPercent(c.AllocationShare), formatPercent(c.ByteShare),
 			formatPercent(c.AverageLifetime), formatPercent(c.LongLivedShare))
 	}
 	if tew.Err() != nil {
@@ -311,7 +336,7 @@ func profilerSuffix(p string) string {
 	if p == "" {
 		return ""
 	}
-	return " from " + p
+	return " from " + quoteName(p)
 }
 
 // histBarWidth is the width of the histogram's bars, in cells, for the largest share.

@@ -47,7 +47,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	err = note.nameDamaged(err)
 	note.finish(err)
 	if err != nil {
-		fmt.Fprintf(stderr, "gctune: %s%s\n", userMessage(err), errorHint(cmd, err))
+		// Escaped: a message may quote a name or a line from the input.
+		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(userMessage(err)+errorHint(cmd, err)))
 	}
 	return exitCode(err)
 }

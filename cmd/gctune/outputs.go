@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/outfile"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/studies"
 )
 
 // outputFlags names, per command, the flags that name a file the command writes (dirFlags: a
@@ -37,6 +40,11 @@ func checkOutputFlags(cmd *cobra.Command, _ []string) error {
 		if err := outfile.Check(f.Value.String()); err != nil {
 			return fmt.Errorf("--%s: %w", name, err)
 		}
+		if cmd.Name() == "sample" { // and the metadata beside the CSV
+			if err := outfile.Check(sampleMetaPath(f.Value.String())); err != nil {
+				return fmt.Errorf("--%s: %w", name, err)
+			}
+		}
 	}
 	for _, name := range spec.dirs {
 		f := cmd.Flags().Lookup(name)
@@ -60,4 +68,75 @@ func checkOutputDir(dir string) error {
 		return outfile.Check(filepath.Join(dir, "figure.png"))
 	}
 	return outfile.Check(filepath.Clean(dir))
+}
+
+// profileArgCommands are the commands whose arguments are profiles (files read as inputs).
+var profileArgCommands = map[string]bool{"lifetimes": true, "simulate": true, "sample": true, "calibrate": true,
+	"optimize": true, "create": true}
+
+// checkOutputsNotInputs refuses, before any work, an output of cmd (its output flags, and the
+// .json that sample writes beside its CSV) that is one of its own inputs, by device and inode:
+// a profile argument or the metadata beside it (--meta), --measured, the cost file, the
+// configuration file, and the SQLite study database of a command that takes --storage.
+// `report --storage r.db -o r.db` would write the page over the database, `simulate ev.csv
+// --events ev.csv` the event log over the profile. The error is an *outfile.Error naming the
+// flag (exit code 2).
+func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string, cfg Config) error {
+	spec, ok := outputFlags[cmd.Name()]
+	if !ok {
+		return nil
+	}
+	var inputs []string
+	if profileArgCommands[cmd.Name()] {
+		meta := ""
+		if f := cmd.Flags().Lookup("meta"); f != nil {
+			meta = f.Value.String()
+		}
+		for _, a := range args {
+			inputs = append(inputs, profileFiles(a, lifetimes.OpenOptions{FiLiPJSONPath: meta})...)
+		}
+	}
+	for _, name := range []string{"measured", "meta"} {
+		if f := cmd.Flags().Lookup(name); f != nil {
+			inputs = append(inputs, f.Value.String())
+		}
+	}
+	if configFile == "" {
+		configFile = defaultConfigFile
+	}
+	inputs = append(inputs, configFile, cfg.Cost)
+	if cmd.Flags().Lookup("storage") != nil {
+		inputs = append(inputs, sqlitePath(cfg.Storage))
+	}
+	for _, name := range spec.files {
+		f := cmd.Flags().Lookup(name)
+		if f == nil || f.Value.String() == "" {
+			continue
+		}
+		outputs := []string{f.Value.String()}
+		if cmd.Name() == "sample" {
+			outputs = append(outputs, sampleMetaPath(f.Value.String()))
+		}
+		if err := outfile.CheckNotInputs(outputs, inputs); err != nil {
+			return fmt.Errorf("--%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// sqlitePath is the SQLite file a storage value names, "" for PostgreSQL or a URL it does not
+// know (studies.Open refuses those).
+func sqlitePath(storage string) string {
+	lower := strings.ToLower(storage)
+	switch {
+	case storage == "":
+		return studies.DefaultPath
+	case strings.HasPrefix(lower, "sqlite://"):
+		return storage[len("sqlite://"):]
+	case strings.HasPrefix(lower, "sqlite:"):
+		return storage[len("sqlite:"):]
+	case strings.Contains(storage, "://"):
+		return ""
+	}
+	return storage
 }

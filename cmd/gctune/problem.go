@@ -175,6 +175,9 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		return nil
 	}
 	for _, ref := range refs {
+		if err := refuseStreamProfile(ref, opts); err != nil {
+			return nil, err
+		}
 		p, info, err := lifetimes.Open(ref, opts)
 		if err != nil {
 			return nil, asUsage(err)

@@ -90,7 +90,7 @@ func newProfileInfo(info *lifetimes.OpenInfo, p *lifetimes.Profile) profileInfoD
 //	profile run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04), layout textualAllocatorMethod; clock bytes (...); sampling rate 0.01
 func formatProfileLine(d profileInfoDoc) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "profile %s: ", d.Ref)
+	fmt.Fprintf(&b, "profile %s: ", quoteName(d.Ref))
 	switch d.Kind {
 	case lifetimes.SourceFiLiP:
 		fmt.Fprintf(&b, "FiLiP export, era %s, layout %s; ", d.Era, d.Layout)
@@ -145,7 +145,7 @@ func withDefaultRuns(ds []profileInfoDoc, prob *objective.Problem) []profileInfo
 func printProfileInfo(w io.Writer, d profileInfoDoc) {
 	fmt.Fprintln(w, d.Line)
 	for _, m := range d.Warnings {
-		fmt.Fprintf(w, "warning: %s: %s\n", d.Ref, m)
+		fmt.Fprintf(w, "warning: %s: %s\n", quoteName(d.Ref), terminalSafe(m))
 	}
 }
 

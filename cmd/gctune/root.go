@@ -162,6 +162,9 @@ func (ro *rootOptions) withConfig(run func(cmd *cobra.Command, args []string, cf
 		if err != nil {
 			return err
 		}
+		if err := checkOutputsNotInputs(cmd, args, ro.configFile, cfg); err != nil {
+			return err
+		}
 		return run(cmd, args, cfg)
 	}
 }

@@ -1,12 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
 )
 
@@ -49,6 +49,7 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 			o.Ref = args[0]
 			o.VM = cfg.Simulate.VMFacts()
 			o.JSON = ro.json
+			o.Ctx = cmd.Context()
 			return runSample(cmd.OutOrStdout(), o)
 		}),
 	}
@@ -67,6 +68,8 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 }
 
 type sampleOptions struct {
+	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
+	Ctx        context.Context
 	Ref        string
 	Open       lifetimes.OpenOptions
 	VM         heapsim.Params
@@ -148,19 +151,22 @@ func runSample(w io.Writer, o sampleOptions) error {
 	if !strings.EqualFold(filepath.Ext(o.Out), ".csv") {
 		return usageErrorf("-o %s: the export's name must end in .csv (its metadata goes beside it, in .json)", o.Out)
 	}
-	metaPath := strings.TrimSuffix(o.Out, filepath.Ext(o.Out)) + ".json"
-	if !o.Force {
-		for _, p := range []string{o.Out, metaPath} {
-			if _, err := os.Lstat(p); err == nil {
-				return usageErrorf("%s exists: not replaced (--force replaces it)", p)
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return asUsage(fmt.Errorf("%s: %w", p, err))
-			}
+	metaPath := sampleMetaPath(o.Out)
+	for _, p := range []string{o.Out, metaPath} {
+		if err := outfile.Check(p); err != nil {
+			return err
+		}
+		// A file (or a link to one) is replaced only with --force; a device or FIFO is
+		// written in place, a dangling link creates its target.
+		if replaces, err := outfile.Replaces(p); err != nil {
+			return err
+		} else if replaces && !o.Force {
+			return usageErrorf("%s exists: not replaced (--force replaces it)", p)
 		}
 	}
-	p, _, err := lifetimes.Open(o.Ref, o.Open)
+	p, _, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err)
+		return inputError(err)
 	}
 	st, err := heapsim.Run(p, o.VM, heapsim.DefaultCost(), heapsim.Options{})
 	if err != nil {
@@ -188,59 +194,32 @@ func runSample(w io.Writer, o sampleOptions) error {
 	}
 	ew := errwriter.New(w)
 	ew.Printf("wrote %s and %s: %s rows of %s allocations (1/%d, phase %d, seed %d), %s force-finalized at stop\n",
-		o.Out, metaPath, formatCount(rep.Rows), formatCount(rep.Allocations), every, o.Phase, o.Seed, formatCount(rep.AliveAtEnd))
+		quoteName(o.Out), quoteName(metaPath), formatCount(rep.Rows), formatCount(rep.Allocations), every, o.Phase, o.Seed, formatCount(rep.AliveAtEnd))
 	ew.Printf("  parameter 34 from %s to %s (totalExecutionTime %s bytes); totalScavenges %d, totalFullGCs %d (simulated VM defaults)\n",
 		formatCount(rep.StartBytes), formatCount(rep.EndBytes), formatCount(rep.TotalExecutionTime), st.Scavenges, st.FullGCs)
 	return ew.Err()
 }
 
-// writeSamplePair writes the CSV and its JSON into temporary files beside them, renamed only
-// once both are complete, so a failure leaves neither half-written.
+// writeSamplePair writes the CSV and its JSON as outfile.WritePair does: each regular file
+// through a temporary file renamed only once both are complete, so a failure leaves neither
+// half-written; links written through, devices and FIFOs in place, modes kept.
 func writeSamplePair(p *lifetimes.Profile, csvPath, metaPath string, opts lifetimes.SampleOptions) (rep lifetimes.SampleReport, err error) {
-	var temps []*os.File
-	defer func() {
-		for _, f := range temps {
-			f.Close()
-			if err != nil {
-				os.Remove(f.Name())
-			}
+	var bad error
+	err = outfile.WritePair([2]string{csvPath, metaPath}, func(csv, meta io.Writer) error {
+		var err error
+		rep, err = lifetimes.WriteFiLiPSample(p, csv, meta, opts)
+		if errors.Is(err, lifetimes.ErrBadSample) {
+			bad = err // the options' fault, not the output's
 		}
-	}()
-	create := func(path string) (*os.File, error) {
-		dir, base := filepath.Split(path)
-		if dir == "" {
-			dir = "."
-		}
-		f, err := os.CreateTemp(dir, "."+base+".tmp*")
-		if err != nil {
-			return nil, fmt.Errorf("sample: cannot write %s: %w", path, errors.Unwrap(err))
-		}
-		temps = append(temps, f)
-		return f, f.Chmod(0o644)
+		return err
+	})
+	if bad != nil {
+		return rep, bad
 	}
-	cf, err := create(csvPath)
-	if err != nil {
-		return rep, err
-	}
-	mf, err := create(metaPath)
-	if err != nil {
-		return rep, err
-	}
-	if rep, err = lifetimes.WriteFiLiPSample(p, cf, mf, opts); err != nil {
-		return rep, err
-	}
-	for _, f := range temps {
-		if err = f.Close(); err != nil {
-			return rep, fmt.Errorf("sample: %w", err)
-		}
-	}
-	// Errors name the outputs, never the temporary files.
-	if err = os.Rename(mf.Name(), metaPath); err != nil {
-		return rep, fmt.Errorf("sample: cannot write %s", metaPath)
-	}
-	if err = os.Rename(cf.Name(), csvPath); err != nil {
-		os.Remove(metaPath)
-		return rep, fmt.Errorf("sample: cannot write %s", csvPath)
-	}
-	return rep, nil
+	return rep, err
+}
+
+// sampleMetaPath is the metadata file sample writes beside the CSV out.
+func sampleMetaPath(out string) string {
+	return strings.TrimSuffix(out, filepath.Ext(out)) + ".json"
 }

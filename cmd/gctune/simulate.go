@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -64,11 +65,11 @@ how benchmark scripts in other languages drive the simulator.`,
 			if err != nil {
 				return err
 			}
-			cost, _, err := loadCost(cfg)
+			cost, _, err := loadCostContext(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
-			o := simulateOptions{Stderr: cmd.ErrOrStderr(), Ref: args[0], Open: open,
+			o := simulateOptions{Ctx: cmd.Context(), Stderr: cmd.ErrOrStderr(), Ref: args[0], Open: open,
 				Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost}
 			if batch {
 				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), o)
@@ -115,6 +116,8 @@ func addSimulateFlags(cmd *cobra.Command) {
 
 // simulateOptions are the inputs of runSimulate.
 type simulateOptions struct {
+	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
+	Ctx     context.Context
 	Ref     string
 	Open    lifetimes.OpenOptions
 	Given   heapsim.Params
@@ -196,9 +199,9 @@ type runDoc struct {
 }
 
 func runSimulate(w io.Writer, o simulateOptions) error {
-	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err)
+		return inputError(err)
 	}
 	doc := simulateDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Records: p.Len()}
 	run := func(params heapsim.Params, opts heapsim.Options) runDoc {
@@ -279,7 +282,7 @@ func eventRow(e *heapsim.Event) []string {
 
 func printSimulate(w io.Writer, d *simulateDoc) error {
 	ew := errwriter.New(w)
-	ew.Printf("%s: %s records\n", d.Input.Ref, formatCount(uint64(d.Records)))
+	ew.Printf("%s: %s records\n", quoteName(d.Input.Ref), formatCount(uint64(d.Records)))
 	if d.Input.Rebuild != nil {
 		ew.Printf("%s\n", d.Input.Rebuild)
 	}
@@ -323,7 +326,7 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 		ew.Printf("%s\n", strings.TrimRight(line, " "))
 	}
 	if pr != nil {
-		ew.Printf("\nprofiled run: %s\n", pr.Source)
+		ew.Printf("\nprofiled run: %s\n", terminalSafe(pr.Source))
 	}
 	for _, r := range []struct {
 		name string
@@ -342,7 +345,7 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 			r.MeanDefault/r.MeanGiven, slices.Min(r.Speedups), slices.Max(r.Speedups))
 	}
 	if d.Events != "" {
-		ew.Printf("event log: %s\n", d.Events)
+		ew.Printf("event log: %s\n", quoteName(d.Events))
 	}
 	return ew.Err()
 }
@@ -422,9 +425,9 @@ type batchResult struct {
 
 // runSimulateBatch simulates one workload for many parameter sets read from r.
 func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
-	p, info, err := lifetimes.Open(o.Ref, o.Open)
+	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
-		return asUsage(err)
+		return inputError(err)
 	}
 	def, err := heapsim.Simulate(p, o.Default, o.Cost)
 	if err != nil {

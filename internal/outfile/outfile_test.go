@@ -215,3 +215,28 @@ func TestReadOnlyFileNotReplaced(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "old", string(b))
 }
+
+// An output that is one of the inputs, under any name, is refused; distinct files, missing
+// ones and devices are not.
+func TestCheckNotInputs(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "r.db")
+	require.NoError(t, os.WriteFile(in, []byte("db"), 0o644))
+	link := filepath.Join(dir, "link.html")
+	require.NoError(t, os.Symlink("r.db", link))
+	hard := filepath.Join(dir, "hard.html")
+	require.NoError(t, os.Link(in, hard))
+	other := filepath.Join(dir, "other.html")
+	require.NoError(t, os.WriteFile(other, nil, 0o644))
+	for _, out := range []string{in, link, hard, "./" + filepath.Base(in)} {
+		if out[0] == '.' {
+			t.Chdir(dir)
+		}
+		err := CheckNotInputs([]string{filepath.Join(dir, "new.html"), out}, []string{"missing", in})
+		var oe *Error
+		require.ErrorAs(t, err, &oe, out)
+		assert.Equal(t, "cannot write "+out+": is the input "+in+": not writing over it", err.Error())
+	}
+	require.NoError(t, CheckNotInputs([]string{other, filepath.Join(dir, "new.html"), ""}, []string{in, "", "missing"}))
+	require.NoError(t, CheckNotInputs([]string{"/dev/null"}, []string{"/dev/null"}))
+}
