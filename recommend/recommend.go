@@ -164,7 +164,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 		}
 		res := make([]objective.Result, len(tries))
 		for k := range tries {
-			if res[k], err = j.decision(Params(r.Point, trial[k], base)); err != nil {
+			if res[k], err = putBackJudged(j, Params(r.Point, r.AtDefault, base), Params(r.Point, trial[k], base), cur.Value, s.Tolerance); err != nil {
 				return nil, err
 			}
 		}
@@ -273,6 +273,35 @@ func robustness(j *judge, r *Recommendation, limit float64, rejudged int, statis
 // defaultStatistic is the defaults' value on the replicas, reduced by the problem's statistic.
 func (rb *Robustness) defaultStatistic(prob *objective.Problem) float64 {
 	return prob.Settings().Statistic.Reduce(rb.DefaultValues)
+}
+
+// screenRefusal is the cost on the screening replicas from which a change put back is refused
+// without judging it on the others: five tolerances, and at least 5 %, is far beyond what the
+// other replicas could bring back under the tolerance.
+func screenRefusal(tol float64) float64 { return max(5*tol, 0.05) }
+
+// putBackJudged judges params, a change of the configuration at (judged value curValue) put
+// back. With replicas it is judged on the screening replicas first: a change whose cost there
+// is beyond screenRefusal is refused on them (its value is curValue times 1 + that cost), the
+// others are judged on the decision replicas.
+func putBackJudged(j *judge, at, params heapsim.Params, curValue, tol float64) (objective.Result, error) {
+	if j.robust() && j.decide > screenReplicas {
+		ref, err := j.screen(at)
+		if err != nil {
+			return objective.Result{}, err
+		}
+		res, err := j.screen(params)
+		if err != nil {
+			return objective.Result{}, err
+		}
+		if c := costOf(res, ref.Value); c >= screenRefusal(tol) {
+			if res.Feasible {
+				res.Value = curValue * (1 + c)
+			}
+			return res, nil
+		}
+	}
+	return j.decision(params)
 }
 
 // refusal says why a change may not be put back ("" when it may): it must stay feasible, cost

@@ -17,7 +17,7 @@ import (
 const (
 	// DefaultRejudge is how many of the search's best trials are judged again on the replicas
 	// the recommendation decides on (and as many of the smallest footprints near the best).
-	DefaultRejudge = 6
+	DefaultRejudge = 4
 	// DefaultDecisionReplicas is how many replicas (the first ones) the recommendation's
 	// decisions are judged on: paired comparisons (every configuration on the same replicas)
 	// settle with fewer than the statement's interval needs.
