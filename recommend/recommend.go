@@ -63,6 +63,10 @@ type Recommendation struct {
 	// KeepDefaults is true when Speedup is below 1 + KeepDefaultsWithin: the gain is not worth
 	// a change; Point still says what the best would be.
 	KeepDefaults bool `json:"keepDefaults"`
+	// Workloads are the recommendation's seconds against the defaults on each workload, when
+	// there are several (a sampled export's two hypotheses, several data sizes): the value and
+	// speedup above are then slowdowns aggregated over them. Nil for one workload.
+	Workloads []WorkloadFigures `json:"workloads,omitempty"`
 	// Robust is what the uncertainty model's replicas say (nil when the problem has none: the
 	// figures are then those of the single simulation). With it, every value above is judged
 	// on the replicas: Best, Chosen and the steps on the decision replicas, Value, Speedup and
@@ -214,6 +218,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	r.Value, r.Speedup = final.Value, r.DefaultValue/final.Value
 	r.PeakFootprintBytes, r.GCShare, r.TotalSeconds = final.Metrics.PeakFootprintBytes, final.Metrics.GCShare, final.Metrics.TotalSeconds
 	r.KeepDefaults = r.Speedup < 1+KeepDefaultsWithin
+	r.Workloads = workloadFigures(j, r.Params(base), final)
 	return r, nil
 }
 

@@ -13,47 +13,69 @@ import (
 )
 
 // WriteText writes the recommendation for a terminal: the verdict (the configuration, or keep
-// the defaults), its simulated figures, how it was chosen, what was put back and why, and what
-// each kept change is worth. seconds says whether the objective is in seconds (one workload)
-// or a slowdown.
+// the defaults), its simulated figures (with several workloads, each one's seconds against its
+// defaults, and which one the recommendation guards against), how it was chosen, what was put
+// back and why, and what each kept change is worth. seconds says whether the objective is in
+// seconds (one workload) or a slowdown. When the verdict is to keep the defaults, everything
+// after it is said of the configuration that would be applied anyway, as a hypothetical.
 func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	var b strings.Builder
 	val := func(v float64) string {
 		if seconds {
 			return Seconds(v)
 		}
-		return strconv.FormatFloat(v, 'g', 4, 64) + "×"
+		return Slowdown(v)
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	// ind is the indent of the lines on how the configuration was reached; would is how they
+	// speak of it: as done, or, when the defaults are kept, as what would be done.
+	ind, would := "  ", false
 	if r.KeepDefaults {
-		p("recommendation: keep the VM defaults. The fastest configuration found, trial %d, is %.3gx as fast (%s against %s): less than %s faster, within the model's error\n",
+		ind, would = "    ", true
+		p("recommendation: keep the VM defaults. The fastest configuration found, trial %d, is %.2fx as fast (%s against %s): less than %s faster, within the model's error\n",
 			r.Best.Number, r.DefaultValue/r.Best.Value, val(r.Best.Value), val(r.DefaultValue), Percent(KeepDefaultsWithin))
 		p("  it would be: %s (peak footprint %s)\n", DescribePoint(r.Best.Point), units.FormatBytes(r.Best.PeakFootprintBytes))
-		p("  with the fewest changes, trial %d (%.3gx, peak footprint %s): %s\n", r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
+		p("  were a change wanted anyway (not recommended), the fewest changes would be trial %d's, %.2fx as fast, peak footprint %s: %s; it would be reached so:\n",
+			r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
 	} else {
 		p("recommended: trial %d, %s\n", r.Trial, r.Describe())
-		if rb := r.Robust; rb != nil {
+		switch rb := r.Robust; {
+		case rb != nil && seconds:
 			p("  expected %s against %s with the defaults: %.2fx faster, over %d perturbed runs (%s; the defaults %s)\n",
 				val(r.Value), val(r.DefaultValue), r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val), IntervalText(rb.DefaultInterval(), val))
+		case rb != nil:
+			p("  expected %s the defaults' run time %s of each run: %.2fx faster, the mean over %d perturbed runs (%s)\n",
+				val(r.Value), r.aggregateWords(), r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val))
+		}
+		if rb := r.Robust; rb != nil {
+			r.writeWorkloads(p, "expected")
 			p("  the profiled run exactly as recorded: %s, %.2fx; peak footprint %s, GC share %s\n",
 				val(rb.NominalValue), rb.NominalSpeedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
-		} else {
+		} else if seconds {
 			p("  predicted (simulated) %s against %s with the defaults: %.2fx faster; peak footprint %s, GC share %s\n",
 				val(r.Value), val(r.DefaultValue), r.Speedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
+		} else {
+			p("  predicted (simulated) %s the defaults' run time %s: %.2fx faster; peak footprint %s, GC share %s\n",
+				val(r.Value), r.aggregateWords(), r.Speedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
+			r.writeWorkloads(p, "predicted")
 		}
 	}
 	if r.Chosen.Number != r.Best.Number {
-		p("  chosen as the smallest peak footprint among the %d trials within %s of the fastest, trial %d (%s, %s)\n",
-			r.Within, Percent(r.Tolerance), r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
+		p("%schosen as the smallest peak footprint among the %d trials within %s of the fastest, trial %d (%s, %s)\n",
+			ind, r.Within, Percent(r.Tolerance), r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
 	} else {
-		p("  the fastest trial, and the smallest peak footprint among the %d within %s of it\n", r.Within, Percent(r.Tolerance))
+		p("%sthe fastest trial, and the smallest peak footprint among the %d within %s of it\n", ind, r.Within, Percent(r.Tolerance))
+	}
+	putBack, kept := "put back to the VM default", "kept"
+	if would {
+		putBack, kept = "it would put back to the VM default", "it would keep"
 	}
 	for _, st := range r.PutBack {
-		p("  put back to the VM default: %s %s → %s, which costs %s (less than %s)\n",
-			st.Label, Value(st.Param, st.Value), Value(st.Param, st.Default), SignedPercent(st.Cost), Percent(r.Tolerance))
+		p("%s%s: %s %s → %s, which %s (less than %s)\n",
+			ind, putBack, st.Label, Value(st.Param, st.Value), Value(st.Param, st.Default), CostText(st.Cost), Percent(r.Tolerance))
 	}
 	for _, st := range r.Kept {
-		p("  kept: %s %s; put back alone it costs %s (%s)\n", st.Label, Value(st.Param, st.Value), keptCost(st), st.Why)
+		p("%s%s: %s %s; put back alone it %s (%s)\n", ind, kept, st.Label, Value(st.Param, st.Value), keptCost(st), st.Why)
 	}
 	if rb := r.Robust; rb != nil && !r.KeepDefaults {
 		for _, m := range rb.Moves {
@@ -68,6 +90,54 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeWorkloads writes one line per workload of several: its seconds under the
+// recommendation against its defaults, and the speedup; the one the recommendation guards
+// against (the largest slowdown, which the study minimises) says so. how is "expected" or
+// "predicted".
+func (r *Recommendation) writeWorkloads(p func(string, ...any), how string) {
+	for _, f := range r.Workloads {
+		guard := ""
+		if f.Worst {
+			guard = fmt.Sprintf("; the recommendation guards against this one (slowdown %s, the larger)", Slowdown(f.Slowdown))
+		}
+		p("  %s: %s %s against %s with the defaults, %.2fx faster%s\n",
+			f.Name, how, Seconds(f.Seconds), Seconds(f.DefaultSeconds), f.Speedup, guard)
+	}
+}
+
+// aggregateWords says how the workloads' slowdowns were combined: the worst one when the
+// figures mark one (aggregate max), else their mean.
+func (r *Recommendation) aggregateWords() string {
+	for _, f := range r.Workloads {
+		if f.Worst {
+			return "on the slower workload"
+		}
+	}
+	if len(r.Workloads) > 0 {
+		return "on average over the workloads"
+	}
+	return "at worst over the workloads"
+}
+
+// Slowdown writes a value of several workloads' objective, a run time over the defaults'
+// ("0.335×"): the defaults are 1×.
+func Slowdown(v float64) string {
+	return strconv.FormatFloat(v, 'g', 3, 64) + "×"
+}
+
+// CostText says what a change costs for a sentence: "costs 13.9 %", "saves 0.25 %" (a negative
+// cost: it makes the run faster), "costs nothing" (below 0.005 %).
+func CostText(f float64) string {
+	s := Percent(math.Abs(f))
+	switch {
+	case s == "0 %":
+		return "costs nothing"
+	case f < 0:
+		return "saves " + s
+	}
+	return "costs " + s
 }
 
 // MarginText says how far a kept parameter may move: "18 % lower or 40 % higher (or more)".
@@ -85,9 +155,9 @@ func MarginText(m Margin) string {
 // keptCost says what putting a kept change back costs.
 func keptCost(st Step) string {
 	if !st.Feasible {
-		return "feasibility (the configuration is then infeasible)"
+		return "costs feasibility (the configuration is then infeasible)"
 	}
-	return SignedPercent(st.Cost)
+	return CostText(st.Cost)
 }
 
 // Describe writes the configuration's changes in user terms, and which parameters stay at the
@@ -128,7 +198,7 @@ func Value(param string, v float64) string {
 		return units.FormatBytes(uint64(v))
 	case search.UnitProportion:
 		if v >= 1 {
-			return fmt.Sprintf("p = %.3g (keep all)", v)
+			return fmt.Sprintf("p = %.3g: all", v)
 		}
 		return fmt.Sprintf("p = %.3g", v)
 	}

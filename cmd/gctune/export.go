@@ -137,9 +137,9 @@ func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) exp
 	}}
 	// By name: a rebuilt sampled export is two workloads of one file (two hypotheses), each
 	// with its own fingerprint.
-	for _, w := range sp.Workloads {
-		meta.Workloads = append(meta.Workloads, w.name())
-		meta.Provenance.Fingerprints[w.name()] = w.Fingerprint
+	for i, n := range workloadNames(sp.Workloads) {
+		meta.Workloads = append(meta.Workloads, n)
+		meta.Provenance.Fingerprints[n] = sp.Workloads[i].Fingerprint
 	}
 	return meta
 }

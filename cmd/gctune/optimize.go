@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -262,16 +263,20 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock str
 
 // sessionDoc is the JSON document optimize and resume print.
 type sessionDoc struct {
-	Study        string        `json:"study"`
-	Storage      string        `json:"storage"`
-	Workloads    []workloadRef `json:"workloads"`
-	Reaped       []int         `json:"reaped,omitempty"`
-	TrialsRun    int           `json:"trialsRun"`
-	Finished     int           `json:"finished"`
-	Target       int           `json:"target"`
-	Interrupted  bool          `json:"interrupted,omitempty"`
-	DefaultValue float64       `json:"defaultValue"`
-	Best         *bestDoc      `json:"best,omitempty"`
+	Study     string        `json:"study"`
+	Storage   string        `json:"storage"`
+	Workloads []workloadRef `json:"workloads"`
+	// WorkloadNames name the workloads in words, in the same order (a sampled export's
+	// hypotheses: workloadNames); Aggregate combines their slowdowns (several workloads).
+	WorkloadNames []string `json:"workloadNames"`
+	Aggregate     string   `json:"aggregate,omitempty"`
+	Reaped        []int    `json:"reaped,omitempty"`
+	TrialsRun     int      `json:"trialsRun"`
+	Finished      int      `json:"finished"`
+	Target        int      `json:"target"`
+	Interrupted   bool     `json:"interrupted,omitempty"`
+	DefaultValue  float64  `json:"defaultValue"`
+	Best          *bestDoc `json:"best,omitempty"`
 	// Recommendation is what export writes (optimize and resume only).
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 	Plan           search.Plan               `json:"plan"`
@@ -354,9 +359,12 @@ func newSessionConfig(cfg Config, store *studies.Store, storage goptuna.Storage,
 
 // newSessionDoc describes a session's outcome.
 func newSessionDoc(res session.Result, name string, store *studies.Store, sp *studyProblem, prob *objective.Problem) sessionDoc {
-	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), Reaped: res.Reaped,
+	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), WorkloadNames: workloadNames(sp.Workloads), Reaped: res.Reaped,
 		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
 		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
+	if len(sp.Workloads) > 1 {
+		doc.Aggregate = cmp.Or(sp.Aggregate, string(objective.AggregateMax))
+	}
 	if res.HasBest {
 		doc.Best = newBestDoc(res.Best, prob.DefaultValue())
 	}
@@ -387,11 +395,20 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 	if seconds {
 		ew.Printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
 	} else {
-		ew.Printf("  predicted worst slowdown %.3f against the defaults: %.2fx faster\n", b.Value, b.Speedup)
+		how := "on the slower workload"
+		if d.Aggregate == string(objective.AggregateMean) {
+			how = "on average over the workloads"
+		}
+		ew.Printf("  predicted %s the defaults' run time %s: %.2fx faster (each workload's seconds: the recommendation below)\n",
+			recommend.Slowdown(b.Value), how, b.Speedup)
 	}
-	for _, p := range d.Profiles {
+	for i, p := range d.Profiles {
+		label := p.Ref
+		if i < len(d.WorkloadNames) {
+			label = d.WorkloadNames[i]
+		}
 		if line := formatProfiledBeside(p.Profiled, p.SimulatedDefault); line != "" {
-			ew.Printf("  %s: %s\n", p.Ref, line)
+			ew.Printf("  %s: %s\n", label, line)
 		}
 	}
 	if fp, err := strconv.ParseUint(b.Metrics[search.AttrFootprint], 10, 64); err == nil {

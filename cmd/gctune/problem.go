@@ -97,17 +97,49 @@ type workloadRef struct {
 	Spec string `json:"spec,omitempty"`
 }
 
-// name is the workload's name in the objective: its reference, marked for the second
-// hypothesis of a rebuilt sampled export (the unsampled large objects living to the end and
-// receiving the long-lived small ones; studies made before that hypothesis used "long").
+// name is the workload's name in the objective and in what commands print: its reference,
+// and for a sampled export searched under a hypothesis on the large objects the sample missed
+// (lifetimes.Hypothesis), that hypothesis in words (studies made before `stored` used
+// `long`). The estimate (auto) is marked only beside another hypothesis of the same file:
+// workloadNames.
 func (w workloadRef) name() string {
-	switch w.Rebuild {
-	case lifetimes.HypothesisStored.String():
-		return w.Ref + " [large objects long-lived, stored into]"
-	case lifetimes.HypothesisLong.String():
-		return w.Ref + " [large objects long-lived]"
+	if h := hypothesisWords(w.Rebuild); h != "" && w.Rebuild != lifetimes.HypothesisAuto.String() {
+		return w.Ref + ", " + h
 	}
 	return w.Ref
+}
+
+// hypothesisWords says in plain words what a rebuild mode assumes about the large objects a
+// sampled export missed ("" for none).
+func hypothesisWords(rebuild string) string {
+	switch rebuild {
+	case lifetimes.HypothesisAuto.String():
+		return "if the large objects the sample missed live as estimated from the sample"
+	case lifetimes.HypothesisStored.String():
+		return "if the large objects the sample missed live to the end and hold the long-lived small objects"
+	case lifetimes.HypothesisLong.String():
+		return "if the large objects the sample missed live to the end"
+	}
+	return ""
+}
+
+// workloadNames are the names of a study's workloads (name), the estimate of a sampled export
+// marked as a hypothesis too when the same file is searched under another one.
+func workloadNames(ws []workloadRef) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.name()
+		if w.Rebuild != lifetimes.HypothesisAuto.String() {
+			continue
+		}
+		for _, o := range ws {
+			if o.Ref == w.Ref && o.Rebuild != w.Rebuild && hypothesisWords(o.Rebuild) != "" {
+				out[i] = w.Ref + ", " + hypothesisWords(w.Rebuild)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // maxStoredSpec bounds the spec text a study stores (specs are a few kB).
@@ -209,6 +241,9 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, %s and stored (all live to the end and receive the long-lived small objects: %s), by the %s of their slowdowns (--rebuild short|long|stored picks one)",
 			ref, r.InferredLarge, strings.SplitN(r.Hypothesis, " ", 2)[0], storedSummary(info.Rebuild), cfg.Search.Aggregate))
 	}
+	for i, n := range workloadNames(lw.refs) {
+		lw.workloads[i].Name = n
+	}
 	return lw, nil
 }
 
@@ -292,6 +327,9 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 		lw.workloads = append(lw.workloads, objective.Workload{Name: w.name(), Profile: p})
 		lw.summaries = append(lw.summaries, sum)
 	}
+	for i, n := range workloadNames(lw.refs) {
+		lw.workloads[i].Name = n
+	}
 	return lw, nil
 }
 
@@ -348,11 +386,21 @@ func (sp *studyProblem) newObjective(lw *loadedWorkloads) (*objective.Problem, e
 	return prob, nil
 }
 
-// workloadNames joins the workloads' references.
+// workloadNames joins the workloads' references, each file once: a sampled export searched
+// under two hypotheses is one file ("df.csv under 2 hypotheses").
 func (sp *studyProblem) workloadNames() string {
-	names := make([]string, len(sp.Workloads))
-	for i, w := range sp.Workloads {
-		names[i] = w.Ref
+	var names []string
+	count := map[string]int{}
+	for _, w := range sp.Workloads {
+		if count[w.Ref] == 0 {
+			names = append(names, w.Ref)
+		}
+		count[w.Ref]++
+	}
+	for i, n := range names {
+		if c := count[n]; c > 1 {
+			names[i] = fmt.Sprintf("%s under %d hypotheses", n, c)
+		}
 	}
 	return strings.Join(names, ", ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -122,7 +123,12 @@ func formatRate(r float64) string {
 
 // printProfileInfos writes each profile's line and warnings.
 func printProfileInfos(w io.Writer, ds []profileInfoDoc) {
-	for _, d := range ds {
+	for i, d := range ds {
+		// A sampled export searched under two hypotheses is one file read once: its line and
+		// warnings are the same, and said once.
+		if i > 0 && d.Line == ds[i-1].Line && slices.Equal(d.Warnings, ds[i-1].Warnings) {
+			continue
+		}
 		printProfileInfo(w, d)
 	}
 }
