@@ -42,6 +42,9 @@ type Config struct {
 	Study     string   `json:"study"`
 	Trial     int      `json:"trial"`
 	Workloads []string `json:"workloads"`
+	// Files are the profiles the workloads were read from, each once (a sampled export searched
+	// under two hypotheses is two workloads of one file).
+	Files []string `json:"files"`
 	// Parameters is the whole configuration as simulated, the parameters left at the VM
 	// default included (at their default values).
 	Parameters Parameters `json:"parameters"`
@@ -177,6 +180,10 @@ type Prediction struct {
 	DefaultInterval *uncertainty.Interval `json:"defaultInterval,omitempty"`
 	SpeedupInterval *uncertainty.Interval `json:"speedupInterval,omitempty"`
 	NominalSpeedup  float64               `json:"nominalSpeedup,omitempty"`
+	// Workloads are the seconds against the defaults on each workload of several (a sampled
+	// export's hypotheses), and which one the recommendation guards against
+	// (recommend.WorkloadFigures); absent for one workload.
+	Workloads []recommend.WorkloadFigures `json:"workloads,omitempty"`
 }
 
 // Recommendation is how gctune chose the configuration (recommend.Recommend).
@@ -219,8 +226,10 @@ type Provenance struct {
 // Meta is what every export carries besides the configuration: the study, its workloads, the
 // VM facts and defaults, the objective at the defaults and the provenance.
 type Meta struct {
-	Study        string
-	Workloads    []string
+	Study     string
+	Workloads []string
+	// Files are the profiles the workloads were read from, each once; empty: the workloads.
+	Files        []string
 	VM           heapsim.Params
 	DefaultValue float64
 	Provenance   Provenance
@@ -243,7 +252,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 	}
 	c := newConfig(m, r.Trial, r.Params(m.VM), set)
 	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: r.DefaultValue, TotalSeconds: r.TotalSeconds,
-		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true}
+		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true, Workloads: r.Workloads}
 	c.Recommendation = &Recommendation{Tolerance: r.Tolerance, KeepDefaults: r.KeepDefaults, KeepDefaultsWithin: recommend.KeepDefaultsWithin,
 		BestTrial: r.Best.Number, BestValue: r.Best.Value, BestPeakFootprintBytes: r.Best.PeakFootprintBytes,
 		ChosenTrial: r.Chosen.Number, Within: r.Within, PutBack: r.PutBack, Kept: r.Kept}
@@ -290,6 +299,10 @@ func newConfig(m Meta, trial int, p heapsim.Params, set []string) *Config {
 		Set: slices.Clone(set)}
 	if c.Workloads == nil {
 		c.Workloads = []string{}
+	}
+	c.Files = slices.Clone(m.Files)
+	if len(c.Files) == 0 {
+		c.Files = slices.Compact(slices.Clone(c.Workloads))
 	}
 	if c.Set == nil {
 		c.Set = []string{}

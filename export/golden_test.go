@@ -86,6 +86,33 @@ func testKeepDefaults() *recommend.Recommendation {
 		Value: 123.9, Speedup: 124.1 / 123.9, PeakFootprintBytes: 141545472, GCShare: 0.014, TotalSeconds: 123.9, KeepDefaults: true}
 }
 
+// testHypothesesMeta is a sampled export's study: one file, searched under two hypotheses.
+func testHypothesesMeta() Meta {
+	m := testMeta("df.csv", "df.csv, if the large objects the sample missed live as estimated from the sample",
+		"df.csv, if the large objects the sample missed live to the end and hold the long-lived small objects")
+	m.Files = []string{"df.csv"}
+	m.DefaultValue = 1
+	return m
+}
+
+// testHypotheses is testRobust on the two hypotheses: slowdowns, and each one's seconds.
+func testHypotheses() *recommend.Recommendation {
+	r := testRobust()
+	r.DefaultValue, r.Value, r.Speedup = 1, 0.334, 1/0.334
+	r.Robust.NominalValue, r.Robust.NominalSpeedup = 0.148, 1/0.148
+	vals := []float64{0.12, 0.15, 0.2, 0.22, 0.25, 0.28, 0.3, 0.31, 0.33, 0.35, 0.37, 0.4, 0.42, 0.45, 0.5, 0.69}
+	r.Robust.Values, r.Robust.DefaultValues = vals, make([]float64, len(vals))
+	for k := range vals {
+		r.Robust.DefaultValues[k] = 1
+	}
+	r.Robust.ValueInterval = uncertainty.PredictionInterval(vals, uncertainty.DefaultCoverage)
+	r.Workloads = []recommend.WorkloadFigures{
+		{Name: "df.csv, if the large objects the sample missed live as estimated from the sample", Seconds: 582, DefaultSeconds: 3057, Speedup: 3057.0 / 582, Slowdown: 0.334, Worst: true},
+		{Name: "df.csv, if the large objects the sample missed live to the end and hold the long-lived small objects", Seconds: 654, DefaultSeconds: 4886, Speedup: 4886.0 / 654, Slowdown: 0.2},
+	}
+	return r
+}
+
 // testTrial is a stored trial, all five parameters set.
 func testTrial() goptuna.FrozenTrial {
 	p := search.Point{NewSpaceBytes: 979.4 * (1 << 20), HeadroomBytes: 1400 << 20, ShrinkBytes: 4 << 20, Ratio: 13.4172, Proportion: 1.2}
@@ -120,6 +147,7 @@ func TestGolden(t *testing.T) {
 		{"keep-defaults", FromRecommendation(testMeta("request-server", "request-server"), testKeepDefaults())},
 		{"robust", FromRecommendation(testMeta("dataframe-3.1gb", "dataframe-3.1gb"), testRobust())},
 		{"trial", trial},
+		{"hypotheses", FromRecommendation(testHypothesesMeta(), testHypotheses())},
 		{"names", FromRecommendation(testMeta("x\" Smalltalk os runCommand: 'rm -rf ~'. \"\nstorage: evil", "my \"run\".csv", "a\nb: c"), testRecommendation())},
 	}
 	for _, tc := range cases {

@@ -27,16 +27,28 @@ func WriteST(w io.Writer, c *Config) error {
 	keep := c.Recommendation != nil && c.Recommendation.KeepDefaults
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
-	add("gctune: GC parameters for %s (study %s, trial %d).", strings.Join(c.Workloads, ", "), c.Study, c.Trial)
+	add("gctune: GC parameters for %s (study %s, trial %d).", strings.Join(c.Files, ", "), c.Study, c.Trial)
 	if pr := c.Predicted; pr.Replicas > 0 && pr.Interval != nil {
 		unit := predictionUnit(pr.ValueUnit)
 		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, expected over", pr.Speedup)
-		add("%d perturbed runs of the workload: %s %s; the defaults %s.", pr.Replicas, predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit), recommend.IntervalText(*pr.DefaultInterval, unit))
+		if pr.ValueUnit == "s" {
+			add("%d perturbed runs of the workload: %s %s; the defaults %s.", pr.Replicas, predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit), recommend.IntervalText(*pr.DefaultInterval, unit))
+		} else {
+			// The defaults' slowdown is 1 on every run: no interval to state.
+			add("%d perturbed runs of the workloads: %s against the defaults' run time %s.", pr.Replicas, predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit))
+		}
 		add("The run exactly as profiled: %.2fx. GC share %.1f %%, peak footprint %s.", pr.NominalSpeedup, 100*pr.GCShare, units.FormatBytes(pr.PeakFootprintBytes))
+		workloadLines(add, c.Predicted, "expected, the mean over those runs")
 		add("Measure it on the real application.")
 	} else {
 		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, GC share %.1f %%,", c.Predicted.Speedup, 100*c.Predicted.GCShare)
-		add("peak footprint %s. Measure it on the real application.", units.FormatBytes(c.Predicted.PeakFootprintBytes))
+		if len(c.Predicted.Workloads) == 0 {
+			add("peak footprint %s. Measure it on the real application.", units.FormatBytes(c.Predicted.PeakFootprintBytes))
+		} else {
+			add("peak footprint %s.", units.FormatBytes(c.Predicted.PeakFootprintBytes))
+			workloadLines(add, c.Predicted, "predicted")
+			add("Measure it on the real application.")
+		}
 	}
 	if r := c.Recommendation; r != nil {
 		add("")
@@ -47,11 +59,11 @@ func WriteST(w io.Writer, c *Config) error {
 			add("How it was chosen: the fastest trial, and the smallest peak footprint of the %d within %s of it.", r.Within, recommend.Percent(r.Tolerance))
 		}
 		for _, st := range r.PutBack {
-			add("Put back to the VM default: %s, %s instead of %s; simulated, that costs %s (less than %s).",
-				st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.SignedPercent(st.Cost), recommend.Percent(r.Tolerance))
+			add("Put back to the VM default: %s, %s instead of %s; simulated, that %s (less than %s).",
+				st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), recommend.Percent(r.Tolerance))
 		}
 		for _, st := range r.Kept {
-			add("Kept: %s %s; put back alone it costs %s (%s).", st.Label, stValue(st.Param, st.Value, false), recommend.SignedPercent(st.Cost), st.Why)
+			add("Kept: %s %s; put back alone it %s (%s).", st.Label, stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), st.Why)
 		}
 		for _, m := range r.Moves {
 			add("Moved off a cliff: %s %s instead of %s (%s).", m.Label, stValue(m.Param, m.To, false), stValue(m.Param, m.From, false), m.Why)
@@ -116,11 +128,27 @@ func WriteST(w io.Writer, c *Config) error {
 	return ew.Err()
 }
 
+// workloadLines says, for a study of several workloads (a sampled export's hypotheses), each
+// one's seconds against its defaults and which one the recommendation guards against.
+func workloadLines(add func(format string, args ...any), pr Prediction, how string) {
+	if len(pr.Workloads) == 0 {
+		return
+	}
+	add("On each workload (%s):", how)
+	for _, f := range pr.Workloads {
+		guard := ""
+		if f.Worst {
+			guard = fmt.Sprintf("; the configuration guards against this one (slowdown %s, the larger)", recommend.Slowdown(f.Slowdown))
+		}
+		add("    %s: %s against %s with the defaults, %.2fx faster%s.", f.Name, recommend.Seconds(f.Seconds), recommend.Seconds(f.DefaultSeconds), f.Speedup, guard)
+	}
+}
+
 // launchText says how to apply tunable t, set at launch: the launch flag, or the VM parameter
 // saved in the image header. Its value is a size.
 func launchText(add func(format string, args ...any), c *Config, t search.Tunable) {
 	n := uint64(t.FromParams(c.VM))
-	add("%s, VM parameter %d, in bytes: %s. The VM sizes new space only when it", upperFirst(t.Label), t.VMParam, MiB(n))
+	add("%s, VM parameter %d, in bytes: %s. The VM sizes new space only when it", upperFirst(t.Label), t.VMParam, units.FormatBytes(n))
 	add("starts, so this one is not in the lines below. Launch the image with the flag")
 	add("    pharo --headless %s My.image st this-script.st", launchFlag(t, c.VM))
 	add("(it holds for that launch only), or keep it in the image: evaluate")
@@ -194,10 +222,10 @@ func ownComment(c *Config, t search.Tunable) (string, bool) {
 	switch t.Name {
 	case search.ParamHeadroom:
 		return fmt.Sprintf("%s, in bytes: %s. After a scavenge the VM adds old space while less than this is free, one segment of at least this size (page-rounded; a larger allocation gets the next power of two). At once; not saved in the image.",
-			head, MiB(v.GrowthHeadroomBytes)), true
+			head, units.FormatBytes(v.GrowthHeadroomBytes)), true
 	case search.ParamShrink:
 		return fmt.Sprintf("%s, in bytes: %s. At the end of a full GC the VM returns wholly empty segments to the OS, only when free old space exceeds both this and the growth headroom (%s), and keeps about the headroom free. From the next full GC; not saved in the image.",
-			head, MiB(v.ShrinkThresholdBytes), MiB(v.GrowthHeadroomBytes)), true
+			head, units.FormatBytes(v.ShrinkThresholdBytes), units.FormatBytes(v.GrowthHeadroomBytes)), true
 	case search.ParamRatio:
 		return fmt.Sprintf("%s, a Float: after a scavenge, the VM runs a full GC once old space in use has grown by %s since the last full GC. At once; not saved in the image.",
 			head, trimPercent(v.FullGCRatio)), true
@@ -209,7 +237,7 @@ func ownComment(c *Config, t search.Tunable) (string, bool) {
 			what = fmt.Sprintf("p = %.3g: keep all survivors; only what overflows the survivor space is tenured", p)
 		}
 		return fmt.Sprintf("%s, in 64-byte units of the %s survivor space, %s. At once (the next scavenge already tenures by it); Pharo resets it at every session start and after every snapshot.",
-			head, MiB(heapsim.ComputeLayout(v).SurvivorBytes), what), true
+			head, units.FormatBytes(heapsim.ComputeLayout(v).SurvivorBytes), what), true
 	}
 	return "", false
 }
@@ -229,7 +257,7 @@ func stValue(param string, v float64, def bool) string {
 	t, _ := search.TunableNamed(param)
 	switch t.Unit {
 	case search.UnitBytes:
-		return MiB(uint64(v))
+		return units.FormatBytes(uint64(v))
 	case search.UnitProportion:
 		if def {
 			return fmt.Sprintf("Pharo's own (p = %.3g)", v)
@@ -249,7 +277,7 @@ func stSetting(c *Config, param string) string {
 	detail := ""
 	switch t.Unit {
 	case search.UnitBytes:
-		detail = " (" + MiB(uint64(t.FromParams(c.VM))) + ")"
+		detail = " (" + units.FormatBytes(uint64(t.FromParams(c.VM))) + ")"
 	case search.UnitProportion:
 		detail = fmt.Sprintf(" (p = %.3g)", t.Get(c.Point))
 	}

@@ -71,7 +71,7 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 	doc := map[string]any{
 		"simulate": sim,
 		"provenance": map[string]any{
-			"study": quoted(c.Study), "trial": c.Trial, "workloads": quoted(strings.Join(c.Workloads, ", ")),
+			"study": quoted(c.Study), "trial": c.Trial, "workloads": quoted(strings.Join(c.Workloads, "; ")),
 			"predicted_speedup": c.Predicted.Speedup, "peak_footprint": units.FormatBytes(c.Predicted.PeakFootprintBytes),
 			"gctune_version": version,
 		},
@@ -79,8 +79,8 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 	if iv := predictedInterval(c.Predicted); iv != "" {
 		doc["provenance"].(map[string]any)["predicted_interval"] = iv
 	}
-	quoted := make([]string, len(c.Workloads))
-	for i, wl := range c.Workloads {
+	quoted := make([]string, len(c.Files))
+	for i, wl := range c.Files {
 		quoted[i] = ShellQuote(wl)
 	}
 	ew := errwriter.New(w)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -140,6 +141,9 @@ func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) exp
 	for i, n := range workloadNames(sp.Workloads) {
 		meta.Workloads = append(meta.Workloads, n)
 		meta.Provenance.Fingerprints[n] = sp.Workloads[i].Fingerprint
+		if !slices.Contains(meta.Files, sp.Workloads[i].Ref) {
+			meta.Files = append(meta.Files, sp.Workloads[i].Ref)
+		}
 	}
 	return meta
 }
