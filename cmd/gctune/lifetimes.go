@@ -109,6 +109,9 @@ type lifetimesDoc struct {
 	} `json:"histograms"`
 	// Plot is the figure file written, if any.
 	Plot string `json:"plot,omitempty"`
+	// Stored is the other hypothesis optimize weighs for a sampled export whose rebuild
+	// inferred large objects (auto mode): the analysis above is the estimate's.
+	Stored *storedHypothesisDoc `json:"storedHypothesis,omitempty"`
 }
 
 // inputDoc describes the opened profile.
@@ -163,6 +166,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		return err
 	}
 	doc := lifetimesDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Summary: sum, Plot: o.Plot}
+	if doc.Stored, err = storedHypothesis(o, info); err != nil {
+		return err
+	}
 	if doc.Histograms.Log, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LogScale}); err != nil {
 		return err
 	}
@@ -250,7 +256,12 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	}
 	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), formatPercent(peakAt), units.FormatBytes(s.FinalLiveBytes))
 	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), formatPercent(s.DirectToOld.ByteShare))
-	row("containers", "%d (%s slots, %s)", s.Containers.Count, formatCount(s.Containers.TotalSlots), units.FormatBytes(s.Containers.TotalBytes))
+	if st := doc.Stored; st != nil {
+		row("containers", "%s %s (this analysis);", containersText(s.Containers), hypothesisWords(lifetimes.HypothesisAuto.String()))
+		row("", "%s %s (optimize weighs both)", containersText(st.Containers), st.Hypothesis)
+	} else {
+		row("containers", "%s", containersText(s.Containers))
+	}
 	if tew.Err() != nil {
 		return tew.Err()
 	}

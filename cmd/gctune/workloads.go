@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -17,34 +20,63 @@ func NewWorkloadsCmd(ro *rootOptions) *cobra.Command {
 		Short: "List the bundled workloads",
 		Long: `List the workloads bundled in the binary: synthetic specs built from published
 measurements (see docs/workloads.md). Any of their names can stand where a profile is expected,
-as in 'gctune lifetimes dataframe-500mb'.`,
+as in 'gctune lifetimes dataframe-500mb'. RECORDS is how many records each generates with the
+configured workload.seed and workload.resolution, as simulate, lifetimes and optimize count
+them (each workload is generated to count them, about a second in all).`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runWorkloads(cmd.OutOrStdout(), workloadsOptions{JSON: ro.json})
-		},
+		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
+			return runWorkloads(cmd.OutOrStdout(), workloadsOptions{JSON: ro.json, Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution})
+		}),
 	}
 }
 
 type workloadsOptions struct {
 	JSON bool
+	// Seed and Resolution generate the workloads whose records are counted (workload.seed,
+	// workload.resolution).
+	Seed       uint64
+	Resolution float64
 }
 
 // workloadDoc is one entry of `gctune workloads --json`.
 type workloadDoc struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
-	// Records is the number of records the workload generates at its default resolution.
+	// Records is the number of records the workload generates with the document's seed and
+	// resolution (what simulate and lifetimes count).
 	Records int `json:"records"`
 }
 
 type workloadsDoc struct {
-	Workloads []workloadDoc `json:"workloads"`
+	// Seed and Resolution are the generator's (0: each spec's own resolution).
+	Seed       uint64        `json:"seed"`
+	Resolution float64       `json:"resolution"`
+	Workloads  []workloadDoc `json:"workloads"`
 }
 
 func runWorkloads(w io.Writer, o workloadsOptions) error {
-	doc := workloadsDoc{Workloads: []workloadDoc{}}
-	for _, wl := range lifetimes.Bundled() {
-		doc.Workloads = append(doc.Workloads, workloadDoc{Name: wl.Name, Description: wl.Description, Records: wl.Records})
+	bundled := lifetimes.Bundled()
+	doc := workloadsDoc{Seed: o.Seed, Resolution: o.Resolution, Workloads: make([]workloadDoc, len(bundled))}
+	errs := make([]error, len(bundled))
+	// Counted by generating each, as the commands that open them do; two at once.
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for i, wl := range bundled {
+		doc.Workloads[i] = workloadDoc{Name: wl.Name, Description: wl.Description}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			p, _, err := lifetimes.Open(wl.Name, lifetimes.OpenOptions{Seed: o.Seed, Resolution: o.Resolution})
+			if err != nil {
+				errs[i] = fmt.Errorf("workload %s: %w", wl.Name, err)
+				return
+			}
+			doc.Workloads[i].Records = p.Len()
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	if o.JSON {
 		return writeJSON(w, doc)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/lifetimes"
+)
+
+// storedHypothesisDoc is what `lifetimes` says of the second hypothesis optimize searches a
+// sampled export under (the large objects the sample missed living to the end and holding the
+// long-lived small objects), so that its containers agree with optimize's seeds.
+type storedHypothesisDoc struct {
+	// Hypothesis says it in words.
+	Hypothesis string                   `json:"hypothesis"`
+	Rebuild    *lifetimes.RebuildReport `json:"rebuild"`
+	Containers lifetimes.ContainerStats `json:"containers"`
+}
+
+// storedHypothesis opens the profile again under the stored hypothesis when optimize would
+// (a sampled export rebuilt in auto mode with large objects inferred: openWorkloads), and
+// summarises its containers; nil otherwise.
+func storedHypothesis(o lifetimesOptions, info *lifetimes.OpenInfo) (*storedHypothesisDoc, error) {
+	r := info.Rebuild
+	if r == nil || o.Open.Rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
+		return nil, nil
+	}
+	opts := o.Open
+	opts.Rebuild = lifetimes.HypothesisStored
+	p, sinfo, err := lifetimes.Open(o.Ref, opts)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{LongLivedThreshold: o.Analysis.LongLivedThreshold, TopObjects: -1})
+	if err != nil {
+		return nil, err
+	}
+	return &storedHypothesisDoc{Hypothesis: hypothesisWords(lifetimes.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
+}
+
+// containersText writes a profile's containers: "304 (526,167,649 slots, 3.9 GiB)".
+func containersText(c lifetimes.ContainerStats) string {
+	return fmt.Sprintf("%s (%s slots, %s)", formatCount(uint64(c.Count)), formatCount(c.TotalSlots), units.FormatBytes(c.TotalBytes))
+}
