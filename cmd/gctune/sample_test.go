@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -99,11 +101,63 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 		} `json:"provenance"`
 	}
 	gctuneJSON(t, &exp, "export", doc.Study, "--storage", db, "--format", "json")
-	assert.Equal(t, []string{out, out + " [large objects long-lived, stored into]"}, exp.Workloads)
+	assert.Equal(t, []string{out + ", " + hypothesisWords("auto"), out + ", " + hypothesisWords("stored")}, exp.Workloads)
 	assert.Len(t, exp.Provenance.Fingerprints, 2)
+
+	// In the user's terms: the file once, the profile line once, each hypothesis in words with
+	// its seconds, and which one the recommendation guards against.
+	stdout, stderr := gctuneOK(t, "optimize", out, "--trials", "3", "--workers", "1", "--storage", db, "--study", "words")
+	assert.Contains(t, stderr, "3 trials on "+out+" under 2 hypotheses,")
+	assert.NotContains(t, stderr, out+", "+out)
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "profile ") {
+			assert.Equal(t, 1, strings.Count(stderr, line+"\n"), "said once: %s", line)
+		}
+	}
+	assert.NotContains(t, stdout, "[large objects")
+	assert.NotContains(t, stdout, "against 1×")
+	assert.NotContains(t, stdout, "worst slowdown")
+	for _, h := range []string{"auto", "stored"} {
+		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(out+", "+hypothesisWords(h))+`: (expected|predicted) [0-9.,]+ s against [0-9.,]+ s with the defaults, [0-9.]+x faster`, stdout)
+	}
+	assert.Equal(t, 1, strings.Count(stdout, "the recommendation guards against this one"), stdout)
+	st, _ := gctuneOK(t, "export", "words", "--storage", db, "--format", "st")
+	assert.Contains(t, st, "GC parameters for "+out+" (study words,")
+	assert.Contains(t, st, "the configuration guards against this one")
+	assert.NotContains(t, st, "[large objects")
+
+	// lifetimes gives the containers under both hypotheses; the stored one's slots are those
+	// optimize seeds from.
+	var lt lifetimesDoc
+	gctuneJSON(t, &lt, "lifetimes", out)
+	require.NotNil(t, lt.Stored)
+	slots := uint64(0)
+	for _, r := range doc.Plan.Rules {
+		if strings.Contains(r.Reason, "containers with") {
+			_, err := fmt.Sscanf(r.Reason[strings.Index(r.Reason, "containers with "):], "containers with %d slots", &slots)
+			require.NoError(t, err)
+		}
+	}
+	if slots > 0 {
+		assert.Equal(t, slots, lt.Stored.Containers.TotalSlots+lt.Summary.Containers.TotalSlots)
+	}
+	text, _ := gctuneOK(t, "lifetimes", out)
+	assert.Contains(t, text, containersText(lt.Stored.Containers)+" "+hypothesisWords("stored")+" (optimize weighs both)")
 
 	var one sessionDoc
 	gctuneJSON(t, &one, "optimize", out, "--trials", "2", "--workers", "1", "--storage", db, "--study", "short", "--rebuild", "short")
 	require.Len(t, one.Workloads, 1)
 	assert.Equal(t, "short", one.Workloads[0].Rebuild)
+}
+
+func TestWorkloadNamesInWords(t *testing.T) {
+	pair := []workloadRef{{Ref: "df.csv", Rebuild: "auto"}, {Ref: "df.csv", Rebuild: "stored"}, {Ref: "other.csv", Rebuild: "auto"}, {Ref: "dataframe-500mb"}}
+	assert.Equal(t, []string{
+		"df.csv, if the large objects the sample missed live as estimated from the sample",
+		"df.csv, if the large objects the sample missed live to the end and hold the long-lived small objects",
+		"other.csv", "dataframe-500mb",
+	}, workloadNames(pair))
+	assert.Equal(t, "old.csv, if the large objects the sample missed live to the end", workloadRef{Ref: "old.csv", Rebuild: "long"}.name())
+	sp := &studyProblem{Workloads: pair}
+	assert.Equal(t, "df.csv under 2 hypotheses, other.csv, dataframe-500mb", sp.workloadNames())
 }

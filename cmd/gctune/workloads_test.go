@@ -20,7 +20,16 @@ func TestWorkloadsText(t *testing.T) {
 	for i, w := range bundled {
 		assert.True(t, strings.HasPrefix(lines[1+i], w.Name+" "), "line %q names %s", lines[1+i], w.Name)
 		assert.Contains(t, lines[1+i], w.Description)
-		assert.Contains(t, lines[1+i], formatCount(uint64(w.Records)))
+		p, _, err := lifetimes.Open(w.Name, lifetimes.OpenOptions{Seed: 1})
+		require.NoError(t, err)
+		assert.Contains(t, lines[1+i], " "+formatCount(uint64(p.Len()))+" ", "the records simulate counts")
+	}
+	// The same count as simulate's.
+	sim, _ := gctuneOK(t, "simulate", "image-processing")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "image-processing ") {
+			assert.Contains(t, sim, "image-processing: "+strings.Fields(l)[1]+" records")
+		}
 	}
 }
 
@@ -29,7 +38,10 @@ func TestWorkloadsJSON(t *testing.T) {
 	gctuneJSON(t, &doc, "workloads")
 	bundled := lifetimes.Bundled()
 	require.Len(t, doc.Workloads, len(bundled))
+	assert.Equal(t, uint64(1), doc.Seed)
 	for i, w := range bundled {
-		assert.Equal(t, workloadDoc{Name: w.Name, Description: w.Description, Records: w.Records}, doc.Workloads[i])
+		p, _, err := lifetimes.Open(w.Name, lifetimes.OpenOptions{Seed: 1})
+		require.NoError(t, err)
+		assert.Equal(t, workloadDoc{Name: w.Name, Description: w.Description, Records: p.Len()}, doc.Workloads[i])
 	}
 }
