@@ -35,8 +35,8 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 		p("recommendation: keep the VM defaults. The fastest configuration found, trial %d, is %.2fx as fast (%s against %s): less than %s faster, within the model's error\n",
 			r.Best.Number, r.DefaultValue/r.Best.Value, val(r.Best.Value), val(r.DefaultValue), Percent(KeepDefaultsWithin))
 		p("  it would be: %s (peak footprint %s)\n", DescribePoint(r.Best.Point), units.FormatBytes(r.Best.PeakFootprintBytes))
-		p("  were a change wanted anyway (not recommended), the fewest changes would be trial %d's, %.2fx as fast, peak footprint %s: %s; it would be reached so:\n",
-			r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
+		p("  were a change wanted anyway (not recommended), the fewest changes within %s of it would be trial %d's (%.2fx as fast, peak footprint %s): %s; how it was found:\n",
+			Percent(r.Tolerance), r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
 	} else {
 		p("recommended: trial %d, %s\n", r.Trial, r.Describe())
 		switch rb := r.Robust; {

@@ -238,8 +238,13 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		if err := add(ref, other, p, info); err != nil {
 			return nil, err
 		}
-		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, %s and stored (all live to the end and receive the long-lived small objects: %s), by the %s of their slowdowns (--rebuild short|long|stored picks one)",
-			ref, r.InferredLarge, strings.SplitN(r.Hypothesis, " ", 2)[0], storedSummary(info.Rebuild), cfg.Search.Aggregate))
+		agg := "the worse of their slowdowns"
+		if cfg.Search.Aggregate == string(objective.AggregateMean) {
+			agg = "the mean of their slowdowns"
+		}
+		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by %s: %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
+			ref, r.InferredLarge, agg, hypothesisWords(lifetimes.HypothesisAuto.String()), unnest(r.Hypothesis),
+			hypothesisWords(lifetimes.HypothesisStored.String()), storedSummary(info.Rebuild)))
 	}
 	for i, n := range workloadNames(lw.refs) {
 		lw.workloads[i].Name = n
@@ -442,10 +447,18 @@ func printPlan(w io.Writer, plan search.Plan) {
 	}
 }
 
+// unnest writes "name (detail)" as "name: detail", to stand inside parentheses.
+func unnest(s string) string {
+	if name, detail, ok := strings.Cut(s, " ("); ok && strings.HasSuffix(detail, ")") {
+		return name + ": " + strings.TrimSuffix(detail, ")")
+	}
+	return s
+}
+
 // storedSummary says what the stored hypothesis assumed, for the note beside a study.
 func storedSummary(r *lifetimes.RebuildReport) string {
 	if r == nil || r.Containers == 0 {
 		return "no container: the sampled large objects hold no pointers"
 	}
-	return fmt.Sprintf("%d containers", r.Containers)
+	return fmt.Sprintf("%s containers", formatCount(uint64(r.Containers)))
 }
