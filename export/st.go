@@ -138,7 +138,10 @@ func workloadLines(add func(format string, args ...any), pr Prediction, how stri
 	for _, f := range pr.Workloads {
 		guard := ""
 		if f.Worst {
-			guard = fmt.Sprintf("; the configuration guards against this one (slowdown %s, the larger)", recommend.Slowdown(f.Slowdown))
+			guard = fmt.Sprintf("; the configuration guards against this one: its slowdown, %s, is the larger", recommend.Slowdown(f.Slowdown))
+			if pr.Replicas > 0 {
+				guard = fmt.Sprintf("; the configuration guards against this one: its slowdown, %s on average over the runs (each against its own defaults), is the larger", recommend.Slowdown(f.Slowdown))
+			}
 		}
 		add("    %s: %s against %s with the defaults, %.2fx faster%s.", f.Name, recommend.Seconds(f.Seconds), recommend.Seconds(f.DefaultSeconds), f.Speedup, guard)
 	}

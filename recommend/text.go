@@ -100,7 +100,10 @@ func (r *Recommendation) writeWorkloads(p func(string, ...any), how string) {
 	for _, f := range r.Workloads {
 		guard := ""
 		if f.Worst {
-			guard = fmt.Sprintf("; the recommendation guards against this one (slowdown %s, the larger)", Slowdown(f.Slowdown))
+			guard = fmt.Sprintf("; the recommendation guards against this one: its slowdown, %s, is the larger", Slowdown(f.Slowdown))
+			if r.Robust != nil {
+				guard = fmt.Sprintf("; the recommendation guards against this one: its slowdown, %s on average over the runs (each against its own defaults), is the larger", Slowdown(f.Slowdown))
+			}
 		}
 		p("  %s: %s %s against %s with the defaults, %.2fx faster%s\n",
 			f.Name, how, Seconds(f.Seconds), Seconds(f.DefaultSeconds), f.Speedup, guard)
