@@ -220,12 +220,15 @@ func Seconds(s float64) string {
 }
 
 // Percent writes a fraction as a percentage, trailing zeros trimmed: no decimal from 100 %,
-// one from 1 %, else two ("697 %", "11.5 %", "1 %", "0.27 %", "0 %").
+// one from 1 %, else two ("697 %", "11.5 %", "1 %", "0.27 %", "0 %"); just under 100 % keeps
+// two, so that it never reads as 100 % ("99.9 %", "99.99 %").
 func Percent(f float64) string {
 	v, d := 100*f, 2
 	switch a := math.Abs(v); {
-	case a >= 99.5:
+	case a >= 100:
 		d = 0
+	case a >= 99.5:
+		d = 2
 	case a >= 0.995:
 		d = 1
 	}

@@ -97,6 +97,11 @@ func TestTextWording(t *testing.T) {
 	assert.Equal(t, "saves 0.25 %", CostText(-0.0025))
 	assert.Equal(t, "costs nothing", CostText(-0.00001))
 	assert.Equal(t, "costs nothing", CostText(0))
+	assert.Equal(t, "99.9 %", Percent(0.999), "a 99.9 % interval is not 100 %")
+	assert.Equal(t, "99.5 %", Percent(0.995))
+	assert.Equal(t, "100 %", Percent(1))
+	assert.Equal(t, "697 %", Percent(6.97))
+	assert.Equal(t, "11.5 %", Percent(0.115))
 	assert.Equal(t, "p = 1.08: all", Value(search.ParamProportion, 1.08))
 	assert.Equal(t, "p = 0.5", Value(search.ParamProportion, 0.5))
 
