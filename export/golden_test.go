@@ -83,7 +83,14 @@ func testKeepDefaults() *recommend.Recommendation {
 		Best:   recommend.Candidate{Number: 78, Value: 122.4, PeakFootprintBytes: 1254084608},
 		Chosen: recommend.Candidate{Number: 87, Value: 123.5, PeakFootprintBytes: 141545472},
 		Within: 129, Trial: 87, Point: pt, AtDefault: []string{search.ParamHeadroom, search.ParamShrink, search.ParamRatio},
-		Value: 123.9, Speedup: 124.1 / 123.9, PeakFootprintBytes: 141545472, GCShare: 0.014, TotalSeconds: 123.9, KeepDefaults: true}
+		Value: 123.9, Speedup: 124.1 / 123.9, PeakFootprintBytes: 141545472, GCShare: 0.014, TotalSeconds: 123.9, KeepDefaults: true,
+		PutBack: []recommend.Step{
+			{Param: search.ParamRatio, Label: "full GC ratio", Value: 7.914, Default: 0.333333, Objective: 123.6, PeakFootprintBytes: 141545472, Feasible: true, Cost: -0.0025},
+		},
+		Kept: []recommend.Step{
+			{Param: search.ParamProportion, Label: "survivors to keep", Value: 0.0583, Default: 0.9775, Objective: 127.4, PeakFootprintBytes: 141545472, Feasible: true, Cost: 0.03, Why: "not less than the tolerance, 1 %"},
+			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 964 << 20, Default: 16 << 20, Objective: 123.6, PeakFootprintBytes: 147652608, Feasible: true, Cost: -0.0025, Why: "it would raise the peak footprint by 4.3 %"},
+		}}
 }
 
 // testHypothesesMeta is a sampled export's study: one file, searched under two hypotheses.

@@ -27,7 +27,21 @@ func WriteST(w io.Writer, c *Config) error {
 	keep := c.Recommendation != nil && c.Recommendation.KeepDefaults
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
-	add("gctune: GC parameters for %s (study %s, trial %d).", strings.Join(c.Files, ", "), c.Study, c.Trial)
+	if keep {
+		// The verdict first: everything after it is about a configuration not recommended.
+		r := c.Recommendation
+		add("gctune: GC parameters for %s (study %s): keep the VM defaults.", strings.Join(c.Files, ", "), c.Study)
+		add("The fastest configuration found (trial %d) is %.2fx as fast as them, less than %s faster,", r.BestTrial, c.Predicted.DefaultValue/r.BestValue, recommend.Percent(r.KeepDefaultsWithin))
+		add("within the model's error. So this script sets nothing. With the fewest changes within %s of it,", recommend.Percent(r.Tolerance))
+		add("trial %d, it would set:", c.Trial)
+		for _, name := range c.Set {
+			add("    %s (VM parameter %s): %s", recommend.Label(name), vmParam(name), stSetting(c, name))
+		}
+		add("")
+		add("What follows is about trial %d, were it applied anyway (not recommended).", c.Trial)
+	} else {
+		add("gctune: GC parameters for %s (study %s, trial %d).", strings.Join(c.Files, ", "), c.Study, c.Trial)
+	}
 	if pr := c.Predicted; pr.Replicas > 0 && pr.Interval != nil {
 		unit := predictionUnit(pr.ValueUnit)
 		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, expected over", pr.Speedup)
@@ -58,12 +72,16 @@ func WriteST(w io.Writer, c *Config) error {
 		} else {
 			add("How it was chosen: the fastest trial, and the smallest peak footprint of the %d within %s of it.", r.Within, recommend.Percent(r.Tolerance))
 		}
+		putBack, kept := "Put back to the VM default", "Kept"
+		if keep {
+			putBack, kept = "It would put back to the VM default", "It would keep"
+		}
 		for _, st := range r.PutBack {
-			add("Put back to the VM default: %s, %s instead of %s; simulated, that %s (less than %s).",
-				st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), recommend.Percent(r.Tolerance))
+			add("%s: %s, %s instead of %s; simulated, that %s (less than %s).",
+				putBack, st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), recommend.Percent(r.Tolerance))
 		}
 		for _, st := range r.Kept {
-			add("Kept: %s %s; put back alone it %s (%s).", st.Label, stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), st.Why)
+			add("%s: %s %s; put back alone it %s (%s).", kept, st.Label, stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), st.Why)
 		}
 		for _, m := range r.Moves {
 			add("Moved off a cliff: %s %s instead of %s (%s).", m.Label, stValue(m.Param, m.To, false), stValue(m.Param, m.From, false), m.Why)
@@ -73,15 +91,9 @@ func WriteST(w io.Writer, c *Config) error {
 		}
 	}
 	if keep {
-		add("")
 		r := c.Recommendation
-		add("gctune recommends keeping the VM defaults: the fastest configuration found (trial %d) is", r.BestTrial)
-		add("%.3gx as fast as them, less than %s faster, within the model's error. So this script sets", c.Predicted.DefaultValue/r.BestValue, recommend.Percent(r.KeepDefaultsWithin))
-		add("nothing. With the fewest changes within %s of it, trial %d, it would set:", recommend.Percent(r.Tolerance), c.Trial)
-		for _, name := range c.Set {
-			add("    %s (VM parameter %s): %s", recommend.Label(name), vmParam(name), stSetting(c, name))
-		}
-		add("To apply one anyway, export it by number: gctune export STUDY --trial %d (or %d).", c.Trial, r.BestTrial)
+		add("")
+		add("To apply one anyway, export it by number: gctune export %s --trial %d (or %d).", ShellQuote(c.Study), c.Trial, r.BestTrial)
 		writeComment(ew, lines)
 		return ew.Err()
 	}
