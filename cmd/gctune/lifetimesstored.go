@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 )
@@ -25,11 +26,17 @@ func storedHypothesis(o lifetimesOptions, info *lifetimes.OpenInfo) (*storedHypo
 	if r == nil || o.Open.Rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
 		return nil, nil
 	}
+	// A pipe or FIFO cannot be read twice (and optimize refuses one): the estimate only.
+	for _, f := range profileFiles(o.Ref, o.Open) {
+		if infile.IsStream(f) {
+			return nil, nil
+		}
+	}
 	opts := o.Open
 	opts.Rebuild = lifetimes.HypothesisStored
-	p, sinfo, err := lifetimes.Open(o.Ref, opts)
+	p, sinfo, err := openProfile(o.Ctx, o.Ref, opts)
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, inputError(err)
 	}
 	sum, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{LongLivedThreshold: o.Analysis.LongLivedThreshold, TopObjects: -1})
 	if err != nil {
