@@ -177,6 +177,9 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 	if r.Sensitivity, err = Sensitivity(ctx, in.Problem, in.Space, srch.Best.Point, opts); err != nil {
 		return nil, err
 	}
+	if r.Holds, err = holdsData(ctx, in.Problem, r.Recommendation, opts.Workers); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

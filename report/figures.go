@@ -107,6 +107,7 @@ func Figures(r *Report) ([]Figure, error) {
 		}
 	}
 	figs = append(figs, figProgress(&r.Search), figPareto(&r.Search), figSensitivity(r))
+	figs = append(figs, figHolds(r)...)
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
 		figs = append(figs,
