@@ -65,11 +65,11 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	require.NotNil(t, doc.Recommendation)
 	// The recommendation's figures are the expected ones over perturbed runs; the profile's own
 	// run is its nominal value.
-	want := doc.Recommendation.Value
+	wantSeconds := doc.Recommendation.Value
 	if rb := doc.Recommendation.Robust; rb != nil {
-		want = rb.NominalValue
+		wantSeconds = rb.NominalValue
 	}
-	assert.InDelta(t, want, sim.Given.Stats.TotalSeconds, 1e-9*want)
+	assert.InDelta(t, wantSeconds, sim.Given.Stats.TotalSeconds, 1e-9*wantSeconds)
 
 	// flags do too.
 	flags, _, code := gctune(t, "export", "demo", "--storage", db, "--format", "flags")
