@@ -208,22 +208,28 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	}
 	printProfileInfos(cmd.ErrOrStderr(), profiles)
 	w := cmd.OutOrStdout()
+	seconds := len(in.Problem.Workloads()) == 1
 	if asJSON {
 		return writeJSON(w, struct {
 			Study          string                    `json:"study"`
 			Trial          int                       `json:"trial"`
 			Profiles       []profileInfoDoc          `json:"profiles"`
 			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+			Prediction     *predictionDoc            `json:"prediction,omitempty"`
 			Diagnosis      *report.Diagnosis         `json:"diagnosis"`
-		}{name, trial, profiles, rec, d})
+		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d})
 	}
 	ew := errwriter.New(w)
 	if rec != nil {
 		ew.Printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloadList(in))
 		if ew.Err() == nil {
-			if err := rec.WriteText(w, len(in.Problem.Workloads()) == 1); err != nil {
+			if err := rec.WriteText(w, seconds); err != nil {
 				return err
 			}
+		}
+		ew.Printf("  speedup: %s\n", expectedSpeedupText(rec))
+		if rec.Robust != nil {
+			ew.Printf("The diagnosis below simulates the profiled run exactly as recorded, one run of each configuration: its figures are the single simulation's, not the expected ones above.\n")
 		}
 		ew.Printf("\n")
 	} else {
