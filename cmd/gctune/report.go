@@ -219,26 +219,33 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 			Diagnosis      *report.Diagnosis         `json:"diagnosis"`
 		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d})
 	}
-	ew := errwriter.New(w)
 	if rec != nil {
-		ew.Printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloadList(in))
-		if ew.Err() == nil {
-			if err := rec.WriteText(w, seconds); err != nil {
-				return err
-			}
+		if err := writeExplainHeader(w, name, workloadList(in), rec, seconds); err != nil {
+			return err
 		}
-		ew.Printf("  speedup: %s\n", expectedSpeedupText(rec))
-		if rec.Robust != nil {
-			ew.Printf("The diagnosis below simulates the profiled run exactly as recorded, one run of each configuration: its figures are the single simulation's, not the expected ones above.\n")
-		}
-		ew.Printf("\n")
-	} else {
-		ew.Printf("Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial)
-	}
-	if ew.Err() != nil {
-		return ew.Err()
+	} else if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial); err != nil {
+		return err
 	}
 	return d.WriteText(w)
+}
+
+// writeExplainHeader writes what explain says before the diagnosis about study name's
+// recommendation: the recommendation (recommend.WriteText), its expected speedup with the
+// interval and the single simulation beside it, and what the diagnosis simulates.
+func writeExplainHeader(w io.Writer, name, workloads string, rec *recommend.Recommendation, seconds bool) error {
+	ew := errwriter.New(w)
+	ew.Printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloads)
+	if ew.Err() == nil {
+		if err := rec.WriteText(w, seconds); err != nil {
+			return err
+		}
+	}
+	ew.Printf("  speedup: %s\n", expectedSpeedupText(rec))
+	if rec.Robust != nil {
+		ew.Printf("The diagnosis below simulates the profiled run exactly as recorded, one run of each configuration: its figures are the single simulation's, not the expected ones above.\n")
+	}
+	ew.Printf("\n")
+	return ew.Err()
 }
 
 func workloadList(in report.Input) string {
