@@ -180,6 +180,7 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 	if r.Holds, err = holdsData(ctx, in.Problem, r.Recommendation, opts.Workers); err != nil {
 		return nil, err
 	}
+	measuredAgainstPrediction(r.Measured, r.Recommendation)
 	return r, nil
 }
 

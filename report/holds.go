@@ -9,6 +9,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/verify"
 )
 
 // Holds is the report's section "How far the answer holds": the recommendation's landscape
@@ -197,4 +198,25 @@ func holdsMove(rec *recommend.Recommendation, t search.Tunable, f float64) float
 	v := math.Min(math.Max(t.Get(rec.Point)*(1+f), t.Valid.Low), t.Valid.High)
 	t.Set(&q, v)
 	return t.Get(q.Rounded())
+}
+
+// measuredAgainstPrediction sets, on m's configuration that ran rec (named "best", with rec's
+// trial), the interval rec states for a further run's speedup and where the measured speedup
+// lies against it (verify.ComparePredicted). Nothing without a robust rec or measured runs.
+func measuredAgainstPrediction(m *Measured, rec *recommend.Recommendation) {
+	if m == nil || rec == nil || rec.Robust == nil {
+		return
+	}
+	iv := rec.Robust.SpeedupInterval
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+		return
+	}
+	for i := range m.Configs {
+		c := &m.Configs[i]
+		if c.Name == "best" && c.Trial == rec.Trial {
+			sums := []verify.ConfigSummary{c.ConfigSummary}
+			verify.ComparePredicted(sums, []verify.Config{{Name: c.Name, PredictedInterval: &iv}})
+			c.ConfigSummary = sums[0]
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
+	"github.com/gctune/gctune/verify"
 )
 
 var (
@@ -170,4 +171,33 @@ func TestHoldsFiguresRender(t *testing.T) {
 	}
 	require.NotEmpty(t, figs)
 	renderAll(t, figs, len(r.Sensitivity), landscapeCount(r))
+}
+
+// The measured section states the predicted interval beside the measured speedup, and where
+// the measured one lies.
+func TestMeasuredAgainstPrediction(t *testing.T) {
+	base := newRobustTestReport(t)
+	r := *base
+	rec := r.Recommendation
+	iv := rec.Robust.SpeedupInterval
+	r.Measured = &Measured{Session: "s1", Configs: []MeasuredConfig{
+		{ConfigSummary: verify.ConfigSummary{Name: verify.DefaultName, Trial: -1, Runs: 3, MeanSeconds: 100, PredictedSpeedup: 1}, WallSeconds: []float64{100, 100, 100}},
+		{ConfigSummary: verify.ConfigSummary{Name: "best", Trial: rec.Trial, Runs: 3, MeanSeconds: 50, PredictedSpeedup: rec.Speedup,
+			Speedup: &verify.Speedup{Estimate: iv.Hi * 1.5, Low: iv.Hi * 1.4, High: iv.Hi * 1.6, Pairs: 3}}, WallSeconds: []float64{50, 50, 50}},
+		{ConfigSummary: verify.ConfigSummary{Name: "trial-0", Trial: 0, Runs: 3, MeanSeconds: 100, PredictedSpeedup: 1,
+			Speedup: &verify.Speedup{Estimate: 1, Low: 0.9, High: 1.1, Pairs: 3}}, WallSeconds: []float64{100, 100, 100}},
+	}}
+	measuredAgainstPrediction(r.Measured, rec)
+	best := r.Measured.Configs[1]
+	require.NotNil(t, best.Comparison)
+	assert.Equal(t, "above", best.Comparison.Side)
+	assert.Equal(t, iv, *best.PredictedInterval)
+	assert.Nil(t, r.Measured.Configs[2].Comparison, "a trial as it is states no interval")
+
+	var buf bytes.Buffer
+	require.NoError(t, Render(&buf, &r, nil))
+	text := strings.ReplaceAll(textOf(parseHTML(t, buf.String())), "\u00a0", " ")
+	assert.Contains(t, text, "The measured speedup of best, "+plain(htmlSpeedup(iv.Hi*1.5))+", is above the interval predicted for 99 % of runs")
+	assert.Contains(t, text, "even its 95 % interval lies outside")
+	assert.Contains(t, text, plain(htmlSpeedup(rec.Speedup))+" ["+plain(htmlSpeedup(iv.Lo))+", "+plain(htmlSpeedup(iv.Hi))+"]")
 }

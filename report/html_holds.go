@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gctune/gctune/verify"
 )
 
 // htmlIDHolds is the id of the section "How far the answer holds".
@@ -117,4 +119,29 @@ func htmlIntervalText(lo, hi float64, unit func(float64) string) string {
 		a = strings.TrimSuffix(a, "×")
 	}
 	return a + "–" + b
+}
+
+// htmlComparisonNote says where a configuration's measured speedup lies against the interval
+// its prediction states; "" without one.
+func htmlComparisonNote(c verify.ConfigSummary) string {
+	cmp := c.Comparison
+	if cmp == nil || c.Speedup == nil {
+		return ""
+	}
+	iv := cmp.Predicted
+	s := fmt.Sprintf("The measured speedup of %s, %s, ", c.Name, plain(htmlSpeedup(c.Speedup.Estimate)))
+	pred := fmt.Sprintf("the interval predicted for %s of runs, %s (%s expected)", pct(iv.Coverage),
+		htmlIntervalText(iv.Lo, iv.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }), plain(htmlSpeedup(c.PredictedSpeedup)))
+	switch cmp.Side {
+	case "inside":
+		return s + "lies in " + pred + "."
+	case "below":
+		s += "is below " + pred + ": the real application gains less than the model of its runs says"
+	default:
+		s += "is above " + pred + ": the real application gains more than the model of its runs says"
+	}
+	if c.Speedup.HasInterval() && !cmp.Overlaps {
+		s += "; even its 95 % interval lies outside"
+	}
+	return s + "."
 }
