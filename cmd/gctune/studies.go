@@ -42,7 +42,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 	}
 	show := &cobra.Command{
 		Use:   "show STUDY",
-		Short: "Show a study's problem, progress and best trial",
+		Short: "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
 		Args:  exactArgs(1),
 		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *studies.Store) error {
 			id, sp, err := loadProblem(store, args[0])

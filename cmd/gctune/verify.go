@@ -43,7 +43,10 @@ standard output (the format 'gctune calibrate --snippet' prints) adds Pharo's GC
 
 The measured speedup is the geometric mean over rounds of the default run's time over the
 configuration's, with a 95 % Student t interval on those paired log ratios, printed beside the
-predicted speedup. Runs that vary by more than 20 % (coefficient of variation) are called out.
+predicted speedup. When the study has an uncertainty model, the prediction is the expected
+speedup with the interval a further run's speedup lies in (99 % of runs), and verify says
+whether the measured speedup lies in it, below or above it, and whether its own interval meets
+it. Runs that vary by more than 20 % (coefficient of variation) are called out.
 Each run is stored in the study as it finishes: 'gctune report' shows predicted against
 measured, and 'gctune calibrate --from-study' fits the cost model on the default runs.
 
