@@ -110,3 +110,17 @@ func TestPredictionGolden(t *testing.T) {
 		checkGolden(t, "prediction-verify-"+suffix+".golden", ver.Bytes())
 	}
 }
+
+// studies show without a stored recommendation (a study only workers ran), or with a damaged one.
+func TestShowWithoutStoredRecommendation(t *testing.T) {
+	sp := &studyProblem{Workloads: []workloadRef{{Ref: "gcdemo", Kind: "bundled"}}, Aggregate: "max", Seed: 1, Sampler: "tpe", Trials: 10, Version: "test"}
+	doc := showDoc{Study: "w", Storage: "gctune.db", Problem: sp, Trials: 10, Finished: 10, Best: &bestDoc{Number: 3, Speedup: 1.3}}
+	var b bytes.Buffer
+	require.NoError(t, printShow(&b, &doc))
+	assert.Contains(t, b.String(), "uncertainty: off (every configuration judged on the single simulation of the profile; no interval)\n")
+	assert.Contains(t, b.String(), "no recommendation stored with the study (optimize and resume store it; gctune export or explain w makes it without storing it)\n")
+	doc.RecommendationError = "studies: study 1: bad gctune:recommendation chunk count \"x\""
+	b.Reset()
+	require.NoError(t, printShow(&b, &doc))
+	assert.Contains(t, b.String(), "the stored recommendation cannot be read (studies: study 1: bad gctune:recommendation chunk count \"x\"): gctune export or explain w makes it again\n")
+}

@@ -64,7 +64,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				doc.Recommendation = stored.Recommendation
 				doc.Prediction = newPredictionDoc(stored.Recommendation, len(sp.Workloads) == 1)
 			} else if err != nil && !errors.Is(err, studies.ErrNoDoc) {
-				return fmt.Errorf("study %q: %w", args[0], err)
+				doc.RecommendationError = err.Error()
 			}
 			if ro.json {
 				return writeJSON(cmd.OutOrStdout(), doc)
@@ -151,6 +151,8 @@ type showDoc struct {
 	// the first finished); Prediction states its expected speedup with the interval.
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 	Prediction     *predictionDoc            `json:"prediction,omitempty"`
+	// RecommendationError says why a stored recommendation could not be read (damaged).
+	RecommendationError string `json:"recommendationError,omitempty"`
 }
 
 func printShow(w io.Writer, d *showDoc) error {
@@ -194,8 +196,10 @@ func printShow(w io.Writer, d *showDoc) error {
 				ew.Printf("    margin: %s %s may be %s before the run time rises by %s\n", m.Label, recommend.Value(m.Param, m.Value), recommend.MarginText(m), recommend.Percent(r.Tolerance))
 			}
 		}
+	} else if d.RecommendationError != "" {
+		ew.Printf("  the stored recommendation cannot be read (%s): gctune export or explain %s makes it again\n", d.RecommendationError, quoteName(d.Study))
 	} else if d.Best != nil {
-		ew.Printf("  no recommendation stored yet: gctune export or explain %s makes it\n", quoteName(d.Study))
+		ew.Printf("  no recommendation stored with the study (optimize and resume store it; gctune export or explain %s makes it without storing it)\n", quoteName(d.Study))
 	}
 	return ew.Err()
 }
