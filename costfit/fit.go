@@ -19,6 +19,10 @@ const (
 	GroupFullGC   = "fullGC"
 )
 
+// minScale is the smallest scale Fit accepts: a solve that gives less is at rounding level
+// (scales are of order 1), i.e. the measurement leaves that group no time.
+const minScale = 1e-9
+
 // Linear is one simulated time as a function of the three group scales: Const (growth and
 // shrink, which no scale touches) plus each group's contribution at scale 1.
 type Linear struct {
@@ -326,7 +330,9 @@ func solve(eqs []equation, classes [][]int) (x [3]float64, kept []int, err error
 	}
 	for j, ci := range free {
 		v := y.AtVec(j)
-		if !(v > 0) || math.IsInf(v, 0) {
+		// A scale that comes out at rounding level (the solve of an exactly degenerate
+		// measurement, e.g. all of the wall time in GC) is no scale.
+		if !(v > minScale) || math.IsInf(v, 0) {
 			return x, nil, fmt.Errorf("costfit: no positive %s scale fits the measurement (it comes out %.3g): the measured times are not in the proportions the simulated run can take (compare them with 'gctune simulate' at the defaults)", className(classes[ci]), v)
 		}
 		for _, i := range classes[ci] {

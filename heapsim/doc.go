@@ -57,7 +57,9 @@
 //     object count is taken at old space's average object size. One pass moves at most
 //     max(extent / 40, eden) / 8 objects (§4.3: the saved-first-fields space is assumed always
 //     available); beyond that the dead bytes stay as holes, placed among the small objects,
-//     reused by small objects only. Small objects are packed before each large object takes
+//     reused by small objects only. The pointer-update pass is priced over the live old
+//     objects' headers and pointer slots (the dead objects' headers are not counted); a fully
+//     compacted heap costs nothing. Small objects are packed before each large object takes
 //     the lowest segment with room: large objects never straddle a segment bridge, which is
 //     what makes headroom matter (Paper §4.2). Measured: on the bundled DataFrame workloads
 //     the bound leaves the searched optimum unchanged (docs/simulator.md).
@@ -67,8 +69,10 @@
 //     not tracked, so a young container's referents are copied with the other survivors, and
 //     an ordinary tenured object never joins the set unless the profile names it a container.
 //     FiLiP and Illimani profiles carry no pointers at all: for them the set stays empty
-//     (docs/workloads.md). The set's capacity doubles as needed, but the extra scavenge that
-//     growth schedules is not simulated, and neither is TenureToShrinkRT (§3.5, §3.6).
+//     (docs/workloads.md). The set's capacity doubles as needed; each doubling counts a
+//     scheduled scavenge, priced (fixed part and a rescan of the set) but not replayed. In
+//     the red zone (limit − 4, tested on the entries the last scavenge kept) a scheduled
+//     scavenge uses TenureToShrinkRT: every referent of the set is tenured (§3.5, §3.6).
 //  5. Not modelled: weak and ephemeron processing, pinned objects' positions, stack and
 //     context allocation in eden's reserve, explicit full GCs (no profile records them;
 //     FullGCsExplicit stays 0), snapshots.

@@ -227,7 +227,9 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 	// oldest hole moves down, and the plan and copy passes sweep from that hole to the top.
 	// One pass moves at most as many objects as the saved-first-fields space has slots; what
 	// lies above the last object it could move is swept in place, its dead objects left as
-	// holes. When anything moves, the pointer-update pass walks the whole heap.
+	// holes. When anything moves, the pointer-update pass visits every object of the heap and
+	// rewrites the slots of its pointer objects (compactSeconds). On a fully compacted heap (no
+	// dead object, no hole) nothing is scanned and nothing moves: the compactor does nothing.
 	var scanned, moved float64
 	holesBefore := s.holeBytes
 	if minDead >= 0 || holesBefore > 0 {
@@ -255,15 +257,7 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 			s.st.BoundedCompactions++
 		}
 	}
-	passes := s.cost.CompactPasses
-	compactSecs := 0.0
-	if moved > 0 {
-		// The plan and copy passes sweep the region; the pointer-update pass the whole heap.
-		compactSecs = ((passes-1)*scanned + float64(usedBefore+holesBefore)) * s.cost.CompactScanSecondsPerByte
-	} else {
-		compactSecs = passes * scanned * s.cost.CompactScanSecondsPerByte
-	}
-	compactSecs += moved * s.cost.CompactMoveSecondsPerByte
+	compactSecs := s.compactSeconds(scanned, moved)
 	s.relayout()
 	s.st.MarkedBytes += liveBytes
 	s.st.MarkedPointerSlots += markSlots

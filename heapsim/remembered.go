@@ -257,14 +257,50 @@ func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint6
 		}
 	}
 	rs.lastScavengeClock = s.now
-	// An insertion into a full remembered set doubles its capacity and schedules a scavenge
-	// (§3.6, PVM ≥ 10.0.9). Simplification: the growth is noticed at the next scavenge, so
-	// no extra scavenge is simulated (see doc.go).
-	for entries > rs.capacity {
-		rs.capacity *= 2
-	}
+	s.growRememberedSet(entries, pointerSlots, immediateSlots)
 	s.st.MaxRSEntries = max(s.st.MaxRSEntries, entries)
 	return entries, pointerSlots, immediateSlots
+}
+
+// RememberedSetRedZoneMargin is how far below its capacity the remembered set enters its red
+// zone: VMRememberedSet>>setRememberedSetRedZone sets the zone at limit − 4 (its fudge, a
+// lower bound, does not matter at heapsim's capacities).
+const RememberedSetRedZoneMargin = 4
+
+// growRememberedSet doubles the set's capacity while the entries a scavenge found exceed it
+// (VMRememberedSet>>growRememberedSet: numSlots × 2), and each doubling schedules a scavenge
+// (VMRememberedSet>>rememberWithoutMarkingAsRemembered:, doFullScan false; PVM ≥ 10.0.9): a
+// scheduled scavenge, counted in Scavenges (VM parameter 9).
+//
+// Simplification (docs/spur-model.md §3.6, docs/simulator.md simplification 4): heapsim learns
+// of the barrier's insertions at the scavenge that follows them, so the extra scavenge is
+// priced, not replayed: its fixed part and a second scan of the set (the roots it must visit
+// again); its survivors are those of the scavenge heapsim runs, and the eden timeline is not
+// shifted by it.
+func (s *sim) growRememberedSet(entries float64, pointerSlots, immediateSlots uint64) {
+	rs := &s.rs
+	for entries > rs.capacity {
+		rs.capacity *= 2
+		rsSeconds := float64(pointerSlots)*s.cost.RSPointerSlotSeconds + float64(immediateSlots)*s.cost.RSImmediateSlotSeconds
+		secs := s.cost.ScavengeFixedSeconds + rsSeconds
+		s.st.Scavenges++
+		s.st.RSGrowthScavenges++
+		s.st.ScavengeSeconds += secs
+		s.st.RSScanSeconds += rsSeconds
+		s.st.RSSlotsScanned += pointerSlots + immediateSlots
+		s.st.RSPointerSlotsScanned += pointerSlots
+	}
+}
+
+// inRedZone reports whether a scheduled scavenge starting now finds the remembered set in its
+// red zone (VMRememberedSet>>isInRedZone: size ≥ limit − 4), which makes
+// SpurGenerationScavenger>>strategizeToLimitRememberedSet switch the criterion from
+// TenureByAge to TenureToShrinkRT.
+//
+// Simplification: the size tested is the entries kept by the last scavenge; those the write
+// barrier added since are known to heapsim only as the scavenge visits their referents.
+func (s *sim) inRedZone() bool {
+	return s.rs.rememberedCount() >= s.rs.capacity-RememberedSetRedZoneMargin
 }
 
 // noteOld records n objects of record r entering old space, for the containers.

@@ -8,8 +8,11 @@ import (
 
 // scavengeRun is one scavenge's work in progress: what it copied and tenured so far.
 type scavengeRun struct {
-	s                       *sim
-	ageMode                 bool // tenure by age the past objects below the threshold (§3.3)
+	s       *sim
+	ageMode bool // tenure by age the past objects below the threshold (§3.3)
+	// shrinkRT: the TenureToShrinkRT criterion (§3.6): the set's young referents are tenured,
+	// nothing is tenured by age.
+	shrinkRT                bool
 	refs                    bool // the profile lists referents: copy the set's referents first
 	copiedB, tenuredB, ageB uint64
 	copiedN, tenuredN       float64
@@ -66,9 +69,13 @@ func (sc *scavengeRun) ageThenCopy(r int32, n uint32, size uint64, pastStart int
 	return err
 }
 
-// copyAll copies (or tenures) queued survivors in order.
-func (sc *scavengeRun) copyAll(items []rsItem) error {
+// copyAll copies (or tenures) queued survivors in order. referents says that items are the
+// remembered set's referents: under TenureToShrinkRT they are all tenured.
+func (sc *scavengeRun) copyAll(items []rsItem, referents bool) error {
 	sizes := sc.s.p.SizeBytes
+	if referents && sc.shrinkRT {
+		return sc.tenureReferents(items)
+	}
 	for _, it := range items {
 		if err := sc.ageThenCopy(it.rec, it.count, uint64(sizes[it.rec]), it.pastStart, it.holder); err != nil {
 			return err
@@ -180,6 +187,12 @@ func (s *sim) scavenge(kind scavengeKind) error {
 		s.beginScavenge()
 	}
 	sc := &scavengeRun{s: s, ageMode: kind == scavengeScheduled && s.armed, refs: hasRS && s.p.StoredIn != nil}
+	if kind == scavengeScheduled && hasRS && s.inRedZone() {
+		// strategizeToLimitRememberedSet: only a TenureByAge scavenge (a scheduled one)
+		// switches; the scavenge inside a full GC keeps MarkOnTenure.
+		sc.ageMode, sc.shrinkRT = false, true
+		s.st.ShrinkRTScavenges++
+	}
 	s.future = s.future[:0]
 
 	// Copy order (§3.1): the remembered set's referents first, so they take the lowest
@@ -191,7 +204,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 		if err := sc.walkEden(); err != nil {
 			return err
 		}
-		if err := sc.copyAll(s.rs.sortedItems()); err != nil {
+		if err := sc.copyAll(s.rs.sortedItems(), true); err != nil {
 			return err
 		}
 	}
@@ -199,7 +212,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 		return err
 	}
 	if sc.refs {
-		if err := sc.copyAll(s.rs.edenRest); err != nil {
+		if err := sc.copyAll(s.rs.edenRest, false); err != nil {
 			return err
 		}
 	} else if err := sc.walkEden(); err != nil {

@@ -38,8 +38,10 @@ import (
 //	    into=K stores each object into container K from `from` × its lifetime for `for` ×
 //	    its lifetime (default 0 and the rest).
 //	sim [newspace=SIZE] [headroom=SIZE] [shrink=SIZE] [ratio=F] [p=F] [n=N] [maxold=SIZE]
-//	    [image=SIZE] [firstheadroom=SIZE] [bug588] [complete] [events=(kind,...)]
-//	    simulates the profile and prints Stats, and the events of the kinds listed.
+//	    [image=SIZE] [firstheadroom=SIZE] [bug588] [complete] [events=(kind,...)] [detail]
+//	    simulates the profile and prints Stats, and the events of the kinds listed; detail
+//	    adds the compaction time and bytes moved and the remembered set's growth and
+//	    TenureToShrinkRT scavenges.
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/scenarios/*.txt")
 	if err != nil || len(files) == 0 {
@@ -309,5 +311,9 @@ func runSim(t *testing.T, td *datadriven.TestData, p *lifetimes.Profile) string 
 		st.Scavenges, st.FullGCs, st.FullGCsRatio, st.FullGCsLargeAlloc, st.Grows, st.Shrinks, st.ReleasedSegments,
 		st.CopiedBytes, st.TenuredBytes, st.TenuredByAgeBytes, st.TenuredGarbageBytes, st.DirectOldBytes, st.RSSlotsScanned,
 		st.PeakOldUsedBytes, st.PeakFootprintBytes, st.FinalFootprintBytes)
+	if td.HasArg("detail") {
+		head += fmt.Sprintf("compact-seconds=%.6f moved=%d rs-growth-scavenges=%d shrinkrt-scavenges=%d max-rs=%.0f\n",
+			st.CompactSeconds, st.MovedBytes, st.RSGrowthScavenges, st.ShrinkRTScavenges, st.MaxRSEntries)
+	}
 	return head + sb.String()
 }

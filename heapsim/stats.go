@@ -77,6 +77,12 @@ type Stats struct {
 	ScavengesWithRS int `json:"scavengesWithRS"`
 	// MaxRSEntries is the largest remembered set seen at a scavenge.
 	MaxRSEntries float64 `json:"maxRSEntries"`
+	// RSGrowthScavenges counts the scavenges scheduled by the remembered set's growth
+	// (VMRememberedSet>>rememberWithoutMarkingAsRemembered:); they are included in Scavenges.
+	RSGrowthScavenges int `json:"rsGrowthScavenges,omitempty"`
+	// ShrinkRTScavenges counts the scheduled scavenges run with the TenureToShrinkRT criterion
+	// because the set was in its red zone (SpurGenerationScavenger>>strategizeToLimitRememberedSet).
+	ShrinkRTScavenges int `json:"shrinkRTScavenges,omitempty"`
 	// MarkedBytes and MovedBytes sum full-GC marking and compaction work; MarkedPointerSlots
 	// the pointer slots marking scanned (byte objects are marked, not scanned).
 	MarkedBytes        uint64  `json:"markedBytes"`

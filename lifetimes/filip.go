@@ -43,9 +43,14 @@ const DefaultNearEndFraction = 0.001
 // FiLiPOptions tunes ReadFiLiP. The zero value detects everything.
 type FiLiPOptions struct {
 	// JSONPath is the metadata file. Empty: the CSV path with its extension replaced by .json;
-	// that default file may be missing (sampling rate 1 is then assumed, with a warning), an
-	// explicitly named one may not. ReadFiLiPFrom uses it only to name the metadata in messages.
+	// that default file may be missing when SamplingRate is given, an explicitly named one may
+	// not. ReadFiLiPFrom uses it only to name the metadata in messages.
 	JSONPath string
+	// SamplingRate is the export's sampling rate, in (0, 1], as the user knows it; 0: the
+	// metadata's. Without metadata, or with metadata that does not say the rate, it must be
+	// given (the import fails with ErrUnknownSamplingRate); with metadata that says it, the two
+	// must agree.
+	SamplingRate float64
 	// Clock forces the clock of the timestamps (ClockAuto, the zero value, detects it).
 	Clock Clock
 	// SkipBadRows skips malformed rows, counting them in the report, instead of failing on the
@@ -72,8 +77,8 @@ type FiLiPReport struct {
 	ClockReason string
 	// Profiler is the metadata's profiler class name ("" when absent).
 	Profiler string
-	// SamplingRate is the fraction of allocations recorded (1 when the metadata does not say),
-	// Weight the weight every record was given, round(1/SamplingRate).
+	// SamplingRate is the fraction of allocations recorded (the metadata's, or
+	// FiLiPOptions.SamplingRate), Weight the weight every record was given, round(1/SamplingRate).
 	SamplingRate float64
 	Weight       uint32
 	// TotalExecutionTime is the metadata's totalExecutionTime on the timestamps' clock (bytes
@@ -181,7 +186,10 @@ func (e *FiLiPRowError) Unwrap() error { return ErrBadRow }
 // absent) and the sampling rate, a fraction (0.01 for the default 1/100) under samplingRate,
 // or under sampligRate before 2024-03-13, where values above 1 are the percentages written
 // before 2024-03-07. averageLifetimes is ignored. Metadata over 16 MiB or holding a key twice
-// is refused.
+// is refused, and so is what would have to be guessed: metadata that is null, a key above
+// holding null or a number that is not finite, a negative or fractional count, a
+// totalExecutionTime that is not positive, and an export whose sampling rate neither the
+// metadata nor FiLiPOptions.SamplingRate gives (ErrUnknownSamplingRate).
 //
 // Errors. A malformed row (wrong number of fields, a field that is not a number, negative, not
 // finite, zero or too large a size, a death before the birth) fails the import with a
@@ -223,8 +231,7 @@ func ReadFiLiP(csvPath string, opts FiLiPOptions) (*Profile, *FiLiPReport, error
 }
 
 // ReadFiLiPFrom is ReadFiLiP on readers: csvName names the CSV in messages and in Meta.Source;
-// meta is the JSON metadata, nil when there is none (sampling rate 1 is then assumed, with a
-// warning in the report). The CSV is read sequentially.
+// meta is the JSON metadata, nil when there is none (opts.SamplingRate must then give the rate). The CSV is read sequentially.
 func ReadFiLiPFrom(csv io.Reader, csvName string, meta io.Reader, opts FiLiPOptions) (*Profile, *FiLiPReport, error) {
 	jsonName := opts.JSONPath
 	if jsonName == "" {
@@ -290,6 +297,9 @@ func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, op
 	}
 	if math.IsNaN(opts.NearEndFraction) || opts.NearEndFraction > 1 {
 		return nil, nil, fmt.Errorf("lifetimes: FiLiPOptions.NearEndFraction %v is not ≤ 1", opts.NearEndFraction)
+	}
+	if r := opts.SamplingRate; math.IsNaN(r) || r < 0 || r > 1 {
+		return nil, nil, fmt.Errorf("lifetimes: FiLiPOptions.SamplingRate %v is not in (0, 1]", r)
 	}
 	if opts.NearEndFraction == 0 {
 		opts.NearEndFraction = DefaultNearEndFraction

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/gctune/gctune/internal/jsonkeys"
 )
@@ -40,14 +41,45 @@ type filipRun struct {
 	haveMeta    bool
 }
 
+// ErrUnknownSamplingRate is wrapped by the error ReadFiLiP returns for an export whose sampling
+// rate nothing says: no metadata, or metadata without the rate, and no FiLiPOptions.SamplingRate.
+// Guessing it would be guessing the size of the run (a 1/100 export read at rate 1 is a run
+// 100 times smaller).
+var ErrUnknownSamplingRate = errors.New("lifetimes: sampling rate unknown")
+
+// unknownRateError says which export's rate is unknown and why; it wraps ErrUnknownSamplingRate.
+type unknownRateError struct{ csv, why string }
+
+// Error formats `lifetimes: run.csv: sampling rate unknown: no metadata run.json`.
+func (e *unknownRateError) Error() string {
+	return fmt.Sprintf("lifetimes: %s: sampling rate unknown: %s", e.csv, e.why)
+}
+
+// Unwrap returns ErrUnknownSamplingRate.
+func (e *unknownRateError) Unwrap() error { return ErrUnknownSamplingRate }
+
+// maxMetaTime bounds totalExecutionTime: 10^18 bytes allocated (an exabyte) or microseconds
+// (31,700 years). A larger value is not a run's.
+const maxMetaTime = 1e18
+
+// metaNumberKeys are the metadata's numeric keys gctune reads, in the order they are checked.
+var metaNumberKeys = []string{"samplingRate", "sampligRate", "totalExecutionTime", "totalScavenges", "totalFullGCs"}
+
 // readMeta decodes the JSON metadata. The sampling rate is a fraction (NeoJSON writes the
 // default 1/100 as 0.01); under the key sampligRate, before 2024-03-07 (531b884), it was an
 // integer percentage (100 = every allocation), so values above 1 there are percentages.
+// Nothing is guessed: metadata that is null, a key gctune reads holding null, a number that is
+// not finite or not a run's (a negative or fractional count, a time that is not positive) is
+// refused with its key; no metadata, or none giving the rate, is refused unless
+// r.opts.SamplingRate gives it.
 func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 	run := filipRun{rate: 1, weight: 1}
 	if in == nil {
-		r.warnf("no metadata (%s): sampling rate 1 assumed, run length and GC counts unknown", r.jsonName)
-		return run, nil
+		if r.opts.SamplingRate == 0 {
+			return run, &unknownRateError{csv: r.name, why: "no metadata " + r.jsonName}
+		}
+		r.warnf("no metadata (%s): sampling rate %v as given; run length and GC counts unknown", r.jsonName, r.opts.SamplingRate)
+		return run, r.setRate(&run, r.opts.SamplingRate, "the given sampling rate")
 	}
 	data, err := io.ReadAll(io.LimitReader(in, filipMaxMetaBytes+1))
 	if err != nil {
@@ -58,6 +90,9 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 	}
 	if err := checkDuplicateKeys(data); err != nil {
 		return run, fmt.Errorf("lifetimes: %s: invalid metadata JSON: %w", r.jsonName, err)
+	}
+	if err := r.checkMetaValues(data); err != nil {
+		return run, err
 	}
 	var m filipMeta
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -75,27 +110,29 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 		return run, err
 	}
 	if t := m.TotalExecutionTime; t != nil {
-		if *t > 0 {
-			run.totalTime = *t
-		} else {
-			r.warnf("%s: totalExecutionTime %v ignored: not positive", r.jsonName, *t)
+		if !(*t > 0 && *t <= maxMetaTime) {
+			return run, fmt.Errorf("lifetimes: %s: totalExecutionTime %v is not a run's length (want a positive number up to %g)", r.jsonName, *t, float64(maxMetaTime))
 		}
+		run.totalTime = *t
 	}
-	count := func(name string, v *float64) (int, bool) {
+	count := func(name string, v *float64) (int, bool, error) {
 		if v == nil {
-			return 0, false
+			return 0, false, nil
 		}
 		if *v < 0 || *v > math.MaxInt32 || *v != math.Trunc(*v) {
-			r.warnf("%s: %s %v ignored: not a count", r.jsonName, name, *v)
-			return 0, false
+			return 0, false, fmt.Errorf("lifetimes: %s: %s %v is not a count (want a whole number in [0, 2^31))", r.jsonName, name, *v)
 		}
-		return int(*v), true
+		return int(*v), true, nil
 	}
 	var okS, okF bool
-	run.scavenges, okS = count("totalScavenges", m.TotalScavenges)
-	run.fullGCs, okF = count("totalFullGCs", m.TotalFullGCs)
+	if run.scavenges, okS, err = count("totalScavenges", m.TotalScavenges); err != nil {
+		return run, err
+	}
+	if run.fullGCs, okF, err = count("totalFullGCs", m.TotalFullGCs); err != nil {
+		return run, err
+	}
 	run.gcCounts = okS && okF
-	if len(m.Profiler) > 0 && string(m.Profiler) != "null" {
+	if len(m.Profiler) > 0 {
 		var s string
 		if json.Unmarshal(m.Profiler, &s) != nil {
 			return run, fmt.Errorf("lifetimes: %s: invalid metadata: profiler is %s, want the profiler's class name as a string", r.jsonName, shorten(m.Profiler, 60))
@@ -105,7 +142,41 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 	return run, nil
 }
 
-// metaRate sets the sampling rate and the records' weight from the metadata.
+// checkMetaValues refuses metadata that is not an object, a key gctune reads that holds null,
+// and a number too large for a float64 (JSON has no NaN nor infinity: 1e999 is its infinity),
+// each naming the key. Malformed JSON passes: json.Unmarshal words its fault.
+func (r *filipReader) checkMetaValues(data []byte) error {
+	if !json.Valid(data) {
+		return nil
+	}
+	if string(bytes.TrimSpace(data)) == "null" {
+		return fmt.Errorf("lifetimes: %s: the metadata is null, want an object (samplingRate, totalExecutionTime, ...)", r.jsonName)
+	}
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(data, &raw) != nil {
+		return nil // not an object: decoding words it
+	}
+	for _, key := range append(metaNumberKeys, "profiler") {
+		v, ok := raw[key]
+		if !ok {
+			continue
+		}
+		text := string(bytes.TrimSpace(v))
+		if text == "null" {
+			return fmt.Errorf("lifetimes: %s: %s is null, want a value", r.jsonName, key)
+		}
+		if key == "profiler" || len(text) == 0 || (text[0] != '-' && (text[0] < '0' || text[0] > '9')) {
+			continue
+		}
+		if f, err := strconv.ParseFloat(text, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Errorf("lifetimes: %s: %s %s is not a finite number", r.jsonName, key, shorten(v, 40))
+		}
+	}
+	return nil
+}
+
+// metaRate sets the sampling rate and the records' weight from the metadata and the given rate
+// (r.opts.SamplingRate, 0 when not given): when both say it, they must agree.
 func (r *filipReader) metaRate(run *filipRun, m filipMeta) error {
 	rate, key := m.SamplingRate, "samplingRate"
 	switch {
@@ -114,9 +185,13 @@ func (r *filipReader) metaRate(run *filipRun, m filipMeta) error {
 	case rate == nil && m.SampligRate != nil:
 		rate, key, run.sampligRate = m.SampligRate, "sampligRate", true
 	}
+	given := r.opts.SamplingRate
 	if rate == nil {
-		r.warnf("%s has no samplingRate: 1 assumed (every allocation recorded)", r.jsonName)
-		return nil
+		if given == 0 {
+			return &unknownRateError{csv: r.name, why: "its metadata " + r.jsonName + " has no samplingRate"}
+		}
+		r.warnf("%s has no samplingRate: %v as given", r.jsonName, given)
+		return r.setRate(run, given, "the given sampling rate")
 	}
 	v := *rate
 	switch {
@@ -130,15 +205,28 @@ func (r *filipReader) metaRate(run *filipRun, m filipMeta) error {
 	case v == 1 && run.sampligRate:
 		r.warnf("%s: sampligRate 1 read as every allocation (a fraction, as written from 2024-03-07); before, the rate was a percentage and 1 meant 1 %%", r.jsonName)
 	}
-	run.rate = v
-	w := math.Round(1 / v)
-	if w > math.MaxUint32 {
-		return fmt.Errorf("lifetimes: %s: %s %v is too small (a record would stand for more than 2^32 objects)", r.jsonName, key, *rate)
+	if given != 0 && math.Abs(given-v) > 1e-9*v {
+		return fmt.Errorf("lifetimes: %s: the given sampling rate %v contradicts the metadata's %s %v", r.jsonName, given, key, *rate)
 	}
-	run.weight = uint32(w)
-	if math.Abs(1/v-w) > 0.01*w {
+	if err := r.setRate(run, v, r.jsonName+": "+key+" "+strconv.FormatFloat(*rate, 'g', -1, 64)); err != nil {
+		return err
+	}
+	if math.Abs(1/v-float64(run.weight)) > 0.01*float64(run.weight) {
 		r.warnf("sampling rate %v is not 1/integer: records weigh %d", *rate, run.weight)
 	}
+	return nil
+}
+
+// setRate sets the rate v, in (0, 1], and the weight round(1/v); what names v in errors.
+func (r *filipReader) setRate(run *filipRun, v float64, what string) error {
+	if !(v > 0 && v <= 1) {
+		return fmt.Errorf("lifetimes: %s: %v is not a fraction in (0, 1]", what, v)
+	}
+	w := math.Round(1 / v)
+	if w > math.MaxUint32 {
+		return fmt.Errorf("lifetimes: %s is too small (a record would stand for more than 2^32 objects)", what)
+	}
+	run.rate, run.weight = v, uint32(w)
 	return nil
 }
 

@@ -191,7 +191,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{noRebuild},
 		},
 		{
-			name: "selectors with commas", csv: "commas.csv",
+			name: "selectors with commas", csv: "commas.csv", opts: FiLiPOptions{SamplingRate: 1},
 			layout: FiLiPLayoutCurrent, era: "FiLiP", clock: ClockBytes, reason: "layout textualAllocatorMethod: bytes", weight: 1,
 			meta: Meta{Profiler: "FiLiP", EndBytes: 374, TotalAllocatedBytes: 374, SamplingRate: 1},
 			recs: []wantRec{
@@ -203,7 +203,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"no metadata (testdata/filip/commas.json)"},
 		},
 		{
-			name: "CRLF", csv: "crlf.csv",
+			name: "CRLF", csv: "crlf.csv", opts: FiLiPOptions{SamplingRate: 1},
 			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
 			meta: Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
 			recs: []wantRec{
@@ -214,14 +214,14 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"no metadata"},
 		},
 		{
-			name: "missing json", csv: "nojson.csv",
+			name: "missing json, rate given", csv: "nojson.csv", opts: FiLiPOptions{SamplingRate: 1},
 			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
 			meta: Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
 				{"Array", 32, 74, 224, true},
 			},
-			warnings: []string{"no metadata (testdata/filip/nojson.json): sampling rate 1 assumed"},
+			warnings: []string{"no metadata (testdata/filip/nojson.json): sampling rate 1 as given"},
 		},
 		{
 			name: "json path given", csv: "nojson.csv", opts: FiLiPOptions{JSONPath: "testdata/filip/era-filip.json"},
@@ -334,7 +334,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			var p2 *Profile
 			var rep2 *FiLiPReport
 			if meta == nil {
-				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, nil, tt.opts)
+				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, nil, withRate(tt.opts))
 			} else {
 				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, meta, tt.opts)
 			}
@@ -381,7 +381,7 @@ func TestReadFiLiPBadRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			csv := filipHeader8 + "\n" + good + "\n" + tt.row + "\n" + good + "\n"
-			_, _, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{})
+			_, _, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{SamplingRate: 1})
 			require.Error(t, err)
 			assert.Equal(t, "lifetimes: data.csv:3: "+tt.msg, err.Error())
 			assert.ErrorIs(t, err, ErrBadRow)
@@ -390,7 +390,7 @@ func TestReadFiLiPBadRows(t *testing.T) {
 			assert.Equal(t, 3, rowErr.Line)
 			assert.Equal(t, tt.field, rowErr.Field)
 
-			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{SkipBadRows: true})
+			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{SamplingRate: 1, SkipBadRows: true})
 			require.NoError(t, err)
 			assert.Equal(t, 2, p.Len())
 			assert.Equal(t, 2, rep.Rows)
@@ -406,7 +406,7 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 		"300,32,150,Array,0,0,yes":        `field forcedFinalization: "yes" is not true or false`,
 		"300,32,150,Array,0,0,true,extra": "row has 8 fields, want 7",
 	} {
-		_, _, err := ReadFiLiPFrom(strings.NewReader(header+"\n"+row+"\n"), "old.csv", nil, FiLiPOptions{})
+		_, _, err := ReadFiLiPFrom(strings.NewReader(header+"\n"+row+"\n"), "old.csv", nil, FiLiPOptions{SamplingRate: 1})
 		require.Error(t, err)
 		assert.Equal(t, "lifetimes: old.csv:2: "+msg, err.Error())
 		assert.ErrorIs(t, err, ErrBadRow)
@@ -418,17 +418,17 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 		"300,32,150,Array,0,0,true,Foo>>#bar":      "row has 8 fields, want 10",
 		"300,32,150,Array,0,0,true":                "row has 7 fields, want 10",
 	} {
-		_, _, err := ReadFiLiPFrom(strings.NewReader(header10+"\n"+row+"\n"), "dev.csv", nil, FiLiPOptions{})
+		_, _, err := ReadFiLiPFrom(strings.NewReader(header10+"\n"+row+"\n"), "dev.csv", nil, FiLiPOptions{SamplingRate: 1})
 		require.Error(t, err)
 		assert.Equal(t, "lifetimes: dev.csv:2: "+msg, err.Error())
 	}
-	p, rep, err := ReadFiLiPFrom(strings.NewReader(header10+"\n300,32,150,Array,0,0,false,SequenceableCollection>>#,,OrderedCollection,3\n"), "dev.csv", nil, FiLiPOptions{})
+	p, rep, err := ReadFiLiPFrom(strings.NewReader(header10+"\n300,32,150,Array,0,0,false,SequenceableCollection>>#,,OrderedCollection,3\n"), "dev.csv", nil, FiLiPOptions{SamplingRate: 1})
 	require.NoError(t, err)
 	assert.Equal(t, FiLiPLayoutForcedAllocatorMethodClassByte, rep.Layout)
 	assert.Equal(t, 1, p.Len())
 
 	// Spaces and capitals are tolerated.
-	p, _, err = ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{})
+	p, _, err = ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{SamplingRate: 1})
 	require.NoError(t, err)
 	assert.True(t, p.AliveAtEnd(0))
 	assert.False(t, p.AliveAtEnd(1))
@@ -441,15 +441,15 @@ func TestReadFiLiPBadInput(t *testing.T) {
 		opts            FiLiPOptions
 		want            string
 	}{
-		{"empty file", "", "-", FiLiPOptions{}, "lifetimes: data.csv: empty file: no header"},
-		{"blank lines only", "\n\r\n\n", "-", FiLiPOptions{}, "lifetimes: data.csv: empty file: no header"},
-		{"header only", filipHeader8 + "\n", "-", FiLiPOptions{}, "lifetimes: data.csv: no rows after the header"},
-		{"only bad rows", filipHeader8 + "\n1,2\n", "-", FiLiPOptions{SkipBadRows: true},
+		{"empty file", "", "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
+		{"blank lines only", "\n\r\n\n", "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
+		{"header only", filipHeader8 + "\n", "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv: no rows after the header"},
+		{"only bad rows", filipHeader8 + "\n1,2\n", "-", FiLiPOptions{SamplingRate: 1, SkipBadRows: true},
 			"lifetimes: data.csv: no valid rows (1 bad rows skipped, the first: lifetimes: data.csv:2: row has 2 fields, want 8)"},
-		{"header missing", row + row, "-", FiLiPOptions{},
+		{"header missing", row + row, "-", FiLiPOptions{SamplingRate: 1},
 			`lifetimes: data.csv:1: no header: the first line is a data row (want a header starting with "finalizationTimeInMicroSeconds")`},
-		{"header missing, empty first field", "," + row, "-", FiLiPOptions{}, "lifetimes: data.csv:1: no header"},
-		{"unknown header", "a,b,c\n" + row, "-", FiLiPOptions{}, `lifetimes: data.csv:1: unknown header "a,b,c": want one of the FiLiP layouts`},
+		{"header missing, empty first field", "," + row, "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv:1: no header"},
+		{"unknown header", "a,b,c\n" + row, "-", FiLiPOptions{SamplingRate: 1}, `lifetimes: data.csv:1: unknown header "a,b,c": want one of the FiLiP layouts`},
 		{"malformed json", filipHeader8 + "\n" + row, `{"samplingRate": }`, FiLiPOptions{},
 			"lifetimes: data.json: invalid metadata JSON: invalid character '}' looking for beginning of value"},
 		{"json not an object", filipHeader8 + "\n" + row, `[1]`, FiLiPOptions{},
@@ -462,21 +462,54 @@ func TestReadFiLiPBadInput(t *testing.T) {
 			"lifetimes: data.json: samplingRate 10 is not a fraction in (0, 1]"},
 		{"duplicate key", filipHeader8 + "\n" + row, "{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}", FiLiPOptions{},
 			`lifetimes: data.json: invalid metadata JSON: key "samplingRate" appears twice`},
-		{"profiler not a string", filipHeader8 + "\n" + row, `{"profiler": 3}`, FiLiPOptions{},
+		{"profiler not a string", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": 3}`, FiLiPOptions{},
 			"lifetimes: data.json: invalid metadata: profiler is 3, want the profiler's class name as a string"},
 		{"metadata over its cap", filipHeader8 + "\n" + row, `{"profiledCode": "` + strings.Repeat("x", filipMaxMetaBytes) + `"}`, FiLiPOptions{},
 			"lifetimes: data.json: metadata larger than 16 MiB: not a FiLiP metadata file"},
 		{"sampling rate over 100", filipHeader8 + "\n" + row, `{"sampligRate": 150}`, FiLiPOptions{},
 			"lifetimes: data.json: sampligRate 150 is neither a fraction in (0, 1] nor a percentage in (1, 100]"},
+		// What cannot be known is refused, not guessed (issue 21): each message names its key.
+		{"no metadata", filipHeader8 + "\n" + row, "-", FiLiPOptions{},
+			"lifetimes: data.csv: sampling rate unknown: no metadata data.json"},
+		{"metadata without the rate", filipHeader8 + "\n" + row, `{"totalScavenges": 3}`, FiLiPOptions{},
+			"lifetimes: data.csv: sampling rate unknown: its metadata data.json has no samplingRate"},
+		{"metadata null", filipHeader8 + "\n" + row, ` null `, FiLiPOptions{},
+			"lifetimes: data.json: the metadata is null, want an object"},
+		{"metadata null, rate given", filipHeader8 + "\n" + row, `null`, FiLiPOptions{SamplingRate: 0.01},
+			"lifetimes: data.json: the metadata is null, want an object"},
+		{"sampling rate null", filipHeader8 + "\n" + row, `{"samplingRate": null}`, FiLiPOptions{},
+			"lifetimes: data.json: samplingRate is null, want a value"},
+		{"sampligRate null", filipHeader8 + "\n" + row, `{"sampligRate": null}`, FiLiPOptions{SamplingRate: 0.01},
+			"lifetimes: data.json: sampligRate is null"},
+		{"time null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": null}`, FiLiPOptions{},
+			"lifetimes: data.json: totalExecutionTime is null"},
+		{"profiler null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": null}`, FiLiPOptions{},
+			"lifetimes: data.json: profiler is null"},
+		{"infinite rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e999}`, FiLiPOptions{},
+			"lifetimes: data.json: samplingRate 1e999 is not a finite number"},
+		{"infinite count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -1E+400}`, FiLiPOptions{},
+			"lifetimes: data.json: totalScavenges -1E+400 is not a finite number"},
+		{"negative count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -3}`, FiLiPOptions{},
+			"lifetimes: data.json: totalScavenges -3 is not a count"},
+		{"fractional count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalFullGCs": 2.5}`, FiLiPOptions{},
+			"lifetimes: data.json: totalFullGCs 2.5 is not a count"},
+		{"zero run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 0}`, FiLiPOptions{},
+			"lifetimes: data.json: totalExecutionTime 0 is not a run's length"},
+		{"absurd run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 1e308}`, FiLiPOptions{},
+			"lifetimes: data.json: totalExecutionTime 1e+308 is not a run's length"},
+		{"given rate contradicts the metadata", filipHeader8 + "\n" + row, `{"samplingRate": 0.01}`, FiLiPOptions{SamplingRate: 0.001},
+			"lifetimes: data.json: the given sampling rate 0.001 contradicts the metadata's samplingRate 0.01"},
+		{"given rate out of range", filipHeader8 + "\n" + row, "-", FiLiPOptions{SamplingRate: 2},
+			"lifetimes: FiLiPOptions.SamplingRate 2 is not in (0, 1]"},
 		{"tiny sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e-12}`, FiLiPOptions{},
 			"lifetimes: data.json: samplingRate 1e-12 is too small"},
 		{"json named in options", filipHeader8 + "\n" + row, "{", FiLiPOptions{JSONPath: "run.json"},
 			"lifetimes: run.json: invalid metadata JSON"},
-		{"bad clock option", filipHeader8 + "\n" + row, "-", FiLiPOptions{Clock: 7},
+		{"bad clock option", filipHeader8 + "\n" + row, "-", FiLiPOptions{SamplingRate: 1, Clock: 7},
 			"lifetimes: FiLiPOptions.Clock 7 is not ClockAuto, ClockBytes or ClockMicros"},
-		{"bad near-end option", filipHeader8 + "\n" + row, "-", FiLiPOptions{NearEndFraction: 2},
+		{"bad near-end option", filipHeader8 + "\n" + row, "-", FiLiPOptions{SamplingRate: 1, NearEndFraction: 2},
 			"lifetimes: FiLiPOptions.NearEndFraction 2 is not ≤ 1"},
-		{"line too long", filipHeader8 + "\n" + strings.Repeat("1", filipMaxLineBytes+1), "-", FiLiPOptions{},
+		{"line too long", filipHeader8 + "\n" + strings.Repeat("1", filipMaxLineBytes+1), "-", FiLiPOptions{SamplingRate: 1},
 			"lifetimes: data.csv:2: line longer than 16777216 bytes"},
 	}
 	for _, tt := range tests {
@@ -539,9 +572,6 @@ func TestReadFiLiPSamplingRate(t *testing.T) {
 		{`{"sampligRate": 1}`, 1, 1, "sampligRate 1 read as every allocation"},
 		{`{"samplingRate": 0.5, "sampligRate": 0.25}`, 0.5, 2, "has both samplingRate and sampligRate: samplingRate taken"},
 		{`{"sampligRate": 30}`, 0.3, 3, "sampling rate 30 is not 1/integer: records weigh 3"},
-		{`{}`, 1, 1, "has no samplingRate: 1 assumed"},
-		{`{"samplingRate": 1, "totalScavenges": -3, "totalFullGCs": 2.5, "totalExecutionTime": 0}`, 1, 1,
-			"totalExecutionTime 0 ignored"},
 	} {
 		t.Run(tt.json, func(t *testing.T) {
 			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(tt.json), FiLiPOptions{Clock: ClockBytes})
@@ -562,7 +592,7 @@ func TestReadFiLiPEmptyFields(t *testing.T) {
 	// The exporter never writes an empty field, but a hand-made file may: an empty death is
 	// alive at the end, an empty class "(unknown)", empty counts unknown.
 	csv := filipHeader8 + "\n200,24,100,ByteString,,,,\n,32,150,Array,,,Array class>>#new:,\n300,16,250,,0,0,m,1\n"
-	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "e.csv", nil, FiLiPOptions{})
+	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "e.csv", nil, FiLiPOptions{SamplingRate: 1})
 	require.NoError(t, err)
 	assert.Equal(t, []wantRec{{"ByteString", 24, 24, 124, false}, {"Array", 32, 74, 224, true}, {"(unknown)", 16, 174, 224, true}}, profileRecs(p))
 }
@@ -580,7 +610,7 @@ func TestReadFiLiPNearEnd(t *testing.T) {
 		{-1, []bool{false, false, false, false}},  // off
 		{1e-9, []bool{false, false, false, true}}, // only the latest
 	} {
-		p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{Clock: ClockBytes, NearEndFraction: tt.fraction})
+		p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{SamplingRate: 1, Clock: ClockBytes, NearEndFraction: tt.fraction})
 		require.NoError(t, err)
 		var alive []bool
 		for i := range p.Len() {
@@ -620,7 +650,7 @@ func TestReadFiLiPHeaderVariants(t *testing.T) {
 		strings.ReplaceAll(filipHeader8, ",", ", "),
 		"\n\r\n" + filipHeader8,
 	} {
-		_, rep, err := ReadFiLiPFrom(strings.NewReader(h+rows), "d.csv", nil, FiLiPOptions{})
+		_, rep, err := ReadFiLiPFrom(strings.NewReader(h+rows), "d.csv", nil, FiLiPOptions{SamplingRate: 1})
 		require.NoError(t, err, "header %q", h)
 		assert.Equal(t, FiLiPLayoutCurrent, rep.Layout)
 	}
@@ -632,7 +662,7 @@ func TestReadFiLiPOddNumbers(t *testing.T) {
 		"2e3,24.0,1.0e3,A,0,0,m,1\n" +
 		" 3000 ,+24, 1500,A, 1 ,2.0,m,1\n" +
 		"0004000,0024,2000.,A,,,m,\n"
-	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{Clock: ClockBytes, NearEndFraction: -1})
+	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{SamplingRate: 1, Clock: ClockBytes, NearEndFraction: -1})
 	require.NoError(t, err)
 	assert.Equal(t, []wantRec{{"A", 24, 24, 1024, false}, {"A", 24, 524, 2024, false}, {"A", 24, 1024, 3024, false}}, profileRecs(p))
 }
@@ -735,7 +765,7 @@ func TestReadFiLiPSmallReads(t *testing.T) {
 	assert.Equal(t, want, got)
 
 	// A read error is reported with the file name.
-	_, _, err = ReadFiLiPFrom(&oneByteReader{}, "m.csv", nil, FiLiPOptions{})
+	_, _, err = ReadFiLiPFrom(&oneByteReader{}, "m.csv", nil, FiLiPOptions{SamplingRate: 1})
 	assert.EqualError(t, err, "lifetimes: m.csv: EOF expected earlier")
 }
 
@@ -808,4 +838,40 @@ func TestReadFiLiPParallel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReadFiLiPGivenRate: the rate given in the options stands for the metadata's when there is
+// none or it does not say the rate, and agrees with it when it does.
+func TestReadFiLiPGivenRate(t *testing.T) {
+	csv := filipHeader8 + "\n2000,24,1000,A,0,0,m,1\n"
+	for _, tt := range []struct {
+		name    string
+		meta    string // "-" = none
+		warning string
+	}{
+		{"no metadata", "-", "no metadata (d.json): sampling rate 0.01 as given; run length and GC counts unknown"},
+		{"metadata without the rate", `{"totalScavenges": 3, "totalFullGCs": 1}`, "d.json has no samplingRate: 0.01 as given"},
+		{"metadata that agrees", `{"samplingRate": 0.01}`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var meta io.Reader
+			if tt.meta != "-" {
+				meta = strings.NewReader(tt.meta)
+			}
+			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", meta, FiLiPOptions{Clock: ClockBytes, SamplingRate: 0.01})
+			require.NoError(t, err)
+			assert.Equal(t, 0.01, p.Meta.SamplingRate)
+			assert.Equal(t, uint32(100), p.Weight[0])
+			if tt.warning == "" {
+				assert.Empty(t, rep.Warnings)
+			} else {
+				require.NotEmpty(t, rep.Warnings)
+				assert.Equal(t, tt.warning, rep.Warnings[0])
+			}
+		})
+	}
+	// A lonely CSV on disk is refused by ReadFiLiP too, wrapping ErrUnknownSamplingRate.
+	_, _, err := ReadFiLiP("testdata/filip/nojson.csv", FiLiPOptions{})
+	require.ErrorIs(t, err, ErrUnknownSamplingRate)
+	assert.Contains(t, err.Error(), "testdata/filip/nojson.csv: sampling rate unknown: no metadata testdata/filip/nojson.json")
 }

@@ -53,3 +53,12 @@ func benchRead(b *testing.B, name, path string, want int, unit string, read func
 		b.ReportMetric(float64(want)*float64(b.N)/b.Elapsed().Seconds(), unit+"/s")
 	})
 }
+
+// withRate gives opts sampling rate 1 unless it has one: what tests of exports without
+// metadata say of them (the reader refuses to guess it).
+func withRate(opts FiLiPOptions) FiLiPOptions {
+	if opts.SamplingRate == 0 {
+		opts.SamplingRate = 1
+	}
+	return opts
+}

@@ -73,9 +73,9 @@ func WriteHistogramPlot(w io.Writer, format string, h *Histogram, title string) 
 }
 
 func histogramPanel(h *Histogram, shares []float64, yLabel, title string) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.Y.Label.Text = yLabel
+	// plotkit's plot: the report's font, padded tick labels, one number format per axis (the
+	// default ticks wrote 50.00 beside 60).
+	p := plotkit.NewPlot(title, "lifetime (% of run)", yLabel)
 	p.Y.Min = 0
 	bins := histogramBins(h, shares)
 	if h.Scale == LogScale {
@@ -84,11 +84,9 @@ func histogramPanel(h *Histogram, shares []float64, yLabel, title string) (*plot
 		p.X.Tick.Marker = percentTicks{log: true}
 		// A long axis label makes gonum/plot shrink the whole panel, so the note on the first
 		// bar goes in the title.
-		p.X.Label.Text = "lifetime (% of run)"
 		p.Title.Text += fmt.Sprintf("\n(log-spaced bins; first bar: under %s)", numfmt.CompactPercent(lo))
 	} else {
 		p.X.Tick.Marker = percentTicks{}
-		p.X.Label.Text = "lifetime (% of run)"
 	}
 	var top float64
 	for _, b := range bins {
@@ -101,7 +99,7 @@ func histogramPanel(h *Histogram, shares []float64, yLabel, title string) (*plot
 		LineStyle: plotter.DefaultLineStyle,
 	}
 	hist.LineStyle.Width = vg.Points(0.5)
-	p.Add(hist, plotter.NewGrid())
+	p.Add(hist)
 	return p, nil
 }
 

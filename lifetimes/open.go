@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -39,11 +40,13 @@ type OpenOptions struct {
 	// (GenerateOptions); Resolution 0 means the spec's own.
 	Seed       uint64
 	Resolution float64
-	// Clock, SkipBadRows and FiLiPJSONPath are passed to ReadFiLiP for .csv files
-	// (FiLiPOptions: Clock, SkipBadRows, JSONPath).
+	// Clock, SkipBadRows, FiLiPJSONPath and SamplingRate are passed to ReadFiLiP for .csv
+	// files (FiLiPOptions: Clock, SkipBadRows, JSONPath, SamplingRate: an export without
+	// metadata needs SamplingRate).
 	Clock         Clock
 	SkipBadRows   bool
 	FiLiPJSONPath string
+	SamplingRate  float64
 	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt (see Rebuild):
 	// HypothesisAuto (the zero value), HypothesisShort or HypothesisLong for the lifetimes of
 	// the large objects the sample missed, HypothesisStored for HypothesisLong with the
@@ -143,7 +146,8 @@ func Open(ref string, opts OpenOptions) (*Profile, *OpenInfo, error) {
 			return nil, nil, err
 		}
 	case SourceFiLiP:
-		p, info.FiLiP, err = ReadFiLiP(ref, FiLiPOptions{JSONPath: opts.FiLiPJSONPath, Clock: opts.Clock, SkipBadRows: opts.SkipBadRows})
+		p, info.FiLiP, err = ReadFiLiP(ref, FiLiPOptions{JSONPath: opts.FiLiPJSONPath, Clock: opts.Clock, SkipBadRows: opts.SkipBadRows,
+			SamplingRate: opts.SamplingRate})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -185,7 +189,8 @@ const fingerprintVersion = "gctune-fingerprint-v1"
 //     change to comments or formatting in the YAML keeps the fingerprint), the seed and the
 //     resolution;
 //   - a FiLiP export: the bytes of the CSV and of its JSON metadata (if any), the clock,
-//     whether bad rows are skipped and the rebuild mode;
+//     whether bad rows are skipped, the rebuild mode and the given sampling rate (when given;
+//     without metadata it must be, as for Open);
 //   - a .gcprof file: its bytes.
 func Fingerprint(ref string, opts OpenOptions) (string, error) {
 	kind, _, err := resolve(ref)
@@ -218,6 +223,9 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 		switch err := hashFile(h, jsonPath); {
 		case err == nil:
 		case opts.FiLiPJSONPath == "" && errors.Is(err, fs.ErrNotExist):
+			if opts.SamplingRate == 0 {
+				return "", &unknownRateError{csv: ref, why: "no metadata " + jsonPath}
+			}
 			writeUint64(h, math.MaxUint64) // no metadata
 		default:
 			return "", err
@@ -229,6 +237,9 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 		}
 		writeUint64(h, skip)
 		writeChunk(h, []byte("rebuild:"+opts.Rebuild.String()))
+		if opts.SamplingRate != 0 { // absent before the rate could be given: older fingerprints hold
+			writeChunk(h, []byte("rate:"+strconv.FormatFloat(opts.SamplingRate, 'g', -1, 64)))
+		}
 	case SourceGCProf:
 		if err := hashFile(h, ref); err != nil {
 			return "", err

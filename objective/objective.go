@@ -192,8 +192,9 @@ type Result struct {
 	// Replicas is the value of each replica the configuration was judged on, in replica order,
 	// and ReplicaSpeedups each one's speedup against the defaults in the same replica (paired);
 	// both nil for the single unperturbed simulation. Value is Settings.Statistic of
-	// Replicas; Stats and Metrics are those of the median replica's run (footprint: the
-	// largest of any replica), and Speedup is the defaults' statistic over Value.
+	// Replicas and each of Slowdowns the statistic of that workload's slowdowns; Stats and
+	// Metrics are those of the median replica's run (footprint: the largest of any replica),
+	// and Speedup is the defaults' statistic over Value.
 	Replicas        []float64 `json:"replicas,omitempty"`
 	ReplicaSpeedups []float64 `json:"replicaSpeedups,omitempty"`
 }

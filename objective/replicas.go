@@ -113,8 +113,9 @@ func (p *Problem) EvaluateReplica(params heapsim.Params, k int) (Result, error) 
 }
 
 // Reduce combines the results of replicas 0 to len(results)−1 (EvaluateReplica) into one:
-// Value is the statistic of the replicas' values, the configuration is feasible only if it is
-// on every replica, Stats are the median replica's and the footprint the largest.
+// Value is the statistic of the replicas' values and each workload's slowdown the statistic of
+// its slowdowns, the configuration is feasible only if it is on every replica, Stats are the
+// median replica's and the footprint the largest.
 func (p *Problem) Reduce(results []Result) (Result, error) {
 	n := len(results)
 	if n == 0 || n > len(p.replicas) {
@@ -142,11 +143,21 @@ func (p *Problem) Reduce(results []Result) (Result, error) {
 			values[k] = r.unpenalised(defaults[k])
 		}
 	}
+	stat := p.settings.Statistic
 	out := results[medianIndex(values)]
 	out.Feasible, out.Infeasibility = feasible, infeasibility
 	out.Metrics.PeakFootprintBytes = footprint
 	out.Replicas, out.ReplicaSpeedups = values, speedups
-	stat := p.settings.Statistic
+	// Each workload's slowdown is the statistic of its slowdowns on the replicas, as the value
+	// is of the replicas' values (the recommendation compares workloads one by one).
+	out.Slowdowns = make([]float64, len(p.workloads))
+	for w := range out.Slowdowns {
+		per := make([]float64, n)
+		for k, r := range results {
+			per[k] = r.Slowdowns[w]
+		}
+		out.Slowdowns[w] = stat.Reduce(per)
+	}
 	value := stat.Reduce(values)
 	out.Speedup = stat.Reduce(defaults) / value
 	if !feasible {

@@ -38,6 +38,28 @@ func newJudge(ctx context.Context, prob *objective.Problem, decide int) *judge {
 // robust reports whether configurations are judged on replicas.
 func (j *judge) robust() bool { return j.state > 0 }
 
+// screenReplicas is how many replicas a margin's outer steps are judged on: enough to see a
+// cliff, a quarter of the statement's cost.
+const screenReplicas = 4
+
+// judging is what the robust steps need of a judge (a fake one in the tests: a synthetic
+// objective with a cliff).
+type judging interface {
+	// decision judges a configuration on the replicas the choices use; screen on fewer.
+	decision(heapsim.Params) (objective.Result, error)
+	screen(heapsim.Params) (objective.Result, error)
+	// vm is the problem's default parameters, with the VM facts.
+	vm() heapsim.Params
+}
+
+// vm implements judging.
+func (j *judge) vm() heapsim.Params { return j.prob.Base() }
+
+// screen implements judging: the first screenReplicas of the decision replicas.
+func (j *judge) screen(params heapsim.Params) (objective.Result, error) {
+	return j.on(params, min(j.decide, screenReplicas))
+}
+
 // decision judges params on the replicas decisions use.
 func (j *judge) decision(params heapsim.Params) (objective.Result, error) {
 	return j.on(params, j.decide)

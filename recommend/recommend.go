@@ -227,11 +227,7 @@ func robustness(j *judge, r *Recommendation, limit float64, rejudged int, statis
 		return objective.Result{}, err
 	}
 	rb.Flat, rb.Moves = flat, moves
-	cur, err := j.decision(r.Params(base))
-	if err != nil {
-		return objective.Result{}, err
-	}
-	if rb.Margins, err = margins(j, r, cur.Value, r.Tolerance); err != nil {
+	if rb.Margins, err = margins(j, r, r.Tolerance); err != nil {
 		return objective.Result{}, err
 	}
 	final, err := j.statement(r.Params(base))
@@ -251,11 +247,25 @@ func robustness(j *judge, r *Recommendation, limit float64, rejudged int, statis
 	rb.SpeedupInterval = uncertainty.PredictionInterval(final.ReplicaSpeedups, uncertainty.DefaultCoverage)
 	rb.NominalValue, rb.NominalSpeedup = nominal.Value, nominal.Speedup
 	r.Robust = rb
-	// Re-derive the lists that name the kept changes: a move changes a kept value.
-	for k := range r.Kept {
-		if t, ok := search.TunableNamed(r.Kept[k].Param); ok {
-			r.Kept[k].Value = t.Get(r.Point)
+	if len(moves) > 0 {
+		// A move changes a kept value: what putting each kept change back alone costs is
+		// measured again from where the recommendation now is.
+		cur, err := j.decision(r.Params(base))
+		if err != nil {
+			return objective.Result{}, err
 		}
+		for k := range r.Kept {
+			st := &r.Kept[k]
+			t, _ := search.TunableNamed(st.Param)
+			st.Value = t.Get(r.Point)
+			res, err := j.decision(Params(r.Point, withParam(r.AtDefault, st.Param), base))
+			if err != nil {
+				return objective.Result{}, err
+			}
+			st.Objective, st.Feasible, st.PeakFootprintBytes = res.Value, res.Feasible, res.Metrics.PeakFootprintBytes
+			st.Cost, st.Slowdowns = res.Value/cur.Value-1, res.Slowdowns
+		}
+		slices.SortStableFunc(r.Kept, func(a, b Step) int { return cmp.Compare(b.Cost, a.Cost) })
 	}
 	return final, nil
 }

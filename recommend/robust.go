@@ -17,7 +17,7 @@ import (
 const (
 	// DefaultRejudge is how many of the search's best trials are judged again on the replicas
 	// the recommendation decides on (and as many of the smallest footprints near the best).
-	DefaultRejudge = 8
+	DefaultRejudge = 6
 	// DefaultDecisionReplicas is how many replicas (the first ones) the recommendation's
 	// decisions are judged on: paired comparisons (every configuration on the same replicas)
 	// settle with fewer than the statement's interval needs.
@@ -177,11 +177,15 @@ func rejudge(j *judge, cands []Candidate, n int, tol float64) ([]Candidate, erro
 }
 
 // neighbour returns point p with parameter t moved by factor (−0.05: 5 % lower), rounded as
-// exported and within the parameter's valid range and the VM's limits; ok is false when the
+// exported, by at least the export's granularity (a whole MiB for sizes: 5 % of 4 MiB is
+// less), and within the parameter's valid range and the VM's limits; ok is false when the
 // move lands on p itself or outside what the VM accepts.
 func neighbour(p search.Point, atDefault []string, t search.Tunable, factor float64, base heapsim.Params) (search.Point, heapsim.Params, bool) {
 	q := p
 	v := t.Get(p) * (1 + factor)
+	if t.Unit == search.UnitBytes && math.Abs(v-t.Get(p)) < float64(heapsim.MiB) {
+		v = t.Get(p) + math.Copysign(float64(heapsim.MiB), factor)
+	}
 	v = math.Min(math.Max(v, t.Valid.Low), t.Valid.High)
 	t.Set(&q, v)
 	q = q.Rounded()
@@ -208,8 +212,8 @@ func costOf(res objective.Result, ref float64) float64 {
 // the failing side (its value stepped by 1, 2, 4 and 8 neighbourhoods) to the first place whose
 // own neighbours pass and whose value stays within the tolerance of limit (the best judged
 // value, times 1 + tolerance). It returns whether every kept parameter passes, and the moves.
-func settle(j *judge, r *Recommendation, limit float64, tol float64) (bool, []Move, error) {
-	base := j.prob.Base()
+func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []Move, error) {
+	base := j.vm()
 	var moves []Move
 	stuck := map[string]bool{}
 	for range 2*len(search.Tunables()) + 1 {
@@ -263,8 +267,8 @@ func settle(j *judge, r *Recommendation, limit float64, tol float64) (bool, []Mo
 
 // moveOff tries to move parameter t of r away from the failing sides; on success it changes
 // r.Point and returns the move.
-func moveOff(j *judge, r *Recommendation, t search.Tunable, failing []float64, limit, tol float64) (*Move, error) {
-	base := j.prob.Base()
+func moveOff(j judging, r *Recommendation, t search.Tunable, failing []float64, limit, tol float64) (*Move, error) {
+	base := j.vm()
 	var dirs []float64
 	switch {
 	case len(failing) == 2:
@@ -312,9 +316,19 @@ func moveOff(j *judge, r *Recommendation, t search.Tunable, failing []float64, l
 }
 
 // margins measures, for each kept parameter of r, how far it may move each way before the
-// judged value rises past the tolerance (marginLadder, stopping at the first step beyond).
-func margins(j *judge, r *Recommendation, ref float64, tol float64) ([]Margin, error) {
-	base := j.prob.Base()
+// judged value rises past the tolerance (marginLadder, stopping at the first step beyond). The
+// neighbourhood step is judged on the decision replicas (as settle judged it); the outer steps,
+// which only place the margin, on the screening replicas, against r judged on the same ones.
+func margins(j judging, r *Recommendation, tol float64) ([]Margin, error) {
+	base := j.vm()
+	center, err := j.decision(r.Params(base))
+	if err != nil {
+		return nil, err
+	}
+	screened, err := j.screen(r.Params(base))
+	if err != nil {
+		return nil, err
+	}
 	var out []Margin
 	for _, t := range search.Tunables() {
 		if !r.Changed(t.Name) {
@@ -329,7 +343,11 @@ func margins(j *judge, r *Recommendation, ref float64, tol float64) ([]Margin, e
 				if !ok {
 					break
 				}
-				res, err := j.decision(params)
+				judged, ref := j.screen, screened.Value
+				if f == Neighbourhood {
+					judged, ref = j.decision, center.Value
+				}
+				res, err := judged(params)
 				if err != nil {
 					return nil, err
 				}

@@ -24,8 +24,11 @@ type Apply struct {
 	Command    string `json:"command"`
 	// Statements are the script's parameterAt:put: statements, without comments.
 	Statements []string `json:"statements"`
-	// Script is the whole startup script, as gctune export --format st writes it.
-	Script string `json:"script"`
+	// Script is the whole startup script, as gctune export --format st writes it;
+	// ExportCommand the command that writes it, with the study's name shell-quoted
+	// ("gctune export dataframe-3.1gb --format st", and --trial N for a trial as it is).
+	Script        string `json:"script"`
+	ExportCommand string `json:"exportCommand"`
 	// Rows say, for each parameter set, when it takes effect and what persists.
 	Rows []ApplyRow `json:"rows"`
 }
@@ -90,7 +93,7 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	a := &Apply{KeepDefaults: c.Recommendation != nil && c.Recommendation.KeepDefaults, LaunchFlag: export.LaunchFlag(c),
-		Statements: export.Statements(c), Script: script.String()}
+		Statements: export.Statements(c), Script: script.String(), ExportCommand: exportCommand(meta.Study, rec, in.Trial)}
 	if !a.KeepDefaults {
 		a.Command = "pharo --headless "
 		if a.LaunchFlag != "" {
@@ -112,6 +115,16 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 		}
 	}
 	return a, nil
+}
+
+// exportCommand is the gctune export command that writes the script: the study's name, quoted
+// for a POSIX shell when it needs it, and --trial N when the report is on a trial as it is.
+func exportCommand(study string, rec *recommend.Recommendation, trial int) string {
+	cmd := "gctune export " + export.ShellQuote(study) + " --format st"
+	if rec == nil {
+		cmd += fmt.Sprintf(" --trial %d", trial)
+	}
+	return cmd
 }
 
 // pointValue is a dimension's value in an export, in the search's units.

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,6 +25,8 @@ func TestBuildApply(t *testing.T) {
 	assert.Equal(t, rec.Point, r.Search.Best.Point)
 	assert.Equal(t, rec.KeepDefaults, a.KeepDefaults)
 	assert.True(t, strings.HasPrefix(a.Script, `"gctune: GC parameters for`), a.Script)
+	// The command that writes the script names the study, quoted for the shell.
+	assert.Equal(t, "gctune export 'fixture <study>' --format st", a.ExportCommand)
 	if a.KeepDefaults {
 		assert.Empty(t, a.Statements)
 		assert.Empty(t, a.LaunchFlag)
@@ -56,4 +60,21 @@ func TestBuildTrialAsIs(t *testing.T) {
 	assert.Len(t, r.Apply.Rows, 5)
 	assert.Len(t, r.Apply.Statements, 4)
 	assert.NotEmpty(t, r.Apply.LaunchFlag)
+	assert.Equal(t, "gctune export s --format st --trial 2", r.Apply.ExportCommand)
+	assert.Equal(t, "Trial 2", htmlConfigHeading(r, true))
+}
+
+// TestApplyOnThePage: the page gives the study's own export command, not a placeholder, and
+// heads the configuration's column with what it is.
+func TestApplyOnThePage(t *testing.T) {
+	r := newTestReport(t)
+	var page bytes.Buffer
+	require.NoError(t, WriteHTML(&page, r, nil))
+	s := page.String()
+	if !r.Apply.KeepDefaults {
+		assert.Contains(t, s, "<code>gctune export &#39;fixture &lt;study&gt;&#39; --format st</code> writes it")
+	}
+	assert.NotContains(t, s, "STUDY")
+	assert.NotContains(t, s, ">Reported<")
+	assert.Contains(t, s, fmt.Sprintf(`<th class="num">Recommended (trial %d)</th>`, r.Recommendation.Trial))
 }

@@ -73,6 +73,9 @@ type Options struct {
 	Workers int
 	// LivePoints is the number of samples of the live-bytes curve (0: DefaultLivePoints).
 	LivePoints int
+	// Progress, when not nil, is told after each simulation how many of the simulations
+	// announced so far are done (total grows as each phase starts). Calls are serialised.
+	Progress func(done, total int)
 }
 
 // Defaults of Options.
@@ -136,8 +139,18 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Study: in.Study, Version: in.Version, Search: srch, Measured: MeasuredFrom(in.Measured)}
+	// Every simulation below runs on one pool of opts.Workers. The default runs do not depend
+	// on the reported configuration: they start while the recommendation is chosen.
+	p := newPool(opts.Workers, opts.Progress)
+	ctx, cancel := context.WithCancel(ctx)
+	defaults := startDefaultRuns(ctx, in.Problem, p, true)
+	defer func() {
+		cancel()
+		_, _, _ = defaults.wait() // no simulation outlives Build
+	}()
 	if in.Trial < 0 {
-		if r.Recommendation, err = recommendation(ctx, in); err != nil {
+		p.hold(func() { r.Recommendation, err = recommendation(ctx, in) })
+		if err != nil {
 			return nil, err
 		}
 		rec := r.Recommendation
@@ -158,14 +171,34 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		}
 		r.Workloads = append(r.Workloads, wl)
 	}
-	diag, runs, err := diagnose(ctx, in.Problem, srch.Best.Point, srch.ValueLabel, opts.Workers, true)
+	// The sensitivity sweeps and the diagnosis are independent: they share the pool.
+	var sweeps []Sweep
+	var sweepErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sweeps, sweepErr = sensitivity(ctx, in.Problem, in.Space, srch.Best.Point, opts.SweepPoints, p)
+	}()
+	// So is the landscape around the recommendation (holds.go).
+	var holdsErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.Holds, holdsErr = holdsData(ctx, in.Problem, r.Recommendation, p)
+	}()
+	diag, runs, err := diagnose(ctx, in.Problem, srch.Best.Point, srch.ValueLabel, p, true, defaults)
 	if err != nil {
+		cancel()
+		wg.Wait()
 		return nil, err
 	}
 	r.Diagnosis = diag
 	for i, w := range in.Problem.Workloads() {
 		clocks, live, err := lifetimes.LiveCurve(w.Profile, opts.LivePoints)
 		if err != nil {
+			cancel()
+			wg.Wait()
 			return nil, fmt.Errorf("report: workload %s: %w", w.Name, err)
 		}
 		c := Comparison{Workload: w.Name, EndBytes: w.Profile.Meta.EndBytes, Default: runs[i][0], Best: runs[i][1]}
@@ -174,11 +207,13 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		}
 		r.Comparisons = append(r.Comparisons, c)
 	}
-	if r.Sensitivity, err = Sensitivity(ctx, in.Problem, in.Space, srch.Best.Point, opts); err != nil {
-		return nil, err
+	wg.Wait()
+	if sweepErr != nil {
+		return nil, sweepErr
 	}
-	if r.Holds, err = holdsData(ctx, in.Problem, r.Recommendation, opts.Workers); err != nil {
-		return nil, err
+	r.Sensitivity = sweeps
+	if holdsErr != nil {
+		return nil, holdsErr
 	}
 	measuredAgainstPrediction(r.Measured, r.Recommendation)
 	return r, nil
@@ -314,6 +349,11 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 		return nil, err
 	}
 	opts = opts.withDefaults()
+	return sensitivity(ctx, prob, space, best, opts.SweepPoints, newPool(opts.Workers, opts.Progress))
+}
+
+// sensitivity is Sensitivity with sweepPoints grid points per parameter, on p.
+func sensitivity(ctx context.Context, prob *objective.Problem, space search.Space, best search.Point, sweepPoints int, p *pool) ([]Sweep, error) {
 	base := prob.Base()
 	def := search.DefaultPoint(base)
 	best = best.Rounded()
@@ -323,8 +363,8 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 	for i, pi := range search.Tunables() {
 		b := pi.Bounds(space)
 		vals := []float64{pi.Get(best), pi.Get(def.Rounded())}
-		for k := range opts.SweepPoints {
-			f := float64(k) / float64(opts.SweepPoints-1)
+		for k := range sweepPoints {
+			f := float64(k) / float64(sweepPoints-1)
 			v := b.Low + f*(b.High-b.Low)
 			if pi.Log {
 				v = math.Exp(math.Log(b.Low) + f*(math.Log(b.High)-math.Log(b.Low)))
@@ -342,11 +382,11 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 			jobs = append(jobs, job{i, k})
 		}
 	}
-	err := parallel(ctx, len(jobs), opts.Workers, func(j int) error {
+	err := p.run(ctx, len(jobs), func(j int) error {
 		jb := jobs[j]
 		pt := best
 		search.Tunables()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
-		res, err := prob.Evaluate(pt.Params(base))
+		res, err := p.evaluate(prob, pt.Params(base))
 		if err != nil {
 			return fmt.Errorf("report: sensitivity of %s at %v: %w", search.Tunables()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
 		}
@@ -382,51 +422,6 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 	}
 	sort.SliceStable(sweeps, func(i, j int) bool { return sweeps[i].Effect > sweeps[j].Effect })
 	return sweeps, nil
-}
-
-// parallel runs fn(0..n-1) on up to workers goroutines and returns the error of the lowest
-// index that failed, so the error is deterministic. Once ctx is done or a job has failed, the
-// jobs not yet started do not run.
-func parallel(ctx context.Context, n, workers int, fn func(int) error) error {
-	errs := make([]error, n)
-	var next int
-	var failed bool
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(max(workers, 1), max(n, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				j := next
-				next++
-				stop := failed
-				mu.Unlock()
-				if j >= n || stop {
-					return
-				}
-				err := ctx.Err()
-				if err != nil {
-					err = fmt.Errorf("report: %w", err)
-				} else {
-					err = fn(j)
-				}
-				if err != nil {
-					mu.Lock()
-					errs[j], failed = err, true
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // simulate runs one workload with an event log when events is true.

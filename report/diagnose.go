@@ -148,13 +148,58 @@ func Diagnose(ctx context.Context, prob *objective.Problem, best search.Point, w
 	if workers <= 0 {
 		workers = Options{}.withDefaults().Workers
 	}
-	d, _, err := diagnose(ctx, prob, best, ValueLabel(prob), workers, false)
+	d, _, err := diagnose(ctx, prob, best, ValueLabel(prob), newPool(workers, nil), false, nil)
 	return d, err
 }
 
-// diagnose is Diagnose; with events it also returns each workload's default and best runs with
-// their event logs.
-func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, valueLabel string, workers int, events bool) (*Diagnosis, [][2]Run, error) {
+// defaultRuns are the default configuration's runs of every workload, simulated (by
+// startDefaultRuns) while the recommendation is chosen: they do not depend on it.
+type defaultRuns struct {
+	done    chan struct{}
+	results []runResult
+	logs    [][]heapsim.Event
+	err     error
+}
+
+// startDefaultRuns simulates the default configuration on every workload in the background on
+// p, with event logs when events is true.
+func startDefaultRuns(ctx context.Context, prob *objective.Problem, p *pool, events bool) *defaultRuns {
+	ws := prob.Workloads()
+	dr := &defaultRuns{done: make(chan struct{}), results: make([]runResult, len(ws)), logs: make([][]heapsim.Event, len(ws))}
+	go func() {
+		defer close(dr.done)
+		dr.err = p.run(ctx, len(ws), func(w int) error {
+			var err error
+			dr.results[w], dr.logs[w], err = simulateRun(ws[w], prob.Base(), prob.Cost(), events)
+			return err
+		})
+	}()
+	return dr
+}
+
+// wait returns the runs once simulated.
+func (dr *defaultRuns) wait() ([]runResult, [][]heapsim.Event, error) {
+	<-dr.done
+	return dr.results, dr.logs, dr.err
+}
+
+// simulateRun simulates one workload under params with the diagnosis's accumulator, and its
+// event log when events is true; running out of memory is a result, not an error.
+func simulateRun(w objective.Workload, params heapsim.Params, cost heapsim.Cost, events bool) (runResult, []heapsim.Event, error) {
+	acc := newAccumulator(w.Profile.Meta.EndBytes)
+	st, log, err := simulate(w.Profile, params, cost, events, acc)
+	oom := errors.Is(err, heapsim.ErrOutOfMemory)
+	if err != nil && !oom {
+		return runResult{}, nil, fmt.Errorf("report: workload %s: %w", w.Name, err)
+	}
+	acc.closeBurst()
+	return runResult{stats: st, acc: acc, oom: oom}, log, nil
+}
+
+// diagnose is Diagnose on p; with events it also returns each workload's default and best runs
+// with their event logs. defaults, when not nil, are the default runs already under way
+// (startDefaultRuns, with the same events).
+func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, valueLabel string, p *pool, events bool, defaults *defaultRuns) (*Diagnosis, [][2]Run, error) {
 	base := prob.Base()
 	best = best.Rounded()
 	def := search.DefaultPoint(base).Rounded()
@@ -170,7 +215,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 			bestParams = putBack(bestParams, base, i)
 		}
 	}
-	bestRes, err := prob.Evaluate(bestParams)
+	bestRes, err := p.evaluate(prob, bestParams)
 	if err != nil {
 		return nil, nil, fmt.Errorf("report: best configuration: %w", err)
 	}
@@ -186,11 +231,19 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 	results := make([]runResult, len(ws)*perW)
 	logs := make([][]heapsim.Event, len(ws)*perW)
 	revertRes := make([]objective.Result, len(changed))
-	n := len(results) + len(changed)
-	err = parallel(ctx, n, workers, func(j int) error {
+	// The jobs' indices: the runs of results but the default ones when defaults has them, then
+	// the evaluations.
+	var jobs []int
+	for j := range len(results) + len(changed) {
+		if defaults == nil || j >= len(results) || j%perW != 0 {
+			jobs = append(jobs, j)
+		}
+	}
+	err = p.run(ctx, len(jobs), func(i int) error {
+		j := jobs[i]
 		if j >= len(results) {
 			k := j - len(results)
-			res, err := prob.Evaluate(reverted(changed[k]))
+			res, err := p.evaluate(prob, reverted(changed[k]))
 			if err != nil {
 				return fmt.Errorf("report: best with %s put back: %w", search.Tunables()[changed[k]].Label, err)
 			}
@@ -198,26 +251,30 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 			return nil
 		}
 		w, k := j/perW, j%perW
-		var p heapsim.Params
+		var params heapsim.Params
 		switch k {
 		case 0:
-			p = base
+			params = base
 		case 1:
-			p = bestParams
+			params = bestParams
 		default:
-			p = reverted(changed[k-2])
+			params = reverted(changed[k-2])
 		}
-		acc := newAccumulator(ws[w].Profile.Meta.EndBytes)
-		st, log, err := simulate(ws[w].Profile, p, prob.Cost(), events && k < 2, acc)
-		oom := errors.Is(err, heapsim.ErrOutOfMemory)
-		if err != nil && !oom {
-			return fmt.Errorf("report: workload %s: %w", ws[w].Name, err)
-		}
-		acc.closeBurst()
-		results[j] = runResult{stats: st, acc: acc, oom: oom}
-		logs[j] = log
-		return nil
+		var err error
+		results[j], logs[j], err = simulateRun(ws[w], params, prob.Cost(), events && k < 2)
+		return err
 	})
+	if defaults != nil {
+		rs, ls, derr := defaults.wait()
+		if err == nil {
+			err = derr
+		}
+		if derr == nil {
+			for w := range ws {
+				results[w*perW], logs[w*perW] = rs[w], ls[w]
+			}
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}

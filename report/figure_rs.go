@@ -56,7 +56,7 @@ func figRSMembership(i int, c *Comparison) Figure {
 		ms[k].scanned = plotkit.Downsample(ms[k].scanned, figMaxSeriesPoints)
 		ms[k].kept = plotkit.Downsample(ms[k].kept, figMaxSeriesPoints)
 	}
-	caption := "Remembered-set membership at each scheduled scavenge, default in red and best in blue: " +
+	caption := "Remembered-set membership at each scheduled scavenge, " + figRunColours() + ": " +
 		"the old objects scanned (solid) and those still in the set afterwards (dashed), because they " +
 		"still refer to a young object, one parked in the survivor space. An entry that leaves comes " +
 		"back at its next young store; keeping all survivors (p ≥ 1) lets new survivors overflow to old " +

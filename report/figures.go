@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -61,22 +60,23 @@ var (
 	figPanelHeight = 3.4 * vg.Inch
 )
 
-// Colours, the same in every figure: the default configuration a muted red-orange, the best
-// one blue (Okabe-Ito's vermillion and blue, which colour-blind readers tell apart).
+// Colours, the same in every figure, from plotkit's palette (whose Word the captions use): the
+// default configuration in Okabe-Ito's vermillion (orange) and its shades, the best one in
+// blue, which colour-blind readers tell apart.
 var (
-	figColDefault       = color.RGBA{R: 213, G: 94, B: 0, A: 255}
-	figColDefaultLight  = color.RGBA{R: 238, G: 160, B: 110, A: 255}
-	figColDefaultDark   = color.RGBA{R: 130, G: 40, B: 0, A: 255}
-	figColDefaultAmber  = color.RGBA{R: 230, G: 159, B: 0, A: 255}
-	figColBest          = color.RGBA{R: 0, G: 114, B: 178, A: 255}
-	figColBestLight     = color.RGBA{R: 110, G: 175, B: 220, A: 255}
-	figColBestDark      = color.RGBA{R: 8, G: 48, B: 107, A: 255}
-	figColBestSky       = color.RGBA{R: 86, G: 180, B: 233, A: 255}
-	figColLive          = color.RGBA{R: 60, G: 60, B: 60, A: 255}
-	figColTrial         = color.RGBA{R: 80, G: 80, B: 80, A: 255}
-	figColInfeasible    = color.RGBA{R: 165, G: 165, B: 165, A: 255}
-	figColPareto        = color.RGBA{R: 0, G: 140, B: 100, A: 255}
-	figColBudget        = color.RGBA{R: 20, G: 20, B: 20, A: 255}
+	figColDefault       = plotkit.Vermillion
+	figColDefaultLight  = plotkit.VermillionLight
+	figColDefaultDark   = plotkit.VermillionDark
+	figColDefaultAmber  = plotkit.Amber
+	figColBest          = plotkit.Blue
+	figColBestLight     = plotkit.BlueLight
+	figColBestDark      = plotkit.BlueDark
+	figColBestSky       = plotkit.SkyBlue
+	figColLive          = plotkit.Charcoal
+	figColTrial         = plotkit.DarkGrey
+	figColInfeasible    = plotkit.Grey
+	figColPareto        = plotkit.BluishGreen
+	figColBudget        = plotkit.Black
 	errFigNothingToDraw = errors.New("report: figure has nothing to draw")
 )
 
@@ -131,9 +131,9 @@ func (f Figure) SVG() ([]byte, error) {
 	if i := bytes.Index(b, []byte("<svg")); i > 0 {
 		b = b[i:] // drop the <?xml?> prolog and the generator comment
 	}
-	// Fall back on a generic family where the Liberation fonts are not installed.
-	b = bytes.ReplaceAll(b, []byte("font-family:Liberation Serif;"), []byte("font-family:'Liberation Serif',serif;"))
-	b = bytes.ReplaceAll(b, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',sans-serif;"))
+	// Fall back on fonts of the same metrics, then any sans-serif, where Liberation Sans is not
+	// installed.
+	b = bytes.ReplaceAll(b, []byte("font-family:Liberation Sans;"), []byte("font-family:"+plotkit.SVGFontFamily+";"))
 	return b, nil
 }
 

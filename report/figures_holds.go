@@ -16,11 +16,12 @@ import (
 // SectionHolds is the section of the figures of "How far the answer holds" (holds.go).
 const SectionHolds = "holds"
 
-// Colours of the section's figures beside the report's own.
+// Colours of the section's figures beside the report's own: cliffs in Okabe-Ito's reddish
+// purple, the kept margin a translucent green, the tolerance black.
 var (
-	figColCliff  = color.RGBA{R: 204, G: 121, B: 167, A: 255} // Okabe-Ito's reddish purple
-	figColMargin = color.NRGBA{R: 0, G: 158, B: 115, A: 45}   // bluish green, translucent
-	figColTol    = color.RGBA{R: 20, G: 20, B: 20, A: 255}
+	figColCliff  = plotkit.Colour{C: color.RGBA{R: 204, G: 121, B: 167, A: 255}, Word: "purple"}
+	figColMargin = plotkit.Transparent(plotkit.BluishGreen, 0.18)
+	figColTol    = plotkit.Black
 )
 
 // figHolds returns the section's figures: the spread of the perturbed runs (with an
@@ -46,10 +47,10 @@ func figSpread(r *Report) Figure {
 	vl := figValueLabel(&r.Search)
 	defNominal := rb.NominalValue * rb.NominalSpeedup
 	caption := fmt.Sprintf("Each dot is one of the %d perturbed runs of the uncertainty model (the same runs for both "+
-		"configurations): left the %s with the recommendation (blue) and the defaults (red), right the "+
+		"configurations): left the %s with the recommendation (%s) and the defaults (%s), right the "+
 		"recommendation's speedup on the same run. The bar under the dots is the stated interval (%s of runs), "+
 		"the square the %s the report states, the ring the single simulation of the profile exactly as recorded.",
-		rb.Replicas, vl, pct(rb.ValueInterval.Coverage), rb.Statistic)
+		rb.Replicas, vl, figColBest.Word, figColDefault.Word, pct(rb.ValueInterval.Coverage), rb.Statistic)
 	return Figure{
 		Name: "holds-spread", Section: SectionHolds, Workload: -1,
 		Title:   "The spread of the perturbed runs",
@@ -126,9 +127,10 @@ func figLandscape(r *Report) Figure {
 		judged = fmt.Sprintf("the %s over the first %d perturbed runs, as the recommendation judged its margins", h.Statistic, h.Replicas)
 	}
 	caption := fmt.Sprintf("What moving one kept parameter costs, the others as recommended, judged on %s. "+
-		"The dotted line is the tolerance (%s); a move that costs more is a cliff (purple). The green band is the "+
-		"margin the recommendation keeps on each side; filled dots are the moves it measured, open ones the report's. "+
-		"Triangles on a panel's top edge are off the scale or infeasible.", judged, pct(h.Tolerance))
+		"The dotted %s line is the tolerance (%s); a move that costs more is a cliff (%s). The %s line is the "+
+		"recommended value and the %s band the margin the recommendation keeps on each side; filled dots are the moves "+
+		"it measured, open ones the report's. Triangles on a panel's top edge are off the scale or infeasible.",
+		judged, figColTol.Word, pct(h.Tolerance), figColCliff.Word, figColBest.Word, plotkit.BluishGreen.Word)
 	return Figure{
 		Name: "holds-landscape", Section: SectionHolds, Workload: -1,
 		Title:   "The landscape around the recommendation",
@@ -157,7 +159,7 @@ func figLandscape(r *Report) Figure {
 			if cliffs {
 				leg.Add("cliff (tolerance or more)", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColCliff, 2.8))
 			}
-			leg.Add("tolerance", plotkit.HLine{Style: plotkit.LineStyle(figColTol, 1, []vg.Length{vg.Points(1), vg.Points(2)})})
+			leg.Add("tolerance", plotkit.HLine{Style: plotkit.LineStyle(figColTol, 1, plotkit.Dotted)})
 			leg.Add("recommended value", plotkit.VLine{Style: plotkit.LineStyle(figColBest, 1.3, nil)})
 			leg.Add("kept margin", figBand{})
 			var spare *[2]int
@@ -212,7 +214,7 @@ func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
 	if len(line) > 1 {
 		p.Add(plotkit.Line(line, figColTrial, 1, nil))
 	}
-	p.Add(plotkit.HLine{Y: 100 * tol, Style: plotkit.LineStyle(figColTol, 1, []vg.Length{vg.Points(1), vg.Points(2)})})
+	p.Add(plotkit.HLine{Y: 100 * tol, Style: plotkit.LineStyle(figColTol, 1, plotkit.Dotted)})
 	p.Add(plotkit.VLine{X: ls.Value, Style: plotkit.LineStyle(figColBest, 1.3, nil)})
 	if len(measured) > 0 {
 		p.Add(plotkit.Scatter(measured, draw.CircleGlyph{}, figColTrial, 2.5))

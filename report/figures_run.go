@@ -84,8 +84,8 @@ func figRunLabel(run *Run, fallback string) string {
 type figRunStyle struct {
 	run   *Run
 	name  string
-	color color.Color
-	light color.Color
+	color plotkit.Colour
+	light plotkit.Colour
 	// wide scales line widths and marker sizes: the default run is drawn first and wider, so
 	// that it shows round the best run's line where the two coincide.
 	wide float64
@@ -96,6 +96,11 @@ func figRunStyles(c *Comparison) [2]figRunStyle {
 		{run: &c.Default, name: figRunLabel(&c.Default, "default"), color: figColDefault, light: figColDefaultLight, wide: 1.8},
 		{run: &c.Best, name: figRunLabel(&c.Best, "best"), color: figColBest, light: figColBestLight, wide: 1},
 	}
+}
+
+// figRunColours is the captions' "default in orange and best in blue", from the palette.
+func figRunColours() string {
+	return fmt.Sprintf("default in %s and best in %s", figColDefault.Word, figColBest.Word)
 }
 
 func figFootprint(i int, c *Comparison, budget uint64) Figure {
@@ -145,9 +150,9 @@ func figFootprint(i int, c *Comparison, budget uint64) Figure {
 	yu := plotkit.ChooseUnit(top)
 	scaleY := func(xys plotter.XYs) plotter.XYs { return plotkit.ScaleXYs(xys, yu.Div) }
 	caption := "Footprint (new space plus old-space segments, solid step lines) and old-space use (dashed, " +
-		"image included) over the run, default in red and best in blue"
+		"image included) over the run, " + figRunColours()
 	if len(live) > 0 {
-		caption += ", with the application's live data (grey, image excluded)"
+		caption += fmt.Sprintf(", with the application's live data (%s, image excluded)", figColLive.Word)
 	}
 	caption += "; the gap between footprint and old-space use is free memory, and each drop of the " +
 		"dashed line is a full GC."
@@ -222,8 +227,7 @@ func figScavenges(i int, c *Comparison) Figure {
 		ss[k].total = plotkit.Downsample(ss[k].total, figMaxSeriesPoints)
 		ss[k].rs = plotkit.Downsample(ss[k].rs, figMaxSeriesPoints)
 	}
-	caption := "Time of each scheduled scavenge in the cost model against the allocation clock, default in red " +
-		"and best in blue"
+	caption := "Time of each scheduled scavenge in the cost model against the allocation clock, " + figRunColours()
 	if anyRS {
 		caption += "; the thin dotted lines are the part spent scanning the remembered set"
 	}
@@ -269,7 +273,7 @@ func figScavenges(i int, c *Comparison) Figure {
 			p.Add(plotkit.Note{Text: "no scavenges"})
 		}
 		if logY {
-			plotkit.SetLogY(p, plotkit.Num)
+			plotkit.SetLogY(p)
 		} else {
 			p.Y.Min = 0
 		}
@@ -332,13 +336,20 @@ func (fs figFullGCSeries) hasCause(cause heapsim.FullGCCause) bool {
 	return false
 }
 
+// figMaxFullGCMarkers is the most full GCs of one cause a panel draws as filled markers: past it they
+// overlap into a solid band (290 large-allocation full GCs in the last quarter of a run), so
+// each is drawn as a short translucent tick instead, darker where they crowd.
+const figMaxFullGCMarkers = 60
+
 func figFullGCs(i int, c *Comparison) Figure {
 	rc := newFigRunClock(c)
 	fs := newFigFullGCSeries(c, rc)
 	// byCause[run][cause index]
 	byCause, counts, seconds, ys := fs.byCause, fs.counts, fs.seconds, fs.ys
+	var causeCounts [2][3]int
 	for k := range byCause {
 		for j := range byCause[k] {
+			causeCounts[k][j] = len(byCause[k][j])
 			byCause[k][j] = plotkit.Downsample(byCause[k][j], figMaxSeriesPoints)
 		}
 	}
@@ -352,15 +363,25 @@ func figFullGCs(i int, c *Comparison) Figure {
 	if ymax == 0 {
 		ymax = 1
 	}
-	caption := "Each full GC's time against the allocation clock, the default run in the top panel (reds) and " +
-		"the best in the bottom one (blues); circles are ratio-triggered full GCs, triangles those forced " +
-		"by a large allocation"
+	caption := fmt.Sprintf("Each full GC's time against the allocation clock, the default run in the top panel (%s tones) and "+
+		"the best in the bottom one (%s tones); circles are ratio-triggered full GCs, triangles those forced "+
+		"by a large allocation", figColDefault.Word, figColBest.Word)
 	// The simulator makes no explicit full GC (no profile records one): squares are named only
 	// when a run has them.
 	if fs.hasCause(heapsim.CauseExplicit) {
 		caption += ", squares explicit ones"
 	}
 	caption += "."
+	crowded := false
+	for k := range causeCounts {
+		for j := range causeCounts[k] {
+			crowded = crowded || causeCounts[k][j] > figMaxFullGCMarkers
+		}
+	}
+	if crowded {
+		caption += fmt.Sprintf(" Where a run has more than %d full GCs of one cause, each is drawn as a short "+
+			"translucent tick instead, darker where they crowd.", figMaxFullGCMarkers)
+	}
 	caption += figLogTimeNote(logY)
 	return figRunFigure(i, c, "fullgcs", "full GCs", caption, figTallHeight, func(dc draw.Canvas) error {
 		leg := plotkit.NewLegend()
@@ -383,15 +404,24 @@ func figFullGCs(i int, c *Comparison) Figure {
 				if len(pts) == 0 {
 					continue
 				}
+				crowded := causeCounts[k][j] > figMaxFullGCMarkers
 				sc := plotkit.Scatter(pts, fc.shape, fc.cols[k], 3.5)
+				if crowded {
+					sc = plotkit.Scatter(pts, plotkit.TickGlyph{}, plotkit.Transparent(fc.cols[k], 0.45), 5)
+				}
 				p.Add(sc)
-				leg.Add(fmt.Sprintf("%s: %s (%d)", rs.name, fc.cause, len(pts)), sc)
+				// The legend shows the cause's marker, as in an uncrowded panel.
+				thumb := plotkit.Scatter(nil, fc.shape, fc.cols[k], 3.5)
+				if crowded {
+					thumb = plotkit.Scatter(nil, plotkit.TickGlyph{}, fc.cols[k], 5)
+				}
+				leg.Add(fmt.Sprintf("%s: %s (%d)", rs.name, fc.cause, causeCounts[k][j]), thumb)
 			}
 			if counts[k] == 0 {
 				p.Add(plotkit.Note{Text: "no full GCs"})
 			}
 			if logY {
-				plotkit.SetLogY(p, plotkit.Num)
+				plotkit.SetLogY(p)
 				p.Y.Min, p.Y.Max = ylo/1.15, ymax*1.15
 			} else {
 				p.Y.Min, p.Y.Max = 0, ymax*1.08
@@ -422,9 +452,10 @@ func figRememberedSet(i int, c *Comparison) Figure {
 		entries[k] = plotkit.Downsample(entries[k], figMaxSeriesPoints)
 		slots[k] = plotkit.Downsample(slots[k], figMaxSeriesPoints)
 	}
-	caption := "The remembered set at each scheduled scavenge, default in red and best in blue: its entries " +
-		"(old objects that point into new space, left) and the slots the scavenger scans in them (right); " +
-		"a few big containers in it show as few entries but many slots."
+	caption := "The remembered set at each scheduled scavenge, " + figRunColours() + " (the default dashed, drawn " +
+		"over the best, so that both show where they coincide): its entries (old objects that point into new " +
+		"space, left) and the slots the scavenger scans in them (right); a few big containers in it show as " +
+		"few entries but many slots."
 	return figRunFigure(i, c, "remembered-set", "remembered set", caption, figWideHeight, func(dc draw.Canvas) error {
 		leg := plotkit.NewLegend()
 		markers := plotkit.Markers(counts[0], counts[1])
@@ -437,21 +468,31 @@ func figRememberedSet(i int, c *Comparison) Figure {
 			{"remembered-set slots scanned", "slots", slots},
 		} {
 			p := plotkit.NewPlot(figRunTitle(c, what.title), rc.label(), what.ylabel)
-			for k, rs := range figRunStyles(c) {
-				pts := what.data[k]
+			styles := figRunStyles(c)
+			var thumbs [2][]plot.Thumbnailer
+			// The best run first, solid; the default over it, dashed and translucent, so that
+			// both show where they coincide (the default's wider solid line used to vanish
+			// under the best's).
+			for _, k := range []int{1, 0} {
+				rs, pts := styles[k], what.data[k]
 				if len(pts) == 0 {
 					continue
 				}
-				l := plotkit.Line(pts, rs.color, 1.1*rs.wide, nil)
+				l := plotkit.Line(pts, rs.color, 1.3, nil)
+				if k == 0 {
+					l = plotkit.Line(pts, plotkit.Transparent(rs.color, 0.85), 1.8, plotkit.Dashed)
+				}
 				p.Add(l)
-				thumbs := []plot.Thumbnailer{l}
+				thumbs[k] = []plot.Thumbnailer{l}
 				if markers(counts[k]) {
 					sc := plotkit.Scatter(pts, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
 					p.Add(sc)
-					thumbs = append(thumbs, sc)
+					thumbs[k] = append(thumbs[k], sc)
 				}
-				if j == 0 {
-					leg.Add(fmt.Sprintf("%s (%d scavenges)", rs.name, counts[k]), thumbs...)
+			}
+			for k, rs := range styles {
+				if j == 0 && len(thumbs[k]) > 0 {
+					leg.Add(fmt.Sprintf("%s (%d scavenges)", rs.name, counts[k]), thumbs[k]...)
 				}
 			}
 			if counts[0]+counts[1] == 0 {
@@ -508,8 +549,7 @@ func figTenured(i int, c *Comparison) Figure {
 		garbage[k] = plotkit.Downsample(garbage[k], figMaxSeriesPoints)
 	}
 	yu := plotkit.ChooseUnit(top)
-	caption := "Bytes promoted to old space by scavenges, cumulated over the run (solid), default in red and " +
-		"best in blue"
+	caption := "Bytes promoted to old space by scavenges, cumulated over the run (solid), " + figRunColours()
 	if anyGarbage {
 		caption += "; the dashed lines cumulate the tenured bytes that full GCs found already dead (premature " +
 			"tenuring)"

@@ -59,10 +59,11 @@ func figProgress(s *Search) Figure {
 	axis := newFigValueAxis(figMainValues(s, figYs(feasible), hasDefault, hasBest), figYs(infeasible))
 	inRange, offScale := axis.split(infeasible)
 
-	caption := fmt.Sprintf("Each complete trial's %s against its number (%d trials: rings feasible, grey crosses "+
-		"infeasible), the best feasible value so far as a blue step line", lowerFirst(figValueLabel(s)), len(trials))
+	caption := fmt.Sprintf("Each complete trial's %s against its number (%d trials: %s rings feasible, %s crosses "+
+		"infeasible), the best feasible value so far as a %s step line", lowerFirst(figValueLabel(s)), len(trials),
+		figColTrial.Word, figColInfeasible.Word, figColBest.Word)
 	if hasDefault {
-		caption += ", and the default configuration's value as a dashed red line"
+		caption += fmt.Sprintf(", and the default configuration's value as a dashed %s line", figColDefault.Word)
 	}
 	caption += "."
 	caption += figOffScaleNote(offScale)
@@ -110,7 +111,7 @@ func figProgress(s *Search) Figure {
 // there are none).
 func figOffScaleNote(offScale plotter.XYs) string {
 	if len(offScale) > 0 {
-		return " Grey triangles on the top edge are infeasible trials whose penalised value is off the scale."
+		return " " + upperFirst(figColInfeasible.Word) + " triangles on the top edge are infeasible trials whose penalised value is off the scale."
 	}
 	return ""
 }
@@ -175,13 +176,14 @@ func figPareto(s *Search) Figure {
 	axis := newFigValueAxis(figMainValues(s, append(figYs(feasible), figYs(front)...), hasDefault, hasBest), figYs(infeasible))
 	inRange, offScale := axis.split(infeasible)
 
-	caption := fmt.Sprintf("Each complete trial's %s against its peak footprint (rings feasible, grey crosses "+
-		"infeasible); the green line joins the Pareto front, the trials no other trial beats in both", lowerFirst(figValueLabel(s)))
+	caption := fmt.Sprintf("Each complete trial's %s against its peak footprint (%s rings feasible, %s crosses "+
+		"infeasible); the %s line joins the Pareto front, the trials no other trial beats in both",
+		lowerFirst(figValueLabel(s)), figColTrial.Word, figColInfeasible.Word, figColPareto.Word)
 	if hasDefault {
-		caption += "; the red square is the default configuration"
+		caption += fmt.Sprintf("; the %s square is the default configuration", figColDefault.Word)
 	}
 	if hasBest {
-		caption += ", the blue ring the best trial"
+		caption += fmt.Sprintf(", the %s ring the best trial", figColBest.Word)
 	}
 	if s.MaxFootprintBytes > 0 {
 		caption += ", and the dotted vertical line the memory budget"
@@ -300,7 +302,7 @@ func (a figValueAxis) apply(p *plot.Plot) {
 		return
 	}
 	if a.log {
-		plotkit.SetLogY(p, plotkit.Num)
+		plotkit.SetLogY(p)
 	}
 	p.Y.Min, p.Y.Max = a.lo, a.hi
 }

@@ -85,14 +85,16 @@ func (sp figSweepPanel) plot(yLabel string, rank int) *plot.Plot {
 		p.Add(plotkit.Scatter(sp.points, draw.CircleGlyph{}, figColTrial, 2.2))
 	}
 	figAddInfeasible(p, nil, sp.infeasible, sp.offScale)
+	// The best's solid line first, the default's dashed one over it: where the best keeps the
+	// default value, both show.
+	if sp.showBest {
+		p.Add(plotkit.VLine{X: sw.BestValue, Style: plotkit.LineStyle(figColBest, 1.3, nil)})
+	}
 	if sp.showDefault {
 		p.Add(plotkit.VLine{X: sw.DefaultValue, Style: plotkit.LineStyle(figColDefault, 1.3, plotkit.Dashed)})
 	}
-	if sp.showBest {
-		p.Add(plotkit.VLine{X: sw.BestValue, Style: plotkit.LineStyle(figColBest, 1.3, nil)})
-		if plotkit.Finite(sw.BestObjective) && (!sp.axis.log || sw.BestObjective > 0) {
-			p.Add(plotkit.Scatter(plotter.XYs{{X: sw.BestValue, Y: sw.BestObjective}}, draw.RingGlyph{}, figColBest, 5))
-		}
+	if sp.showBest && plotkit.Finite(sw.BestObjective) && (!sp.axis.log || sw.BestObjective > 0) {
+		p.Add(plotkit.Scatter(plotter.XYs{{X: sw.BestValue, Y: sw.BestObjective}}, draw.RingGlyph{}, figColBest, 5))
 	}
 	if sp.logX {
 		p.X.Scale = plot.LogScale{}
@@ -101,7 +103,7 @@ func (sp figSweepPanel) plot(yLabel string, rank int) *plot.Plot {
 	case sw.Bytes:
 		p.X.Tick.Marker = plotkit.BytesTicks{Log: sp.logX}
 	case sp.logX:
-		p.X.Tick.Marker = plotkit.LogTicks{Format: plotkit.Num}
+		p.X.Tick.Marker = plotkit.LogTicks{Labels: 4} // a third of the page wide
 	}
 	sp.axis.apply(p)
 	return p
@@ -130,9 +132,10 @@ func figSensitivity(r *Report) Figure {
 	}
 	caption := "The objective as one parameter varies with the other four at the best trial's values, one panel " +
 		"per parameter, the most influential first (effect: how much worse the worst feasible value is than " +
-		"the best); the solid blue line marks the best configuration's value, the dashed red line the default's."
+		fmt.Sprintf("the best); the solid %s line marks the best configuration's value, the dashed %s line the default's.",
+			figColBest.Word, figColDefault.Word)
 	if infeasible+offScale > 0 {
-		caption += " Grey crosses are infeasible points (triangles on a panel's top edge: off the scale)."
+		caption += fmt.Sprintf(" %s crosses are infeasible points (triangles on a panel's top edge: off the scale).", upperFirst(figColInfeasible.Word))
 	}
 	if failed > 0 {
 		caption += " A gap in a line is a point where the simulation failed."

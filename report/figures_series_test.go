@@ -41,6 +41,19 @@ func TestFigFullGCSeries(t *testing.T) {
 	assert.NotContains(t, figFullGCs(0, c).Caption, "explicit")
 	c.Best.Events = append(c.Best.Events, heapsim.Event{Kind: heapsim.EventFullGC, Cause: heapsim.CauseExplicit, ClockBytes: 60 * mib, Seconds: 1})
 	assert.Contains(t, figFullGCs(0, c).Caption, "squares explicit ones.")
+	assert.NotContains(t, figFullGCs(0, c).Caption, "tick")
+
+	// 290 large-allocation full GCs overplotted into a solid band: past figMaxFullGCMarkers of
+	// one cause they are drawn as translucent ticks, and the caption says so.
+	for k := range 290 {
+		c.Default.Events = append(c.Default.Events, heapsim.Event{Kind: heapsim.EventFullGC, Cause: heapsim.CauseLargeAlloc,
+			ClockBytes: 70*mib + uint64(k)*mib/10, Seconds: 12})
+	}
+	f := figFullGCs(0, c)
+	assert.Contains(t, f.Caption, "short translucent tick")
+	svg, err := f.SVG()
+	assert.NoError(t, err)
+	assert.Contains(t, string(svg), "default: large-alloc (291)", "the legend counts every full GC, not the downsampled points")
 }
 
 // TestFigCumulativeTenured checks the tenured-bytes figure's series: cumulated step points

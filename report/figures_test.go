@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/plotkit"
 	"github.com/gctune/gctune/lifetimes"
 )
 
@@ -136,6 +137,22 @@ func TestFiguresOfTestReport(t *testing.T) {
 			assert.Equal(t, SectionSensitivity, f.Section, f.Name)
 			assert.Equal(t, -1, f.Workload, f.Name)
 		}
+	}
+
+	// Captions name colours with the palette's words: the default's line is orange, not red.
+	for _, f := range figs {
+		assert.NotRegexp(t, `\b(red|reds)\b`, f.Caption, f.Name)
+		if strings.HasPrefix(f.Name, "run-") || strings.HasPrefix(f.Name, "search-") || f.Name == "sensitivity-sweeps" {
+			assert.Contains(t, f.Caption, figColDefault.Word, f.Name)
+			assert.Contains(t, f.Caption, figColBest.Word, f.Name)
+		}
+	}
+	// Every figure's text is sans-serif, with a metric-compatible fallback.
+	for _, f := range figs {
+		svg, err := f.SVG()
+		require.NoError(t, err, f.Name)
+		assert.NotContains(t, string(svg), "Serif", f.Name)
+		assert.Contains(t, string(svg), "font-family:"+plotkit.SVGFontFamily+";", f.Name)
 	}
 
 	sizes := renderAll(t, figs, len(r.Sensitivity), landscapeCount(r))

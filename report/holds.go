@@ -76,8 +76,9 @@ var holdsLadder = []float64{-0.4, -0.2, -0.1, -0.05, 0.05, 0.1, 0.2, 0.4}
 
 // holdsData judges the landscape around rec along each kept parameter: the margin's measured
 // steps as rec states them, and holdsFactors simulated on the decision replicas (the single
-// simulation without an uncertainty model), workers at once. nil for nil rec.
-func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Recommendation, workers int) (*Holds, error) {
+// simulation without an uncertainty model), one job of p per point and replica. nil for nil
+// rec.
+func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Recommendation, p *pool) (*Holds, error) {
 	if rec == nil {
 		return nil, nil
 	}
@@ -136,10 +137,10 @@ func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Reco
 		t.Set(&q, ls.Points[jb.idx].Value)
 		return q
 	}
-	// One simulation per job and replica, workers at once, then each job's replicas reduced.
+	// One simulation per job and replica on the pool, then each job's replicas reduced.
 	runs := max(h.Replicas, 1)
 	results := make([]objective.Result, len(jobs)*runs)
-	err := parallel(ctx, len(results), workers, func(n int) error {
+	err := p.run(ctx, len(results), func(n int) error {
 		i, k := n/runs, n%runs
 		pt := point(jobs[i])
 		var err error

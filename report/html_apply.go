@@ -15,7 +15,9 @@ type htmlApply struct {
 	Command    string
 	Statements string
 	Script     string
-	Rows       []ApplyRow
+	// ExportCommand writes the script (Apply.ExportCommand).
+	ExportCommand string
+	Rows          []ApplyRow
 	// Chosen says how the configuration was chosen: the selection, what was put back and
 	// why, what each kept change is worth.
 	Chosen []string
@@ -28,7 +30,7 @@ func htmlApplySection(r *Report, seconds bool) *htmlApply {
 		return nil
 	}
 	v := &htmlApply{KeepDefaults: a.KeepDefaults, Command: a.Command, Statements: strings.Join(a.Statements, "\n"),
-		Script: a.Script, Rows: a.Rows}
+		Script: a.Script, ExportCommand: a.ExportCommand, Rows: a.Rows}
 	rec := r.Recommendation
 	switch {
 	case rec == nil:

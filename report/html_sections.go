@@ -57,6 +57,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	}
 	p.TrialsLine = htmlTrialsLine(r.Search.Trials)
 	p.Config = htmlConfigRows(r, p.HasBest)
+	p.ConfigHeading = htmlConfigHeading(r, p.HasBest)
 	p.Apply = htmlApplySection(r, seconds)
 
 	ids := map[string]string{}
@@ -243,6 +244,18 @@ func htmlDefaultPoint(r *Report) map[string]float64 {
 		def[t.Name] = t.Get(r.Search.DefaultPoint)
 	}
 	return def
+}
+
+// htmlConfigHeading names what the configuration table's last column holds: the
+// recommended configuration, or a trial as the search stored it.
+func htmlConfigHeading(r *Report, hasBest bool) string {
+	switch {
+	case !hasBest:
+		return "Tuned"
+	case r.Recommendation != nil:
+		return fmt.Sprintf("Recommended (trial %d)", r.Search.Best.Number)
+	}
+	return fmt.Sprintf("Trial %d", r.Search.Best.Number)
 }
 
 func htmlConfigRows(r *Report, hasBest bool) []htmlConfigRow {

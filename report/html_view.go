@@ -24,8 +24,10 @@ type htmlPage struct {
 	TrialsLine   string
 	Budget       string
 	Config       []htmlConfigRow
-	TOC          []htmlTOCEntry
-	Apply        *htmlApply
+	// ConfigHeading heads the configuration table's last column: what it shows.
+	ConfigHeading string
+	TOC           []htmlTOCEntry
+	Apply         *htmlApply
 
 	Diagnosis   *htmlDiagnosis
 	Lifetimes   []htmlWorkload

@@ -357,11 +357,11 @@ func readTrials(db sqlReader, pred string, args []any) ([]goptuna.FrozenTrial, e
 			t1, t2 anyTime
 		)
 		if err := r.Scan(&t.ID, &t.Number, &t.StudyID, &state, &value, &t1, &t2); err != nil {
-			return err
+			return damaged(err)
 		}
 		var err error
 		if t.State, err = parseState(state); err != nil {
-			return err
+			return damaged(err)
 		}
 		t.Value = math.NaN()
 		if value.Valid {
@@ -400,7 +400,7 @@ func readTrials(db sqlReader, pred string, args []any) ([]goptuna.FrozenTrial, e
 				dist string
 			)
 			if err := r.Scan(&id, &name, &v, &dist); err != nil {
-				return err
+				return damaged(err)
 			}
 			t, ok := index[id]
 			if !ok {
@@ -408,11 +408,11 @@ func readTrials(db sqlReader, pred string, args []any) ([]goptuna.FrozenTrial, e
 			}
 			d, err := goptuna.JSONToDistribution([]byte(dist))
 			if err != nil {
-				return err
+				return damaged(fmt.Errorf("trial %d: parameter %s: distribution: %w", id, name, err))
 			}
 			x, err := goptuna.ToExternalRepresentation(d, v)
 			if err != nil {
-				return err
+				return damaged(fmt.Errorf("trial %d: parameter %s: %w", id, name, err))
 			}
 			t.Distributions[name], t.InternalParams[name], t.Params[name] = d, v, x
 			return nil
@@ -426,7 +426,7 @@ func readTrials(db sqlReader, pred string, args []any) ([]goptuna.FrozenTrial, e
 				v        float64
 			)
 			if err := r.Scan(&id, &step, &v); err != nil {
-				return err
+				return damaged(err)
 			}
 			if t, ok := index[id]; ok {
 				t.IntermediateValues[step] = v
@@ -444,7 +444,7 @@ func readTrials(db sqlReader, pred string, args []any) ([]goptuna.FrozenTrial, e
 				key, value string
 			)
 			if err := r.Scan(&id, &key, &value, &system); err != nil {
-				return err
+				return damaged(err)
 			}
 			if t, ok := index[id]; ok {
 				if system == 1 {

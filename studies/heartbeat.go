@@ -58,7 +58,7 @@ var errNotReaped = errors.New("studies: not reaped")
 // Reap fails the RUNNING trials of study studyID whose worker looks dead: whose last heartbeat
 // (AttrHeartbeat), or start time if they have none, is more than timeout ago (zero means
 // DefaultReapTimeout). Each is marked FAIL with system attribute AttrReaped "true" and, if it
-// had parameters, they are enqueued again, once, as goptuna's Study.EnqueueTrial does: a
+// had parameters (written, or fixed when it was enqueued), they are enqueued again, once, as goptuna's Study.EnqueueTrial does: a
 // WAITING trial with system attribute AttrFixedParams (and AttrRetryOf naming the reaped
 // trial's number), so that the next worker evaluates them. Reap returns the IDs of the trials
 // it reaped.
@@ -164,16 +164,28 @@ func reapOne(db *gorm.DB, studyID int, r trialRow, cutoff time.Time) (bool, erro
 			Where("trial_id = ?", r.ID).Find(&params).Error; err != nil {
 			return err
 		}
+		var b []byte
 		if len(params) == 0 {
-			return nil // it died before sampling: nothing to retry
-		}
-		fixed := make(map[string]float64, len(params))
-		for _, p := range params {
-			fixed[p.Name] = p.Value
-		}
-		b, err := json.Marshal(fixed)
-		if err != nil {
-			return err
+			// It died before writing its parameters: an enqueued trial (a seed, or one
+			// re-queued before) still has them as fixed parameters, to enqueue again; a
+			// trial of the sampler has nothing to retry.
+			var fixed []attrRow
+			if err := tx.Table("trial_system_attributes").Select("trial_id, key, value").
+				Where("trial_id = ? AND key = ?", r.ID, AttrFixedParams).Find(&fixed).Error; err != nil {
+				return err
+			}
+			if len(fixed) == 0 {
+				return nil
+			}
+			b = []byte(fixed[0].Value)
+		} else {
+			fixed := make(map[string]float64, len(params))
+			for _, p := range params {
+				fixed[p.Name] = p.Value
+			}
+			if b, err = json.Marshal(fixed); err != nil {
+				return err
+			}
 		}
 		_, err = st.CloneTrial(studyID, goptuna.FrozenTrial{
 			State:              goptuna.TrialStateWaiting,

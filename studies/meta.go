@@ -41,6 +41,9 @@ const (
 	AttrReaped = "gctune:reaped"
 	// AttrRetryOf is, on a trial Reap enqueued, the number of the reaped trial it retries.
 	AttrRetryOf = "gctune:retry_of"
+	// AttrClaim is, on a trial a retrying storage created or claimed (NewRetryStorage), the
+	// random token of that call: a repeat of the call finds by it what its first attempt did.
+	AttrClaim = "gctune:claim"
 	// AttrFixedParams is goptuna's system attribute of an enqueued (WAITING) trial: the JSON
 	// object of the internal values of the parameters to evaluate (Study.EnqueueTrial).
 	AttrFixedParams = "fixed_params"
@@ -287,7 +290,7 @@ func (s *Store) LoadProblem(studyID int, v any) (kind string, err error) {
 	n := 1
 	if c, ok := attrs[AttrProblemChunks]; ok {
 		if n, err = strconv.Atoi(c); err != nil || n < 1 {
-			return "", fmt.Errorf("studies: study %d: bad %s %q", studyID, AttrProblemChunks, c)
+			return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged: bad %s %q", studyID, s.url, AttrProblemChunks, c))
 		}
 	}
 	var b strings.Builder
@@ -295,7 +298,7 @@ func (s *Store) LoadProblem(studyID int, v any) (kind string, err error) {
 	for i := 1; i < n; i++ {
 		chunk, ok := attrs[AttrProblem+":"+strconv.Itoa(i)]
 		if !ok {
-			return "", fmt.Errorf("studies: study %d: problem chunk %d of %d missing", studyID, i, n)
+			return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged: chunk %d of %d missing", studyID, s.url, i, n))
 		}
 		b.WriteString(chunk)
 	}
@@ -303,11 +306,11 @@ func (s *Store) LoadProblem(studyID int, v any) (kind string, err error) {
 	if want, ok := attrs[AttrProblemSHA256]; ok {
 		sum := sha256.Sum256(data)
 		if got := hex.EncodeToString(sum[:]); got != want {
-			return "", fmt.Errorf("studies: study %d: stored problem is corrupt (sha256 %s, want %s)", studyID, got, want)
+			return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged (sha256 %s, want %s)", studyID, s.url, got, want))
 		}
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return "", fmt.Errorf("studies: study %d: decode problem: %w", studyID, err)
+		return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged: %w", studyID, s.url, err))
 	}
 	return attrs[AttrProblemKind], nil
 }

@@ -114,8 +114,8 @@ type RetryError struct {
 }
 
 func (e *RetryError) Error() string {
-	return fmt.Sprintf("studies: database unavailable: %s failed %d times in %s, giving up: %v",
-		e.Op, e.Attempts, e.Elapsed.Round(100*time.Millisecond), e.Err)
+	return fmt.Sprintf("studies: database unavailable: %s failed %s in %s, giving up: %v",
+		e.Op, plural(e.Attempts, "time"), e.Elapsed.Round(100*time.Millisecond), e.Err)
 }
 
 // Unwrap returns ErrUnreachable and the last error.
@@ -249,14 +249,20 @@ func IsTransient(err error) bool {
 //
 //   - SetTrialState to a finished state (COMPLETE, FAIL, PRUNED) that the repeat refuses with
 //     goptuna.ErrTrialCannotBeUpdated succeeds if the trial is in that state: the first
-//     attempt did it. A repeated claim (WAITING to RUNNING) is not taken for a success, since
-//     another worker may have made it: the worker moves on, and a trial it did claim is left
-//     RUNNING without a heartbeat, which Reap fails and re-queues.
+//     attempt did it.
+//   - A claim (SetTrialState from WAITING to RUNNING) on a Store's storage writes a random
+//     token (AttrClaim) with the state, in one transaction; a repeat first looks for its
+//     token, so a claim whose first attempt committed succeeds once, and one that another
+//     worker made is refused as before. (On another storage a repeated claim is refused: the
+//     trial is left RUNNING without a heartbeat, which Reap fails and re-queues.)
+//   - CreateNewTrial creates the trial with a random token (AttrClaim, through CloneTrial, in
+//     one transaction); a repeat returns the trial that holds its token when the first attempt
+//     committed, instead of creating a second one (which no one would run: Reap failed it,
+//     and the study held one trial more than its budget, issue 22).
 //   - SetTrialParam that the repeat refuses as a duplicate succeeds if the stored value is the
 //     one being set.
-//   - CreateNewTrial and CloneTrial may leave an extra trial behind: a RUNNING one nobody
-//     works on, which Reap fails (it has no parameters, so nothing is re-queued), or a WAITING
-//     one, which runs. Trial numbers stay unique and dense either way.
+//   - CloneTrial (Reap's re-queue runs in its own transaction, not through here) may leave an
+//     extra WAITING trial behind, which runs.
 //
 // A done ctx stops the waiting between attempts.
 func NewRetryStorage(ctx context.Context, inner goptuna.Storage, policy RetryPolicy) goptuna.Storage {
@@ -332,7 +338,37 @@ func (r *retryStorage) GetAllStudySummaries() ([]goptuna.StudySummary, error) {
 }
 
 func (r *retryStorage) CreateNewTrial(studyID int) (int, error) {
-	return retry1(r, "CreateNewTrial", func() (int, error) { return r.inner.CreateNewTrial(studyID) })
+	token := newClaimToken()
+	id := -1
+	err := r.do("CreateNewTrial", func(retry bool) error {
+		if retry {
+			// The first attempt may have committed and lost its answer: its trial holds the
+			// token.
+			trials, err := r.inner.GetAllTrials(studyID)
+			if err != nil && len(trials) == 0 {
+				return err
+			}
+			for _, t := range trials {
+				if t.SystemAttrs[AttrClaim] == token {
+					id = t.ID
+					return nil
+				}
+			}
+		}
+		var err error
+		id, err = r.inner.CloneTrial(studyID, goptuna.FrozenTrial{
+			State:              goptuna.TrialStateRunning,
+			DatetimeStart:      time.Now(),
+			IntermediateValues: map[int]float64{},
+			InternalParams:     map[string]float64{},
+			Params:             map[string]interface{}{},
+			Distributions:      map[string]interface{}{},
+			UserAttrs:          map[string]string{},
+			SystemAttrs:        map[string]string{AttrClaim: token},
+		})
+		return err
+	})
+	return id, err
 }
 
 func (r *retryStorage) CloneTrial(studyID int, baseTrial goptuna.FrozenTrial) (int, error) {
@@ -371,6 +407,27 @@ func (r *retryStorage) SetTrialParam(trialID int, paramName string, paramValueIn
 }
 
 func (r *retryStorage) SetTrialState(trialID int, state goptuna.TrialState) error {
+	if claimer, ok := r.inner.(TrialClaimer); ok && state == goptuna.TrialStateRunning {
+		token := newClaimToken()
+		claimed := true
+		err := r.do("SetTrialState", func(retry bool) error {
+			if retry {
+				t, err := r.inner.GetTrial(trialID)
+				if err != nil {
+					return err
+				}
+				if t.State == goptuna.TrialStateRunning && t.SystemAttrs[AttrClaim] == token {
+					return nil // the first attempt claimed it
+				}
+			}
+			var err error
+			claimed, err = claimer.ClaimWaitingTrial(trialID, token)
+			return err
+		})
+		if claimed {
+			return err
+		}
+	}
 	return r.do("SetTrialState", func(retry bool) error {
 		err := r.inner.SetTrialState(trialID, state)
 		if retry && state.IsFinished() && errors.Is(err, goptuna.ErrTrialCannotBeUpdated) {

@@ -448,3 +448,83 @@ func checkBatch(t *testing.T, st goptuna.Storage, id int) {
 		t.Errorf("attributes %v, %v", got, err)
 	}
 }
+
+// losingClaimer is a Store's Storage whose next claims and trial creations commit and then
+// lose their answer.
+type losingClaimer struct {
+	goptuna.Storage
+	claims, creates int
+}
+
+func (l *losingClaimer) ClaimWaitingTrial(id int, token string) (bool, error) {
+	ok, err := l.Storage.(TrialClaimer).ClaimWaitingTrial(id, token)
+	if err == nil && l.claims > 0 {
+		l.claims--
+		return ok, errLost
+	}
+	return ok, err
+}
+
+func (l *losingClaimer) CloneTrial(sid int, tr goptuna.FrozenTrial) (int, error) {
+	id, err := l.Storage.CloneTrial(sid, tr)
+	if err == nil && l.creates > 0 {
+		l.creates--
+		return -1, errLost
+	}
+	return id, err
+}
+
+// testClaimToken (a suite test: SQLite and PostgreSQL): on a Store's Storage, a trial creation
+// or a claim whose commit went through but whose answer was lost is retried into the same
+// trial (found by its AttrClaim token), not a second one; a claim another worker made is still
+// refused.
+func testClaimToken(t *testing.T, url string) {
+	ctx := context.Background()
+	store := openT(t, url, OpenOptions{})
+	sid, err := store.Storage().CreateNewStudy("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lose := &losingClaimer{Storage: store.Storage(), creates: 1, claims: 1}
+	st := NewRetryStorage(ctx, lose, fastPolicy(4))
+
+	id, err := st.CreateNewTrial(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials, err := st.GetAllTrials(sid)
+	if err != nil || len(trials) != 1 || trials[0].ID != id || trials[0].State != goptuna.TrialStateRunning || lose.creates != 0 {
+		t.Fatalf("create with the answer lost: id %d, %v, trials %+v", id, err, trials)
+	}
+
+	waiting := func() int {
+		wid, err := store.Storage().CloneTrial(sid, goptuna.FrozenTrial{State: goptuna.TrialStateWaiting,
+			Params: map[string]interface{}{}, Distributions: map[string]interface{}{}, InternalParams: map[string]float64{},
+			UserAttrs: map[string]string{}, SystemAttrs: map[string]string{}, IntermediateValues: map[int]float64{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wid
+	}
+	wid := waiting()
+	if err := st.SetTrialState(wid, goptuna.TrialStateRunning); err != nil || lose.claims != 0 {
+		t.Errorf("claim with the answer lost: %v", err)
+	}
+	if tr, _ := store.Storage().GetTrial(wid); tr.State != goptuna.TrialStateRunning {
+		t.Errorf("claimed trial: %v", tr.State)
+	}
+	// Another worker's claim, then ours: refused, as goptuna does.
+	other := waiting()
+	if err := store.Storage().SetTrialState(other, goptuna.TrialStateRunning); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetTrialState(other, goptuna.TrialStateRunning); err != goptuna.ErrTrialCannotBeUpdated {
+		t.Errorf("claim of another worker's trial: %v, want ErrTrialCannotBeUpdated", err)
+	}
+	if err := st.SetTrialState(12345, goptuna.TrialStateRunning); err != goptuna.ErrInvalidTrialID {
+		t.Errorf("claim of no trial: %v, want ErrInvalidTrialID", err)
+	}
+	if trials, _ := st.GetAllTrials(sid); len(trials) != 3 {
+		t.Errorf("%d trials, want 3", len(trials))
+	}
+}

@@ -62,6 +62,21 @@ func TestRedactURL(t *testing.T) {
 		{"postgres://u:SECRET%zzPW3@host/db", "postgres://u:xxxxx@host/db"},
 		{"postgres://u:a b/c?d#e@host/db", "postgres://u:xxxxx@host/db"},
 		{"postgres://u@host/db?sslpassword=abc&x=1", "postgres://u@host/db?sslpassword=xxxxx&x=1"},
+		// Issue 22's shapes: no host, the scheme without slashes, a query value with a space
+		// or '#', a percent-encoded or undecodable key.
+		{"postgres://u:Pw9xQz", "postgres://u:xxxxx"},
+		{"postgres://u:Pw/9xQz", "postgres://u:xxxxx"},
+		{"postgres://h:5432/db", "postgres://h:5432/db"},
+		{"postgres://[::1]:5432/db", "postgres://[::1]:5432/db"},
+		{"postgres:/u:Pw9xQz@127.0.0.1:1/db", "postgres:/u:xxxxx@127.0.0.1:1/db"},
+		{"postgres:u:Pw9xQz@127.0.0.1:1/db", "postgres:u:xxxxx@127.0.0.1:1/db"},
+		{"postgres:u:Pw9xQz", "postgres:u:xxxxx"},
+		{"postgres://u@h/db?password=abc Pw9xQz", "postgres://u@h/db?password=xxxxx"},
+		{"postgres://u@h/db?password=abc#Pw9xQz&sslmode=disable", "postgres://u@h/db?password=xxxxx&sslmode=disable"},
+		{"postgres://u@h/db?pass%77ord=Pw9xQz", "postgres://u@h/db?pass%77ord=xxxxx"},
+		{"postgres://u@h/db?PASSWORD=Pw9xQz", "postgres://u@h/db?PASSWORD=xxxxx"},
+		{"postgres://u@h/db?pa%zzss=Pw9xQz", "postgres://u@h/db?pa%zzss=xxxxx"},
+		{"sqlite:///tmp/x.db?mode=ro", "sqlite:///tmp/x.db?mode=ro"},
 	} {
 		if got := RedactURL(c.in); got != c.want {
 			t.Errorf("RedactURL(%q) = %q, want %q", c.in, got, c.want)

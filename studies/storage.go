@@ -16,6 +16,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/c-bata/goptuna/rdb.v2"
 	"github.com/glebarez/sqlite"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -60,7 +61,8 @@ var (
 	ErrNoStudy = errors.New("studies: no such study")
 	// ErrStudyRunning: DeleteStudy without force found RUNNING trials.
 	ErrStudyRunning = errors.New("studies: study has running trials")
-	// ErrNotStudies: OpenOptions.ReadOnly was set and the database lacks gctune's schema.
+	// ErrNotStudies: the database lacks gctune's schema, and OpenOptions.ReadOnly was set or
+	// the SQLite file has tables of another program.
 	ErrNotStudies = errors.New("studies: not a gctune study database")
 	// ErrCorrupt: the SQLite file is not a database, or a damaged one.
 	ErrCorrupt = errors.New("studies: database file is damaged or not a database")
@@ -79,7 +81,9 @@ type OpenOptions struct {
 	ConnectTimeout time.Duration
 	// ReadOnly opens for reading only (listings, export, report): a SQLite database is opened
 	// with query_only, never migrated (a file without gctune's schema is refused with
-	// ErrNotStudies instead of getting tables), and its journal mode is left as it is.
+	// ErrNotStudies instead of getting tables), and its journal mode is left as it is. When the
+	// user cannot write the file or its folder (and no -wal file holds commits), it is opened
+	// immutable instead (mode=ro, immutable=1: Store.Immutable), with no lock, -wal or -shm.
 	ReadOnly bool
 	// NoCache makes Store.Storage the plain goptuna rdb storage, without the caching wrapper
 	// (NewCachedStorage). For measurements and for debugging the cache.
@@ -96,7 +100,13 @@ type Store struct {
 	dialect Dialect
 	// cleanup runs after the connections close (readOnlyCleanup).
 	cleanup func()
+	// sqliteMode is how a SQLite file was opened.
+	sqliteMode sqliteMode
 }
+
+// Immutable reports whether the Store reads a SQLite file as immutable (mode=ro, immutable=1):
+// a read-only Store on a file whose folder, or itself, the user cannot write.
+func (s *Store) Immutable() bool { return s.sqliteMode == sqliteImmutable }
 
 // Storage returns the goptuna storage to hand to goptuna.StudyOptionStorage: the caching
 // wrapper unless OpenOptions.NoCache was set.
@@ -188,6 +198,10 @@ func parseURL(rawURL string) (Dialect, string, error) {
 		return SQLite, DefaultPath, nil
 	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
 		return Postgres, rawURL, nil
+	case isPostgresScheme(rawURL):
+		// "postgres:/u:pw@h/db", "postgres:u:pw@h/db": a URL with its slashes missing, not a
+		// SQLite file name.
+		return "", "", fmt.Errorf("studies: bad PostgreSQL URL %s: want postgres://user@host/db (two slashes after the scheme)", RedactURL(rawURL))
 	case strings.HasPrefix(lower, "sqlite://"):
 		path := rawURL[len("sqlite://"):]
 		if path == "" || path == "/" {
@@ -203,7 +217,8 @@ func parseURL(rawURL string) (Dialect, string, error) {
 	case strings.Contains(rawURL, "://"):
 		return "", "", fmt.Errorf("studies: unsupported storage URL %q: want a SQLite file, sqlite:// or postgres://", RedactURL(rawURL))
 	case libpqKeyword.MatchString(rawURL):
-		return "", "", fmt.Errorf("studies: storage %q is a libpq keyword string, not supported: give a postgres://user@host/db URL (password in PGPASSWORD)", RedactURL(rawURL))
+		// Not quoted: where a keyword's value ends is the driver's to decide, not ours.
+		return "", "", errors.New("studies: the storage is a libpq keyword string (host=... dbname=...), not supported: give a postgres://user@host/db URL (password in PGPASSWORD)")
 	}
 	return SQLite, rawURL, nil
 }
@@ -227,11 +242,20 @@ func gormConfig() *gorm.Config {
 // The path is passed without the "file:" prefix, so SQLite takes it literally (no URI
 // parsing); the driver splits the DSN at its first '?', so the path must not contain one.
 //
-// A read-only DSN sets query_only and leaves the journal mode alone.
-func sqliteDSN(path string, busy time.Duration, readOnly bool) string {
+// A read-only DSN sets query_only and leaves the journal mode alone. An immutable one opens
+// the file as a URI with mode=ro and immutable=1 (sqliteImmutable).
+func sqliteDSN(path string, busy time.Duration, mode sqliteMode) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	if readOnly {
+	if mode == sqliteImmutable {
+		// A URI: SQLite reads mode and immutable and ignores the driver's _pragma keys. No
+		// _txlock: BEGIN IMMEDIATE would ask a read-only file for the write lock.
+		q.Add("_pragma", "query_only(1)")
+		q.Set("mode", "ro")
+		q.Set("immutable", "1")
+		return "file:" + uriPath(path) + "?" + q.Encode()
+	}
+	if mode == sqliteReadOnly {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
@@ -242,12 +266,54 @@ func sqliteDSN(path string, busy time.Duration, readOnly bool) string {
 	return path + "?" + q.Encode()
 }
 
+// sqliteMode is how a SQLite file is opened.
+type sqliteMode int
+
+const (
+	// sqliteWrite: read and write, WAL.
+	sqliteWrite sqliteMode = iota
+	// sqliteReadOnly: a read-write connection with query_only set, the journal mode left as
+	// it is; on close it checkpoints and removes the -wal and -shm files it needed.
+	sqliteReadOnly
+	// sqliteImmutable: mode=ro and immutable=1: SQLite reads the database file alone, with no
+	// lock, -wal or -shm file (for a file whose folder, or itself, the user cannot write:
+	// SQLite cannot create them there, and a WAL database then fails with "attempt to write a
+	// readonly database"). It assumes the file does not change while it is read.
+	sqliteImmutable
+)
+
+// readOnlyMode returns how a read-only command opens path: immutable when the user cannot
+// write the file or its folder and no -wal file holds commits not yet in the database file
+// (SQLite would need the -shm to read them, and is then left to open it read-only itself);
+// else query_only.
+func readOnlyMode(path string) sqliteMode {
+	if canWrite(path, false) && canWrite(filepath.Dir(path), true) {
+		return sqliteReadOnly
+	}
+	if st, err := os.Stat(path + "-wal"); err == nil && st.Size() > 0 {
+		return sqliteReadOnly
+	}
+	return sqliteImmutable
+}
+
+// uriPath returns path, made absolute, for a file: URI: '%', '?' and '#' percent-encoded (SQLite
+// decodes them), so that no character of a file name is read as URI syntax.
+func uriPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
+}
+
 func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, error) {
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("studies: SQLite path %q must not contain '?'", path)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("studies: database %q is a directory, not a SQLite file", path)
+	} else if err == nil && !st.Mode().IsRegular() {
+		// A FIFO would block the first read for as long as no one writes into it.
+		return nil, fmt.Errorf("studies: database %q is not a regular file (a named pipe, device or socket), not a SQLite file", path)
 	} else if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("studies: database %q: %w", path, err)
@@ -261,14 +327,20 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		}
 	}
 	var cleanup func()
+	mode := sqliteWrite
 	if opts.ReadOnly {
-		cleanup = readOnlyCleanup(path)
+		mode = readOnlyMode(path)
+		if mode == sqliteReadOnly {
+			cleanup = readOnlyCleanup(path)
+		}
+	} else if err := refuseForeign(ctx, path, opts.BusyTimeout); err != nil {
+		return nil, err
 	}
-	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, opts.ReadOnly)
+	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, mode)
 	if err != nil {
 		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
 	}
-	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup}
+	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup, sqliteMode: mode}
 	if opts.ReadOnly {
 		// Reading the schema table touches the file: a damaged one fails here.
 		err := db.WithContext(ctx).Exec("SELECT count(*) FROM sqlite_master").Error
@@ -292,6 +364,45 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		return nil, corrupt(err)
 	}
 	return s, nil
+}
+
+// refuseForeign returns an error matching ErrNotStudies when the SQLite file at path exists
+// and has tables of its own but not goptuna's: another program's database, which a writing
+// command must not give gctune's tables (nor switch to WAL). It reads the file through a
+// read-only connection that leaves the journal mode alone, so a refused file is left
+// byte for byte as it was. A missing or empty file, or one with goptuna's tables (perhaps
+// without gctune's index, which migration adds), passes.
+func refuseForeign(ctx context.Context, path string, busy time.Duration) error {
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		return nil
+	}
+	db, err := openSQLiteDB(ctx, path, busy, sqliteReadOnly)
+	if err != nil {
+		return corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+	}
+	defer func() {
+		if sqlDB, err := db.DB(); err == nil {
+			_ = sqlDB.Close()
+		}
+	}()
+	var names []string
+	err = db.WithContext(ctx).Raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").Scan(&names).Error
+	if err != nil {
+		return corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
+	}
+	for _, t := range tableNames() {
+		if !have[t] {
+			return &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (%s of another program, no study tables): give gctune a file of its own", path, plural(len(names), "table")), is: ErrNotStudies}
+		}
+	}
+	return nil
 }
 
 // readOnlyCleanup returns what a read-only Store does after closing a SQLite file it cannot
@@ -358,11 +469,11 @@ func (e *corruptError) Unwrap() []error { return []error{ErrCorrupt, e.err} }
 // with SQLITE_BUSY at once, without waiting for busy_timeout, when another process is opening
 // the same new file (seen with two concurrent `study create`). So a busy open is tried again,
 // every 25 ms up to 200 ms apart, for as long as the busy timeout (at least one second).
-func openSQLiteDB(ctx context.Context, path string, busy time.Duration, readOnly bool) (*gorm.DB, error) {
+func openSQLiteDB(ctx context.Context, path string, busy time.Duration, mode sqliteMode) (*gorm.DB, error) {
 	deadline := time.Now().Add(max(busy, time.Second))
 	wait := 25 * time.Millisecond
 	for {
-		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy, readOnly)), gormConfig())
+		db, err := gorm.Open(sqlite.Open(sqliteDSN(path, busy, mode)), gormConfig())
 		if err == nil || !IsTransient(err) || time.Now().Add(wait).After(deadline) {
 			return db, err
 		}
@@ -382,7 +493,7 @@ func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store,
 	}
 	db, err := gorm.Open(postgres.New(postgres.Config{DSN: rawURL}), gormConfig())
 	if err != nil {
-		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %w", redacted, err)
+		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %s", redacted, driverParseReason(rawURL, err))
 	}
 	s := &Store{db: db, url: redacted, dialect: Postgres}
 	sqlDB, err := db.DB()
@@ -514,43 +625,113 @@ func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.e
 // redactedPassword replaces passwords in RedactURL's output.
 const redactedPassword = "xxxxx"
 
-// keywordPassword matches password=... (and sslpassword=...) in a libpq keyword/value string or
-// a URL's query, quoted or not.
-var keywordPassword = regexp.MustCompile(`(?i)((?:^|[\s?&])(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&#]+)`)
+// keywordPassword matches password=... (and sslpassword=...) in a libpq keyword/value string,
+// quoted or not.
+var keywordPassword = regexp.MustCompile(`(?i)((?:^|\s)(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+
+// urlScheme matches a URL's scheme and its colon ("postgres:", "sqlite:").
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// isPostgresScheme reports whether s starts with postgres: or postgresql: (any case), with or
+// without the slashes.
+func isPostgresScheme(s string) bool {
+	lower := strings.ToLower(s)
+	return strings.HasPrefix(lower, "postgres:") || strings.HasPrefix(lower, "postgresql:")
+}
 
 // passwordSpan returns where the password of a URL's user info lies in rawURL, found by
 // position alone, without parsing (a password that is not percent-encoded makes the URL
-// unparseable, and then a parser's error would quote it): the user info runs from after
-// "scheme://" to the last '@', the password from its first ':'. A password holding '/', '?',
-// '#' or '@' is thus masked whole; an '@' later in the URL (in a query) makes the mask
-// longer, never shorter.
+// unparseable, and then a parser's error would quote it). The user info runs from after
+// "scheme:" and its slashes (none, one or two: "postgres:/u:pw@h" is masked too) to the last
+// '@', the password from its first ':'. A password holding '/', '?', '#' or '@' is thus masked
+// whole; an '@' later in the URL (in a query) makes the mask longer, never shorter.
+//
+// A PostgreSQL URL without '@' ("postgres://u:pw", "postgres:u:pw") has no user info, but
+// what follows the host's ':' is a password when it is not a port: then everything from that
+// ':' to the end of the URL is the span.
 func passwordSpan(rawURL string) (start, end int, ok bool) {
-	i := strings.Index(rawURL, "://")
-	if i < 0 {
+	scheme := urlScheme.FindString(rawURL)
+	if scheme == "" {
 		return 0, 0, false
 	}
-	rest := i + len("://")
-	at := strings.LastIndex(rawURL[rest:], "@")
-	if at < 0 {
+	rest := len(scheme)
+	for rest < len(rawURL) && rawURL[rest] == '/' {
+		rest++
+	}
+	if at := strings.LastIndex(rawURL[rest:], "@"); at >= 0 {
+		colon := strings.Index(rawURL[rest:rest+at], ":")
+		if colon < 0 {
+			return 0, 0, false
+		}
+		return rest + colon + 1, rest + at, true
+	}
+	if !isPostgresScheme(rawURL) {
 		return 0, 0, false
 	}
-	colon := strings.Index(rawURL[rest:rest+at], ":")
+	authority := rawURL[rest:]
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	hostEnd := 0
+	if strings.HasPrefix(authority, "[") { // [::1]:5432
+		if i := strings.Index(authority, "]"); i >= 0 {
+			hostEnd = i + 1
+		}
+	}
+	colon := strings.Index(authority[hostEnd:], ":")
 	if colon < 0 {
 		return 0, 0, false
 	}
-	return rest + colon + 1, rest + at, true
+	port := authority[hostEnd+colon+1:]
+	if strings.Trim(port, "0123456789") == "" {
+		return 0, 0, false
+	}
+	return rest + hostEnd + colon + 1, len(rawURL), true
 }
 
-// RedactURL returns rawURL with any password replaced by "xxxxx": the user-info password of a
-// URL (found by position: passwordSpan), a password query parameter, or password=... in a
-// libpq keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
+// querySecretKey reports whether a URL query key (as written, percent-encoded or not) may
+// name a password: one that decodes to a key holding "pass" (password, sslpassword, and
+// "pass%77ord", which the driver decodes to password), or one that does not decode.
+func querySecretKey(key string) bool {
+	decoded, err := url.QueryUnescape(key)
+	return err != nil || strings.Contains(strings.ToLower(decoded), "pass")
+}
+
+// redactQuery masks the values of rawURL's query parameters that may hold a password
+// (querySecretKey). A value runs from its '=' to the next '&' or the end of the URL, so a
+// value with a space, '#' or '?' is masked whole. The query starts at the first '?' after
+// from.
+func redactQuery(rawURL string, from int) string {
+	q := strings.Index(rawURL[from:], "?")
+	if q < 0 {
+		return rawURL
+	}
+	q += from + 1
+	params := strings.Split(rawURL[q:], "&")
+	for i, p := range params {
+		if k, _, ok := strings.Cut(p, "="); ok && querySecretKey(k) {
+			params[i] = k + "=" + redactedPassword
+		}
+	}
+	return rawURL[:q] + strings.Join(params, "&")
+}
+
+// RedactURL returns rawURL with any password replaced by "xxxxx", found by position: the
+// user-info password of a URL (passwordSpan, also for "postgres:/u:pw@h" and "postgres://u:pw"),
+// the value of a query parameter whose key names a password (password, sslpassword, a key
+// that percent-decodes to one, or a key that does not decode), or password=... in a libpq
+// keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
 // wherever a storage URL is printed, logged or stored.
 func RedactURL(rawURL string) string {
-	out := rawURL
-	if start, end, ok := passwordSpan(rawURL); ok {
-		out = rawURL[:start] + redactedPassword + rawURL[end:]
+	if urlScheme.MatchString(rawURL) {
+		out, from := rawURL, 0
+		if start, end, ok := passwordSpan(rawURL); ok {
+			out = rawURL[:start] + redactedPassword + rawURL[end:]
+			from = start + len(redactedPassword)
+		}
+		return redactQuery(out, from)
 	}
-	return keywordPassword.ReplaceAllString(out, "${1}"+redactedPassword)
+	return keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword)
 }
 
 // checkPostgresURL refuses a PostgreSQL URL that does not parse, or that parses to another
@@ -575,6 +756,62 @@ func checkPostgresURL(rawURL string) error {
 		}
 	}
 	return nil
+}
+
+// driverParseReason returns why the driver could not parse rawURL, without the URL: pgconn's
+// ParseConfigError quotes the connection string, masking only a user-info password (not a
+// query's). When even that reason holds a password of rawURL, it says only that the driver
+// cannot use the URL.
+func driverParseReason(rawURL string, err error) string {
+	reason := err.Error()
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) {
+		bare := *pe
+		bare.ConnString = ""
+		reason = strings.TrimPrefix(bare.Error(), "cannot parse ``: ")
+	}
+	for _, secret := range urlSecrets(rawURL) {
+		if strings.Contains(reason, secret) {
+			return "the PostgreSQL driver cannot use it"
+		}
+	}
+	return reason
+}
+
+// urlSecrets returns the passwords rawURL holds as written and percent-decoded: what
+// RedactURL masks.
+func urlSecrets(rawURL string) []string {
+	var out []string
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		out = append(out, s)
+		if d, err := url.QueryUnescape(s); err == nil && d != s && d != "" {
+			out = append(out, d)
+		}
+	}
+	from := 0
+	if start, end, ok := passwordSpan(rawURL); ok {
+		add(rawURL[start:end])
+		from = end
+	}
+	if q := strings.Index(rawURL[from:], "?"); q >= 0 {
+		for _, p := range strings.Split(rawURL[from+q+1:], "&") {
+			if k, v, ok := strings.Cut(p, "="); ok && querySecretKey(k) {
+				add(v)
+			}
+		}
+	}
+	return out
+}
+
+// plural is "1 table", "2 tables".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // libpqKeyword matches the start of a libpq keyword/value connection string ("host=db

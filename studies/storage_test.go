@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,5 +154,78 @@ func TestOpenPostgresUnreachable(t *testing.T) {
 	wantPrefix := fmt.Sprintf("studies: cannot connect to postgres://gctune:xxxxx@127.0.0.1:%d/gctune", port)
 	if !strings.HasPrefix(msg, wantPrefix) {
 		t.Errorf("error = %s\nwant prefix %s", msg, wantPrefix)
+	}
+}
+
+// TestReadOnlyOpenMode: a read-only Store opens a SQLite file the user can write (or whose
+// folder they can) with query_only, and one in a folder they cannot write immutable (mode=ro,
+// immutable=1): SQLite could not create the -wal and -shm files a WAL database needs there
+// (issue 22). As root, which may write anything, the second half runs in a child process as
+// user nobody (setpriv).
+func TestReadOnlyOpenMode(t *testing.T) {
+	if path := os.Getenv("GCTUNE_TEST_IMMUTABLE_DB"); path != "" {
+		s, err := Open(context.Background(), path, OpenOptions{MustExist: true, ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := ListStudies(s); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("immutable=%v\n", s.Immutable())
+		return
+	}
+	dir, err := os.MkdirTemp("", "gctune-immutable-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = os.Chmod(dir, 0o755)
+		_ = os.RemoveAll(dir)
+	})
+	path := filepath.Join(dir, "s.db")
+	w, err := Open(context.Background(), path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r, err := Open(context.Background(), path, OpenOptions{MustExist: true, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Immutable() {
+		t.Error("a writable database was opened immutable")
+	}
+	r.Close()
+
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() != 0 {
+		r, err := Open(context.Background(), path, OpenOptions{MustExist: true, ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Immutable() {
+			t.Error("a database in an unwritable folder was not opened immutable")
+		}
+		r.Close()
+		return
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("root without setpriv: cannot open as another user")
+	}
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", os.Args[0], "-test.run", "^TestReadOnlyOpenMode$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GCTUNE_TEST_IMMUTABLE_DB="+path)
+	out, err := cmd.CombinedOutput()
+	if err != nil && strings.Contains(string(out), "ermission denied") && !strings.Contains(string(out), "immutable") {
+		t.Skipf("user nobody cannot run the test binary: %s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "immutable=true") {
+		t.Errorf("as nobody, in a 0555 folder: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		t.Error("a -wal file was left")
 	}
 }

@@ -45,7 +45,9 @@ func runSuite(t *testing.T, newURL func(t *testing.T) string) {
 	t.Run("Cache", func(t *testing.T) { testCache(t, newURL(t)) })
 	t.Run("Heartbeat", func(t *testing.T) { testHeartbeat(t, newURL(t)) })
 	t.Run("Reap", func(t *testing.T) { testReap(t, newURL(t)) })
+	t.Run("ReapEnqueued", func(t *testing.T) { testReapEnqueued(t, newURL(t)) })
 	t.Run("ReapRace", func(t *testing.T) { testReapRace(t, newURL(t)) })
+	t.Run("ClaimToken", func(t *testing.T) { testClaimToken(t, newURL(t)) })
 	t.Run("ListDelete", func(t *testing.T) { testListDelete(t, newURL(t)) })
 	t.Run("Measured", func(t *testing.T) { testMeasured(t, newURL(t)) })
 	t.Run("ConcurrentFirstOpen", func(t *testing.T) {
@@ -206,7 +208,7 @@ func testProblem(t *testing.T, url string) {
 	if err := store.RawStorage().SetStudySystemAttr(st.ID, AttrProblem+":2", "garbage"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.LoadProblem(st.ID, &got); err == nil || !strings.Contains(err.Error(), "corrupt") {
+	if _, err := store.LoadProblem(st.ID, &got); !errors.Is(err, ErrDamagedStudy) || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("corrupt problem: %v", err)
 	}
 }
@@ -533,6 +535,39 @@ func testReap(t *testing.T, url string) {
 	}
 	if len(inside) != 0 {
 		t.Errorf("Reap in the objective of a just-popped trial reaped %v", inside)
+	}
+}
+
+// testReapEnqueued: an enqueued trial (a seed) claimed by a worker that died before writing
+// its parameters is queued again with its fixed parameters, not dropped (they were only in
+// AttrFixedParams, and Reap enqueued only written parameters).
+func testReapEnqueued(t *testing.T, url string) {
+	const timeout = 200 * time.Millisecond
+	store := openT(t, url, OpenOptions{})
+	st := newStudy(t, store, "reap-enqueued", 1)
+	seed := goptuna.FrozenTrial{
+		State: goptuna.TrialStateRunning, DatetimeStart: time.Now().Add(-time.Hour),
+		IntermediateValues: map[int]float64{}, InternalParams: map[string]float64{},
+		Params: map[string]interface{}{}, Distributions: map[string]interface{}{},
+		UserAttrs: map[string]string{}, SystemAttrs: map[string]string{AttrFixedParams: `{"a":1.5,"n":3}`},
+	}
+	dead, err := store.Storage().CloneTrial(st.ID, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Reap(context.Background(), store, st.ID, timeout)
+	if err != nil || !reflect.DeepEqual(got, []int{dead}) {
+		t.Fatalf("Reap = %v, %v; want [%d]", got, err, dead)
+	}
+	trials, err := store.Storage().GetAllTrials(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trials) != 2 || trials[1].State != goptuna.TrialStateWaiting {
+		t.Fatalf("trials after reaping a seed: %+v", trials)
+	}
+	if got := trials[1].SystemAttrs[AttrFixedParams]; got != `{"a":1.5,"n":3}` {
+		t.Errorf("re-queued fixed params %q", got)
 	}
 }
 

@@ -101,7 +101,7 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"calibrate", "dataframe-500mb", "--measured", filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{"calibrate", "dataframe-500mb", "--measured", bad}, "gcSeconds = 12 s is more than wallSeconds = 10 s"},
 		{[]string{"calibrate", "dataframe-500mb", "--measured", iwst23p, "-o", notCost}, "exists and is not a gctune cost file"},
-		{[]string{"simulate", "dataframe-500mb", "--cost", notCost}, "notes.yaml: yaml: unmarshal errors: line 1: field mine not found"},
+		{[]string{"simulate", "dataframe-500mb", "--cost", notCost}, "notes.yaml: unmarshal errors: line 1: field mine not found"},
 		{[]string{"calibrate", "--from-study", "nope", "--storage", filepath.Join(dir, "none.db")}, "none.db"},
 	} {
 		_, errOut, code := gctune(t, c.args...)

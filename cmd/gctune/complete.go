@@ -50,7 +50,27 @@ func addCompletions(root *cobra.Command, ro *rootOptions) {
 				return completeStudies(cmd, ro, toComplete), cobra.ShellCompDirectiveNoFileComp
 			})
 		}
+		addEnumFlagCompletions(c)
 	})
+}
+
+// addEnumFlagCompletions completes the values of c's enumeration flags from the table they are
+// checked against (enumFlagValues): --format st|json|yaml|flags, --sampler, --rebuild, ...
+func addEnumFlagCompletions(c *cobra.Command) {
+	for name, values := range enumFlagValues() {
+		if c.LocalFlags().Lookup(name) == nil {
+			continue
+		}
+		_ = c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var out []string
+			for _, v := range values {
+				if strings.HasPrefix(v, strings.ToLower(toComplete)) {
+					out = append(out, v)
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
 }
 
 func walk(c *cobra.Command, f func(*cobra.Command)) {

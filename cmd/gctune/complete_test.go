@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -45,4 +46,51 @@ func TestCompletionStudyAndWorkloadNames(t *testing.T) {
 	assert.Equal(t, []string{"testdata/tiny.yaml"}, got)
 	got, _ = completions(t, "study", "create", "x", "request")
 	assert.Equal(t, []string{"request-server"}, got)
+}
+
+// TestCompletionFlagValues: the enumeration flags complete their values from the table they
+// are checked against.
+func TestCompletionFlagValues(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"export", "s", "--format", ""}, []string{"st", "json", "yaml", "flags"}},
+		{[]string{"export", "s", "--format", "y"}, []string{"yaml"}},
+		{[]string{"optimize", "x", "--sampler", "tpe"}, []string{"tpe", "tpe-independent"}},
+		{[]string{"optimize", "x", "--aggregate", ""}, []string{"max", "mean"}},
+		{[]string{"lifetimes", "x", "--rebuild", ""}, []string{"auto", "short", "long", "stored", "off"}},
+		{[]string{"simulate", "x", "--clock", ""}, []string{"auto", "bytes", "us"}},
+		{[]string{"resume", "x", "--clock", "b"}, []string{"bytes"}},
+		{[]string{"lifetimes", "x", "--scale", ""}, []string{"log", "linear"}},
+	} {
+		got, directive := completions(t, c.args...)
+		assert.Equal(t, c.want, got, "%v", c.args)
+		assert.Equal(t, ":4", directive, "%v: no file completion", c.args)
+	}
+	// Every command with such a flag completes it.
+	walk(NewRootCmd(BuildInfo{}), func(c *cobra.Command) {
+		for name := range enumFlagValues() {
+			if c.LocalFlags().Lookup(name) == nil {
+				continue
+			}
+			_, ok := c.GetFlagCompletionFunc(name)
+			assert.True(t, ok, "%s --%s has no completion", c.CommandPath(), name)
+		}
+	})
+}
+
+// TestCompletionListsShells: completion without a shell says which it takes; its help says
+// that bash's script needs the bash-completion package.
+func TestCompletionListsShells(t *testing.T) {
+	_, errOut, code := gctune(t, "completion")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: completion needs a shell: bash, zsh, fish, powershell (see gctune completion --help)\n", errOut)
+	_, errOut, code = gctune(t, "completion", "tcsh")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: completion: no shell \"tcsh\": want bash, zsh, fish, powershell\n", errOut)
+	out, _ := gctuneOK(t, "completion", "--help")
+	assert.Contains(t, out, "bash-completion")
+	got, _ := completions(t, "completion", "")
+	assert.Equal(t, []string{"bash", "zsh", "fish", "powershell"}, got)
 }

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
+
+// completionShells are the shells completion writes scripts for.
+var completionShells = []string{"bash", "zsh", "fish", "powershell"}
 
 // NewCompletionCmd returns `gctune completion [bash|zsh|fish|powershell]`, cobra's shell
 // completion scripts.
@@ -10,15 +16,24 @@ func NewCompletionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
-		Long: `Print the completion script for a shell. For example:
+		Long: `Print the completion script for a shell: bash, zsh, fish or powershell. For example:
 
-  bash:        source <(gctune completion bash)
+  bash:        source <(gctune completion bash)   (needs the bash-completion package:
+               apt install bash-completion, brew install bash-completion@2)
   zsh:         gctune completion zsh > "${fpath[1]}/_gctune"
   fish:        gctune completion fish > ~/.config/fish/completions/gctune.fish
   powershell:  gctune completion powershell | Out-String | Invoke-Expression`,
-		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
+		ValidArgs: completionShells,
 		Args: func(cmd *cobra.Command, args []string) error {
-			return asUsage(cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs)(cmd, args))
+			switch {
+			case len(args) == 0:
+				return usageErrorf("completion needs a shell: %s (see gctune completion --help)", strings.Join(completionShells, ", "))
+			case len(args) > 1:
+				return usageErrorf("completion takes one shell, got %d arguments: %s", len(args), strings.Join(completionShells, ", "))
+			case !slices.Contains(completionShells, args[0]):
+				return usageErrorf("completion: no shell %q: want %s", args[0], strings.Join(completionShells, ", "))
+			}
+			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, w := cmd.Root(), cmd.OutOrStdout()

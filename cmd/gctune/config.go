@@ -46,9 +46,10 @@ type Config struct {
 	// Simulate holds the GC parameters `gctune simulate` runs and the VM facts every
 	// simulation uses.
 	Simulate SimulateConfig `mapstructure:"simulate" json:"simulate"`
-	// Storage is the study database: a SQLite file path (the default, gctune.db in the
-	// working directory), sqlite:///abs/path.db, or postgres://user@host/db. Also
-	// GCTUNE_STORAGE and --storage.
+	// Storage is the study database: a SQLite file path, sqlite:///abs/path.db, or
+	// postgres://user@host/db. Empty (the default): ./gctune.db when the working folder has
+	// one, else gctune.db in the user's data folder (resolveStorage); loadConfig resolves it.
+	// Also GCTUNE_STORAGE and --storage.
 	Storage string `mapstructure:"storage" json:"storage"`
 	// Cost is a cost model file written by `gctune calibrate -o` (empty: the built-in cost
 	// model). Every command that simulates uses it; also GCTUNE_COST and --cost.
@@ -61,6 +62,10 @@ type Config struct {
 	// Provenance says where a configuration came from; `gctune export --format yaml` fills it.
 	// It never changes what gctune does.
 	Provenance ProvenanceConfig `mapstructure:"provenance" json:"provenance"`
+
+	// given is what the command line says of the FiLiP exports it opens (--rate, --meta):
+	// not configuration, so no key; loadConfig fills it.
+	given givenInput
 }
 
 // SimulateConfig is the `simulate` section: the five tunables in the VM's units, then the
@@ -247,7 +252,7 @@ func defaultConfig() Config {
 			HistogramBins:      lifetimes.DefaultHistogramBins,
 		},
 		Simulate: simulateConfigFrom(heapsim.DefaultParams()),
-		Storage:  "gctune.db",
+		Storage:  "",
 		Search: SearchConfig{
 			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
 			Tolerance:         recommend.DefaultTolerance,
@@ -318,7 +323,8 @@ func (c Config) openOptions() (lifetimes.OpenOptions, error) {
 		return lifetimes.OpenOptions{}, asUsage(err)
 	}
 	return lifetimes.OpenOptions{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
-		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c)}, nil
+		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
+		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
 
 // Validate checks every field, returning an error that names the first bad key and its value.
@@ -332,8 +338,10 @@ func (c Config) Validate() error {
 	if t := c.Lifetimes.LongLivedThreshold; math.IsNaN(t) || t <= 0 || t > 1 {
 		return bad("lifetimes.long_lived_threshold", t, "must be in (0, 1], a fraction of the run")
 	}
-	if _, err := lifetimes.ParseHypothesis(c.Lifetimes.Rebuild); err != nil {
-		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be auto, short, long or off")
+	// An empty value is no mode: ParseHypothesis takes "" as auto only for studies stored
+	// before the key existed.
+	if _, err := lifetimes.ParseHypothesis(c.Lifetimes.Rebuild); err != nil || strings.TrimSpace(c.Lifetimes.Rebuild) == "" {
+		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be "+orList(enumFlagValues()["rebuild"]))
 	}
 	if _, err := lifetimes.ParseClock(c.Lifetimes.Clock); err != nil {
 		return bad("lifetimes.clock", fmt.Sprintf("%q", c.Lifetimes.Clock), "must be auto, bytes or us")
@@ -343,9 +351,6 @@ func (c Config) Validate() error {
 	}
 	if _, err := c.Simulate.Params(); err != nil {
 		return err
-	}
-	if c.Storage == "" {
-		return bad("storage", `""`, "must name a SQLite file or a postgres:// URL")
 	}
 	sc := c.Search
 	switch {
@@ -474,6 +479,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		if source == "" {
 			source = "(defaults, environment and flags)"
 		}
+		if mentionsStorage(err.Error(), v.Get(storageKey)) {
+			return Config{}, usageErrorf("config %s: %s: cannot use this value (not shown: it may hold a password)", source, storageKey)
+		}
 		return Config{}, usageErrorf("config %s: %w", source, err)
 	}
 	// The tunables of the simulate section are text until parsed: a bad one is refused here
@@ -495,6 +503,10 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	if err := cfg.Validate(); err != nil {
 		return Config{}, &UsageError{Err: err}
 	}
+	if cfg.given, err = readGivenInput(cmd); err != nil {
+		return Config{}, err
+	}
+	cfg.Storage = resolveStorage(cfg.Storage)
 	return cfg, nil
 }
 

@@ -16,6 +16,9 @@ import (
 func TestDefaultConfigMatchesConfigYAML(t *testing.T) {
 	cfg, err := loadConfig(&cobra.Command{}, "../../config.yaml")
 	require.NoError(t, err)
+	// The empty storage is resolved to the default database (TestDefaultStorage).
+	assert.Equal(t, resolveStorage(""), cfg.Storage)
+	cfg.Storage = ""
 	assert.Equal(t, defaultConfig(), cfg, "config.yaml and defaultConfig must agree")
 	require.NoError(t, defaultConfig().Validate())
 }
@@ -24,7 +27,9 @@ func TestLoadConfigWithoutFileUsesDefaults(t *testing.T) {
 	t.Chdir(t.TempDir()) // no ./config.yaml here
 	cfg, err := loadConfig(&cobra.Command{}, "")
 	require.NoError(t, err)
-	assert.Equal(t, defaultConfig(), cfg)
+	want := defaultConfig()
+	want.Storage = resolveStorage("")
+	assert.Equal(t, want, cfg)
 }
 
 func TestLoadConfigReadsWorkingDirectoryFile(t *testing.T) {

@@ -64,7 +64,7 @@ func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 		if sec, _, more := strings.Cut(key, "."); more {
 			if raw := v.Get(sec); raw != nil {
 				if _, ok := raw.(map[string]any); !ok {
-					return usageErrorf("config: %s = %s (%s): want a section (key: value lines)", sec, showValue(raw), valueOrigin(cmd, sec, source))
+					return usageErrorf("config: %s (%s): want a section (key: value lines)", keyValue(sec, raw), valueOrigin(cmd, sec, source))
 				}
 			}
 		}
@@ -79,7 +79,7 @@ func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 			return nil
 		}
 		if err := dec.Decode(raw); err != nil {
-			return usageErrorf("config: %s = %s (%s): %s", key, showValue(raw), valueOrigin(cmd, key, source), want(types[key], err))
+			return usageErrorf("config: %s (%s): %s", keyValue(key, raw), valueOrigin(cmd, key, source), want(types[key], err))
 		}
 	}
 	return nil
@@ -126,6 +126,46 @@ func valueOrigin(cmd *cobra.Command, key, source string) string {
 		return "from " + source
 	}
 	return "default"
+}
+
+// keyValue shows a key and its value for a config error, "search.trials = \"abc\"", except
+// for the key that may hold a password: the storage's value is never shown, in whatever shape
+// it was written (a list, a map, a URL).
+func keyValue(key string, raw any) string {
+	if key == storageKey {
+		return key
+	}
+	return key + " = " + showValue(raw)
+}
+
+// storageKey is the configuration key of the study database, whose value may hold a password.
+const storageKey = "storage"
+
+// mentionsStorage reports whether msg quotes any text of the configured storage value raw
+// (a string, or the strings inside a list or map): a decoder's message that does must not be
+// shown.
+func mentionsStorage(msg string, raw any) bool {
+	switch r := raw.(type) {
+	case nil:
+		return false
+	case string:
+		return r != "" && strings.Contains(msg, r)
+	case []any:
+		for _, e := range r {
+			if mentionsStorage(msg, e) {
+				return true
+			}
+		}
+		return false
+	case map[string]any:
+		for k, e := range r {
+			if mentionsStorage(msg, k) || mentionsStorage(msg, e) {
+				return true
+			}
+		}
+		return false
+	}
+	return mentionsStorage(msg, fmt.Sprint(raw))
 }
 
 // showValue writes a configuration value as the user wrote it: strings quoted, lists and

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/internal/outfile"
+	"github.com/gctune/gctune/studies"
 )
 
 // Exit codes main returns.
@@ -49,8 +50,11 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	// An output that cannot be written is the user's to fix, wherever it is found.
-	case isUsage(err), errors.As(err, &o):
+	case isInterrupted(err): // a signal stopped the work short (interrupt.go)
+		return exitInterrupted
+	// An output that cannot be written is the user's to fix, wherever it is found, and so is
+	// a damaged study database or study.
+	case isUsage(err), errors.As(err, &o), studies.IsDamaged(err):
 		return exitUsage
 	}
 	return exitFailure

@@ -5,8 +5,8 @@ import "github.com/spf13/cobra"
 // Usages of --storage: the short one, and the one of the commands that create or run studies,
 // which says what the value may be.
 const (
-	storageUsage    = "study database (storage, GCTUNE_STORAGE)"
-	storageURLUsage = "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE)"
+	storageUsage    = "study database (storage, GCTUNE_STORAGE; default ./gctune.db if there is one, else gctune.db in $XDG_DATA_HOME/gctune or ~/.local/share/gctune)"
+	storageURLUsage = "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE; default ./gctune.db if there is one, else gctune.db in $XDG_DATA_HOME/gctune or ~/.local/share/gctune)"
 )
 
 // addBoundFlag declares cmd's flag name, of value's type, with value as its default, and binds

@@ -25,11 +25,21 @@ import (
 // TestMain lets the tests run the gctune command as a real process: the test binary re-executed
 // with GCTUNETEST_MAIN=1 behaves as gctune (the variable is not GCTUNE_-prefixed, which the
 // configuration would refuse).
+//
+// The tests' default study database is in a data folder of their own (XDG_DATA_HOME set to a
+// temporary folder), never the user's.
 func TestMain(m *testing.M) {
 	if os.Getenv("GCTUNETEST_MAIN") == "1" {
 		main()
 	}
-	os.Exit(m.Run())
+	data, err := os.MkdirTemp("", "gctune-test-data-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", data)
+	code := m.Run()
+	os.RemoveAll(data)
+	os.Exit(code)
 }
 
 // gctune runs the command line in-process and returns stdout, stderr and the exit code.
@@ -175,3 +185,13 @@ func lastLine(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// dropStoreLine removes the "study database: PATH" line that a command which opens a study
+// prints first on standard error.
+func dropStoreLine(stderr string) string {
+	if strings.HasPrefix(stderr, "study database: ") {
+		_, rest, _ := strings.Cut(stderr, "\n")
+		return rest
+	}
+	return stderr
+}

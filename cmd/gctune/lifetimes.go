@@ -22,7 +22,6 @@ func NewLifetimesCmd(ro *rootOptions) *cobra.Command {
 		scale   string
 		classes int
 		top     int
-		meta    string
 	)
 	cmd := &cobra.Command{
 		Use:   "lifetimes WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof",
@@ -33,7 +32,8 @@ old space, the containers, a per-class table (as FiLiP's) and a lifetime histogr
 the run's length.
 
 The profile is a bundled workload's name (see 'gctune workloads'), a workload spec (.yaml),
-a FiLiP/Illimani export (.csv, with its .json metadata beside it or named by --meta) or a
+a FiLiP/Illimani export (.csv, with its .json metadata beside it or named by --meta; without
+metadata, --rate 1/N must give its sampling rate) or a
 gctune profile (.gcprof).`,
 		Example: `  gctune lifetimes dataframe-500mb
   gctune lifetimes --threshold 0.1 --plot lifetimes.svg dataframe-500mb
@@ -45,7 +45,6 @@ gctune profile (.gcprof).`,
 			if err != nil {
 				return err
 			}
-			open.FiLiPJSONPath = meta
 			return runLifetimes(cmd.OutOrStdout(), lifetimesOptions{
 				Ref:      args[0],
 				Stderr:   cmd.ErrOrStderr(),
@@ -71,7 +70,6 @@ gctune profile (.gcprof).`,
 	f.StringVar(&scale, "scale", string(lifetimes.LogScale), "histogram bins in the text output and --plot: log or linear")
 	f.IntVar(&classes, "classes", 20, "rows of the per-class table in the text output (0 = all)")
 	f.IntVar(&top, "top", lifetimes.DefaultTopObjects, "number of largest objects to list (0 = none)")
-	f.StringVar(&meta, "meta", "", "FiLiP JSON metadata file (default: the CSV's name with .json)")
 	return cmd
 }
 

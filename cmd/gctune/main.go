@@ -41,10 +41,13 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	root := NewRootCmd(BuildInfo{Version: version, Commit: commit, Date: date})
 	root.SetArgs(args)
 	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	ctx, note, noted := withStoreNote(ctx, stderr)
+	root.SetErr(noted)
+	cmd, err := root.ExecuteContextC(ctx)
+	err = note.nameDamaged(err)
+	note.finish(err)
 	if err != nil {
-		fmt.Fprintf(stderr, "gctune: %s\n", oneLine(err))
+		fmt.Fprintf(stderr, "gctune: %s%s\n", userMessage(err), errorHint(cmd, err))
 	}
 	return exitCode(err)
 }

@@ -73,6 +73,7 @@ configuration with 'gctune export STUDY'.`,
 	addProblemFlags(cmd)
 	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar and no plan")
 	addSearchFlags(cmd)
+	addToleranceFlag(cmd)
 	return cmd
 }
 
@@ -132,6 +133,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
 	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress bar")
 	addSearchFlags(cmd)
 	addClockFlag(cmd)
+	addToleranceFlag(cmd)
 	return cmd
 }
 
@@ -228,11 +230,20 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock str
 	if !quiet {
 		printProfileInfos(ew, sp.profiles)
 	}
-	if trials > 0 || more > 0 {
-		all, err := store.Storage().GetAllTrials(id)
-		if err != nil {
-			return err
+	all, err := store.Storage().GetAllTrials(id)
+	if err != nil {
+		return err
+	}
+	if trials == 0 && more == 0 {
+		if f, ok := finishedStudy(all, sp); ok {
+			if asJSON { // the same document as ever, for scripts; the hint beside it
+				fmt.Fprintln(ew, f.hint(name))
+				return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
+			}
+			return f.print(w, name)
 		}
+	}
+	if trials > 0 || more > 0 {
 		if trials > 0 {
 			sp.Trials = trials
 		}
@@ -312,9 +323,24 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		}
 	}
 	if asJSON {
-		return writeJSON(w, doc)
+		err = writeJSON(w, doc)
+	} else {
+		err = printSession(w, &doc, len(sp.Workloads) == 1)
 	}
-	return printSession(w, &doc, len(sp.Workloads) == 1)
+	if err != nil {
+		return err
+	}
+	return stoppedShort(doc)
+}
+
+// stoppedShort is the error of a session that a signal stopped before the study held its
+// target (exit 130), nil for one that finished.
+func stoppedShort(d sessionDoc) error {
+	if !d.Interrupted || d.Finished >= d.Target {
+		return nil
+	}
+	return interruptedf("study %s holds %d of %d trials, each finished one stored: go on with gctune resume %s",
+		quoteName(d.Study), d.Finished, d.Target, export.ShellQuote(d.Study))
 }
 
 // newSessionConfig is the session optimize, resume and worker run on study name (ID id) in

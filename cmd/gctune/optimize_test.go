@@ -65,11 +65,11 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	require.NotNil(t, doc.Recommendation)
 	// The recommendation's figures are the expected ones over perturbed runs; the profile's own
 	// run is its nominal value.
-	wantSeconds := doc.Recommendation.Value
+	nominal := doc.Recommendation.Value
 	if rb := doc.Recommendation.Robust; rb != nil {
-		wantSeconds = rb.NominalValue
+		nominal = rb.NominalValue
 	}
-	assert.InDelta(t, wantSeconds, sim.Given.Stats.TotalSeconds, 1e-9*wantSeconds)
+	assert.InDelta(t, nominal, sim.Given.Stats.TotalSeconds, 1e-9*nominal)
 
 	// flags do too.
 	flags, _, code := gctune(t, "export", "demo", "--storage", db, "--format", "flags")
@@ -134,7 +134,7 @@ func TestStudyBadInput(t *testing.T) {
 		{"reversed bounds", []string{"--config", bounds, "optimize", gcdemo, "--storage", db, "--study", "rev"}, "space.eden: low"},
 		{"study exists", []string{"optimize", gcdemo, "--trials", "3", "--storage", db, "--study", "demo"}, "gctune resume demo"},
 		{"trial not found", []string{"export", "demo", "--storage", db, "--trial", "99"}, "no trial 99"},
-		{"bad format", []string{"export", "demo", "--storage", db, "--format", "xml"}, `--format "xml"`},
+		{"bad format", []string{"export", "demo", "--storage", db, "--format", "xml"}, `--format xml: want st, json, yaml or flags`},
 		{"newline in a study name", []string{"optimize", gcdemo, "--storage", db, "--study", "a\nstorage: evil"}, `"a\nstorage: evil": holds the control character U+000A`},
 		{"blank study name", []string{"optimize", gcdemo, "--storage", db, "--study", "  "}, "blank"},
 		{"escape in a created study name", []string{"study", "create", "x\x1b[31m", gcdemo, "--storage", db}, "control character U+001B"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -85,8 +84,12 @@ type workloadRef struct {
 	Clock       string  `json:"clock"`
 	SkipBadRows bool    `json:"skipBadRows"`
 	// Rebuild is the rebuild mode of a sampled FiLiP export (empty: auto).
-	Rebuild     string `json:"rebuild,omitempty"`
-	Fingerprint string `json:"fingerprint"`
+	Rebuild string `json:"rebuild,omitempty"`
+	// Meta and SamplingRate are a FiLiP export's metadata file and sampling rate as the
+	// command line gave them (--meta, --rate; empty and 0: the CSV's .json, the metadata's).
+	Meta         string  `json:"meta,omitempty"`
+	SamplingRate float64 `json:"samplingRate,omitempty"`
+	Fingerprint  string  `json:"fingerprint"`
 	// Spec is the text of a workload spec file (kind spec), so that workers on machines
 	// without the file can generate the same profile. Bundled workloads are in every gctune
 	// binary; recorded profiles (FiLiP, .gcprof) are too large to store: workers need the
@@ -119,7 +122,8 @@ func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
 	if err != nil {
 		return lifetimes.OpenOptions{}, err
 	}
-	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild}, nil
+	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
+		FiLiPJSONPath: w.Meta, SamplingRate: w.SamplingRate}, nil
 }
 
 // loadedWorkloads are the opened profiles of a problem.
@@ -139,6 +143,9 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.FiLiPJSONPath != "" && len(refs) > 1 {
+		return nil, usageErrorf("--meta %s names one export's metadata, and there are %d workloads: give each export its .json beside it", opts.FiLiPJSONPath, len(refs))
+	}
 	rebuild := opts.Rebuild
 	lw := &loadedWorkloads{}
 	add := func(ref string, opts lifetimes.OpenOptions, p *lifetimes.Profile, info *lifetimes.OpenInfo) error {
@@ -154,6 +161,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
 		if info.Kind == lifetimes.SourceFiLiP {
 			wr.Rebuild = opts.Rebuild.String()
+			wr.Meta, wr.SamplingRate = opts.FiLiPJSONPath, opts.SamplingRate
 		}
 		if info.Kind == lifetimes.SourceSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
@@ -344,27 +352,6 @@ func (sp *studyProblem) workloadNames() string {
 		names[i] = w.Ref
 	}
 	return strings.Join(names, ", ")
-}
-
-// openStore opens the study database, mapping its errors to exit codes: a missing file on
-// resume or export, a bad URL are the user's to fix (2); an unreachable server too.
-func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store, error) {
-	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	return st, nil
-}
-
-// openStoreReadOnly opens an existing study database for a command that only reads it
-// (studies list and show, export, explain, report, completion): nothing is created, migrated
-// or written, and errors are the user's to fix (exit code 2).
-func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
-	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	return st, nil
 }
 
 // loadProblem reads a study's problem.

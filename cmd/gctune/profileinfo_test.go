@@ -20,7 +20,7 @@ const (
 
 func TestProfileLineSimulate(t *testing.T) {
 	out, errOut := gctuneOK(t, "simulate", "testdata/run.csv")
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line, no warning: %s", errOut)
 	// The profiled run's GC counts beside the simulated default run, said to be perturbed.
 	assert.Regexp(t, `(?m)^scavenges +\d+ +\d+ +12$`, out)
@@ -28,7 +28,7 @@ func TestProfileLineSimulate(t *testing.T) {
 	assert.Contains(t, out, "profiled run: FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler")
 
 	_, errOut = gctuneOK(t, "simulate", "--clock", "us", "testdata/run.csv")
-	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(dropStoreLine(errOut)))
 	assert.Contains(t, errOut, "warning: testdata/run.csv: clock forced to us; the era says bytes")
 	assert.Contains(t, errOut, "warning: testdata/run.csv: a sampled profile (rate 0.01) on the microsecond clock cannot be rebuilt")
 
@@ -67,7 +67,7 @@ func TestProfileLineBadMetadata(t *testing.T) {
 			assert.Equal(t, exitUsage, code, "%v", cmd)
 			assert.Empty(t, out)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
-			assert.Contains(t, errOut, "gctune: lifetimes: "+filepath.Join(dir, "run.json")+": "+name)
+			assert.Contains(t, errOut, "gctune: "+filepath.Join(dir, "run.json")+": "+name)
 		}
 	}
 }
@@ -78,7 +78,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 
 	// optimize: the line on standard error, the counts beside the default in the summary.
 	out, errOut := gctuneOK(t, "optimize", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1")
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 	assert.Regexp(t, `testdata/run.csv: simulated default run: \d+ scavenges, \d+ full GCs; FiLiP metadata \(totalScavenges, totalFullGCs\): the profiled run, slowed and perturbed by the profiler: 12 scavenges, 1 full GCs`, out)
 
 	// optimize --clock us: stored with the study, in the JSON document.
@@ -95,7 +95,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 	require.Len(t, created.Profiles, 1)
 	assert.Equal(t, "us", created.Profiles[0].Clock)
 	_, errOut = gctuneOK(t, "study", "create", "created2", "testdata/run.csv", "--storage", db, "--trials", "2", "--no-seed")
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 
 	// resume and worker keep the study's clock: the same is fine, another refused in one line.
 	for _, args := range [][]string{
@@ -108,12 +108,12 @@ func TestProfileLineStudyCommands(t *testing.T) {
 		assert.Equal(t, `gctune: --clock bytes: study reads workload "testdata/run.csv" with --clock us, and its trials were simulated so; create a new study to read it on another clock`+"\n", errOut)
 	}
 	_, errOut = gctuneOK(t, "resume", "us", "--storage", db, "--clock", "us", "--more", "1", "--workers", "1")
-	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(dropStoreLine(errOut)))
 	_, errOut = gctuneOK(t, "worker", "--study", "created", "--storage", db, "--clock", "us", "--workers", "1", "-q")
 
 	// explain and report read on the study's clock, or on --clock, and say so.
 	_, errOut = gctuneOK(t, "explain", "testdata/run.csv", "--storage", db)
-	assert.True(t, strings.HasPrefix(errOut, runCSVLinePrefix+runCSVAutoClock), errOut)
+	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 	var ex struct {
 		Profiles []profileInfoDoc `json:"profiles"`
 	}
@@ -123,10 +123,81 @@ func TestProfileLineStudyCommands(t *testing.T) {
 
 	page := filepath.Join(dir, "r.html")
 	_, errOut = gctuneOK(t, "report", "us", "--storage", db, "-o", page, "--sweep-points", "3")
-	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(errOut))
+	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, firstLine(dropStoreLine(errOut)))
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.Contains(t, string(html), `<p class="note profile-line">profile testdata/run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04)`)
 	assert.Contains(t, string(html), "FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler: 12 scavenges, 1 full GCs.")
 	assert.Contains(t, string(html), "Warning: a sampled profile (rate 0.01) on the microsecond clock cannot be rebuilt")
+}
+
+// TestLonelyExportNeedsRate: a FiLiP export without its .json is refused (exit 2, one line
+// naming it and how to give the rate) by every command that opens it, unless --rate or --meta
+// says the rate; a study keeps the rate it was given, so resume reopens the export alike.
+func TestLonelyExportNeedsRate(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "lonely.csv")
+	b, err := os.ReadFile("testdata/run.csv")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(csv, b, 0o644))
+	db := filepath.Join(dir, "s.db")
+	measured := filepath.Join(dir, "m.json")
+	require.NoError(t, os.WriteFile(measured, []byte(`{"wallSeconds": 10}`), 0o644))
+	for _, cmd := range [][]string{{"lifetimes", csv}, {"simulate", csv}, {"calibrate", csv, "--measured", measured},
+		{"optimize", csv, "--storage", db, "--trials", "2"}, {"study", "create", "s", csv, "--storage", db}} {
+		out, errOut, code := gctune(t, cmd...)
+		assert.Equal(t, exitUsage, code, "%v", cmd)
+		assert.Empty(t, out)
+		assert.Equal(t, "gctune: "+csv+": sampling rate unknown: no metadata "+filepath.Join(dir, "lonely.json")+
+			"; give it with --rate 1/N, or the metadata with --meta FILE\n", errOut, "%v", cmd)
+	}
+	_, errOut, code := gctune(t, "sample", csv, "-o", filepath.Join(dir, "out.csv"))
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "give it with --input-rate 1/N")
+
+	var doc lifetimesDoc
+	gctuneJSON(t, &doc, "lifetimes", csv, "--rate", "1/100")
+	assert.Equal(t, 0.01, doc.Profile.SamplingRate)
+	gctuneJSON(t, &doc, "lifetimes", csv, "--meta", "testdata/run.json")
+	assert.Equal(t, 0.01, doc.Profile.SamplingRate)
+	assert.Equal(t, &profiledRunDoc{Scavenges: 12, FullGCs: 1, Source: profiledByFiLiP}, doc.Profile.Profiled)
+
+	// A rate that contradicts the metadata is refused; a bad one names its flag.
+	_, errOut, code = gctune(t, "lifetimes", "testdata/run.csv", "--rate", "1/1000")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: testdata/run.json: the given sampling rate 0.001 contradicts the metadata's samplingRate 0.01\n", errOut)
+	_, errOut, code = gctune(t, "lifetimes", csv, "--rate", "lots")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: --rate "lots": want 1/N with N a positive integer (1/100, 0.001 or 1)`+"\n", errOut)
+	_, errOut, code = gctune(t, "optimize", csv, "tiny", "--meta", "testdata/run.json", "--storage", db)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--meta testdata/run.json names one export's metadata, and there are 2 workloads")
+
+	// The study keeps the rate: resume reopens the lonely export with it.
+	gctuneOK(t, "optimize", csv, "--rate", "1/100", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1", "--study", "lonely")
+	_, errOut = gctuneOK(t, "resume", "lonely", "--storage", db, "--more", "1", "--workers", "1")
+	assert.Contains(t, errOut, "sampling rate 1/100")
+}
+
+// TestNullMetadataRefused: metadata that would have to be guessed is refused, naming its key.
+func TestNullMetadataRefused(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "run.csv")
+	b, err := os.ReadFile("testdata/run.csv")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(csv, b, 0o644))
+	for meta, want := range map[string]string{
+		"null":                    "the metadata is null, want an object",
+		`{"samplingRate": null}`:  "samplingRate is null, want a value",
+		`{"samplingRate": 1e400}`: "samplingRate 1e400 is not a finite number",
+		`{"samplingRate": 0.01, "totalScavenges": -5}`:        "totalScavenges -5 is not a count",
+		`{"samplingRate": 0.01, "totalExecutionTime": 1e308}`: "totalExecutionTime 1e+308 is not a run's length",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), []byte(meta), 0o644))
+		out, errOut, code := gctune(t, "simulate", csv)
+		assert.Equal(t, exitUsage, code, meta)
+		assert.Empty(t, out)
+		assert.Equal(t, "gctune: "+filepath.Join(dir, "run.json")+": "+want, strings.TrimSpace(errOut)[:len("gctune: "+filepath.Join(dir, "run.json")+": "+want)], meta)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"))
+	}
 }

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/c-bata/goptuna"
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
@@ -301,7 +304,9 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 	if err != nil {
 		return err
 	}
-	r, err := report.Build(cmd.Context(), in, report.Options{SweepPoints: o.sweepPoints, Workers: o.workers})
+	progress, done := newReportProgress(cmd.ErrOrStderr())
+	r, err := report.Build(cmd.Context(), in, report.Options{SweepPoints: o.sweepPoints, Workers: o.workers, Progress: progress})
+	done()
 	if err != nil {
 		return reportError(name, err)
 	}
@@ -331,4 +336,44 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 		fmt.Fprintf(out, "wrote %d PNG files to %s\n", len(pngs), o.pngDir)
 	}
 	return nil
+}
+
+// newReportProgress returns report.Options.Progress drawing a bar of the simulations on w, and
+// the function that clears it; (nil, no-op) when w is not a terminal (a log, a pipe, CI), as
+// for optimize's bar.
+func newReportProgress(w io.Writer) (func(done, total int), func()) {
+	if !isTerminal(w) {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	var bar *progressbar.ProgressBar
+	// The bar's length is one more than the simulations announced, the last step being the
+	// figures and the page: a bar that reaches its end is finished and ignores the simulations
+	// announced after it (the sweeps start once the recommendation is chosen).
+	progress := func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar == nil {
+			bar = progressbar.NewOptions(total+1,
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionSetElapsedTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionSetWidth(24),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		if bar.GetMax() != total+1 {
+			bar.ChangeMax(total + 1)
+		}
+		bar.Describe(fmt.Sprintf("simulations %d/%d", done, total))
+		_ = bar.Set(done)
+	}
+	finish := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar != nil {
+			_ = bar.Finish()
+		}
+	}
+	return progress, finish
 }

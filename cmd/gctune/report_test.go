@@ -208,3 +208,20 @@ func distinctColours(img image.Image, r image.Rectangle) int {
 	}
 	return len(seen)
 }
+
+// TestReportProgressOnlyOnATerminal: the report's progress bar is drawn on a terminal only: a
+// buffer or a pipe (a log, CI) gets nothing, not a stream of redrawn lines.
+func TestReportProgressOnlyOnATerminal(t *testing.T) {
+	var buf bytes.Buffer
+	progress, done := newReportProgress(&buf)
+	assert.Nil(t, progress)
+	done()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	defer w.Close()
+	progress, done = newReportProgress(w)
+	assert.Nil(t, progress)
+	done()
+	assert.Empty(t, buf.String())
+}

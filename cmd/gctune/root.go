@@ -19,6 +19,8 @@ type rootOptions struct {
 	build      BuildInfo
 	configFile string
 	json       bool
+	// version is the root's --version.
+	version bool
 }
 
 // NewRootCmd returns the gctune command tree. Each call builds a fresh tree with its own
@@ -37,19 +39,26 @@ Configuration: ./gctune.yaml (or --config FILE; a ./config.yaml is never read un
 then GCTUNE_* environment variables, then flags. The repository's config.yaml documents every key.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
-		PersistentPreRunE: checkOutputFlags,
+		PersistentPreRunE: checkFlags,
 		Args:              rootArgs,
-		RunE:              func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if ro.version {
+				return runVersionCmd(cmd, ro)
+			}
+			return cmd.Help()
+		},
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+		// A mistyped command is answered with the commands within two edits of it
+		// (rootArgs): "optimze" → optimize.
+		SuggestionsMinimumDistance: 2,
 	}
+	root.Flags().BoolVar(&ro.version, "version", false, "print the version, as gctune version does")
 	pf := root.PersistentFlags()
 	pf.StringVar(&ro.configFile, "config", "", "config file (default ./gctune.yaml if it exists, else the built-in defaults)")
 	pf.BoolVar(&ro.json, "json", false, "print a JSON document instead of text")
 	// Usage errors are one line naming what is wrong and where help is; the usage itself is
 	// printed by --help only.
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%s (see %s --help)", flagErrorText(err), c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		NewVersionCmd(ro),
 		NewCompletionCmd(),
@@ -71,6 +80,15 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 	return root
 }
 
+// checkFlags checks, before any command runs, the flags whose values every command checks
+// alike: enumeration values (checkEnumFlags) and output paths (checkOutputFlags).
+func checkFlags(cmd *cobra.Command, args []string) error {
+	if err := checkEnumFlags(cmd); err != nil {
+		return err
+	}
+	return checkOutputFlags(cmd, args)
+}
+
 // newStudiesGroup returns `gctune studies` with `create`, also reachable as `gctune study`
 // (`gctune study create NAME WORKLOAD...`).
 func newStudiesGroup(ro *rootOptions) *cobra.Command {
@@ -86,26 +104,27 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
-	}
-	return usageErrorf("%s; run 'gctune --help' for the commands", msg)
+	return unknownCommand(cmd, args[0])
 }
 
-// flagErrorText rewrites pflag's "unknown flag: --trails" as "unknown flag --trails".
-func flagErrorText(err error) string {
-	msg := err.Error()
-	for _, p := range []string{"unknown flag: ", "unknown shorthand flag: "} {
-		if strings.HasPrefix(msg, p) {
-			return strings.TrimSuffix(p, ": ") + " " + msg[len(p):]
-		}
+// unknownCommand is the error for a command name cmd does not have, with the names within two
+// edits of it (or starting with it): "optimze" → optimize.
+func unknownCommand(cmd *cobra.Command, name string) error {
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
 	}
-	return msg
+	msg := fmt.Sprintf("unknown command %q for %q", name, cmd.CommandPath())
+	if s := cmd.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+	}
+	return usageErrorf("%s; run '%s --help' for the commands", msg, cmd.CommandPath())
 }
 
 // noArgs and exactArgs check the number of arguments, with a one-line usage error.
 func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.HasAvailableSubCommands() {
+		return unknownCommand(cmd, args[0])
+	}
 	if len(args) > 0 {
 		return usageErrorf("%s takes no arguments, got %q (see %s --help)", cmd.CommandPath(), args[0], cmd.CommandPath())
 	}

@@ -101,10 +101,14 @@ type sampleDoc struct {
 	TotalFullGCs       int     `json:"totalFullGCs"`
 }
 
-// parseSampleRate reads "1/N", a fraction 1/N written as a decimal ("0.01") or "1", and
-// returns N.
-func parseSampleRate(s string) (uint64, error) {
-	bad := fmt.Errorf("--rate %q: want 1/N with N a positive integer (1/100, 0.001 or 1)", s)
+// parseSampleRate reads --rate: "1/N", a fraction 1/N written as a decimal ("0.01") or "1",
+// and returns N.
+func parseSampleRate(s string) (uint64, error) { return parseRate("--rate", s) }
+
+// parseRate reads a sampling rate given with flag: "1/N", a fraction 1/N written as a decimal
+// ("0.01") or "1", and returns N.
+func parseRate(flag, s string) (uint64, error) {
+	bad := fmt.Errorf("%s %q: want 1/N with N a positive integer (1/100, 0.001 or 1)", flag, s)
 	s = strings.TrimSpace(s)
 	if num, den, ok := strings.Cut(s, "/"); ok {
 		if strings.TrimSpace(num) != "1" {

@@ -56,6 +56,38 @@ func createNewStudy(ctx context.Context, cfg Config, name string, refs []string,
 	return &newStudy{store: store, study: study, sp: sp, prob: prob}, nil
 }
 
+// openStore opens the study database for writing (optimize, resume, study create, verify,
+// calibrate --from-study, studies delete), mapping its errors to exit codes: a missing file on
+// resume, a bad URL, another program's SQLite file, an unreachable server are the user's to
+// fix (2). A new database in the user's data folder gets its folder. The database's path is
+// noted once (noteStore).
+func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store, error) {
+	if !mustExist {
+		if err := makeDataFolder(url); err != nil {
+			return nil, err
+		}
+	}
+	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	noteStore(ctx, st)
+	return st, nil
+}
+
+// openStoreReadOnly opens an existing study database for a command that only reads it
+// (studies list and show, export, explain, report): nothing is created, migrated or written,
+// and errors are the user's to fix (exit code 2). The database's path is noted once
+// (noteStore).
+func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
+	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	noteStore(ctx, st)
+	return st, nil
+}
+
 // openExistingStore opens the existing study database at url: read-only (nothing created,
 // migrated or written: openStoreReadOnly) or for writing.
 func openExistingStore(ctx context.Context, url string, readOnly bool) (*studies.Store, error) {

@@ -82,6 +82,7 @@ once, the runs so far stored.`,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no line per run")
 	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
+	addToleranceFlag(cmd)
 	return cmd
 }
 
@@ -197,6 +198,9 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		}
 	} else if err := printVerify(w, &doc); err != nil {
 		return err
+	}
+	if runErr == nil && interrupted {
+		return interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", quoteName(o.study))
 	}
 	return runErr
 }

@@ -78,7 +78,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	// A failing command: its exit code and stderr, exit 1, the runs so far stored.
 	_, errOut, code = gctune(t, "verify", "demo", "--storage", db, "-q", "--", "sh", standin, "{eden}", "{st}", "fail-best")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errOut, "gctune: verify: the command's warm-up run under best failed with exit code 3; its last standard error lines: standin: best broke")
+	assert.Contains(t, errOut, "gctune: the command's warm-up run under best failed with exit code 3; its last standard error lines: standin: best broke")
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 	// A command that cannot start is the user's to fix: exit 2.
 	_, errOut, code = gctune(t, "verify", "demo", "--storage", db, "-q", "--", filepath.Join(dir, "no-such-command"))
@@ -86,7 +86,8 @@ func TestVerifyEndToEnd(t *testing.T) {
 	assert.Contains(t, errOut, "cannot start the command")
 
 	// An interrupt (SIGINT cancels the context main passes down): cancelled after the third
-	// run, verify stops, prints what it has and returns no error; the finished runs are stored.
+	// run, verify stops, prints what it has and returns an interruption (exit 130); the
+	// finished runs are stored.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := defaultConfig()
@@ -94,7 +95,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	var outB, errB bytes.Buffer
 	runner := &cancelAfter{n: 3, cancel: cancel}
 	err = runVerify(ctx, &outB, &errB, cfg, verifyOptions{study: "demo", argv: []string{"sh", standin, "{eden}", "{st}"}, runs: 50, asJSON: true}, runner)
-	require.NoError(t, err, errB.String())
+	require.Equal(t, exitInterrupted, exitCode(err), "%v: %s", err, errB.String())
 	var intr verifyDoc
 	require.NoError(t, json.Unmarshal(outB.Bytes(), &intr))
 	assert.True(t, intr.Interrupted)

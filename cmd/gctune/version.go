@@ -16,10 +16,15 @@ func NewVersionCmd(ro *rootOptions) *cobra.Command {
 		Short: "Print gctune's version, commit and Go version",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			bi, _ := debug.ReadBuildInfo()
-			return runVersion(cmd.OutOrStdout(), versionOptions{Build: ro.build, BuildInfo: bi, JSON: ro.json})
+			return runVersionCmd(cmd, ro)
 		},
 	}
+}
+
+// runVersionCmd prints the version: `gctune version` and `gctune --version` alike.
+func runVersionCmd(cmd *cobra.Command, ro *rootOptions) error {
+	bi, _ := debug.ReadBuildInfo()
+	return runVersion(cmd.OutOrStdout(), versionOptions{Build: ro.build, BuildInfo: bi, JSON: ro.json})
 }
 
 type versionOptions struct {

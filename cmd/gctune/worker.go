@@ -127,6 +127,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		return asUsage(err)
 	}
 	defer store.Close()
+	noteStore(ctx, store)
 	keepConnections(store, workerCount(cfg.Search.Workers))
 	var id int
 	var sp *studyProblem
@@ -175,9 +176,14 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	doc := workerDoc{sessionDoc: newSessionDoc(res, o.study, store, sp, prob),
 		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: res.Restarts}
 	if o.asJSON {
-		return writeJSON(w, doc)
+		err = writeJSON(w, doc)
+	} else {
+		err = printSession(w, &doc.sessionDoc, len(sp.Workloads) == 1)
 	}
-	return printSession(w, &doc.sessionDoc, len(sp.Workloads) == 1)
+	if err != nil {
+		return err
+	}
+	return stoppedShort(doc.sessionDoc)
 }
 
 // keepConnections keeps enough idle database connections for a worker's goroutines, their

@@ -470,7 +470,8 @@ func testWorkerKilled(t *testing.T, url string) (reaped int) {
 }
 
 // TestWorkerSIGTERM stops a worker process with SIGTERM: its running trials finish and are
-// stored, it exits 0 reporting the interruption, and no trial is left RUNNING.
+// stored, it exits 130 (stopped short of its target) reporting the interruption, and no trial
+// is left RUNNING.
 func TestWorkerSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
@@ -481,7 +482,7 @@ func TestWorkerSIGTERM(t *testing.T) {
 	p := startProc(t, env, "--json", "worker", "--study", "term", "--storage", url, "--workers", "2")
 	waitComplete(t, url, "term", 15, p)
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
-	require.Equal(t, 0, p.wait(t, 30*time.Second), "stderr: %s", p.stderr)
+	require.Equal(t, exitInterrupted, p.wait(t, 30*time.Second), "stopped short of its target: stderr: %s", p.stderr)
 	var doc workerDoc
 	require.NoError(t, json.Unmarshal([]byte(p.stdout.String()), &doc), p.stdout.String())
 	assert.True(t, doc.Interrupted)

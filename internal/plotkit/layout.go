@@ -90,7 +90,8 @@ func FixAxis(a *plot.Axis) {
 	}
 }
 
-// NewPlot returns a plot with the title and axis labels, linear ticks and a light grid.
+// NewPlot returns a plot with the title and axis labels in Font, linear ticks with padded
+// labels and a light grid.
 func NewPlot(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -99,6 +100,7 @@ func NewPlot(title, xlabel, ylabel string) *plot.Plot {
 	p.Y.Label.Text = ylabel
 	p.X.Tick.Marker = LinearTicks{}
 	p.Y.Tick.Marker = LinearTicks{}
+	styleText(p)
 	g := plotter.NewGrid()
 	g.Vertical.Color, g.Horizontal.Color = ColGrid, ColGrid
 	g.Vertical.Width, g.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
@@ -106,10 +108,10 @@ func NewPlot(title, xlabel, ylabel string) *plot.Plot {
 	return p
 }
 
-// NewLegend returns a legend in 10-point text with short thumbnails.
+// NewLegend returns a legend in 10-point Font with short thumbnails.
 func NewLegend() *plot.Legend {
 	l := plot.NewLegend()
-	l.TextStyle.Font.Size = 10
+	l.TextStyle.Font = Font(10)
 	l.Padding = vg.Points(3)
 	l.ThumbnailWidth = vg.Points(22)
 	return &l
@@ -189,10 +191,10 @@ func Markers(counts ...int) func(n int) bool {
 	return func(n int) bool { return n > 0 && (longest <= MaxMarkers || n <= FewPoints) }
 }
 
-// SetLogY makes p's y axis logarithmic with labelled decades (and 2, 5 on short ranges).
-func SetLogY(p *plot.Plot, format func(float64) string) {
+// SetLogY makes p's y axis logarithmic, labelled by LogTicks.
+func SetLogY(p *plot.Plot) {
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = LogTicks{Format: format}
+	p.Y.Tick.Marker = LogTicks{}
 }
 
 // Downsample keeps at most limit points of xys: when it is longer, it splits it into limit/2

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -54,17 +55,34 @@ func TestTicks(t *testing.T) {
 	}
 	assert.Equal(t, []string{"16 MiB", "128 MiB", "1 GiB"},
 		labels(BytesTicks{Log: true}.Ticks(4<<20, 1<<30)))
-	// A log axis of one decade gets at least three labels (550-4,600 s showed only 1000, 2000).
-	assert.Equal(t, []string{"1000", "2000", "3000"}, labels(LogTicks{Format: Num}.Ticks(550, 4600)))
+	// A log axis under a decade is labelled over its whole range: the trials between 585 and
+	// 1,000 s of a search whose default took 4,271 s showed only 1000/2000/3000.
+	assert.Equal(t, []string{"600", "800", "1000", "2000", "3000", "4000"}, labels(LogTicks{}.Ticks(560, 4470)))
+	// Under a third of a decade: linear steps.
+	assert.Equal(t, []string{"600", "620", "640", "660", "680", "700"}, labels(LogTicks{}.Ticks(585, 700)))
 	// Sizes on a linear axis: round MiB.
 	for _, l := range labels(BytesTicks{}.Ticks(0, 600<<20)) {
 		assert.Regexp(t, `^[0-9.]+ MiB$`, l)
 	}
-	// A log axis over two decades: decades and 2, 5.
-	assert.Equal(t, []string{"0.02", "0.05", "0.1", "0.2", "0.5", "1"}, labels(LogTicks{Format: Num}.Ticks(0.012, 1.5)))
-	assert.Equal(t, []string{"0.1", "1", "10"}, labels(LogTicks{Format: Num}.Ticks(0.05, 50)))
-	assert.Equal(t, []string{"0", "2M", "4M"}, labels(SITicks{}.Ticks(0, 4.8e6)))
-	assert.Empty(t, LogTicks{Format: Num}.Ticks(0, 1))
+	// A log axis over two decades: decades and 2, 5, in one format.
+	assert.Equal(t, []string{"0.02", "0.05", "0.10", "0.20", "0.50", "1.00"}, labels(LogTicks{}.Ticks(0.012, 1.5)))
+	// A narrow axis asks for fewer labels: decades only.
+	assert.Equal(t, []string{"0.1", "1.0", "10.0"}, labels(LogTicks{Labels: 4}.Ticks(0.05, 50)))
+	assert.Equal(t, []string{"0.1", "1", "10"}, labels(LogTicks{Format: Num, Labels: 4}.Ticks(0.05, 50)))
+	assert.Empty(t, LogTicks{}.Ticks(0, 1))
+	// SI ticks: one unit and one format for the axis.
+	assert.Equal(t, []string{"0", "1M", "2M", "3M", "4M"}, labels(SITicks{}.Ticks(0, 4.8e6)))
+	assert.Equal(t, []string{"0", "0.5M", "1.0M", "1.5M"}, labels(SITicks{}.Ticks(0, 1.6e6)))
+	// Linear ticks at round steps: a 200-trial axis reads 0/50/100/150/200, not 0/90/180.
+	assert.Equal(t, []string{"0", "50", "100", "150", "200"}, labels(LinearTicks{}.Ticks(0, 200)))
+	assert.Equal(t, []string{"0", "10", "20", "30", "40", "50"}, labels(LinearTicks{}.Ticks(0, 59)))
+	// One format per axis: 50.00 beside 60 was wrong, and so is 0.5 beside 1.
+	assert.Equal(t, []string{"0.0", "0.5", "1.0", "1.5"}, labels(LinearTicks{}.Ticks(-0.04, 1.6)))
+	assert.Equal(t, []string{"0.50", "1.00", "1.25"}, Decimals([]float64{0.5, 1, 1.25}))
+	// Linear ticks: majors labelled, minors between, all inside the range.
+	for _, tk := range (LinearTicks{}).Ticks(585, 1000) {
+		assert.True(t, tk.Value >= 585 && tk.Value <= 1000, "tick %v out of range", tk.Value)
+	}
 
 	assert.Equal(t, "860 MiB", Bytes(860<<20))
 	assert.Equal(t, "1.5 GiB", Bytes(1.5*(1<<30)))
@@ -122,4 +140,35 @@ func TestRender(t *testing.T) {
 	_, err := NewCanvas("gif", vg.Inch, vg.Inch, 72)
 	assert.EqualError(t, err, `unknown format "gif" (want svg, png or pdf)`)
 	assert.ErrorIs(t, DrawGrid(draw.Canvas{}, nil, nil, nil), ErrNothingToDraw)
+}
+
+func TestTextStyle(t *testing.T) {
+	p := NewPlot("t", "x", "y")
+	for _, f := range []font.Font{p.Title.TextStyle.Font, p.X.Label.TextStyle.Font, p.Y.Tick.Label.Font, NewLegend().TextStyle.Font} {
+		assert.Equal(t, font.Variant("Sans"), f.Variant, "every text of a figure is sans-serif")
+	}
+	// Tick labels are padded away from their ticks: an x label is taller by the padding, a y
+	// label wider, and it is drawn that much to the left.
+	plain := plot.New()
+	assert.InDelta(t, float64(vg.Points(tickPadY)), float64(p.X.Tick.Label.Height("10")-plain.X.Tick.Label.Height("10")), 0.5)
+	wp := p.Y.Tick.Label.Width("1000")
+	p.Y.Tick.Label.Handler = plain.Y.Tick.Label.Handler
+	assert.InDelta(t, float64(vg.Points(tickPadX)), float64(wp-p.Y.Tick.Label.Width("1000")), 0.01)
+
+	// The SVG names Liberation Sans, never the serif.
+	var buf bytes.Buffer
+	require.NoError(t, Render(&buf, "svg", 3*vg.Inch, 2*vg.Inch, 72, func(dc draw.Canvas) error {
+		return DrawGrid(dc, [][]*plot.Plot{{NewPlot("t", "x", "y")}}, nil, nil)
+	}))
+	assert.Contains(t, buf.String(), "font-family:Liberation Sans;")
+	assert.NotContains(t, buf.String(), "Serif")
+}
+
+func TestPalette(t *testing.T) {
+	// The report's default colour is vermillion, which reads as orange: its caption word says so.
+	assert.Equal(t, "orange", Vermillion.Word)
+	r, g, b, a := Vermillion.RGBA()
+	assert.Equal(t, [4]uint32{213 * 0x101, 94 * 0x101, 0, 0xffff}, [4]uint32{r, g, b, a})
+	_, _, _, a = Transparent(Blue, 0.5).RGBA()
+	assert.InDelta(t, 0x7f7f, a, 0x200)
 }

@@ -76,3 +76,14 @@ func (n Note) Plot(c draw.Canvas, p *plot.Plot) {
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
 	c.FillText(sty, c.Center(), n.Text)
 }
+
+// TickGlyph draws a point as a short vertical stroke as tall as the glyph's diameter: many
+// such ticks side by side stay apart where filled markers would merge into a band, and, drawn
+// translucent, darken where they crowd.
+type TickGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (TickGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(0.8)}
+	c.StrokeLine2(ls, pt.X, pt.Y-sty.Radius, pt.X, pt.Y+sty.Radius)
+}

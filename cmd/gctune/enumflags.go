@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+)
+
+// enumFlagValues are the values of gctune's enumeration flags, by flag name, whatever the
+// command: the one table such a flag is checked against before its command runs
+// (checkEnumFlags) and completed from (addCompletions). Each list comes from the package that
+// parses the value.
+func enumFlagValues() map[string][]string {
+	var rebuild []string
+	for _, h := range []lifetimes.Hypothesis{lifetimes.HypothesisAuto, lifetimes.HypothesisShort,
+		lifetimes.HypothesisLong, lifetimes.HypothesisStored, lifetimes.HypothesisOff} {
+		rebuild = append(rebuild, h.String())
+	}
+	return map[string][]string{
+		"rebuild":   rebuild,
+		"clock":     {lifetimes.ClockAuto.String(), lifetimes.ClockBytes.String(), lifetimes.ClockMicros.String()},
+		"aggregate": {string(objective.AggregateMax), string(objective.AggregateMean)},
+		"sampler":   search.Samplers(),
+		"format":    {string(export.ST), string(export.JSON), string(export.YAML), string(export.Flags)},
+		"scale":     {string(lifetimes.LogScale), string(lifetimes.LinearScale)},
+	}
+}
+
+// checkEnumFlags refuses an enumeration flag given on the command line with a value outside
+// its table (enumFlagValues), the empty value included: an empty --rebuild is not auto.
+func checkEnumFlags(cmd *cobra.Command) error {
+	values := enumFlagValues()
+	for name, want := range values {
+		f := cmd.Flags().Lookup(name)
+		if f == nil || !f.Changed {
+			continue
+		}
+		v := strings.ToLower(strings.TrimSpace(f.Value.String()))
+		if !slices.Contains(want, v) {
+			return usageErrorf("--%s %s: want %s (see %s --help)", name, export.ShellQuote(f.Value.String()), orList(want), cmd.CommandPath())
+		}
+	}
+	return nil
+}
+
+// orList writes "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return fmt.Sprintf("%s or %s", strings.Join(words[:len(words)-1], ", "), words[len(words)-1])
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/search"
+)
+
+// finished describes a study that holds its target of trials with none running: what resume
+// says instead of running nothing and reprinting the result as if it had run.
+type finished struct {
+	done, target int
+	best         *goptuna.FrozenTrial // nil when no trial is feasible
+	defaultValue float64
+	seconds      bool // one workload: values are seconds
+}
+
+// finishedStudy reports whether the study's trials (all, as stored) reach sp's target with none
+// running, and describes it.
+func finishedStudy(all []goptuna.FrozenTrial, sp *studyProblem) (finished, bool) {
+	counted := search.Counted(all)
+	for _, t := range all {
+		if t.State == goptuna.TrialStateRunning {
+			return finished{}, false
+		}
+	}
+	if counted < sp.Trials {
+		return finished{}, false
+	}
+	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: len(sp.Workloads) == 1}
+	for i, t := range all {
+		if t.State != goptuna.TrialStateComplete || t.UserAttrs[search.AttrFeasible] == "false" {
+			continue
+		}
+		if f.best == nil || t.Value < f.best.Value {
+			f.best = &all[i]
+		}
+	}
+	return f, true
+}
+
+// hint says how to go on: --more N trials, or --trials for a new total.
+func (f finished) hint(name string) string {
+	more := max(f.target/2, 10)
+	return fmt.Sprintf("study %s is finished (%d of %d trials): to run more, gctune resume %s --more %d (or --trials N for a new total)",
+		quoteName(name), f.done, f.target, export.ShellQuote(name), more)
+}
+
+// print writes that the study is finished, its fastest trial in a line, and how to go on.
+func (f finished) print(w io.Writer, name string) error {
+	ew := errwriter.New(w)
+	ew.Printf("%s\n", f.hint(name))
+	if f.best != nil && f.best.Value > 0 {
+		if f.seconds {
+			ew.Printf("fastest: trial %d, predicted %s against %s with the defaults (%.2fx faster)\n",
+				f.best.Number, secs(f.best.Value), secs(f.defaultValue), f.defaultValue/f.best.Value)
+		} else {
+			ew.Printf("fastest: trial %d, predicted %.2fx faster than the defaults\n", f.best.Number, f.defaultValue/f.best.Value)
+		}
+	}
+	q := export.ShellQuote(name)
+	ew.Printf("the recommendation: gctune export %s (why: gctune explain %s)\n", q, q)
+	return ew.Err()
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestResumeFinishedStudy: resume on a study that holds its target says it is finished and how
+// to go on, with the fastest trial in a line, instead of reprinting the whole result as if it
+// had run (issue 21); --json keeps its document, with the hint on stderr.
+func TestResumeFinishedStudy(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	optimizeTiny(t, db, "done", 3, "--no-seed")
+	out, _ := gctuneOK(t, "resume", "done", "--storage", db)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 3, out)
+	assert.Equal(t, "study done is finished (3 of 3 trials): to run more, gctune resume done --more 10 (or --trials N for a new total)", lines[0])
+	assert.Regexp(t, `^fastest: trial \d, predicted .* s against .* s with the defaults \(\d+\.\d\dx faster\)$`, lines[1])
+	assert.Equal(t, "the recommendation: gctune export done (why: gctune explain done)", lines[2])
+	assert.NotContains(t, out, "trials run now")
+
+	var doc sessionDoc
+	out, errOut := gctuneOK(t, "--json", "resume", "done", "--storage", db)
+	require.NoError(t, jsonUnmarshal(out, &doc))
+	assert.Equal(t, 0, doc.TrialsRun)
+	assert.Equal(t, 3, doc.Finished)
+	assert.Contains(t, errOut, "study done is finished (3 of 3 trials): to run more, gctune resume done --more 10")
+
+	// --more goes on.
+	out, _ = gctuneOK(t, "resume", "done", "--storage", db, "--more", "1", "--workers", "1", "-q")
+	assert.Contains(t, out, "1 trials run now, 4 of 4 finished")
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

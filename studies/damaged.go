@@ -1,0 +1,79 @@
+package studies
+
+import (
+	"errors"
+	"strings"
+)
+
+// ErrDamagedStudy: a study's stored rows are not what gctune wrote: a trial value or
+// parameter that is not a number, an unknown trial state, a distribution that does not decode,
+// or a problem whose chunk count, hash or JSON is wrong. Test with errors.Is, or IsDamaged.
+var ErrDamagedStudy = errors.New("studies: study data is damaged")
+
+// damagedError marks an error of reading a study's rows as ErrDamagedStudy, keeping its
+// message and chain.
+type damagedError struct{ err error }
+
+func (e *damagedError) Error() string   { return e.err.Error() }
+func (e *damagedError) Unwrap() []error { return []error{ErrDamagedStudy, e.err} }
+
+// damaged marks err as ErrDamagedStudy (nil stays nil).
+func damaged(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &damagedError{err: err}
+}
+
+// scanErrorPrefix starts database/sql's message for a stored value that does not convert
+// to its column's Go type (text in a REAL column): the error has no type of its own.
+const scanErrorPrefix = "sql: Scan error on column"
+
+// IsDamaged reports whether err says that the database file or a study in it is damaged:
+// it matches ErrCorrupt or ErrDamagedStudy, or holds anywhere in its chain a SQLite error
+// whose code says the file is corrupt or not a database ("database disk image is
+// malformed"), or database/sql's error for a stored value that does not convert. Such an
+// error is the user's file to repair, not a bug (the command line exits 2 for it).
+func IsDamaged(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrDamagedStudy) {
+		return true
+	}
+	found := false
+	walkErrors(err, func(e error) bool {
+		if coded, ok := e.(interface{ Code() int }); ok {
+			if c := coded.Code() & sqliteCodeMask; c == sqliteCorrupt || c == sqliteNotADB {
+				found = true
+			}
+		}
+		if strings.HasPrefix(e.Error(), scanErrorPrefix) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// walkErrors calls visit on err and every error it wraps (Unwrap() error and Unwrap()
+// []error), depth first, until visit returns false.
+func walkErrors(err error, visit func(error) bool) bool {
+	if err == nil {
+		return true
+	}
+	if !visit(err) {
+		return false
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return walkErrors(u.Unwrap(), visit)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if !walkErrors(e, visit) {
+				return false
+			}
+		}
+	}
+	return true
+}
