@@ -114,7 +114,7 @@ func TestHoldsSectionRenders(t *testing.T) {
 		assert.Contains(t, page, want)
 	}
 	for _, want := range []string{
-		"Expected with the recommendation", "over 4 perturbed runs", "Interval (99 % of runs)", "expected over the VM defaults",
+		"Expected with the recommendation", "over 4 perturbed runs", "Interval (99 % of runs)", "expected over the VM defaults (mean over 4 perturbed runs); 99 % of runs: ",
 		"The profiled run exactly as recorded, one simulation",
 		plain(htmlSpeedup(rb.SpeedupInterval.Hi)), plain(htmlSpeedup(rb.NominalSpeedup)),
 	} {

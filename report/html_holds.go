@@ -42,9 +42,9 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 	if rb := rec.Robust; rb != nil {
 		// The header states the expected figures too, with the interval.
 		p.Speedup, p.DefaultValue, p.BestValue = htmlSpeedup(rec.Speedup), htmlValue(rec.DefaultValue, seconds), htmlValue(rec.Value, seconds)
-		p.SpeedupNote = fmt.Sprintf("expected over the VM defaults; %s in %s of %d perturbed runs",
-			htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }),
-			pct(rb.SpeedupInterval.Coverage), rb.Replicas)
+		p.SpeedupNote = fmt.Sprintf("expected over the VM defaults (%s over %d perturbed runs); %s of runs: %s",
+			rb.Statistic, rb.Replicas, pct(rb.SpeedupInterval.Coverage),
+			htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }))
 		h.Lead = append(h.Lead, fmt.Sprintf("Expected with the recommendation: %s against %s with the defaults, %s faster (the %s over %d perturbed runs of the study's uncertainty model: what a user's later runs are expected to give).",
 			val(rec.Value), val(rec.DefaultValue), plain(htmlSpeedup(rec.Speedup)), rb.Statistic, rb.Replicas),
 			fmt.Sprintf("Interval (%s of runs): %s with the recommendation, %s with the defaults; speedup %s. The profiled run exactly as recorded, one simulation: %s, %s (the figures of the diagnosis and of the runs below).",
