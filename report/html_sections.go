@@ -117,7 +117,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 		case SectionHolds:
 			holdsFigs = append(holdsFigs, v)
 		default:
-			return nil, fmt.Errorf("report: html: figure %q: unknown section %q (want workload, search, sensitivity or run)", name, f.Section)
+			return nil, fmt.Errorf("report: html: figure %q: unknown section %q (want workload, search, sensitivity, holds or run)", name, f.Section)
 		}
 	}
 
