@@ -194,7 +194,7 @@ func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
 		from, to := ls.Value*(1-ls.Down), ls.Value*(1+ls.Up)
 		p.Add(figBand{From: from, To: to, Lo: 100 * lo, Hi: 100 * top})
 	}
-	var line, measured, simulated, cliffs, off plotter.XYs
+	var line, measured, simulated, cliffs, simulatedCliffs, off plotter.XYs
 	for _, pt := range ls.Points {
 		if !pt.Feasible || pt.Cost > top {
 			off = append(off, plotter.XY{X: pt.Value, Y: 100 * top})
@@ -203,8 +203,10 @@ func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
 		xy := plotter.XY{X: pt.Value, Y: 100 * pt.Cost}
 		line = append(line, xy)
 		switch {
-		case pt.Cliff:
+		case pt.Cliff && (pt.Step || pt.Factor == 0):
 			cliffs = append(cliffs, xy)
+		case pt.Cliff:
+			simulatedCliffs = append(simulatedCliffs, xy)
 		case pt.Step || pt.Factor == 0:
 			measured = append(measured, xy)
 		default:
@@ -221,6 +223,9 @@ func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
 	}
 	if len(simulated) > 0 {
 		p.Add(plotkit.Scatter(simulated, draw.RingGlyph{}, figColTrial, 2.8))
+	}
+	if len(simulatedCliffs) > 0 {
+		p.Add(plotkit.Scatter(simulatedCliffs, draw.RingGlyph{}, figColCliff, 2.8))
 	}
 	if len(cliffs) > 0 {
 		p.Add(plotkit.Scatter(cliffs, draw.CircleGlyph{}, figColCliff, 2.8))
