@@ -126,7 +126,7 @@ func figLandscape(r *Report) Figure {
 	if h.Replicas > 0 {
 		judged = fmt.Sprintf("the %s over the first %d perturbed runs, as the recommendation judged its margins", h.Statistic, h.Replicas)
 	}
-	caption := fmt.Sprintf("What moving one kept parameter costs, the others as recommended, judged on %s. "+
+	caption := fmt.Sprintf("What moving one kept parameter by a share of its recommended value costs, the others as recommended, judged on %s. "+
 		"The dotted %s line is the tolerance (%s); a move that costs more is a cliff (%s). The %s line is the "+
 		"recommended value and the %s band the margin the recommendation keeps on each side; filled dots are the moves "+
 		"it measured, open ones the report's. Triangles on a panel's top edge are off the scale or infeasible.",
@@ -179,7 +179,10 @@ const (
 )
 
 func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
-	p := plotkit.NewPlot(ls.Label, ls.Label, yLabel)
+	// x is the move in percent of the recommended value (the same scale on every panel), the
+	// value itself in the title.
+	p := plotkit.NewPlot(ls.Label+" "+plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), "move (% of the recommended value)", yLabel)
+	move := func(v float64) float64 { return 100 * (v/ls.Value - 1) }
 	p.Title.TextStyle.Font.Size = 11
 	top := max(figLandscapeTopMin, 3*tol)
 	lo := -tol
@@ -191,16 +194,16 @@ func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
 	}
 	top *= 1.08
 	if ls.HasMargin {
-		from, to := ls.Value*(1-ls.Down), ls.Value*(1+ls.Up)
+		from, to := -100*ls.Down, 100*ls.Up
 		p.Add(figBand{From: from, To: to, Lo: 100 * lo, Hi: 100 * top})
 	}
 	var line, measured, simulated, cliffs, simulatedCliffs, off plotter.XYs
 	for _, pt := range ls.Points {
 		if !pt.Feasible || pt.Cost > top {
-			off = append(off, plotter.XY{X: pt.Value, Y: 100 * top})
+			off = append(off, plotter.XY{X: move(pt.Value), Y: 100 * top})
 			continue
 		}
-		xy := plotter.XY{X: pt.Value, Y: 100 * pt.Cost}
+		xy := plotter.XY{X: move(pt.Value), Y: 100 * pt.Cost}
 		line = append(line, xy)
 		switch {
 		case pt.Cliff && (pt.Step || pt.Factor == 0):
@@ -217,7 +220,7 @@ func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
 		p.Add(plotkit.Line(line, figColTrial, 1, nil))
 	}
 	p.Add(plotkit.HLine{Y: 100 * tol, Style: plotkit.LineStyle(figColTol, 1, plotkit.Dotted)})
-	p.Add(plotkit.VLine{X: ls.Value, Style: plotkit.LineStyle(figColBest, 1.3, nil)})
+	p.Add(plotkit.VLine{X: 0, Style: plotkit.LineStyle(figColBest, 1.3, nil)})
 	if len(measured) > 0 {
 		p.Add(plotkit.Scatter(measured, draw.CircleGlyph{}, figColTrial, 2.5))
 	}
@@ -234,9 +237,6 @@ func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
 		p.Add(plotkit.Scatter(off, draw.TriangleGlyph{}, figColCliff, 3))
 	}
 	p.Y.Min, p.Y.Max = 100*lo*1.08, 100*top
-	if ls.Bytes {
-		p.X.Tick.Marker = plotkit.BytesTicks{}
-	}
 	return p
 }
 
