@@ -78,7 +78,7 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 				if pt.Feasible {
 					cost = plain(htmlSignedPercent(pt.Cost))
 				}
-				cliffs = append(cliffs, fmt.Sprintf("%s (%s): %s", plain(htmlSignedPercent(pt.Factor)), plain(htmlParam(ls.Param, ls.Bytes, pt.Value)), cost))
+				cliffs = append(cliffs, fmt.Sprintf("%s (%s): %s", strings.Replace(plain(htmlSignedPercent(pt.Factor)), ".0 %", " %", 1), plain(htmlParam(ls.Param, ls.Bytes, pt.Value)), cost))
 			}
 			row.Cliffs = strings.Join(cliffs, "; ")
 			if row.Cliffs == "" {
