@@ -180,6 +180,13 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		defer wg.Done()
 		sweeps, sweepErr = sensitivity(ctx, in.Problem, in.Space, srch.Best.Point, opts.SweepPoints, p)
 	}()
+	// So is the landscape around the recommendation (holds.go).
+	var holdsErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.Holds, holdsErr = holdsData(ctx, in.Problem, r.Recommendation, p)
+	}()
 	diag, runs, err := diagnose(ctx, in.Problem, srch.Best.Point, srch.ValueLabel, p, true, defaults)
 	if err != nil {
 		cancel()
@@ -205,6 +212,10 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		return nil, sweepErr
 	}
 	r.Sensitivity = sweeps
+	if holdsErr != nil {
+		return nil, holdsErr
+	}
+	measuredAgainstPrediction(r.Measured, r.Recommendation)
 	return r, nil
 }
 

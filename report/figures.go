@@ -26,7 +26,8 @@ type Figure struct {
 	// "run-1-fullgcs", "run-1-remembered-set", "run-1-tenured" (workloads and runs numbered
 	// from 1). The sensitivity figure is not named "sensitivity", the id of its page section.
 	Name string
-	// Section is SectionWorkload, SectionSearch, SectionSensitivity or SectionRun.
+	// Section is SectionWorkload, SectionSearch, SectionSensitivity, SectionHolds ("holds-spread",
+	// "holds-landscape": figures_holds.go) or SectionRun.
 	Section string
 	// Workload is the index into Report.Workloads (workload figures) or Report.Comparisons
 	// (run figures), -1 for the others.
@@ -107,6 +108,7 @@ func Figures(r *Report) ([]Figure, error) {
 		}
 	}
 	figs = append(figs, figProgress(&r.Search), figPareto(&r.Search), figSensitivity(r))
+	figs = append(figs, figHolds(r)...)
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
 		figs = append(figs,

@@ -79,9 +79,15 @@ func checkPNG(t *testing.T, name string, b []byte, wantW, wantH int) {
 }
 
 // expectedPNGSize is each figure's size in pixels at 120 dpi: 11 in wide; 4.5 in high, 6 for
-// the full-GC panels, 3.4 in per row of sensitivity panels plus 0.3 in.
-func expectedPNGSize(f Figure, sweeps int) (int, int) {
+// the full-GC panels, 3.4 in per row of sensitivity or landscape panels (3 a row) plus 0.3 in,
+// 3 in for the spread of the perturbed runs.
+func expectedPNGSize(f Figure, sweeps, landscapes int) (int, int) {
 	switch {
+	case f.Name == "holds-spread":
+		return 1320, 360
+	case f.Name == "holds-landscape":
+		rows := (landscapes + 2) / 3
+		return 1320, int(math.Round((3.4*float64(rows) + 0.3) * 120))
 	case strings.HasSuffix(f.Name, "-fullgcs"):
 		return 1320, 720
 	case f.Name == "sensitivity-sweeps" && sweeps > 3:
@@ -100,7 +106,7 @@ func TestFiguresOfTestReport(t *testing.T) {
 	want := []string{
 		"workload-1-lifetimes", "workload-1-lifetimes-log",
 		"workload-2-lifetimes", "workload-2-lifetimes-log",
-		"search-progress", "search-pareto", "sensitivity-sweeps",
+		"search-progress", "search-pareto", "sensitivity-sweeps", "holds-landscape",
 	}
 	for i := 1; i <= 2; i++ {
 		for _, s := range []string{"footprint", "scavenges", "fullgcs", "remembered-set", "rs-membership", "tenured"} {
@@ -124,6 +130,9 @@ func TestFiguresOfTestReport(t *testing.T) {
 		case strings.HasPrefix(f.Name, "search-"):
 			assert.Equal(t, SectionSearch, f.Section, f.Name)
 			assert.Equal(t, -1, f.Workload, f.Name)
+		case strings.HasPrefix(f.Name, "holds-"):
+			assert.Equal(t, SectionHolds, f.Section, f.Name)
+			assert.Equal(t, -1, f.Workload, f.Name)
 		default:
 			assert.Equal(t, SectionSensitivity, f.Section, f.Name)
 			assert.Equal(t, -1, f.Workload, f.Name)
@@ -146,7 +155,7 @@ func TestFiguresOfTestReport(t *testing.T) {
 		assert.Contains(t, string(svg), "font-family:"+plotkit.SVGFontFamily+";", f.Name)
 	}
 
-	sizes := renderAll(t, figs, len(r.Sensitivity))
+	sizes := renderAll(t, figs, len(r.Sensitivity), landscapeCount(r))
 	var total int
 	for _, n := range sizes {
 		total += n
@@ -235,7 +244,7 @@ func TestWritePNGsErrors(t *testing.T) {
 
 // renderAll renders every figure as SVG and PNG, concurrently, checks both, and returns the
 // SVG sizes by name.
-func renderAll(t *testing.T, figs []Figure, sweeps int) map[string]int {
+func renderAll(t *testing.T, figs []Figure, sweeps, landscapes int) map[string]int {
 	t.Helper()
 	var mu sync.Mutex
 	sizes := make(map[string]int, len(figs))
@@ -248,7 +257,7 @@ func renderAll(t *testing.T, figs []Figure, sweeps int) map[string]int {
 				checkSVG(t, f.Name, svg)
 				b, err := f.PNG()
 				require.NoError(t, err)
-				w, h := expectedPNGSize(f, sweeps)
+				w, h := expectedPNGSize(f, sweeps, landscapes)
 				checkPNG(t, f.Name, b, w, h)
 				mu.Lock()
 				sizes[f.Name] = len(svg)
@@ -263,7 +272,7 @@ func renderAll(t *testing.T, figs []Figure, sweeps int) map[string]int {
 func renderReport(t *testing.T, r *Report) []Figure {
 	t.Helper()
 	figs := mustFigures(t, r)
-	renderAll(t, figs, len(r.Sensitivity))
+	renderAll(t, figs, len(r.Sensitivity), landscapeCount(r))
 	return figs
 }
 
@@ -342,7 +351,7 @@ func syntheticComparison(n int) Comparison {
 func TestRunFiguresDownsampleLongLogs(t *testing.T) {
 	r := &Report{Comparisons: []Comparison{syntheticComparison(12000)}}
 	figs := mustFigures(t, r)
-	sizes := renderAll(t, figs, 0)
+	sizes := renderAll(t, figs, 0, 0)
 	for _, f := range figs {
 		if f.Section == SectionRun {
 			assert.Less(t, sizes[f.Name], 600<<10, "%s: %d bytes of SVG for 12,000 scavenges", f.Name, sizes[f.Name])

@@ -82,6 +82,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	wlFigs := make([][]htmlFigure, len(r.Workloads))
 	runFigs := make([][]htmlFigure, len(r.Comparisons))
 	seen := map[string]bool{}
+	var holdsFigs []htmlFigure
 	for i, f := range figs {
 		name := f.Name
 		switch {
@@ -113,8 +114,10 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 			p.Search.Figures = append(p.Search.Figures, v)
 		case SectionSensitivity:
 			p.Sensitivity.Figures = append(p.Sensitivity.Figures, v)
+		case SectionHolds:
+			holdsFigs = append(holdsFigs, v)
 		default:
-			return nil, fmt.Errorf("report: html: figure %q: unknown section %q (want workload, search, sensitivity or run)", name, f.Section)
+			return nil, fmt.Errorf("report: html: figure %q: unknown section %q (want workload, search, sensitivity, holds or run)", name, f.Section)
 		}
 	}
 
@@ -127,6 +130,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	htmlMeasuredSection(p, r, use)
 	p.Search = htmlSearchSection(r, seconds, p.Search.Figures)
 	p.Sensitivity.Rows = htmlSensitivityRows(r.Sensitivity)
+	htmlHoldsSection(p, r, holdsFigs, seconds, use)
 	for i, c := range r.Comparisons {
 		p.Runs = append(p.Runs, htmlRunSection(i, c, runFigs[i], use))
 	}

@@ -15,6 +15,7 @@ type htmlPage struct {
 	// Key figures of the header.
 	HasBest      bool
 	Speedup      string
+	SpeedupNote  string
 	DefaultValue string
 	BestValue    string
 	BestTrial    int
@@ -34,6 +35,7 @@ type htmlPage struct {
 	Sensitivity htmlSensitivity
 	Runs        []htmlRun
 	Measured    *htmlMeasured
+	Holds       *htmlHolds
 }
 
 type htmlTOCEntry struct{ ID, Label string }

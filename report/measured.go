@@ -92,6 +92,9 @@ func htmlMeasuredSection(p *htmlPage, r *Report, use func(id, what string) strin
 		}
 		if c.Name != verify.DefaultName {
 			row.Predicted = htmlSpeedup(c.PredictedSpeedup)
+			if iv := c.PredictedInterval; iv != nil {
+				row.Predicted += " [" + htmlSpeedup(iv.Lo) + ", " + htmlSpeedup(iv.Hi) + "]"
+			}
 			row.Measured = "—"
 			if sp := c.Speedup; sp != nil {
 				row.Measured = htmlSpeedup(sp.Estimate)
@@ -105,6 +108,9 @@ func htmlMeasuredSection(p *htmlPage, r *Report, use func(id, what string) strin
 			ts = append(ts, htmlSig(w, 3, true))
 		}
 		row.Times = strings.Join(ts, ", ")
+		if note := htmlComparisonNote(c.ConfigSummary); note != "" {
+			hm.Notes = append(hm.Notes, note)
+		}
 		if c.Wild {
 			hm.Notes = append(hm.Notes, fmt.Sprintf("The runs under %s vary wildly (coefficient of variation %s): the speedup is uncertain.", c.Name, plain(htmlPercent(c.CV))))
 		}

@@ -30,6 +30,8 @@ type Report struct {
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 	// Apply says how to apply the reported configuration in Pharo.
 	Apply *Apply `json:"apply"`
+	// Holds is the landscape around the recommendation (holds.go), nil for an explicit trial.
+	Holds *Holds `json:"holds,omitempty"`
 }
 
 // Trial is one trial of the study as the report draws it.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // Environment variables every run receives.
@@ -36,8 +38,11 @@ type Config struct {
 	EdenFlag string
 	// Script is the Pharo startup script that sets the other parameters.
 	Script string
-	// PredictedSpeedup is the simulated speedup over the defaults (1 for the defaults).
-	PredictedSpeedup float64
+	// PredictedSpeedup is the simulated speedup over the defaults (1 for the defaults): the
+	// expected one when the study has an uncertainty model, and PredictedInterval then the
+	// interval stated for a further run's speedup (nil: the single simulation, no interval).
+	PredictedSpeedup  float64
+	PredictedInterval *uncertainty.Interval
 }
 
 // Plan is what Session runs.

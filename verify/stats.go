@@ -12,6 +12,7 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // WildCV is the coefficient of variation (standard deviation over mean) of a configuration's
@@ -65,6 +66,11 @@ type ConfigSummary struct {
 	PredictedSpeedup float64 `json:"predictedSpeedup"`
 	// Speedup is the measured speedup over the defaults (nil for the defaults).
 	Speedup *Speedup `json:"speedup,omitempty"`
+	// PredictedInterval is the interval the prediction states for a further run's speedup
+	// (nil: the single simulation, no interval), and Comparison how the measured speedup
+	// stands against it (ComparePredicted).
+	PredictedInterval *uncertainty.Interval `json:"predictedInterval,omitempty"`
+	Comparison        *Comparison           `json:"comparison,omitempty"`
 	// Stats is the mean of the runs' gctune-stats figures, when every run printed them.
 	Stats *costfit.Measured `json:"stats,omitempty"`
 }

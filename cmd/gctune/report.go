@@ -54,11 +54,17 @@ recommended configuration (as gctune export writes it; --trial N for one trial a
                Pareto front and the budget
   sensitivity  each parameter swept over its range with the others at the best (simulated),
                ranked by effect
+  how far the answer holds
+               the expected figures over the perturbed runs with their intervals beside the
+               profiled run's; each run's value with the recommendation and the defaults; the
+               landscape around the recommendation along each kept parameter, with the cliffs
+               and the kept margin (judged on the decision runs, as the margins were)
   the run      default against best over the run: footprint and live bytes, scavenge times,
                full GCs by cause, remembered set, tenured bytes
 
 --png DIR also writes each figure as a PNG file. The report re-simulates the study's workloads
-(about 130 runs; some seconds per GB of workload).`,
+(about 130 runs, and for the landscape about 7 moves per kept parameter, each on the 8 decision
+runs of the uncertainty model; some seconds per GB of workload).`,
 		Example: `  gctune report dataframe-3.1gb -o report.html
   gctune report dataframe-3.1gb -o report.html --png figures/
   gctune report dataframe-3.1gb --storage postgres://gctune@db/gctune -o report.html`,
@@ -87,7 +93,13 @@ footprint within --tolerance of the fastest, changes worth less put back); where
 run shows (full-GC bursts from large allocations, ratio-triggered full GCs on live data,
 scavenges dominated by the remembered set, premature tenuring) and what each cost; and which
 parameter change removes each, confirmed by simulating the best with that one parameter put
-back to its default. Every finding states its evidence. The same text opens gctune report.`,
+back to its default. Every finding states its evidence. The same text opens gctune report.
+
+With an uncertainty model (the default), the recommendation's figures are the expected ones
+over the perturbed runs: explain states the expected run time and speedup with their intervals
+(and the defaults'), the profiled run exactly as recorded beside them, how far each kept
+parameter may move before the run time rises by the tolerance, and any parameter moved off a
+cliff. The diagnosis itself simulates the profiled run as recorded. --json adds "prediction".`,
 		Example: `  gctune explain dataframe-3.1gb
   gctune explain dataframe-3.1gb --trial 42
   gctune explain dataframe-3.1gb --json`,
@@ -211,31 +223,44 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	}
 	printProfileInfos(cmd.ErrOrStderr(), profiles)
 	w := cmd.OutOrStdout()
+	seconds := len(in.Problem.Workloads()) == 1
 	if asJSON {
 		return writeJSON(w, struct {
 			Study          string                    `json:"study"`
 			Trial          int                       `json:"trial"`
 			Profiles       []profileInfoDoc          `json:"profiles"`
 			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+			Prediction     *predictionDoc            `json:"prediction,omitempty"`
 			Diagnosis      *report.Diagnosis         `json:"diagnosis"`
-		}{name, trial, profiles, rec, d})
+		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d})
 	}
-	ew := errwriter.New(w)
 	if rec != nil {
-		ew.Printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloadList(in))
-		if ew.Err() == nil {
-			if err := rec.WriteText(w, len(in.Problem.Workloads()) == 1); err != nil {
-				return err
-			}
+		if err := writeExplainHeader(w, name, workloadList(in), rec, seconds); err != nil {
+			return err
 		}
-		ew.Printf("\n")
-	} else {
-		ew.Printf("Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial)
-	}
-	if ew.Err() != nil {
-		return ew.Err()
+	} else if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial); err != nil {
+		return err
 	}
 	return d.WriteText(w)
+}
+
+// writeExplainHeader writes what explain says before the diagnosis about study name's
+// recommendation: the recommendation (recommend.WriteText), its expected speedup with the
+// interval and the single simulation beside it, and what the diagnosis simulates.
+func writeExplainHeader(w io.Writer, name, workloads string, rec *recommend.Recommendation, seconds bool) error {
+	ew := errwriter.New(w)
+	ew.Printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloads)
+	if ew.Err() == nil {
+		if err := rec.WriteText(w, seconds); err != nil {
+			return err
+		}
+	}
+	ew.Printf("  speedup: %s\n", expectedSpeedupText(rec))
+	if rec.Robust != nil {
+		ew.Printf("The diagnosis below simulates the profiled run exactly as recorded, one run of each configuration: its figures are the single simulation's, not the expected ones above.\n")
+	}
+	ew.Printf("\n")
+	return ew.Err()
 }
 
 func workloadList(in report.Input) string {

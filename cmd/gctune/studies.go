@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -39,7 +42,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 	}
 	show := &cobra.Command{
 		Use:   "show STUDY",
-		Short: "Show a study's problem, progress and best trial",
+		Short: "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
 		Args:  exactArgs(1),
 		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *studies.Store) error {
 			id, sp, err := loadProblem(store, args[0])
@@ -53,6 +56,15 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			doc := showDoc{Study: args[0], Storage: store.URL(), Problem: sp, Finished: search.Finished(trials), Trials: len(trials)}
 			if best, ok := studies.BestTrial(trials); ok {
 				doc.Best = newBestDoc(best, sp.DefaultValue)
+			}
+			// The recommendation optimize or resume stored, as it is: a read-only command never
+			// makes it again.
+			var stored storedRecommendation
+			if err := store.LoadDoc(id, recommendationDoc, &stored); err == nil && stored.Recommendation != nil {
+				doc.Recommendation = stored.Recommendation
+				doc.Prediction = newPredictionDoc(stored.Recommendation, len(sp.Workloads) == 1)
+			} else if err != nil && !errors.Is(err, studies.ErrNoDoc) {
+				doc.RecommendationError = err.Error()
 			}
 			if ro.json {
 				return writeJSON(cmd.OutOrStdout(), doc)
@@ -135,6 +147,12 @@ type showDoc struct {
 	Trials   int           `json:"trials"`
 	Finished int           `json:"finished"`
 	Best     *bestDoc      `json:"best,omitempty"`
+	// Recommendation is the one stored with the study by optimize or resume (absent before
+	// the first finished); Prediction states its expected speedup with the interval.
+	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+	Prediction     *predictionDoc            `json:"prediction,omitempty"`
+	// RecommendationError says why a stored recommendation could not be read (damaged).
+	RecommendationError string `json:"recommendationError,omitempty"`
 }
 
 func printShow(w io.Writer, d *showDoc) error {
@@ -159,8 +177,60 @@ func printShow(w io.Writer, d *showDoc) error {
 	if len(rules) > 0 {
 		ew.Printf("  from the profile: %s\n", strings.Join(rules, "; "))
 	}
+	ew.Printf("  %s\n", uncertaintyText(p))
 	if d.Best != nil {
-		ew.Printf("  best: trial %d, %.2fx faster than the defaults\n    %s\n", d.Best.Number, d.Best.Speedup, describePoint(d.Best.Point))
+		ew.Printf("  best: trial %d, %.2fx faster than the defaults (the search's value)\n    %s\n", d.Best.Number, d.Best.Speedup, describePoint(d.Best.Point))
+	}
+	if r := d.Recommendation; r != nil {
+		verdict := "recommended"
+		if r.KeepDefaults {
+			verdict = "recommended: keep the VM defaults; the best would be"
+		}
+		ew.Printf("  %s (as stored by optimize or resume): trial %d, %s\n", verdict, r.Trial, r.Describe())
+		ew.Printf("    speedup %s\n", expectedSpeedupText(r))
+		if rb := r.Robust; rb != nil {
+			for _, m := range rb.Moves {
+				ew.Printf("    moved off a cliff: %s %s → %s (%s)\n", m.Label, recommend.Value(m.Param, m.From), recommend.Value(m.Param, m.To), m.Why)
+			}
+			for _, m := range rb.Margins {
+				ew.Printf("    margin: %s %s may be %s before the run time rises by %s\n", m.Label, recommend.Value(m.Param, m.Value), recommend.MarginText(m), recommend.Percent(r.Tolerance))
+			}
+		}
+	} else if d.RecommendationError != "" {
+		ew.Printf("  the stored recommendation cannot be read (%s): gctune export or explain %s makes it again\n", d.RecommendationError, quoteName(d.Study))
+	} else if d.Best != nil {
+		ew.Printf("  no recommendation stored with the study (optimize and resume store it; gctune export or explain %s makes it without storing it)\n", quoteName(d.Study))
 	}
 	return ew.Err()
+}
+
+// uncertaintyText says what the study judges configurations on: its uncertainty model and
+// statistic, or the single simulation.
+func uncertaintyText(p *studyProblem) string {
+	m := p.Uncertainty
+	if m.Off() {
+		return "uncertainty: off (every configuration judged on the single simulation of the profile; no interval)"
+	}
+	per := "the search on the single simulation"
+	if m.SearchReplicas > 0 {
+		per = fmt.Sprintf("%d per search trial", m.SearchReplicas)
+	}
+	var parts []string
+	if m.StartPhase {
+		parts = append(parts, "start at a random point of the eden cycle")
+	}
+	if m.AllocationSpread > 0 {
+		parts = append(parts, "allocation ±"+recommend.Percent(m.AllocationSpread))
+	}
+	if m.Phases > 1 && m.PhaseSpread > 0 {
+		parts = append(parts, fmt.Sprintf("young garbage up to %s of a phase before each of %d phases", recommend.Percent(m.PhaseSpread), m.Phases))
+	}
+	if m.CostSigma > 0 {
+		parts = append(parts, "cost factors σ "+recommend.Percent(m.CostSigma))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "nothing perturbed")
+	}
+	stat := cmp.Or(p.Statistic, "mean")
+	return fmt.Sprintf("uncertainty: %d perturbed runs (%s): %s; statistic %s", m.Replicas, per, strings.Join(parts, ", "), stat)
 }

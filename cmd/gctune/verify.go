@@ -15,6 +15,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/verify"
@@ -42,7 +43,10 @@ standard output (the format 'gctune calibrate --snippet' prints) adds Pharo's GC
 
 The measured speedup is the geometric mean over rounds of the default run's time over the
 configuration's, with a 95 % Student t interval on those paired log ratios, printed beside the
-predicted speedup. Runs that vary by more than 20 % (coefficient of variation) are called out.
+predicted speedup. When the study has an uncertainty model, the prediction is the expected
+speedup with the interval a further run's speedup lies in (99 % of runs), and verify says
+whether the measured speedup lies in it, below or above it, and whether its own interval meets
+it. Runs that vary by more than 20 % (coefficient of variation) are called out.
 Each run is stored in the study as it finishes: 'gctune report' shows predicted against
 measured, and 'gctune calibrate --from-study' fits the cost model on the default runs.
 
@@ -184,6 +188,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	}
 	samples, _ := verify.SamplesFromStored(doc.Measured, session)
 	doc.Configs = verify.Summarize(samples)
+	verify.ComparePredicted(doc.Configs, configs)
 	if runErr != nil {
 		doc.Error = runErr.Error()
 	}
@@ -226,8 +231,12 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 		if err := export.WriteST(&script, c); err != nil {
 			return err
 		}
-		configs = append(configs, verify.Config{Name: name, Trial: trial, EdenFlag: export.LaunchFlagOf(c.VM),
-			Script: script.String(), PredictedSpeedup: c.Predicted.Speedup})
+		vc := verify.Config{Name: name, Trial: trial, EdenFlag: export.LaunchFlagOf(c.VM),
+			Script: script.String(), PredictedSpeedup: c.Predicted.Speedup}
+		if iv := c.Predicted.SpeedupInterval; iv != nil {
+			vc.PredictedInterval = knownInterval(*iv)
+		}
+		configs = append(configs, vc)
 		return nil
 	}
 	if err := add("best", rec.Trial, export.FromRecommendation(meta, rec)); err != nil {
@@ -300,7 +309,13 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 		state = " (interrupted)"
 	}
 	ew.Printf("verified study %s%s: %s\n", d.Study, state, strings.Join(d.Command, " "))
-	rows := [][]string{{"configuration", "runs", "mean", "median", "CV", "GC (Pharo)", "predicted", "measured speedup (95 % t interval)"}}
+	predHead := "predicted"
+	for _, c := range d.Configs {
+		if c.PredictedInterval != nil {
+			predHead = fmt.Sprintf("predicted (%s of runs)", recommend.Percent(c.PredictedInterval.Coverage))
+		}
+	}
+	rows := [][]string{{"configuration", "runs", "mean", "median", "CV", "GC (Pharo)", predHead, "measured speedup (95 % t interval)"}}
 	for _, c := range d.Configs {
 		if c.Runs == 0 {
 			continue
@@ -318,6 +333,9 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 		pred, meas := "", ""
 		if c.Name != verify.DefaultName {
 			pred = fmt.Sprintf("%.2fx", c.PredictedSpeedup)
+			if iv := c.PredictedInterval; iv != nil {
+				pred += fmt.Sprintf(" [%.2fx, %.2fx]", iv.Lo, iv.Hi)
+			}
 			meas = "—"
 			if sp := c.Speedup; sp != nil {
 				meas = fmt.Sprintf("%.2fx", sp.Estimate)
@@ -356,6 +374,11 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 		ew.Printf("%s\n", strings.TrimRight(strings.Join(cells, "  "), " "))
 	}
 	for _, c := range d.Configs {
+		if line := comparisonText(c); line != "" {
+			ew.Printf("%s\n", line)
+		}
+	}
+	for _, c := range d.Configs {
 		if c.Wild {
 			ew.Printf("warning: the runs under %s vary wildly (coefficient of variation %s > %.0f %%): the machine is busy or the work is not the same from run to run; the speedup is uncertain\n",
 				c.Name, formatPercent(c.CV), 100*verify.WildCV)
@@ -364,4 +387,35 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 	ew.Printf("stored %d run(s) in study %s (session %s): 'gctune report %s' shows them, 'gctune calibrate --from-study %s' fits the cost model on the default runs\n",
 		len(d.Measured), d.Study, d.Session, d.Study, d.Study)
 	return ew.Err()
+}
+
+// comparisonText says how a configuration's measured speedup stands against the interval its
+// prediction states: "best: the measured speedup, 1.10x, lies in the predicted 0.99-1.36x (99 %
+// of runs, 1.16x expected)"; "" without a predicted interval or a measured speedup.
+func comparisonText(c verify.ConfigSummary) string {
+	cmp := c.Comparison
+	if cmp == nil || c.Speedup == nil {
+		return ""
+	}
+	iv := cmp.Predicted
+	pred := fmt.Sprintf("the predicted %.2f-%.2fx (%s of runs; %.2fx expected)", iv.Lo, iv.Hi, recommend.Percent(iv.Coverage), c.PredictedSpeedup)
+	meas := fmt.Sprintf("the measured speedup, %.2fx,", c.Speedup.Estimate)
+	var s string
+	switch cmp.Side {
+	case "inside":
+		s = fmt.Sprintf("%s: %s lies in %s", c.Name, meas, pred)
+	case "below":
+		s = fmt.Sprintf("%s: %s is below %s: the real application gains less than the model of its runs says", c.Name, meas, pred)
+	default:
+		s = fmt.Sprintf("%s: %s is above %s: the real application gains more than the model of its runs says", c.Name, meas, pred)
+	}
+	switch {
+	case !c.Speedup.HasInterval():
+		s += " (one round: no measured interval)"
+	case cmp.Side != "inside" && cmp.Overlaps:
+		s += fmt.Sprintf("; its 95 %% interval [%.2fx, %.2fx] meets it", c.Speedup.Low, c.Speedup.High)
+	case cmp.Side != "inside":
+		s += fmt.Sprintf("; even its 95 %% interval [%.2fx, %.2fx] lies outside", c.Speedup.Low, c.Speedup.High)
+	}
+	return s
 }

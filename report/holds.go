@@ -1,0 +1,223 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/verify"
+)
+
+// Holds is the report's section "How far the answer holds": the recommendation's landscape
+// along each kept parameter, judged as the recommendation judged its margins. The spread of
+// the perturbed runs is the recommendation's Robust (Report.Recommendation.Robust).
+type Holds struct {
+	// Replicas is how many perturbed runs (the first ones) each landscape point is judged on,
+	// reduced by Statistic: the recommendation's decision replicas. 0: the study has no
+	// uncertainty model and every point is the single simulation of the profile.
+	Replicas  int    `json:"replicas"`
+	Statistic string `json:"statistic"`
+	// Tolerance is the recommendation's: a move that costs it or more is a cliff.
+	Tolerance float64 `json:"tolerance"`
+	// Reference is the judged value at the recommendation, which every cost is against.
+	Reference float64 `json:"reference"`
+	// Landscapes holds one per kept parameter, in search.ParamNames order.
+	Landscapes []Landscape `json:"landscapes"`
+}
+
+// Landscape is the recommendation's judged value along one kept parameter, the others as
+// recommended.
+type Landscape struct {
+	Param string `json:"param"`
+	Label string `json:"label"`
+	Bytes bool   `json:"bytes"`
+	Log   bool   `json:"log"`
+	// Value is the parameter as recommended.
+	Value float64 `json:"value"`
+	// Points are the moves judged, by ascending Value (the recommendation itself included,
+	// Factor 0, Cost 0).
+	Points []LandscapePoint `json:"points"`
+	// HasMargin says whether the recommendation measured a margin for the parameter; Down,
+	// Up, DownOpen and UpOpen are then recommend.Margin's.
+	HasMargin bool    `json:"hasMargin"`
+	Down      float64 `json:"down"`
+	Up        float64 `json:"up"`
+	DownOpen  bool    `json:"downOpen"`
+	UpOpen    bool    `json:"upOpen"`
+}
+
+// LandscapePoint is one move of a kept parameter.
+type LandscapePoint struct {
+	// Factor is the move (−0.05: 5 % lower) and Value the parameter there, as exported.
+	Factor float64 `json:"factor"`
+	Value  float64 `json:"value"`
+	// Cost is the judged value there over the recommendation's, minus 1 (meaningless when
+	// Feasible is false).
+	Cost     float64 `json:"cost"`
+	Feasible bool    `json:"feasible"`
+	// Step says the recommendation measured this move for its margin (recommend.MarginStep);
+	// the other points are simulated by the report. Cliff says it costs the tolerance or more.
+	Step  bool `json:"step"`
+	Cliff bool `json:"cliff"`
+}
+
+// holdsFactors are the moves the report judges beside the margin's measured steps (all of
+// them, with the ladder's, when the recommendation measured none): between and past the
+// ladder's ±5, 10 and 20 %, so a cliff shows its shape.
+var holdsFactors = []float64{-0.3, -0.15, -0.075, -0.025, 0.025, 0.075, 0.15, 0.3}
+
+// holdsLadder is recommend's margin ladder, judged by the report when the recommendation has no
+// margins (the study's uncertainty model is off).
+var holdsLadder = []float64{-0.4, -0.2, -0.1, -0.05, 0.05, 0.1, 0.2, 0.4}
+
+// holdsData judges the landscape around rec along each kept parameter: the margin's measured
+// steps as rec states them, and holdsFactors simulated on the decision replicas (the single
+// simulation without an uncertainty model), one job of p per point and replica. nil for nil
+// rec.
+func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Recommendation, p *pool) (*Holds, error) {
+	if rec == nil {
+		return nil, nil
+	}
+	h := &Holds{Tolerance: rec.Tolerance, Statistic: prob.Settings().Statistic.String()}
+	rb := rec.Robust
+	if rb != nil {
+		h.Replicas = min(rb.DecisionReplicas, prob.ReplicaCount())
+		h.Statistic = rb.Statistic
+	}
+	base := prob.Base()
+	// Each point to judge: its landscape and index (-1: the recommendation itself).
+	type job struct{ land, idx int }
+	jobs := []job{{-1, -1}}
+	for _, t := range search.Tunables() {
+		if !rec.Changed(t.Name) {
+			continue
+		}
+		ls := Landscape{Param: t.Name, Label: t.Label, Bytes: t.IsBytes(), Log: t.Log, Value: t.Get(rec.Point)}
+		ls.Points = append(ls.Points, LandscapePoint{Value: ls.Value, Feasible: true})
+		factors := holdsFactors
+		if rb != nil {
+			for _, m := range rb.Margins {
+				if m.Param != t.Name {
+					continue
+				}
+				ls.HasMargin, ls.Down, ls.Up, ls.DownOpen, ls.UpOpen = true, m.Down, m.Up, m.DownOpen, m.UpOpen
+				for _, st := range m.Steps {
+					ls.Points = append(ls.Points, LandscapePoint{Factor: st.Factor, Value: st.Value, Cost: st.Cost,
+						Feasible: st.Feasible, Step: true, Cliff: !st.Feasible || (st.Cost >= rec.Tolerance && st.Cost > 0)})
+				}
+			}
+		}
+		if !ls.HasMargin {
+			factors = append(slices.Clone(holdsLadder), holdsFactors...)
+		}
+		for _, f := range factors {
+			v := holdsMove(rec, t, f)
+			q := rec.Point
+			t.Set(&q, v)
+			if slices.ContainsFunc(ls.Points, func(p LandscapePoint) bool { return p.Value == v }) ||
+				recommend.Params(q, rec.AtDefault, base).Validate() != nil {
+				continue // the recommendation itself, a step, or not a configuration the VM accepts
+			}
+			ls.Points = append(ls.Points, LandscapePoint{Factor: f, Value: v})
+			jobs = append(jobs, job{len(h.Landscapes), len(ls.Points) - 1})
+		}
+		h.Landscapes = append(h.Landscapes, ls)
+	}
+	point := func(jb job) search.Point {
+		if jb.land < 0 {
+			return rec.Point
+		}
+		ls := h.Landscapes[jb.land]
+		t, _ := search.TunableNamed(ls.Param)
+		q := rec.Point
+		t.Set(&q, ls.Points[jb.idx].Value)
+		return q
+	}
+	// One simulation per job and replica on the pool, then each job's replicas reduced.
+	runs := max(h.Replicas, 1)
+	results := make([]objective.Result, len(jobs)*runs)
+	err := p.run(ctx, len(results), func(n int) error {
+		i, k := n/runs, n%runs
+		pt := point(jobs[i])
+		var err error
+		if h.Replicas == 0 {
+			results[n], err = prob.EvaluateNominal(recommend.Params(pt, rec.AtDefault, base))
+		} else {
+			results[n], err = prob.EvaluateReplica(recommend.Params(pt, rec.AtDefault, base), k)
+		}
+		if err != nil {
+			return fmt.Errorf("report: landscape around the recommendation: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	judged := make([]objective.Result, len(jobs))
+	for i := range jobs {
+		if h.Replicas == 0 {
+			judged[i] = results[i*runs]
+			continue
+		}
+		if judged[i], err = prob.Reduce(results[i*runs : (i+1)*runs]); err != nil {
+			return nil, fmt.Errorf("report: landscape around the recommendation: %w", err)
+		}
+	}
+	h.Reference = judged[0].Value
+	for i, jb := range jobs[1:] {
+		p := &h.Landscapes[jb.land].Points[jb.idx]
+		res := judged[i+1]
+		p.Feasible = res.Feasible
+		p.Cost = -1
+		if p.Feasible && h.Reference > 0 {
+			p.Cost = res.Value/h.Reference - 1
+		}
+		p.Cliff = !p.Feasible || (p.Cost >= rec.Tolerance && p.Cost > 0)
+	}
+	for i := range h.Landscapes {
+		slices.SortStableFunc(h.Landscapes[i].Points, func(a, b LandscapePoint) int {
+			switch {
+			case a.Value < b.Value:
+				return -1
+			case a.Value > b.Value:
+				return 1
+			}
+			return 0
+		})
+	}
+	return h, nil
+}
+
+// holdsMove is parameter t of rec moved by factor f, rounded as exported and within the
+// parameter's valid range.
+func holdsMove(rec *recommend.Recommendation, t search.Tunable, f float64) float64 {
+	q := rec.Point
+	v := math.Min(math.Max(t.Get(rec.Point)*(1+f), t.Valid.Low), t.Valid.High)
+	t.Set(&q, v)
+	return t.Get(q.Rounded())
+}
+
+// measuredAgainstPrediction sets, on m's configuration that ran rec (named "best", with rec's
+// trial), the interval rec states for a further run's speedup and where the measured speedup
+// lies against it (verify.ComparePredicted). Nothing without a robust rec or measured runs.
+func measuredAgainstPrediction(m *Measured, rec *recommend.Recommendation) {
+	if m == nil || rec == nil || rec.Robust == nil {
+		return
+	}
+	iv := rec.Robust.SpeedupInterval
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+		return
+	}
+	for i := range m.Configs {
+		c := &m.Configs[i]
+		if c.Name == "best" && c.Trial == rec.Trial {
+			sums := []verify.ConfigSummary{c.ConfigSummary}
+			verify.ComparePredicted(sums, []verify.Config{{Name: c.Name, PredictedInterval: &iv}})
+			c.ConfigSummary = sums[0]
+		}
+	}
+}

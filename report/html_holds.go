@@ -1,0 +1,147 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gctune/gctune/verify"
+)
+
+// htmlIDHolds is the id of the section "How far the answer holds".
+const htmlIDHolds = "holds"
+
+// htmlHolds is the section "How far the answer holds", every number formatted.
+type htmlHolds struct {
+	Lead    []string
+	Margins []htmlMarginRow
+	Notes   []string
+	Figures []htmlFigure
+}
+
+type htmlMarginRow struct {
+	Label, Value, Down, Up, Cliffs string
+}
+
+// htmlHoldsSection fills p.Holds (nil without a recommendation) with figs, and lists it in
+// the table of contents after the sensitivity.
+func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, use func(id, what string) string) {
+	rec := r.Recommendation
+	if rec == nil {
+		return
+	}
+	use(htmlIDHolds, "a section")
+	entry := htmlTOCEntry{htmlIDHolds, "How far the answer holds"}
+	if i := slices.IndexFunc(p.TOC, func(e htmlTOCEntry) bool { return e.ID == htmlIDSensitivity }); i >= 0 {
+		p.TOC = slices.Insert(p.TOC, i+1, entry)
+	} else {
+		p.TOC = append(p.TOC, entry)
+	}
+	h := &htmlHolds{Figures: figs}
+	val := func(v float64) string { return plain(htmlValue(v, seconds)) }
+	if rb := rec.Robust; rb != nil {
+		// The header states the expected figures too, with the interval.
+		p.Speedup, p.DefaultValue, p.BestValue = htmlSpeedup(rec.Speedup), htmlValue(rec.DefaultValue, seconds), htmlValue(rec.Value, seconds)
+		p.SpeedupNote = fmt.Sprintf("expected over the VM defaults (%s over %d perturbed runs); %s of runs: %s",
+			rb.Statistic, rb.Replicas, pct(rb.SpeedupInterval.Coverage),
+			htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }))
+		h.Lead = append(h.Lead, fmt.Sprintf("Expected with the recommendation: %s against %s with the defaults, %s faster (the %s over %d perturbed runs of the study's uncertainty model: what a user's later runs are expected to give).",
+			val(rec.Value), val(rec.DefaultValue), plain(htmlSpeedup(rec.Speedup)), rb.Statistic, rb.Replicas),
+			fmt.Sprintf("Interval (%s of runs): %s with the recommendation, %s with the defaults; speedup %s. The profiled run exactly as recorded, one simulation: %s, %s (the figures of the diagnosis and of the runs below).",
+				pct(rb.ValueInterval.Coverage), htmlIntervalText(rb.ValueInterval.Lo, rb.ValueInterval.Hi, val),
+				htmlIntervalText(rb.DefaultInterval().Lo, rb.DefaultInterval().Hi, val),
+				htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }),
+				val(rb.NominalValue), plain(htmlSpeedup(rb.NominalSpeedup))))
+		for _, m := range rb.Moves {
+			h.Notes = append(h.Notes, fmt.Sprintf("Moved off a cliff: %s %s → %s (%s).", m.Label,
+				plain(htmlParam(m.Param, false, m.From)), plain(htmlParam(m.Param, false, m.To)), m.Why))
+		}
+		if !rb.Flat {
+			h.Notes = append(h.Notes, fmt.Sprintf("Warning: no flat region was found within reach for every kept parameter: a run may lose more than %s when one moves by %s.",
+				pct(rec.Tolerance), pct(rb.Neighbourhood)))
+		}
+	} else {
+		h.Lead = append(h.Lead, "This study judges every configuration on the single simulation of the profile (its uncertainty model is off): the figures are the profiled run's, with no interval. The landscape below is that simulation.")
+	}
+	if hd := r.Holds; hd != nil {
+		for _, ls := range hd.Landscapes {
+			row := htmlMarginRow{Label: ls.Label, Value: plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), Down: htmlDash, Up: htmlDash}
+			if ls.HasMargin {
+				row.Down, row.Up = htmlMarginSide(ls.Down, ls.DownOpen), htmlMarginSide(ls.Up, ls.UpOpen)
+			}
+			var cliffs []string
+			for _, pt := range ls.Points {
+				if !pt.Cliff {
+					continue
+				}
+				cost := "infeasible"
+				if pt.Feasible {
+					cost = plain(htmlSignedPercent(pt.Cost))
+				}
+				cliffs = append(cliffs, fmt.Sprintf("%s (%s): %s", strings.Replace(plain(htmlSignedPercent(pt.Factor)), ".0 %", " %", 1), plain(htmlParam(ls.Param, ls.Bytes, pt.Value)), cost))
+			}
+			row.Cliffs = strings.Join(cliffs, "; ")
+			if row.Cliffs == "" {
+				row.Cliffs = "none within the moves judged"
+			}
+			h.Margins = append(h.Margins, row)
+		}
+		if len(hd.Landscapes) == 0 {
+			h.Notes = append(h.Notes, "The recommendation keeps no parameter changed: nothing to move.")
+		} else {
+			judged := "the single simulation of the profile"
+			if hd.Replicas > 0 {
+				judged = fmt.Sprintf("the %s over the first %d perturbed runs", hd.Statistic, hd.Replicas)
+			}
+			h.Notes = append(h.Notes, fmt.Sprintf("A margin is how far the parameter may move, the others as recommended, before the value judged on %s rises by the tolerance, %s (estimated between the last move within it and the first beyond; \"or more\": no move judged went beyond). A cliff is a move that costs the tolerance or more.",
+				judged, pct(rec.Tolerance)))
+		}
+	}
+	p.Holds = h
+}
+
+// htmlMarginSide writes one side of a margin: "18 %", "40 % or more".
+func htmlMarginSide(f float64, open bool) string {
+	s := pct(f)
+	if open {
+		s += " or more"
+	}
+	return s
+}
+
+// htmlIntervalText writes an interval: "498–698 s".
+func htmlIntervalText(lo, hi float64, unit func(float64) string) string {
+	a, b := unit(lo), unit(hi)
+	if i := strings.LastIndexByte(b, ' '); i > 0 && strings.HasSuffix(a, b[i:]) {
+		a = strings.TrimSuffix(a, b[i:])
+	}
+	if strings.HasSuffix(a, "×") && strings.HasSuffix(b, "×") {
+		a = strings.TrimSuffix(a, "×")
+	}
+	return a + "–" + b
+}
+
+// htmlComparisonNote says where a configuration's measured speedup lies against the interval
+// its prediction states; "" without one.
+func htmlComparisonNote(c verify.ConfigSummary) string {
+	cmp := c.Comparison
+	if cmp == nil || c.Speedup == nil {
+		return ""
+	}
+	iv := cmp.Predicted
+	s := fmt.Sprintf("The measured speedup of %s, %s, ", c.Name, plain(htmlSpeedup(c.Speedup.Estimate)))
+	pred := fmt.Sprintf("the interval predicted for %s of runs, %s (%s expected)", pct(iv.Coverage),
+		htmlIntervalText(iv.Lo, iv.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }), plain(htmlSpeedup(c.PredictedSpeedup)))
+	switch cmp.Side {
+	case "inside":
+		return s + "lies in " + pred + "."
+	case "below":
+		s += "is below " + pred + ": the real application gains less than the model of its runs says"
+	default:
+		s += "is above " + pred + ": the real application gains more than the model of its runs says"
+	}
+	if c.Speedup.HasInterval() && !cmp.Overlaps {
+		s += "; even its 95 % interval lies outside"
+	}
+	return s + "."
+}
