@@ -249,7 +249,7 @@ func robustness(j *judge, r *Recommendation, limit float64, rejudged int, statis
 	}
 	rb.Values, rb.Speedups, rb.DefaultValues = final.Replicas, final.ReplicaSpeedups, defaults
 	rb.ValueInterval = uncertainty.PredictionInterval(final.Replicas, uncertainty.DefaultCoverage)
-	rb.SpeedupInterval = uncertainty.PredictionInterval(final.ReplicaSpeedups, uncertainty.DefaultCoverage)
+	rb.SpeedupInterval = uncertainty.RangeInterval(final.ReplicaSpeedups)
 	rb.NominalValue, rb.NominalSpeedup = nominal.Value, nominal.Speedup
 	r.Robust = rb
 	if len(moves) > 0 {

@@ -53,8 +53,10 @@ type Robustness struct {
 	Values        []float64 `json:"values"`
 	Speedups      []float64 `json:"speedups"`
 	DefaultValues []float64 `json:"defaultValues"`
-	// ValueInterval and SpeedupInterval hold a further run with probability Coverage
-	// (uncertainty.PredictionInterval).
+	// ValueInterval holds a further run's value with probability Coverage
+	// (uncertainty.PredictionInterval: the recommendation stands where every kept parameter
+	// may move 5 %, so its spread comes from smooth perturbations); SpeedupInterval is the range
+	// of the paired speedups (uncertainty.RangeInterval: the defaults need not be so placed).
 	ValueInterval   uncertainty.Interval `json:"valueInterval"`
 	SpeedupInterval uncertainty.Interval `json:"speedupInterval"`
 	// NominalValue and NominalSpeedup are the single simulation of the profile: what the
@@ -392,7 +394,8 @@ func costText(c float64) string {
 	return SignedPercent(c)
 }
 
-// DefaultInterval is the defaults' interval on the same replicas.
+// DefaultInterval is the range of the defaults' values on the same replicas
+// (uncertainty.RangeInterval: the defaults may sit on a cliff).
 func (rb *Robustness) DefaultInterval() uncertainty.Interval {
-	return uncertainty.PredictionInterval(rb.DefaultValues, rb.ValueInterval.Coverage)
+	return uncertainty.RangeInterval(rb.DefaultValues)
 }

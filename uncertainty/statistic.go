@@ -123,6 +123,27 @@ func PredictionInterval(values []float64, coverage float64) Interval {
 	return iv
 }
 
+// RangeInterval is the range of the values, stated for what it holds: a further run falls
+// within the range of n exchangeable runs with probability (n − 1)/(n + 1), whatever their
+// distribution. For values that need not be log-normal: the defaults' run time and the paired
+// speedups, where the defaults sit on a cliff (on dataframe-3.1gb a run that allocates 2 %
+// more takes a third of the time at the defaults), and a parametric interval would claim what
+// it cannot. Non-finite or no values give the empty interval {NaN, NaN}.
+func RangeInterval(values []float64) Interval {
+	iv := Interval{Lo: math.NaN(), Hi: math.NaN(), N: len(values)}
+	for _, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return iv
+		}
+	}
+	if len(values) == 0 {
+		return iv
+	}
+	n := float64(len(values))
+	iv.Lo, iv.Hi, iv.Coverage = slices.Min(values), slices.Max(values), (n-1)/(n+1)
+	return iv
+}
+
 // Contains reports whether v lies in the interval.
 func (iv Interval) Contains(v float64) bool { return v >= iv.Lo && v <= iv.Hi }
 

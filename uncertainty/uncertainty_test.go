@@ -175,3 +175,17 @@ func TestPredictionInterval(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, float64(inside)/float64(trials), 0.97)
 }
+
+func TestRangeInterval(t *testing.T) {
+	iv := RangeInterval([]float64{3, 1, 2, 9})
+	assert.Equal(t, Interval{Lo: 1, Hi: 9, Coverage: 0.6, N: 4}, iv)
+	assert.True(t, math.IsNaN(RangeInterval(nil).Lo))
+	assert.True(t, math.IsNaN(RangeInterval([]float64{1, math.Inf(1)}).Hi))
+	// A bimodal sample (the defaults on a cliff): the range, not a log-normal interval that
+	// reaches far below every value.
+	bimodal := []float64{4340, 2541, 4195, 3721, 1506, 2255, 4080, 4229, 2436, 2466, 2508, 4016, 1372, 1537, 1500, 3671}
+	r := RangeInterval(bimodal)
+	assert.Equal(t, 1372.0, r.Lo)
+	assert.Less(t, PredictionInterval(bimodal, DefaultCoverage).Lo, 1000.0)
+	assert.InDelta(t, 15.0/17, r.Coverage, 1e-12)
+}
