@@ -209,6 +209,9 @@ type Recommendation struct {
 	// only).
 	Margins []recommend.Margin `json:"margins,omitempty"`
 	Moves   []recommend.Move   `json:"moves,omitempty"`
+	// Instead says why the configuration is not the selected trial with its put-backs
+	// (recommend.Robustness.Instead).
+	Instead string `json:"instead,omitempty"`
 }
 
 // Provenance says where the configuration came from.
@@ -264,7 +267,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 		}
 		iv, div, siv := rb.ValueInterval, rb.DefaultInterval(), rb.SpeedupInterval
 		c.Predicted.Interval, c.Predicted.DefaultInterval, c.Predicted.SpeedupInterval = &iv, &div, &siv
-		c.Recommendation.Margins, c.Recommendation.Moves = rb.Margins, rb.Moves
+		c.Recommendation.Margins, c.Recommendation.Moves, c.Recommendation.Instead = rb.Margins, rb.Moves, rb.Instead
 	}
 	if c.Recommendation.PutBack == nil {
 		c.Recommendation.PutBack = []recommend.Step{}

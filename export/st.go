@@ -83,6 +83,9 @@ func WriteST(w io.Writer, c *Config) error {
 		for _, st := range r.Kept {
 			add("%s: %s %s; put back alone it %s (%s).", kept, st.Label, stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), st.Why)
 		}
+		if r.Instead != "" {
+			add("Recommended instead: %s.", r.Instead)
+		}
 		for _, m := range r.Moves {
 			add("Moved off a cliff: %s %s instead of %s (%s).", m.Label, stValue(m.Param, m.To, false), stValue(m.Param, m.From, false), m.Why)
 		}

@@ -139,80 +139,32 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 		return nil, err
 	}
 	base := prob.Base()
-	def := search.DefaultPoint(base).Rounded()
-	exact := search.DefaultPoint(base) // the defaults people read: ratio 0.333333
-	r := &Recommendation{Tolerance: s.Tolerance, DefaultValue: prob.DefaultValue(), Best: sel.Best, Chosen: sel.Chosen,
-		Within: sel.Within, Trial: sel.Chosen.Number, Point: sel.Chosen.Point}
-	for _, t := range search.Tunables() {
-		if t.Get(r.Point) == t.Get(def) {
-			r.AtDefault = append(r.AtDefault, t.Name)
-		}
-	}
-	cur, err := j.decision(r.Params(base))
+	r, cur, err := attempt(j, sel, sel.Chosen, true, s.Tolerance)
 	if err != nil {
 		return nil, err
 	}
-	start := cur
-	for {
-		var tries []Step
-		var trial [][]string
-		for _, t := range search.Tunables() {
-			if !r.Changed(t.Name) {
-				continue
-			}
-			tries = append(tries, Step{Param: t.Name, Label: t.Label, Value: t.Get(r.Point), Default: t.Get(exact)})
-			trial = append(trial, withParam(r.AtDefault, t.Name))
+	var flat bool
+	var moves []Move
+	var instead string
+	if j.robust() {
+		limit := sel.Best.Value * (1 + s.Tolerance)
+		if flat, moves, err = settle(j, r, limit, s.Tolerance); err != nil {
+			return nil, err
 		}
-		if len(tries) == 0 {
-			break
-		}
-		res := make([]objective.Result, len(tries))
-		for k := range tries {
-			if res[k], err = putBackJudged(j, Params(r.Point, r.AtDefault, base), Params(r.Point, trial[k], base), cur.Value, s.Tolerance); err != nil {
+		if !flat {
+			// The chosen trial, or what its put-backs left, stands on a cliff with no flat
+			// place within reach: try it without the put-backs, then the next candidates.
+			if r, cur, flat, moves, instead, err = fallback(j, sel, cands, r, cur, moves, s.Tolerance); err != nil {
 				return nil, err
 			}
 		}
-		for k := range tries {
-			tries[k].Objective = res[k].Value
-			tries[k].Feasible = res[k].Feasible
-			tries[k].PeakFootprintBytes = res[k].Metrics.PeakFootprintBytes
-			tries[k].Cost = res[k].Value/cur.Value - 1
-			tries[k].Slowdowns = res[k].Slowdowns
-		}
-		order := make([]int, len(tries))
-		for k := range order {
-			order[k] = k
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			return cmp.Compare(tries[a].Objective, tries[b].Objective)
-		})
-		accepted := -1
-		for _, k := range order {
-			if why := refusal(tries[k], cur, start, s.Tolerance); why == "" {
-				accepted = k
-				break
-			} else {
-				tries[k].Why = why
-			}
-		}
-		if accepted < 0 {
-			r.Kept = tries
-			slices.SortStableFunc(r.Kept, func(a, b Step) int { return cmp.Compare(b.Cost, a.Cost) })
-			break
-		}
-		st := tries[accepted]
-		st.Why = ""
-		r.PutBack = append(r.PutBack, st)
-		r.AtDefault = trial[accepted]
-		t, _ := search.TunableNamed(st.Param)
-		t.Set(&r.Point, t.Get(def)) // as search.DefaultPoint(base).Rounded(): "at the default" everywhere
-		cur = res[accepted]
 	}
 	final := cur
 	if j.robust() {
-		if final, err = robustness(j, r, sel.Best.Value*(1+s.Tolerance), rejudged, prob.Settings().Statistic.String()); err != nil {
+		if final, err = robustness(j, r, flat, moves, rejudged, prob.Settings().Statistic.String()); err != nil {
 			return nil, err
 		}
+		r.Robust.Instead = instead
 		r.DefaultValue = r.Robust.defaultStatistic(prob)
 	}
 	r.Value, r.Speedup = final.Value, r.DefaultValue/final.Value
@@ -222,16 +174,13 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	return r, nil
 }
 
-// robustness settles r's kept parameters off cliffs, measures their margins and states the
-// result on every replica (r.Robust); it returns the statement's result.
-func robustness(j *judge, r *Recommendation, limit float64, rejudged int, statistic string) (objective.Result, error) {
+// robustness measures the margins of r, settled (flat, after moves), and states the result on
+// every replica (r.Robust); it returns the statement's result.
+func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged int, statistic string) (objective.Result, error) {
 	rb := &Robustness{Replicas: j.state, DecisionReplicas: j.decide, Statistic: statistic, Rejudged: rejudged, Neighbourhood: Neighbourhood}
 	base := j.prob.Base()
-	flat, moves, err := settle(j, r, limit, r.Tolerance)
-	if err != nil {
-		return objective.Result{}, err
-	}
 	rb.Flat, rb.Moves = flat, moves
+	var err error
 	if rb.Margins, err = margins(j, r, r.Tolerance); err != nil {
 		return objective.Result{}, err
 	}

@@ -65,10 +65,14 @@ type Robustness struct {
 	NominalSpeedup float64 `json:"nominalSpeedup"`
 	// Neighbourhood is the move each kept parameter must survive (0.05 = ±5 %); Flat says
 	// whether every kept parameter does. Moves are the changes made to get there.
-	Neighbourhood float64  `json:"neighbourhood"`
-	Flat          bool     `json:"flat"`
-	Moves         []Move   `json:"moves,omitempty"`
-	Margins       []Margin `json:"margins,omitempty"`
+	Neighbourhood float64 `json:"neighbourhood"`
+	Flat          bool    `json:"flat"`
+	Moves         []Move  `json:"moves,omitempty"`
+	// Instead, when set, says why the recommendation is not the selected trial with its
+	// put-backs: that one stood on a cliff with no flat place within reach, and this one does
+	// not (fallback).
+	Instead string   `json:"instead,omitempty"`
+	Margins []Margin `json:"margins,omitempty"`
 }
 
 // Move is one kept parameter moved off a cliff into a flat region.

@@ -78,6 +78,9 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 		p("%s%s: %s %s; put back alone it %s (%s)\n", ind, kept, st.Label, Value(st.Param, st.Value), keptCost(st), st.Why)
 	}
 	if rb := r.Robust; rb != nil && !r.KeepDefaults {
+		if rb.Instead != "" {
+			p("  recommended instead: %s\n", rb.Instead)
+		}
 		for _, m := range rb.Moves {
 			p("  moved off a cliff: %s %s → %s (%s)\n", m.Label, Value(m.Param, m.From), Value(m.Param, m.To), m.Why)
 		}
