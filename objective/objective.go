@@ -119,11 +119,11 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 		}
 	}
 	if k := s.Uncertainty.SearchReplicas; k > 0 {
+		if err := p.prepareAll(p.replicas[:k]); err != nil {
+			return nil, err
+		}
 		values := make([]float64, k)
 		for i, rr := range p.replicas[:k] {
-			if err := p.prepare(rr); err != nil {
-				return nil, err
-			}
 			values[i] = rr.defaultValue(len(workloads))
 		}
 		p.searchDefault = s.Statistic.Reduce(values)

@@ -220,12 +220,33 @@ func (p *Problem) RobustDefault() (float64, []float64, error) {
 	if len(p.replicas) == 0 {
 		return p.DefaultValue(), nil, nil
 	}
+	if err := p.prepareAll(p.replicas); err != nil {
+		return 0, nil, err
+	}
 	values := make([]float64, len(p.replicas))
 	for k, rr := range p.replicas {
-		if err := p.prepare(rr); err != nil {
-			return 0, nil, err
-		}
 		values[k] = rr.defaultValue(len(p.workloads))
 	}
 	return p.settings.Statistic.Reduce(values), values, nil
+}
+
+// prepareAll prepares the replicas in parallel, up to GOMAXPROCS at once (each simulates the
+// defaults of every workload).
+func (p *Problem) prepareAll(runs []*replicaRun) error {
+	errs := make([]error, len(runs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
+		wg.Go(func() {
+			for k := range jobs {
+				errs[k] = p.prepare(runs[k])
+			}
+		})
+	}
+	for k := range runs {
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+	return errors.Join(errs...)
 }

@@ -91,7 +91,7 @@ func attempt(j *judge, sel Selection, c Candidate, putBack bool, tol float64) (*
 }
 
 // fallbackTries bounds the attempts: each costs a put-back search and a neighbourhood check.
-const fallbackTries = 4
+const fallbackTries = 3
 
 // fallbackReach is how far behind the best judged value a fallback candidate may be: a flat
 // region within a few percent is worth more to a user than a cliff within the tolerance.

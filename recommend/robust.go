@@ -20,8 +20,9 @@ const (
 	DefaultRejudge = 4
 	// DefaultDecisionReplicas is how many replicas (the first ones) the recommendation's
 	// decisions are judged on: paired comparisons (every configuration on the same replicas)
-	// settle with fewer than the statement's interval needs.
-	DefaultDecisionReplicas = 8
+	// settle with fewer than the statement's interval needs, and 6 keeps a robust optimize of
+	// dataframe-3.1gb within its minute on two cores (docs/benchmarks.md "Robust answers").
+	DefaultDecisionReplicas = 6
 	// Neighbourhood is how far each kept parameter may move, up or down, with the recommended
 	// value staying within the tolerance: ±5 %, about what separates a user's runs (another
 	// input, the VM's rounding) and well beyond the rounding of exported sizes.
