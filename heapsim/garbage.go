@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/gctune/gctune/lifetimes"
 )
 
 // validateGarbage checks Options.Garbage: in AtBytes order, each fraction finite and in [0, 64].
@@ -78,17 +80,26 @@ func (s *sim) allocateGarbage(i int) error {
 	return nil
 }
 
-// meanObjectsPerByte is the profile's objects per byte allocated (computed once).
+// meanObjectsPerByte is the profile's objects per byte allocated (GarbageRate), computed once
+// per run unless Options.GarbageObjectsPerByte gave it.
 func (s *sim) meanObjectsPerByte() float64 {
 	if s.objectsPerByte == 0 {
-		var objects, bytes float64
-		for r, w := range s.p.Weight {
-			objects += float64(w)
-			bytes += float64(w) * float64(s.p.SizeBytes[r])
-		}
-		if bytes > 0 {
-			s.objectsPerByte = objects / bytes
-		}
+		s.objectsPerByte = GarbageRate(s.p)
 	}
 	return s.objectsPerByte
+}
+
+// GarbageRate is profile's objects per byte allocated (weighted records): how many objects a
+// garbage burst of one byte stands for (Options.GarbageObjectsPerByte). 0 for an empty
+// profile.
+func GarbageRate(p *lifetimes.Profile) float64 {
+	var objects, bytes float64
+	for r, w := range p.Weight {
+		objects += float64(w)
+		bytes += float64(w) * float64(p.SizeBytes[r])
+	}
+	if bytes == 0 {
+		return 0
+	}
+	return objects / bytes
 }

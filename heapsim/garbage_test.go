@@ -56,3 +56,15 @@ func TestGarbageValidated(t *testing.T) {
 		})
 	}
 }
+
+// A caller that gives the garbage's objects per byte gets the run it would compute itself.
+func TestGarbageRateGiven(t *testing.T) {
+	p := randomProfile(t, 3, 20_000)
+	g := []Garbage{{AtBytes: 0, EdenFraction: 0.5}, {AtBytes: p.Meta.EndBytes / 2, Bytes: 3 * MiB}}
+	computed, err := Run(p, DefaultParams(), DefaultCost(), Options{Garbage: g})
+	require.NoError(t, err)
+	given, err := Run(p, DefaultParams(), DefaultCost(), Options{Garbage: g, GarbageObjectsPerByte: GarbageRate(p)})
+	require.NoError(t, err)
+	assert.Equal(t, computed, given)
+	assert.Greater(t, GarbageRate(p), 0.0)
+}

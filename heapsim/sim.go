@@ -23,6 +23,10 @@ type Options struct {
 	// run of the application allocates beside the profiled work (start-up, the UI process,
 	// another input). Nil: the profile alone.
 	Garbage []Garbage
+	// GarbageObjectsPerByte counts the garbage's objects for the mutator's per-object cost:
+	// the profile's objects per byte allocated (GarbageRate), given by a caller that runs many
+	// simulations of one profile; 0 = computed from the profile at the first burst.
+	GarbageObjectsPerByte float64
 }
 
 // Garbage is a burst of young objects that die at once, allocated just before the first record
@@ -253,6 +257,7 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 
 	s.rs.init(p)
 	s.planGarbage(opts.Garbage)
+	s.objectsPerByte = opts.GarbageObjectsPerByte
 	return s
 }
 

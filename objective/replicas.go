@@ -22,6 +22,8 @@ type replicaRun struct {
 	err      error
 	profiles []*lifetimes.Profile
 	garbage  [][]heapsim.Garbage
+	// rates are each workload's heapsim.GarbageRate, on the replica's profile.
+	rates    []float64
 	cost     heapsim.Cost
 	baseline []heapsim.Stats
 }
@@ -34,7 +36,8 @@ func (p *Problem) prepare(rr *replicaRun) error {
 		for _, w := range p.workloads {
 			prof := r.Profile(w.Profile)
 			g := r.Garbage(w.Profile)
-			st, err := heapsim.Run(prof, p.base, rr.cost, heapsim.Options{Garbage: g})
+			rate := heapsim.GarbageRate(prof)
+			st, err := heapsim.Run(prof, p.base, rr.cost, heapsim.Options{Garbage: g, GarbageObjectsPerByte: rate})
 			if err == nil && (!(st.TotalSeconds > 0) || math.IsInf(st.TotalSeconds, 0)) {
 				err = fmt.Errorf("default run time %v is not a positive finite number", st.TotalSeconds)
 			}
@@ -44,6 +47,7 @@ func (p *Problem) prepare(rr *replicaRun) error {
 			}
 			rr.profiles = append(rr.profiles, prof)
 			rr.garbage = append(rr.garbage, g)
+			rr.rates = append(rr.rates, rate)
 			rr.baseline = append(rr.baseline, st)
 		}
 	})
@@ -103,7 +107,7 @@ func (p *Problem) EvaluateReplica(params heapsim.Params, k int) (Result, error) 
 	stats := make([]heapsim.Stats, len(p.workloads))
 	failed := make([]error, len(p.workloads))
 	for i := range p.workloads {
-		stats[i], failed[i] = heapsim.Run(rr.profiles[i], params, rr.cost, heapsim.Options{Garbage: rr.garbage[i]})
+		stats[i], failed[i] = heapsim.Run(rr.profiles[i], params, rr.cost, heapsim.Options{Garbage: rr.garbage[i], GarbageObjectsPerByte: rr.rates[i]})
 	}
 	res, err := p.combine(stats, failed, rr.baseline)
 	if err != nil {
