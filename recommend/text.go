@@ -60,11 +60,17 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 			r.writeWorkloads(p, "predicted")
 		}
 	}
+	// With replicas the trials were judged again on the decision replicas: the fastest there
+	// need not be the search's.
+	judged := ""
+	if rb := r.Robust; rb != nil {
+		judged = fmt.Sprintf(" judged on %d perturbed runs", rb.DecisionReplicas)
+	}
 	if r.Chosen.Number != r.Best.Number {
-		p("%schosen as the smallest peak footprint among the %d trials within %s of the fastest, trial %d (%s, %s)\n",
-			ind, r.Within, Percent(r.Tolerance), r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
+		p("%schosen as the smallest peak footprint among the %d trials within %s of the fastest%s, trial %d (%s, %s)\n",
+			ind, r.Within, Percent(r.Tolerance), judged, r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
 	} else {
-		p("%sthe fastest trial, and the smallest peak footprint among the %d within %s of it\n", ind, r.Within, Percent(r.Tolerance))
+		p("%sthe fastest trial%s, and the smallest peak footprint among the %d within %s of it\n", ind, judged, r.Within, Percent(r.Tolerance))
 	}
 	putBack, kept := "put back to the VM default", "kept"
 	if would {
