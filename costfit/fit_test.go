@@ -11,9 +11,10 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
-func bundled(t *testing.T, name string) *lifetimes.Profile {
+func bundled(t *testing.T, name string) *profile.Profile {
 	t.Helper()
 	spec, err := lifetimes.BundledSpec(name)
 	require.NoError(t, err)

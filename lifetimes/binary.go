@@ -13,6 +13,8 @@ import (
 	"slices"
 
 	"github.com/gctune/gctune/internal/outfile"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // gctune's binary profile format: a Profile as it lies in memory, so a 10 M-record profile
@@ -68,7 +70,7 @@ const (
 )
 
 // hasReferences reports whether p carries what only version 2 can hold.
-func hasReferences(p *Profile) bool {
+func hasReferences(p *profile.Profile) bool {
 	if len(p.Stores) > 0 || p.StoredIn != nil || p.PointerFree != nil {
 		return true
 	}
@@ -81,7 +83,7 @@ func hasReferences(p *Profile) bool {
 }
 
 // appendReferences appends version 2's references block.
-func appendReferences(hdr []byte, p *Profile) []byte {
+func appendReferences(hdr []byte, p *profile.Profile) []byte {
 	le := binary.LittleEndian
 	for _, c := range p.Containers {
 		hdr = le.AppendUint32(hdr, uint32(c.Successor))
@@ -114,7 +116,7 @@ func appendReferences(hdr []byte, p *Profile) []byte {
 
 // readReferences reads version 2's references block into p; it reports whether the StoredIn
 // column follows the others.
-func (br *binReader) readReferences(p *Profile) (storedIn bool, err error) {
+func (br *binReader) readReferences(p *profile.Profile) (storedIn bool, err error) {
 	var cb [binaryContainerExt]byte
 	for i := range p.Containers {
 		if err := br.full(cb[:], "container references"); err != nil {
@@ -130,8 +132,8 @@ func (br *binReader) readReferences(p *Profile) (storedIn bool, err error) {
 	if stores > math.MaxUint16 {
 		return false, br.corrupt("store count %d over %d", stores, math.MaxUint16)
 	}
-	p.Stores, err = readRecords(br, stores, binaryStoreSize, "stores", func(b []byte) Store {
-		return Store{
+	p.Stores, err = readRecords(br, stores, binaryStoreSize, "stores", func(b []byte) profile.Store {
+		return profile.Store{
 			Container:    int32(binary.LittleEndian.Uint32(b[0:])),
 			FromFraction: math.Float32frombits(binary.LittleEndian.Uint32(b[4:])),
 			ForFraction:  math.Float32frombits(binary.LittleEndian.Uint32(b[8:])),
@@ -162,7 +164,7 @@ func (br *binReader) readReferences(p *Profile) (storedIn bool, err error) {
 }
 
 // WriteBinary writes p in gctune's binary format. It refuses a profile that does not validate.
-func WriteBinary(w io.Writer, p *Profile) error {
+func WriteBinary(w io.Writer, p *profile.Profile) error {
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("lifetimes: write binary profile: %w", err)
 	}
@@ -259,14 +261,14 @@ func writeColumn[T uint16 | uint32 | uint64](cw *crcWriter, buf []byte, col []T,
 // ReadBinary reads a profile WriteBinary wrote and validates it. Errors for damaged data wrap
 // ErrCorruptProfile; a profile that is intact but invalid gives Validate's error (wrapping
 // ErrInvalidProfile).
-func ReadBinary(r io.Reader) (*Profile, error) {
+func ReadBinary(r io.Reader) (*profile.Profile, error) {
 	return readBinary(r, -1, "binary profile")
 }
 
 // SaveProfile writes p in the binary format to path, atomically (outfile.Write: a temporary
 // file in the same directory, synced and renamed over path), so a crash leaves either the old
 // file or the new one, never half of one.
-func SaveProfile(path string, p *Profile) error {
+func SaveProfile(path string, p *profile.Profile) error {
 	if err := outfile.Write(path, func(w io.Writer) error { return WriteBinary(w, p) }); err != nil {
 		return fmt.Errorf("lifetimes: save profile: %w", err)
 	}
@@ -275,7 +277,7 @@ func SaveProfile(path string, p *Profile) error {
 
 // LoadProfile reads a profile SaveProfile (or WriteBinary) wrote. Knowing the file's size, it
 // checks the lengths in the header against it before allocating anything large.
-func LoadProfile(path string) (*Profile, error) {
+func LoadProfile(path string) (*profile.Profile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("lifetimes: load profile: %w", err)
@@ -350,7 +352,7 @@ func (br *binReader) corrupt(format string, args ...any) error {
 }
 
 // readBinary reads the format from r; size is the number of bytes r holds if known, -1 if not.
-func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
+func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) {
 	br := &binReader{r: bufio.NewReaderSize(r, 64<<10), name: name, table: crc32.MakeTable(crc32.Castagnoli)}
 	var magic [8]byte
 	if err := br.full(magic[:], "magic"); err != nil {
@@ -378,7 +380,7 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if err := br.full(metaJSON, "meta"); err != nil {
 		return nil, err
 	}
-	p := &Profile{}
+	p := &profile.Profile{}
 	if err := json.Unmarshal(metaJSON, &p.Meta); err != nil {
 		return nil, br.corrupt("meta: %v", err)
 	}
@@ -422,8 +424,8 @@ func readBinary(r io.Reader, size int64, name string) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.Containers, err = readRecords(br, containers, binaryContainerSize, "containers", func(b []byte) Container {
-		return Container{
+	p.Containers, err = readRecords(br, containers, binaryContainerSize, "containers", func(b []byte) profile.Container {
+		return profile.Container{
 			Record:           int32(binary.LittleEndian.Uint32(b[0:])),
 			StoresFromBytes:  binary.LittleEndian.Uint64(b[4:]),
 			StoresUntilBytes: binary.LittleEndian.Uint64(b[12:]),

@@ -15,28 +15,30 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // binaryTestProfile builds a small profile that uses every part of the format.
-func binaryTestProfile(t testing.TB) *Profile {
+func binaryTestProfile(t testing.TB) *profile.Profile {
 	t.Helper()
-	var b Builder
+	var b profile.Builder
 	frac, arr, str := b.Class("Fraction"), b.Class("Array"), b.Class("ByteString ünicode")
 	b.Add(frac, 16, 100, 200, 100, 0)
-	b.Add(arr, 1<<20, 150, 5000, 1, FlagOldSpace|FlagAliveAtEnd)
-	col := b.Add(arr, 800_000, 120, 5000, 1, FlagOldSpace|FlagAliveAtEnd)
+	b.Add(arr, 1<<20, 150, 5000, 1, profile.FlagOldSpace|profile.FlagAliveAtEnd)
+	col := b.Add(arr, 800_000, 120, 5000, 1, profile.FlagOldSpace|profile.FlagAliveAtEnd)
 	b.Add(str, 40, 3000, 4000, 100, 0)
-	b.AddContainer(Container{Record: int32(col), StoresFromBytes: 200, StoresUntilBytes: 4500})
-	p, err := b.Build(Meta{Source: "test", Profiler: "gctune-spec", EndBytes: 5000, TotalAllocatedBytes: 123456,
+	b.AddContainer(profile.Container{Record: int32(col), StoresFromBytes: 200, StoresUntilBytes: 4500})
+	p, err := b.Build(profile.Meta{Source: "test", Profiler: "gctune-spec", EndBytes: 5000, TotalAllocatedBytes: 123456,
 		RunSeconds: 1.25, SamplingRate: 0.01, ReportedScavenges: 7, ReportedFullGCs: 2})
 	require.NoError(t, err)
 	return p
 }
 
 // syntheticProfile builds a profile of n records quickly, for benchmarks.
-func syntheticProfile(t testing.TB, n int) *Profile {
+func syntheticProfile(t testing.TB, n int) *profile.Profile {
 	t.Helper()
-	var b Builder
+	var b profile.Builder
 	b.Grow(n)
 	classes := []uint32{b.Class("Fraction"), b.Class("NumberParser"), b.Class("ReadStream"), b.Class("ByteString"), b.Class("Array")}
 	end := uint64(n) * 4000
@@ -45,16 +47,16 @@ func syntheticProfile(t testing.TB, n int) *Profile {
 		death := min(birth+uint64(i%97)*1000, end)
 		flags := uint8(0)
 		if i%7 == 0 {
-			death, flags = end, FlagAliveAtEnd
+			death, flags = end, profile.FlagAliveAtEnd
 		}
 		b.Add(classes[i%len(classes)], uint32(16+8*(i%5)), birth, death, 100, flags)
 	}
-	p, err := b.Build(Meta{Source: "synthetic", EndBytes: end, SamplingRate: 0.01})
+	p, err := b.Build(profile.Meta{Source: "synthetic", EndBytes: end, SamplingRate: 0.01})
 	require.NoError(t, err)
 	return p
 }
 
-func requireSameProfile(t *testing.T, want, got *Profile) {
+func requireSameProfile(t *testing.T, want, got *profile.Profile) {
 	t.Helper()
 	require.Equal(t, want.Meta, got.Meta)
 	require.True(t, slices.Equal(want.ClassNames, got.ClassNames), "class names %q vs %q", want.ClassNames, got.ClassNames)
@@ -73,32 +75,32 @@ func requireSameProfile(t *testing.T, want, got *Profile) {
 
 // binaryReferencesProfile is binaryTestProfile with the version 2 references: a successor,
 // an immediate fraction, stores, a stored-in column and a pointer-free table.
-func binaryReferencesProfile(t testing.TB) *Profile {
+func binaryReferencesProfile(t testing.TB) *profile.Profile {
 	t.Helper()
-	var b Builder
+	var b profile.Builder
 	arr, str := b.Class("Array"), b.Class("ByteString")
-	a := b.Add(arr, 800_000, 100, 5000, 1, FlagOldSpace|FlagAliveAtEnd)
-	c := b.Add(arr, 1<<20, 150, 5000, 1, FlagOldSpace|FlagAliveAtEnd)
+	a := b.Add(arr, 800_000, 100, 5000, 1, profile.FlagOldSpace|profile.FlagAliveAtEnd)
+	c := b.Add(arr, 1<<20, 150, 5000, 1, profile.FlagOldSpace|profile.FlagAliveAtEnd)
 	r1 := b.Add(str, 40, 200, 4000, 100, 0)
 	b.Add(str, 40, 300, 4000, 100, 0)
-	r3 := b.Add(arr, 808, 400, 5000, 10, FlagAliveAtEnd)
-	b.AddContainer(Container{Record: int32(a), StoresFromBytes: 100, StoresUntilBytes: 100, ImmediateFraction: 0.5})
-	b.AddContainer(Container{Record: int32(c), StoresFromBytes: 150, StoresUntilBytes: 3000})
+	r3 := b.Add(arr, 808, 400, 5000, 10, profile.FlagAliveAtEnd)
+	b.AddContainer(profile.Container{Record: int32(a), StoresFromBytes: 100, StoresUntilBytes: 100, ImmediateFraction: 0.5})
+	b.AddContainer(profile.Container{Record: int32(c), StoresFromBytes: 150, StoresUntilBytes: 3000})
 	b.SetSuccessor(0, 1)
-	b.SetStoredIn(r1, b.AddStore(Store{Container: 0, FromFraction: 0.25, ForFraction: 0.5}))
-	b.SetStoredIn(r3, b.AddStore(Store{Container: 1, AtBytes: 450}))
+	b.SetStoredIn(r1, b.AddStore(profile.Store{Container: 0, FromFraction: 0.25, ForFraction: 0.5}))
+	b.SetStoredIn(r3, b.AddStore(profile.Store{Container: 1, AtBytes: 450}))
 	b.SetPointerFree([]bool{false, true})
-	p, err := b.Build(Meta{Source: "refs", EndBytes: 5000})
+	p, err := b.Build(profile.Meta{Source: "refs", EndBytes: 5000})
 	require.NoError(t, err)
 	return p
 }
 
 func TestBinaryRoundTrip(t *testing.T) {
-	empty, err := (&Builder{}).Build(Meta{Source: "empty"})
+	empty, err := (&profile.Builder{}).Build(profile.Meta{Source: "empty"})
 	require.NoError(t, err)
 	filip, _, err := ReadFiLiP("testdata/filip/era-v1.1.csv", FiLiPOptions{})
 	require.NoError(t, err)
-	for name, p := range map[string]*Profile{
+	for name, p := range map[string]*profile.Profile{
 		"small":      binaryTestProfile(t),
 		"references": binaryReferencesProfile(t),
 		"empty":      empty,
@@ -257,13 +259,13 @@ func TestBinaryInvalidProfile(t *testing.T) {
 	binary.LittleEndian.PutUint64(data[deathCol:], p.Meta.EndBytes+1)
 	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))
 	_, err := ReadBinary(bytes.NewReader(data))
-	assert.ErrorIs(t, err, ErrInvalidProfile)
+	assert.ErrorIs(t, err, profile.ErrInvalidProfile)
 	assert.NotErrorIs(t, err, ErrCorruptProfile)
 
 	// WriteBinary refuses an invalid profile.
 	p.Death[0] = p.Meta.EndBytes + 1
 	err = WriteBinary(io.Discard, p)
-	assert.ErrorIs(t, err, ErrInvalidProfile)
+	assert.ErrorIs(t, err, profile.ErrInvalidProfile)
 }
 
 type failingWriter struct{ after int }
@@ -299,7 +301,7 @@ func TestBinarySaveProfileAtomic(t *testing.T) {
 	bad := binaryTestProfile(t)
 	bad.Death[0] = bad.Meta.EndBytes + 1
 	err = SaveProfile(path, bad)
-	assert.ErrorIs(t, err, ErrInvalidProfile)
+	assert.ErrorIs(t, err, profile.ErrInvalidProfile)
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, before, after)

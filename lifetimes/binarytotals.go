@@ -3,6 +3,8 @@ package lifetimes
 import (
 	"fmt"
 	"math"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // maxAllocatedOverRun bounds how far a profile's allocated bytes (Σ weight × size) may exceed
@@ -17,7 +19,7 @@ const (
 )
 
 // checkTotals refuses a profile whose records allocate far more bytes than its run is long.
-func checkTotals(p *Profile, name string) error {
+func checkTotals(p *profile.Profile, name string) error {
 	var allocated float64
 	for i, s := range p.SizeBytes {
 		allocated += float64(p.Weight[i]) * float64(s)

@@ -6,15 +6,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // TestBinaryImpossibleTotalsRefused: a .gcprof whose checksum is right but whose records
 // allocate far more than the run's length (weight × size) is refused (issue 11.6).
 func TestBinaryImpossibleTotalsRefused(t *testing.T) {
-	var b Builder
+	var b profile.Builder
 	c := b.Class("Huge")
 	b.Add(c, 1<<31, 0, 10, 1<<31, 0)
-	p, err := b.Build(Meta{Source: "tampered", EndBytes: 1000, SamplingRate: 1})
+	p, err := b.Build(profile.Meta{Source: "tampered", EndBytes: 1000, SamplingRate: 1})
 	require.NoError(t, err, "Validate accepts it: only the totals are impossible")
 	var buf bytes.Buffer
 	require.NoError(t, WriteBinary(&buf, p))

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // ErrBadRow is wrapped by the error ReadFiLiP returns for a malformed CSV row (see FiLiPRowError).
@@ -200,7 +202,7 @@ func (e *FiLiPRowError) Unwrap() error { return ErrBadRow }
 // Speed. Rows are parsed without allocating, a regular file in parallel chunks (one worker per
 // CPU, up to 8, chunks of 1 MiB at least), and put in birth order by a radix sort; the result is
 // the same as a sequential read, line numbers in messages included.
-func ReadFiLiP(csvPath string, opts FiLiPOptions) (*Profile, *FiLiPReport, error) {
+func ReadFiLiP(csvPath string, opts FiLiPOptions) (*profile.Profile, *FiLiPReport, error) {
 	f, err := os.Open(csvPath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lifetimes: %w", err)
@@ -232,7 +234,7 @@ func ReadFiLiP(csvPath string, opts FiLiPOptions) (*Profile, *FiLiPReport, error
 
 // ReadFiLiPFrom is ReadFiLiP on readers: csvName names the CSV in messages and in Meta.Source;
 // meta is the JSON metadata, nil when there is none (opts.SamplingRate must then give the rate). The CSV is read sequentially.
-func ReadFiLiPFrom(csv io.Reader, csvName string, meta io.Reader, opts FiLiPOptions) (*Profile, *FiLiPReport, error) {
+func ReadFiLiPFrom(csv io.Reader, csvName string, meta io.Reader, opts FiLiPOptions) (*profile.Profile, *FiLiPReport, error) {
 	jsonName := opts.JSONPath
 	if jsonName == "" {
 		jsonName = defaultFiLiPJSONPath(csvName)
@@ -291,7 +293,7 @@ type filipTuning struct {
 }
 
 // readFiLiP is the import behind ReadFiLiP and ReadFiLiPFrom.
-func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, opts FiLiPOptions, tune filipTuning) (*Profile, *FiLiPReport, error) {
+func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, opts FiLiPOptions, tune filipTuning) (*profile.Profile, *FiLiPReport, error) {
 	if opts.Clock < ClockAuto || opts.Clock > ClockMicros {
 		return nil, nil, fmt.Errorf("lifetimes: FiLiPOptions.Clock %d is not ClockAuto, ClockBytes or ClockMicros", int(opts.Clock))
 	}

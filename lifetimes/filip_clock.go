@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // filipStats summarises the raw timestamps.
@@ -33,7 +35,7 @@ func (r *filipReader) stats(weight uint32) filipStats {
 		if hi != 0 || carry != 0 {
 			s.sampledOK = false
 		}
-		if !AllocatesInOldSpace(r.size[i], 0) {
+		if !profile.AllocatesInOldSpace(r.size[i], 0) {
 			s.smallSampledBytes += lo // ≤ sum: exact whenever sampledOK
 		}
 	}

@@ -6,11 +6,13 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // finish picks the clock, converts the timestamps to the bytes clock, marks the records alive at
 // the end, and builds the Profile with the records in birth order.
-func (r *filipReader) finish(run filipRun) (*Profile, error) {
+func (r *filipReader) finish(run filipRun) (*profile.Profile, error) {
 	for _, e := range r.firstSkipped {
 		r.report.FirstSkipped = append(r.report.FirstSkipped, e.Error())
 	}
@@ -68,7 +70,7 @@ func (r *filipReader) finish(run filipRun) (*Profile, error) {
 		}
 	}
 
-	var b Builder
+	var b profile.Builder
 	b.Grow(n)
 	// Intern the class table. The indices stay the same unless a class was written both as
 	// "(unknown)" and as an empty field.
@@ -89,7 +91,7 @@ func (r *filipReader) finish(run filipRun) (*Profile, error) {
 			i = int(conv.order[j])
 		}
 		birth := conv.birth(i)
-		death, flags := conv.endBytes, FlagAliveAtEnd
+		death, flags := conv.endBytes, profile.FlagAliveAtEnd
 		if !alive(i) {
 			death, flags = conv.death(r.death[i]), 0
 		}
@@ -113,7 +115,7 @@ func (r *filipReader) finish(run filipRun) (*Profile, error) {
 	if run.gcCounts {
 		r.report.GCCounts = &FiLiPGCCounts{Scavenges: run.scavenges, FullGCs: run.fullGCs}
 	}
-	p, err := b.Build(Meta{
+	p, err := b.Build(profile.Meta{
 		Source:              r.name,
 		Profiler:            profiler,
 		EndBytes:            conv.endBytes,

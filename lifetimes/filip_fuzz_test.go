@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // FuzzReadFiLiP feeds arbitrary CSV and metadata to ReadFiLiPFrom. Whatever the input, the
@@ -46,7 +48,7 @@ func FuzzReadFiLiP(f *testing.F) {
 			}
 			return bytes.NewReader(meta)
 		}
-		read := func(src filipSource, tune filipTuning) (*Profile, *FiLiPReport, error) {
+		read := func(src filipSource, tune filipTuning) (*profile.Profile, *FiLiPReport, error) {
 			if m := metaReader(); m != nil {
 				return readFiLiP(src, "fuzz.csv", m, "fuzz.json", opts, tune)
 			}
@@ -105,7 +107,7 @@ func FuzzReadFiLiP(f *testing.F) {
 	})
 }
 
-func profilesEqual(a, b *Profile) bool {
+func profilesEqual(a, b *profile.Profile) bool {
 	return a.Meta == b.Meta && slices.Equal(a.ClassNames, b.ClassNames) && slices.Equal(a.Class, b.Class) &&
 		slices.Equal(a.SizeBytes, b.SizeBytes) && slices.Equal(a.Birth, b.Birth) && slices.Equal(a.Death, b.Death) &&
 		slices.Equal(a.Weight, b.Weight) && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Containers, b.Containers)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // filipHeader8 is the current layout's header.
@@ -28,7 +30,7 @@ type wantRec struct {
 	alive        bool
 }
 
-func profileRecs(p *Profile) []wantRec {
+func profileRecs(p *profile.Profile) []wantRec {
 	out := make([]wantRec, p.Len())
 	for i := range out {
 		out[i] = wantRec{p.ClassName(i), p.SizeBytes[i], p.Birth[i], p.Death[i], p.AliveAtEnd(i)}
@@ -43,8 +45,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{"Array", 32, 5600, 7200, false},      // dies after the last birth: the end
 		{"Fraction", 16, 7200, 7200, true},    // forcedFinalization true
 	}
-	usMeta := func(profiler string) Meta {
-		return Meta{Profiler: profiler, EndBytes: 7200, TotalAllocatedBytes: 7200, RunSeconds: 0.0004,
+	usMeta := func(profiler string) profile.Meta {
+		return profile.Meta{Profiler: profiler, EndBytes: 7200, TotalAllocatedBytes: 7200, RunSeconds: 0.0004,
 			SamplingRate: 0.01, ReportedScavenges: 1}
 	}
 	bytesRecs := []wantRec{ // bytes, shifted by the absolute reading: origin 2400 - 100 × 24
@@ -52,7 +54,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{"Array", 32, 5600, 9000, false},
 		{"Fraction", 16, 7200, 9100, true},
 	}
-	bytesMeta := Meta{Profiler: "IllMemoryProfiler", EndBytes: 9100, TotalAllocatedBytes: 9100, SamplingRate: 0.01, ReportedScavenges: 2}
+	bytesMeta := profile.Meta{Profiler: "IllMemoryProfiler", EndBytes: 9100, TotalAllocatedBytes: 9100, SamplingRate: 0.01, ReportedScavenges: 2}
 	const noRebuild = "on the microsecond clock cannot be rebuilt"
 	tests := []struct {
 		name      string
@@ -63,7 +65,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		clock     Clock
 		reason    string // a substring of ClockReason
 		weight    uint32
-		meta      Meta // Source is checked separately
+		meta      profile.Meta // Source is checked separately
 		recs      []wantRec
 		skipped   int
 		warnings  []string // substrings, one per warning, in order
@@ -75,7 +77,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			// bytes) of the latest are the objects force-finalized at the end.
 			name: "FiLiP (current exporter)", csv: "era-filip.csv",
 			layout: FiLiPLayoutCurrent, era: "FiLiP (9f1d62e", clock: ClockBytes, reason: "profiler FiLiP: bytes allocated (VM parameter 34", weight: 10,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 10160, TotalAllocatedBytes: 10160,
+			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 10160, TotalAllocatedBytes: 10160,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
 				{"Fraction", 16, 160, 1160, false},
@@ -131,7 +133,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			name: "a2e61ff", csv: "era-a2e61ff.csv",
 			layout: FiLiPLayoutForcedAllocatorClassMethod, era: "a2e61ff", clock: ClockMicros, reason: "microseconds", weight: 1,
-			meta: Meta{Profiler: "IllAllocationSitePlusFinalizationProfiler", EndBytes: 72, TotalAllocatedBytes: 72,
+			meta: profile.Meta{Profiler: "IllAllocationSitePlusFinalizationProfiler", EndBytes: 72, TotalAllocatedBytes: 72,
 				RunSeconds: 0.0004, SamplingRate: 1, ReportedScavenges: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 64, false},
@@ -145,7 +147,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			name: "Illimani v1.1", csv: "era-v1.1.csv",
 			layout: FiLiPLayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
 			reason: "profiler IllObjectLifetimesProfiler: microseconds", weight: 2,
-			meta: Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 464, TotalAllocatedBytes: 464, RunSeconds: 0.001,
+			meta: profile.Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 464, TotalAllocatedBytes: 464, RunSeconds: 0.001,
 				SamplingRate: 0.5, ReportedScavenges: 3},
 			recs: []wantRec{
 				{"Fraction", 16, 80, 120, false},      // dies at 150 µs, halfway from 80 to 160
@@ -165,7 +167,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			name: "Illimani v1.0", csv: "era-v1.0.csv",
 			layout: FiLiPLayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
 			reason: "profiler IllFinalizationProfiler: microseconds", weight: 1,
-			meta: Meta{Profiler: "IllFinalizationProfiler", EndBytes: 128, TotalAllocatedBytes: 128, RunSeconds: 0.001,
+			meta: profile.Meta{Profiler: "IllFinalizationProfiler", EndBytes: 128, TotalAllocatedBytes: 128, RunSeconds: 0.001,
 				SamplingRate: 1, ReportedScavenges: 3, ReportedFullGCs: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 64, false},
@@ -181,7 +183,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			name: "Illimani 4ffe1bc", csv: "era-4ffe1bc.csv",
 			layout: FiLiPLayoutForcedFinalization, era: "4ffe1bc", clock: ClockMicros,
 			reason: "layout forcedFinalization with survivedFullGC, metadata key sampligRate (until 2024-03-13), profiler IllFinalizationProfiler: microseconds", weight: 4,
-			meta: Meta{Profiler: "IllFinalizationProfiler", EndBytes: 288, TotalAllocatedBytes: 288, RunSeconds: 0.008,
+			meta: profile.Meta{Profiler: "IllFinalizationProfiler", EndBytes: 288, TotalAllocatedBytes: 288, RunSeconds: 0.008,
 				SamplingRate: 0.25, ReportedScavenges: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 96, 256, false},
@@ -193,7 +195,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			name: "selectors with commas", csv: "commas.csv", opts: FiLiPOptions{SamplingRate: 1},
 			layout: FiLiPLayoutCurrent, era: "FiLiP", clock: ClockBytes, reason: "layout textualAllocatorMethod: bytes", weight: 1,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 374, TotalAllocatedBytes: 374, SamplingRate: 1},
+			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 374, TotalAllocatedBytes: 374, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
 				{"Array", 32, 74, 224, false},
@@ -205,7 +207,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			name: "CRLF", csv: "crlf.csv", opts: FiLiPOptions{SamplingRate: 1},
 			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
+			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
 				{"Array", 32, 74, 224, true},
@@ -216,7 +218,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			name: "missing json, rate given", csv: "nojson.csv", opts: FiLiPOptions{SamplingRate: 1},
 			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
+			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
 				{"Array", 32, 74, 224, true},
@@ -226,7 +228,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			name: "json path given", csv: "nojson.csv", opts: FiLiPOptions{JSONPath: "testdata/filip/era-filip.json"},
 			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 10,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 300, TotalAllocatedBytes: 300,
+			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 300, TotalAllocatedBytes: 300,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 100, 200, false},
@@ -237,7 +239,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			name: "bad rows skipped", csv: "badrows.csv", opts: FiLiPOptions{SkipBadRows: true},
 			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 1,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 324, TotalAllocatedBytes: 324, SamplingRate: 1},
+			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 324, TotalAllocatedBytes: 324, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
 				{"Fraction", 16, 174, 324, true},
@@ -261,7 +263,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			// 1160, 1400, 2000, 5000, 7000, 8000, 10000: 160, 560, 800, 1040, 1840, 2160, 2320.
 			name: "clock forced to us", csv: "era-filip.csv", opts: FiLiPOptions{Clock: ClockMicros},
 			layout: FiLiPLayoutCurrent, clock: ClockMicros, reason: "forced to us by option", weight: 10,
-			meta: Meta{Profiler: "FiLiP", EndBytes: 2320, TotalAllocatedBytes: 2320, RunSeconds: 0.0105,
+			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 2320, TotalAllocatedBytes: 2320, RunSeconds: 0.0105,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
 				{"Fraction", 16, 160, 813, false},     // 2160: 800 + 160/3000 × 240 = 812.8
@@ -278,7 +280,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			// The microsecond export read as bytes: origin 100 - 2×16 = 68.
 			name: "clock forced to bytes", csv: "era-v1.1.csv", opts: FiLiPOptions{Clock: ClockBytes},
 			layout: FiLiPLayoutForcedFinalization, clock: ClockBytes, reason: "forced to bytes by option", weight: 2,
-			meta: Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 932, TotalAllocatedBytes: 932,
+			meta: profile.Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 932, TotalAllocatedBytes: 932,
 				SamplingRate: 0.5, ReportedScavenges: 3},
 			recs: []wantRec{
 				{"Fraction", 16, 32, 82, false},
@@ -331,7 +333,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			if j, err := os.ReadFile(jsonPath); err == nil {
 				meta = bytes.NewReader(j)
 			}
-			var p2 *Profile
+			var p2 *profile.Profile
 			var rep2 *FiLiPReport
 			if meta == nil {
 				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, nil, withRate(tt.opts))
@@ -816,7 +818,7 @@ func TestReadFiLiPParallel(t *testing.T) {
 		csv, err := os.ReadFile(tt.csv)
 		require.NoError(t, err)
 		meta, _ := os.ReadFile(defaultFiLiPJSONPath(tt.csv))
-		read := func(src filipSource, tune filipTuning) (*Profile, *FiLiPReport, error) {
+		read := func(src filipSource, tune filipTuning) (*profile.Profile, *FiLiPReport, error) {
 			if meta == nil {
 				return readFiLiP(src, tt.csv, nil, "m.json", tt.opts, tune)
 			}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // ErrBadSample is wrapped by the errors WriteFiLiPSample returns for bad options.
@@ -94,7 +96,7 @@ type SampleReport struct {
 // mourns the ephemeron, at the first scavenge (or full GC) after it; the profile's own death
 // instant is written instead. survivedScavenges and survivedFullGCs are written 0 (a profile
 // does not know them); the allocation site is "UndefinedObject>>#DoIt" at offset 0.
-func WriteFiLiPSample(p *Profile, csv, meta io.Writer, opts SampleOptions) (SampleReport, error) {
+func WriteFiLiPSample(p *profile.Profile, csv, meta io.Writer, opts SampleOptions) (SampleReport, error) {
 	every := max(opts.Every, 1)
 	if opts.Phase >= every {
 		return SampleReport{}, fmt.Errorf("%w: phase %d is not below the sampling period %d", ErrBadSample, opts.Phase, every)
@@ -163,7 +165,7 @@ type sampleCheckpoint struct{ at, shift uint64 }
 // allocations of consecutive records unless every record of the chunk weighs 1; a record
 // heavier than a chunk is expanded in place. The walk is deterministic: two walks with the
 // same arguments record the same allocations.
-func sampleWalk(p *Profile, every, phase, start, overhead, seed uint64, record func(i int, at uint64)) ([]sampleCheckpoint, SampleReport) {
+func sampleWalk(p *profile.Profile, every, phase, start, overhead, seed uint64, record func(i int, at uint64)) ([]sampleCheckpoint, SampleReport) {
 	var rep SampleReport
 	rep.StartBytes = start
 	rng := rand.New(rand.NewPCG(seed, 0x5a3b1e))

@@ -6,14 +6,16 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // denseProfile builds a profile of weight-1 records born back to back (each at the total of the
 // sizes before it, as the generator does), with sizes from size(i) and lifetimes from life(i)
 // (negative: alive at the end).
-func denseProfile(t testing.TB, n int, size func(i int) uint32, life func(i int) int64) *Profile {
+func denseProfile(t testing.TB, n int, size func(i int) uint32, life func(i int) int64) *profile.Profile {
 	t.Helper()
-	var b Builder
+	var b profile.Builder
 	classes := []uint32{b.Class("Array"), b.Class("ByteString"), b.Class("Foo class")}
 	var clock uint64
 	type pending struct {
@@ -31,21 +33,21 @@ func denseProfile(t testing.TB, n int, size func(i int) uint32, life func(i int)
 	end = clock + 1000
 	for i := range n {
 		l := life(i)
-		death, flags := end, FlagAliveAtEnd
+		death, flags := end, profile.FlagAliveAtEnd
 		if l >= 0 {
 			death, flags = min(births[i]+uint64(l), end-500), 0
 			death = max(death, births[i])
 		}
 		b.Add(classes[i%len(classes)], sizes[i], births[i], death, 1, flags)
 	}
-	p, err := b.Build(Meta{Source: "test", EndBytes: end, SamplingRate: 1})
+	p, err := b.Build(profile.Meta{Source: "test", EndBytes: end, SamplingRate: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func writeSample(t testing.TB, p *Profile, opts SampleOptions) (string, string, SampleReport) {
+func writeSample(t testing.TB, p *profile.Profile, opts SampleOptions) (string, string, SampleReport) {
 	t.Helper()
 	var c, m bytes.Buffer
 	rep, err := WriteFiLiPSample(p, &c, &m, opts)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // ErrTooManyRecords is wrapped by the error Generate returns when a spec, at the requested
@@ -42,7 +44,7 @@ type GenerateOptions struct {
 // each) are allocated when the mix allocation reaches their scheduled point. A death is the
 // birth plus the sampled lifetime, clamped to the end of the run; objects reaching the end are
 // flagged FlagAliveAtEnd. Records come out sorted by birth.
-func (s *Spec) Generate(opts GenerateOptions) (*Profile, error) {
+func (s *Spec) Generate(opts GenerateOptions) (*profile.Profile, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -261,14 +263,14 @@ type genPlan struct {
 	weight     uint32
 	maxRecords int
 	endBytes   uint64
-	builder    Builder
+	builder    profile.Builder
 	classIdx   []uint32
 	phases     []genPhase
 	estimate   float64
 	// groups maps a container name to its containers; stores maps a Store to its StoredIn
 	// value; chainLast is the last container of each growing chain.
 	groups    map[string]*genGroup
-	stores    map[Store]uint16
+	stores    map[profile.Store]uint16
 	chainLast map[int32]int32
 	pending   []genPendingStore
 }
@@ -300,7 +302,7 @@ func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
 	if pointerFree != nil {
 		// Some class says whether it holds pointers: record every class's answer.
 		for i, c := range s.Classes {
-			pointerFree[g.classIdx[i]] = IsByteClassName(c.Name)
+			pointerFree[g.classIdx[i]] = profile.IsByteClassName(c.Name)
 			if c.Pointers != nil {
 				pointerFree[g.classIdx[i]] = !*c.Pointers
 			}
@@ -308,7 +310,7 @@ func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
 		g.builder.SetPointerFree(pointerFree)
 	}
 	g.groups = make(map[string]*genGroup)
-	g.stores = make(map[Store]uint16)
+	g.stores = make(map[profile.Store]uint16)
 	g.chainLast = make(map[int32]int32)
 	// Plan the events and the phases' extents.
 	g.phases = make([]genPhase, len(s.Phases))
@@ -415,8 +417,8 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		for _, at := range points {
 			sz := sizer.sizeBytes()
 			var flags uint8
-			if sz <= MaxNewSpaceObjectBytes {
-				flags = FlagOldSpace
+			if sz <= profile.MaxNewSpaceObjectBytes {
+				flags = profile.FlagOldSpace
 			}
 			events = append(events, genEvent{offsetBytes: at, sizeBytes: sz, class: class, flags: flags, lifeSpec: &l.Lifetime, chain: -1})
 		}
@@ -460,9 +462,9 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		var sizer *genSampler
 		switch {
 		case c.Slots != 0:
-			sizer = &genSampler{kind: genFixed, value: float64(ObjectBytesForSlots(uint64(c.Slots))), lo: MinObjectBytes, hi: specMaxObjectBytes}
+			sizer = &genSampler{kind: genFixed, value: float64(profile.ObjectBytesForSlots(uint64(c.Slots))), lo: profile.MinObjectBytes, hi: specMaxObjectBytes}
 		case c.SizeBytes != 0:
-			sizer = &genSampler{kind: genFixed, value: float64(c.SizeBytes), lo: MinObjectBytes, hi: specMaxObjectBytes}
+			sizer = &genSampler{kind: genFixed, value: float64(c.SizeBytes), lo: profile.MinObjectBytes, hi: specMaxObjectBytes}
 		default:
 			sizer = newSampler(g.classSize(c.Class), false, src, 0)
 		}
@@ -481,8 +483,8 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		for _, p := range placements(at, max(c.Count, 1), mixBytes, r) {
 			sz := sizer.sizeBytes()
 			var flags uint8
-			if c.OldSpace && sz <= MaxNewSpaceObjectBytes {
-				flags = FlagOldSpace
+			if c.OldSpace && sz <= profile.MaxNewSpaceObjectBytes {
+				flags = profile.FlagOldSpace
 			}
 			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1, name: c.Name, immediates: float32(c.Immediates)})
 		}
@@ -525,7 +527,7 @@ func (g *genPlan) finishEvents(i int, ph *genPhase) {
 }
 
 // run draws the records.
-func (g *genPlan) run() (*Profile, error) {
+func (g *genPlan) run() (*profile.Profile, error) {
 	s := g.spec
 	b := &g.builder
 	b.Grow(int(math.Min(g.estimate*1.01+64, float64(g.maxRecords))))
@@ -551,7 +553,7 @@ func (g *genPlan) run() (*Profile, error) {
 	if err := g.resolveStores(); err != nil {
 		return nil, err
 	}
-	meta := Meta{
+	meta := profile.Meta{
 		Source:              s.Origin(),
 		Profiler:            ProfilerSpec,
 		EndBytes:            g.endBytes,
@@ -616,7 +618,7 @@ func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, 
 		case genImmediate:
 			death = clock
 		case genUntilEnd:
-			death, flags = end, FlagAliveAtEnd
+			death, flags = end, profile.FlagAliveAtEnd
 		default:
 			death, flags = e.life.death(clock, end)
 		}
@@ -644,7 +646,7 @@ func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
 		death = clock
 	}
 	idx := b.Add(e.class, e.sizeBytes, clock, death, 1, flags)
-	c := Container{Record: int32(idx), StoresFromBytes: clock, ImmediateFraction: e.immediates}
+	c := profile.Container{Record: int32(idx), StoresFromBytes: clock, ImmediateFraction: e.immediates}
 	switch e.container {
 	case containerNone:
 		return clock + uint64(e.sizeBytes)
@@ -655,12 +657,12 @@ func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
 	case containerNamed:
 		c.StoresUntilBytes = clock // no unlisted stores: an empty window
 	}
-	ci := int32(len(b.p.Containers))
+	ci := int32(b.NumContainers())
 	b.AddContainer(c)
 	if e.chain >= 0 {
 		// A growing array hands its references to the next one, which copies its slots.
 		if prev, ok := g.chainLast[e.chain]; ok {
-			b.p.Containers[prev].Successor = ci + 1
+			b.SetSuccessor(int(prev), int(ci))
 		}
 		g.chainLast[e.chain] = ci
 	}
@@ -682,8 +684,8 @@ func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
 func (g *genPlan) resolveStores() error {
 	b := &g.builder
 	alive := func(ci int32, t uint64) bool {
-		r := b.p.Containers[ci].Record
-		return b.p.Birth[r] <= t && (t < b.p.Death[r] || b.p.Flags[r]&FlagAliveAtEnd != 0)
+		birth, death, aliveAtEnd := b.Lifetime(b.ContainerRecord(int(ci)))
+		return birth <= t && (t < death || aliveAtEnd)
 	}
 	for _, ps := range g.pending {
 		st := ps.store
@@ -691,14 +693,14 @@ func (g *genPlan) resolveStores() error {
 		if gr == nil {
 			continue
 		}
-		birth, death := b.p.Birth[ps.record], b.p.Death[ps.record]
-		key := Store{FromFraction: float32(st.From), ForFraction: float32(st.For)}
+		birth, death, _ := b.Lifetime(int(ps.record))
+		key := profile.Store{FromFraction: float32(st.From), ForFraction: float32(st.For)}
 		if key.ForFraction == 0 {
 			key.ForFraction = 1 - key.FromFraction
 		}
 		t := birth + uint64(st.From*float64(death-birth))
 		if st.At != "" {
-			key = Store{AtBytes: max(g.phaseStart(st.At), 1)}
+			key = profile.Store{AtBytes: max(g.phaseStart(st.At), 1)}
 			t = max(birth, key.AtBytes)
 		}
 		key.Container = -1

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // genSampler draws sizes or lifetimes from one DistSpec with gonum's stat/distuv
@@ -57,7 +59,7 @@ func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *g
 		g.hi = d.MaxBytes
 	}
 	if !lifetime {
-		g.lo = max(g.lo, MinObjectBytes)
+		g.lo = max(g.lo, profile.MinObjectBytes)
 		g.hi = min(g.hi, specMaxObjectBytes)
 	}
 	if k, ok := lookupDistKind(d.Kind); ok {
@@ -235,8 +237,8 @@ func (g *genSampler) clamp(v float64) float64 {
 // roundSize turns a clamped size into a Spur object size: whole 8-byte units, at least 16.
 func roundSize(v float64) uint32 {
 	n := math.Ceil(v/8) * 8
-	if !(n >= MinObjectBytes) {
-		return MinObjectBytes
+	if !(n >= profile.MinObjectBytes) {
+		return profile.MinObjectBytes
 	}
 	if n > specMaxObjectBytes {
 		return specMaxObjectBytes
@@ -453,10 +455,10 @@ func (g *genSampler) death(birth, end uint64) (uint64, uint8) {
 	case genImmediate:
 		return birth, 0
 	case genUntilEnd:
-		return end, FlagAliveAtEnd
+		return end, profile.FlagAliveAtEnd
 	case genPhaseEnd:
 		if g.phaseEnd >= end {
-			return end, FlagAliveAtEnd
+			return end, profile.FlagAliveAtEnd
 		}
 		return max(g.phaseEnd, birth), 0
 	case genFraction:
@@ -471,7 +473,7 @@ func (g *genSampler) death(birth, end uint64) (uint64, uint8) {
 		lifetimeBytes = g.clamp(g.raw())
 	}
 	if lifetimeBytes >= float64(end-birth) {
-		return end, FlagAliveAtEnd
+		return end, profile.FlagAliveAtEnd
 	}
 	return birth + uint64(lifetimeBytes), 0
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // genSpec parses a spec for a generator test.
@@ -37,7 +39,7 @@ phases:
 // genLongLived returns the shares of objects and of bytes (weighted) whose lifetime is at
 // least threshold × EndBytes: gctune's definition of long-lived, written out here rather than
 // taken from the analysis code.
-func genLongLived(p *Profile, threshold float64) (objects, bytes float64) {
+func genLongLived(p *profile.Profile, threshold float64) (objects, bytes float64) {
 	limit := threshold * float64(p.Meta.EndBytes)
 	var n, b, ln, lb float64
 	for i := range p.Birth {
@@ -402,11 +404,11 @@ phases:
 	require.Len(t, mid, 10)
 	for _, i := range buffers {
 		assert.Equal(t, uint32(1), p.Weight[i])
-		assert.Zero(t, p.Flags[i]&FlagOldSpace, "over the slot limit: old space by size, no flag")
+		assert.Zero(t, p.Flags[i]&profile.FlagOldSpace, "over the slot limit: old space by size, no flag")
 		assert.Equal(t, uint64(10_000_000), p.Death[i]-p.Birth[i])
 	}
 	for _, i := range append(pinned, mid...) {
-		assert.NotZero(t, p.Flags[i]&FlagOldSpace, "under the slot limit: flagged")
+		assert.NotZero(t, p.Flags[i]&profile.FlagOldSpace, "under the slot limit: flagged")
 	}
 	for _, i := range pinned {
 		assert.Equal(t, bounds[1][0], p.Birth[i]-uint64(slices.Index(pinned, i))*4096, "at: start")
@@ -436,12 +438,12 @@ phases:
 		assert.Equal(t, p.Birth[r], c.StoresFromBytes)
 		assert.Equal(t, p.Death[r], c.StoresUntilBytes, "receives: life")
 		assert.Equal(t, uint64(50_000_000), p.Death[r]-p.Birth[r])
-		assert.NotZero(t, p.Flags[r]&FlagOldSpace)
+		assert.NotZero(t, p.Flags[r]&profile.FlagOldSpace)
 	}
 }
 
 // extrasBefore sums the sizes of the weight-1 records born in [from, to).
-func extrasBefore(p *Profile, from, to uint64) uint64 {
+func extrasBefore(p *profile.Profile, from, to uint64) uint64 {
 	var n uint64
 	for i := range p.Birth {
 		if p.Birth[i] >= from && p.Birth[i] < to && p.Weight[i] == 1 {
@@ -581,12 +583,12 @@ func TestWorkloadDataframe500mbCodePath(t *testing.T) {
 	direct := 0
 	for i := range p.Birth {
 		bytes := float64(p.Weight[i]) * float64(p.SizeBytes[i])
-		if p.SizeBytes[i] > MaxNewSpaceObjectBytes || p.Flags[i]&FlagOldSpace != 0 {
+		if p.SizeBytes[i] > profile.MaxNewSpaceObjectBytes || p.Flags[i]&profile.FlagOldSpace != 0 {
 			direct += int(p.Weight[i])
 			continue
 		}
 		young += bytes
-		if p.Flags[i]&FlagAliveAtEnd != 0 {
+		if p.Flags[i]&profile.FlagAliveAtEnd != 0 {
 			keptYoung += bytes
 		}
 		if p.Death[i]-p.Birth[i] <= 128 {
@@ -773,12 +775,12 @@ phases:
 	for i := range p.Birth {
 		if p.ClassName(i) == "Garbage" {
 			assert.Zero(t, p.StoredIn[i])
-			assert.Zero(t, p.Flags[i]&FlagPointerFree)
+			assert.Zero(t, p.Flags[i]&profile.FlagPointerFree)
 		}
 		if p.ClassName(i) == "Value" {
-			assert.NotZero(t, p.Flags[i]&FlagPointerFree, "pointers: false")
+			assert.NotZero(t, p.Flags[i]&profile.FlagPointerFree, "pointers: false")
 		}
-		if p.Flags[i]&FlagContainer != 0 && p.SizeBytes[i] == uint32(ObjectBytesForSlots(100000)) && buildStart == 0 {
+		if p.Flags[i]&profile.FlagContainer != 0 && p.SizeBytes[i] == uint32(profile.ObjectBytesForSlots(100000)) && buildStart == 0 {
 			buildStart = p.Birth[i]
 		}
 	}

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // ErrUnknownWorkload is wrapped by the error Open and Fingerprint return for a reference that
@@ -127,13 +129,13 @@ func resolve(ref string) (kind, path string, err error) {
 // An unknown name gives an *UnknownWorkloadError listing the bundled workloads. Errors from
 // reading or parsing the input are returned as the readers give them (wrapping fs errors,
 // ErrInvalidProfile, ErrInvalidSpec, ErrBadRow, ...): all of them are the input's fault.
-func Open(ref string, opts OpenOptions) (*Profile, *OpenInfo, error) {
+func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 	kind, path, err := resolve(ref)
 	if err != nil {
 		return nil, nil, err
 	}
 	info := &OpenInfo{Kind: kind, Ref: ref, Path: path}
-	var p *Profile
+	var p *profile.Profile
 	switch kind {
 	case SourceWorkload, SourceSpec:
 		spec, err := openSpec(kind, ref)
@@ -164,7 +166,7 @@ func Open(ref string, opts OpenOptions) (*Profile, *OpenInfo, error) {
 
 // rebuildOpened rebuilds a sampled export read on the bytes clock. One on the microsecond clock
 // cannot be: the reader has already warned so (filip_convert.go), and it is kept as read.
-func rebuildOpened(p *Profile, r *FiLiPReport, h Hypothesis) (*Profile, *RebuildReport, error) {
+func rebuildOpened(p *profile.Profile, r *FiLiPReport, h Hypothesis) (*profile.Profile, *RebuildReport, error) {
 	if p.Meta.SamplingRate >= 1 || h == HypothesisOff || r.Clock != ClockBytes {
 		return p, nil, nil
 	}

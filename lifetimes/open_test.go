@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/profile"
 )
 
 const tinySpec = `name: tiny
@@ -193,9 +195,9 @@ func TestOpenGCProf(t *testing.T) {
 	assert.Equal(t, fp1, fp2)
 
 	other := filepath.Join(dir, "other.gcprof")
-	var b Builder
+	var b profile.Builder
 	b.Add(b.Class("X"), 16, 0, 1, 1, 0)
-	q, err := b.Build(Meta{EndBytes: 1})
+	q, err := b.Build(profile.Meta{EndBytes: 1})
 	require.NoError(t, err)
 	require.NoError(t, SaveProfile(other, q))
 	fp3, err := Fingerprint(other, OpenOptions{})

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/gctune/gctune/internal/units"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // Hypothesis is what Rebuild assumes about the lifetimes of the large objects a sampled export
@@ -109,7 +111,7 @@ func (r RebuildReport) storedText() string {
 const (
 	// largeMinBytes is the smallest object the VM allocates straight into old space
 	// (MaxNewSpaceSlots + 1 slots with the two-word header).
-	largeMinBytes = 16 + 8*(MaxNewSpaceSlots+1)
+	largeMinBytes = 16 + 8*(profile.MaxNewSpaceSlots+1)
 	// rebuildBlock is the number of windows whose median and spread give the baseline of the
 	// windows in the block: local, so a change of allocation mix between phases moves it.
 	rebuildBlock = 64
@@ -143,7 +145,7 @@ const (
 //
 // A profile that is not sampled (rate 1), has fewer than two records, or with
 // HypothesisOff, is returned as it is, with a nil report. Rebuild never modifies p.
-func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) {
+func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *RebuildReport, error) {
 	n := p.Len()
 	if opts.Hypothesis == HypothesisOff || p.Meta.SamplingRate >= 1 || n < 2 {
 		return p, nil, nil
@@ -199,7 +201,7 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		d := float64(births[k] - births[k-1])
 		rest[k] = d - float64(p.SizeBytes[k])
 	}
-	large := func(i int) bool { return AllocatesInOldSpace(p.SizeBytes[i], p.Flags[i]) }
+	large := func(i int) bool { return profile.AllocatesInOldSpace(p.SizeBytes[i], p.Flags[i]) }
 	var sampledLarge []int
 	for i := range n {
 		if large(i) {
@@ -259,7 +261,7 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		}
 	}
 
-	var b Builder
+	var b profile.Builder
 	b.Grow(n + len(found))
 	for _, name := range p.ClassNames {
 		b.Class(name)
@@ -279,7 +281,7 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 			f := found[next]
 			death, flags := inferredDeath(f.birth, births[f.window], end, lifeHyp, p, sampledLarge, births, remap)
 			idx := b.Add(inferredClass, f.size, f.birth, death, 1, flags)
-			if flags&FlagAliveAtEnd != 0 {
+			if flags&profile.FlagAliveAtEnd != 0 {
 				stored.container(idx, f.birth)
 			}
 		}
@@ -309,7 +311,7 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		r := int(c.Record)
 		from := max(min(remap(max(c.StoresFromBytes, p.Birth[r]), r), end), births[r])
 		until := max(min(remap(max(c.StoresUntilBytes, p.Birth[r]), r), end), from)
-		b.AddContainer(Container{Record: newIndex[r], StoresFromBytes: from, StoresUntilBytes: until})
+		b.AddContainer(profile.Container{Record: newIndex[r], StoresFromBytes: from, StoresUntilBytes: until})
 	}
 	meta := p.Meta
 	meta.EndBytes = end
@@ -327,16 +329,16 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 // inferredDeath is the death of an inferred large object born at birth in a window ending at
 // windowEnd, under hypothesis h (HypothesisAuto means the lifetime of the nearest sampled large
 // object, measured on the rebuilt clock: births and remap).
-func inferredDeath(birth, windowEnd, end uint64, h Hypothesis, p *Profile, sampledLarge []int, births []uint64, remap func(t uint64, from int) uint64) (uint64, uint8) {
+func inferredDeath(birth, windowEnd, end uint64, h Hypothesis, p *profile.Profile, sampledLarge []int, births []uint64, remap func(t uint64, from int) uint64) (uint64, uint8) {
 	switch h {
 	case HypothesisShort:
 		return max(windowEnd, birth), 0
 	case HypothesisLong:
-		return end, FlagAliveAtEnd
+		return end, profile.FlagAliveAtEnd
 	}
 	j := nearestByBirth(sampledLarge, birth, births)
 	if p.AliveAtEnd(j) {
-		return end, FlagAliveAtEnd
+		return end, profile.FlagAliveAtEnd
 	}
 	life := max(remap(p.Death[j], j), births[j]) - births[j] // on the clock without the profiler
 	return min(birth+life, end), 0

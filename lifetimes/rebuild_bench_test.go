@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // sampledBenchProfile is a 1/100-sampled profile of n records on the bytes clock: windows of
 // about 100 objects of 16-400 bytes, one in 1,000 holding a 1-20 MiB large object.
-func sampledBenchProfile(b *testing.B, n int) *Profile {
+func sampledBenchProfile(b *testing.B, n int) *profile.Profile {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var bl Builder
+	var bl profile.Builder
 	c := bl.Class("C")
 	var clock uint64
 	for range n {
@@ -21,7 +23,7 @@ func sampledBenchProfile(b *testing.B, n int) *Profile {
 		}
 		bl.Add(c, size, clock, clock+uint64(rng.IntN(1<<20)), 100, 0)
 	}
-	p, err := bl.Build(Meta{EndBytes: clock + 1<<30, SamplingRate: 0.01})
+	p, err := bl.Build(profile.Meta{EndBytes: clock + 1<<30, SamplingRate: 0.01})
 	if err != nil {
 		b.Fatal(err)
 	}

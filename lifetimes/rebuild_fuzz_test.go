@@ -5,19 +5,21 @@ import (
 	"encoding/binary"
 	"math"
 	"testing"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // fuzzSampledProfile turns data into a sampled profile on the bytes clock: byte 0 picks N, then
 // each 8 bytes are a record: the gap since the previous birth (scaled up by the flag bits so
 // that some windows hold large excesses), the size (small, or over the new-space limit), the
 // lifetime and whether it is alive at the end.
-func fuzzSampledProfile(data []byte) *Profile {
+func fuzzSampledProfile(data []byte) *profile.Profile {
 	if len(data) < 9 {
 		return nil
 	}
 	every := uint32(data[0])*4 + 2
 	data = data[1:]
-	var b Builder
+	var b profile.Builder
 	cls := b.Class("C")
 	var clock uint64
 	type rec struct {
@@ -45,11 +47,11 @@ func fuzzSampledProfile(data []byte) *Profile {
 	for _, r := range recs {
 		death, f := min(r.birth+r.life, end), uint8(0)
 		if r.alive {
-			death, f = end, FlagAliveAtEnd
+			death, f = end, profile.FlagAliveAtEnd
 		}
 		b.Add(cls, r.size, r.birth, death, every, f)
 	}
-	p, err := b.Build(Meta{Source: "fuzz", EndBytes: end, SamplingRate: 1 / float64(every)})
+	p, err := b.Build(profile.Meta{Source: "fuzz", EndBytes: end, SamplingRate: 1 / float64(every)})
 	if err != nil {
 		return nil
 	}
@@ -88,7 +90,7 @@ func FuzzRebuild(f *testing.F) {
 			var large int
 			var inferredBytes uint64
 			for i := range r.Len() {
-				isLarge := AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i])
+				isLarge := profile.AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i])
 				if isLarge {
 					large++
 					if r.Weight[i] != 1 {
@@ -115,7 +117,7 @@ func FuzzRebuild(f *testing.F) {
 // checkStored checks what HypothesisStored assumed: only it makes containers; each is a large
 // record alive at the end; each stored record is small, alive at the end and born after the
 // container it is stored into; the report counts them.
-func checkStored(t *testing.T, h Hypothesis, r *Profile, rep *RebuildReport) {
+func checkStored(t *testing.T, h Hypothesis, r *profile.Profile, rep *RebuildReport) {
 	t.Helper()
 	if h != HypothesisStored {
 		if len(r.Containers) != 0 || r.StoredIn != nil || rep.Containers != 0 {
@@ -127,7 +129,7 @@ func checkStored(t *testing.T, h Hypothesis, r *Profile, rep *RebuildReport) {
 		t.Fatalf("stored: %d containers, report %d", len(r.Containers), rep.Containers)
 	}
 	for _, c := range r.Containers {
-		if !AllocatesInOldSpace(r.SizeBytes[c.Record], r.Flags[c.Record]) || !r.AliveAtEnd(int(c.Record)) {
+		if !profile.AllocatesInOldSpace(r.SizeBytes[c.Record], r.Flags[c.Record]) || !r.AliveAtEnd(int(c.Record)) {
 			t.Fatalf("stored: container record %d is not large and alive at the end", c.Record)
 		}
 	}
@@ -139,7 +141,7 @@ func checkStored(t *testing.T, h Hypothesis, r *Profile, rep *RebuildReport) {
 		}
 		stored++
 		c := r.Containers[r.Stores[st].Container].Record
-		if AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i]) || !r.AliveAtEnd(i) || r.Birth[c] > r.Birth[i] || from != r.Birth[i] || until != r.Death[i] {
+		if profile.AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i]) || !r.AliveAtEnd(i) || r.Birth[c] > r.Birth[i] || from != r.Birth[i] || until != r.Death[i] {
 			t.Fatalf("stored: record %d (born %d) stored into record %d (born %d) for [%d, %d)", i, r.Birth[i], c, r.Birth[c], from, until)
 		}
 	}

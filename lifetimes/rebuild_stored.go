@@ -1,6 +1,10 @@
 package lifetimes
 
-import "math"
+import (
+	"math"
+
+	"github.com/gctune/gctune/profile"
+)
 
 // storeAssumer applies HypothesisStored while Rebuild adds the rebuilt records in birth order.
 // A FiLiP export records no pointers, so nothing says which old objects hold young ones; this
@@ -16,7 +20,7 @@ import "math"
 // referent's birth, keeps more (or other) containers in the remembered set; this guess is one
 // point of the range the search weighs beside the estimate, not the truth.
 type storeAssumer struct {
-	b   *Builder
+	b   *profile.Builder
 	rep *RebuildReport
 	// on is false when the hypothesis is not HypothesisStored, or when the export's sampled
 	// large objects are all of byte classes (evidence that the program's large objects hold
@@ -28,7 +32,7 @@ type storeAssumer struct {
 
 // newStoreAssumer returns the assumer for hypothesis h over the sampled profile p, whose
 // large records are sampledLarge.
-func newStoreAssumer(b *Builder, rep *RebuildReport, h Hypothesis, p *Profile, sampledLarge []int) *storeAssumer {
+func newStoreAssumer(b *profile.Builder, rep *RebuildReport, h Hypothesis, p *profile.Profile, sampledLarge []int) *storeAssumer {
 	on := h == HypothesisStored
 	if on && len(sampledLarge) > 0 {
 		on = false
@@ -46,12 +50,12 @@ func newStoreAssumer(b *Builder, rep *RebuildReport, h Hypothesis, p *Profile, s
 // now on. Past math.MaxUint16 containers (the limit of the StoredIn column) the last one keeps
 // receiving them.
 func (s *storeAssumer) container(record int, birth uint64) {
-	if !s.on || len(s.b.p.Stores) >= math.MaxUint16 {
+	if !s.on || s.b.NumStores() >= math.MaxUint16 {
 		return
 	}
-	ci := int32(len(s.b.p.Containers))
-	s.b.AddContainer(Container{Record: int32(record), StoresFromBytes: birth, StoresUntilBytes: birth})
-	s.current = s.b.AddStore(Store{Container: ci, ForFraction: 1})
+	ci := int32(s.b.NumContainers())
+	s.b.AddContainer(profile.Container{Record: int32(record), StoresFromBytes: birth, StoresUntilBytes: birth})
+	s.current = s.b.AddStore(profile.Store{Container: ci, ForFraction: 1})
 	s.rep.Containers++
 }
 

@@ -5,11 +5,13 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // largeTestProfile is a dense profile of small objects (16-400 bytes, seeded) with a large one
 // (1-20 MiB) every ~every-th position in wanted, and those positions.
-func largeTestProfile(t testing.TB, n int, large map[int]uint32, seed uint64) *Profile {
+func largeTestProfile(t testing.TB, n int, large map[int]uint32, seed uint64) *profile.Profile {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	return denseProfile(t, n, func(i int) uint32 {
 		if s, ok := large[i]; ok {
@@ -26,7 +28,7 @@ func largeTestProfile(t testing.TB, n int, large map[int]uint32, seed uint64) *P
 
 // sampledAndRebuilt samples p at 1/every (phase, default profiler overhead), reads the export
 // back on the bytes clock and rebuilds it.
-func sampledAndRebuilt(t testing.TB, p *Profile, every, phase uint64, h Hypothesis) (*Profile, *Profile, *RebuildReport) {
+func sampledAndRebuilt(t testing.TB, p *profile.Profile, every, phase uint64, h Hypothesis) (*profile.Profile, *profile.Profile, *RebuildReport) {
 	t.Helper()
 	csv, meta, _ := writeSample(t, p, SampleOptions{Every: every, Phase: phase, OverheadBytes: DefaultSampleOverheadBytes})
 	q, _, err := ReadFiLiPFrom(strings.NewReader(csv), "s.csv", strings.NewReader(meta), FiLiPOptions{Clock: ClockBytes})
@@ -77,14 +79,14 @@ func TestRebuildRecoversLargeObjects(t *testing.T) {
 	var window float64 = 4 * every * 200
 	var trueBirths []uint64
 	for i := range p.Len() {
-		if AllocatesInOldSpace(p.SizeBytes[i], p.Flags[i]) {
+		if profile.AllocatesInOldSpace(p.SizeBytes[i], p.Flags[i]) {
 			trueBirths = append(trueBirths, p.Birth[i]+uint64(p.SizeBytes[i]))
 		}
 	}
 	var largeRecords int
 	var weightedSmall float64
 	for i := range r.Len() {
-		if !AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i]) {
+		if !profile.AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i]) {
 			weightedSmall += float64(r.Weight[i]) * float64(r.SizeBytes[i])
 			continue
 		}
@@ -131,12 +133,12 @@ func TestRebuildSampledLargeCountedOnce(t *testing.T) {
 	}
 	var multiplied, rebuilt float64
 	for i := range q.Len() {
-		if AllocatesInOldSpace(q.SizeBytes[i], q.Flags[i]) {
+		if profile.AllocatesInOldSpace(q.SizeBytes[i], q.Flags[i]) {
 			multiplied += float64(q.Weight[i]) * float64(q.SizeBytes[i])
 		}
 	}
 	for i := range r.Len() {
-		if AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i]) {
+		if profile.AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i]) {
 			rebuilt += float64(r.Weight[i]) * float64(r.SizeBytes[i])
 		}
 	}
@@ -175,7 +177,7 @@ func TestRebuildHypotheses(t *testing.T) {
 // storedTestProfile has small objects of which every seventh lives to the end, and large ones
 // (living to the end) at the given positions; denseProfile gives position i the class
 // Array, ByteString or "Foo class" by i mod 3.
-func storedTestProfile(t testing.TB, large map[int]uint32) *Profile {
+func storedTestProfile(t testing.TB, large map[int]uint32) *profile.Profile {
 	rng := rand.New(rand.NewPCG(11, 12))
 	return denseProfile(t, 20_000, func(i int) uint32 {
 		if s, ok := large[i]; ok {
@@ -201,7 +203,7 @@ func TestRebuildStoredAssumesContainers(t *testing.T) {
 	var want, wantObjects float64
 	for i := range r.Len() {
 		st, _, _, ok := r.StoreWindow(i)
-		small := !AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i])
+		small := !profile.AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i])
 		shouldStore := small && r.AliveAtEnd(i) && r.Birth[i] >= first
 		if ok != shouldStore {
 			t.Fatalf("record %d (born %d, alive at end %v, small %v): stored %v", i, r.Birth[i], r.AliveAtEnd(i), small, ok)
@@ -228,7 +230,7 @@ func TestRebuildStoredAssumesContainers(t *testing.T) {
 		t.Fatalf("long: %d records (stored: %d), %d containers, stores %v", l.Len(), r.Len(), len(l.Containers), l.StoredIn != nil)
 	}
 	for i := range l.Len() {
-		if l.Death[i] != r.Death[i] || l.Flags[i]&^FlagContainer != r.Flags[i]&^FlagContainer {
+		if l.Death[i] != r.Death[i] || l.Flags[i]&^profile.FlagContainer != r.Flags[i]&^profile.FlagContainer {
 			t.Fatalf("record %d: long and stored differ in lifetime", i)
 		}
 	}
@@ -291,7 +293,7 @@ func TestRebuildDeterministicAndNoOps(t *testing.T) {
 }
 
 func TestRebuildKeepsContainers(t *testing.T) {
-	var b Builder
+	var b profile.Builder
 	small, big := b.Class("Small"), b.Class("Rows")
 	var clock uint64
 	var container int
@@ -309,8 +311,8 @@ func TestRebuildKeepsContainers(t *testing.T) {
 			container = idx
 		}
 	}
-	b.AddContainer(Container{Record: int32(container), StoresFromBytes: clock - 50*6400, StoresUntilBytes: clock})
-	p, err := b.Build(Meta{EndBytes: clock + 5000, SamplingRate: 0.01})
+	b.AddContainer(profile.Container{Record: int32(container), StoresFromBytes: clock - 50*6400, StoresUntilBytes: clock})
+	p, err := b.Build(profile.Meta{EndBytes: clock + 5000, SamplingRate: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // TestSpecErrorOrderDeterministic validates a spec with several bad parameters in one
@@ -170,7 +172,7 @@ func TestSpecEveryKeyParsed(t *testing.T) {
 // same one every time (the first in column order), not one picked by map iteration order.
 func TestProfileValidateErrorOrder(t *testing.T) {
 	for range 20 {
-		p := &Profile{Birth: []uint64{1, 2}, Class: []uint32{0, 0}, Meta: Meta{SamplingRate: 1}}
+		p := &profile.Profile{Birth: []uint64{1, 2}, Class: []uint32{0, 0}, Meta: profile.Meta{SamplingRate: 1}}
 		assert.EqualError(t, p.Validate(), "lifetimes: invalid profile: size column has 0 entries, birth has 2")
 	}
 }

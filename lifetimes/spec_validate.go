@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // Validate checks the spec's consistency: names present and unique, classes declared, sizes
@@ -155,7 +157,7 @@ func (v *specValidator) phaseBytes(i int) float64 {
 		size := float64(c.SizeBytes)
 		switch {
 		case c.Slots != 0:
-			size = float64(ObjectBytesForSlots(uint64(c.Slots)))
+			size = float64(profile.ObjectBytesForSlots(uint64(c.Slots)))
 		case c.SizeBytes == 0:
 			size = v.sizeBound(nil, c.Class)
 		}
@@ -186,7 +188,7 @@ func (v *specValidator) sizeBound(own *DistSpec, class string) float64 {
 	case d.MaxBytes != 0:
 		hi = d.MaxBytes
 	}
-	return math.Max(MinObjectBytes, math.Min(hi+8, specMaxObjectBytes))
+	return math.Max(profile.MinObjectBytes, math.Min(hi+8, specMaxObjectBytes))
 }
 
 func (v *specValidator) class(name, path string) (int, error) {
@@ -336,7 +338,7 @@ func (v *specValidator) phase(i int) error {
 		case c.Slots != 0 && c.SizeBytes != 0:
 			return v.errf(cp+".slots", "give slots or size, not both")
 		case c.Slots != 0:
-			if ObjectBytesForSlots(uint64(c.Slots)) > specMaxObjectBytes {
+			if profile.ObjectBytesForSlots(uint64(c.Slots)) > specMaxObjectBytes {
 				return v.errf(cp+".slots", "%d slots exceed the largest object a record holds (%d bytes)", c.Slots, uint64(specMaxObjectBytes))
 			}
 		case c.SizeBytes != 0:

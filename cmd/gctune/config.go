@@ -23,6 +23,7 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
@@ -246,7 +247,7 @@ func defaultConfig() Config {
 	return Config{
 		Workload: WorkloadConfig{Seed: 1, Resolution: 0},
 		Lifetimes: LifetimesConfig{
-			LongLivedThreshold: lifetimes.DefaultLongLivedThreshold,
+			LongLivedThreshold: profile.DefaultLongLivedThreshold,
 			Clock:              "auto",
 			SkipBadRows:        false,
 			Rebuild:            "auto",

@@ -8,14 +8,15 @@ import (
 
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // openProfile is lifetimes.Open, given up at once when ctx is done while it waits on a FIFO or
 // pipe (the profile, or a FiLiP export's metadata beside it, given as <(zcat run.csv.gz) or a
 // named pipe with no writer yet): the first SIGINT stops the command instead of a second one.
 // The readers bound what they read by the format's own limits.
-func openProfile(ctx context.Context, ref string, opts lifetimes.OpenOptions) (*lifetimes.Profile, *lifetimes.OpenInfo, error) {
-	var p *lifetimes.Profile
+func openProfile(ctx context.Context, ref string, opts lifetimes.OpenOptions) (*profile.Profile, *lifetimes.OpenInfo, error) {
+	var p *profile.Profile
 	var info *lifetimes.OpenInfo
 	err := infile.Do(ctx, func() error {
 		var err error

@@ -16,6 +16,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/uncertainty"
@@ -180,7 +181,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	}
 	rebuild := opts.Rebuild
 	lw := &loadedWorkloads{}
-	add := func(ref string, opts lifetimes.OpenOptions, p *lifetimes.Profile, info *lifetimes.OpenInfo) error {
+	add := func(ref string, opts lifetimes.OpenOptions, p *profile.Profile, info *lifetimes.OpenInfo) error {
 		fp, err := lifetimes.Fingerprint(ref, opts)
 		if err != nil {
 			return asUsage(err)
@@ -285,7 +286,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 		if err != nil {
 			return nil, err
 		}
-		p, err := func() (*lifetimes.Profile, error) {
+		p, err := func() (*profile.Profile, error) {
 			defer cleanup()
 			fp, err := lifetimes.Fingerprint(path, opts)
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
 )
 
 // addClockFlag adds --clock, bound to lifetimes.clock: every command that reads a profile takes
@@ -62,7 +63,7 @@ type profiledRunDoc struct {
 const profiledByFiLiP = "FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler"
 
 // newProfileInfo describes an opened profile.
-func newProfileInfo(info *lifetimes.OpenInfo, p *lifetimes.Profile) profileInfoDoc {
+func newProfileInfo(info *lifetimes.OpenInfo, p *profile.Profile) profileInfoDoc {
 	d := profileInfoDoc{Ref: info.Ref, Kind: info.Kind, Clock: lifetimes.ClockBytes.String(), SamplingRate: p.Meta.SamplingRate}
 	switch info.Kind {
 	case lifetimes.SourceWorkload, lifetimes.SourceSpec:

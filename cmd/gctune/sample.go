@@ -16,6 +16,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // NewSampleCmd returns `gctune sample PROFILE --rate 1/N -o OUT.csv`: a FiLiP export of any
@@ -203,7 +204,7 @@ func runSample(w io.Writer, o sampleOptions) error {
 // writeSamplePair writes the CSV and its JSON as outfile.WritePair does: each regular file
 // through a temporary file renamed only once both are complete, so a failure leaves neither
 // half-written; links written through, devices and FIFOs in place, modes kept.
-func writeSamplePair(p *lifetimes.Profile, csvPath, metaPath string, opts lifetimes.SampleOptions) (rep lifetimes.SampleReport, err error) {
+func writeSamplePair(p *profile.Profile, csvPath, metaPath string, opts lifetimes.SampleOptions) (rep lifetimes.SampleReport, err error) {
 	var bad error
 	err = outfile.WritePair([2]string{csvPath, metaPath}, func(csv, meta io.Writer) error {
 		var err error

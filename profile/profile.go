@@ -1,4 +1,4 @@
-package lifetimes
+package profile
 
 import (
 	"errors"
@@ -296,6 +296,22 @@ func (b *Builder) AddContainer(c Container) {
 
 // Len is the number of records added so far.
 func (b *Builder) Len() int { return len(b.p.Birth) }
+
+// Lifetime returns record i's birth and death (i an index returned by Add) and whether it is
+// flagged FlagAliveAtEnd.
+func (b *Builder) Lifetime(i int) (birth, death uint64, aliveAtEnd bool) {
+	return b.p.Birth[i], b.p.Death[i], b.p.Flags[i]&FlagAliveAtEnd != 0
+}
+
+// NumContainers is the number of containers added so far; the next AddContainer adds
+// container NumContainers().
+func (b *Builder) NumContainers() int { return len(b.p.Containers) }
+
+// ContainerRecord returns the record (an index returned by Add) of container c.
+func (b *Builder) ContainerRecord(c int) int { return int(b.p.Containers[c].Record) }
+
+// NumStores is the number of stores added so far.
+func (b *Builder) NumStores() int { return len(b.p.Stores) }
 
 // Build sorts the records by birth (stably, so equal births keep insertion order), remaps the
 // containers, sets meta, validates and returns the Profile. The Builder must not be used after.
