@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gctune/gctune/profile"
+
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // denseProfile builds a profile of weight-1 records born back to back (each at the total of the
@@ -135,11 +137,11 @@ func uintString(v uint64) string {
 }
 
 func TestWriteFiLiPSampleWeightedDeterministic(t *testing.T) {
-	spec, err := BundledSpec("image-processing")
+	sp, err := spec.BundledSpec("image-processing")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := spec.Generate(GenerateOptions{Seed: 1, Resolution: 0.001})
+	p, err := sp.Generate(spec.GenerateOptions{Seed: 1, Resolution: 0.001})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/profile"
+
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // ErrUnknownWorkload is wrapped by the error Open and Fingerprint return for a reference that
@@ -101,7 +103,7 @@ func resolve(ref string) (kind, path string, err error) {
 	case ".gcprof":
 		return SourceGCProf, ref, nil
 	}
-	known := Bundled()
+	known := spec.Bundled()
 	names := make([]string, len(known))
 	for i, w := range known {
 		if w.Name == ref {
@@ -138,12 +140,12 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 	var p *profile.Profile
 	switch kind {
 	case SourceWorkload, SourceSpec:
-		spec, err := openSpec(kind, ref)
+		sp, err := openSpec(kind, ref)
 		if err != nil {
 			return nil, nil, err
 		}
-		info.Workload = spec.Name
-		p, err = spec.Generate(GenerateOptions{Seed: opts.Seed, Resolution: opts.Resolution})
+		info.Workload = sp.Name
+		p, err = sp.Generate(spec.GenerateOptions{Seed: opts.Seed, Resolution: opts.Resolution})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,11 +175,11 @@ func rebuildOpened(p *profile.Profile, r *FiLiPReport, h Hypothesis) (*profile.P
 	return Rebuild(p, RebuildOptions{Hypothesis: h})
 }
 
-func openSpec(kind, ref string) (*Spec, error) {
+func openSpec(kind, ref string) (*spec.Spec, error) {
 	if kind == SourceWorkload {
-		return BundledSpec(ref)
+		return spec.BundledSpec(ref)
 	}
-	return LoadSpec(ref)
+	return spec.LoadSpec(ref)
 }
 
 // fingerprintVersion starts every hashed stream; change it when what is hashed changes.
@@ -203,11 +205,11 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 	io.WriteString(h, fingerprintVersion+"\x00"+kind+"\x00")
 	switch kind {
 	case SourceWorkload, SourceSpec:
-		spec, err := openSpec(kind, ref)
+		sp, err := openSpec(kind, ref)
 		if err != nil {
 			return "", err
 		}
-		canon, err := json.Marshal(spec)
+		canon, err := json.Marshal(sp)
 		if err != nil {
 			return "", fmt.Errorf("lifetimes: fingerprint %s: %w", ref, err)
 		}

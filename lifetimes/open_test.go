@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/profile"
+
+	"github.com/gctune/gctune/profile/spec"
 )
 
 const tinySpec = `name: tiny
@@ -49,7 +51,7 @@ func writeTemp(t *testing.T, files map[string]string) string {
 }
 
 func TestOpenBundledWorkload(t *testing.T) {
-	bundled := Bundled()
+	bundled := spec.Bundled()
 	require.NotEmpty(t, bundled)
 	name := bundled[0].Name
 	p, info, err := Open(name, OpenOptions{Seed: 3, Resolution: 1e-4})
@@ -108,7 +110,7 @@ func TestOpenErrors(t *testing.T) {
 	_, _, err := Open("foo", OpenOptions{})
 	require.ErrorIs(t, err, ErrUnknownWorkload)
 	var names []string
-	for _, w := range Bundled() {
+	for _, w := range spec.Bundled() {
 		names = append(names, w.Name)
 	}
 	assert.EqualError(t, err, `lifetimes: "foo": not a bundled workload (known: `+strings.Join(names, ", ")+`) nor a file`)
@@ -128,7 +130,7 @@ func TestOpenErrors(t *testing.T) {
 
 	bad := writeTemp(t, map[string]string{"bad.yaml": "name: x\nbogus: 1\n"})
 	_, _, err = Open(filepath.Join(bad, "bad.yaml"), OpenOptions{})
-	assert.ErrorIs(t, err, ErrInvalidSpec)
+	assert.ErrorIs(t, err, spec.ErrInvalidSpec)
 }
 
 func TestFingerprint(t *testing.T) {
@@ -171,7 +173,7 @@ func TestFingerprint(t *testing.T) {
 	_, err = Fingerprint(in("run.csv"), OpenOptions{FiLiPJSONPath: in("none.json")})
 	assert.True(t, errors.Is(err, fs.ErrNotExist))
 
-	bundled := Bundled()
+	bundled := spec.Bundled()
 	require.NotEmpty(t, bundled)
 	w := fp(bundled[0].Name, OpenOptions{Seed: 1})
 	assert.NotEqual(t, w, fp(bundled[0].Name, OpenOptions{Seed: 2}))

@@ -220,7 +220,7 @@ type WorkloadConfig struct {
 	// Seed seeds the generator of bundled workloads and specs. Any value; the same seed gives
 	// the same profile bit for bit.
 	Seed uint64 `mapstructure:"seed" json:"seed"`
-	// Resolution is the generator's resolution (lifetimes.GenerateOptions.Resolution). 0 means
+	// Resolution is the generator's resolution (spec.GenerateOptions.Resolution). 0 means
 	// the spec's own default.
 	Resolution float64 `mapstructure:"resolution" json:"resolution"`
 }

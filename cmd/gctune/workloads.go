@@ -11,6 +11,7 @@ import (
 
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // NewWorkloadsCmd returns `gctune workloads`, the table of bundled workloads.
@@ -55,7 +56,7 @@ type workloadsDoc struct {
 }
 
 func runWorkloads(w io.Writer, o workloadsOptions) error {
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	doc := workloadsDoc{Seed: o.Seed, Resolution: o.Resolution, Workloads: make([]workloadDoc, len(bundled))}
 	errs := make([]error, len(bundled))
 	// Counted by generating each, as the commands that open them do; two at once.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 func TestWorkloadsText(t *testing.T) {
@@ -15,7 +16,7 @@ func TestWorkloadsText(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	require.NotEmpty(t, lines)
 	assert.Regexp(t, `^NAME +RECORDS +DESCRIPTION$`, lines[0])
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	require.Len(t, lines, 1+len(bundled))
 	for i, w := range bundled {
 		assert.True(t, strings.HasPrefix(lines[1+i], w.Name+" "), "line %q names %s", lines[1+i], w.Name)
@@ -36,7 +37,7 @@ func TestWorkloadsText(t *testing.T) {
 func TestWorkloadsJSON(t *testing.T) {
 	var doc workloadsDoc
 	gctuneJSON(t, &doc, "workloads")
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	require.Len(t, doc.Workloads, len(bundled))
 	assert.Equal(t, uint64(1), doc.Seed)
 	for i, w := range bundled {

@@ -8,6 +8,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // Seed is the generation seed of every profile built here, config.yaml's default.
@@ -17,9 +18,9 @@ const Seed = 1
 // with Seed, as workload name.
 func Spec(tb testing.TB, name, specYAML string) objective.Workload {
 	tb.Helper()
-	spec, err := lifetimes.ParseSpec([]byte(specYAML), name+".yaml")
+	sp, err := spec.ParseSpec([]byte(specYAML), name+".yaml")
 	require.NoError(tb, err)
-	p, err := spec.Generate(lifetimes.GenerateOptions{Seed: Seed})
+	p, err := sp.Generate(spec.GenerateOptions{Seed: Seed})
 	require.NoError(tb, err)
 	return objective.Workload{Name: name, Profile: p}
 }
