@@ -11,40 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/profiletest"
 	"github.com/gctune/gctune/profile"
 )
 
-// smallProfile is a hand-built run of 1000 bytes:
-//
-//	class       size    birth death weight  lifetime  notes
-//	Fraction    24      0     10    4       1 %
-//	Array       80      100   1000  1       90 %      alive at end, container
-//	Fraction    24      200   250   2       5 %       exactly the default threshold
-//	ByteString  16      300   349   3       4.9 %
-//	Big         600000  400   900   1       50 %      74,998 slots: direct to old space
-//	Pinned      40      500   500   1       0 %       FlagOldSpace
-//
-// Live bytes: 96 at 0, 0 at 10, 80 at 100, 128 at 200, 80 at 250, 128 at 300, 80 at 349,
-// 600080 from 400 to 900, 80 after.
-func smallProfile(t testing.TB) *profile.Profile {
-	t.Helper()
-	var b profile.Builder
-	frac, arr, str, big, pin := b.Class("Fraction"), b.Class("Array"), b.Class("ByteString"), b.Class("Big"), b.Class("Pinned")
-	// Added out of birth order on purpose: Build sorts.
-	b.Add(str, 16, 300, 349, 3, 0)
-	b.Add(frac, 24, 0, 10, 4, 0)
-	a := b.Add(arr, 80, 100, 1000, 1, profile.FlagAliveAtEnd)
-	b.Add(frac, 24, 200, 250, 2, 0)
-	b.Add(big, 600000, 400, 900, 1, 0)
-	b.Add(pin, 40, 500, 500, 1, profile.FlagOldSpace)
-	b.AddContainer(profile.Container{Record: int32(a), StoresFromBytes: 100, StoresUntilBytes: 900})
-	p, err := b.Build(profile.Meta{Source: "test:small", Profiler: "hand", EndBytes: 1000})
-	require.NoError(t, err)
-	return p
-}
-
 func TestSummarizeSmallProfile(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	s, err := Summarize(p, AnalysisOptions{TopObjects: 3})
 	require.NoError(t, err)
 
@@ -105,7 +77,7 @@ func TestSummarizeSmallProfile(t *testing.T) {
 }
 
 func TestSummarizeThreshold(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	// Just above 5 %: the two Fractions living exactly 5 % drop out.
 	s, err := Summarize(p, AnalysisOptions{LongLivedThreshold: 0.0501})
 	require.NoError(t, err)
@@ -195,7 +167,7 @@ func TestSlotsAndOldSpace(t *testing.T) {
 }
 
 func TestLifetimeHistogramLinear(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	h, err := LifetimeHistogram(p, HistogramOptions{Bins: 10})
 	require.NoError(t, err)
 	assert.Equal(t, LinearScale, h.Scale)
@@ -212,7 +184,7 @@ func TestLifetimeHistogramLinear(t *testing.T) {
 }
 
 func TestLifetimeHistogramLog(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	h, err := LifetimeHistogram(p, HistogramOptions{Bins: 4, Scale: LogScale, LogMin: 1e-3})
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 1e-3, 1e-2, 1e-1, 1}, h.Edges)

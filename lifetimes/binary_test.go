@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/profile"
+
+	"github.com/gctune/gctune/profile/filip"
 )
 
 // binaryTestProfile builds a small profile that uses every part of the format.
@@ -98,13 +100,13 @@ func binaryReferencesProfile(t testing.TB) *profile.Profile {
 func TestBinaryRoundTrip(t *testing.T) {
 	empty, err := (&profile.Builder{}).Build(profile.Meta{Source: "empty"})
 	require.NoError(t, err)
-	filip, _, err := ReadFiLiP("testdata/filip/era-v1.1.csv", FiLiPOptions{})
+	exported, _, err := filip.ReadFiLiP("../profile/filip/testdata/filip/era-v1.1.csv", filip.FiLiPOptions{})
 	require.NoError(t, err)
 	for name, p := range map[string]*profile.Profile{
 		"small":      binaryTestProfile(t),
 		"references": binaryReferencesProfile(t),
 		"empty":      empty,
-		"filip":      filip,
+		"filip":      exported,
 		"synthetic":  syntheticProfile(t, 300_000), // several conversion chunks per column
 	} {
 		t.Run(name, func(t *testing.T) {

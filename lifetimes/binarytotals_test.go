@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/profiletest"
 	"github.com/gctune/gctune/profile"
 )
 
@@ -26,7 +27,7 @@ func TestBinaryImpossibleTotalsRefused(t *testing.T) {
 
 	// A sound profile still loads.
 	buf.Reset()
-	require.NoError(t, WriteBinary(&buf, smallProfile(t)))
+	require.NoError(t, WriteBinary(&buf, profiletest.Small(t)))
 	_, err = ReadBinary(&buf)
 	require.NoError(t, err)
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/gctune/gctune/profile"
 
 	"github.com/gctune/gctune/profile/spec"
+
+	"github.com/gctune/gctune/profile/filip"
 )
 
 // ErrUnknownWorkload is wrapped by the error Open and Fingerprint return for a reference that
@@ -47,7 +49,7 @@ type OpenOptions struct {
 	// Clock, SkipBadRows, FiLiPJSONPath and SamplingRate are passed to ReadFiLiP for .csv
 	// files (FiLiPOptions: Clock, SkipBadRows, JSONPath, SamplingRate: an export without
 	// metadata needs SamplingRate).
-	Clock         Clock
+	Clock         filip.Clock
 	SkipBadRows   bool
 	FiLiPJSONPath string
 	SamplingRate  float64
@@ -56,7 +58,7 @@ type OpenOptions struct {
 	// the large objects the sample missed, HypothesisStored for HypothesisLong with the
 	// pointers a FiLiP export does not record guessed, HypothesisOff to weigh every record by
 	// 1/rate.
-	Rebuild Hypothesis
+	Rebuild filip.Hypothesis
 }
 
 // OpenInfo tells what Open opened.
@@ -69,10 +71,10 @@ type OpenInfo struct {
 	// Workload is the bundled workload's or the spec's name (empty for recorded profiles).
 	Workload string
 	// FiLiP is the reader's report for a FiLiP export, nil otherwise.
-	FiLiP *FiLiPReport
+	FiLiP *filip.FiLiPReport
 	// Rebuild is the report of the rebuild of a sampled FiLiP export (see Rebuild), nil when
 	// none was done (not sampled, not on the bytes clock, or OpenOptions.Rebuild off).
-	Rebuild *RebuildReport
+	Rebuild *filip.RebuildReport
 }
 
 // UnknownWorkloadError is the error for a reference that is neither a bundled workload nor a
@@ -150,7 +152,7 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 			return nil, nil, err
 		}
 	case SourceFiLiP:
-		p, info.FiLiP, err = ReadFiLiP(ref, FiLiPOptions{JSONPath: opts.FiLiPJSONPath, Clock: opts.Clock, SkipBadRows: opts.SkipBadRows,
+		p, info.FiLiP, err = filip.ReadFiLiP(ref, filip.FiLiPOptions{JSONPath: opts.FiLiPJSONPath, Clock: opts.Clock, SkipBadRows: opts.SkipBadRows,
 			SamplingRate: opts.SamplingRate})
 		if err != nil {
 			return nil, nil, err
@@ -168,11 +170,11 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 
 // rebuildOpened rebuilds a sampled export read on the bytes clock. One on the microsecond clock
 // cannot be: the reader has already warned so (filip_convert.go), and it is kept as read.
-func rebuildOpened(p *profile.Profile, r *FiLiPReport, h Hypothesis) (*profile.Profile, *RebuildReport, error) {
-	if p.Meta.SamplingRate >= 1 || h == HypothesisOff || r.Clock != ClockBytes {
+func rebuildOpened(p *profile.Profile, r *filip.FiLiPReport, h filip.Hypothesis) (*profile.Profile, *filip.RebuildReport, error) {
+	if p.Meta.SamplingRate >= 1 || h == filip.HypothesisOff || r.Clock != filip.ClockBytes {
 		return p, nil, nil
 	}
-	return Rebuild(p, RebuildOptions{Hypothesis: h})
+	return filip.Rebuild(p, filip.RebuildOptions{Hypothesis: h})
 }
 
 func openSpec(kind, ref string) (*spec.Spec, error) {
@@ -222,13 +224,13 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 		}
 		jsonPath := opts.FiLiPJSONPath
 		if jsonPath == "" {
-			jsonPath = strings.TrimSuffix(ref, filepath.Ext(ref)) + ".json"
+			jsonPath = filip.DefaultFiLiPJSONPath(ref)
 		}
 		switch err := hashFile(h, jsonPath); {
 		case err == nil:
 		case opts.FiLiPJSONPath == "" && errors.Is(err, fs.ErrNotExist):
 			if opts.SamplingRate == 0 {
-				return "", &unknownRateError{csv: ref, why: "no metadata " + jsonPath}
+				return "", filip.NoMetadataError(ref, jsonPath)
 			}
 			writeUint64(h, math.MaxUint64) // no metadata
 		default:

@@ -1,6 +1,7 @@
 package lifetimes
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -11,9 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/profiletest"
 	"github.com/gctune/gctune/profile"
 
 	"github.com/gctune/gctune/profile/spec"
+
+	"github.com/gctune/gctune/profile/filip"
 )
 
 const tinySpec = `name: tiny
@@ -94,13 +98,13 @@ func TestOpenFiLiP(t *testing.T) {
 	assert.Equal(t, 3, info.FiLiP.Rows)
 	assert.Equal(t, 3, p.Len())
 
-	_, info, err = Open(path, OpenOptions{Clock: ClockMicros, FiLiPJSONPath: filepath.Join(dir, "meta.json")})
+	_, info, err = Open(path, OpenOptions{Clock: filip.ClockMicros, FiLiPJSONPath: filepath.Join(dir, "meta.json")})
 	require.NoError(t, err)
-	assert.Equal(t, ClockMicros, info.FiLiP.Clock)
+	assert.Equal(t, filip.ClockMicros, info.FiLiP.Clock)
 
 	bad := filepath.Join(dir, "bad.csv")
 	_, _, err = Open(bad, OpenOptions{})
-	assert.ErrorIs(t, err, ErrBadRow)
+	assert.ErrorIs(t, err, filip.ErrBadRow)
 	_, info, err = Open(bad, OpenOptions{SkipBadRows: true})
 	require.NoError(t, err)
 	assert.Equal(t, 1, info.FiLiP.SkippedRows)
@@ -155,7 +159,7 @@ func TestFingerprint(t *testing.T) {
 	base := fp(in("a.yaml"), OpenOptions{Seed: 1})
 	assert.Equal(t, base, fp(in("a.yaml"), OpenOptions{Seed: 1}), "deterministic")
 	assert.Equal(t, base, fp(in("b.yaml"), OpenOptions{Seed: 1}), "comments do not count")
-	assert.Equal(t, base, fp(in("a.yaml"), OpenOptions{Seed: 1, Clock: ClockMicros}), "FiLiP options do not count")
+	assert.Equal(t, base, fp(in("a.yaml"), OpenOptions{Seed: 1, Clock: filip.ClockMicros}), "FiLiP options do not count")
 	assert.NotEqual(t, base, fp(in("c.yaml"), OpenOptions{Seed: 1}), "content counts")
 	assert.NotEqual(t, base, fp(in("a.yaml"), OpenOptions{Seed: 2}), "seed counts")
 	assert.NotEqual(t, base, fp(in("a.yaml"), OpenOptions{Seed: 1, Resolution: 0.5}), "resolution counts")
@@ -166,8 +170,8 @@ func TestFingerprint(t *testing.T) {
 	assert.NotEqual(t, csv, fp(in("solo.csv"), OpenOptions{SamplingRate: 1}), "missing metadata counts")
 	assert.NotEqual(t, fp(in("solo.csv"), OpenOptions{SamplingRate: 1}), fp(in("solo.csv"), OpenOptions{SamplingRate: 0.01}), "the given rate counts")
 	_, err := Fingerprint(in("solo.csv"), OpenOptions{})
-	assert.ErrorIs(t, err, ErrUnknownSamplingRate, "an export without metadata needs the rate")
-	assert.NotEqual(t, csv, fp(in("run.csv"), OpenOptions{Clock: ClockMicros}), "the clock counts")
+	assert.ErrorIs(t, err, filip.ErrUnknownSamplingRate, "an export without metadata needs the rate")
+	assert.NotEqual(t, csv, fp(in("run.csv"), OpenOptions{Clock: filip.ClockMicros}), "the clock counts")
 	assert.NotEqual(t, csv, fp(in("run.csv"), OpenOptions{SkipBadRows: true}), "skipping counts")
 	assert.Equal(t, fp(in("run2.csv"), OpenOptions{}), fp(in("run.csv"), OpenOptions{FiLiPJSONPath: in("run2.json")}))
 	_, err = Fingerprint(in("run.csv"), OpenOptions{FiLiPJSONPath: in("none.json")})
@@ -182,7 +186,7 @@ func TestFingerprint(t *testing.T) {
 func TestOpenGCProf(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "small.gcprof")
-	want := smallProfile(t)
+	want := profiletest.Small(t)
 	require.NoError(t, SaveProfile(path, want))
 	p, info, err := Open(path, OpenOptions{Seed: 5})
 	require.NoError(t, err)
@@ -211,32 +215,32 @@ func TestOpenGCProf(t *testing.T) {
 // a report), not with HypothesisOff, and warns instead on the microsecond clock.
 func TestOpenRebuildsSampledBytesExports(t *testing.T) {
 	dir := t.TempDir()
-	p := largeTestProfile(t, 20_000, map[int]uint32{5000: 8 << 20, 12000: 3 << 20}, 11)
-	csv, meta, _ := writeSample(t, p, SampleOptions{Every: 100, Phase: 4, OverheadBytes: DefaultSampleOverheadBytes})
+	p := profiletest.WithLarge(t, 20_000, map[int]uint32{5000: 8 << 20, 12000: 3 << 20}, 11)
+	csv, meta, _ := writeSample(t, p, filip.SampleOptions{Every: 100, Phase: 4, OverheadBytes: filip.DefaultSampleOverheadBytes})
 	path := filepath.Join(dir, "run.csv")
 	require.NoError(t, os.WriteFile(path, []byte(csv), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), []byte(meta), 0o644))
 
-	q, info, err := Open(path, OpenOptions{Clock: ClockBytes})
+	q, info, err := Open(path, OpenOptions{Clock: filip.ClockBytes})
 	require.NoError(t, err)
 	require.NotNil(t, info.Rebuild)
 	assert.Equal(t, 2, info.Rebuild.InferredLarge+info.Rebuild.SampledLarge)
 	assert.Contains(t, info.Rebuild.String(), "rebuilt from 1/100 sampling")
 	assert.Equal(t, q.Len(), info.FiLiP.Rows+info.Rebuild.InferredLarge)
 
-	raw, info, err := Open(path, OpenOptions{Clock: ClockBytes, Rebuild: HypothesisOff})
+	raw, info, err := Open(path, OpenOptions{Clock: filip.ClockBytes, Rebuild: filip.HypothesisOff})
 	require.NoError(t, err)
 	assert.Nil(t, info.Rebuild)
 	assert.Equal(t, info.FiLiP.Rows, raw.Len())
 
-	a, err := Fingerprint(path, OpenOptions{Clock: ClockBytes})
+	a, err := Fingerprint(path, OpenOptions{Clock: filip.ClockBytes})
 	require.NoError(t, err)
-	b, err := Fingerprint(path, OpenOptions{Clock: ClockBytes, Rebuild: HypothesisLong})
+	b, err := Fingerprint(path, OpenOptions{Clock: filip.ClockBytes, Rebuild: filip.HypothesisLong})
 	require.NoError(t, err)
 	assert.NotEqual(t, a, b, "the rebuild mode changes the profile: it must change the fingerprint")
 
 	// The same export on the microsecond clock: not rebuilt, and said so.
-	_, info, err = Open(path, OpenOptions{Clock: ClockMicros})
+	_, info, err = Open(path, OpenOptions{Clock: filip.ClockMicros})
 	require.NoError(t, err)
 	assert.Nil(t, info.Rebuild)
 	warned := false
@@ -244,4 +248,15 @@ func TestOpenRebuildsSampledBytesExports(t *testing.T) {
 		warned = warned || strings.Contains(w, "cannot be rebuilt")
 	}
 	assert.True(t, warned, "warnings: %q", info.FiLiP.Warnings)
+}
+
+// writeSample writes p as a sampled FiLiP export and returns its CSV and metadata.
+func writeSample(t testing.TB, p *profile.Profile, opts filip.SampleOptions) (string, string, filip.SampleReport) {
+	t.Helper()
+	var c, m bytes.Buffer
+	rep, err := filip.WriteFiLiPSample(p, &c, &m, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.String(), m.String(), rep
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/uncertainty"
@@ -100,11 +101,11 @@ type workloadRef struct {
 
 // name is the workload's name in the objective and in what commands print: its reference,
 // and for a sampled export searched under a hypothesis on the large objects the sample missed
-// (lifetimes.Hypothesis), that hypothesis in words (studies made before `stored` used
+// (filip.Hypothesis), that hypothesis in words (studies made before `stored` used
 // `long`). The estimate (auto) is marked only beside another hypothesis of the same file:
 // workloadNames.
 func (w workloadRef) name() string {
-	if h := hypothesisWords(w.Rebuild); h != "" && w.Rebuild != lifetimes.HypothesisAuto.String() {
+	if h := hypothesisWords(w.Rebuild); h != "" && w.Rebuild != filip.HypothesisAuto.String() {
 		return w.Ref + ", " + h
 	}
 	return w.Ref
@@ -114,11 +115,11 @@ func (w workloadRef) name() string {
 // sampled export missed ("" for none).
 func hypothesisWords(rebuild string) string {
 	switch rebuild {
-	case lifetimes.HypothesisAuto.String():
+	case filip.HypothesisAuto.String():
 		return "if the large objects the sample missed live as estimated from the sample"
-	case lifetimes.HypothesisStored.String():
+	case filip.HypothesisStored.String():
 		return "if the large objects the sample missed live to the end and hold the long-lived small objects"
-	case lifetimes.HypothesisLong.String():
+	case filip.HypothesisLong.String():
 		return "if the large objects the sample missed live to the end"
 	}
 	return ""
@@ -130,7 +131,7 @@ func workloadNames(ws []workloadRef) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.name()
-		if w.Rebuild != lifetimes.HypothesisAuto.String() {
+		if w.Rebuild != filip.HypothesisAuto.String() {
 			continue
 		}
 		for _, o := range ws {
@@ -147,11 +148,11 @@ func workloadNames(ws []workloadRef) []string {
 const maxStoredSpec = 256 << 10
 
 func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
-	clock, err := lifetimes.ParseClock(w.Clock)
+	clock, err := filip.ParseClock(w.Clock)
 	if err != nil {
 		return lifetimes.OpenOptions{}, err
 	}
-	rebuild, err := lifetimes.ParseHypothesis(w.Rebuild)
+	rebuild, err := filip.ParseHypothesis(w.Rebuild)
 	if err != nil {
 		return lifetimes.OpenOptions{}, err
 	}
@@ -223,7 +224,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 			continue
 		}
 		lw.notes = append(lw.notes, fmt.Sprintf("%s: %s", ref, r))
-		if rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
+		if rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
 			continue
 		}
 		// The unsampled large objects' lifetimes are not in the export, nor what points to
@@ -231,7 +232,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		// end and receiving the long-lived small objects (remembered-set scans), as two
 		// workloads.
 		other := opts
-		other.Rebuild = lifetimes.HypothesisStored
+		other.Rebuild = filip.HypothesisStored
 		p, info, err = lifetimes.Open(ref, other)
 		if err != nil {
 			return nil, asUsage(err)
@@ -244,8 +245,8 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 			agg = "the mean of their slowdowns"
 		}
 		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by %s: %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
-			ref, r.InferredLarge, agg, hypothesisWords(lifetimes.HypothesisAuto.String()), unnest(r.Hypothesis),
-			hypothesisWords(lifetimes.HypothesisStored.String()), storedSummary(info.Rebuild)))
+			ref, r.InferredLarge, agg, hypothesisWords(filip.HypothesisAuto.String()), unnest(r.Hypothesis),
+			hypothesisWords(filip.HypothesisStored.String()), storedSummary(info.Rebuild)))
 	}
 	for i, n := range workloadNames(lw.refs) {
 		lw.workloads[i].Name = n
@@ -305,7 +306,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
 			if ro.clock != "" && ro.clock != "auto" && w.Kind == lifetimes.SourceFiLiP {
-				if opts.Clock, err = lifetimes.ParseClock(ro.clock); err != nil {
+				if opts.Clock, err = filip.ParseClock(ro.clock); err != nil {
 					return nil, asUsage(err)
 				}
 			}
@@ -457,7 +458,7 @@ func unnest(s string) string {
 }
 
 // storedSummary says what the stored hypothesis assumed, for the note beside a study.
-func storedSummary(r *lifetimes.RebuildReport) string {
+func storedSummary(r *filip.RebuildReport) string {
 	if r == nil || r.Containers == 0 {
 		return "no container: the sampled large objects hold no pointers"
 	}

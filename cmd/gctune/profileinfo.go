@@ -12,6 +12,7 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
 )
 
 // addClockFlag adds --clock, bound to lifetimes.clock: every command that reads a profile takes
@@ -64,7 +65,7 @@ const profiledByFiLiP = "FiLiP metadata (totalScavenges, totalFullGCs): the prof
 
 // newProfileInfo describes an opened profile.
 func newProfileInfo(info *lifetimes.OpenInfo, p *profile.Profile) profileInfoDoc {
-	d := profileInfoDoc{Ref: info.Ref, Kind: info.Kind, Clock: lifetimes.ClockBytes.String(), SamplingRate: p.Meta.SamplingRate}
+	d := profileInfoDoc{Ref: info.Ref, Kind: info.Kind, Clock: filip.ClockBytes.String(), SamplingRate: p.Meta.SamplingRate}
 	switch info.Kind {
 	case lifetimes.SourceWorkload, lifetimes.SourceSpec:
 		d.ClockReason = "generated on the bytes clock"

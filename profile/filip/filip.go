@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"errors"
@@ -214,7 +214,7 @@ func ReadFiLiP(csvPath string, opts FiLiPOptions) (*profile.Profile, *FiLiPRepor
 	}
 	jsonPath, explicit := opts.JSONPath, opts.JSONPath != ""
 	if !explicit {
-		jsonPath = defaultFiLiPJSONPath(csvPath)
+		jsonPath = DefaultFiLiPJSONPath(csvPath)
 	}
 	var meta io.Reader
 	jf, err := os.Open(jsonPath)
@@ -237,7 +237,7 @@ func ReadFiLiP(csvPath string, opts FiLiPOptions) (*profile.Profile, *FiLiPRepor
 func ReadFiLiPFrom(csv io.Reader, csvName string, meta io.Reader, opts FiLiPOptions) (*profile.Profile, *FiLiPReport, error) {
 	jsonName := opts.JSONPath
 	if jsonName == "" {
-		jsonName = defaultFiLiPJSONPath(csvName)
+		jsonName = DefaultFiLiPJSONPath(csvName)
 	}
 	var sizeHint int64 = -1
 	if l, ok := csv.(interface{ Len() int }); ok {
@@ -246,7 +246,9 @@ func ReadFiLiPFrom(csv io.Reader, csvName string, meta io.Reader, opts FiLiPOpti
 	return readFiLiP(filipSource{seq: csv, size: sizeHint}, csvName, meta, jsonName, opts, filipTuning{})
 }
 
-func defaultFiLiPJSONPath(csvPath string) string {
+// DefaultFiLiPJSONPath is where ReadFiLiP looks for an export's metadata unless
+// FiLiPOptions.JSONPath says: beside the CSV, its extension replaced by .json.
+func DefaultFiLiPJSONPath(csvPath string) string {
 	return strings.TrimSuffix(csvPath, filepath.Ext(csvPath)) + ".json"
 }
 

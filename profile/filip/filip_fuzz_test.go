@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // Interesting inputs it found are kept in testdata/fuzz/FuzzReadFiLiP.
 func FuzzReadFiLiP(f *testing.F) {
 	for i, csv := range readTestdata(f, "filip", "*.csv") {
-		meta, _ := os.ReadFile(defaultFiLiPJSONPath(csv.path)) // none: nil
+		meta, _ := os.ReadFile(DefaultFiLiPJSONPath(csv.path)) // none: nil
 		f.Add(csv.data, meta, uint8(i%3), i%2 == 0)
 	}
 	f.Add([]byte(filipHeader8+"\n3912345678901234,24,3912345678900000,A,0,0,m,1\n"), []byte(`{"samplingRate":0.01}`), uint8(0), false)

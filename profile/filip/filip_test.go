@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"bytes"
@@ -328,7 +328,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			var meta *bytes.Reader
 			jsonPath := tt.opts.JSONPath
 			if jsonPath == "" {
-				jsonPath = defaultFiLiPJSONPath(path)
+				jsonPath = DefaultFiLiPJSONPath(path)
 			}
 			if j, err := os.ReadFile(jsonPath); err == nil {
 				meta = bytes.NewReader(j)
@@ -725,7 +725,7 @@ func TestReadFiLiPFastAndSlowRowsAgree(t *testing.T) {
 	writeSyntheticFiLiP(t, path, 20000, 3)
 	csv, err := os.ReadFile(path)
 	require.NoError(t, err)
-	meta, err := os.ReadFile(defaultFiLiPJSONPath(path))
+	meta, err := os.ReadFile(DefaultFiLiPJSONPath(path))
 	require.NoError(t, err)
 	fast, fastRep, err := readFiLiP(filipSource{seq: bytes.NewReader(csv), size: -1}, path, bytes.NewReader(meta), "m.json", FiLiPOptions{}, filipTuning{})
 	require.NoError(t, err)
@@ -817,7 +817,7 @@ func TestReadFiLiPParallel(t *testing.T) {
 	} {
 		csv, err := os.ReadFile(tt.csv)
 		require.NoError(t, err)
-		meta, _ := os.ReadFile(defaultFiLiPJSONPath(tt.csv))
+		meta, _ := os.ReadFile(DefaultFiLiPJSONPath(tt.csv))
 		read := func(src filipSource, tune filipTuning) (*profile.Profile, *FiLiPReport, error) {
 			if meta == nil {
 				return readFiLiP(src, tt.csv, nil, "m.json", tt.opts, tune)

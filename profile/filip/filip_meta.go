@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"bytes"
@@ -57,6 +57,14 @@ func (e *unknownRateError) Error() string {
 
 // Unwrap returns ErrUnknownSamplingRate.
 func (e *unknownRateError) Unwrap() error { return ErrUnknownSamplingRate }
+
+// NoMetadataError is the error ReadFiLiP returns for the export csvPath when its metadata
+// jsonPath does not exist and no sampling rate was given (FiLiPOptions.SamplingRate), for a
+// caller that finds so without reading the export (Fingerprint). It wraps
+// ErrUnknownSamplingRate.
+func NoMetadataError(csvPath, jsonPath string) error {
+	return &unknownRateError{csv: csvPath, why: "no metadata " + jsonPath}
+}
 
 // maxMetaTime bounds totalExecutionTime: 10^18 bytes allocated (an exabyte) or microseconds
 // (31,700 years). A larger value is not a run's.

@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"bytes"
@@ -7,47 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/profiletest"
 	"github.com/gctune/gctune/profile"
 
 	"github.com/gctune/gctune/profile/spec"
 )
-
-// denseProfile builds a profile of weight-1 records born back to back (each at the total of the
-// sizes before it, as the generator does), with sizes from size(i) and lifetimes from life(i)
-// (negative: alive at the end).
-func denseProfile(t testing.TB, n int, size func(i int) uint32, life func(i int) int64) *profile.Profile {
-	t.Helper()
-	var b profile.Builder
-	classes := []uint32{b.Class("Array"), b.Class("ByteString"), b.Class("Foo class")}
-	var clock uint64
-	type pending struct {
-		idx  int
-		life int64
-	}
-	var end uint64
-	births := make([]uint64, n)
-	sizes := make([]uint32, n)
-	for i := range n {
-		births[i] = clock
-		sizes[i] = size(i)
-		clock += uint64(sizes[i])
-	}
-	end = clock + 1000
-	for i := range n {
-		l := life(i)
-		death, flags := end, profile.FlagAliveAtEnd
-		if l >= 0 {
-			death, flags = min(births[i]+uint64(l), end-500), 0
-			death = max(death, births[i])
-		}
-		b.Add(classes[i%len(classes)], sizes[i], births[i], death, 1, flags)
-	}
-	p, err := b.Build(profile.Meta{Source: "test", EndBytes: end, SamplingRate: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func writeSample(t testing.TB, p *profile.Profile, opts SampleOptions) (string, string, SampleReport) {
 	t.Helper()
@@ -61,7 +25,7 @@ func writeSample(t testing.TB, p *profile.Profile, opts SampleOptions) (string, 
 
 func TestWriteFiLiPSampleRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	p := denseProfile(t, 500, func(i int) uint32 { return 16 + 8*uint32(rng.IntN(40)) }, func(i int) int64 {
+	p := profiletest.Dense(t, 500, func(i int) uint32 { return 16 + 8*uint32(rng.IntN(40)) }, func(i int) int64 {
 		if i%10 == 0 {
 			return -1
 		}
@@ -103,7 +67,7 @@ func TestWriteFiLiPSampleRoundTrip(t *testing.T) {
 
 func TestWriteFiLiPSampleCounterPhase(t *testing.T) {
 	// Sizes encode the record: 16 + 8i.
-	p := denseProfile(t, 1000, func(i int) uint32 { return 16 + 8*uint32(i) }, func(int) int64 { return 10 })
+	p := profiletest.Dense(t, 1000, func(i int) uint32 { return 16 + 8*uint32(i) }, func(int) int64 { return 10 })
 	for _, phase := range []uint64{0, 3, 6} {
 		csv, meta, rep := writeSample(t, p, SampleOptions{Every: 7, Phase: phase, OverheadBytes: 1064})
 		rows := strings.Split(strings.TrimSpace(csv), "\n")[1:]

@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"math"
@@ -6,25 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/profiletest"
 	"github.com/gctune/gctune/profile"
 )
-
-// largeTestProfile is a dense profile of small objects (16-400 bytes, seeded) with a large one
-// (1-20 MiB) every ~every-th position in wanted, and those positions.
-func largeTestProfile(t testing.TB, n int, large map[int]uint32, seed uint64) *profile.Profile {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	return denseProfile(t, n, func(i int) uint32 {
-		if s, ok := large[i]; ok {
-			return s
-		}
-		return 16 + 8*uint32(rng.IntN(48))
-	}, func(i int) int64 {
-		if _, ok := large[i]; ok {
-			return 3 << 20
-		}
-		return int64(rng.IntN(1 << 16))
-	})
-}
 
 // sampledAndRebuilt samples p at 1/every (phase, default profiler overhead), reads the export
 // back on the bytes clock and rebuilds it.
@@ -58,7 +42,7 @@ func TestRebuildRecoversLargeObjects(t *testing.T) {
 			largeBytes += uint64(s)
 		}
 	}
-	p := largeTestProfile(t, n, large, 7)
+	p := profiletest.WithLarge(t, n, large, 7)
 	q, r, rep := sampledAndRebuilt(t, p, every, 13, HypothesisAuto)
 
 	// Multiplying counts a sampled large object 100 times and misses the others.
@@ -126,7 +110,7 @@ func TestRebuildSampledLargeCountedOnce(t *testing.T) {
 		large[k*100+13] = 4 << 20
 		largeBytes += 4 << 20
 	}
-	p := largeTestProfile(t, 20_000, large, 8)
+	p := profiletest.WithLarge(t, 20_000, large, 8)
 	q, r, rep := sampledAndRebuilt(t, p, 100, 13, HypothesisAuto)
 	if rep.SampledLarge != 40 || rep.InferredLarge != 0 {
 		t.Errorf("%d sampled, %d inferred large objects; want 40 sampled, 0 inferred", rep.SampledLarge, rep.InferredLarge)
@@ -149,7 +133,7 @@ func TestRebuildSampledLargeCountedOnce(t *testing.T) {
 
 func TestRebuildHypotheses(t *testing.T) {
 	large := map[int]uint32{5013: 8 << 20, 9050: 6 << 20}
-	p := largeTestProfile(t, 20_000, large, 9)
+	p := profiletest.WithLarge(t, 20_000, large, 9)
 	lifeOfInferred := func(h Hypothesis) (alive bool, life uint64) {
 		_, r, rep := sampledAndRebuilt(t, p, 100, 0, h)
 		if rep.InferredLarge != 2 {
@@ -179,7 +163,7 @@ func TestRebuildHypotheses(t *testing.T) {
 // Array, ByteString or "Foo class" by i mod 3.
 func storedTestProfile(t testing.TB, large map[int]uint32) *profile.Profile {
 	rng := rand.New(rand.NewPCG(11, 12))
-	return denseProfile(t, 20_000, func(i int) uint32 {
+	return profiletest.Dense(t, 20_000, func(i int) uint32 {
 		if s, ok := large[i]; ok {
 			return s
 		}
@@ -260,7 +244,7 @@ func TestRebuildStoredTrustsSampledByteObjects(t *testing.T) {
 
 func TestRebuildDeterministicAndNoOps(t *testing.T) {
 	large := map[int]uint32{3000: 2 << 20, 7000: 9 << 20}
-	p := largeTestProfile(t, 20_000, large, 10)
+	p := profiletest.WithLarge(t, 20_000, large, 10)
 	_, a, _ := sampledAndRebuilt(t, p, 100, 3, HypothesisAuto)
 	_, b, _ := sampledAndRebuilt(t, p, 100, 3, HypothesisAuto)
 	if a.Len() != b.Len() {

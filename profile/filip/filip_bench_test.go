@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"bufio"
@@ -104,7 +104,7 @@ func writeSyntheticFiLiP(tb testing.TB, path string, rows int, seed uint64) {
 		tb.Fatal(err)
 	}
 	meta := fmt.Sprintf("{\n\t\"totalScavenges\" : 266,\n\t\"profiler\" : \"FiLiP\",\n\t\"samplingRate\" : 0.01,\n\t\"totalExecutionTime\" : %d,\n\t\"profiledCode\" : \"[ DataFrame readFromCsv: 'big.csv' ]\",\n\t\"totalFullGCs\" : 18\n}", end-(1<<20))
-	if err := os.WriteFile(defaultFiLiPJSONPath(path), []byte(meta), 0o644); err != nil {
+	if err := os.WriteFile(DefaultFiLiPJSONPath(path), []byte(meta), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package lifetimes
+package filip
 
 import (
 	"fmt"
