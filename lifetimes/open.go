@@ -21,6 +21,8 @@ import (
 	"github.com/gctune/gctune/profile/spec"
 
 	"github.com/gctune/gctune/profile/filip"
+
+	"github.com/gctune/gctune/profile/gcprof"
 )
 
 // ErrUnknownWorkload is wrapped by the error Open and Fingerprint return for a reference that
@@ -161,7 +163,7 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 			return nil, nil, err
 		}
 	case SourceGCProf:
-		if p, err = LoadProfile(ref); err != nil {
+		if p, err = gcprof.LoadProfile(ref); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/gctune/gctune/profile/spec"
 
 	"github.com/gctune/gctune/profile/filip"
+
+	"github.com/gctune/gctune/profile/gcprof"
 )
 
 const tinySpec = `name: tiny
@@ -187,7 +189,7 @@ func TestOpenGCProf(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "small.gcprof")
 	want := profiletest.Small(t)
-	require.NoError(t, SaveProfile(path, want))
+	require.NoError(t, gcprof.SaveProfile(path, want))
 	p, info, err := Open(path, OpenOptions{Seed: 5})
 	require.NoError(t, err)
 	assert.Equal(t, &OpenInfo{Kind: SourceGCProf, Ref: path, Path: path}, info)
@@ -205,7 +207,7 @@ func TestOpenGCProf(t *testing.T) {
 	b.Add(b.Class("X"), 16, 0, 1, 1, 0)
 	q, err := b.Build(profile.Meta{EndBytes: 1})
 	require.NoError(t, err)
-	require.NoError(t, SaveProfile(other, q))
+	require.NoError(t, gcprof.SaveProfile(other, q))
 	fp3, err := Fingerprint(other, OpenOptions{})
 	require.NoError(t, err)
 	assert.NotEqual(t, fp1, fp3)

@@ -1,4 +1,4 @@
-package lifetimes
+package gcprof
 
 import (
 	"bytes"

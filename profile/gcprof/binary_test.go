@@ -1,4 +1,4 @@
-package lifetimes
+package gcprof
 
 import (
 	"bytes"
@@ -100,7 +100,7 @@ func binaryReferencesProfile(t testing.TB) *profile.Profile {
 func TestBinaryRoundTrip(t *testing.T) {
 	empty, err := (&profile.Builder{}).Build(profile.Meta{Source: "empty"})
 	require.NoError(t, err)
-	exported, _, err := filip.ReadFiLiP("../profile/filip/testdata/filip/era-v1.1.csv", filip.FiLiPOptions{})
+	exported, _, err := filip.ReadFiLiP("../filip/testdata/filip/era-v1.1.csv", filip.FiLiPOptions{})
 	require.NoError(t, err)
 	for name, p := range map[string]*profile.Profile{
 		"small":      binaryTestProfile(t),
