@@ -16,6 +16,7 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 )
 
 // NewLifetimesCmd returns `gctune lifetimes WORKLOAD|PROFILE`, the lifetime analysis of a
@@ -84,7 +85,7 @@ type lifetimesOptions struct {
 	Ctx context.Context
 	// Ref is the workload name or profile file.
 	Ref      string
-	Open     lifetimes.OpenOptions
+	Open     source.OpenOptions
 	Analysis lifetimes.AnalysisOptions
 	// Bins is the number of histogram bins; Scale the binning shown in text and in the plot
 	// (the JSON document has both).
@@ -201,9 +202,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	return printLifetimes(w, &doc, shown, o)
 }
 
-func newInputDoc(info *lifetimes.OpenInfo, o lifetimes.OpenOptions) inputDoc {
+func newInputDoc(info *source.OpenInfo, o source.OpenOptions) inputDoc {
 	d := inputDoc{Kind: info.Kind, Ref: info.Ref, Path: info.Path, Workload: info.Workload, Rebuild: info.Rebuild}
-	if info.Kind == lifetimes.SourceWorkload || info.Kind == lifetimes.SourceSpec {
+	if info.Kind == source.SourceWorkload || info.Kind == source.SourceSpec {
 		seed, res := o.Seed, o.Resolution
 		d.Seed, d.Resolution = &seed, &res
 	}
@@ -222,7 +223,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	// Where the profile came from.
 	in := doc.Input
 	switch in.Kind {
-	case lifetimes.SourceWorkload, lifetimes.SourceSpec:
+	case source.SourceWorkload, source.SourceSpec:
 		res := "the spec's resolution"
 		if *in.Resolution != 0 {
 			res = fmt.Sprintf("resolution %g", *in.Resolution)

@@ -7,6 +7,7 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 )
 
 // storedHypothesisDoc is what `lifetimes` says of the second hypothesis optimize searches a
@@ -22,7 +23,7 @@ type storedHypothesisDoc struct {
 // storedHypothesis opens the profile again under the stored hypothesis when optimize would
 // (a sampled export rebuilt in auto mode with large objects inferred: openWorkloads), and
 // summarises its containers; nil otherwise.
-func storedHypothesis(o lifetimesOptions, info *lifetimes.OpenInfo) (*storedHypothesisDoc, error) {
+func storedHypothesis(o lifetimesOptions, info *source.OpenInfo) (*storedHypothesisDoc, error) {
 	r := info.Rebuild
 	if r == nil || o.Open.Rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
 		return nil, nil

@@ -18,6 +18,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/uncertainty"
@@ -62,7 +63,7 @@ func (sp *studyProblem) checkClockFlag(clock string) error {
 		return nil
 	}
 	for _, w := range sp.Workloads {
-		if w.Kind == lifetimes.SourceFiLiP && w.Clock != clock {
+		if w.Kind == source.SourceFiLiP && w.Clock != clock {
 			return usageErrorf("--clock %s: study reads workload %q with --clock %s, and its trials were simulated so; create a new study to read it on another clock", clock, w.Ref, w.Clock)
 		}
 	}
@@ -147,16 +148,16 @@ func workloadNames(ws []workloadRef) []string {
 // maxStoredSpec bounds the spec text a study stores (specs are a few kB).
 const maxStoredSpec = 256 << 10
 
-func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
+func (w workloadRef) openOptions() (source.OpenOptions, error) {
 	clock, err := filip.ParseClock(w.Clock)
 	if err != nil {
-		return lifetimes.OpenOptions{}, err
+		return source.OpenOptions{}, err
 	}
 	rebuild, err := filip.ParseHypothesis(w.Rebuild)
 	if err != nil {
-		return lifetimes.OpenOptions{}, err
+		return source.OpenOptions{}, err
 	}
-	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
+	return source.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
 		FiLiPJSONPath: w.Meta, SamplingRate: w.SamplingRate}, nil
 }
 
@@ -182,8 +183,8 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	}
 	rebuild := opts.Rebuild
 	lw := &loadedWorkloads{}
-	add := func(ref string, opts lifetimes.OpenOptions, p *profile.Profile, info *lifetimes.OpenInfo) error {
-		fp, err := lifetimes.Fingerprint(ref, opts)
+	add := func(ref string, opts source.OpenOptions, p *profile.Profile, info *source.OpenInfo) error {
+		fp, err := source.Fingerprint(ref, opts)
 		if err != nil {
 			return asUsage(err)
 		}
@@ -193,11 +194,11 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		}
 		wr := workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
-		if info.Kind == lifetimes.SourceFiLiP {
+		if info.Kind == source.SourceFiLiP {
 			wr.Rebuild = opts.Rebuild.String()
 			wr.Meta, wr.SamplingRate = opts.FiLiPJSONPath, opts.SamplingRate
 		}
-		if info.Kind == lifetimes.SourceSpec {
+		if info.Kind == source.SourceSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
 				wr.Spec = string(text)
 			}
@@ -212,7 +213,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		if err := refuseStreamProfile(ref, opts); err != nil {
 			return nil, err
 		}
-		p, info, err := lifetimes.Open(ref, opts)
+		p, info, err := source.Open(ref, opts)
 		if err != nil {
 			return nil, asUsage(err)
 		}
@@ -233,7 +234,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		// workloads.
 		other := opts
 		other.Rebuild = filip.HypothesisStored
-		p, info, err = lifetimes.Open(ref, other)
+		p, info, err = source.Open(ref, other)
 		if err != nil {
 			return nil, asUsage(err)
 		}
@@ -289,7 +290,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 		}
 		p, err := func() (*profile.Profile, error) {
 			defer cleanup()
-			fp, err := lifetimes.Fingerprint(path, opts)
+			fp, err := source.Fingerprint(path, opts)
 			if err != nil {
 				if ro.worker {
 					return nil, asUsage(fmt.Errorf("workload %q of the study: %w (a worker needs the same file at the same path)", w.Ref, err))
@@ -305,18 +306,18 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			case !ro.force:
 				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
-			if ro.clock != "" && ro.clock != "auto" && w.Kind == lifetimes.SourceFiLiP {
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.SourceFiLiP {
 				if opts.Clock, err = filip.ParseClock(ro.clock); err != nil {
 					return nil, asUsage(err)
 				}
 			}
-			p, info, err := lifetimes.Open(path, opts)
+			p, info, err := source.Open(path, opts)
 			if err != nil {
 				return nil, asUsage(err)
 			}
 			d := newProfileInfo(info, p)
 			d.Ref = w.Ref
-			if ro.clock != "" && ro.clock != "auto" && w.Kind == lifetimes.SourceFiLiP && ro.clock != w.Clock {
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.SourceFiLiP && ro.clock != w.Clock {
 				d.ClockReason += fmt.Sprintf("; the study read it with --clock %s", w.Clock)
 				d.Line = formatProfileLine(d)
 			}
@@ -345,7 +346,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 // missing (cleanup removes it).
 func (w workloadRef) source(preferStored bool) (path string, cleanup func(), err error) {
 	cleanup = func() {}
-	if w.Kind != lifetimes.SourceSpec || w.Spec == "" {
+	if w.Kind != source.SourceSpec || w.Spec == "" {
 		return w.Ref, cleanup, nil
 	}
 	if !preferStored {
@@ -358,7 +359,7 @@ func (w workloadRef) source(preferStored bool) (path string, cleanup func(), err
 		return "", cleanup, err
 	}
 	cleanup = func() { _ = os.RemoveAll(dir) }
-	// The same base name: its extension tells lifetimes.Open that it is a spec.
+	// The same base name: its extension tells source.Open that it is a spec.
 	path = filepath.Join(dir, filepath.Base(w.Ref))
 	if err := os.WriteFile(path, []byte(w.Spec), 0o600); err != nil {
 		cleanup()

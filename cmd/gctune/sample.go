@@ -15,9 +15,9 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 )
 
 // NewSampleCmd returns `gctune sample PROFILE --rate 1/N -o OUT.csv`: a FiLiP export of any
@@ -73,7 +73,7 @@ type sampleOptions struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
 	Ctx        context.Context
 	Ref        string
-	Open       lifetimes.OpenOptions
+	Open       source.OpenOptions
 	VM         heapsim.Params
 	Rate       string
 	Phase      uint64

@@ -19,9 +19,9 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
@@ -120,7 +120,7 @@ type simulateOptions struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
 	Ctx     context.Context
 	Ref     string
-	Open    lifetimes.OpenOptions
+	Open    source.OpenOptions
 	Given   heapsim.Params
 	Default heapsim.Params
 	Cost    heapsim.Cost

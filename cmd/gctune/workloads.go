@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/profile/spec"
 )
 
@@ -67,7 +67,7 @@ func runWorkloads(w io.Writer, o workloadsOptions) error {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, _, err := lifetimes.Open(wl.Name, lifetimes.OpenOptions{Seed: o.Seed, Resolution: o.Resolution})
+			p, _, err := source.Open(wl.Name, source.OpenOptions{Seed: o.Seed, Resolution: o.Resolution})
 			if err != nil {
 				errs[i] = fmt.Errorf("workload %s: %w", wl.Name, err)
 				return

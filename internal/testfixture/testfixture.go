@@ -8,6 +8,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/profile/spec"
 )
 
@@ -28,7 +29,7 @@ func Spec(tb testing.TB, name, specYAML string) objective.Workload {
 // Bundled opens ref (a bundled workload's name or a profile file) with Seed, as workload ref.
 func Bundled(tb testing.TB, ref string) objective.Workload {
 	tb.Helper()
-	p, _, err := lifetimes.Open(ref, lifetimes.OpenOptions{Seed: Seed})
+	p, _, err := source.Open(ref, source.OpenOptions{Seed: Seed})
 	require.NoError(tb, err)
 	return objective.Workload{Name: ref, Profile: p}
 }

@@ -1,4 +1,4 @@
-package lifetimes
+package source
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package lifetimes
+package source
 
 import (
 	"crypto/sha256"
@@ -44,22 +44,22 @@ const (
 // OpenOptions are the settings of Open and Fingerprint. The zero value opens everything with
 // the defaults.
 type OpenOptions struct {
-	// Seed and Resolution are passed to Generate for bundled workloads and spec files
-	// (GenerateOptions); Resolution 0 means the spec's own.
+	// Seed and Resolution are passed to spec.Spec.Generate for bundled workloads and spec
+	// files (spec.GenerateOptions); Resolution 0 means the spec's own.
 	Seed       uint64
 	Resolution float64
-	// Clock, SkipBadRows, FiLiPJSONPath and SamplingRate are passed to ReadFiLiP for .csv
-	// files (FiLiPOptions: Clock, SkipBadRows, JSONPath, SamplingRate: an export without
-	// metadata needs SamplingRate).
+	// Clock, SkipBadRows, FiLiPJSONPath and SamplingRate are passed to filip.ReadFiLiP for
+	// .csv files (filip.FiLiPOptions: Clock, SkipBadRows, JSONPath, SamplingRate: an export
+	// without metadata needs SamplingRate).
 	Clock         filip.Clock
 	SkipBadRows   bool
 	FiLiPJSONPath string
 	SamplingRate  float64
-	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt (see Rebuild):
-	// HypothesisAuto (the zero value), HypothesisShort or HypothesisLong for the lifetimes of
-	// the large objects the sample missed, HypothesisStored for HypothesisLong with the
-	// pointers a FiLiP export does not record guessed, HypothesisOff to weigh every record by
-	// 1/rate.
+	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt (see
+	// filip.Rebuild): filip.HypothesisAuto (the zero value), HypothesisShort or HypothesisLong
+	// for the lifetimes of the large objects the sample missed, HypothesisStored for
+	// HypothesisLong with the pointers a FiLiP export does not record guessed, HypothesisOff
+	// to weigh every record by 1/rate.
 	Rebuild filip.Hypothesis
 }
 
@@ -74,7 +74,7 @@ type OpenInfo struct {
 	Workload string
 	// FiLiP is the reader's report for a FiLiP export, nil otherwise.
 	FiLiP *filip.FiLiPReport
-	// Rebuild is the report of the rebuild of a sampled FiLiP export (see Rebuild), nil when
+	// Rebuild is the report of the rebuild of a sampled FiLiP export (see filip.Rebuild), nil when
 	// none was done (not sampled, not on the bytes clock, or OpenOptions.Rebuild off).
 	Rebuild *filip.RebuildReport
 }
@@ -121,20 +121,20 @@ func resolve(ref string) (kind, path string, err error) {
 	return "", "", &UnknownWorkloadError{Ref: ref, Known: names}
 }
 
-// Open resolves ref and returns its Profile with what was opened:
+// Open resolves ref and returns its profile.Profile with what was opened:
 //
-//   - a bundled workload's name (see Bundled): its spec generated with opts.Seed and
+//   - a bundled workload's name (see spec.Bundled): its spec generated with opts.Seed and
 //     opts.Resolution;
-//   - a .yaml or .yml workload spec: loaded (LoadSpec) and generated likewise;
-//   - a .csv FiLiP / Illimani export: read by ReadFiLiP with its .json metadata beside it (or
+//   - a .yaml or .yml workload spec: loaded (spec.LoadSpec) and generated likewise;
+//   - a .csv FiLiP / Illimani export: read by filip.ReadFiLiP with its .json metadata beside it (or
 //     opts.FiLiPJSONPath), opts.Clock and opts.SkipBadRows; a sampled export on the bytes
-//     clock is then rebuilt (Rebuild, with opts.Rebuild; OpenInfo.Rebuild reports it), one on
+//     clock is then rebuilt (filip.Rebuild, with opts.Rebuild; OpenInfo.Rebuild reports it), one on
 //     the microsecond clock is not, with a warning in OpenInfo.FiLiP;
-//   - a .gcprof file: loaded by LoadProfile.
+//   - a .gcprof file: loaded by gcprof.LoadProfile.
 //
 // An unknown name gives an *UnknownWorkloadError listing the bundled workloads. Errors from
 // reading or parsing the input are returned as the readers give them (wrapping fs errors,
-// ErrInvalidProfile, ErrInvalidSpec, ErrBadRow, ...): all of them are the input's fault.
+// profile.ErrInvalidProfile, spec.ErrInvalidSpec, filip.ErrBadRow, ...): all of them are the input's fault.
 func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 	kind, path, err := resolve(ref)
 	if err != nil {
@@ -171,7 +171,7 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 }
 
 // rebuildOpened rebuilds a sampled export read on the bytes clock. One on the microsecond clock
-// cannot be: the reader has already warned so (filip_convert.go), and it is kept as read.
+// cannot be: the reader has already warned so (profile/filip/filip_convert.go), and it is kept as read.
 func rebuildOpened(p *profile.Profile, r *filip.FiLiPReport, h filip.Hypothesis) (*profile.Profile, *filip.RebuildReport, error) {
 	if p.Meta.SamplingRate >= 1 || h == filip.HypothesisOff || r.Clock != filip.ClockBytes {
 		return p, nil, nil
