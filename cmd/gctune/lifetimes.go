@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/report"
 )
 
 // NewLifetimesCmd returns `gctune lifetimes WORKLOAD|PROFILE`, the lifetime analysis of a
@@ -155,7 +156,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	format := ""
 	if o.Plot != "" {
 		var err error
-		if format, err = lifetimes.PlotFormat(o.Plot); err != nil {
+		if format, err = report.PlotFormat(o.Plot); err != nil {
 			return asUsage(err)
 		}
 	}
@@ -187,7 +188,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 			title = info.Ref
 		}
 		err := writeOutput(o.Plot, func(f io.Writer) error {
-			return lifetimes.WriteHistogramPlot(f, format, shown, title)
+			return report.WriteHistogramPlot(f, format, shown, title)
 		})
 		if err != nil {
 			return fmt.Errorf("--plot: %w", err)

@@ -1,4 +1,4 @@
-package lifetimes
+package report
 
 import (
 	"errors"
@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/plotkit"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/internal/plotkit"
+	"github.com/gctune/gctune/lifetimes"
 )
 
 // PlotFormat returns the figure format WriteHistogramPlot writes for a file name, from its
@@ -27,12 +29,12 @@ func PlotFormat(path string) (string, error) {
 	}
 }
 
-// Figure size: two panels side by side.
+// The lifetime histogram figure's size: two panels side by side.
 const (
-	plotWidth  = 11 * vg.Inch
-	plotHeight = 4.5 * vg.Inch
-	// plotDPI is the resolution of a PNG figure.
-	plotDPI = 120
+	histogramWidth  = 11 * vg.Inch
+	histogramHeight = 4.5 * vg.Inch
+	// histogramDPI is the resolution of a PNG figure.
+	histogramDPI = 120
 )
 
 // WriteHistogramPlot draws h as a figure of two panels side by side, the share of objects and
@@ -42,11 +44,11 @@ const (
 // A LogScale histogram is drawn on a logarithmic lifetime axis; its first bin, [0, LogMin),
 // cannot sit on that axis and is drawn one bin-width (in log terms) left of LogMin, the panel
 // title saying so.
-func WriteHistogramPlot(w io.Writer, format string, h *Histogram, title string) error {
+func WriteHistogramPlot(w io.Writer, format string, h *lifetimes.Histogram, title string) error {
 	if h == nil || h.Bins() == 0 || len(h.Edges) != h.Bins()+1 {
 		return errors.New("lifetimes: plot: empty or malformed histogram")
 	}
-	c, err := plotkit.NewCanvas(format, plotWidth, plotHeight, plotDPI)
+	c, err := plotkit.NewCanvas(format, histogramWidth, histogramHeight, histogramDPI)
 	if err != nil {
 		return fmt.Errorf("lifetimes: plot: %w", err)
 	}
@@ -72,13 +74,13 @@ func WriteHistogramPlot(w io.Writer, format string, h *Histogram, title string) 
 	return nil
 }
 
-func histogramPanel(h *Histogram, shares []float64, yLabel, title string) (*plot.Plot, error) {
+func histogramPanel(h *lifetimes.Histogram, shares []float64, yLabel, title string) (*plot.Plot, error) {
 	// plotkit's plot: the report's font, padded tick labels, one number format per axis (the
 	// default ticks wrote 50.00 beside 60).
 	p := plotkit.NewPlot(title, "lifetime (% of run)", yLabel)
 	p.Y.Min = 0
 	bins := histogramBins(h, shares)
-	if h.Scale == LogScale {
+	if h.Scale == lifetimes.LogScale {
 		lo := h.Edges[1]
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = percentTicks{log: true}
@@ -106,12 +108,12 @@ func histogramPanel(h *Histogram, shares []float64, yLabel, title string) (*plot
 // histogramBins returns the bars of h's panel for shares (h.ObjectShare or h.ByteShare): one
 // per bin, its weight the share in percent. On a LogScale histogram the first bin, [0, LogMin),
 // is moved one bin-width (in log terms) left of LogMin so that it can sit on a log axis.
-func histogramBins(h *Histogram, shares []float64) []plotter.HistogramBin {
+func histogramBins(h *lifetimes.Histogram, shares []float64) []plotter.HistogramBin {
 	bins := make([]plotter.HistogramBin, h.Bins())
 	for i := range bins {
 		bins[i] = plotter.HistogramBin{Min: h.Edges[i], Max: h.Edges[i+1], Weight: 100 * shares[i]}
 	}
-	if h.Scale == LogScale {
+	if h.Scale == lifetimes.LogScale {
 		lo := h.Edges[1]
 		step := 10.0
 		if len(h.Edges) > 2 && h.Edges[2] > lo {

@@ -1,4 +1,4 @@
-package lifetimes
+package report
 
 import (
 	"bytes"
@@ -8,16 +8,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/gctune/gctune/lifetimes"
 )
 
 func TestHistogramBins(t *testing.T) {
-	lin := &Histogram{Scale: LinearScale, Edges: []float64{0, 0.5, 1}, Objects: []uint64{3, 1},
+	lin := &lifetimes.Histogram{Scale: lifetimes.LinearScale, Edges: []float64{0, 0.5, 1}, Objects: []uint64{3, 1},
 		ObjectShare: []float64{0.75, 0.25}}
 	assert.Equal(t, []plotter.HistogramBin{{Min: 0, Max: 0.5, Weight: 75}, {Min: 0.5, Max: 1, Weight: 25}},
 		histogramBins(lin, lin.ObjectShare))
 
 	// The log histogram's first bin, [0, 0.001), is drawn one decade left of 0.001.
-	log := &Histogram{Scale: LogScale, Edges: []float64{0, 0.001, 0.01, 0.1, 1}, Objects: []uint64{1, 1, 1, 1},
+	log := &lifetimes.Histogram{Scale: lifetimes.LogScale, Edges: []float64{0, 0.001, 0.01, 0.1, 1}, Objects: []uint64{1, 1, 1, 1},
 		ByteShare: []float64{0.1, 0.2, 0.3, 0.4}}
 	bins := histogramBins(log, log.ByteShare)
 	require.Len(t, bins, 4)
@@ -27,7 +29,7 @@ func TestHistogramBins(t *testing.T) {
 }
 
 func TestWriteHistogramPlot(t *testing.T) {
-	h := &Histogram{Scale: LinearScale, Edges: []float64{0, 0.5, 1}, Objects: []uint64{3, 1},
+	h := &lifetimes.Histogram{Scale: lifetimes.LinearScale, Edges: []float64{0, 0.5, 1}, Objects: []uint64{3, 1},
 		Bytes: []uint64{30, 10}, ObjectShare: []float64{0.75, 0.25}, ByteShare: []float64{0.75, 0.25}}
 	var buf bytes.Buffer
 	require.NoError(t, WriteHistogramPlot(&buf, "svg", h, "app"))
@@ -36,5 +38,5 @@ func TestWriteHistogramPlot(t *testing.T) {
 	err := WriteHistogramPlot(&buf, "gif", h, "app")
 	require.Error(t, err)
 	assert.Equal(t, `lifetimes: plot: unknown format "gif" (want svg, png or pdf)`, err.Error())
-	assert.True(t, strings.HasPrefix(WriteHistogramPlot(&buf, "svg", &Histogram{}, "x").Error(), "lifetimes: plot:"))
+	assert.True(t, strings.HasPrefix(WriteHistogramPlot(&buf, "svg", &lifetimes.Histogram{}, "x").Error(), "lifetimes: plot:"))
 }
