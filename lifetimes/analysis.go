@@ -9,7 +9,6 @@ import (
 	"sort"
 
 	"github.com/gctune/gctune/internal/numfmt"
-
 	"github.com/gctune/gctune/profile"
 )
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gctune/gctune/internal/profiletest"
 	"github.com/gctune/gctune/profile"
-
 	"github.com/gctune/gctune/profile/spec"
 )
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/gctune/gctune/internal/units"
-
 	"github.com/gctune/gctune/profile"
 )
 

@@ -13,7 +13,6 @@ import (
 	"slices"
 
 	"github.com/gctune/gctune/internal/outfile"
-
 	"github.com/gctune/gctune/profile"
 )
 

@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/profile"
-
 	"github.com/gctune/gctune/profile/filip"
 )
 

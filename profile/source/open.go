@@ -17,12 +17,9 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/profile"
-
-	"github.com/gctune/gctune/profile/spec"
-
 	"github.com/gctune/gctune/profile/filip"
-
 	"github.com/gctune/gctune/profile/gcprof"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // ErrUnknownWorkload is wrapped by the error Open and Fingerprint return for a reference that
@@ -134,7 +131,8 @@ func resolve(ref string) (kind, path string, err error) {
 //
 // An unknown name gives an *UnknownWorkloadError listing the bundled workloads. Errors from
 // reading or parsing the input are returned as the readers give them (wrapping fs errors,
-// profile.ErrInvalidProfile, spec.ErrInvalidSpec, filip.ErrBadRow, ...): all of them are the input's fault.
+// profile.ErrInvalidProfile, spec.ErrInvalidSpec, filip.ErrBadRow, ...): all of them are the
+// input's fault.
 func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 	kind, path, err := resolve(ref)
 	if err != nil {

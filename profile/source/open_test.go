@@ -14,12 +14,9 @@ import (
 
 	"github.com/gctune/gctune/internal/profiletest"
 	"github.com/gctune/gctune/profile"
-
-	"github.com/gctune/gctune/profile/spec"
-
 	"github.com/gctune/gctune/profile/filip"
-
 	"github.com/gctune/gctune/profile/gcprof"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 const tinySpec = `name: tiny
