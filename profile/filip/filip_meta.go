@@ -60,7 +60,7 @@ func (e *unknownRateError) Unwrap() error { return ErrUnknownSamplingRate }
 
 // NoMetadataError is the error ReadFiLiP returns for the export csvPath when its metadata
 // jsonPath does not exist and no sampling rate was given (FiLiPOptions.SamplingRate), for a
-// caller that finds so without reading the export (Fingerprint). It wraps
+// caller that finds so without reading the export (source.Fingerprint). It wraps
 // ErrUnknownSamplingRate.
 func NoMetadataError(csvPath, jsonPath string) error {
 	return &unknownRateError{csv: csvPath, why: "no metadata " + jsonPath}

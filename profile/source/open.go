@@ -169,7 +169,8 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 }
 
 // rebuildOpened rebuilds a sampled export read on the bytes clock. One on the microsecond clock
-// cannot be: the reader has already warned so (profile/filip/filip_convert.go), and it is kept as read.
+// cannot be: the reader has already warned so (profile/filip/filip_convert.go), and it is kept
+// as read.
 func rebuildOpened(p *profile.Profile, r *filip.FiLiPReport, h filip.Hypothesis) (*profile.Profile, *filip.RebuildReport, error) {
 	if p.Meta.SamplingRate >= 1 || h == filip.HypothesisOff || r.Clock != filip.ClockBytes {
 		return p, nil, nil
