@@ -19,7 +19,7 @@ import (
 // trial. Package session runs the same search with heartbeats and crash recovery on a
 // database.
 func ExampleOptimize() {
-	profile, _, err := source.Open("testdata/example.yaml", source.OpenOptions{Seed: 1})
+	profile, _, err := source.Open("testdata/example.yaml", source.Options{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

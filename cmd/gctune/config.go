@@ -321,12 +321,12 @@ func (s SimulateConfig) VMFacts() heapsim.Params {
 // openOptions are the options a command opens a profile by reference with: the workload
 // section's seed and resolution, the lifetimes section's clock, bad-row handling and rebuild
 // mode. A bad clock is a usage error (Validate has checked it).
-func (c Config) openOptions() (source.OpenOptions, error) {
+func (c Config) openOptions() (source.Options, error) {
 	clock, err := filip.ParseClock(c.Lifetimes.Clock)
 	if err != nil {
-		return source.OpenOptions{}, asUsage(err)
+		return source.Options{}, asUsage(err)
 	}
-	return source.OpenOptions{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
+	return source.Options{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
 		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
 		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }

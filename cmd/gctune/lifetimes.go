@@ -86,7 +86,7 @@ type lifetimesOptions struct {
 	Ctx context.Context
 	// Ref is the workload name or profile file.
 	Ref      string
-	Open     source.OpenOptions
+	Open     source.Options
 	Analysis lifetimes.AnalysisOptions
 	// Bins is the number of histogram bins; Scale the binning shown in text and in the plot
 	// (the JSON document has both).
@@ -130,7 +130,7 @@ type inputDoc struct {
 	Rebuild *filip.RebuildReport `json:"rebuild,omitempty"`
 }
 
-// filipDoc is what ReadFiLiP reported.
+// filipDoc is what filip.Read reported.
 type filipDoc struct {
 	Layout       string   `json:"layout"`
 	Clock        string   `json:"clock"`
@@ -203,9 +203,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	return printLifetimes(w, &doc, shown, o)
 }
 
-func newInputDoc(info *source.OpenInfo, o source.OpenOptions) inputDoc {
+func newInputDoc(info *source.Info, o source.Options) inputDoc {
 	d := inputDoc{Kind: info.Kind, Ref: info.Ref, Path: info.Path, Workload: info.Workload, Rebuild: info.Rebuild}
-	if info.Kind == source.SourceWorkload || info.Kind == source.SourceSpec {
+	if info.Kind == source.KindWorkload || info.Kind == source.KindSpec {
 		seed, res := o.Seed, o.Resolution
 		d.Seed, d.Resolution = &seed, &res
 	}
@@ -224,7 +224,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	// Where the profile came from.
 	in := doc.Input
 	switch in.Kind {
-	case source.SourceWorkload, source.SourceSpec:
+	case source.KindWorkload, source.KindSpec:
 		res := "the spec's resolution"
 		if *in.Resolution != 0 {
 			res = fmt.Sprintf("resolution %g", *in.Resolution)

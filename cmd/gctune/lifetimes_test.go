@@ -37,7 +37,7 @@ func TestLifetimesSpecText(t *testing.T) {
 func TestLifetimesJSON(t *testing.T) {
 	var doc lifetimesDoc
 	gctuneJSON(t, &doc, "lifetimes", "--bins", "8", "testdata/tiny.yaml")
-	assert.Equal(t, source.SourceSpec, doc.Input.Kind)
+	assert.Equal(t, source.KindSpec, doc.Input.Kind)
 	assert.Equal(t, "tiny", doc.Input.Workload)
 	require.NotNil(t, doc.Summary)
 	// The spec: 80 % of the objects die at once, 20 % live to the end.

@@ -23,7 +23,7 @@ type storedHypothesisDoc struct {
 // storedHypothesis opens the profile again under the stored hypothesis when optimize would
 // (a sampled export rebuilt in auto mode with large objects inferred: openWorkloads), and
 // summarises its containers; nil otherwise.
-func storedHypothesis(o lifetimesOptions, info *source.OpenInfo) (*storedHypothesisDoc, error) {
+func storedHypothesis(o lifetimesOptions, info *source.Info) (*storedHypothesisDoc, error) {
 	r := info.Rebuild
 	if r == nil || o.Open.Rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
 		return nil, nil

@@ -93,7 +93,7 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 			meta = f.Value.String()
 		}
 		for _, a := range args {
-			inputs = append(inputs, profileFiles(a, source.OpenOptions{FiLiPJSONPath: meta})...)
+			inputs = append(inputs, profileFiles(a, source.Options{FiLiPJSONPath: meta})...)
 		}
 	}
 	for _, name := range []string{"measured", "meta"} {

@@ -63,7 +63,7 @@ func (sp *studyProblem) checkClockFlag(clock string) error {
 		return nil
 	}
 	for _, w := range sp.Workloads {
-		if w.Kind == source.SourceFiLiP && w.Clock != clock {
+		if w.Kind == source.KindFiLiP && w.Clock != clock {
 			return usageErrorf("--clock %s: study reads workload %q with --clock %s, and its trials were simulated so; create a new study to read it on another clock", clock, w.Ref, w.Clock)
 		}
 	}
@@ -148,16 +148,16 @@ func workloadNames(ws []workloadRef) []string {
 // maxStoredSpec bounds the spec text a study stores (specs are a few kB).
 const maxStoredSpec = 256 << 10
 
-func (w workloadRef) openOptions() (source.OpenOptions, error) {
+func (w workloadRef) openOptions() (source.Options, error) {
 	clock, err := filip.ParseClock(w.Clock)
 	if err != nil {
-		return source.OpenOptions{}, err
+		return source.Options{}, err
 	}
 	rebuild, err := filip.ParseHypothesis(w.Rebuild)
 	if err != nil {
-		return source.OpenOptions{}, err
+		return source.Options{}, err
 	}
-	return source.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
+	return source.Options{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
 		FiLiPJSONPath: w.Meta, SamplingRate: w.SamplingRate}, nil
 }
 
@@ -183,7 +183,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	}
 	rebuild := opts.Rebuild
 	lw := &loadedWorkloads{}
-	add := func(ref string, opts source.OpenOptions, p *profile.Profile, info *source.OpenInfo) error {
+	add := func(ref string, opts source.Options, p *profile.Profile, info *source.Info) error {
 		fp, err := source.Fingerprint(ref, opts)
 		if err != nil {
 			return asUsage(err)
@@ -194,11 +194,11 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		}
 		wr := workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
-		if info.Kind == source.SourceFiLiP {
+		if info.Kind == source.KindFiLiP {
 			wr.Rebuild = opts.Rebuild.String()
 			wr.Meta, wr.SamplingRate = opts.FiLiPJSONPath, opts.SamplingRate
 		}
-		if info.Kind == source.SourceSpec {
+		if info.Kind == source.KindSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
 				wr.Spec = string(text)
 			}
@@ -306,7 +306,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			case !ro.force:
 				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
-			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.SourceFiLiP {
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.KindFiLiP {
 				if opts.Clock, err = filip.ParseClock(ro.clock); err != nil {
 					return nil, asUsage(err)
 				}
@@ -317,7 +317,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			}
 			d := newProfileInfo(info, p)
 			d.Ref = w.Ref
-			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.SourceFiLiP && ro.clock != w.Clock {
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.KindFiLiP && ro.clock != w.Clock {
 				d.ClockReason += fmt.Sprintf("; the study read it with --clock %s", w.Clock)
 				d.Line = formatProfileLine(d)
 			}
@@ -346,7 +346,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 // missing (cleanup removes it).
 func (w workloadRef) source(preferStored bool) (path string, cleanup func(), err error) {
 	cleanup = func() {}
-	if w.Kind != source.SourceSpec || w.Spec == "" {
+	if w.Kind != source.KindSpec || w.Spec == "" {
 		return w.Ref, cleanup, nil
 	}
 	if !preferStored {

@@ -64,16 +64,16 @@ type profiledRunDoc struct {
 const profiledByFiLiP = "FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler"
 
 // newProfileInfo describes an opened profile.
-func newProfileInfo(info *source.OpenInfo, p *profile.Profile) profileInfoDoc {
+func newProfileInfo(info *source.Info, p *profile.Profile) profileInfoDoc {
 	d := profileInfoDoc{Ref: info.Ref, Kind: info.Kind, Clock: filip.ClockBytes.String(), SamplingRate: p.Meta.SamplingRate}
 	switch info.Kind {
-	case source.SourceWorkload, source.SourceSpec:
+	case source.KindWorkload, source.KindSpec:
 		d.ClockReason = "generated on the bytes clock"
 		if p.Meta.ReportedScavenges > 0 || p.Meta.ReportedFullGCs > 0 {
 			d.Profiled = &profiledRunDoc{Scavenges: p.Meta.ReportedScavenges, FullGCs: p.Meta.ReportedFullGCs,
 				Source: "the spec's reported run"}
 		}
-	case source.SourceGCProf:
+	case source.KindGCProf:
 		d.ClockReason = "gctune profiles are on the bytes clock"
 	}
 	if r := info.FiLiP; r != nil {
@@ -95,13 +95,13 @@ func formatProfileLine(d profileInfoDoc) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "profile %s: ", quoteName(d.Ref))
 	switch d.Kind {
-	case source.SourceFiLiP:
+	case source.KindFiLiP:
 		fmt.Fprintf(&b, "FiLiP export, era %s, layout %s; ", d.Era, d.Layout)
-	case source.SourceWorkload:
+	case source.KindWorkload:
 		b.WriteString("bundled workload; ")
-	case source.SourceSpec:
+	case source.KindSpec:
 		b.WriteString("workload spec; ")
-	case source.SourceGCProf:
+	case source.KindGCProf:
 		b.WriteString("gctune profile; ")
 	}
 	fmt.Fprintf(&b, "clock %s (%s); sampling rate %s", d.Clock, d.ClockReason, formatRate(d.SamplingRate))

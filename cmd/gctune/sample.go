@@ -73,7 +73,7 @@ type sampleOptions struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
 	Ctx        context.Context
 	Ref        string
-	Open       source.OpenOptions
+	Open       source.Options
 	VM         heapsim.Params
 	Rate       string
 	Phase      uint64
@@ -209,7 +209,7 @@ func writeSamplePair(p *profile.Profile, csvPath, metaPath string, opts filip.Sa
 	var bad error
 	err = outfile.WritePair([2]string{csvPath, metaPath}, func(csv, meta io.Writer) error {
 		var err error
-		rep, err = filip.WriteFiLiPSample(p, csv, meta, opts)
+		rep, err = filip.WriteSample(p, csv, meta, opts)
 		if errors.Is(err, filip.ErrBadSample) {
 			bad = err // the options' fault, not the output's
 		}

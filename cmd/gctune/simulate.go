@@ -120,7 +120,7 @@ type simulateOptions struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
 	Ctx     context.Context
 	Ref     string
-	Open    source.OpenOptions
+	Open    source.Options
 	Given   heapsim.Params
 	Default heapsim.Params
 	Cost    heapsim.Cost

@@ -67,7 +67,7 @@ func runWorkloads(w io.Writer, o workloadsOptions) error {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, _, err := source.Open(wl.Name, source.OpenOptions{Seed: o.Seed, Resolution: o.Resolution})
+			p, _, err := source.Open(wl.Name, source.Options{Seed: o.Seed, Resolution: o.Resolution})
 			if err != nil {
 				errs[i] = fmt.Errorf("workload %s: %w", wl.Name, err)
 				return

@@ -21,7 +21,7 @@ func TestWorkloadsText(t *testing.T) {
 	for i, w := range bundled {
 		assert.True(t, strings.HasPrefix(lines[1+i], w.Name+" "), "line %q names %s", lines[1+i], w.Name)
 		assert.Contains(t, lines[1+i], w.Description)
-		p, _, err := source.Open(w.Name, source.OpenOptions{Seed: 1})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1})
 		require.NoError(t, err)
 		assert.Contains(t, lines[1+i], " "+formatCount(uint64(p.Len()))+" ", "the records simulate counts")
 	}
@@ -41,7 +41,7 @@ func TestWorkloadsJSON(t *testing.T) {
 	require.Len(t, doc.Workloads, len(bundled))
 	assert.Equal(t, uint64(1), doc.Seed)
 	for i, w := range bundled {
-		p, _, err := source.Open(w.Name, source.OpenOptions{Seed: 1})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1})
 		require.NoError(t, err)
 		assert.Equal(t, workloadDoc{Name: w.Name, Description: w.Description, Records: p.Len()}, doc.Workloads[i])
 	}

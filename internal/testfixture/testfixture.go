@@ -19,7 +19,7 @@ const Seed = 1
 // with Seed, as workload name.
 func Spec(tb testing.TB, name, specYAML string) objective.Workload {
 	tb.Helper()
-	sp, err := spec.ParseSpec([]byte(specYAML), name+".yaml")
+	sp, err := spec.Parse([]byte(specYAML), name+".yaml")
 	require.NoError(tb, err)
 	p, err := sp.Generate(spec.GenerateOptions{Seed: Seed})
 	require.NoError(tb, err)
@@ -29,7 +29,7 @@ func Spec(tb testing.TB, name, specYAML string) objective.Workload {
 // Bundled opens ref (a bundled workload's name or a profile file) with Seed, as workload ref.
 func Bundled(tb testing.TB, ref string) objective.Workload {
 	tb.Helper()
-	p, _, err := source.Open(ref, source.OpenOptions{Seed: Seed})
+	p, _, err := source.Open(ref, source.Options{Seed: Seed})
 	require.NoError(tb, err)
 	return objective.Workload{Name: ref, Profile: p}
 }

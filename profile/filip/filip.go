@@ -13,14 +13,14 @@ import (
 	"github.com/gctune/gctune/profile"
 )
 
-// ErrBadRow is wrapped by the error ReadFiLiP returns for a malformed CSV row (see FiLiPRowError).
+// ErrBadRow is wrapped by the error Read returns for a malformed CSV row (see RowError).
 var ErrBadRow = errors.New("lifetimes: bad FiLiP row")
 
 // Clock is the clock a FiLiP / Illimani export stamps births and deaths with.
 type Clock int
 
 const (
-	// ClockAuto lets ReadFiLiP take the clock from the exporter's era, told from the files.
+	// ClockAuto lets Read take the clock from the exporter's era, told from the files.
 	ClockAuto Clock = iota
 	// ClockBytes is bytes allocated (VM parameter 34): every export since 2024-08-27
 	// (exporter commit 395d06e), whatever the header says.
@@ -38,15 +38,15 @@ func (c Clock) String() string { return enumName("Clock", clockNames(), c) }
 // ParseClock parses "auto", "bytes" or "us" (case-insensitive, surrounding spaces ignored).
 func ParseClock(s string) (Clock, error) { return parseEnum[Clock]("clock", clockNames(), nil, s) }
 
-// DefaultNearEndFraction is the NearEndFraction ReadFiLiP uses when the option is 0: deaths
+// DefaultNearEndFraction is the NearEndFraction Read uses when the option is 0: deaths
 // within 0.1 % of the run of the latest death count as force-finalized at the end.
 const DefaultNearEndFraction = 0.001
 
-// FiLiPOptions tunes ReadFiLiP. The zero value detects everything.
-type FiLiPOptions struct {
+// Options tunes Read. The zero value detects everything.
+type Options struct {
 	// JSONPath is the metadata file. Empty: the CSV path with its extension replaced by .json;
 	// that default file may be missing when SamplingRate is given, an explicitly named one may
-	// not. ReadFiLiPFrom uses it only to name the metadata in messages.
+	// not. ReadFrom uses it only to name the metadata in messages.
 	JSONPath string
 	// SamplingRate is the export's sampling rate, in (0, 1], as the user knows it; 0: the
 	// metadata's. Without metadata, or with metadata that does not say the rate, it must be
@@ -65,9 +65,9 @@ type FiLiPOptions struct {
 	NearEndFraction float64
 }
 
-// FiLiPReport tells what ReadFiLiP found and decided.
-type FiLiPReport struct {
-	// Layout is one of the FiLiPLayout* names.
+// Report tells what Read found and decided.
+type Report struct {
+	// Layout is one of the Layout* names.
 	Layout string
 	// Era names the exporter version that wrote the files, told from the layout, the
 	// metadata's keys and profiler class, and, where those leave two clocks possible, the
@@ -80,16 +80,16 @@ type FiLiPReport struct {
 	// Profiler is the metadata's profiler class name ("" when absent).
 	Profiler string
 	// SamplingRate is the fraction of allocations recorded (the metadata's, or
-	// FiLiPOptions.SamplingRate), Weight the weight every record was given, round(1/SamplingRate).
+	// Options.SamplingRate), Weight the weight every record was given, round(1/SamplingRate).
 	SamplingRate float64
 	Weight       uint32
 	// TotalExecutionTime is the metadata's totalExecutionTime on the timestamps' clock (bytes
 	// or microseconds), 0 when absent.
 	TotalExecutionTime float64
 	// GCCounts are the metadata's totalScavenges and totalFullGCs, nil unless both are given.
-	GCCounts *FiLiPGCCounts
+	GCCounts *GCCounts
 	// Rows is the number of records imported; SkippedRows the number of bad rows skipped
-	// (FiLiPOptions.SkipBadRows).
+	// (Options.SkipBadRows).
 	Rows, SkippedRows int
 	// FirstSkipped holds the messages of the first 10 skipped rows.
 	FirstSkipped []string
@@ -98,16 +98,16 @@ type FiLiPReport struct {
 	Warnings []string
 }
 
-// FiLiPGCCounts are the garbage collections the profiler's VM statistics counted during the
+// GCCounts are the garbage collections the profiler's VM statistics counted during the
 // profiled run. The profiler perturbs them (its ephemerons are pre-tenured, its model objects
 // allocated): they describe the profiled run, not the application's own.
-type FiLiPGCCounts struct {
+type GCCounts struct {
 	Scavenges int `json:"scavenges"`
 	FullGCs   int `json:"fullGCs"`
 }
 
-// FiLiPRowError describes a malformed CSV row. It wraps ErrBadRow.
-type FiLiPRowError struct {
+// RowError describes a malformed CSV row. It wraps ErrBadRow.
+type RowError struct {
 	// File is the CSV's name, Line the 1-based line number (the header is line 1).
 	File string
 	Line int
@@ -121,7 +121,7 @@ type FiLiPRowError struct {
 }
 
 // Error formats the problem as `lifetimes: data.csv:17: field sizeInBytes: "-4" is negative`.
-func (e *FiLiPRowError) Error() string {
+func (e *RowError) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("lifetimes: %s:%d: %s", e.File, e.Line, e.Problem)
 	}
@@ -129,15 +129,15 @@ func (e *FiLiPRowError) Error() string {
 }
 
 // Unwrap returns ErrBadRow.
-func (e *FiLiPRowError) Unwrap() error { return ErrBadRow }
+func (e *RowError) Unwrap() error { return ErrBadRow }
 
-// ReadFiLiP reads a FiLiP / Illimani object-lifetime export: the CSV of sampled allocation
-// records at csvPath and its JSON run metadata (see FiLiPOptions.JSONPath). It returns the
+// Read reads a FiLiP / Illimani object-lifetime export: the CSV of sampled allocation
+// records at csvPath and its JSON run metadata (see Options.JSONPath). It returns the
 // Profile on the bytes clock, every record weighing round(1/sampling rate), and a report of what
 // it detected and assumed.
 //
 // Layouts. The header names the layout (its names are quoted by NeoCSV, the rows never are).
-// Every layout the exporter wrote is read (the FiLiPLayout* constants): the six columns
+// Every layout the exporter wrote is read (the Layout* constants): the six columns
 // finalizationTimeInMicroSeconds, sizeInBytes, initializationTimeInMicroSeconds,
 // allocatedObjectClass, survivedScavenges, survivedFullGCs (survivedFullGC before v1.0.0), then
 // forcedFinalization (true/false) in the older layouts, then the allocation-site columns of
@@ -152,13 +152,13 @@ func (e *FiLiPRowError) Unwrap() error { return ErrBadRow }
 //
 // Clocks. Since 2024-08-27 (exporter commit 395d06e) the timestamps and totalExecutionTime
 // count bytes allocated (VM parameter 34) although the header still says microseconds; before,
-// they were Pharo's absolute UTC microsecond clock. FiLiPOptions.Clock forces one; otherwise
+// they were Pharo's absolute UTC microsecond clock. Options.Clock forces one; otherwise
 // the era that wrote the files decides (detectEra): the layout, the rate key's spelling and
 // the profiler's class name select the eras that could have written them; when those share a
 // clock it is the clock, and when they do not (one layout was written on both sides of
 // 395d06e) the timestamps decide, since every microsecond era stamped the absolute UTC clock
 // (about 3.9 × 10^15). totalExecutionTime is on the timestamps' own clock in every era, so it
-// says nothing about the unit. FiLiPReport.Era and ClockReason give the evidence; evidence
+// says nothing about the unit. Report.Era and ClockReason give the evidence; evidence
 // that contradicts the era becomes a warning.
 //
 // The bytes clock is used as it is, shifted so the run starts at 0: the origin is the earliest
@@ -184,25 +184,25 @@ func (e *FiLiPRowError) Unwrap() error { return ErrBadRow }
 //
 // Metadata. The JSON (NeoJSON, keys in any order) gives totalExecutionTime (on the
 // timestamps' clock: Meta.RunSeconds on the microsecond clock), totalScavenges and totalFullGCs
-// (Meta.Reported*, FiLiPReport.GCCounts), profiler (the class name: Meta.Profiler, "FiLiP" when
+// (Meta.Reported*, Report.GCCounts), profiler (the class name: Meta.Profiler, "FiLiP" when
 // absent) and the sampling rate, a fraction (0.01 for the default 1/100) under samplingRate,
 // or under sampligRate before 2024-03-13, where values above 1 are the percentages written
 // before 2024-03-07. averageLifetimes is ignored. Metadata over 16 MiB or holding a key twice
 // is refused, and so is what would have to be guessed: metadata that is null, a key above
 // holding null or a number that is not finite, a negative or fractional count, a
 // totalExecutionTime that is not positive, and an export whose sampling rate neither the
-// metadata nor FiLiPOptions.SamplingRate gives (ErrUnknownSamplingRate).
+// metadata nor Options.SamplingRate gives (ErrUnknownSamplingRate).
 //
 // Errors. A malformed row (wrong number of fields, a field that is not a number, negative, not
 // finite, zero or too large a size, a death before the birth) fails the import with a
-// *FiLiPRowError wrapping ErrBadRow that names the file, line and field, unless
-// FiLiPOptions.SkipBadRows is set. An empty file, a missing or unknown header, malformed
+// *RowError wrapping ErrBadRow that names the file, line and field, unless
+// Options.SkipBadRows is set. An empty file, a missing or unknown header, malformed
 // metadata or a file with no valid rows fail with an error naming the file.
 //
 // Speed. Rows are parsed without allocating, a regular file in parallel chunks (one worker per
 // CPU, up to 8, chunks of 1 MiB at least), and put in birth order by a radix sort; the result is
 // the same as a sequential read, line numbers in messages included.
-func ReadFiLiP(csvPath string, opts FiLiPOptions) (*profile.Profile, *FiLiPReport, error) {
+func Read(csvPath string, opts Options) (*profile.Profile, *Report, error) {
 	f, err := os.Open(csvPath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lifetimes: %w", err)
@@ -214,7 +214,7 @@ func ReadFiLiP(csvPath string, opts FiLiPOptions) (*profile.Profile, *FiLiPRepor
 	}
 	jsonPath, explicit := opts.JSONPath, opts.JSONPath != ""
 	if !explicit {
-		jsonPath = DefaultFiLiPJSONPath(csvPath)
+		jsonPath = DefaultJSONPath(csvPath)
 	}
 	var meta io.Reader
 	jf, err := os.Open(jsonPath)
@@ -232,12 +232,12 @@ func ReadFiLiP(csvPath string, opts FiLiPOptions) (*profile.Profile, *FiLiPRepor
 	return readFiLiP(src, csvPath, meta, jsonPath, opts, filipTuning{})
 }
 
-// ReadFiLiPFrom is ReadFiLiP on readers: csvName names the CSV in messages and in Meta.Source;
+// ReadFrom is Read on readers: csvName names the CSV in messages and in Meta.Source;
 // meta is the JSON metadata, nil when there is none (opts.SamplingRate must then give the rate). The CSV is read sequentially.
-func ReadFiLiPFrom(csv io.Reader, csvName string, meta io.Reader, opts FiLiPOptions) (*profile.Profile, *FiLiPReport, error) {
+func ReadFrom(csv io.Reader, csvName string, meta io.Reader, opts Options) (*profile.Profile, *Report, error) {
 	jsonName := opts.JSONPath
 	if jsonName == "" {
-		jsonName = DefaultFiLiPJSONPath(csvName)
+		jsonName = DefaultJSONPath(csvName)
 	}
 	var sizeHint int64 = -1
 	if l, ok := csv.(interface{ Len() int }); ok {
@@ -246,9 +246,9 @@ func ReadFiLiPFrom(csv io.Reader, csvName string, meta io.Reader, opts FiLiPOpti
 	return readFiLiP(filipSource{seq: csv, size: sizeHint}, csvName, meta, jsonName, opts, filipTuning{})
 }
 
-// DefaultFiLiPJSONPath is where ReadFiLiP looks for an export's metadata unless
-// FiLiPOptions.JSONPath says: beside the CSV, its extension replaced by .json.
-func DefaultFiLiPJSONPath(csvPath string) string {
+// DefaultJSONPath is where Read looks for an export's metadata unless
+// Options.JSONPath says: beside the CSV, its extension replaced by .json.
+func DefaultJSONPath(csvPath string) string {
 	return strings.TrimSuffix(csvPath, filepath.Ext(csvPath)) + ".json"
 }
 
@@ -257,8 +257,8 @@ func DefaultFiLiPJSONPath(csvPath string) string {
 type filipReader struct {
 	name        string
 	jsonName    string
-	opts        FiLiPOptions
-	report      *FiLiPReport
+	opts        Options
+	report      *Report
 	layout      filipLayout
 	oldSpelling bool // the header spells the sixth column survivedFullGC (before v1.0.0)
 	line        int  // lines read so far (in a worker: of its chunk)
@@ -270,7 +270,7 @@ type filipReader struct {
 	classes    map[string]classCacheEntry
 	classCache [64]classCacheEntry
 
-	firstSkipped []*FiLiPRowError // the first 10 skipped rows; formatted into the report last
+	firstSkipped []*RowError // the first 10 skipped rows; formatted into the report last
 
 	class  []uint32
 	size   []uint32
@@ -294,16 +294,16 @@ type filipTuning struct {
 	workers    int   // parallel workers at most; 0: GOMAXPROCS, at most filipMaxWorkers
 }
 
-// readFiLiP is the import behind ReadFiLiP and ReadFiLiPFrom.
-func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, opts FiLiPOptions, tune filipTuning) (*profile.Profile, *FiLiPReport, error) {
+// readFiLiP is the import behind Read and ReadFrom.
+func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, opts Options, tune filipTuning) (*profile.Profile, *Report, error) {
 	if opts.Clock < ClockAuto || opts.Clock > ClockMicros {
-		return nil, nil, fmt.Errorf("lifetimes: FiLiPOptions.Clock %d is not ClockAuto, ClockBytes or ClockMicros", int(opts.Clock))
+		return nil, nil, fmt.Errorf("lifetimes: Options.Clock %d is not ClockAuto, ClockBytes or ClockMicros", int(opts.Clock))
 	}
 	if math.IsNaN(opts.NearEndFraction) || opts.NearEndFraction > 1 {
-		return nil, nil, fmt.Errorf("lifetimes: FiLiPOptions.NearEndFraction %v is not ≤ 1", opts.NearEndFraction)
+		return nil, nil, fmt.Errorf("lifetimes: Options.NearEndFraction %v is not ≤ 1", opts.NearEndFraction)
 	}
 	if r := opts.SamplingRate; math.IsNaN(r) || r < 0 || r > 1 {
-		return nil, nil, fmt.Errorf("lifetimes: FiLiPOptions.SamplingRate %v is not in (0, 1]", r)
+		return nil, nil, fmt.Errorf("lifetimes: Options.SamplingRate %v is not in (0, 1]", r)
 	}
 	if opts.NearEndFraction == 0 {
 		opts.NearEndFraction = DefaultNearEndFraction
@@ -332,8 +332,8 @@ func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, op
 	return p, r.report, nil
 }
 
-func newFiLiPReader(name string, opts FiLiPOptions, slowRows bool) *filipReader {
-	return &filipReader{name: name, opts: opts, report: &FiLiPReport{}, slowRows: slowRows,
+func newFiLiPReader(name string, opts Options, slowRows bool) *filipReader {
+	return &filipReader{name: name, opts: opts, report: &Report{}, slowRows: slowRows,
 		classes: make(map[string]classCacheEntry)}
 }
 

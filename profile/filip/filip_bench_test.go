@@ -104,7 +104,7 @@ func writeSyntheticFiLiP(tb testing.TB, path string, rows int, seed uint64) {
 		tb.Fatal(err)
 	}
 	meta := fmt.Sprintf("{\n\t\"totalScavenges\" : 266,\n\t\"profiler\" : \"FiLiP\",\n\t\"samplingRate\" : 0.01,\n\t\"totalExecutionTime\" : %d,\n\t\"profiledCode\" : \"[ DataFrame readFromCsv: 'big.csv' ]\",\n\t\"totalFullGCs\" : 18\n}", end-(1<<20))
-	if err := os.WriteFile(DefaultFiLiPJSONPath(path), []byte(meta), 0o644); err != nil {
+	if err := os.WriteFile(DefaultJSONPath(path), []byte(meta), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -117,7 +117,7 @@ func BenchmarkReadFiLiP(b *testing.B) {
 		path := filepath.Join(dir, fmt.Sprintf("synthetic-%d.csv", rows))
 		writeSyntheticFiLiP(b, path, rows, 1)
 		benchRead(b, fmt.Sprintf("rows=%d", rows), path, rows, "rows", func() (int, error) {
-			p, _, err := ReadFiLiP(path, FiLiPOptions{})
+			p, _, err := Read(path, Options{})
 			if err != nil {
 				return 0, err
 			}

@@ -100,7 +100,7 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 	lineBase := r.line
 	for i, w := range ws {
 		if err := errs[i]; err != nil {
-			var rowErr *FiLiPRowError
+			var rowErr *RowError
 			if errors.As(err, &rowErr) {
 				rowErr.Line += lineBase
 			}

@@ -113,7 +113,7 @@ func (r *filipReader) finish(run filipRun) (*profile.Profile, error) {
 	r.report.Profiler, r.report.SamplingRate, r.report.Weight = run.profiler, run.rate, run.weight
 	r.report.TotalExecutionTime = run.totalTime
 	if run.gcCounts {
-		r.report.GCCounts = &FiLiPGCCounts{Scavenges: run.scavenges, FullGCs: run.fullGCs}
+		r.report.GCCounts = &GCCounts{Scavenges: run.scavenges, FullGCs: run.fullGCs}
 	}
 	p, err := b.Build(profile.Meta{
 		Source:              r.name,

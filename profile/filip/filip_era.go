@@ -6,35 +6,35 @@ import (
 	"strings"
 )
 
-// Names of the CSV layouts ReadFiLiP knows, as FiLiPReport.Layout reports them. Every layout
+// Names of the CSV layouts Read knows, as Report.Layout reports them. Every layout
 // starts with the same six columns (finalizationTimeInMicroSeconds, sizeInBytes,
 // initializationTimeInMicroSeconds, allocatedObjectClass, survivedScavenges, survivedFullGCs);
 // the name says what follows. The exporter commit that introduced each is in filipEras.
 const (
-	// FiLiPLayoutCurrent ends in textualAllocatorMethod, textualAllocatorMethodOffset (FiLiP,
+	// LayoutCurrent ends in textualAllocatorMethod, textualAllocatorMethodOffset (FiLiP,
 	// since 2025-08-04, 9f1d62e).
-	FiLiPLayoutCurrent = "textualAllocatorMethod"
-	// FiLiPLayoutAllocatorMethod ends in allocatorMethod, allocatorMethodByte (Illimani v1.2,
+	LayoutCurrent = "textualAllocatorMethod"
+	// LayoutAllocatorMethod ends in allocatorMethod, allocatorMethodByte (Illimani v1.2,
 	// since 2024-09-24, 29404af).
-	FiLiPLayoutAllocatorMethod = "allocatorMethod"
-	// FiLiPLayoutForcedFinalization ends in forcedFinalization (true/false): Illimani v1.0 and
+	LayoutAllocatorMethod = "allocatorMethod"
+	// LayoutForcedFinalization ends in forcedFinalization (true/false): Illimani v1.0 and
 	// v1.1, and before them with the 6th column spelt survivedFullGC (4ffe1bc).
-	FiLiPLayoutForcedFinalization = "forcedFinalization"
-	// FiLiPLayoutForcedAllocatorClassMethod ends in forcedFinalization, allocatorClass,
+	LayoutForcedFinalization = "forcedFinalization"
+	// LayoutForcedAllocatorClassMethod ends in forcedFinalization, allocatorClass,
 	// allocatorMethod (development, 2024-04-10, a2e61ff).
-	FiLiPLayoutForcedAllocatorClassMethod = "forcedFinalization,allocatorClass,allocatorMethod"
-	// FiLiPLayoutForcedAllocationSite ends in forcedFinalization, allocationSite (development,
+	LayoutForcedAllocatorClassMethod = "forcedFinalization,allocatorClass,allocatorMethod"
+	// LayoutForcedAllocationSite ends in forcedFinalization, allocationSite (development,
 	// 2024-08-21, 4dcd239, to 2024-09-12).
-	FiLiPLayoutForcedAllocationSite = "forcedFinalization,allocationSite"
-	// FiLiPLayoutForcedAllocatorMethod ends in forcedFinalization, allocatorMethod (development,
+	LayoutForcedAllocationSite = "forcedFinalization,allocationSite"
+	// LayoutForcedAllocatorMethod ends in forcedFinalization, allocatorMethod (development,
 	// 2024-09-12, c5c46f5).
-	FiLiPLayoutForcedAllocatorMethod = "forcedFinalization,allocatorMethod"
-	// FiLiPLayoutForcedAllocatorMethodClassByte ends in forcedFinalization, allocatorMethod,
+	LayoutForcedAllocatorMethod = "forcedFinalization,allocatorMethod"
+	// LayoutForcedAllocatorMethodClassByte ends in forcedFinalization, allocatorMethod,
 	// allocatorClass, allocatorMethodByte (development, 2024-09-16, 330a870).
-	FiLiPLayoutForcedAllocatorMethodClassByte = "forcedFinalization,allocatorMethod,allocatorClass,allocatorMethodByte"
-	// FiLiPLayoutForcedAllocatorMethodByte ends in forcedFinalization, allocatorMethod,
+	LayoutForcedAllocatorMethodClassByte = "forcedFinalization,allocatorMethod,allocatorClass,allocatorMethodByte"
+	// LayoutForcedAllocatorMethodByte ends in forcedFinalization, allocatorMethod,
 	// allocatorMethodByte (development, 2024-09-18, d1a591b).
-	FiLiPLayoutForcedAllocatorMethodByte = "forcedFinalization,allocatorMethod,allocatorMethodByte"
+	LayoutForcedAllocatorMethodByte = "forcedFinalization,allocatorMethod,allocatorMethodByte"
 )
 
 // Column indices in a row. Layouts with forcedFinalization have it at colSite; the allocation
@@ -68,7 +68,7 @@ type filipLayout struct {
 var filipFirstColumns = [...]string{"finalizationTimeInMicroSeconds", "sizeInBytes", "initializationTimeInMicroSeconds",
 	"allocatedObjectClass", "survivedScavenges", "survivedFullGCs"}
 
-// filipLayouts returns every layout ReadFiLiP reads, in the order the exporter introduced them
+// filipLayouts returns every layout Read reads, in the order the exporter introduced them
 // (newest first).
 func filipLayouts() []filipLayout {
 	mk := func(name string, forced bool, rest ...string) filipLayout {
@@ -80,14 +80,14 @@ func filipLayouts() []filipLayout {
 		return filipLayout{name: name, columns: cols, forced: forced, site: site}
 	}
 	return []filipLayout{
-		mk(FiLiPLayoutCurrent, false, "textualAllocatorMethod", "textualAllocatorMethodOffset"),
-		mk(FiLiPLayoutAllocatorMethod, false, "allocatorMethod", "allocatorMethodByte"),
-		mk(FiLiPLayoutForcedAllocatorMethodByte, true, "forcedFinalization", "allocatorMethod", "allocatorMethodByte"),
-		mk(FiLiPLayoutForcedAllocatorMethodClassByte, true, "forcedFinalization", "allocatorMethod", "allocatorClass", "allocatorMethodByte"),
-		mk(FiLiPLayoutForcedAllocatorMethod, true, "forcedFinalization", "allocatorMethod"),
-		mk(FiLiPLayoutForcedAllocationSite, true, "forcedFinalization", "allocationSite"),
-		mk(FiLiPLayoutForcedAllocatorClassMethod, true, "forcedFinalization", "allocatorClass", "allocatorMethod"),
-		mk(FiLiPLayoutForcedFinalization, true, "forcedFinalization"),
+		mk(LayoutCurrent, false, "textualAllocatorMethod", "textualAllocatorMethodOffset"),
+		mk(LayoutAllocatorMethod, false, "allocatorMethod", "allocatorMethodByte"),
+		mk(LayoutForcedAllocatorMethodByte, true, "forcedFinalization", "allocatorMethod", "allocatorMethodByte"),
+		mk(LayoutForcedAllocatorMethodClassByte, true, "forcedFinalization", "allocatorMethod", "allocatorClass", "allocatorMethodByte"),
+		mk(LayoutForcedAllocatorMethod, true, "forcedFinalization", "allocatorMethod"),
+		mk(LayoutForcedAllocationSite, true, "forcedFinalization", "allocationSite"),
+		mk(LayoutForcedAllocatorClassMethod, true, "forcedFinalization", "allocatorClass", "allocatorMethod"),
+		mk(LayoutForcedFinalization, true, "forcedFinalization"),
 	}
 }
 
@@ -114,8 +114,8 @@ func matchLayout(names []string) (l filipLayout, oldSpelling, ok bool) {
 // totalExecutionTime, and the spelling of its sampling rate key. Read from the exporter's
 // source, github.com/jordanmontt/illimani-memory-profiler (see docs/filip.md).
 type filipEra struct {
-	name        string   // as FiLiPReport.Era reports it
-	layout      string   // a FiLiPLayout* name
+	name        string   // as Report.Era reports it
+	layout      string   // a Layout* name
 	oldSpelling bool     // the sixth column is survivedFullGC
 	profilers   []string // class names the metadata's profiler key holds
 	clock       Clock
@@ -126,27 +126,27 @@ type filipEra struct {
 // Time primUTCMicrosecondsClock (absolute microseconds since 1901); since, VM parameter 34
 // (bytes allocated since the VM started) although the headers still say microseconds.
 var filipEras = []filipEra{
-	{name: "Illimani 2024-02 (4ffe1bc, survivedFullGC spelling)", layout: FiLiPLayoutForcedFinalization, oldSpelling: true,
+	{name: "Illimani 2024-02 (4ffe1bc, survivedFullGC spelling)", layout: LayoutForcedFinalization, oldSpelling: true,
 		profilers: []string{"IllFinalizationProfiler"}, clock: ClockMicros, sampligRate: true},
-	{name: "Illimani v1.0-v1.1 (1a4a395, 2024-02-24 to 2024-08-21)", layout: FiLiPLayoutForcedFinalization,
+	{name: "Illimani v1.0-v1.1 (1a4a395, 2024-02-24 to 2024-08-21)", layout: LayoutForcedFinalization,
 		profilers: []string{"IllFinalizationProfiler", "IllObjectLifetimesProfiler"}, clock: ClockMicros, sampligRate: true},
-	{name: "Illimani development 2024-04-10 (a2e61ff)", layout: FiLiPLayoutForcedAllocatorClassMethod,
+	{name: "Illimani development 2024-04-10 (a2e61ff)", layout: LayoutForcedAllocatorClassMethod,
 		profilers: []string{"IllAllocationSitePlusFinalizationProfiler"}, clock: ClockMicros},
-	{name: "Illimani development 2024-08-21 (4dcd239)", layout: FiLiPLayoutForcedAllocationSite,
+	{name: "Illimani development 2024-08-21 (4dcd239)", layout: LayoutForcedAllocationSite,
 		profilers: []string{"IllObjectLifetimesProfiler"}, clock: ClockMicros},
-	{name: "Illimani development 2024-08-21 (5f26563, before the bytes clock)", layout: FiLiPLayoutForcedAllocationSite,
+	{name: "Illimani development 2024-08-21 (5f26563, before the bytes clock)", layout: LayoutForcedAllocationSite,
 		profilers: []string{"IllMemoryProfiler"}, clock: ClockMicros},
-	{name: "Illimani development 2024-08-27 (395d06e, bytes clock)", layout: FiLiPLayoutForcedAllocationSite,
+	{name: "Illimani development 2024-08-27 (395d06e, bytes clock)", layout: LayoutForcedAllocationSite,
 		profilers: []string{"IllMemoryProfiler"}, clock: ClockBytes},
-	{name: "Illimani development 2024-09-12 (c5c46f5)", layout: FiLiPLayoutForcedAllocatorMethod,
+	{name: "Illimani development 2024-09-12 (c5c46f5)", layout: LayoutForcedAllocatorMethod,
 		profilers: []string{"IllMemoryProfiler"}, clock: ClockBytes},
-	{name: "Illimani development 2024-09-16 (330a870)", layout: FiLiPLayoutForcedAllocatorMethodClassByte,
+	{name: "Illimani development 2024-09-16 (330a870)", layout: LayoutForcedAllocatorMethodClassByte,
 		profilers: []string{"IllMemoryProfiler"}, clock: ClockBytes},
-	{name: "Illimani development 2024-09-18 (d1a591b)", layout: FiLiPLayoutForcedAllocatorMethodByte,
+	{name: "Illimani development 2024-09-18 (d1a591b)", layout: LayoutForcedAllocatorMethodByte,
 		profilers: []string{"IllMemoryProfiler"}, clock: ClockBytes},
-	{name: "Illimani v1.2 (29404af, 2024-09-24 to 2025-08-04)", layout: FiLiPLayoutAllocatorMethod,
+	{name: "Illimani v1.2 (29404af, 2024-09-24 to 2025-08-04)", layout: LayoutAllocatorMethod,
 		profilers: []string{"IllMemoryProfiler"}, clock: ClockBytes},
-	{name: "FiLiP (9f1d62e, since 2025-08-04)", layout: FiLiPLayoutCurrent,
+	{name: "FiLiP (9f1d62e, since 2025-08-04)", layout: LayoutCurrent,
 		profilers: []string{"FiLiP"}, clock: ClockBytes},
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/gctune/gctune/profile"
 )
 
-// FuzzReadFiLiP feeds arbitrary CSV and metadata to ReadFiLiPFrom. Whatever the input, the
+// FuzzReadFiLiP feeds arbitrary CSV and metadata to ReadFrom. Whatever the input, the
 // reader must not panic and must return either an error or a Profile that validates, whose alive
 // records die at the end, and whose report counts its rows. The fused fast row parser and the
 // checking parser must also agree on every input.
@@ -21,7 +21,7 @@ import (
 // Interesting inputs it found are kept in testdata/fuzz/FuzzReadFiLiP.
 func FuzzReadFiLiP(f *testing.F) {
 	for i, csv := range readTestdata(f, "filip", "*.csv") {
-		meta, _ := os.ReadFile(DefaultFiLiPJSONPath(csv.path)) // none: nil
+		meta, _ := os.ReadFile(DefaultJSONPath(csv.path)) // none: nil
 		f.Add(csv.data, meta, uint8(i%3), i%2 == 0)
 	}
 	f.Add([]byte(filipHeader8+"\n3912345678901234,24,3912345678900000,A,0,0,m,1\n"), []byte(`{"samplingRate":0.01}`), uint8(0), false)
@@ -41,14 +41,14 @@ func FuzzReadFiLiP(f *testing.F) {
 	}
 
 	f.Fuzz(func(t *testing.T, csv, meta []byte, clock uint8, skipBad bool) {
-		opts := FiLiPOptions{Clock: Clock(clock % 3), SkipBadRows: skipBad}
+		opts := Options{Clock: Clock(clock % 3), SkipBadRows: skipBad}
 		metaReader := func() *bytes.Reader {
 			if len(meta) == 0 {
 				return nil
 			}
 			return bytes.NewReader(meta)
 		}
-		read := func(src filipSource, tune filipTuning) (*profile.Profile, *FiLiPReport, error) {
+		read := func(src filipSource, tune filipTuning) (*profile.Profile, *Report, error) {
 			if m := metaReader(); m != nil {
 				return readFiLiP(src, "fuzz.csv", m, "fuzz.json", opts, tune)
 			}
@@ -113,7 +113,7 @@ func profilesEqual(a, b *profile.Profile) bool {
 		slices.Equal(a.Weight, b.Weight) && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Containers, b.Containers)
 }
 
-func reportsEqual(a, b *FiLiPReport) bool {
+func reportsEqual(a, b *Report) bool {
 	return a.Layout == b.Layout && a.Era == b.Era && a.Profiler == b.Profiler && a.SamplingRate == b.SamplingRate &&
 		a.Weight == b.Weight && (a.GCCounts == nil) == (b.GCCounts == nil) && (a.GCCounts == nil || *a.GCCounts == *b.GCCounts) &&
 		a.Clock == b.Clock && a.ClockReason == b.ClockReason && a.Rows == b.Rows &&
@@ -134,7 +134,7 @@ func FuzzFiLiPMeta(f *testing.F) {
 	f.Add([]byte(`{"samplingRate":0.5,"sampligRate":25,"profiler":null}`))
 	csv := []byte(filipHeader8 + "\n7340034160,16,7340033160,Fraction,0,0,NumberParser>>#makeFraction,23\n7340035000,40,7340033400,Array,0,0,Foo>>#,,5\n")
 	f.Fuzz(func(t *testing.T, meta []byte) {
-		p, rep, err := ReadFiLiPFrom(bytes.NewReader(csv), "fuzz.csv", bytes.NewReader(meta), FiLiPOptions{})
+		p, rep, err := ReadFrom(bytes.NewReader(csv), "fuzz.csv", bytes.NewReader(meta), Options{})
 		if err != nil {
 			if p != nil || rep != nil {
 				t.Fatalf("error %v with a profile or a report", err)

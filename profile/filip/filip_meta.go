@@ -41,8 +41,8 @@ type filipRun struct {
 	haveMeta    bool
 }
 
-// ErrUnknownSamplingRate is wrapped by the error ReadFiLiP returns for an export whose sampling
-// rate nothing says: no metadata, or metadata without the rate, and no FiLiPOptions.SamplingRate.
+// ErrUnknownSamplingRate is wrapped by the error Read returns for an export whose sampling
+// rate nothing says: no metadata, or metadata without the rate, and no Options.SamplingRate.
 // Guessing it would be guessing the size of the run (a 1/100 export read at rate 1 is a run
 // 100 times smaller).
 var ErrUnknownSamplingRate = errors.New("lifetimes: sampling rate unknown")
@@ -58,8 +58,8 @@ func (e *unknownRateError) Error() string {
 // Unwrap returns ErrUnknownSamplingRate.
 func (e *unknownRateError) Unwrap() error { return ErrUnknownSamplingRate }
 
-// NoMetadataError is the error ReadFiLiP returns for the export csvPath when its metadata
-// jsonPath does not exist and no sampling rate was given (FiLiPOptions.SamplingRate), for a
+// NoMetadataError is the error Read returns for the export csvPath when its metadata
+// jsonPath does not exist and no sampling rate was given (Options.SamplingRate), for a
 // caller that finds so without reading the export (source.Fingerprint). It wraps
 // ErrUnknownSamplingRate.
 func NoMetadataError(csvPath, jsonPath string) error {

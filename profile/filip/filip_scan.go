@@ -56,7 +56,7 @@ func (r *filipReader) readCSV(in io.Reader, sizeHint int64) error {
 		start = 0
 		if end == len(buf) {
 			if len(buf) >= filipMaxLineBytes {
-				return &FiLiPRowError{File: r.name, Line: r.line + 1, Problem: fmt.Sprintf("line longer than %d bytes", filipMaxLineBytes)}
+				return &RowError{File: r.name, Line: r.line + 1, Problem: fmt.Sprintf("line longer than %d bytes", filipMaxLineBytes)}
 			}
 			buf = slices.Grow(buf, len(buf))[:2*len(buf)]
 		}
@@ -164,11 +164,11 @@ func shorten(b []byte, n int) string {
 	return string(b[:n]) + "..."
 }
 
-func (r *filipReader) fieldErr(col int, value []byte, problem string) *FiLiPRowError {
-	return &FiLiPRowError{File: r.name, Line: r.line, Field: r.layout.columns[col], Value: shorten(value, 60), Problem: problem}
+func (r *filipReader) fieldErr(col int, value []byte, problem string) *RowError {
+	return &RowError{File: r.name, Line: r.line, Field: r.layout.columns[col], Value: shorten(value, 60), Problem: problem}
 }
 
-func (r *filipReader) numErr(col int, value []byte, e numErr) *FiLiPRowError {
+func (r *filipReader) numErr(col int, value []byte, e numErr) *RowError {
 	return r.fieldErr(col, value, e.String())
 }
 
@@ -362,14 +362,14 @@ type classCacheEntry struct {
 }
 
 // row parses one data row and appends it to the raw columns, or says what is wrong with it.
-func (r *filipReader) row(line []byte) *FiLiPRowError {
+func (r *filipReader) row(line []byte) *RowError {
 	var f [8][]byte
 	want := len(r.layout.columns)
 	rest := line
 	for k := 0; k < 6; k++ {
 		i := bytes.IndexByte(rest, ',')
 		if i < 0 {
-			return &FiLiPRowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has %d fields, want %d", k+1, want)}
+			return &RowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has %d fields, want %d", k+1, want)}
 		}
 		f[k], rest = rest[:i], rest[i+1:]
 	}
@@ -378,7 +378,7 @@ func (r *filipReader) row(line []byte) *FiLiPRowError {
 		if r.layout.site > 0 {
 			i := bytes.IndexByte(rest, ',')
 			if i < 0 {
-				return &FiLiPRowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has 7 fields, want %d", want)}
+				return &RowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has 7 fields, want %d", want)}
 			}
 			f[colSite], rest = rest[:i], rest[i+1:]
 		}
@@ -388,7 +388,7 @@ func (r *filipReader) row(line []byte) *FiLiPRowError {
 		if r.layout.site > 0 {
 			got -= r.layout.site - 1
 		}
-		return &FiLiPRowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has %d fields, want %d", got, want)}
+		return &RowError{File: r.name, Line: r.line, Problem: fmt.Sprintf("row has %d fields, want %d", got, want)}
 	}
 
 	death, e := parseTimestamp(f[colDeath])

@@ -59,7 +59,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 	tests := []struct {
 		name      string
 		csv       string
-		opts      FiLiPOptions
+		opts      Options
 		layout    string
 		era       string // a substring of Era
 		clock     Clock
@@ -76,7 +76,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			// (B + ...) shifted by B + 1160 - 10×16; three deaths within 0.1 % of the run (10
 			// bytes) of the latest are the objects force-finalized at the end.
 			name: "FiLiP (current exporter)", csv: "era-filip.csv",
-			layout: FiLiPLayoutCurrent, era: "FiLiP (9f1d62e", clock: ClockBytes, reason: "profiler FiLiP: bytes allocated (VM parameter 34", weight: 10,
+			layout: LayoutCurrent, era: "FiLiP (9f1d62e", clock: ClockBytes, reason: "profiler FiLiP: bytes allocated (VM parameter 34", weight: 10,
 			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 10160, TotalAllocatedBytes: 10160,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
@@ -91,48 +91,48 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		},
 		{
 			name: "Illimani v1.2", csv: "era-v1.2.csv",
-			layout: FiLiPLayoutAllocatorMethod, era: "v1.2 (29404af", clock: ClockBytes, reason: "profiler IllMemoryProfiler: bytes", weight: 100,
+			layout: LayoutAllocatorMethod, era: "v1.2 (29404af", clock: ClockBytes, reason: "profiler IllMemoryProfiler: bytes", weight: 100,
 			meta: bytesMeta, recs: bytesRecs,
 		},
 		{
 			name: "d1a591b", csv: "era-d1a591b.csv",
-			layout: FiLiPLayoutForcedAllocatorMethodByte, era: "d1a591b", clock: ClockBytes, reason: "bytes", weight: 100,
+			layout: LayoutForcedAllocatorMethodByte, era: "d1a591b", clock: ClockBytes, reason: "bytes", weight: 100,
 			meta: bytesMeta, recs: bytesRecs,
 		},
 		{
 			name: "330a870", csv: "era-330a870.csv",
-			layout: FiLiPLayoutForcedAllocatorMethodClassByte, era: "330a870", clock: ClockBytes, reason: "bytes", weight: 100,
+			layout: LayoutForcedAllocatorMethodClassByte, era: "330a870", clock: ClockBytes, reason: "bytes", weight: 100,
 			meta: bytesMeta, recs: bytesRecs,
 		},
 		{
 			name: "c5c46f5", csv: "era-c5c46f5.csv",
-			layout: FiLiPLayoutForcedAllocatorMethod, era: "c5c46f5", clock: ClockBytes, reason: "bytes", weight: 100,
+			layout: LayoutForcedAllocatorMethod, era: "c5c46f5", clock: ClockBytes, reason: "bytes", weight: 100,
 			meta: bytesMeta, recs: bytesRecs,
 		},
 		{
 			// Ambiguous: IllMemoryProfiler wrote this layout on both clocks; the timestamps are
 			// not the absolute UTC microsecond clock.
 			name: "395d06e", csv: "era-395d06e.csv",
-			layout: FiLiPLayoutForcedAllocationSite, era: "395d06e", clock: ClockBytes,
+			layout: LayoutForcedAllocationSite, era: "395d06e", clock: ClockBytes,
 			reason: "were written on both clocks; the timestamps (7.34e+09 to 7.34e+09) are not Pharo's absolute UTC microsecond clock", weight: 100,
 			meta: bytesMeta, recs: bytesRecs,
 		},
 		{
 			// Ambiguous likewise; the timestamps are the absolute UTC microsecond clock.
 			name: "5f26563", csv: "era-5f26563.csv",
-			layout: FiLiPLayoutForcedAllocationSite, era: "5f26563", clock: ClockMicros,
+			layout: LayoutForcedAllocationSite, era: "5f26563", clock: ClockMicros,
 			reason: "lie in the band of Pharo's absolute UTC microsecond clock: microseconds", weight: 100,
 			meta: usMeta("IllMemoryProfiler"), recs: usRecs, warnings: []string{noRebuild},
 		},
 		{
 			name: "4dcd239", csv: "era-4dcd239.csv",
-			layout: FiLiPLayoutForcedAllocationSite, era: "4dcd239", clock: ClockMicros,
+			layout: LayoutForcedAllocationSite, era: "4dcd239", clock: ClockMicros,
 			reason: "profiler IllObjectLifetimesProfiler: microseconds", weight: 100,
 			meta: usMeta("IllObjectLifetimesProfiler"), recs: usRecs, warnings: []string{noRebuild},
 		},
 		{
 			name: "a2e61ff", csv: "era-a2e61ff.csv",
-			layout: FiLiPLayoutForcedAllocatorClassMethod, era: "a2e61ff", clock: ClockMicros, reason: "microseconds", weight: 1,
+			layout: LayoutForcedAllocatorClassMethod, era: "a2e61ff", clock: ClockMicros, reason: "microseconds", weight: 1,
 			meta: profile.Meta{Profiler: "IllAllocationSitePlusFinalizationProfiler", EndBytes: 72, TotalAllocatedBytes: 72,
 				RunSeconds: 0.0004, SamplingRate: 1, ReportedScavenges: 1},
 			recs: []wantRec{
@@ -145,7 +145,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			// Microseconds, 1/2 sampling. Cumulative weighted bytes at the birth instants 100,
 			// 200, 300, 400, 600 µs: 80, 160, 208, 368, 464.
 			name: "Illimani v1.1", csv: "era-v1.1.csv",
-			layout: FiLiPLayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
+			layout: LayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
 			reason: "profiler IllObjectLifetimesProfiler: microseconds", weight: 2,
 			meta: profile.Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 464, TotalAllocatedBytes: 464, RunSeconds: 0.001,
 				SamplingRate: 0.5, ReportedScavenges: 3},
@@ -165,7 +165,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			// dying at or just before the latest timestamp with forcedFinalization false did die.
 			// Cumulative bytes at 100, 150, 250, 300, 400 µs: 24, 56, 72, 88, 128.
 			name: "Illimani v1.0", csv: "era-v1.0.csv",
-			layout: FiLiPLayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
+			layout: LayoutForcedFinalization, era: "v1.0-v1.1", clock: ClockMicros,
 			reason: "profiler IllFinalizationProfiler: microseconds", weight: 1,
 			meta: profile.Meta{Profiler: "IllFinalizationProfiler", EndBytes: 128, TotalAllocatedBytes: 128, RunSeconds: 0.001,
 				SamplingRate: 1, ReportedScavenges: 3, ReportedFullGCs: 1},
@@ -181,7 +181,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			// sampligRate 25 is a percentage: weight 4; survivedFullGC spelling. Cumulative
 			// bytes at 1000, 1500, 2500 µs: 96, 224, 288.
 			name: "Illimani 4ffe1bc", csv: "era-4ffe1bc.csv",
-			layout: FiLiPLayoutForcedFinalization, era: "4ffe1bc", clock: ClockMicros,
+			layout: LayoutForcedFinalization, era: "4ffe1bc", clock: ClockMicros,
 			reason: "layout forcedFinalization with survivedFullGC, metadata key sampligRate (until 2024-03-13), profiler IllFinalizationProfiler: microseconds", weight: 4,
 			meta: profile.Meta{Profiler: "IllFinalizationProfiler", EndBytes: 288, TotalAllocatedBytes: 288, RunSeconds: 0.008,
 				SamplingRate: 0.25, ReportedScavenges: 1},
@@ -193,8 +193,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{noRebuild},
 		},
 		{
-			name: "selectors with commas", csv: "commas.csv", opts: FiLiPOptions{SamplingRate: 1},
-			layout: FiLiPLayoutCurrent, era: "FiLiP", clock: ClockBytes, reason: "layout textualAllocatorMethod: bytes", weight: 1,
+			name: "selectors with commas", csv: "commas.csv", opts: Options{SamplingRate: 1},
+			layout: LayoutCurrent, era: "FiLiP", clock: ClockBytes, reason: "layout textualAllocatorMethod: bytes", weight: 1,
 			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 374, TotalAllocatedBytes: 374, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
@@ -205,8 +205,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"no metadata (testdata/filip/commas.json)"},
 		},
 		{
-			name: "CRLF", csv: "crlf.csv", opts: FiLiPOptions{SamplingRate: 1},
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
+			name: "CRLF", csv: "crlf.csv", opts: Options{SamplingRate: 1},
+			layout: LayoutCurrent, clock: ClockBytes, weight: 1,
 			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
@@ -216,8 +216,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"no metadata"},
 		},
 		{
-			name: "missing json, rate given", csv: "nojson.csv", opts: FiLiPOptions{SamplingRate: 1},
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, weight: 1,
+			name: "missing json, rate given", csv: "nojson.csv", opts: Options{SamplingRate: 1},
+			layout: LayoutCurrent, clock: ClockBytes, weight: 1,
 			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 224, TotalAllocatedBytes: 224, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
@@ -226,8 +226,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"no metadata (testdata/filip/nojson.json): sampling rate 1 as given"},
 		},
 		{
-			name: "json path given", csv: "nojson.csv", opts: FiLiPOptions{JSONPath: "testdata/filip/era-filip.json"},
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 10,
+			name: "json path given", csv: "nojson.csv", opts: Options{JSONPath: "testdata/filip/era-filip.json"},
+			layout: LayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 10,
 			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 300, TotalAllocatedBytes: 300,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
@@ -237,8 +237,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			warnings: []string{"the small records stand for 560 bytes but the clock counted only 300"},
 		},
 		{
-			name: "bad rows skipped", csv: "badrows.csv", opts: FiLiPOptions{SkipBadRows: true},
-			layout: FiLiPLayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 1,
+			name: "bad rows skipped", csv: "badrows.csv", opts: Options{SkipBadRows: true},
+			layout: LayoutCurrent, clock: ClockBytes, reason: "profiler FiLiP", weight: 1,
 			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 324, TotalAllocatedBytes: 324, SamplingRate: 1},
 			recs: []wantRec{
 				{"ByteString", 24, 24, 124, false},
@@ -261,8 +261,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		{
 			// The bytes export read as microseconds: cumulative bytes at the birth instants
 			// 1160, 1400, 2000, 5000, 7000, 8000, 10000: 160, 560, 800, 1040, 1840, 2160, 2320.
-			name: "clock forced to us", csv: "era-filip.csv", opts: FiLiPOptions{Clock: ClockMicros},
-			layout: FiLiPLayoutCurrent, clock: ClockMicros, reason: "forced to us by option", weight: 10,
+			name: "clock forced to us", csv: "era-filip.csv", opts: Options{Clock: ClockMicros},
+			layout: LayoutCurrent, clock: ClockMicros, reason: "forced to us by option", weight: 10,
 			meta: profile.Meta{Profiler: "FiLiP", EndBytes: 2320, TotalAllocatedBytes: 2320, RunSeconds: 0.0105,
 				SamplingRate: 0.1, ReportedScavenges: 12, ReportedFullGCs: 1},
 			recs: []wantRec{
@@ -278,8 +278,8 @@ func TestReadFiLiPFixtures(t *testing.T) {
 		},
 		{
 			// The microsecond export read as bytes: origin 100 - 2×16 = 68.
-			name: "clock forced to bytes", csv: "era-v1.1.csv", opts: FiLiPOptions{Clock: ClockBytes},
-			layout: FiLiPLayoutForcedFinalization, clock: ClockBytes, reason: "forced to bytes by option", weight: 2,
+			name: "clock forced to bytes", csv: "era-v1.1.csv", opts: Options{Clock: ClockBytes},
+			layout: LayoutForcedFinalization, clock: ClockBytes, reason: "forced to bytes by option", weight: 2,
 			meta: profile.Meta{Profiler: "IllObjectLifetimesProfiler", EndBytes: 932, TotalAllocatedBytes: 932,
 				SamplingRate: 0.5, ReportedScavenges: 3},
 			recs: []wantRec{
@@ -297,7 +297,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "filip", tt.csv)
-			p, rep, err := ReadFiLiP(path, tt.opts)
+			p, rep, err := Read(path, tt.opts)
 			require.NoError(t, err)
 			require.NoError(t, p.Validate())
 			assert.Equal(t, tt.layout, rep.Layout)
@@ -328,17 +328,17 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			var meta *bytes.Reader
 			jsonPath := tt.opts.JSONPath
 			if jsonPath == "" {
-				jsonPath = DefaultFiLiPJSONPath(path)
+				jsonPath = DefaultJSONPath(path)
 			}
 			if j, err := os.ReadFile(jsonPath); err == nil {
 				meta = bytes.NewReader(j)
 			}
 			var p2 *profile.Profile
-			var rep2 *FiLiPReport
+			var rep2 *Report
 			if meta == nil {
-				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, nil, withRate(tt.opts))
+				p2, rep2, err = ReadFrom(bytes.NewReader(csv), path, nil, withRate(tt.opts))
 			} else {
-				p2, rep2, err = ReadFiLiPFrom(bytes.NewReader(csv), path, meta, tt.opts)
+				p2, rep2, err = ReadFrom(bytes.NewReader(csv), path, meta, tt.opts)
 			}
 			require.NoError(t, err)
 			assert.Equal(t, p, p2)
@@ -383,16 +383,16 @@ func TestReadFiLiPBadRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			csv := filipHeader8 + "\n" + good + "\n" + tt.row + "\n" + good + "\n"
-			_, _, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{SamplingRate: 1})
+			_, _, err := ReadFrom(strings.NewReader(csv), "data.csv", nil, Options{SamplingRate: 1})
 			require.Error(t, err)
 			assert.Equal(t, "lifetimes: data.csv:3: "+tt.msg, err.Error())
 			assert.ErrorIs(t, err, ErrBadRow)
-			var rowErr *FiLiPRowError
+			var rowErr *RowError
 			require.ErrorAs(t, err, &rowErr)
 			assert.Equal(t, 3, rowErr.Line)
 			assert.Equal(t, tt.field, rowErr.Field)
 
-			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "data.csv", nil, FiLiPOptions{SamplingRate: 1, SkipBadRows: true})
+			p, rep, err := ReadFrom(strings.NewReader(csv), "data.csv", nil, Options{SamplingRate: 1, SkipBadRows: true})
 			require.NoError(t, err)
 			assert.Equal(t, 2, p.Len())
 			assert.Equal(t, 2, rep.Rows)
@@ -408,7 +408,7 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 		"300,32,150,Array,0,0,yes":        `field forcedFinalization: "yes" is not true or false`,
 		"300,32,150,Array,0,0,true,extra": "row has 8 fields, want 7",
 	} {
-		_, _, err := ReadFiLiPFrom(strings.NewReader(header+"\n"+row+"\n"), "old.csv", nil, FiLiPOptions{SamplingRate: 1})
+		_, _, err := ReadFrom(strings.NewReader(header+"\n"+row+"\n"), "old.csv", nil, Options{SamplingRate: 1})
 		require.Error(t, err)
 		assert.Equal(t, "lifetimes: old.csv:2: "+msg, err.Error())
 		assert.ErrorIs(t, err, ErrBadRow)
@@ -420,17 +420,17 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 		"300,32,150,Array,0,0,true,Foo>>#bar":      "row has 8 fields, want 10",
 		"300,32,150,Array,0,0,true":                "row has 7 fields, want 10",
 	} {
-		_, _, err := ReadFiLiPFrom(strings.NewReader(header10+"\n"+row+"\n"), "dev.csv", nil, FiLiPOptions{SamplingRate: 1})
+		_, _, err := ReadFrom(strings.NewReader(header10+"\n"+row+"\n"), "dev.csv", nil, Options{SamplingRate: 1})
 		require.Error(t, err)
 		assert.Equal(t, "lifetimes: dev.csv:2: "+msg, err.Error())
 	}
-	p, rep, err := ReadFiLiPFrom(strings.NewReader(header10+"\n300,32,150,Array,0,0,false,SequenceableCollection>>#,,OrderedCollection,3\n"), "dev.csv", nil, FiLiPOptions{SamplingRate: 1})
+	p, rep, err := ReadFrom(strings.NewReader(header10+"\n300,32,150,Array,0,0,false,SequenceableCollection>>#,,OrderedCollection,3\n"), "dev.csv", nil, Options{SamplingRate: 1})
 	require.NoError(t, err)
-	assert.Equal(t, FiLiPLayoutForcedAllocatorMethodClassByte, rep.Layout)
+	assert.Equal(t, LayoutForcedAllocatorMethodClassByte, rep.Layout)
 	assert.Equal(t, 1, p.Len())
 
 	// Spaces and capitals are tolerated.
-	p, _, err = ReadFiLiPFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, FiLiPOptions{SamplingRate: 1})
+	p, _, err = ReadFrom(strings.NewReader(header+"\n300,32,150,Array,0,0, True \n400,32,150,Array,0,0,FALSE\n"), "old.csv", nil, Options{SamplingRate: 1})
 	require.NoError(t, err)
 	assert.True(t, p.AliveAtEnd(0))
 	assert.False(t, p.AliveAtEnd(1))
@@ -440,78 +440,78 @@ func TestReadFiLiPBadInput(t *testing.T) {
 	row := "200,24,100,ByteString,0,0,String class>>new:,11\n"
 	tests := []struct {
 		name, csv, json string // json "-" = none
-		opts            FiLiPOptions
+		opts            Options
 		want            string
 	}{
-		{"empty file", "", "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
-		{"blank lines only", "\n\r\n\n", "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
-		{"header only", filipHeader8 + "\n", "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv: no rows after the header"},
-		{"only bad rows", filipHeader8 + "\n1,2\n", "-", FiLiPOptions{SamplingRate: 1, SkipBadRows: true},
+		{"empty file", "", "-", Options{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
+		{"blank lines only", "\n\r\n\n", "-", Options{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
+		{"header only", filipHeader8 + "\n", "-", Options{SamplingRate: 1}, "lifetimes: data.csv: no rows after the header"},
+		{"only bad rows", filipHeader8 + "\n1,2\n", "-", Options{SamplingRate: 1, SkipBadRows: true},
 			"lifetimes: data.csv: no valid rows (1 bad rows skipped, the first: lifetimes: data.csv:2: row has 2 fields, want 8)"},
-		{"header missing", row + row, "-", FiLiPOptions{SamplingRate: 1},
+		{"header missing", row + row, "-", Options{SamplingRate: 1},
 			`lifetimes: data.csv:1: no header: the first line is a data row (want a header starting with "finalizationTimeInMicroSeconds")`},
-		{"header missing, empty first field", "," + row, "-", FiLiPOptions{SamplingRate: 1}, "lifetimes: data.csv:1: no header"},
-		{"unknown header", "a,b,c\n" + row, "-", FiLiPOptions{SamplingRate: 1}, `lifetimes: data.csv:1: unknown header "a,b,c": want one of the FiLiP layouts`},
-		{"malformed json", filipHeader8 + "\n" + row, `{"samplingRate": }`, FiLiPOptions{},
+		{"header missing, empty first field", "," + row, "-", Options{SamplingRate: 1}, "lifetimes: data.csv:1: no header"},
+		{"unknown header", "a,b,c\n" + row, "-", Options{SamplingRate: 1}, `lifetimes: data.csv:1: unknown header "a,b,c": want one of the FiLiP layouts`},
+		{"malformed json", filipHeader8 + "\n" + row, `{"samplingRate": }`, Options{},
 			"lifetimes: data.json: invalid metadata JSON: invalid character '}' looking for beginning of value"},
-		{"json not an object", filipHeader8 + "\n" + row, `[1]`, FiLiPOptions{},
+		{"json not an object", filipHeader8 + "\n" + row, `[1]`, Options{},
 			"lifetimes: data.json: invalid metadata JSON: a JSON array, want an object: json: cannot unmarshal"},
-		{"json wrong type", filipHeader8 + "\n" + row, `{"samplingRate": "1"}`, FiLiPOptions{},
+		{"json wrong type", filipHeader8 + "\n" + row, `{"samplingRate": "1"}`, Options{},
 			"lifetimes: data.json: invalid metadata JSON: samplingRate is a JSON string, want a number: json: cannot unmarshal"},
-		{"zero sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 0}`, FiLiPOptions{},
+		{"zero sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 0}`, Options{},
 			"lifetimes: data.json: samplingRate 0 is not a fraction in (0, 1] (the exporter writes 1/100 as 0.01)"},
-		{"percentage under samplingRate", filipHeader8 + "\n" + row, `{"samplingRate": 10}`, FiLiPOptions{},
+		{"percentage under samplingRate", filipHeader8 + "\n" + row, `{"samplingRate": 10}`, Options{},
 			"lifetimes: data.json: samplingRate 10 is not a fraction in (0, 1]"},
-		{"duplicate key", filipHeader8 + "\n" + row, "{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}", FiLiPOptions{},
+		{"duplicate key", filipHeader8 + "\n" + row, "{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}", Options{},
 			`lifetimes: data.json: invalid metadata JSON: key "samplingRate" appears twice`},
-		{"profiler not a string", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": 3}`, FiLiPOptions{},
+		{"profiler not a string", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": 3}`, Options{},
 			"lifetimes: data.json: invalid metadata: profiler is 3, want the profiler's class name as a string"},
-		{"metadata over its cap", filipHeader8 + "\n" + row, `{"profiledCode": "` + strings.Repeat("x", filipMaxMetaBytes) + `"}`, FiLiPOptions{},
+		{"metadata over its cap", filipHeader8 + "\n" + row, `{"profiledCode": "` + strings.Repeat("x", filipMaxMetaBytes) + `"}`, Options{},
 			"lifetimes: data.json: metadata larger than 16 MiB: not a FiLiP metadata file"},
-		{"sampling rate over 100", filipHeader8 + "\n" + row, `{"sampligRate": 150}`, FiLiPOptions{},
+		{"sampling rate over 100", filipHeader8 + "\n" + row, `{"sampligRate": 150}`, Options{},
 			"lifetimes: data.json: sampligRate 150 is neither a fraction in (0, 1] nor a percentage in (1, 100]"},
 		// What cannot be known is refused, not guessed (issue 21): each message names its key.
-		{"no metadata", filipHeader8 + "\n" + row, "-", FiLiPOptions{},
+		{"no metadata", filipHeader8 + "\n" + row, "-", Options{},
 			"lifetimes: data.csv: sampling rate unknown: no metadata data.json"},
-		{"metadata without the rate", filipHeader8 + "\n" + row, `{"totalScavenges": 3}`, FiLiPOptions{},
+		{"metadata without the rate", filipHeader8 + "\n" + row, `{"totalScavenges": 3}`, Options{},
 			"lifetimes: data.csv: sampling rate unknown: its metadata data.json has no samplingRate"},
-		{"metadata null", filipHeader8 + "\n" + row, ` null `, FiLiPOptions{},
+		{"metadata null", filipHeader8 + "\n" + row, ` null `, Options{},
 			"lifetimes: data.json: the metadata is null, want an object"},
-		{"metadata null, rate given", filipHeader8 + "\n" + row, `null`, FiLiPOptions{SamplingRate: 0.01},
+		{"metadata null, rate given", filipHeader8 + "\n" + row, `null`, Options{SamplingRate: 0.01},
 			"lifetimes: data.json: the metadata is null, want an object"},
-		{"sampling rate null", filipHeader8 + "\n" + row, `{"samplingRate": null}`, FiLiPOptions{},
+		{"sampling rate null", filipHeader8 + "\n" + row, `{"samplingRate": null}`, Options{},
 			"lifetimes: data.json: samplingRate is null, want a value"},
-		{"sampligRate null", filipHeader8 + "\n" + row, `{"sampligRate": null}`, FiLiPOptions{SamplingRate: 0.01},
+		{"sampligRate null", filipHeader8 + "\n" + row, `{"sampligRate": null}`, Options{SamplingRate: 0.01},
 			"lifetimes: data.json: sampligRate is null"},
-		{"time null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": null}`, FiLiPOptions{},
+		{"time null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": null}`, Options{},
 			"lifetimes: data.json: totalExecutionTime is null"},
-		{"profiler null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": null}`, FiLiPOptions{},
+		{"profiler null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": null}`, Options{},
 			"lifetimes: data.json: profiler is null"},
-		{"infinite rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e999}`, FiLiPOptions{},
+		{"infinite rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e999}`, Options{},
 			"lifetimes: data.json: samplingRate 1e999 is not a finite number"},
-		{"infinite count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -1E+400}`, FiLiPOptions{},
+		{"infinite count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -1E+400}`, Options{},
 			"lifetimes: data.json: totalScavenges -1E+400 is not a finite number"},
-		{"negative count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -3}`, FiLiPOptions{},
+		{"negative count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -3}`, Options{},
 			"lifetimes: data.json: totalScavenges -3 is not a count"},
-		{"fractional count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalFullGCs": 2.5}`, FiLiPOptions{},
+		{"fractional count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalFullGCs": 2.5}`, Options{},
 			"lifetimes: data.json: totalFullGCs 2.5 is not a count"},
-		{"zero run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 0}`, FiLiPOptions{},
+		{"zero run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 0}`, Options{},
 			"lifetimes: data.json: totalExecutionTime 0 is not a run's length"},
-		{"absurd run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 1e308}`, FiLiPOptions{},
+		{"absurd run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 1e308}`, Options{},
 			"lifetimes: data.json: totalExecutionTime 1e+308 is not a run's length"},
-		{"given rate contradicts the metadata", filipHeader8 + "\n" + row, `{"samplingRate": 0.01}`, FiLiPOptions{SamplingRate: 0.001},
+		{"given rate contradicts the metadata", filipHeader8 + "\n" + row, `{"samplingRate": 0.01}`, Options{SamplingRate: 0.001},
 			"lifetimes: data.json: the given sampling rate 0.001 contradicts the metadata's samplingRate 0.01"},
-		{"given rate out of range", filipHeader8 + "\n" + row, "-", FiLiPOptions{SamplingRate: 2},
-			"lifetimes: FiLiPOptions.SamplingRate 2 is not in (0, 1]"},
-		{"tiny sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e-12}`, FiLiPOptions{},
+		{"given rate out of range", filipHeader8 + "\n" + row, "-", Options{SamplingRate: 2},
+			"lifetimes: Options.SamplingRate 2 is not in (0, 1]"},
+		{"tiny sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e-12}`, Options{},
 			"lifetimes: data.json: samplingRate 1e-12 is too small"},
-		{"json named in options", filipHeader8 + "\n" + row, "{", FiLiPOptions{JSONPath: "run.json"},
+		{"json named in options", filipHeader8 + "\n" + row, "{", Options{JSONPath: "run.json"},
 			"lifetimes: run.json: invalid metadata JSON"},
-		{"bad clock option", filipHeader8 + "\n" + row, "-", FiLiPOptions{SamplingRate: 1, Clock: 7},
-			"lifetimes: FiLiPOptions.Clock 7 is not ClockAuto, ClockBytes or ClockMicros"},
-		{"bad near-end option", filipHeader8 + "\n" + row, "-", FiLiPOptions{SamplingRate: 1, NearEndFraction: 2},
-			"lifetimes: FiLiPOptions.NearEndFraction 2 is not ≤ 1"},
-		{"line too long", filipHeader8 + "\n" + strings.Repeat("1", filipMaxLineBytes+1), "-", FiLiPOptions{SamplingRate: 1},
+		{"bad clock option", filipHeader8 + "\n" + row, "-", Options{SamplingRate: 1, Clock: 7},
+			"lifetimes: Options.Clock 7 is not ClockAuto, ClockBytes or ClockMicros"},
+		{"bad near-end option", filipHeader8 + "\n" + row, "-", Options{SamplingRate: 1, NearEndFraction: 2},
+			"lifetimes: Options.NearEndFraction 2 is not ≤ 1"},
+		{"line too long", filipHeader8 + "\n" + strings.Repeat("1", filipMaxLineBytes+1), "-", Options{SamplingRate: 1},
 			"lifetimes: data.csv:2: line longer than 16777216 bytes"},
 	}
 	for _, tt := range tests {
@@ -519,10 +519,10 @@ func TestReadFiLiPBadInput(t *testing.T) {
 			var meta *strings.Reader
 			var err error
 			if tt.json == "-" {
-				_, _, err = ReadFiLiPFrom(strings.NewReader(tt.csv), "data.csv", nil, tt.opts)
+				_, _, err = ReadFrom(strings.NewReader(tt.csv), "data.csv", nil, tt.opts)
 			} else {
 				meta = strings.NewReader(tt.json)
-				_, _, err = ReadFiLiPFrom(strings.NewReader(tt.csv), "data.csv", meta, tt.opts)
+				_, _, err = ReadFrom(strings.NewReader(tt.csv), "data.csv", meta, tt.opts)
 			}
 			require.Error(t, err)
 			assert.True(t, strings.HasPrefix(err.Error(), tt.want), "error %q, want it to start with %q", err, tt.want)
@@ -532,26 +532,26 @@ func TestReadFiLiPBadInput(t *testing.T) {
 
 func TestReadFiLiPFiles(t *testing.T) {
 	dir := t.TempDir()
-	_, _, err := ReadFiLiP(filepath.Join(dir, "missing.csv"), FiLiPOptions{})
+	_, _, err := Read(filepath.Join(dir, "missing.csv"), Options{})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), "missing.csv")
 
 	// A metadata file named explicitly must exist.
-	_, _, err = ReadFiLiP("testdata/filip/nojson.csv", FiLiPOptions{JSONPath: filepath.Join(dir, "run.json")})
+	_, _, err = Read("testdata/filip/nojson.csv", Options{JSONPath: filepath.Join(dir, "run.json")})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), "run.json")
 
 	// A malformed metadata file is named.
-	_, _, err = ReadFiLiP("testdata/filip/malformed.csv", FiLiPOptions{})
+	_, _, err = Read("testdata/filip/malformed.csv", Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "lifetimes: testdata/filip/malformed.json: invalid metadata JSON")
 
 	// A CSV without an extension gets "<name>.json".
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "run"), []byte(filipHeader8+"\n200,24,100,A,0,0,m,1\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), []byte(`{"samplingRate": 0.01}`), 0o644))
-	p, _, err := ReadFiLiP(filepath.Join(dir, "run"), FiLiPOptions{})
+	p, _, err := Read(filepath.Join(dir, "run"), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, uint32(100), p.Weight[0])
 }
@@ -576,7 +576,7 @@ func TestReadFiLiPSamplingRate(t *testing.T) {
 		{`{"sampligRate": 30}`, 0.3, 3, "sampling rate 30 is not 1/integer: records weigh 3"},
 	} {
 		t.Run(tt.json, func(t *testing.T) {
-			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(tt.json), FiLiPOptions{Clock: ClockBytes})
+			p, rep, err := ReadFrom(strings.NewReader(csv), "d.csv", strings.NewReader(tt.json), Options{Clock: ClockBytes})
 			require.NoError(t, err)
 			assert.Equal(t, tt.rate, p.Meta.SamplingRate)
 			assert.Equal(t, tt.weight, p.Weight[0])
@@ -594,7 +594,7 @@ func TestReadFiLiPEmptyFields(t *testing.T) {
 	// The exporter never writes an empty field, but a hand-made file may: an empty death is
 	// alive at the end, an empty class "(unknown)", empty counts unknown.
 	csv := filipHeader8 + "\n200,24,100,ByteString,,,,\n,32,150,Array,,,Array class>>#new:,\n300,16,250,,0,0,m,1\n"
-	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "e.csv", nil, FiLiPOptions{SamplingRate: 1})
+	p, _, err := ReadFrom(strings.NewReader(csv), "e.csv", nil, Options{SamplingRate: 1})
 	require.NoError(t, err)
 	assert.Equal(t, []wantRec{{"ByteString", 24, 24, 124, false}, {"Array", 32, 74, 224, true}, {"(unknown)", 16, 174, 224, true}}, profileRecs(p))
 }
@@ -612,7 +612,7 @@ func TestReadFiLiPNearEnd(t *testing.T) {
 		{-1, []bool{false, false, false, false}},  // off
 		{1e-9, []bool{false, false, false, true}}, // only the latest
 	} {
-		p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{SamplingRate: 1, Clock: ClockBytes, NearEndFraction: tt.fraction})
+		p, _, err := ReadFrom(strings.NewReader(csv), "d.csv", nil, Options{SamplingRate: 1, Clock: ClockBytes, NearEndFraction: tt.fraction})
 		require.NoError(t, err)
 		var alive []bool
 		for i := range p.Len() {
@@ -628,16 +628,16 @@ func TestReadFiLiPNearEnd(t *testing.T) {
 func TestReadFiLiPSampledBytesWarning(t *testing.T) {
 	// 1 % sampling but the bytes clock counted barely what the records stand for alone.
 	csv := filipHeader8 + "\n2000,24,100,A,0,0,m,1\n3000,24,1000,A,0,0,m,1\n"
-	_, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":1,"profiler":"FiLiP"}`), FiLiPOptions{})
+	_, rep, err := ReadFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":1,"profiler":"FiLiP"}`), Options{})
 	require.NoError(t, err)
 	assert.Empty(t, rep.Warnings)
-	_, rep, err = ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"FiLiP"}`), FiLiPOptions{})
+	_, rep, err = ReadFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"FiLiP"}`), Options{})
 	require.NoError(t, err)
 	require.Len(t, rep.Warnings, 1)
 	assert.Contains(t, rep.Warnings[0], "the small records stand for 4800 bytes but the clock counted only 3000")
 	// A sampled 10 MiB array is one object, not a hundred: the clock explains it.
 	csv = filipHeader8 + "\n2000,24,100,A,0,0,m,1\n20002400,10485776,20000000,Array,0,0,m,1\n20003000,24,20002400,A,0,0,m,1\n"
-	_, rep, err = ReadFiLiPFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"FiLiP"}`), FiLiPOptions{})
+	_, rep, err = ReadFrom(strings.NewReader(csv), "d.csv", strings.NewReader(`{"samplingRate":0.01,"profiler":"FiLiP"}`), Options{})
 	require.NoError(t, err)
 	assert.Empty(t, rep.Warnings)
 }
@@ -652,9 +652,9 @@ func TestReadFiLiPHeaderVariants(t *testing.T) {
 		strings.ReplaceAll(filipHeader8, ",", ", "),
 		"\n\r\n" + filipHeader8,
 	} {
-		_, rep, err := ReadFiLiPFrom(strings.NewReader(h+rows), "d.csv", nil, FiLiPOptions{SamplingRate: 1})
+		_, rep, err := ReadFrom(strings.NewReader(h+rows), "d.csv", nil, Options{SamplingRate: 1})
 		require.NoError(t, err, "header %q", h)
-		assert.Equal(t, FiLiPLayoutCurrent, rep.Layout)
+		assert.Equal(t, LayoutCurrent, rep.Layout)
 	}
 }
 
@@ -664,7 +664,7 @@ func TestReadFiLiPOddNumbers(t *testing.T) {
 		"2e3,24.0,1.0e3,A,0,0,m,1\n" +
 		" 3000 ,+24, 1500,A, 1 ,2.0,m,1\n" +
 		"0004000,0024,2000.,A,,,m,\n"
-	p, _, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", nil, FiLiPOptions{SamplingRate: 1, Clock: ClockBytes, NearEndFraction: -1})
+	p, _, err := ReadFrom(strings.NewReader(csv), "d.csv", nil, Options{SamplingRate: 1, Clock: ClockBytes, NearEndFraction: -1})
 	require.NoError(t, err)
 	assert.Equal(t, []wantRec{{"A", 24, 24, 1024, false}, {"A", 24, 524, 2024, false}, {"A", 24, 1024, 3024, false}}, profileRecs(p))
 }
@@ -725,11 +725,11 @@ func TestReadFiLiPFastAndSlowRowsAgree(t *testing.T) {
 	writeSyntheticFiLiP(t, path, 20000, 3)
 	csv, err := os.ReadFile(path)
 	require.NoError(t, err)
-	meta, err := os.ReadFile(DefaultFiLiPJSONPath(path))
+	meta, err := os.ReadFile(DefaultJSONPath(path))
 	require.NoError(t, err)
-	fast, fastRep, err := readFiLiP(filipSource{seq: bytes.NewReader(csv), size: -1}, path, bytes.NewReader(meta), "m.json", FiLiPOptions{}, filipTuning{})
+	fast, fastRep, err := readFiLiP(filipSource{seq: bytes.NewReader(csv), size: -1}, path, bytes.NewReader(meta), "m.json", Options{}, filipTuning{})
 	require.NoError(t, err)
-	slow, slowRep, err := readFiLiP(filipSource{seq: bytes.NewReader(csv), size: -1}, path, bytes.NewReader(meta), "m.json", FiLiPOptions{}, filipTuning{slowRows: true})
+	slow, slowRep, err := readFiLiP(filipSource{seq: bytes.NewReader(csv), size: -1}, path, bytes.NewReader(meta), "m.json", Options{}, filipTuning{slowRows: true})
 	require.NoError(t, err)
 	assert.Equal(t, slow, fast)
 	assert.Equal(t, slowRep, fastRep)
@@ -760,25 +760,25 @@ func TestReadFiLiPSmallReads(t *testing.T) {
 	require.NoError(t, err)
 	meta, err := os.ReadFile("testdata/filip/era-v1.1.json")
 	require.NoError(t, err)
-	want, _, err := ReadFiLiPFrom(bytes.NewReader(csv), "m.csv", bytes.NewReader(meta), FiLiPOptions{})
+	want, _, err := ReadFrom(bytes.NewReader(csv), "m.csv", bytes.NewReader(meta), Options{})
 	require.NoError(t, err)
-	got, _, err := ReadFiLiPFrom(&oneByteReader{csv}, "m.csv", bytes.NewReader(meta), FiLiPOptions{})
+	got, _, err := ReadFrom(&oneByteReader{csv}, "m.csv", bytes.NewReader(meta), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 
 	// A read error is reported with the file name.
-	_, _, err = ReadFiLiPFrom(&oneByteReader{}, "m.csv", nil, FiLiPOptions{SamplingRate: 1})
+	_, _, err = ReadFrom(&oneByteReader{}, "m.csv", nil, Options{SamplingRate: 1})
 	assert.EqualError(t, err, "lifetimes: m.csv: EOF expected earlier")
 }
 
-func ExampleReadFiLiPFrom() {
+func ExampleReadFrom() {
 	csv := `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"
 4000,24,1024,ByteString,3,1,String class>>#new:,11
 1500,16,1040,Fraction,0,0,Number>>#/,2
 4000,40,2048,Array,1,0,Array class>>#new:,4
 `
 	meta := "{\n\t\"profiler\" : \"FiLiP\",\n\t\"samplingRate\" : 1,\n\t\"totalExecutionTime\" : 3000\n}"
-	p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "run.csv", strings.NewReader(meta), FiLiPOptions{})
+	p, rep, err := ReadFrom(strings.NewReader(csv), "run.csv", strings.NewReader(meta), Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -805,20 +805,20 @@ func TestReadFiLiPParallel(t *testing.T) {
 	writeSyntheticFiLiP(t, synthetic, 30000, 5)
 	for _, tt := range []struct {
 		csv  string
-		opts FiLiPOptions
+		opts Options
 	}{
-		{synthetic, FiLiPOptions{}},
-		{"testdata/filip/badrows.csv", FiLiPOptions{SkipBadRows: true}},
-		{"testdata/filip/badrows.csv", FiLiPOptions{}},
-		{"testdata/filip/era-v1.1.csv", FiLiPOptions{}},
-		{"testdata/filip/era-330a870.csv", FiLiPOptions{}},
-		{"testdata/filip/era-4ffe1bc.csv", FiLiPOptions{}},
-		{"testdata/filip/crlf.csv", FiLiPOptions{}},
+		{synthetic, Options{}},
+		{"testdata/filip/badrows.csv", Options{SkipBadRows: true}},
+		{"testdata/filip/badrows.csv", Options{}},
+		{"testdata/filip/era-v1.1.csv", Options{}},
+		{"testdata/filip/era-330a870.csv", Options{}},
+		{"testdata/filip/era-4ffe1bc.csv", Options{}},
+		{"testdata/filip/crlf.csv", Options{}},
 	} {
 		csv, err := os.ReadFile(tt.csv)
 		require.NoError(t, err)
-		meta, _ := os.ReadFile(DefaultFiLiPJSONPath(tt.csv))
-		read := func(src filipSource, tune filipTuning) (*profile.Profile, *FiLiPReport, error) {
+		meta, _ := os.ReadFile(DefaultJSONPath(tt.csv))
+		read := func(src filipSource, tune filipTuning) (*profile.Profile, *Report, error) {
 			if meta == nil {
 				return readFiLiP(src, tt.csv, nil, "m.json", tt.opts, tune)
 			}
@@ -860,7 +860,7 @@ func TestReadFiLiPGivenRate(t *testing.T) {
 			if tt.meta != "-" {
 				meta = strings.NewReader(tt.meta)
 			}
-			p, rep, err := ReadFiLiPFrom(strings.NewReader(csv), "d.csv", meta, FiLiPOptions{Clock: ClockBytes, SamplingRate: 0.01})
+			p, rep, err := ReadFrom(strings.NewReader(csv), "d.csv", meta, Options{Clock: ClockBytes, SamplingRate: 0.01})
 			require.NoError(t, err)
 			assert.Equal(t, 0.01, p.Meta.SamplingRate)
 			assert.Equal(t, uint32(100), p.Weight[0])
@@ -872,8 +872,8 @@ func TestReadFiLiPGivenRate(t *testing.T) {
 			}
 		})
 	}
-	// A lonely CSV on disk is refused by ReadFiLiP too, wrapping ErrUnknownSamplingRate.
-	_, _, err := ReadFiLiP("testdata/filip/nojson.csv", FiLiPOptions{})
+	// A lonely CSV on disk is refused by Read too, wrapping ErrUnknownSamplingRate.
+	_, _, err := Read("testdata/filip/nojson.csv", Options{})
 	require.ErrorIs(t, err, ErrUnknownSamplingRate)
 	assert.Contains(t, err.Error(), "testdata/filip/nojson.csv: sampling rate unknown: no metadata testdata/filip/nojson.json")
 }

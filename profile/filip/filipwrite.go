@@ -15,7 +15,7 @@ import (
 	"github.com/gctune/gctune/profile"
 )
 
-// ErrBadSample is wrapped by the errors WriteFiLiPSample returns for bad options.
+// ErrBadSample is wrapped by the errors WriteSample returns for bad options.
 var ErrBadSample = errors.New("lifetimes: bad sample options")
 
 // Defaults of SampleOptions, as the current exporter would see them.
@@ -38,7 +38,7 @@ const (
 // quoted by NeoCSVWriter (the header is written before fieldWriter: #raw is set).
 const filipCurrentHeader = `"finalizationTimeInMicroSeconds","sizeInBytes","initializationTimeInMicroSeconds","allocatedObjectClass","survivedScavenges","survivedFullGCs","textualAllocatorMethod","textualAllocatorMethodOffset"`
 
-// SampleOptions are the settings of WriteFiLiPSample.
+// SampleOptions are the settings of WriteSample.
 type SampleOptions struct {
 	// Every is N of a 1/N sampling rate: every N-th counted allocation is recorded
 	// (IllAbstractProfiler>>registerAllocation:). 0 or 1 records every allocation.
@@ -59,11 +59,11 @@ type SampleOptions struct {
 	// ProfiledCode goes to the JSON's profiledCode.
 	ProfiledCode string
 	// Seed seeds the order in which the objects of neighbouring records are allocated (see
-	// WriteFiLiPSample).
+	// WriteSample).
 	Seed uint64
 }
 
-// SampleReport tells what WriteFiLiPSample wrote.
+// SampleReport tells what WriteSample wrote.
 type SampleReport struct {
 	// Allocations is the number of allocations the profile stands for (the sum of weights),
 	// Rows the number recorded.
@@ -77,7 +77,7 @@ type SampleReport struct {
 	SamplingRate float64
 }
 
-// WriteFiLiPSample writes p as the current FiLiP exporter (HEAD, layout FiLiPLayoutCurrent)
+// WriteSample writes p as the current FiLiP exporter (HEAD, layout LayoutCurrent)
 // would have written it for a run that allocated exactly p's objects, profiled at 1/Every:
 // the CSV (quoted header, raw rows in allocation order) to csv and the JSON metadata (NeoJSON
 // pretty: tab indentation, `"key" : value`) to meta.
@@ -96,7 +96,7 @@ type SampleReport struct {
 // mourns the ephemeron, at the first scavenge (or full GC) after it; the profile's own death
 // instant is written instead. survivedScavenges and survivedFullGCs are written 0 (a profile
 // does not know them); the allocation site is "UndefinedObject>>#DoIt" at offset 0.
-func WriteFiLiPSample(p *profile.Profile, csv, meta io.Writer, opts SampleOptions) (SampleReport, error) {
+func WriteSample(p *profile.Profile, csv, meta io.Writer, opts SampleOptions) (SampleReport, error) {
 	every := max(opts.Every, 1)
 	if opts.Phase >= every {
 		return SampleReport{}, fmt.Errorf("%w: phase %d is not below the sampling period %d", ErrBadSample, opts.Phase, every)

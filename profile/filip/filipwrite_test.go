@@ -15,7 +15,7 @@ import (
 func writeSample(t testing.TB, p *profile.Profile, opts SampleOptions) (string, string, SampleReport) {
 	t.Helper()
 	var c, m bytes.Buffer
-	rep, err := WriteFiLiPSample(p, &c, &m, opts)
+	rep, err := WriteSample(p, &c, &m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +43,11 @@ func TestWriteFiLiPSampleRoundTrip(t *testing.T) {
 			t.Errorf("metadata lacks %q:\n%s", want, meta)
 		}
 	}
-	q, r, err := ReadFiLiPFrom(strings.NewReader(csv), "rt.csv", strings.NewReader(meta), FiLiPOptions{Clock: ClockBytes})
+	q, r, err := ReadFrom(strings.NewReader(csv), "rt.csv", strings.NewReader(meta), Options{Clock: ClockBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Layout != FiLiPLayoutCurrent || q.Len() != p.Len() || q.Meta.EndBytes != p.Meta.EndBytes {
+	if r.Layout != LayoutCurrent || q.Len() != p.Len() || q.Meta.EndBytes != p.Meta.EndBytes {
 		t.Fatalf("read back %s, %d records, end %d; want %d records, end %d", r.Layout, q.Len(), q.Meta.EndBytes, p.Len(), p.Meta.EndBytes)
 	}
 	for i := range p.Len() {
@@ -84,7 +84,7 @@ func TestWriteFiLiPSampleCounterPhase(t *testing.T) {
 			t.Errorf("metadata: %s", meta)
 		}
 	}
-	if _, err := WriteFiLiPSample(p, &bytes.Buffer{}, &bytes.Buffer{}, SampleOptions{Every: 7, Phase: 7}); !errors.Is(err, ErrBadSample) {
+	if _, err := WriteSample(p, &bytes.Buffer{}, &bytes.Buffer{}, SampleOptions{Every: 7, Phase: 7}); !errors.Is(err, ErrBadSample) {
 		t.Errorf("phase 7 of 1/7: %v", err)
 	}
 }

@@ -56,7 +56,7 @@ func benchRead(b *testing.B, name, path string, want int, unit string, read func
 
 // withRate gives opts sampling rate 1 unless it has one: what tests of exports without
 // metadata say of them (the reader refuses to guess it).
-func withRate(opts FiLiPOptions) FiLiPOptions {
+func withRate(opts Options) Options {
 	if opts.SamplingRate == 0 {
 		opts.SamplingRate = 1
 	}

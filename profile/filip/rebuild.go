@@ -124,7 +124,7 @@ const (
 )
 
 // Rebuild rebuilds a sampled profile on the bytes clock (p.Meta.SamplingRate < 1, births in
-// order, as ReadFiLiP returns it) into the profile of the whole run, instead of weighing every
+// order, as Read returns it) into the profile of the whole run, instead of weighing every
 // record by N = 1/rate:
 //
 //   - The clock. Parameter 34 is exact whenever it is read (SpurMemoryManager>>

@@ -15,7 +15,7 @@ import (
 func sampledAndRebuilt(t testing.TB, p *profile.Profile, every, phase uint64, h Hypothesis) (*profile.Profile, *profile.Profile, *RebuildReport) {
 	t.Helper()
 	csv, meta, _ := writeSample(t, p, SampleOptions{Every: every, Phase: phase, OverheadBytes: DefaultSampleOverheadBytes})
-	q, _, err := ReadFiLiPFrom(strings.NewReader(csv), "s.csv", strings.NewReader(meta), FiLiPOptions{Clock: ClockBytes})
+	q, _, err := ReadFrom(strings.NewReader(csv), "s.csv", strings.NewReader(meta), Options{Clock: ClockBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestRebuildDeterministicAndNoOps(t *testing.T) {
 		t.Error("a full profile (rate 1) is rebuilt")
 	}
 	csv, meta, _ := writeSample(t, p, SampleOptions{Every: 100})
-	q, _, err := ReadFiLiPFrom(strings.NewReader(csv), "s.csv", strings.NewReader(meta), FiLiPOptions{Clock: ClockBytes})
+	q, _, err := ReadFrom(strings.NewReader(csv), "s.csv", strings.NewReader(meta), Options{Clock: ClockBytes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,20 +40,20 @@ import (
 //
 // A reader checks the magic, the version, every length against sane bounds (and against the
 // file's size when it knows it) before allocating, the checksum, and finally Profile.Validate.
-// A truncated or damaged file gives an error wrapping ErrCorruptProfile that says what was
+// A truncated or damaged file gives an error wrapping ErrCorrupt that says what was
 // being read and where.
 
-// ErrCorruptProfile is wrapped by the errors ReadBinary and LoadProfile return for data that is
+// ErrCorrupt is wrapped by the errors Read and Load return for data that is
 // not an intact gctune binary profile (wrong magic, truncated, bad checksum, absurd lengths).
-var ErrCorruptProfile = errors.New("lifetimes: corrupt binary profile")
+var ErrCorrupt = errors.New("lifetimes: corrupt binary profile")
 
-// BinaryMagic starts every gctune binary profile.
-const BinaryMagic = "GCTPROF1"
+// Magic starts every gctune binary profile.
+const Magic = "GCTPROF1"
 
-// BinaryVersion is the newest format version: WriteBinary writes it for a profile that
-// carries references (Profile.Stores and friends) and version 1 otherwise; ReadBinary reads
+// Version is the newest format version: Write writes it for a profile that
+// carries references (Profile.Stores and friends) and version 1 otherwise; Read reads
 // both.
-const BinaryVersion = 2
+const Version = 2
 
 // Bounds a reader applies before trusting a length.
 const (
@@ -162,8 +162,8 @@ func (br *binReader) readReferences(p *profile.Profile) (storedIn bool, err erro
 	return flag[0] == 1, nil
 }
 
-// WriteBinary writes p in gctune's binary format. It refuses a profile that does not validate.
-func WriteBinary(w io.Writer, p *profile.Profile) error {
+// Write writes p in gctune's binary format. It refuses a profile that does not validate.
+func Write(w io.Writer, p *profile.Profile) error {
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("lifetimes: write binary profile: %w", err)
 	}
@@ -178,11 +178,11 @@ func WriteBinary(w io.Writer, p *profile.Profile) error {
 	cw := &crcWriter{w: bw, table: crc32.MakeTable(crc32.Castagnoli)}
 
 	hdr := make([]byte, 0, 64)
-	hdr = append(hdr, BinaryMagic...)
+	hdr = append(hdr, Magic...)
 	refs := hasReferences(p)
 	version := uint32(1)
 	if refs {
-		version = BinaryVersion
+		version = Version
 	}
 	hdr = binary.LittleEndian.AppendUint32(hdr, version)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(meta)))
@@ -257,26 +257,26 @@ func writeColumn[T uint16 | uint32 | uint64](cw *crcWriter, buf []byte, col []T,
 	}
 }
 
-// ReadBinary reads a profile WriteBinary wrote and validates it. Errors for damaged data wrap
-// ErrCorruptProfile; a profile that is intact but invalid gives Validate's error (wrapping
+// Read reads a profile Write wrote and validates it. Errors for damaged data wrap
+// ErrCorrupt; a profile that is intact but invalid gives Validate's error (wrapping
 // ErrInvalidProfile).
-func ReadBinary(r io.Reader) (*profile.Profile, error) {
+func Read(r io.Reader) (*profile.Profile, error) {
 	return readBinary(r, -1, "binary profile")
 }
 
-// SaveProfile writes p in the binary format to path, atomically (outfile.Write: a temporary
+// Save writes p in the binary format to path, atomically (outfile.Write: a temporary
 // file in the same directory, synced and renamed over path), so a crash leaves either the old
 // file or the new one, never half of one.
-func SaveProfile(path string, p *profile.Profile) error {
-	if err := outfile.Write(path, func(w io.Writer) error { return WriteBinary(w, p) }); err != nil {
+func Save(path string, p *profile.Profile) error {
+	if err := outfile.Write(path, func(w io.Writer) error { return Write(w, p) }); err != nil {
 		return fmt.Errorf("lifetimes: save profile: %w", err)
 	}
 	return nil
 }
 
-// LoadProfile reads a profile SaveProfile (or WriteBinary) wrote. Knowing the file's size, it
+// Load reads a profile Save (or Write) wrote. Knowing the file's size, it
 // checks the lengths in the header against it before allocating anything large.
-func LoadProfile(path string) (*profile.Profile, error) {
+func Load(path string) (*profile.Profile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("lifetimes: load profile: %w", err)
@@ -305,7 +305,7 @@ func (br *binReader) full(b []byte, what string) error {
 	br.pos += int64(n)
 	switch {
 	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return fmt.Errorf("%w: %s: truncated at byte %d, reading %s: %w", ErrCorruptProfile, br.name, br.pos, what, io.ErrUnexpectedEOF)
+		return fmt.Errorf("%w: %s: truncated at byte %d, reading %s: %w", ErrCorrupt, br.name, br.pos, what, io.ErrUnexpectedEOF)
 	case err != nil:
 		return fmt.Errorf("lifetimes: %s: reading %s: %w", br.name, what, err)
 	}
@@ -347,7 +347,7 @@ func readRecords[T any](br *binReader, n uint32, size int, what string, decode f
 }
 
 func (br *binReader) corrupt(format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s", ErrCorruptProfile, br.name, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s: %s", ErrCorrupt, br.name, fmt.Sprintf(format, args...))
 }
 
 // readBinary reads the format from r; size is the number of bytes r holds if known, -1 if not.
@@ -357,15 +357,15 @@ func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) 
 	if err := br.full(magic[:], "magic"); err != nil {
 		return nil, err
 	}
-	if string(magic[:]) != BinaryMagic {
-		return nil, br.corrupt("not a gctune binary profile (magic %q, want %q)", magic[:], BinaryMagic)
+	if string(magic[:]) != Magic {
+		return nil, br.corrupt("not a gctune binary profile (magic %q, want %q)", magic[:], Magic)
 	}
 	version, err := br.u32("version")
 	if err != nil {
 		return nil, err
 	}
-	if version != 1 && version != BinaryVersion {
-		return nil, br.corrupt("format version %d, this gctune reads versions 1 and %d", version, BinaryVersion)
+	if version != 1 && version != Version {
+		return nil, br.corrupt("format version %d, this gctune reads versions 1 and %d", version, Version)
 	}
 
 	metaLen, err := br.u32("meta length")
@@ -452,7 +452,7 @@ func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) 
 		switch {
 		case size < want:
 			return nil, fmt.Errorf("%w: %s: truncated: %d bytes, the header announces %d records and %d bytes: %w",
-				ErrCorruptProfile, name, size, n, want, io.ErrUnexpectedEOF)
+				ErrCorrupt, name, size, n, want, io.ErrUnexpectedEOF)
 		case size > want:
 			return nil, br.corrupt("%d bytes, %d more than its %d records need", size, size-want, n)
 		}

@@ -99,7 +99,7 @@ func binaryReferencesProfile(t testing.TB) *profile.Profile {
 func TestBinaryRoundTrip(t *testing.T) {
 	empty, err := (&profile.Builder{}).Build(profile.Meta{Source: "empty"})
 	require.NoError(t, err)
-	exported, _, err := filip.ReadFiLiP("../filip/testdata/filip/era-v1.1.csv", filip.FiLiPOptions{})
+	exported, _, err := filip.Read("../filip/testdata/filip/era-v1.1.csv", filip.Options{})
 	require.NoError(t, err)
 	for name, p := range map[string]*profile.Profile{
 		"small":      binaryTestProfile(t),
@@ -110,18 +110,18 @@ func TestBinaryRoundTrip(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			require.NoError(t, WriteBinary(&buf, p))
-			assert.Equal(t, BinaryMagic, buf.String()[:8])
-			got, err := ReadBinary(bytes.NewReader(buf.Bytes()))
+			require.NoError(t, Write(&buf, p))
+			assert.Equal(t, Magic, buf.String()[:8])
+			got, err := Read(bytes.NewReader(buf.Bytes()))
 			require.NoError(t, err)
 			requireSameProfile(t, p, got)
 
 			path := filepath.Join(t.TempDir(), "p.gcprof")
-			require.NoError(t, SaveProfile(path, p))
+			require.NoError(t, Save(path, p))
 			onDisk, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.Equal(t, buf.Bytes(), onDisk)
-			got, err = LoadProfile(path)
+			got, err = Load(path)
 			require.NoError(t, err)
 			requireSameProfile(t, p, got)
 		})
@@ -132,7 +132,7 @@ func TestBinaryLayout(t *testing.T) {
 	// The format is a contract with files on disk: pin the layout of the small profile.
 	p := binaryTestProfile(t)
 	var buf bytes.Buffer
-	require.NoError(t, WriteBinary(&buf, p))
+	require.NoError(t, Write(&buf, p))
 	data := buf.Bytes()
 	meta := `{"source":"test","profiler":"gctune-spec","endBytes":5000,"totalAllocatedBytes":123456,"runSeconds":1.25,"samplingRate":0.01,"reportedScavenges":7,"reportedFullGCs":2}`
 	var want []byte
@@ -172,100 +172,100 @@ func TestBinaryLayout(t *testing.T) {
 
 func TestBinaryTruncated(t *testing.T) {
 	var buf bytes.Buffer
-	require.NoError(t, WriteBinary(&buf, binaryTestProfile(t)))
+	require.NoError(t, Write(&buf, binaryTestProfile(t)))
 	data := buf.Bytes()
 	dir := t.TempDir()
 	for l := range len(data) {
-		_, err := ReadBinary(bytes.NewReader(data[:l]))
+		_, err := Read(bytes.NewReader(data[:l]))
 		require.Error(t, err, "length %d", l)
-		assert.ErrorIs(t, err, ErrCorruptProfile, "length %d", l)
+		assert.ErrorIs(t, err, ErrCorrupt, "length %d", l)
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "length %d", l)
 		assert.Contains(t, err.Error(), "truncated", "length %d", l)
 
 		path := filepath.Join(dir, fmt.Sprintf("t%d.gcprof", l))
 		require.NoError(t, os.WriteFile(path, data[:l], 0o644))
-		_, err = LoadProfile(path)
+		_, err = Load(path)
 		require.Error(t, err, "length %d", l)
-		assert.ErrorIs(t, err, ErrCorruptProfile, "length %d", l)
+		assert.ErrorIs(t, err, ErrCorrupt, "length %d", l)
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "length %d", l)
 		assert.Contains(t, err.Error(), path)
 	}
-	_, err := ReadBinary(bytes.NewReader(data[:100]))
+	_, err := Read(bytes.NewReader(data[:100]))
 	assert.EqualError(t, err, "lifetimes: corrupt binary profile: binary profile: truncated at byte 100, reading meta: unexpected EOF")
-	_, err = ReadBinary(bytes.NewReader(data[:len(data)-2]))
+	_, err = Read(bytes.NewReader(data[:len(data)-2]))
 	assert.EqualError(t, err, fmt.Sprintf("lifetimes: corrupt binary profile: binary profile: truncated at byte %d, reading checksum: unexpected EOF", len(data)-2))
 	path := filepath.Join(dir, "short.gcprof")
 	require.NoError(t, os.WriteFile(path, data[:len(data)-10], 0o644))
-	_, err = LoadProfile(path)
+	_, err = Load(path)
 	assert.EqualError(t, err, fmt.Sprintf("lifetimes: corrupt binary profile: %s: truncated: %d bytes, the header announces 4 records and %d bytes: unexpected EOF",
 		path, len(data)-10, len(data)))
 }
 
 func TestBinaryDamaged(t *testing.T) {
 	var buf bytes.Buffer
-	require.NoError(t, WriteBinary(&buf, binaryTestProfile(t)))
+	require.NoError(t, Write(&buf, binaryTestProfile(t)))
 	data := buf.Bytes()
 	for i := range data {
 		for _, mask := range []byte{0x01, 0x80, 0xff} {
 			bad := slices.Clone(data)
 			bad[i] ^= mask
-			_, err := ReadBinary(bytes.NewReader(bad))
+			_, err := Read(bytes.NewReader(bad))
 			require.Error(t, err, "byte %d ^ %#x", i, mask)
-			assert.ErrorIs(t, err, ErrCorruptProfile, "byte %d ^ %#x: %v", i, mask, err)
+			assert.ErrorIs(t, err, ErrCorrupt, "byte %d ^ %#x: %v", i, mask, err)
 		}
 	}
 	last := slices.Clone(data)
 	last[len(last)-20] ^= 1 // in a column
-	_, err := ReadBinary(bytes.NewReader(last))
+	_, err := Read(bytes.NewReader(last))
 	assert.ErrorContains(t, err, "checksum mismatch")
 
-	_, err = ReadBinary(strings.NewReader("GCTPROF9xxxxxxxxxxxxxxxxxxxx"))
+	_, err = Read(strings.NewReader("GCTPROF9xxxxxxxxxxxxxxxxxxxx"))
 	assert.EqualError(t, err, `lifetimes: corrupt binary profile: binary profile: not a gctune binary profile (magic "GCTPROF9", want "GCTPROF1")`)
 	v3 := slices.Clone(data)
 	v3[8] = 3
-	_, err = ReadBinary(bytes.NewReader(v3))
+	_, err = Read(bytes.NewReader(v3))
 	assert.EqualError(t, err, "lifetimes: corrupt binary profile: binary profile: format version 3, this gctune reads versions 1 and 2")
 
 	// Absurd lengths are refused before anything is allocated for them.
 	huge := slices.Clone(data[:12])
 	huge = binary.LittleEndian.AppendUint32(huge, 1<<30)
-	_, err = ReadBinary(bytes.NewReader(huge))
+	_, err = Read(bytes.NewReader(huge))
 	assert.ErrorContains(t, err, "meta length 1073741824 over 1048576")
 	manyRecords := slices.Clone(data[:16+binary.LittleEndian.Uint32(data[12:])])
 	manyRecords = binary.LittleEndian.AppendUint64(manyRecords, 1<<62)
-	_, err = ReadBinary(bytes.NewReader(manyRecords))
+	_, err = Read(bytes.NewReader(manyRecords))
 	assert.ErrorContains(t, err, "record count 4611686018427387904 over")
 	// A plausible but false record count on a stream runs out of data, it does not allocate it.
 	manyRecords = slices.Clone(data[:16+binary.LittleEndian.Uint32(data[12:])])
 	manyRecords = binary.LittleEndian.AppendUint64(manyRecords, 1<<35)
 	manyRecords = append(manyRecords, make([]byte, 8)...) // no classes, no containers
-	_, err = ReadBinary(bytes.NewReader(manyRecords))
+	_, err = Read(bytes.NewReader(manyRecords))
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 
 	// A file with trailing bytes is refused.
 	path := filepath.Join(t.TempDir(), "long.gcprof")
 	require.NoError(t, os.WriteFile(path, append(slices.Clone(data), 0), 0o644))
-	_, err = LoadProfile(path)
+	_, err = Load(path)
 	assert.ErrorContains(t, err, "1 more than its 4 records need")
-	assert.ErrorIs(t, err, ErrCorruptProfile)
+	assert.ErrorIs(t, err, ErrCorrupt)
 }
 
 func TestBinaryInvalidProfile(t *testing.T) {
 	// Intact (the checksum matches) but invalid: Validate's error.
 	p := binaryTestProfile(t)
 	var buf bytes.Buffer
-	require.NoError(t, WriteBinary(&buf, p))
+	require.NoError(t, Write(&buf, p))
 	data := buf.Bytes()
 	deathCol := len(data) - 4 - p.Len() - 4*p.Len() - 8*p.Len()
 	binary.LittleEndian.PutUint64(data[deathCol:], p.Meta.EndBytes+1)
 	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))
-	_, err := ReadBinary(bytes.NewReader(data))
+	_, err := Read(bytes.NewReader(data))
 	assert.ErrorIs(t, err, profile.ErrInvalidProfile)
-	assert.NotErrorIs(t, err, ErrCorruptProfile)
+	assert.NotErrorIs(t, err, ErrCorrupt)
 
-	// WriteBinary refuses an invalid profile.
+	// Write refuses an invalid profile.
 	p.Death[0] = p.Meta.EndBytes + 1
-	err = WriteBinary(io.Discard, p)
+	err = Write(io.Discard, p)
 	assert.ErrorIs(t, err, profile.ErrInvalidProfile)
 }
 
@@ -282,7 +282,7 @@ func (w *failingWriter) Write(b []byte) (int, error) {
 func TestWriteBinaryError(t *testing.T) {
 	p := syntheticProfile(t, 100_000)
 	for _, after := range []int{0, 100, 1 << 20} {
-		err := WriteBinary(&failingWriter{after: after}, p)
+		err := Write(&failingWriter{after: after}, p)
 		assert.EqualError(t, err, "lifetimes: write binary profile: disk full")
 	}
 }
@@ -291,7 +291,7 @@ func TestBinarySaveProfileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "p.gcprof")
 	p := binaryTestProfile(t)
-	require.NoError(t, SaveProfile(path, p))
+	require.NoError(t, Save(path, p))
 	before, err := os.ReadFile(path)
 	require.NoError(t, err)
 	st, err := os.Stat(path)
@@ -301,7 +301,7 @@ func TestBinarySaveProfileAtomic(t *testing.T) {
 	// A failed save leaves the old file and no temporary file.
 	bad := binaryTestProfile(t)
 	bad.Death[0] = bad.Meta.EndBytes + 1
-	err = SaveProfile(path, bad)
+	err = Save(path, bad)
 	assert.ErrorIs(t, err, profile.ErrInvalidProfile)
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -313,36 +313,36 @@ func TestBinarySaveProfileAtomic(t *testing.T) {
 
 	// Overwriting works.
 	other := syntheticProfile(t, 10)
-	require.NoError(t, SaveProfile(path, other))
-	got, err := LoadProfile(path)
+	require.NoError(t, Save(path, other))
+	got, err := Load(path)
 	require.NoError(t, err)
 	requireSameProfile(t, other, got)
 
-	err = SaveProfile(filepath.Join(dir, "missing", "p.gcprof"), p)
+	err = Save(filepath.Join(dir, "missing", "p.gcprof"), p)
 	assert.ErrorIs(t, err, os.ErrNotExist)
-	_, err = LoadProfile(filepath.Join(dir, "nope.gcprof"))
+	_, err = Load(filepath.Join(dir, "nope.gcprof"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
 
 	// A relative path in the working directory.
 	t.Chdir(dir)
-	require.NoError(t, SaveProfile("rel.gcprof", p))
-	got, err = LoadProfile("rel.gcprof")
+	require.NoError(t, Save("rel.gcprof", p))
+	got, err = Load("rel.gcprof")
 	require.NoError(t, err)
 	requireSameProfile(t, p, got)
 }
 
-// FuzzReadBinary: whatever the bytes, ReadBinary returns an error or a valid profile, and never
+// FuzzReadBinary: whatever the bytes, Read returns an error or a valid profile, and never
 // panics or allocates without bound.
 func FuzzReadBinary(f *testing.F) {
 	var buf bytes.Buffer
-	if err := WriteBinary(&buf, binaryTestProfile(f)); err != nil {
+	if err := Write(&buf, binaryTestProfile(f)); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())
 	f.Add(buf.Bytes()[:50])
-	f.Add([]byte(BinaryMagic))
+	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := ReadBinary(bytes.NewReader(data))
+		p, err := Read(bytes.NewReader(data))
 		if err == nil {
 			if err := p.Validate(); err != nil {
 				t.Fatal(err)
@@ -358,12 +358,12 @@ func BenchmarkLoadProfile(b *testing.B) {
 	for _, n := range []int{1_000_000, 10_000_000} {
 		path := filepath.Join(dir, fmt.Sprintf("p%d.gcprof", n))
 		p := syntheticProfile(b, n)
-		if err := SaveProfile(path, p); err != nil {
+		if err := Save(path, p); err != nil {
 			b.Fatal(err)
 		}
 		p = nil
 		benchRead(b, fmt.Sprintf("records=%d", n), path, n, "records", func() (int, error) {
-			q, err := LoadProfile(path)
+			q, err := Load(path)
 			if err != nil {
 				return 0, err
 			}
@@ -379,7 +379,7 @@ func BenchmarkSaveProfile(b *testing.B) {
 	path := filepath.Join(dir, "p.gcprof")
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := SaveProfile(path, p); err != nil {
+		if err := Save(path, p); err != nil {
 			b.Fatal(err)
 		}
 	}

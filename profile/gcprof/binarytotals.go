@@ -27,7 +27,7 @@ func checkTotals(p *profile.Profile, name string) error {
 	limit := maxAllocatedOverRun*float64(p.Meta.EndBytes) + allocatedSlackBytes
 	if allocated > limit || math.IsNaN(allocated) {
 		return fmt.Errorf("%w: %s: its records allocate %.4g bytes (weight × size), more than %d times the run's %d bytes: the totals are impossible",
-			ErrCorruptProfile, name, allocated, maxAllocatedOverRun, p.Meta.EndBytes)
+			ErrCorrupt, name, allocated, maxAllocatedOverRun, p.Meta.EndBytes)
 	}
 	return nil
 }

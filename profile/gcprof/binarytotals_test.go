@@ -20,14 +20,14 @@ func TestBinaryImpossibleTotalsRefused(t *testing.T) {
 	p, err := b.Build(profile.Meta{Source: "tampered", EndBytes: 1000, SamplingRate: 1})
 	require.NoError(t, err, "Validate accepts it: only the totals are impossible")
 	var buf bytes.Buffer
-	require.NoError(t, WriteBinary(&buf, p))
-	_, err = ReadBinary(&buf)
-	require.ErrorIs(t, err, ErrCorruptProfile)
+	require.NoError(t, Write(&buf, p))
+	_, err = Read(&buf)
+	require.ErrorIs(t, err, ErrCorrupt)
 	assert.Contains(t, err.Error(), "the totals are impossible")
 
 	// A sound profile still loads.
 	buf.Reset()
-	require.NoError(t, WriteBinary(&buf, profiletest.Small(t)))
-	_, err = ReadBinary(&buf)
+	require.NoError(t, Write(&buf, profiletest.Small(t)))
+	_, err = Read(&buf)
 	require.NoError(t, err)
 }

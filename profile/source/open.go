@@ -28,25 +28,25 @@ var ErrUnknownWorkload = errors.New("lifetimes: unknown workload")
 
 // Source kinds: where Open found a profile.
 const (
-	// SourceWorkload is a bundled workload, by name.
-	SourceWorkload = "workload"
-	// SourceSpec is a workload spec file (.yaml, .yml).
-	SourceSpec = "spec"
-	// SourceFiLiP is a FiLiP / Illimani export (.csv with its .json metadata).
-	SourceFiLiP = "filip"
-	// SourceGCProf is gctune's compact binary profile (.gcprof).
-	SourceGCProf = "gcprof"
+	// KindWorkload is a bundled workload, by name.
+	KindWorkload = "workload"
+	// KindSpec is a workload spec file (.yaml, .yml).
+	KindSpec = "spec"
+	// KindFiLiP is a FiLiP / Illimani export (.csv with its .json metadata).
+	KindFiLiP = "filip"
+	// KindGCProf is gctune's compact binary profile (.gcprof).
+	KindGCProf = "gcprof"
 )
 
-// OpenOptions are the settings of Open and Fingerprint. The zero value opens everything with
+// Options are the settings of Open and Fingerprint. The zero value opens everything with
 // the defaults.
-type OpenOptions struct {
+type Options struct {
 	// Seed and Resolution are passed to spec.Spec.Generate for bundled workloads and spec
 	// files (spec.GenerateOptions); Resolution 0 means the spec's own.
 	Seed       uint64
 	Resolution float64
-	// Clock, SkipBadRows, FiLiPJSONPath and SamplingRate are passed to filip.ReadFiLiP for
-	// .csv files (filip.FiLiPOptions: Clock, SkipBadRows, JSONPath, SamplingRate: an export
+	// Clock, SkipBadRows, FiLiPJSONPath and SamplingRate are passed to filip.Read for
+	// .csv files (filip.Options: Clock, SkipBadRows, JSONPath, SamplingRate: an export
 	// without metadata needs SamplingRate).
 	Clock         filip.Clock
 	SkipBadRows   bool
@@ -60,9 +60,9 @@ type OpenOptions struct {
 	Rebuild filip.Hypothesis
 }
 
-// OpenInfo tells what Open opened.
-type OpenInfo struct {
-	// Kind is one of the Source* constants.
+// Info tells what Open opened.
+type Info struct {
+	// Kind is one of the Kind* constants.
 	Kind string
 	// Ref is the reference as given; Path the file read (empty for a bundled workload).
 	Ref  string
@@ -70,9 +70,9 @@ type OpenInfo struct {
 	// Workload is the bundled workload's or the spec's name (empty for recorded profiles).
 	Workload string
 	// FiLiP is the reader's report for a FiLiP export, nil otherwise.
-	FiLiP *filip.FiLiPReport
+	FiLiP *filip.Report
 	// Rebuild is the report of the rebuild of a sampled FiLiP export (see filip.Rebuild), nil when
-	// none was done (not sampled, not on the bytes clock, or OpenOptions.Rebuild off).
+	// none was done (not sampled, not on the bytes clock, or Options.Rebuild off).
 	Rebuild *filip.RebuildReport
 }
 
@@ -98,17 +98,17 @@ func (e *UnknownWorkloadError) Unwrap() error { return ErrUnknownWorkload }
 func resolve(ref string) (kind, path string, err error) {
 	switch strings.ToLower(filepath.Ext(ref)) {
 	case ".yaml", ".yml":
-		return SourceSpec, ref, nil
+		return KindSpec, ref, nil
 	case ".csv":
-		return SourceFiLiP, ref, nil
+		return KindFiLiP, ref, nil
 	case ".gcprof":
-		return SourceGCProf, ref, nil
+		return KindGCProf, ref, nil
 	}
 	known := spec.Bundled()
 	names := make([]string, len(known))
 	for i, w := range known {
 		if w.Name == ref {
-			return SourceWorkload, "", nil
+			return KindWorkload, "", nil
 		}
 		names[i] = w.Name
 	}
@@ -122,26 +122,26 @@ func resolve(ref string) (kind, path string, err error) {
 //
 //   - a bundled workload's name (see spec.Bundled): its spec generated with opts.Seed and
 //     opts.Resolution;
-//   - a .yaml or .yml workload spec: loaded (spec.LoadSpec) and generated likewise;
-//   - a .csv FiLiP / Illimani export: read by filip.ReadFiLiP with its .json metadata beside it (or
+//   - a .yaml or .yml workload spec: loaded (spec.Load) and generated likewise;
+//   - a .csv FiLiP / Illimani export: read by filip.Read with its .json metadata beside it (or
 //     opts.FiLiPJSONPath), opts.Clock and opts.SkipBadRows; a sampled export on the bytes
-//     clock is then rebuilt (filip.Rebuild, with opts.Rebuild; OpenInfo.Rebuild reports it), one on
-//     the microsecond clock is not, with a warning in OpenInfo.FiLiP;
-//   - a .gcprof file: loaded by gcprof.LoadProfile.
+//     clock is then rebuilt (filip.Rebuild, with opts.Rebuild; Info.Rebuild reports it), one on
+//     the microsecond clock is not, with a warning in Info.FiLiP;
+//   - a .gcprof file: loaded by gcprof.Load.
 //
 // An unknown name gives an *UnknownWorkloadError listing the bundled workloads. Errors from
 // reading or parsing the input are returned as the readers give them (wrapping fs errors,
-// profile.ErrInvalidProfile, spec.ErrInvalidSpec, filip.ErrBadRow, ...): all of them are the
+// profile.ErrInvalidProfile, spec.ErrInvalid, filip.ErrBadRow, ...): all of them are the
 // input's fault.
-func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
+func Open(ref string, opts Options) (*profile.Profile, *Info, error) {
 	kind, path, err := resolve(ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	info := &OpenInfo{Kind: kind, Ref: ref, Path: path}
+	info := &Info{Kind: kind, Ref: ref, Path: path}
 	var p *profile.Profile
 	switch kind {
-	case SourceWorkload, SourceSpec:
+	case KindWorkload, KindSpec:
 		sp, err := openSpec(kind, ref)
 		if err != nil {
 			return nil, nil, err
@@ -151,8 +151,8 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-	case SourceFiLiP:
-		p, info.FiLiP, err = filip.ReadFiLiP(ref, filip.FiLiPOptions{JSONPath: opts.FiLiPJSONPath, Clock: opts.Clock, SkipBadRows: opts.SkipBadRows,
+	case KindFiLiP:
+		p, info.FiLiP, err = filip.Read(ref, filip.Options{JSONPath: opts.FiLiPJSONPath, Clock: opts.Clock, SkipBadRows: opts.SkipBadRows,
 			SamplingRate: opts.SamplingRate})
 		if err != nil {
 			return nil, nil, err
@@ -160,8 +160,8 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 		if p, info.Rebuild, err = rebuildOpened(p, info.FiLiP, opts.Rebuild); err != nil {
 			return nil, nil, err
 		}
-	case SourceGCProf:
-		if p, err = gcprof.LoadProfile(ref); err != nil {
+	case KindGCProf:
+		if p, err = gcprof.Load(ref); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -171,7 +171,7 @@ func Open(ref string, opts OpenOptions) (*profile.Profile, *OpenInfo, error) {
 // rebuildOpened rebuilds a sampled export read on the bytes clock. One on the microsecond clock
 // cannot be: the reader has already warned so (profile/filip/filip_convert.go), and it is kept
 // as read.
-func rebuildOpened(p *profile.Profile, r *filip.FiLiPReport, h filip.Hypothesis) (*profile.Profile, *filip.RebuildReport, error) {
+func rebuildOpened(p *profile.Profile, r *filip.Report, h filip.Hypothesis) (*profile.Profile, *filip.RebuildReport, error) {
 	if p.Meta.SamplingRate >= 1 || h == filip.HypothesisOff || r.Clock != filip.ClockBytes {
 		return p, nil, nil
 	}
@@ -179,10 +179,10 @@ func rebuildOpened(p *profile.Profile, r *filip.FiLiPReport, h filip.Hypothesis)
 }
 
 func openSpec(kind, ref string) (*spec.Spec, error) {
-	if kind == SourceWorkload {
+	if kind == KindWorkload {
 		return spec.BundledSpec(ref)
 	}
-	return spec.LoadSpec(ref)
+	return spec.Load(ref)
 }
 
 // fingerprintVersion starts every hashed stream; change it when what is hashed changes.
@@ -199,7 +199,7 @@ const fingerprintVersion = "gctune-fingerprint-v1"
 //     whether bad rows are skipped, the rebuild mode and the given sampling rate (when given;
 //     without metadata it must be, as for Open);
 //   - a .gcprof file: its bytes.
-func Fingerprint(ref string, opts OpenOptions) (string, error) {
+func Fingerprint(ref string, opts Options) (string, error) {
 	kind, _, err := resolve(ref)
 	if err != nil {
 		return "", err
@@ -207,7 +207,7 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 	h := sha256.New()
 	io.WriteString(h, fingerprintVersion+"\x00"+kind+"\x00")
 	switch kind {
-	case SourceWorkload, SourceSpec:
+	case KindWorkload, KindSpec:
 		sp, err := openSpec(kind, ref)
 		if err != nil {
 			return "", err
@@ -219,13 +219,13 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 		writeChunk(h, canon)
 		writeUint64(h, opts.Seed)
 		writeUint64(h, math.Float64bits(opts.Resolution))
-	case SourceFiLiP:
+	case KindFiLiP:
 		if err := hashFile(h, ref); err != nil {
 			return "", err
 		}
 		jsonPath := opts.FiLiPJSONPath
 		if jsonPath == "" {
-			jsonPath = filip.DefaultFiLiPJSONPath(ref)
+			jsonPath = filip.DefaultJSONPath(ref)
 		}
 		switch err := hashFile(h, jsonPath); {
 		case err == nil:
@@ -247,7 +247,7 @@ func Fingerprint(ref string, opts OpenOptions) (string, error) {
 		if opts.SamplingRate != 0 { // absent before the rate could be given: older fingerprints hold
 			writeChunk(h, []byte("rate:"+strconv.FormatFloat(opts.SamplingRate, 'g', -1, 64)))
 		}
-	case SourceGCProf:
+	case KindGCProf:
 		if err := hashFile(h, ref); err != nil {
 			return "", err
 		}

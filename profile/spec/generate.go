@@ -153,7 +153,7 @@ type genMixEntry struct {
 	prob      float64 // probability that a draw picks this entry (share / weight, normalised)
 	size      *genSampler
 	life      *genSampler
-	store     *StoredIntoSpec // nil: stored into no container
+	store     *StoredInto // nil: stored into no container
 }
 
 // drawBytes is the expected weighted bytes of one mix draw.
@@ -179,7 +179,7 @@ func (s *Spec) mixEntries(i int, weight uint32, res float64, g *genPlan) []genMi
 	total := 0.0
 	for j := range ph.Mix {
 		m := &ph.Mix[j]
-		ci := slices.IndexFunc(s.Classes, func(c ClassSpec) bool { return c.Name == m.Class })
+		ci := slices.IndexFunc(s.Classes, func(c Class) bool { return c.Name == m.Class })
 		e := genMixEntry{weight: weight}
 		if classIdx != nil {
 			e.class = classIdx[ci]
@@ -218,7 +218,7 @@ type genEvent struct {
 	sizeBytes    uint32
 	class        uint32
 	flags        uint8
-	lifeSpec     *DistSpec   // its lifetime (zero Kind: until-end)
+	lifeSpec     *Dist       // its lifetime (zero Kind: until-end)
 	life         *genSampler // nil when deathAt applies
 	deathAt      uint64      // growing arrays replaced by a successor: the successor's planned birth
 	container    uint8       // containerNone, containerPhase, containerLife or containerNamed
@@ -242,7 +242,7 @@ type genGroup struct {
 // genPendingStore is a record to store into a named container once every container exists.
 type genPendingStore struct {
 	record int32
-	store  *StoredIntoSpec
+	store  *StoredInto
 }
 
 // genPhase is one phase ready to generate.
@@ -350,23 +350,23 @@ func suggestResolution(res, estimate float64, maxRecords int) float64 {
 
 // phaseEndOf resolves an until-phase-end lifetime to the end of its phase (the current one
 // when the lifetime names none). Other kinds return 0.
-func (g *genPlan) phaseEndOf(d *DistSpec, current int) uint64 {
+func (g *genPlan) phaseEndOf(d *Dist, current int) uint64 {
 	if d.Kind != distUntilPhaseEnd {
 		return 0
 	}
 	j := current
 	if d.Phase != "" {
-		j = slices.IndexFunc(g.spec.Phases, func(p PhaseSpec) bool { return p.Name == d.Phase })
+		j = slices.IndexFunc(g.spec.Phases, func(p Phase) bool { return p.Name == d.Phase })
 	}
 	return g.phases[j].endBytes
 }
 
 func (g *genPlan) classOf(name string) uint32 {
-	return g.classIdx[slices.IndexFunc(g.spec.Classes, func(c ClassSpec) bool { return c.Name == name })]
+	return g.classIdx[slices.IndexFunc(g.spec.Classes, func(c Class) bool { return c.Name == name })]
 }
 
-func (g *genPlan) classSize(name string) *DistSpec {
-	return g.spec.Classes[slices.IndexFunc(g.spec.Classes, func(c ClassSpec) bool { return c.Name == name })].Size
+func (g *genPlan) classSize(name string) *Dist {
+	return g.spec.Classes[slices.IndexFunc(g.spec.Classes, func(c Class) bool { return c.Name == name })].Size
 }
 
 // placements returns count points in [0, mixBytes] for a placement.
@@ -497,8 +497,8 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 // the lifetime samplers, once every phase's extent is known.
 func (g *genPlan) finishEvents(i int, ph *genPhase) {
 	src := genSource(g.seed, i, streamEvents)
-	untilEnd := &DistSpec{Kind: distUntilEnd}
-	samplers := make(map[*DistSpec]*genSampler)
+	untilEnd := &Dist{Kind: distUntilEnd}
+	samplers := make(map[*Dist]*genSampler)
 	var extras uint64
 	lastOfChain := make(map[int32]int)
 	for k := range ph.events {
@@ -729,5 +729,5 @@ func (g *genPlan) resolveStores() error {
 
 // phaseStart is the clock at which the named phase starts.
 func (g *genPlan) phaseStart(name string) uint64 {
-	return g.phases[slices.IndexFunc(g.spec.Phases, func(p PhaseSpec) bool { return p.Name == name })].startBytes
+	return g.phases[slices.IndexFunc(g.spec.Phases, func(p Phase) bool { return p.Name == name })].startBytes
 }

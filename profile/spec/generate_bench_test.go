@@ -36,7 +36,7 @@ func BenchmarkParseSpec(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := ParseSpec(data, "dataframe-500mb.yaml"); err != nil {
+		if _, err := Parse(data, "dataframe-500mb.yaml"); err != nil {
 			b.Fatal(err)
 		}
 	}

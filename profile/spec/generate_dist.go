@@ -9,7 +9,7 @@ import (
 	"github.com/gctune/gctune/profile"
 )
 
-// genSampler draws sizes or lifetimes from one DistSpec with gonum's stat/distuv
+// genSampler draws sizes or lifetimes from one Dist with gonum's stat/distuv
 // distributions, whose Src is the phase's seeded PCG. The distribution is held by value and
 // dispatched with a switch rather than through distuv.Rander: the generator's inner loop
 // draws two samples per record and the interface call showed in profiles.
@@ -51,9 +51,9 @@ const (
 	genRestOfRun // uniform lifetime without max: death uniform over the rest of the run
 )
 
-// newSampler builds a sampler for a validated DistSpec; src may be nil when only the mean is
+// newSampler builds a sampler for a validated Dist; src may be nil when only the mean is
 // wanted.
-func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *genSampler {
+func newSampler(d *Dist, lifetime bool, src rand.Source, phaseEnd uint64) *genSampler {
 	g := &genSampler{lo: d.MinBytes, hi: math.Inf(1), phaseEnd: phaseEnd}
 	if d.MaxBytes != 0 {
 		g.hi = d.MaxBytes
@@ -73,11 +73,11 @@ func newSampler(d *DistSpec, lifetime bool, src rand.Source, phaseEnd uint64) *g
 
 // The sampler set-ups of the distribution kinds (distKinds' sampler column).
 
-func samplerFixed(g *genSampler, d *DistSpec, _ bool, _ rand.Source) {
+func samplerFixed(g *genSampler, d *Dist, _ bool, _ rand.Source) {
 	g.kind, g.value = genFixed, d.ValueBytes
 }
 
-func samplerUniform(g *genSampler, d *DistSpec, lifetime bool, src rand.Source) {
+func samplerUniform(g *genSampler, d *Dist, lifetime bool, src rand.Source) {
 	switch {
 	case lifetime && d.MaxBytes == 0:
 		g.kind = genRestOfRun
@@ -90,12 +90,12 @@ func samplerUniform(g *genSampler, d *DistSpec, lifetime bool, src rand.Source) 
 	}
 }
 
-func samplerExponential(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+func samplerExponential(g *genSampler, d *Dist, _ bool, src rand.Source) {
 	g.kind = genExponential
 	g.exp = distuv.Exponential{Rate: 1 / d.MeanBytes, Src: src}
 }
 
-func samplerLognormal(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+func samplerLognormal(g *genSampler, d *Dist, _ bool, src rand.Source) {
 	g.kind = genLognormal
 	g.lognorm = distuv.LogNormal{Mu: math.Log(d.MedianBytes), Sigma: d.Sigma, Src: src}
 	if d.Sigma == 0 { // degenerate: the median
@@ -103,7 +103,7 @@ func samplerLognormal(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
 	}
 }
 
-func samplerNormal(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+func samplerNormal(g *genSampler, d *Dist, _ bool, src rand.Source) {
 	g.kind = genNormal
 	g.normal = distuv.Normal{Mu: d.MeanBytes, Sigma: d.StdDevBytes, Src: src}
 	if d.StdDevBytes == 0 {
@@ -111,22 +111,22 @@ func samplerNormal(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
 	}
 }
 
-func samplerGamma(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+func samplerGamma(g *genSampler, d *Dist, _ bool, src rand.Source) {
 	g.kind = genGamma
 	g.gamma = distuv.Gamma{Alpha: d.Shape, Beta: d.Shape / d.MeanBytes, Src: src}
 }
 
-func samplerWeibull(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+func samplerWeibull(g *genSampler, d *Dist, _ bool, src rand.Source) {
 	g.kind = genWeibull
 	g.weibull = distuv.Weibull{K: d.Shape, Lambda: d.ScaleBytes, Src: src}
 }
 
-func samplerPareto(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+func samplerPareto(g *genSampler, d *Dist, _ bool, src rand.Source) {
 	g.kind = genPareto
 	g.pareto = distuv.Pareto{Xm: d.ScaleBytes, Alpha: d.Alpha, Src: src}
 }
 
-func samplerChoice(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
+func samplerChoice(g *genSampler, d *Dist, _ bool, src rand.Source) {
 	g.kind = genChoice
 	g.choice = d.ValuesBytes
 	g.weights = make([]float64, len(d.ValuesBytes))
@@ -148,13 +148,13 @@ func samplerChoice(g *genSampler, d *DistSpec, _ bool, src rand.Source) {
 	g.cat = distuv.NewCategorical(g.weights, src)
 }
 
-func samplerFraction(g *genSampler, d *DistSpec, _ bool, _ rand.Source) {
+func samplerFraction(g *genSampler, d *Dist, _ bool, _ rand.Source) {
 	g.kind, g.fraction = genFraction, d.Fraction
 }
 
 // samplerOf sets up a kind without parameters.
-func samplerOf(kind genKind) func(*genSampler, *DistSpec, bool, rand.Source) {
-	return func(g *genSampler, _ *DistSpec, _ bool, _ rand.Source) { g.kind = kind }
+func samplerOf(kind genKind) func(*genSampler, *Dist, bool, rand.Source) {
+	return func(g *genSampler, _ *Dist, _ bool, _ rand.Source) { g.kind = kind }
 }
 
 // raw returns one sample, not clamped.

@@ -17,7 +17,7 @@ import (
 // genSpec parses a spec for a generator test.
 func genSpec(t testing.TB, src string) *Spec {
 	t.Helper()
-	s, err := ParseSpec([]byte(src), "test.yaml")
+	s, err := Parse([]byte(src), "test.yaml")
 	require.NoError(t, err)
 	return s
 }
@@ -656,7 +656,7 @@ func ExampleBundledSpec() {
 // TestSizeTable checks that tabulated sizes follow the exact distribution of the rounded,
 // clamped size: each size s collects the probability of (s − 8, s].
 func TestSizeTable(t *testing.T) {
-	d := &DistSpec{Kind: "lognormal", MedianBytes: 40, Sigma: 0.9, MinBytes: 20, MaxBytes: 4096}
+	d := &Dist{Kind: "lognormal", MedianBytes: 40, Sigma: 0.9, MinBytes: 20, MaxBytes: 4096}
 	g := newSampler(d, false, genSource(1, 0, streamSizes), 0)
 	require.True(t, g.table != nil && g.table.tail == int(g.table.pick.n), "a table without a tail")
 	const n = 1_000_000
@@ -685,7 +685,7 @@ func TestSizeTable(t *testing.T) {
 		"the table draws what the distribution draws")
 
 	// A wide distribution: the table holds the first 1024 sizes, the tail bucket the rest.
-	w := newSampler(&DistSpec{Kind: "lognormal", MedianBytes: 2048, Sigma: 0.55, MaxBytes: 1 << 20}, false, genSource(3, 0, streamSizes), 0)
+	w := newSampler(&Dist{Kind: "lognormal", MedianBytes: 2048, Sigma: 0.55, MaxBytes: 1 << 20}, false, genSource(3, 0, streamSizes), 0)
 	require.True(t, w.table != nil && w.table.tail == 1024)
 	tail := 0
 	for range n {
@@ -697,13 +697,13 @@ func TestSizeTable(t *testing.T) {
 	assert.InDelta(t, pTail, float64(tail)/n, 5*math.Sqrt(pTail/n))
 	assert.InEpsilon(t, genMeanSize(w.sizeBytes), genMeanSize(func() uint32 { return roundSize(w.clamp(w.raw())) }), 0.005)
 	// Too much probability beyond the first 1024 sizes: no table.
-	u := newSampler(&DistSpec{Kind: "uniform", MinBytes: 16, MaxBytes: 1 << 20}, false, genSource(3, 0, streamSizes), 0)
+	u := newSampler(&Dist{Kind: "uniform", MinBytes: 16, MaxBytes: 1 << 20}, false, genSource(3, 0, streamSizes), 0)
 	assert.True(t, u.table == nil)
 
 	// Choice sizes are tabulated from their weights.
-	ch := newSampler(&DistSpec{Kind: "choice", ValuesBytes: []float64{20, 24, 1 << 30}, Weights: []float64{1, 1, 2}}, false, genSource(2, 0, streamSizes), 0)
+	ch := newSampler(&Dist{Kind: "choice", ValuesBytes: []float64{20, 24, 1 << 30}, Weights: []float64{1, 1, 2}}, false, genSource(2, 0, streamSizes), 0)
 	assert.True(t, ch.table == nil, "range too wide: Categorical")
-	ch = newSampler(&DistSpec{Kind: "choice", ValuesBytes: []float64{20, 24, 100}, Weights: []float64{1, 1, 2}}, false, genSource(2, 0, streamSizes), 0)
+	ch = newSampler(&Dist{Kind: "choice", ValuesBytes: []float64{20, 24, 100}, Weights: []float64{1, 1, 2}}, false, genSource(2, 0, streamSizes), 0)
 	require.NotNil(t, ch.table)
 	counts = map[uint32]int{}
 	for range n {
@@ -766,7 +766,7 @@ phases:
     containers:
       - {class: Row, slots: 100000, count: 3, at: start, receives: none, name: cols, immediates: 0.25}
 `
-	s, err := ParseSpec([]byte(src), "stores.yaml")
+	s, err := Parse([]byte(src), "stores.yaml")
 	require.NoError(t, err)
 	p, err := s.Generate(GenerateOptions{Seed: 3})
 	require.NoError(t, err)

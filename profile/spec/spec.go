@@ -7,13 +7,13 @@ import (
 	"strings"
 )
 
-// ErrInvalidSpec is wrapped by every error ParseSpec, LoadSpec and Spec.Validate return for a
-// malformed workload spec. The concrete error is a *SpecError naming the key.
-var ErrInvalidSpec = errors.New("lifetimes: invalid workload spec")
+// ErrInvalid is wrapped by every error Parse, Load and Spec.Validate return for a
+// malformed workload spec. The concrete error is a *Error naming the key.
+var ErrInvalid = errors.New("lifetimes: invalid workload spec")
 
-// SpecError is a workload spec error located at a key: "lifetimes: spec FILE:LINE: PATH: MSG".
-type SpecError struct {
-	// File is the name given to ParseSpec (a file name or "workload:NAME"); may be empty.
+// Error is a workload spec error located at a key: "lifetimes: spec FILE:LINE: PATH: MSG".
+type Error struct {
+	// File is the name given to Parse (a file name or "workload:NAME"); may be empty.
 	File string
 	// Line is the 1-based line of the offending key or value, 0 when unknown (a Spec built in Go).
 	Line int
@@ -25,7 +25,7 @@ type SpecError struct {
 
 // Error formats the error as "lifetimes: spec FILE:LINE: PATH: MSG", leaving out the parts
 // that are unknown.
-func (e *SpecError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("lifetimes: spec")
 	switch {
@@ -46,15 +46,15 @@ func (e *SpecError) Error() string {
 	return b.String()
 }
 
-// Unwrap makes every SpecError match ErrInvalidSpec with errors.Is.
-func (e *SpecError) Unwrap() error { return ErrInvalidSpec }
+// Unwrap makes every Error match ErrInvalid with errors.Is.
+func (e *Error) Unwrap() error { return ErrInvalid }
 
 // Spec describes a workload's allocation behaviour when no recorded profile exists: classes and
 // their sizes, then phases, each allocating a number of bytes with a mix of classes and
 // lifetimes, plus objects allocated straight into old space (Large), collections that grow by
 // copying (Growing) and long-lived objects that keep receiving references to young objects
 // (Containers). Generate turns a Spec, a seed and a resolution into a Profile. The YAML form
-// is documented in docs/workloads.md; ParseSpec reads it.
+// is documented in docs/workloads.md; Parse reads it.
 //
 // Every byte quantity is in bytes; every lifetime is on the allocation clock (bytes allocated
 // between an object's birth and its death).
@@ -67,25 +67,25 @@ type Spec struct {
 	// mix record then weighs round(1/Resolution) objects. 0 means 1 (one record per object).
 	Resolution float64
 	// AllocateBytes is the run's total mix allocation when the phases give their allocation as
-	// a fraction (PhaseSpec.AllocateFraction); 0 when phases give bytes.
+	// a fraction (Phase.AllocateFraction); 0 when phases give bytes.
 	AllocateBytes uint64
 	// Reported carries what a real run of the workload reported, copied into the Profile's Meta.
-	Reported ReportedSpec
+	Reported Reported
 	// Classes declares every class the phases allocate, with its default size distribution.
-	Classes []ClassSpec
+	Classes []Class
 	// Phases run one after the other, in order.
-	Phases []PhaseSpec
+	Phases []Phase
 
-	// origin is the name ParseSpec was given (file name or "workload:NAME"), used in errors
+	// origin is the name Parse was given (file name or "workload:NAME"), used in errors
 	// and as Profile.Meta.Source.
 	origin string
 	// lines maps a key path to the line it was read from, for errors found by Validate.
 	lines map[string]int
 }
 
-// ReportedSpec holds a real run's published or measured counts, for information: Generate
+// Reported holds a real run's published or measured counts, for information: Generate
 // copies them into Meta (ReportedScavenges, ReportedFullGCs, RunSeconds). Zero = unknown.
-type ReportedSpec struct {
+type Reported struct {
 	// Scavenges is the number of scavenges the run reported (VM parameter 9; YAML "scavenges").
 	Scavenges int
 	// FullGCs is the number of full GCs the run reported (VM parameter 7; YAML "fullGCs").
@@ -94,25 +94,25 @@ type ReportedSpec struct {
 	RunSeconds float64
 }
 
-// ClassSpec declares a class.
-type ClassSpec struct {
+// Class declares a class.
+type Class struct {
 	// Name is the class name, as it will appear in the Profile's class table.
 	Name string
 	// Size is the distribution of one object's size in bytes, header included (nil: every
 	// entry using the class must give its own size). Sizes are clamped to at least 16 bytes
 	// (Spur's minimum object) and rounded up to a multiple of 8 (the allocation unit).
-	Size *DistSpec
+	Size *Dist
 	// Pointers says whether instances hold object pointers (YAML "pointers"): false for
 	// byte and word classes, which marking does not scan. Nil: decided by the class name
 	// (IsByteClassName).
 	Pointers *bool
 }
 
-// PhaseSpec is one phase of the run. A phase allocates AllocateBytes (or AllocateFraction of
+// Phase is one phase of the run. A phase allocates AllocateBytes (or AllocateFraction of
 // Spec.AllocateBytes) of small objects drawn from Mix; the Large, Growing and Containers
 // objects are allocated on top of that, at their scheduled points of the phase's mix
 // allocation, so the phase's length on the clock is the mix bytes plus their sizes.
-type PhaseSpec struct {
+type Phase struct {
 	// Name identifies the phase ("load rows"). Required and unique.
 	Name string
 	// AllocateBytes is the phase's mix allocation in bytes (weighted object sizes).
@@ -121,35 +121,35 @@ type PhaseSpec struct {
 	// (0, 1] (written "75%" in YAML).
 	AllocateFraction float64
 	// Mix is the allocation mix: the shares of the phase's allocated objects per class.
-	Mix []MixSpec
+	Mix []Mix
 	// Large lists objects allocated straight into old space.
-	Large []LargeSpec
+	Large []Large
 	// Growing lists collections that grow by allocating a bigger array and dropping the old one.
-	Growing []GrowingSpec
+	Growing []Growing
 	// Containers lists long-lived objects that keep receiving references to young objects.
-	Containers []ContainerSpec
+	Containers []Container
 }
 
-// MixSpec is one entry of a phase's allocation mix.
-type MixSpec struct {
+// Mix is one entry of a phase's allocation mix.
+type Mix struct {
 	// Class names a declared class.
 	Class string
 	// Share is this entry's fraction of the phase's allocated objects (by count, not bytes),
 	// in (0, 1]. A phase's shares sum to 1.
 	Share float64
 	// Size overrides the class's size distribution (nil: the class's).
-	Size *DistSpec
+	Size *Dist
 	// Lifetime is the distribution of each object's lifetime. Required.
-	Lifetime DistSpec
+	Lifetime Dist
 	// Resolution, when above the generation resolution, samples this entry more finely (for
 	// rare, big objects): records per real object in (0, 1]. 0 = the generation resolution.
 	Resolution float64
 	// StoredInto, when set, says that each object is referenced from a named container for
 	// part of its life (YAML "storedInto").
-	StoredInto *StoredIntoSpec
+	StoredInto *StoredInto
 }
 
-// StoredIntoSpec says which container references a mix entry's objects, and when: from
+// StoredInto says which container references a mix entry's objects, and when: from
 // From × lifetime after birth, for For × lifetime, or from the start of phase At (or birth,
 // if later) to death. The YAML form is `storedInto: {container: rows, from: birth, for: 0.3}`
 // or `storedInto: {container: cells, at: build}`; from is "birth" (0) or a fraction in
@@ -158,7 +158,7 @@ type MixSpec struct {
 // store, the collection being filled: a growing collection's current array (its successors
 // keep the reference), or the last of a containers entry's objects allocated so far. An
 // object stored when no container of the name is alive is stored nowhere.
-type StoredIntoSpec struct {
+type StoredInto struct {
 	// Container names a containers or growing entry (its "name" key) of any phase.
 	Container string
 	// From is where in the object's life the store happens, as a fraction of its lifetime.
@@ -170,18 +170,18 @@ type StoredIntoSpec struct {
 	At string
 }
 
-// LargeSpec describes objects allocated straight into old space, one record (weight 1) each.
+// Large describes objects allocated straight into old space, one record (weight 1) each.
 // Objects over 65,535 slots (bigger than 524,296 bytes with headers) go there by size; smaller
 // ones are flagged FlagOldSpace (pinned or explicit old-space allocations).
-type LargeSpec struct {
+type Large struct {
 	// Class names a declared class.
 	Class string
 	// Size overrides the class's size distribution (nil: the class's).
-	Size *DistSpec
+	Size *Dist
 	// Count is the number of objects, ≥ 1.
 	Count int
-	// Lifetime of each object; a zero DistSpec means until-end.
-	Lifetime DistSpec
+	// Lifetime of each object; a zero Dist means until-end.
+	Lifetime Dist
 	// At places the objects in the phase: "even" (default: spread evenly), "start", "end" or
 	// "random" (uniformly at random). Ignored when EveryBytes is set.
 	At string
@@ -190,13 +190,13 @@ type LargeSpec struct {
 	EveryBytes uint64
 }
 
-// GrowingSpec describes Count collections growing side by side from FromBytes to ToBytes by
+// Growing describes Count collections growing side by side from FromBytes to ToBytes by
 // Factor, like an OrderedCollection's internal array: each step allocates the bigger array and
 // the previous one dies when its successor is allocated. Step j > 0 comes when the phase's mix
 // allocation reaches the fraction size(j−1)/ToBytes of the phase (the content grows steadily),
 // step 0 at the start. Arrays over the 65,535-slot limit go to old space by size. One record
 // (weight 1) per array.
-type GrowingSpec struct {
+type Growing struct {
 	// Class names a declared class.
 	Class string
 	// Count is the number of collections growing together, ≥ 1.
@@ -205,8 +205,8 @@ type GrowingSpec struct {
 	FromBytes, ToBytes uint64
 	// Factor is the growth factor between steps, > 1 (0 means 2).
 	Factor float64
-	// Lifetime of the last array; a zero DistSpec means until-end.
-	Lifetime DistSpec
+	// Lifetime of the last array; a zero Dist means until-end.
+	Lifetime Dist
 	// Container makes each array a Container receiving young references from its birth until
 	// it is replaced (or the phase ends).
 	Container bool
@@ -215,11 +215,11 @@ type GrowingSpec struct {
 	Name string
 }
 
-// ContainerSpec describes long-lived objects that keep receiving references to young objects
+// Container describes long-lived objects that keep receiving references to young objects
 // (a DataFrame column being filled, a cache's hash table), so that once in old space they stay
 // in the remembered set and are scanned at every scavenge. One record (weight 1) each, plus a
 // Container entry in the Profile.
-type ContainerSpec struct {
+type Container struct {
 	// Class names a declared class.
 	Class string
 	// Slots sizes the object as a pointer array: 8 × Slots bytes plus an 8-byte header (16 for
@@ -229,8 +229,8 @@ type ContainerSpec struct {
 	SizeBytes uint64
 	// Count is the number of containers, ≥ 1 (0 means 1).
 	Count int
-	// Lifetime of each container; a zero DistSpec means until-end.
-	Lifetime DistSpec
+	// Lifetime of each container; a zero Dist means until-end.
+	Lifetime Dist
 	// At places the containers: "start" (default), "even", "end" or "random".
 	At string
 	// Receives is how long it receives young references from objects the profile does not
@@ -248,7 +248,7 @@ type ContainerSpec struct {
 	OldSpace bool
 }
 
-// DistSpec is a distribution of sizes or lifetimes, both in bytes (lifetimes on the allocation
+// Dist is a distribution of sizes or lifetimes, both in bytes (lifetimes on the allocation
 // clock). Kind selects which fields apply:
 //
 //	fixed            ValueBytes
@@ -271,7 +271,7 @@ type ContainerSpec struct {
 //
 // For every kind but uniform, MinBytes and MaxBytes (when non-zero) clamp the samples.
 // Samples are drawn with gonum's stat/distuv distributions from a seeded source.
-type DistSpec struct {
+type Dist struct {
 	// Kind names the distribution (YAML key "dist").
 	Kind string
 	// ValueBytes is a fixed distribution's value ("value").
@@ -299,7 +299,7 @@ type DistSpec struct {
 	Phase string
 }
 
-// Distribution kind names (DistSpec.Kind).
+// Distribution kind names (Dist.Kind).
 const (
 	distFixed         = "fixed"
 	distUniform       = "uniform"

@@ -7,58 +7,58 @@ import (
 )
 
 // distParam is one parameter key of a distribution mapping ({dist: KIND, KEY: VALUE}): its
-// parser, whether a DistSpec sets it, and, for the numeric ones, the field (checked finite and
+// parser, whether a Dist sets it, and, for the numeric ones, the field (checked finite and
 // non-negative by the validator).
 type distParam struct {
-	specKey[DistSpec]
-	isSet  func(d *DistSpec) bool
-	number func(d *DistSpec) *float64 // nil for values, weights and phase
+	specKey[Dist]
+	isSet  func(d *Dist) bool
+	number func(d *Dist) *float64 // nil for values, weights and phase
 }
 
 // distFloat is a numeric distribution parameter: a byte quantity when inBytes, else a plain
 // number.
-func distFloat(name string, inBytes bool, at func(d *DistSpec) *float64) distParam {
+func distFloat(name string, inBytes bool, at func(d *Dist) *float64) distParam {
 	read := (*specParser).number
 	if inBytes {
 		read = (*specParser).bytesValue
 	}
 	return distParam{
 		specKey: valueKey(name, read, at),
-		isSet:   func(d *DistSpec) bool { return *at(d) != 0 },
+		isSet:   func(d *Dist) bool { return *at(d) != 0 },
 		number:  at,
 	}
 }
 
 // distParams are every distribution parameter, in the order the validator checks them.
 var distParams = []distParam{
-	distFloat("value", true, func(d *DistSpec) *float64 { return &d.ValueBytes }),
-	distFloat("min", true, func(d *DistSpec) *float64 { return &d.MinBytes }),
-	distFloat("max", true, func(d *DistSpec) *float64 { return &d.MaxBytes }),
-	distFloat("mean", true, func(d *DistSpec) *float64 { return &d.MeanBytes }),
-	distFloat("median", true, func(d *DistSpec) *float64 { return &d.MedianBytes }),
-	distFloat("sigma", false, func(d *DistSpec) *float64 { return &d.Sigma }),
-	distFloat("stddev", true, func(d *DistSpec) *float64 { return &d.StdDevBytes }),
-	distFloat("shape", false, func(d *DistSpec) *float64 { return &d.Shape }),
-	distFloat("scale", true, func(d *DistSpec) *float64 { return &d.ScaleBytes }),
-	distFloat("alpha", false, func(d *DistSpec) *float64 { return &d.Alpha }),
+	distFloat("value", true, func(d *Dist) *float64 { return &d.ValueBytes }),
+	distFloat("min", true, func(d *Dist) *float64 { return &d.MinBytes }),
+	distFloat("max", true, func(d *Dist) *float64 { return &d.MaxBytes }),
+	distFloat("mean", true, func(d *Dist) *float64 { return &d.MeanBytes }),
+	distFloat("median", true, func(d *Dist) *float64 { return &d.MedianBytes }),
+	distFloat("sigma", false, func(d *Dist) *float64 { return &d.Sigma }),
+	distFloat("stddev", true, func(d *Dist) *float64 { return &d.StdDevBytes }),
+	distFloat("shape", false, func(d *Dist) *float64 { return &d.Shape }),
+	distFloat("scale", true, func(d *Dist) *float64 { return &d.ScaleBytes }),
+	distFloat("alpha", false, func(d *Dist) *float64 { return &d.Alpha }),
 	{
-		specKey: specKey[DistSpec]{"values", func(p *specParser, f specField, d *DistSpec) (err error) {
+		specKey: specKey[Dist]{"values", func(p *specParser, f specField, d *Dist) (err error) {
 			d.ValuesBytes, err = p.numbers(f.node, f.path, true)
 			return err
 		}},
-		isSet: func(d *DistSpec) bool { return len(d.ValuesBytes) != 0 },
+		isSet: func(d *Dist) bool { return len(d.ValuesBytes) != 0 },
 	},
 	{
-		specKey: specKey[DistSpec]{"weights", func(p *specParser, f specField, d *DistSpec) (err error) {
+		specKey: specKey[Dist]{"weights", func(p *specParser, f specField, d *Dist) (err error) {
 			d.Weights, err = p.numbers(f.node, f.path, false)
 			return err
 		}},
-		isSet: func(d *DistSpec) bool { return len(d.Weights) != 0 },
+		isSet: func(d *Dist) bool { return len(d.Weights) != 0 },
 	},
-	distFloat("fraction", false, func(d *DistSpec) *float64 { return &d.Fraction }),
+	distFloat("fraction", false, func(d *Dist) *float64 { return &d.Fraction }),
 	{
-		specKey: valueKey("phase", (*specParser).str, func(d *DistSpec) *string { return &d.Phase }),
-		isSet:   func(d *DistSpec) bool { return d.Phase != "" },
+		specKey: valueKey("phase", (*specParser).str, func(d *Dist) *string { return &d.Phase }),
+		isSet:   func(d *Dist) bool { return d.Phase != "" },
 	},
 }
 
@@ -73,7 +73,7 @@ type distKind struct {
 	lifetimeOnly bool
 	bare         bool
 	check        func(c *distCheck) error
-	sampler      func(g *genSampler, d *DistSpec, lifetime bool, src rand.Source)
+	sampler      func(g *genSampler, d *Dist, lifetime bool, src rand.Source)
 }
 
 // distKinds are the distribution kinds, sizes' first, in the order error messages list them.
@@ -119,8 +119,8 @@ func specDistKinds(lifetime bool) []string {
 // mapping is walked) and the kind's parameters. A parameter name without an entry in
 // distParams is left out, so it is refused as unknown rather than ignored (and
 // TestSpecKeyTables fails).
-func (k distKind) keys() []specKey[DistSpec] {
-	out := []specKey[DistSpec]{{"dist", func(*specParser, specField, *DistSpec) error { return nil }}}
+func (k distKind) keys() []specKey[Dist] {
+	out := []specKey[Dist]{{"dist", func(*specParser, specField, *Dist) error { return nil }}}
 	for _, name := range k.params {
 		for _, dp := range distParams {
 			if dp.name == name {
@@ -132,7 +132,7 @@ func (k distKind) keys() []specKey[DistSpec] {
 }
 
 // zeroDist reports whether d sets no parameter.
-func zeroDist(d *DistSpec) bool {
+func zeroDist(d *Dist) bool {
 	for _, dp := range distParams {
 		if dp.isSet(d) {
 			return false
@@ -142,12 +142,12 @@ func zeroDist(d *DistSpec) bool {
 }
 
 // lifetime reads a lifetime distribution.
-func (p *specParser) lifetime(n *yaml.Node, path string) (DistSpec, error) {
+func (p *specParser) lifetime(n *yaml.Node, path string) (Dist, error) {
 	return p.dist(n, path, true)
 }
 
 // size reads a size distribution.
-func (p *specParser) size(n *yaml.Node, path string) (*DistSpec, error) {
+func (p *specParser) size(n *yaml.Node, path string) (*Dist, error) {
 	d, err := p.dist(n, path, false)
 	if err != nil {
 		return nil, err

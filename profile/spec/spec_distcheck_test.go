@@ -34,7 +34,7 @@ func TestSpecDistChecks(t *testing.T) {
 		{"24", "{dist: fraction-of-run, fraction: 2}", "phases[0].mix[0].lifetime.fraction: 2: want a fraction of the run in [0, 1]"},
 	} {
 		doc := fmt.Sprintf("{name: d, classes: [{name: A, size: %s}], phases: [{name: p, allocate: 1MB, mix: [{class: A, share: 1, lifetime: %s}]}]}", c.size, c.life)
-		_, err := ParseSpec([]byte(doc), "d.yaml")
+		_, err := Parse([]byte(doc), "d.yaml")
 		if assert.Error(t, err, doc) {
 			assert.Equal(t, "lifetimes: spec d.yaml:1: "+c.want, err.Error(), doc)
 		}

@@ -12,9 +12,9 @@ import (
 // refused by the estimate (or stopped by the hard limit) with ErrTooManyRecords.
 const fuzzMaxRecords = 20_000
 
-// FuzzParseSpec feeds arbitrary documents to ParseSpec and generates whatever parses, with a
+// FuzzParseSpec feeds arbitrary documents to Parse and generates whatever parses, with a
 // small record budget. It must never panic; it must return either an error wrapping
-// ErrInvalidSpec (parse) or ErrTooManyRecords (generate), or a valid Profile within budget.
+// ErrInvalid (parse) or ErrTooManyRecords (generate), or a valid Profile within budget.
 // The seed corpus is every bundled workload and every testdata spec; the fuzzer's finds are
 // kept in testdata/fuzz/FuzzParseSpec.
 func FuzzParseSpec(f *testing.F) {
@@ -54,13 +54,13 @@ func FuzzParseSpec(f *testing.F) {
 		// A hang is a bug too: crash with the input rather than stall the fuzzer.
 		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("FuzzParseSpec: input takes over 10 s: %q", data)) })
 		defer watchdog.Stop()
-		s, err := ParseSpec(data, "fuzz.yaml")
+		s, err := Parse(data, "fuzz.yaml")
 		if err != nil {
-			if !errors.Is(err, ErrInvalidSpec) {
-				t.Fatalf("ParseSpec error does not wrap ErrInvalidSpec: %v", err)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Parse error does not wrap ErrInvalid: %v", err)
 			}
 			if s != nil {
-				t.Fatal("ParseSpec returned a spec with an error")
+				t.Fatal("Parse returned a spec with an error")
 			}
 			return
 		}

@@ -80,23 +80,23 @@ var specTopKeys = []specKey[Spec]{
 	valueKey("description", (*specParser).str, func(s *Spec) *string { return &s.Description }),
 	valueKey("resolution", (*specParser).resolution, func(s *Spec) *float64 { return &s.Resolution }),
 	valueKey("allocate", (*specParser).byteCount, func(s *Spec) *uint64 { return &s.AllocateBytes }),
-	sectionKey("reported", reportedKeys, func(s *Spec) *ReportedSpec { return &s.Reported }),
-	sectionListKey("classes", classKeys, func(s *Spec) *[]ClassSpec { return &s.Classes }),
-	sectionListKey("phases", phaseKeys, func(s *Spec) *[]PhaseSpec { return &s.Phases }),
+	sectionKey("reported", reportedKeys, func(s *Spec) *Reported { return &s.Reported }),
+	sectionListKey("classes", classKeys, func(s *Spec) *[]Class { return &s.Classes }),
+	sectionListKey("phases", phaseKeys, func(s *Spec) *[]Phase { return &s.Phases }),
 }
 
 // reportedKeys are the keys of a spec's reported section.
-var reportedKeys = []specKey[ReportedSpec]{
-	valueKey("scavenges", (*specParser).integer, func(r *ReportedSpec) *int { return &r.Scavenges }),
-	valueKey("fullGCs", (*specParser).integer, func(r *ReportedSpec) *int { return &r.FullGCs }),
-	valueKey("runSeconds", (*specParser).number, func(r *ReportedSpec) *float64 { return &r.RunSeconds }),
+var reportedKeys = []specKey[Reported]{
+	valueKey("scavenges", (*specParser).integer, func(r *Reported) *int { return &r.Scavenges }),
+	valueKey("fullGCs", (*specParser).integer, func(r *Reported) *int { return &r.FullGCs }),
+	valueKey("runSeconds", (*specParser).number, func(r *Reported) *float64 { return &r.RunSeconds }),
 }
 
 // classKeys are the keys of a classes entry.
-var classKeys = []specKey[ClassSpec]{
-	valueKey("name", (*specParser).str, func(c *ClassSpec) *string { return &c.Name }),
-	valueKey("size", (*specParser).size, func(c *ClassSpec) **DistSpec { return &c.Size }),
-	{"pointers", func(p *specParser, f specField, c *ClassSpec) error {
+var classKeys = []specKey[Class]{
+	valueKey("name", (*specParser).str, func(c *Class) *string { return &c.Name }),
+	valueKey("size", (*specParser).size, func(c *Class) **Dist { return &c.Size }),
+	{"pointers", func(p *specParser, f specField, c *Class) error {
 		b, err := p.boolean(f.node, f.path)
 		c.Pointers = &b
 		return err
@@ -104,32 +104,32 @@ var classKeys = []specKey[ClassSpec]{
 }
 
 // phaseKeys are the keys of a phases entry.
-var phaseKeys = []specKey[PhaseSpec]{
-	valueKey("name", (*specParser).str, func(ph *PhaseSpec) *string { return &ph.Name }),
-	{"allocate", func(p *specParser, f specField, ph *PhaseSpec) error { return p.allocate(f.node, f.path, ph) }},
-	sectionListKey("mix", mixKeys, func(ph *PhaseSpec) *[]MixSpec { return &ph.Mix }),
-	sectionListKey("large", largeKeys, func(ph *PhaseSpec) *[]LargeSpec { return &ph.Large }),
-	sectionListKey("growing", growingKeys, func(ph *PhaseSpec) *[]GrowingSpec { return &ph.Growing }),
-	sectionListKey("containers", containerKeys, func(ph *PhaseSpec) *[]ContainerSpec { return &ph.Containers }),
+var phaseKeys = []specKey[Phase]{
+	valueKey("name", (*specParser).str, func(ph *Phase) *string { return &ph.Name }),
+	{"allocate", func(p *specParser, f specField, ph *Phase) error { return p.allocate(f.node, f.path, ph) }},
+	sectionListKey("mix", mixKeys, func(ph *Phase) *[]Mix { return &ph.Mix }),
+	sectionListKey("large", largeKeys, func(ph *Phase) *[]Large { return &ph.Large }),
+	sectionListKey("growing", growingKeys, func(ph *Phase) *[]Growing { return &ph.Growing }),
+	sectionListKey("containers", containerKeys, func(ph *Phase) *[]Container { return &ph.Containers }),
 }
 
 // mixKeys are the keys of a phase's mix entry.
-var mixKeys = []specKey[MixSpec]{
-	valueKey("class", (*specParser).str, func(m *MixSpec) *string { return &m.Class }),
-	valueKey("share", (*specParser).number, func(m *MixSpec) *float64 { return &m.Share }),
-	valueKey("size", (*specParser).size, func(m *MixSpec) **DistSpec { return &m.Size }),
-	valueKey("lifetime", (*specParser).lifetime, func(m *MixSpec) *DistSpec { return &m.Lifetime }),
-	valueKey("resolution", (*specParser).resolution, func(m *MixSpec) *float64 { return &m.Resolution }),
-	{"storedInto", func(p *specParser, f specField, m *MixSpec) error {
-		m.StoredInto = &StoredIntoSpec{}
+var mixKeys = []specKey[Mix]{
+	valueKey("class", (*specParser).str, func(m *Mix) *string { return &m.Class }),
+	valueKey("share", (*specParser).number, func(m *Mix) *float64 { return &m.Share }),
+	valueKey("size", (*specParser).size, func(m *Mix) **Dist { return &m.Size }),
+	valueKey("lifetime", (*specParser).lifetime, func(m *Mix) *Dist { return &m.Lifetime }),
+	valueKey("resolution", (*specParser).resolution, func(m *Mix) *float64 { return &m.Resolution }),
+	{"storedInto", func(p *specParser, f specField, m *Mix) error {
+		m.StoredInto = &StoredInto{}
 		return parseSection(p, f.node, f.path, storedIntoKeys, m.StoredInto)
 	}},
 }
 
 // storedIntoKeys are the keys of a mix entry's storedInto mapping.
-var storedIntoKeys = []specKey[StoredIntoSpec]{
-	valueKey("container", (*specParser).str, func(st *StoredIntoSpec) *string { return &st.Container }),
-	{"from", func(p *specParser, f specField, st *StoredIntoSpec) (err error) {
+var storedIntoKeys = []specKey[StoredInto]{
+	valueKey("container", (*specParser).str, func(st *StoredInto) *string { return &st.Container }),
+	{"from", func(p *specParser, f specField, st *StoredInto) (err error) {
 		if s, e := p.scalar(f.node, f.path); e == nil && strings.TrimSpace(s.Value) == "birth" {
 			st.From = 0
 			return nil
@@ -137,42 +137,42 @@ var storedIntoKeys = []specKey[StoredIntoSpec]{
 		st.From, err = p.fraction(f.node, f.path)
 		return err
 	}},
-	valueKey("for", (*specParser).fraction, func(st *StoredIntoSpec) *float64 { return &st.For }),
-	valueKey("at", (*specParser).str, func(st *StoredIntoSpec) *string { return &st.At }),
+	valueKey("for", (*specParser).fraction, func(st *StoredInto) *float64 { return &st.For }),
+	valueKey("at", (*specParser).str, func(st *StoredInto) *string { return &st.At }),
 }
 
 // largeKeys are the keys of a phase's large entry.
-var largeKeys = []specKey[LargeSpec]{
-	valueKey("class", (*specParser).str, func(l *LargeSpec) *string { return &l.Class }),
-	valueKey("size", (*specParser).size, func(l *LargeSpec) **DistSpec { return &l.Size }),
-	valueKey("count", (*specParser).integer, func(l *LargeSpec) *int { return &l.Count }),
-	valueKey("lifetime", (*specParser).lifetime, func(l *LargeSpec) *DistSpec { return &l.Lifetime }),
-	valueKey("at", (*specParser).str, func(l *LargeSpec) *string { return &l.At }),
-	valueKey("every", (*specParser).byteCount, func(l *LargeSpec) *uint64 { return &l.EveryBytes }),
+var largeKeys = []specKey[Large]{
+	valueKey("class", (*specParser).str, func(l *Large) *string { return &l.Class }),
+	valueKey("size", (*specParser).size, func(l *Large) **Dist { return &l.Size }),
+	valueKey("count", (*specParser).integer, func(l *Large) *int { return &l.Count }),
+	valueKey("lifetime", (*specParser).lifetime, func(l *Large) *Dist { return &l.Lifetime }),
+	valueKey("at", (*specParser).str, func(l *Large) *string { return &l.At }),
+	valueKey("every", (*specParser).byteCount, func(l *Large) *uint64 { return &l.EveryBytes }),
 }
 
 // growingKeys are the keys of a phase's growing entry.
-var growingKeys = []specKey[GrowingSpec]{
-	valueKey("class", (*specParser).str, func(g *GrowingSpec) *string { return &g.Class }),
-	valueKey("count", (*specParser).integer, func(g *GrowingSpec) *int { return &g.Count }),
-	valueKey("from", (*specParser).byteCount, func(g *GrowingSpec) *uint64 { return &g.FromBytes }),
-	valueKey("to", (*specParser).byteCount, func(g *GrowingSpec) *uint64 { return &g.ToBytes }),
-	valueKey("factor", (*specParser).number, func(g *GrowingSpec) *float64 { return &g.Factor }),
-	valueKey("lifetime", (*specParser).lifetime, func(g *GrowingSpec) *DistSpec { return &g.Lifetime }),
-	valueKey("container", (*specParser).boolean, func(g *GrowingSpec) *bool { return &g.Container }),
-	valueKey("name", (*specParser).str, func(g *GrowingSpec) *string { return &g.Name }),
+var growingKeys = []specKey[Growing]{
+	valueKey("class", (*specParser).str, func(g *Growing) *string { return &g.Class }),
+	valueKey("count", (*specParser).integer, func(g *Growing) *int { return &g.Count }),
+	valueKey("from", (*specParser).byteCount, func(g *Growing) *uint64 { return &g.FromBytes }),
+	valueKey("to", (*specParser).byteCount, func(g *Growing) *uint64 { return &g.ToBytes }),
+	valueKey("factor", (*specParser).number, func(g *Growing) *float64 { return &g.Factor }),
+	valueKey("lifetime", (*specParser).lifetime, func(g *Growing) *Dist { return &g.Lifetime }),
+	valueKey("container", (*specParser).boolean, func(g *Growing) *bool { return &g.Container }),
+	valueKey("name", (*specParser).str, func(g *Growing) *string { return &g.Name }),
 }
 
 // containerKeys are the keys of a phase's containers entry.
-var containerKeys = []specKey[ContainerSpec]{
-	valueKey("class", (*specParser).str, func(c *ContainerSpec) *string { return &c.Class }),
-	valueKey("slots", (*specParser).integer, func(c *ContainerSpec) *int { return &c.Slots }),
-	valueKey("size", (*specParser).byteCount, func(c *ContainerSpec) *uint64 { return &c.SizeBytes }),
-	valueKey("count", (*specParser).integer, func(c *ContainerSpec) *int { return &c.Count }),
-	valueKey("lifetime", (*specParser).lifetime, func(c *ContainerSpec) *DistSpec { return &c.Lifetime }),
-	valueKey("at", (*specParser).str, func(c *ContainerSpec) *string { return &c.At }),
-	valueKey("receives", (*specParser).str, func(c *ContainerSpec) *string { return &c.Receives }),
-	valueKey("oldSpace", (*specParser).boolean, func(c *ContainerSpec) *bool { return &c.OldSpace }),
-	valueKey("name", (*specParser).str, func(c *ContainerSpec) *string { return &c.Name }),
-	valueKey("immediates", (*specParser).fraction, func(c *ContainerSpec) *float64 { return &c.Immediates }),
+var containerKeys = []specKey[Container]{
+	valueKey("class", (*specParser).str, func(c *Container) *string { return &c.Class }),
+	valueKey("slots", (*specParser).integer, func(c *Container) *int { return &c.Slots }),
+	valueKey("size", (*specParser).byteCount, func(c *Container) *uint64 { return &c.SizeBytes }),
+	valueKey("count", (*specParser).integer, func(c *Container) *int { return &c.Count }),
+	valueKey("lifetime", (*specParser).lifetime, func(c *Container) *Dist { return &c.Lifetime }),
+	valueKey("at", (*specParser).str, func(c *Container) *string { return &c.At }),
+	valueKey("receives", (*specParser).str, func(c *Container) *string { return &c.Receives }),
+	valueKey("oldSpace", (*specParser).boolean, func(c *Container) *bool { return &c.OldSpace }),
+	valueKey("name", (*specParser).str, func(c *Container) *string { return &c.Name }),
+	valueKey("immediates", (*specParser).fraction, func(c *Container) *float64 { return &c.Immediates }),
 }

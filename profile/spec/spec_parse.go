@@ -15,21 +15,21 @@ import (
 	"github.com/gctune/gctune/internal/units"
 )
 
-// LoadSpec reads and parses a workload spec file; errors name the file.
-func LoadSpec(path string) (*Spec, error) {
-	data, err := ReadCapped(path, MaxSpecBytes, "spec")
+// Load reads and parses a workload spec file; errors name the file.
+func Load(path string) (*Spec, error) {
+	data, err := ReadCapped(path, MaxBytes, "spec")
 	if err != nil {
 		return nil, fmt.Errorf("lifetimes: load spec: %w", err)
 	}
-	return ParseSpec(data, path)
+	return Parse(data, path)
 }
 
-// ParseSpec parses and validates a YAML workload spec (see docs/workloads.md). name identifies
+// Parse parses and validates a YAML workload spec (see docs/workloads.md). name identifies
 // the document in errors and becomes the generated Profile's Meta.Source (a file name, or
 // "workload:NAME"; empty means "workload:" + the spec's name). Unknown keys, wrong types, bad
-// units, unknown distributions and inconsistent values are refused with a *SpecError naming
-// the key path and line; every error wraps ErrInvalidSpec.
-func ParseSpec(data []byte, name string) (*Spec, error) {
+// units, unknown distributions and inconsistent values are refused with a *Error naming
+// the key path and line; every error wraps ErrInvalid.
+func Parse(data []byte, name string) (*Spec, error) {
 	p := &specParser{file: name, lines: make(map[string]int)}
 	s, err := p.parse(data)
 	if err != nil {
@@ -59,7 +59,7 @@ func (p *specParser) errf(n *yaml.Node, path, format string, args ...any) error 
 	if n != nil {
 		line = n.Line
 	}
-	return &SpecError{File: p.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.file, Line: line, Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // resolve follows aliases (bounded, in case of an alias cycle).
@@ -299,7 +299,7 @@ func (p *specParser) list(n *yaml.Node, path string, each func(*yaml.Node, strin
 	return nil
 }
 
-func (p *specParser) allocate(n *yaml.Node, path string, ph *PhaseSpec) error {
+func (p *specParser) allocate(n *yaml.Node, path string, ph *Phase) error {
 	s, err := p.scalar(n, path)
 	if err != nil {
 		return err
@@ -316,8 +316,8 @@ func (p *specParser) allocate(n *yaml.Node, path string, ph *PhaseSpec) error {
 	return err
 }
 
-func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, error) {
-	var d DistSpec
+func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (Dist, error) {
+	var d Dist
 	r, err := p.resolve(n, path)
 	if err != nil {
 		return d, err
@@ -339,7 +339,7 @@ func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, e
 		}
 		v, err := p.bytesValue(r, path)
 		if err != nil {
-			if se, ok := errors.AsType[*SpecError](err); ok && r.ShortTag() == "!!str" && !startsWithDigit(r.Value) {
+			if se, ok := errors.AsType[*Error](err); ok && r.ShortTag() == "!!str" && !startsWithDigit(r.Value) {
 				se.Msg = fmt.Sprintf("unknown %s distribution %q (want a byte size or one of: %s)", what, r.Value, strings.Join(specDistKinds(lifetime), ", "))
 			}
 			return d, err
@@ -377,7 +377,7 @@ func (p *specParser) dist(n *yaml.Node, path string, lifetime bool) (DistSpec, e
 	}
 	d.Kind = kind
 	if err := parseSection(p, r, path, k.keys(), &d); err != nil {
-		if se, ok := errors.AsType[*SpecError](err); ok && strings.HasPrefix(se.Msg, "unknown key") {
+		if se, ok := errors.AsType[*Error](err); ok && strings.HasPrefix(se.Msg, "unknown key") {
 			se.Msg = strings.Replace(se.Msg, "(known keys:", fmt.Sprintf("(distribution %s takes:", kind), 1)
 		}
 		return d, err

@@ -20,9 +20,9 @@ func TestSpecErrorOrderDeterministic(t *testing.T) {
 	bad := func() *Spec {
 		return &Spec{
 			Name:    "go",
-			Classes: []ClassSpec{{Name: "A", Size: &DistSpec{Kind: "fixed", ValueBytes: 32}}},
-			Phases: []PhaseSpec{{Name: "p", AllocateBytes: 1 << 20, Mix: []MixSpec{{Class: "A", Share: 1,
-				Lifetime: DistSpec{Kind: "normal", MinBytes: math.Inf(1), MaxBytes: math.NaN(),
+			Classes: []Class{{Name: "A", Size: &Dist{Kind: "fixed", ValueBytes: 32}}},
+			Phases: []Phase{{Name: "p", AllocateBytes: 1 << 20, Mix: []Mix{{Class: "A", Share: 1,
+				Lifetime: Dist{Kind: "normal", MinBytes: math.Inf(1), MaxBytes: math.NaN(),
 					MeanBytes: math.Inf(1), StdDevBytes: math.NaN()}}}}},
 		}
 	}
@@ -61,7 +61,7 @@ func TestSpecKeyTables(t *testing.T) {
 	checkKeyTable(t, "growing", growingKeys, []string{"class", "count", "from", "to", "factor", "lifetime", "container", "name"})
 	checkKeyTable(t, "containers", containerKeys, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace", "name", "immediates"})
 
-	params := make([]specKey[DistSpec], len(distParams))
+	params := make([]specKey[Dist], len(distParams))
 	for i, dp := range distParams {
 		params[i] = dp.specKey
 		assert.NotNil(t, dp.isSet, dp.name)
@@ -69,7 +69,7 @@ func TestSpecKeyTables(t *testing.T) {
 	checkKeyTable(t, "distribution parameters", params, []string{"value", "min", "max", "mean", "median", "sigma", "stddev", "shape", "scale", "alpha", "values", "weights", "fraction", "phase"})
 
 	taken := map[string]bool{}
-	var kinds []specKey[DistSpec]
+	var kinds []specKey[Dist]
 	for _, k := range distKinds {
 		assert.NotNil(t, k.sampler, "kind %s has no sampler set-up", k.name)
 		assert.True(t, k.bare || len(k.params) > 0, "kind %s can be neither bare nor given parameters", k.name)
@@ -77,7 +77,7 @@ func TestSpecKeyTables(t *testing.T) {
 		for _, p := range k.params {
 			taken[p] = true
 		}
-		kinds = append(kinds, specKey[DistSpec]{k.name, func(*specParser, specField, *DistSpec) error { return nil }})
+		kinds = append(kinds, specKey[Dist]{k.name, func(*specParser, specField, *Dist) error { return nil }})
 	}
 	checkKeyTable(t, "distribution kinds", kinds, []string{"fixed", "uniform", "exponential", "lognormal", "normal", "gamma", "weibull", "pareto", "choice", "immediate", "until-end", "until-phase-end", "fraction-of-run"})
 	for _, dp := range distParams {
@@ -153,7 +153,7 @@ func TestSpecEveryKeyParsed(t *testing.T) {
 			p := path + "." + ft.Name
 			assert.False(t, f.IsZero(), "%s is not set", p)
 			switch {
-			case ft.Type == reflect.TypeFor[DistSpec]() || ft.Type == reflect.TypeFor[*DistSpec]():
+			case ft.Type == reflect.TypeFor[Dist]() || ft.Type == reflect.TypeFor[*Dist]():
 			case f.Kind() == reflect.Struct:
 				walk(f, p)
 			case f.Kind() == reflect.Pointer && f.Elem().Kind() == reflect.Struct:

@@ -39,20 +39,20 @@ phases:
 `
 
 func TestParseSpecBase(t *testing.T) {
-	s, err := ParseSpec([]byte(specBase), "base.yaml")
+	s, err := Parse([]byte(specBase), "base.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, "base", s.Name)
 	assert.Equal(t, 0.5, s.Resolution)
 	require.Len(t, s.Classes, 2)
-	assert.Equal(t, &DistSpec{Kind: "lognormal", MedianBytes: 48, Sigma: 0.5, MaxBytes: 4096}, s.Classes[0].Size)
-	assert.Equal(t, &DistSpec{Kind: "fixed", ValueBytes: 24}, s.Classes[1].Size)
+	assert.Equal(t, &Dist{Kind: "lognormal", MedianBytes: 48, Sigma: 0.5, MaxBytes: 4096}, s.Classes[0].Size)
+	assert.Equal(t, &Dist{Kind: "fixed", ValueBytes: 24}, s.Classes[1].Size)
 	require.Len(t, s.Phases, 2)
 	assert.Equal(t, uint64(1_000_000), s.Phases[0].AllocateBytes)
 	assert.Equal(t, uint64(512<<10), s.Phases[1].AllocateBytes)
-	assert.Equal(t, MixSpec{Class: "Bar", Share: 0.5, Lifetime: DistSpec{Kind: "exponential", MeanBytes: 10_000}}, s.Phases[0].Mix[1])
-	assert.Equal(t, DistSpec{Kind: "until-end"}, s.Phases[1].Mix[0].Lifetime)
-	assert.Equal(t, LargeSpec{Class: "Bar", Size: &DistSpec{Kind: "fixed", ValueBytes: 1 << 20}, Count: 2}, s.Phases[1].Large[0])
-	assert.Equal(t, ContainerSpec{Class: "Bar", Slots: 100000}, s.Phases[1].Containers[0])
+	assert.Equal(t, Mix{Class: "Bar", Share: 0.5, Lifetime: Dist{Kind: "exponential", MeanBytes: 10_000}}, s.Phases[0].Mix[1])
+	assert.Equal(t, Dist{Kind: "until-end"}, s.Phases[1].Mix[0].Lifetime)
+	assert.Equal(t, Large{Class: "Bar", Size: &Dist{Kind: "fixed", ValueBytes: 1 << 20}, Count: 2}, s.Phases[1].Large[0])
+	assert.Equal(t, Container{Class: "Bar", Slots: 100000}, s.Phases[1].Containers[0])
 	assert.Equal(t, "base.yaml", s.Origin())
 }
 
@@ -130,12 +130,12 @@ func TestParseSpecErrors(t *testing.T) {
 				require.Contains(t, specBase, c.old, "test case does not apply")
 				src = strings.Replace(specBase, c.old, c.new, 1)
 			}
-			_, err := ParseSpec([]byte(src), "base.yaml")
+			_, err := Parse([]byte(src), "base.yaml")
 			require.Error(t, err)
-			assert.ErrorIs(t, err, ErrInvalidSpec)
+			assert.ErrorIs(t, err, ErrInvalid)
 			assert.True(t, strings.HasPrefix(err.Error(), "lifetimes: spec base.yaml"), err.Error())
 			assert.Contains(t, err.Error(), c.want)
-			_, isSpecErr := errors.AsType[*SpecError](err)
+			_, isSpecErr := errors.AsType[*Error](err)
 			assert.True(t, isSpecErr)
 		})
 	}
@@ -143,10 +143,10 @@ func TestParseSpecErrors(t *testing.T) {
 
 func TestParseSpecEmpty(t *testing.T) {
 	for _, src := range []string{"", "# only a comment\n", "---\n"} {
-		_, err := ParseSpec([]byte(src), "empty.yaml")
-		assert.ErrorIs(t, err, ErrInvalidSpec, "%q", src)
+		_, err := Parse([]byte(src), "empty.yaml")
+		assert.ErrorIs(t, err, ErrInvalid, "%q", src)
 	}
-	_, err := ParseSpec([]byte("- a\n- b\n"), "list.yaml")
+	_, err := Parse([]byte("- a\n- b\n"), "list.yaml")
 	assert.ErrorContains(t, err, "want a mapping")
 }
 
@@ -173,16 +173,16 @@ phases:
     containers:
       - {class: A, size: 64KiB, count: 2, at: even, receives: life, oldSpace: true, lifetime: {dist: fixed, value: 1MB}}
 `
-	s, err := ParseSpec([]byte(src), "")
+	s, err := Parse([]byte(src), "")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(10_000_000), s.AllocateBytes)
 	assert.Equal(t, 0.25, s.Phases[0].AllocateFraction)
-	assert.Equal(t, DistSpec{Kind: "fixed", ValueBytes: 2_000_000}, s.Phases[0].Mix[0].Lifetime)
-	assert.Equal(t, DistSpec{Kind: "uniform"}, s.Phases[1].Mix[0].Lifetime)
-	assert.Equal(t, &DistSpec{Kind: "choice", ValuesBytes: []float64{16, 1024}, Weights: []float64{3, 1}}, s.Phases[1].Mix[0].Size)
+	assert.Equal(t, Dist{Kind: "fixed", ValueBytes: 2_000_000}, s.Phases[0].Mix[0].Lifetime)
+	assert.Equal(t, Dist{Kind: "uniform"}, s.Phases[1].Mix[0].Lifetime)
+	assert.Equal(t, &Dist{Kind: "choice", ValuesBytes: []float64{16, 1024}, Weights: []float64{3, 1}}, s.Phases[1].Mix[0].Size)
 	assert.Equal(t, 1.0, s.Phases[1].Mix[1].Resolution)
 	assert.Equal(t, uint64(1_000_000), s.Phases[1].Large[0].EveryBytes)
-	assert.Equal(t, GrowingSpec{Class: "A", Count: 2, FromBytes: 1024, ToBytes: 1 << 20, Container: true}, s.Phases[1].Growing[0])
+	assert.Equal(t, Growing{Class: "A", Count: 2, FromBytes: 1024, ToBytes: 1 << 20, Container: true}, s.Phases[1].Growing[0])
 	assert.Equal(t, "workload:short", s.Origin())
 	p, err := s.Generate(GenerateOptions{Seed: 3})
 	require.NoError(t, err)
@@ -195,13 +195,13 @@ phases:
 func TestSpecValidateInGo(t *testing.T) {
 	s := &Spec{
 		Name:    "go",
-		Classes: []ClassSpec{{Name: "A", Size: &DistSpec{Kind: "fixed", ValueBytes: 32}}},
-		Phases: []PhaseSpec{{Name: "p", AllocateBytes: 1 << 20, Mix: []MixSpec{
-			{Class: "A", Share: 1, Lifetime: DistSpec{Kind: "exponential", MeanBytes: 1000, Sigma: 2}},
+		Classes: []Class{{Name: "A", Size: &Dist{Kind: "fixed", ValueBytes: 32}}},
+		Phases: []Phase{{Name: "p", AllocateBytes: 1 << 20, Mix: []Mix{
+			{Class: "A", Share: 1, Lifetime: Dist{Kind: "exponential", MeanBytes: 1000, Sigma: 2}},
 		}}},
 	}
 	_, err := s.Generate(GenerateOptions{})
-	require.ErrorIs(t, err, ErrInvalidSpec)
+	require.ErrorIs(t, err, ErrInvalid)
 	assert.EqualError(t, err, "lifetimes: spec phases[0].mix[0].lifetime.sigma: distribution exponential does not take sigma")
 	s.Phases[0].Mix[0].Lifetime.Sigma = 0
 	p, err := s.Generate(GenerateOptions{})
@@ -214,20 +214,20 @@ func TestLoadSpec(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "base.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(specBase), 0o644))
-	s, err := LoadSpec(path)
+	s, err := Load(path)
 	require.NoError(t, err)
 	assert.Equal(t, path, s.Origin())
 	p, err := s.Generate(GenerateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, path, p.Meta.Source)
 
-	_, err = LoadSpec(filepath.Join(dir, "missing.yaml"))
+	_, err = Load(filepath.Join(dir, "missing.yaml"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
 	assert.ErrorContains(t, err, "lifetimes: load spec:")
 
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("name: x\nfoo: 1\n"), 0o644))
-	_, err = LoadSpec(bad)
+	_, err = Load(bad)
 	assert.ErrorContains(t, err, "lifetimes: spec "+bad+`:2: unknown key "foo"`)
 }
 
@@ -240,10 +240,10 @@ func TestSpecFiles(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f.path), func(t *testing.T) {
 			first, _, _ := strings.Cut(string(f.data), "\n")
-			s, err := LoadSpec(f.path)
+			s, err := Load(f.path)
 			if want, ok := strings.CutPrefix(first, "# want-error: "); ok {
 				require.Error(t, err)
-				assert.ErrorIs(t, err, ErrInvalidSpec)
+				assert.ErrorIs(t, err, ErrInvalid)
 				assert.Contains(t, err.Error(), strings.TrimSpace(want))
 				return
 			}
@@ -268,12 +268,12 @@ func TestSpecDocsExample(t *testing.T) {
 	want, err := os.ReadFile(filepath.Join("testdata", "specs", "example.yaml"))
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(m[1]), "docs/workloads.md's example differs from testdata/specs/example.yaml")
-	_, err = ParseSpec(m[1], "workloads.md")
+	_, err = Parse(m[1], "workloads.md")
 	require.NoError(t, err)
 }
 
-func ExampleParseSpec() {
-	spec, err := ParseSpec([]byte(`
+func ExampleParse() {
+	spec, err := Parse([]byte(`
 name: tiny
 classes:
   - name: Point
@@ -300,8 +300,8 @@ phases:
 	// Output: tiny.yaml 1000000 10
 }
 
-func ExampleParseSpec_error() {
-	_, err := ParseSpec([]byte(`
+func ExampleParse_error() {
+	_, err := Parse([]byte(`
 name: bad
 classes: [{name: A, size: 16}]
 phases:

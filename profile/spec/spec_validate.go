@@ -12,7 +12,7 @@ import (
 // Validate checks the spec's consistency: names present and unique, classes declared, sizes
 // available, shares summing to 1, distribution parameters in range, placements known,
 // until-phase-end naming this or a later phase, and the run within 2^62 bytes. Errors are
-// *SpecError values naming the key path and wrap ErrInvalidSpec.
+// *Error values naming the key path and wrap ErrInvalid.
 func (s *Spec) Validate() error {
 	v := specValidator{s: s}
 	return v.run()
@@ -26,7 +26,7 @@ type specValidator struct {
 }
 
 func (v *specValidator) errf(path, format string, args ...any) error {
-	return &SpecError{File: v.s.origin, Line: v.s.line(path), Path: path, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: v.s.origin, Line: v.s.line(path), Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // line is the line a key path was read from, or that of its nearest ancestor (a missing key is
@@ -174,7 +174,7 @@ func (v *specValidator) phaseBytes(i int) float64 {
 }
 
 // sizeBound is the largest size an entry's size distribution (or its class's) can draw.
-func (v *specValidator) sizeBound(own *DistSpec, class string) float64 {
+func (v *specValidator) sizeBound(own *Dist, class string) float64 {
 	d := own
 	if d == nil {
 		d = v.s.Classes[v.classes[class]].Size
@@ -207,7 +207,7 @@ func (v *specValidator) class(name, path string) (int, error) {
 }
 
 // sizeOf checks that an entry has a size (its own or its class's).
-func (v *specValidator) sizeOf(own *DistSpec, class int, path string, phase int) error {
+func (v *specValidator) sizeOf(own *Dist, class int, path string, phase int) error {
 	if own != nil {
 		return v.dist(own, path+".size", false, phase)
 	}
@@ -403,7 +403,7 @@ func (v *specValidator) containerNames(i int) error {
 
 // storedInto checks a mix entry's storedInto: a named container, a phase or a part of the
 // life within [0, 1].
-func (v *specValidator) storedInto(st *StoredIntoSpec, path string) error {
+func (v *specValidator) storedInto(st *StoredInto, path string) error {
 	if st == nil {
 		return nil
 	}
@@ -417,7 +417,7 @@ func (v *specValidator) storedInto(st *StoredIntoSpec, path string) error {
 		if st.From != 0 || st.For != 0 {
 			return v.errf(path+".at", "give at (a phase) or from and for, not both")
 		}
-		if !slices.ContainsFunc(v.s.Phases, func(p PhaseSpec) bool { return p.Name == st.At }) {
+		if !slices.ContainsFunc(v.s.Phases, func(p Phase) bool { return p.Name == st.At }) {
 			return v.errf(path+".at", "no phase is named %q", st.At)
 		}
 	}
@@ -430,7 +430,7 @@ func (v *specValidator) storedInto(st *StoredIntoSpec, path string) error {
 	return nil
 }
 
-func (v *specValidator) optionalLifetime(d *DistSpec, path string, phase int) error {
+func (v *specValidator) optionalLifetime(d *Dist, path string, phase int) error {
 	if d.Kind == "" {
 		if !zeroDist(d) {
 			return v.errf(path+".dist", "missing distribution name")
@@ -444,7 +444,7 @@ func finitePos(x float64) bool    { return x > 0 && !math.IsInf(x, 0) }
 func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 0) }
 
 // dist checks a distribution. phase is the index of the phase using it (-1 for a class size).
-func (v *specValidator) dist(d *DistSpec, path string, lifetime bool, phase int) error {
+func (v *specValidator) dist(d *Dist, path string, lifetime bool, phase int) error {
 	what := "size"
 	if lifetime {
 		what = "lifetime"
@@ -497,7 +497,7 @@ func (v *specValidator) dist(d *DistSpec, path string, lifetime bool, phase int)
 // distCheck is what a distribution kind's check (distKinds' check column) sees.
 type distCheck struct {
 	v        *specValidator
-	d        *DistSpec
+	d        *Dist
 	path     string
 	lifetime bool
 	phase    int     // the index of the phase using it (-1 for a class size)
@@ -634,7 +634,7 @@ func checkUntilPhaseEnd(c *distCheck) error {
 		return nil
 	}
 	phases := c.v.s.Phases
-	j := slices.IndexFunc(phases, func(p PhaseSpec) bool { return p.Name == c.d.Phase })
+	j := slices.IndexFunc(phases, func(p Phase) bool { return p.Name == c.d.Phase })
 	switch {
 	case j < 0:
 		return c.errf("phase", "unknown phase %q", c.d.Phase)

@@ -71,5 +71,5 @@ func BundledSpec(name string) (*Spec, error) {
 		slices.Sort(names)
 		return nil, fmt.Errorf("lifetimes: unknown workload %q (bundled: %s)", name, strings.Join(names, ", "))
 	}
-	return ParseSpec(data, "workload:"+name)
+	return Parse(data, "workload:"+name)
 }

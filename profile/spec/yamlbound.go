@@ -9,9 +9,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// MaxSpecBytes caps a workload spec file: real specs are a few kilobytes, and a larger file (or
+// MaxBytes caps a workload spec file: real specs are a few kilobytes, and a larger file (or
 // an endless one, /dev/zero) is refused before it is parsed.
-const MaxSpecBytes = 16 << 20
+const MaxBytes = 16 << 20
 
 // ErrTooLarge is wrapped by the error for an input over its size cap.
 var ErrTooLarge = errors.New("too large")

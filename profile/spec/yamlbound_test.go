@@ -29,9 +29,9 @@ func aliasedSpec(n, m int) string {
 // TestSpecAliasExpansionBounded: a spec that reaches far more nodes through aliases than it has
 // is refused with one line, as yaml.v3's Decode refuses (issue 11.5).
 func TestSpecAliasExpansionBounded(t *testing.T) {
-	_, err := ParseSpec([]byte(aliasedSpec(3000, 3000)), "bomb.yaml")
+	_, err := Parse([]byte(aliasedSpec(3000, 3000)), "bomb.yaml")
 	require.Error(t, err)
-	assert.ErrorIs(t, err, ErrInvalidSpec)
+	assert.ErrorIs(t, err, ErrInvalid)
 	assert.Contains(t, err.Error(), "excessive aliasing")
 	assert.NotContains(t, err.Error(), "\n")
 
@@ -39,25 +39,25 @@ func TestSpecAliasExpansionBounded(t *testing.T) {
 
 // TestSpecFewAliasesAccepted: ordinary reuse of anchors stays allowed.
 func TestSpecFewAliasesAccepted(t *testing.T) {
-	s, err := ParseSpec([]byte(aliasedSpec(1, 20)), "few.yaml")
+	s, err := Parse([]byte(aliasedSpec(1, 20)), "few.yaml")
 	require.NoError(t, err, "the parser refused a few aliases")
 	assert.Len(t, s.Phases[0].Mix, 20)
 }
 
-// TestLoadSpecSizeCap: a spec over MaxSpecBytes is refused with one line, and an endless one
-// (/dev/zero through a .yaml link) is refused after MaxSpecBytes+1 bytes, not read forever
+// TestLoadSpecSizeCap: a spec over MaxBytes is refused with one line, and an endless one
+// (/dev/zero through a .yaml link) is refused after MaxBytes+1 bytes, not read forever
 // (issue 11.6).
 func TestLoadSpecSizeCap(t *testing.T) {
 	dir := t.TempDir()
 	zero := filepath.Join(dir, "zero.yaml")
 	require.NoError(t, os.Symlink("/dev/zero", zero))
-	_, err := LoadSpec(zero)
+	_, err := Load(zero)
 	require.ErrorIs(t, err, ErrTooLarge)
 	assert.Equal(t, "lifetimes: load spec: "+zero+": larger than the 16 MiB a spec may have (too large)", err.Error())
 
 	big := filepath.Join(dir, "big.yaml")
-	require.NoError(t, os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxSpecBytes)+"\n"), 0o644))
-	_, err = LoadSpec(big)
+	require.NoError(t, os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxBytes)+"\n"), 0o644))
+	_, err = Load(big)
 	require.ErrorIs(t, err, ErrTooLarge)
 }
 
@@ -69,11 +69,11 @@ func TestSpecResolutionZeroRefused(t *testing.T) {
 		{"resolution: 0\n", "", "resolution"},
 		{"", ", resolution: 0", "phases[0].mix[0].resolution"},
 	} {
-		_, err := ParseSpec([]byte(c.top+strings.Replace(base, "%s", c.entry, 1)), "r.yaml")
+		_, err := Parse([]byte(c.top+strings.Replace(base, "%s", c.entry, 1)), "r.yaml")
 		require.Error(t, err, c.path)
-		assert.ErrorIs(t, err, ErrInvalidSpec)
+		assert.ErrorIs(t, err, ErrInvalid)
 		assert.Contains(t, err.Error(), c.path+": 0 is not a number of records per real object in [1e-09, 1]")
 	}
-	_, err := ParseSpec([]byte("resolution: 0.5\n"+strings.Replace(base, "%s", "", 1)), "r.yaml")
+	_, err := Parse([]byte("resolution: 0.5\n"+strings.Replace(base, "%s", "", 1)), "r.yaml")
 	require.NoError(t, err)
 }
