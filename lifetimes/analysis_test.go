@@ -155,17 +155,6 @@ func TestSummarizeLargestTies(t *testing.T) {
 	assert.Equal(t, []int{1, 3, 5, 0}, recs, "largest first, ties earliest first")
 }
 
-func TestSlotsAndOldSpace(t *testing.T) {
-	assert.Equal(t, uint32(1), profile.SlotsOf(16))
-	assert.Equal(t, uint32(254), profile.SlotsOf(8+8*254))
-	assert.Equal(t, uint32(255), profile.SlotsOf(16+8*255))
-	assert.Equal(t, uint32(profile.MaxNewSpaceSlots), profile.SlotsOf(16+8*profile.MaxNewSpaceSlots))
-	assert.False(t, profile.AllocatesInOldSpace(16+8*profile.MaxNewSpaceSlots, 0), "65,535 slots still fit in eden")
-	assert.True(t, profile.AllocatesInOldSpace(16+8*(profile.MaxNewSpaceSlots+1), 0))
-	assert.True(t, profile.AllocatesInOldSpace(16, profile.FlagOldSpace))
-	assert.False(t, profile.AllocatesInOldSpace(16, profile.FlagAliveAtEnd))
-}
-
 func TestLifetimeHistogramLinear(t *testing.T) {
 	p := profiletest.Small(t)
 	h, err := LifetimeHistogram(p, HistogramOptions{Bins: 10})

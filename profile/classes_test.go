@@ -33,3 +33,14 @@ func TestObjectLayoutOneRule(t *testing.T) {
 	}
 	assert.True(t, AllocatesInOldSpace(16, FlagOldSpace))
 }
+
+func TestSlotsAndOldSpace(t *testing.T) {
+	assert.Equal(t, uint32(1), SlotsOf(16))
+	assert.Equal(t, uint32(254), SlotsOf(8+8*254))
+	assert.Equal(t, uint32(255), SlotsOf(16+8*255))
+	assert.Equal(t, uint32(MaxNewSpaceSlots), SlotsOf(16+8*MaxNewSpaceSlots))
+	assert.False(t, AllocatesInOldSpace(16+8*MaxNewSpaceSlots, 0), "65,535 slots still fit in eden")
+	assert.True(t, AllocatesInOldSpace(16+8*(MaxNewSpaceSlots+1), 0))
+	assert.True(t, AllocatesInOldSpace(16, FlagOldSpace))
+	assert.False(t, AllocatesInOldSpace(16, FlagAliveAtEnd))
+}
