@@ -177,6 +177,9 @@ type rsItem struct {
 	count     uint32
 	holder    int32
 	pastStart int64
+	// yh is the holder index (youngrefs.go) of a stated young→young referent, in the
+	// holders' queues only.
+	yh int32
 }
 
 // sortedItems returns the referents in the order the scavenger reaches them
@@ -229,7 +232,8 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 }
 
 // endScavenge applies the membership rule after a scavenge and returns what the scan cost:
-// entries (objects), pointer and immediate slots.
+// entries (objects), pointer and immediate slots (the scavenge then grows the set for them
+// and the holders', growRememberedSet).
 func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint64) {
 	rs := &s.rs
 	rs.members = rs.members[:0]
@@ -257,8 +261,6 @@ func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint6
 		}
 	}
 	rs.lastScavengeClock = s.now
-	s.growRememberedSet(entries, pointerSlots, immediateSlots)
-	s.st.MaxRSEntries = max(s.st.MaxRSEntries, entries)
 	return entries, pointerSlots, immediateSlots
 }
 
@@ -300,7 +302,17 @@ func (s *sim) growRememberedSet(entries float64, pointerSlots, immediateSlots ui
 // Simplification: the size tested is the entries kept by the last scavenge; those the write
 // barrier added since are known to heapsim only as the scavenge visits their referents.
 func (s *sim) inRedZone() bool {
-	return s.rs.rememberedCount() >= s.rs.capacity-RememberedSetRedZoneMargin
+	return s.rememberedCount() >= s.rs.capacity-RememberedSetRedZoneMargin
+}
+
+// rememberedCount is how many objects stay remembered after the last scavenge: containers
+// and holders of stated young referents (youngrefs.go).
+func (s *sim) rememberedCount() float64 {
+	n := s.rs.rememberedCount()
+	if s.yr.on {
+		n += s.yr.rememberedCount()
+	}
+	return n
 }
 
 // noteOld records n objects of record r entering old space, for the containers.
@@ -328,14 +340,17 @@ func (rs *rememberedSet) rememberedCount() float64 {
 
 // Values of pastRef besides holders.
 const (
+	refHeld    int32 = -4 // queued by its young→young holder (youngrefs.go)
 	refFirst   int32 = -3
 	refUnknown int32 = -2
 )
 
 // pastReferents finds, in the past space, the young referents of the remembered set and
-// queues them in items; pastRef keeps what referent answered for each chunk, for the walk that
-// copies the rest. It also fires the write barrier for stores made since the last scavenge.
-func (s *sim) pastReferents() {
+// queues them in items, and queues the stated referents of live holders (youngrefs.go);
+// pastRef keeps what referent answered for each chunk, for the walk that copies the rest. It
+// also fires the write barrier for stores made since the last scavenge.
+func (sc *scavengeRun) pastReferents() {
+	s := sc.s
 	rs := &s.rs
 	rs.pastRef = rs.pastRef[:0]
 	var addr uint64
@@ -343,8 +358,15 @@ func (s *sim) pastReferents() {
 		size := uint64(s.p.SizeBytes[c.rec])
 		start := addr
 		addr += uint64(c.count) * size
-		if s.p.StoredIn[c.rec] == 0 {
-			rs.pastRef = append(rs.pastRef, refUnknown)
+		if !sc.refs || s.p.StoredIn[c.rec] == 0 {
+			v := refUnknown
+			if sc.yr && s.p.HeldBy[c.rec] != 0 && !s.dead(int(c.rec)) {
+				it := rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}
+				if s.classifyHeld(&it, s.p.HeldBy[c.rec]-1) {
+					v = refHeld
+				}
+			}
+			rs.pastRef = append(rs.pastRef, v)
 			continue
 		}
 		holder, first := s.referent(int(c.rec), false)

@@ -143,6 +143,7 @@ type sim struct {
 	newSpace
 	oldSpace
 	rs rememberedSet
+	yr youngRefs
 
 	// youngSlotsPerObject caches youngPointerSlotsPerObject (< 0: not computed yet).
 	youngSlotsPerObject float64
@@ -256,6 +257,7 @@ func newSim(p *profile.Profile, params Params, cost Cost, opts Options) *sim {
 	}
 
 	s.rs.init(p)
+	s.yr.init(p)
 	s.planGarbage(opts.Garbage)
 	s.objectsPerByte = opts.GarbageObjectsPerByte
 	return s

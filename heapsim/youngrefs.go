@@ -1,0 +1,254 @@
+package heapsim
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/gctune/gctune/profile"
+)
+
+// youngRefs is the rule for the young→young references a profile states (Profile.HeldBy,
+// docs/spur-model.md §3.1 and §3.6, rule 6):
+//
+//   - Breadth-first copying. SpurGenerationScavenger>>scavengeLoop copies the roots' young
+//     referents first (scavengeRememberedSetStartingAt:, then the interpreter's roots), then
+//     scans the future survivor space in address order (scavengeFutureSurvivorSpaceStartingAt:),
+//     copying each scanned object's young referents to its end (scavengeReferentsOf: →
+//     copyAndForward:): Cheney's breadth-first order. A stated referent is therefore copied
+//     after every survivor reached without it, in the copy order of its holder, and since
+//     copyAndForward: tenures by overflow per object in copy order, referents overflow before
+//     their holders.
+//   - Tenured holders. SpurGenerationScavenger>>copyToOldSpace:bytes:format: scans a tenured
+//     pointer object's slots and, at its first young referent, remembers it
+//     (VMRememberedSet>>remember:); scavengeLoop then scans it with the set
+//     (scavengeRememberedSetStartingAt:), and each later scavenge keeps it in the set iff
+//     scavengeReferentsOf: still finds a young referent. A holder allocated straight into
+//     old space gets there through the write barrier at its first young store
+//     (SpurMemoryManager>>storePointer:ofObject:withValue:), the same membership.
+//
+// Simplifications (docs/simulator.md, simplification 11), each safe because it moves no
+// byte between young and old space by more than one holder's referents:
+//
+//   - A record's objects are held by one holder record's objects as a group (a record is a run
+//     of objects): its referents are copied after the whole holder record, and the holder's
+//     objects that are old (tenured or direct) count as one remembered group.
+//   - A record named by both a container's store (StoredIn) and a holder follows the store
+//     while it is active: heapsim gives each referent one referrer.
+//   - The referents of a holder tenured during the scavenge are copied in the same queue as
+//     those of holders copied young, by the holder's place in the copy order; in the VM they
+//     wait for scavengeLoop's next pass over the remembered set, after the current scan of the
+//     future space. Both are after every root-reached survivor, so only the order among held
+//     referents differs.
+//   - The referents of holders old at the start come right after the containers' referents,
+//     in walk order; the VM interleaves them by their place in the set.
+//   - A holder tenured by the scavenge is scanned from the next scavenge on (as containers
+//     are, endScavenge), the quick scan of copyToOldSpace: being part of the tenuring cost;
+//     a holder's slots are all taken to be pointers.
+//
+// When the profile states nothing (HeldBy nil: every FiLiP export, every bundled spec today),
+// on is false and no path below runs: a scavenge tests one bool.
+type youngRefs struct {
+	on bool
+	// holderOf maps a holder record to its index in the per-holder slices.
+	holderOf map[int32]int32
+	rec      []int32  // holder index → record
+	old      []uint32 // objects of the holder's record in old space
+	// remembered and members: the holders kept in the remembered set after the last scavenge.
+	remembered []bool
+	members    []int32
+	// Scratch for the scavenge under way, valid where stamp[h] == scav: oldAtStart, scanned
+	// (a member at the start), youngKept (referents that stayed young), seq (the copy order
+	// at which the holder's record was reached, 0: not yet).
+	stamp      []uint32
+	scav       uint32
+	touched    []int32
+	oldAtStart []bool
+	scanned    []bool // a member, or an old holder the write barrier added since
+	youngKept  []uint32
+	seq        []uint32
+	nextSeq    uint32
+	// first holds the referents of holders that were old at the start (copied with the
+	// remembered set's referents), held those of young holders (copied breadth-first).
+	first, held, ready []rsItem
+}
+
+func (yr *youngRefs) init(p *profile.Profile) {
+	if p.HeldBy == nil {
+		return
+	}
+	yr.holderOf = make(map[int32]int32)
+	for _, h := range p.HeldBy {
+		if h == 0 {
+			continue
+		}
+		if _, ok := yr.holderOf[h-1]; !ok {
+			yr.holderOf[h-1] = int32(len(yr.rec))
+			yr.rec = append(yr.rec, h-1)
+		}
+	}
+	if len(yr.rec) == 0 {
+		return
+	}
+	n := len(yr.rec)
+	yr.on = true
+	yr.old = make([]uint32, n)
+	yr.remembered = make([]bool, n)
+	yr.stamp = make([]uint32, n)
+	yr.oldAtStart = make([]bool, n)
+	yr.scanned = make([]bool, n)
+	yr.youngKept = make([]uint32, n)
+	yr.seq = make([]uint32, n)
+}
+
+// touch prepares holder h's scratch values for the scavenge under way.
+func (yr *youngRefs) touch(h int32) {
+	if yr.stamp[h] == yr.scav {
+		return
+	}
+	yr.stamp[h] = yr.scav
+	yr.touched = append(yr.touched, h)
+	yr.oldAtStart[h] = yr.old[h] > 0
+	yr.scanned[h] = yr.remembered[h]
+	yr.youngKept[h] = 0
+	yr.seq[h] = 0
+}
+
+// begin starts a scavenge: the members are scanned whatever their referents.
+func (yr *youngRefs) begin() {
+	yr.scav++
+	yr.touched = yr.touched[:0]
+	yr.first, yr.held = yr.first[:0], yr.held[:0]
+	yr.nextSeq = 1
+	for _, h := range yr.members {
+		yr.touch(h)
+	}
+}
+
+// noteOld records n objects of record r entering old space (tenured or allocated there). A
+// holder tenured by a scavenge was touched when reached; one allocated old is touched when the
+// scavenge classifies its referents.
+func (yr *youngRefs) noteOld(r int, n uint32) {
+	if h, ok := yr.holderOf[int32(r)]; ok {
+		yr.old[h] += n
+	}
+}
+
+// reached notes that the scavenge under way copies or tenures record r now: a holder's place
+// in the copy order, which orders its referents.
+func (yr *youngRefs) reached(r int32) {
+	if h, ok := yr.holderOf[r]; ok {
+		yr.touch(h)
+		if yr.seq[h] == 0 {
+			yr.seq[h] = yr.nextSeq
+			yr.nextSeq++
+		}
+	}
+}
+
+// classify decides how the scavenge copies the n live young objects of record r held by
+// record holder (HeldBy − 1): with the remembered set's referents when the holder is old and
+// alive, breadth-first after the holder when it is young and alive (both queued, true), or
+// like any other survivor when the holder is dead or not yet allocated (false).
+func (s *sim) classifyHeld(it *rsItem, holder int32) bool {
+	p := s.p
+	if int(holder) > s.cur || p.Death[holder] <= s.now && p.Flags[holder]&profile.FlagAliveAtEnd == 0 {
+		return false
+	}
+	yr := &s.yr
+	h := yr.holderOf[holder]
+	yr.touch(h)
+	it.yh = h
+	if yr.oldAtStart[h] {
+		// Old: a member, or added by the write barrier at the store (a holder allocated
+		// old); either way the scavenge scans it.
+		yr.scanned[h] = true
+		yr.first = append(yr.first, *it)
+	} else {
+		yr.held = append(yr.held, *it)
+	}
+	return true
+}
+
+// copyFirst copies the referents of holders that were old at the start, right after the
+// containers' referents; under TenureToShrinkRT they are tenured (shrinkrt.go).
+func (sc *scavengeRun) copyFirst() error {
+	s := sc.s
+	items := s.yr.first
+	if sc.shrinkRT {
+		return sc.tenureReferents(items)
+	}
+	for _, it := range items {
+		k, err := sc.ageThenCopy(it.rec, it.count, uint64(s.p.SizeBytes[it.rec]), it.pastStart, -1)
+		s.yr.youngKept[it.yh] += k
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyHeld copies the referents of young holders breadth-first: by their holder's place in the
+// copy order, stably (so a holder's referents keep their walk order), level by level, since a
+// referent may hold others in turn. A referent whose holder was never reached (a cycle of
+// holders, none reached otherwise) is copied last, in walk order.
+func (sc *scavengeRun) copyHeld() error {
+	s := sc.s
+	yr := &s.yr
+	pending := yr.held
+	for len(pending) > 0 {
+		ready := yr.ready[:0]
+		var later []rsItem // only for a second level: rare
+		for _, it := range pending {
+			if yr.seq[it.yh] != 0 {
+				ready = append(ready, it)
+			} else {
+				later = append(later, it)
+			}
+		}
+		if len(ready) == 0 {
+			ready, later = append(ready, later...), nil
+		}
+		slices.SortStableFunc(ready, func(a, b rsItem) int { return cmp.Compare(yr.seq[a.yh], yr.seq[b.yh]) })
+		yr.ready = ready
+		for _, it := range ready {
+			k, err := sc.ageThenCopy(it.rec, it.count, uint64(s.p.SizeBytes[it.rec]), it.pastStart, -1)
+			yr.youngKept[it.yh] += k
+			if err != nil {
+				return err
+			}
+		}
+		pending = later
+	}
+	return nil
+}
+
+// endYoungRefs applies the membership rule to the holders (kept or joined iff old, alive and still
+// holding a young object) and returns what scanning the members cost: entries (objects) and
+// pointer slots.
+func (s *sim) endYoungRefs() (entries float64, pointerSlots uint64) {
+	yr := &s.yr
+	yr.members = yr.members[:0]
+	for _, h := range yr.touched {
+		r := yr.rec[h]
+		if yr.scanned[h] {
+			n := uint64(yr.old[h])
+			entries += float64(n)
+			pointerSlots += n * uint64(profile.SlotsOf(s.p.SizeBytes[r]))
+		}
+		alive := s.p.Death[r] > s.now || s.p.Flags[r]&profile.FlagAliveAtEnd != 0
+		yr.remembered[h] = yr.youngKept[h] > 0 && yr.old[h] > 0 && alive
+		if yr.remembered[h] {
+			yr.members = append(yr.members, h)
+		}
+	}
+	return entries, pointerSlots
+}
+
+// rememberedCount is how many holder objects stay remembered after the last scavenge.
+func (yr *youngRefs) rememberedCount() float64 {
+	var n float64
+	for _, h := range yr.members {
+		n += float64(yr.old[h])
+	}
+	return n
+}
