@@ -8,9 +8,10 @@ import (
 	"github.com/gctune/gctune/profile"
 )
 
-// rememberedSet is the old→young remembered set (docs/spur-model.md §3.6). Only the
-// profile's containers can be in it: they are the old objects the profile says point at young
-// ones (simplification 4 in doc.go). Membership follows the VM:
+// rememberedSet is the old→young remembered set (docs/spur-model.md §3.6) of the profile's
+// containers: the old objects the profile says point at young ones (simplification 4 in
+// doc.go); the holders of stated young→young references are kept beside it (youngRefs,
+// youngrefs.go) and share its capacity. Membership follows the VM:
 //
 //   - the write barrier (SpurMemoryManager>>storePointer:ofObject:withValue:) remembers an old
 //     container at its first young store: a store from a container's window of unlisted
@@ -173,13 +174,13 @@ func (s *sim) beginScavenge() {
 // rsItem is a run of young objects a remembered container refers to: count objects of record
 // rec, at pastStart bytes into the past space (−1 in eden).
 type rsItem struct {
-	rec       int32
-	count     uint32
-	holder    int32
-	pastStart int64
+	rec    int32
+	count  uint32
+	holder int32
 	// yh is the holder index (youngrefs.go) of a stated young→young referent, in the
-	// holders' queues only.
-	yh int32
+	// holders' queues only (it fills what would be padding: the item stays 24 bytes).
+	yh        int32
+	pastStart int64
 }
 
 // sortedItems returns the referents in the order the scavenger reaches them
@@ -358,21 +359,21 @@ func (sc *scavengeRun) pastReferents() {
 		size := uint64(s.p.SizeBytes[c.rec])
 		start := addr
 		addr += uint64(c.count) * size
-		if !sc.refs || s.p.StoredIn[c.rec] == 0 {
-			v := refUnknown
-			if sc.yr && s.p.HeldBy[c.rec] != 0 && !s.dead(int(c.rec)) {
-				it := rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}
-				if s.classifyHeld(&it, s.p.HeldBy[c.rec]-1) {
-					v = refHeld
-				}
+		holder := refUnknown
+		if sc.refs && s.p.StoredIn[c.rec] != 0 {
+			var first bool
+			holder, first = s.referent(int(c.rec), false)
+			if first {
+				rs.items = append(rs.items, rsItem{rec: c.rec, count: c.count, holder: holder, pastStart: int64(start)})
+				holder = refFirst
 			}
-			rs.pastRef = append(rs.pastRef, v)
-			continue
 		}
-		holder, first := s.referent(int(c.rec), false)
-		if first {
-			rs.items = append(rs.items, rsItem{rec: c.rec, count: c.count, holder: holder, pastStart: int64(start)})
-			holder = refFirst
+		if sc.yr && holder < 0 && holder != refFirst && s.p.HeldBy[c.rec] != 0 && !s.dead(int(c.rec)) {
+			// Not an active container referent: held by a stated holder? (youngrefs.go)
+			it := rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}
+			if s.classifyHeld(&it, s.p.HeldBy[c.rec]-1) {
+				holder = refHeld
+			}
 		}
 		rs.pastRef = append(rs.pastRef, holder)
 	}

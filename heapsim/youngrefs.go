@@ -26,8 +26,10 @@ import (
 //     old space gets there through the write barrier at its first young store
 //     (SpurMemoryManager>>storePointer:ofObject:withValue:), the same membership.
 //
-// Simplifications (docs/simulator.md, simplification 11), each safe because it moves no
-// byte between young and old space by more than one holder's referents:
+// Simplifications (docs/simulator.md, simplification 8). None changes which objects survive
+// or how many bytes do; each changes only the order among held referents, or treats a run of
+// objects (a record) as one: overflow and age tenuring cut the copy order at one point, so
+// the bytes tenured stay the same and at most the referents around the cut trade places:
 //
 //   - A record's objects are held by one holder record's objects as a group (a record is a run
 //     of objects): its referents are copied after the whole holder record, and the holder's
