@@ -375,6 +375,13 @@ func (sc *scavengeRun) pastReferents() {
 				holder = refHeld
 			}
 		}
+		if sc.yr && holder != refHeld && !s.dead(int(c.rec)) {
+			phase := uint32(phasePast)
+			if holder == refFirst {
+				phase = phaseFirst
+			}
+			s.yr.place(c.rec, phase)
+		}
 		rs.pastRef = append(rs.pastRef, holder)
 	}
 }

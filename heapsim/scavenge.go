@@ -52,9 +52,6 @@ func (sc *scavengeRun) copyOrTenure(r int32, n uint32, size uint64) (uint32, err
 // counting those that stay young for their holder. It returns how many stayed young.
 func (sc *scavengeRun) ageThenCopy(r int32, n uint32, size uint64, pastStart int64, holder int32) (uint32, error) {
 	s := sc.s
-	if sc.yr {
-		s.yr.reached(r)
-	}
 	if sc.ageMode && pastStart >= 0 && pastStart < s.thresholdOf {
 		// §3.3: objects whose address lies below the threshold are tenured.
 		k := uint32(min((uint64(s.thresholdOf-pastStart)+size-1)/size, uint64(n)))
@@ -146,8 +143,15 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 		return err
 	}
 	it := rsItem{rec: int32(r), count: n, holder: holder, pastStart: -1}
-	if sc.yr && holder < 0 && s.p.HeldBy[r] != 0 && s.classifyHeld(&it, s.p.HeldBy[r]-1) {
-		return nil // queued by its holder's state (youngrefs.go)
+	if sc.yr {
+		if holder < 0 && s.p.HeldBy[r] != 0 && s.classifyHeld(&it, s.p.HeldBy[r]-1) {
+			return nil // queued by its holder's state (youngrefs.go)
+		}
+		phase := uint32(phaseEden)
+		if rsFirst {
+			phase = phaseFirst
+		}
+		s.yr.place(int32(r), phase)
 	}
 	if rsFirst {
 		s.rs.items = append(s.rs.items, it)

@@ -14,9 +14,6 @@ func (sc *scavengeRun) tenureReferents(items []rsItem) error {
 	s := sc.s
 	sizes := s.p.SizeBytes
 	for _, it := range items {
-		if sc.yr {
-			s.yr.reached(it.rec)
-		}
 		size := uint64(sizes[it.rec])
 		if err := s.tenure(it.rec, it.count, size); err != nil {
 			return err

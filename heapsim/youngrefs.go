@@ -135,13 +135,28 @@ func (yr *youngRefs) noteOld(r int, n uint32) {
 	}
 }
 
-// reached notes that the scavenge under way copies or tenures record r now: a holder's place
-// in the copy order, which orders its referents.
-func (yr *youngRefs) reached(r int32) {
+// Copy phases of a scavenge, in order (scavenge.go): the remembered set's referents, the past
+// survivors, the eden survivors, the held referents. A holder's place in the copy order is
+// its phase, then when the walk queued it within the phase.
+const (
+	phaseFirst = iota
+	phasePast
+	phaseEden
+	phaseHeld
+	phaseShift = 28 // a scavenge queues fewer than 2^28 runs per phase
+)
+
+// place notes where in the copy order the scavenge under way copies or tenures record r,
+// when r holds others: its referents are copied in that order (copyHeld). The walks place
+// each survivor as they queue it, so the copy loops, shared with profiles that state no
+// reference, carry no hook. Simplification: within phaseFirst the containers' referents
+// are later sorted by their container's place in the set; a holder among them is placed in
+// walk order.
+func (yr *youngRefs) place(r int32, phase uint32) {
 	if h, ok := yr.holderOf[r]; ok {
 		yr.touch(h)
 		if yr.seq[h] == 0 {
-			yr.seq[h] = yr.nextSeq
+			yr.seq[h] = phase<<phaseShift | yr.nextSeq
 			yr.nextSeq++
 		}
 	}
@@ -165,6 +180,7 @@ func (s *sim) classifyHeld(it *rsItem, holder int32) bool {
 		// old); either way the scavenge scans it.
 		yr.scanned[h] = true
 		yr.first = append(yr.first, *it)
+		yr.place(it.rec, phaseFirst)
 	} else {
 		yr.held = append(yr.held, *it)
 	}
@@ -213,6 +229,7 @@ func (sc *scavengeRun) copyHeld() error {
 		slices.SortStableFunc(ready, func(a, b rsItem) int { return cmp.Compare(yr.seq[a.yh], yr.seq[b.yh]) })
 		yr.ready = ready
 		for _, it := range ready {
+			yr.place(it.rec, phaseHeld) // a referent that holds others in turn
 			k, err := sc.ageThenCopy(it.rec, it.count, uint64(s.p.SizeBytes[it.rec]), it.pastStart, -1)
 			yr.youngKept[it.yh] += k
 			if err != nil {
