@@ -370,8 +370,7 @@ func (sc *scavengeRun) pastReferents() {
 		}
 		if sc.yr && holder < 0 && holder != refFirst && s.p.HeldBy[c.rec] != 0 && !s.dead(int(c.rec)) {
 			// Not an active container referent: held by a stated holder? (youngrefs.go)
-			it := rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}
-			if s.classifyHeld(&it, s.p.HeldBy[c.rec]-1) {
+			if s.classifyHeld(rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}, s.p.HeldBy[c.rec]-1) {
 				holder = refHeld
 			}
 		}

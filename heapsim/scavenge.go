@@ -144,7 +144,7 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 	}
 	it := rsItem{rec: int32(r), count: n, holder: holder, pastStart: -1}
 	if sc.yr {
-		if holder < 0 && s.p.HeldBy[r] != 0 && s.classifyHeld(&it, s.p.HeldBy[r]-1) {
+		if holder < 0 && s.p.HeldBy[r] != 0 && s.classifyHeld(it, s.p.HeldBy[r]-1) {
 			return nil // queued by its holder's state (youngrefs.go)
 		}
 		phase := uint32(phaseEden)

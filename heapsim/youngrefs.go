@@ -60,6 +60,9 @@ type youngRefs struct {
 	isHolder []uint64
 	rankBase []int32
 	rec      []int32  // holder index → record
+	// lastRec and lastH: the holder record classifyHeld looked up last in this scavenge and
+	// its index (−1: none yet).
+	lastRec, lastH int32
 	old      []uint32 // objects of the holder's record in old space
 	// remembered and members: the holders kept in the remembered set after the last scavenge.
 	remembered []bool
@@ -142,6 +145,7 @@ func (yr *youngRefs) begin() {
 	yr.scav++
 	yr.touched = yr.touched[:0]
 	yr.first, yr.held = yr.first[:0], yr.held[:0]
+	yr.lastRec = -1
 	yr.nextSeq = 1
 	for _, h := range yr.members {
 		yr.touch(h)
@@ -189,23 +193,27 @@ func (yr *youngRefs) place(r int32, phase uint32) {
 // record holder (HeldBy − 1): with the remembered set's referents when the holder is old and
 // alive, breadth-first after the holder when it is young and alive (both queued, true), or
 // like any other survivor when the holder is dead or not yet allocated (false).
-func (s *sim) classifyHeld(it *rsItem, holder int32) bool {
+func (s *sim) classifyHeld(it rsItem, holder int32) bool {
 	p := s.p
 	if int(holder) > s.cur || p.Death[holder] <= s.now && p.Flags[holder]&profile.FlagAliveAtEnd == 0 {
 		return false
 	}
 	yr := &s.yr
-	h := yr.holderIndex(holder)
-	yr.touch(h)
+	h := yr.lastH
+	if holder != yr.lastRec { // a holder's referents are usually consecutive
+		h = yr.holderIndex(holder)
+		yr.touch(h)
+		yr.lastRec, yr.lastH = holder, h
+	}
 	it.yh = h
 	if yr.oldAtStart[h] {
 		// Old: a member, or added by the write barrier at the store (a holder allocated
 		// old); either way the scavenge scans it.
 		yr.scanned[h] = true
-		yr.first = append(yr.first, *it)
+		yr.first = append(yr.first, it)
 		yr.place(it.rec, phaseFirst)
 	} else {
-		yr.held = append(yr.held, *it)
+		yr.held = append(yr.held, it)
 	}
 	return true
 }
