@@ -59,11 +59,11 @@ type youngRefs struct {
 	// for 6 M records, allocated only when references are stated).
 	isHolder []uint64
 	rankBase []int32
-	rec      []int32  // holder index → record
+	rec      []int32 // holder index → record
 	// lastRec and lastH: the holder record classifyHeld looked up last in this scavenge and
 	// its index (−1: none yet).
 	lastRec, lastH int32
-	old      []uint32 // objects of the holder's record in old space
+	old            []uint32 // objects of the holder's record in old space
 	// remembered and members: the holders kept in the remembered set after the last scavenge.
 	remembered []bool
 	members    []int32
