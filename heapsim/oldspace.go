@@ -63,7 +63,7 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 	if flags&profile.FlagContainer != 0 {
 		s.rs.noteOld(r, n)
 	}
-	if s.yr.on {
+	if s.yr != nil {
 		s.yr.noteOld(r, n)
 	}
 }

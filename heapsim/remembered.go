@@ -310,7 +310,7 @@ func (s *sim) inRedZone() bool {
 // and holders of stated young referents (youngrefs.go).
 func (s *sim) rememberedCount() float64 {
 	n := s.rs.rememberedCount()
-	if s.yr.on {
+	if s.yr != nil {
 		n += s.yr.rememberedCount()
 	}
 	return n

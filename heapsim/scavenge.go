@@ -198,7 +198,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 	if hasRS {
 		s.beginScavenge()
 	}
-	sc := &scavengeRun{s: s, ageMode: kind == scavengeScheduled && s.armed, refs: hasRS && s.p.StoredIn != nil, yr: s.yr.on}
+	sc := &scavengeRun{s: s, ageMode: kind == scavengeScheduled && s.armed, refs: hasRS && s.p.StoredIn != nil, yr: s.yr != nil}
 	sc.queue = sc.refs || sc.yr
 	if sc.yr {
 		s.yr.begin()

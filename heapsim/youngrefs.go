@@ -49,10 +49,9 @@ import (
 //     a holder's slots are all taken to be pointers.
 //
 // When the profile states nothing (HeldBy nil: every FiLiP export, every bundled spec today),
-// on is false and no path below runs: a scavenge tests one bool.
+// the simulator has no youngRefs (sim.yr is nil) and no path below runs: a scavenge tests one
+// pointer.
 type youngRefs struct {
-	on bool
-	// holderOf maps a holder record to its index in the per-holder slices.
 	// isHolder has bit r set when record r holds others; a holder's index is its rank among
 	// the holders, the bits set before it: rankBase[w] counts those in the words below w, so
 	// holderIndex is a table read and a popcount, with no map (1.5 bits per record: 1.2 MB
@@ -83,10 +82,12 @@ type youngRefs struct {
 	first, held, ready []rsItem
 }
 
-func (yr *youngRefs) init(p *profile.Profile) {
+// newYoungRefs returns the rule's state for p, nil when p states no young→young reference.
+func newYoungRefs(p *profile.Profile) *youngRefs {
 	if p.HeldBy == nil {
-		return
+		return nil
 	}
+	yr := &youngRefs{}
 	yr.isHolder = make([]uint64, (len(p.HeldBy)+63)/64)
 	for _, h := range p.HeldBy {
 		if h != 0 {
@@ -100,7 +101,7 @@ func (yr *youngRefs) init(p *profile.Profile) {
 		n += bits.OnesCount64(word)
 	}
 	if n == 0 {
-		return
+		return nil
 	}
 	yr.rec = make([]int32, 0, n)
 	for w, word := range yr.isHolder {
@@ -108,7 +109,6 @@ func (yr *youngRefs) init(p *profile.Profile) {
 			yr.rec = append(yr.rec, int32(w<<6+bits.TrailingZeros64(word)))
 		}
 	}
-	yr.on = true
 	yr.old = make([]uint32, n)
 	yr.remembered = make([]bool, n)
 	yr.stamp = make([]uint32, n)
@@ -116,6 +116,7 @@ func (yr *youngRefs) init(p *profile.Profile) {
 	yr.scanned = make([]bool, n)
 	yr.youngKept = make([]uint32, n)
 	yr.seq = make([]uint32, n)
+	return yr
 }
 
 // holderIndex returns record r's holder index, r being a holder.
@@ -153,8 +154,7 @@ func (yr *youngRefs) begin() {
 }
 
 // noteOld records n objects of record r entering old space (tenured or allocated there). A
-// holder tenured by a scavenge was touched when reached; one allocated old is touched when the
-// scavenge classifies its referents.
+// holder is touched by a scavenge when the walks place it or classify one of its referents.
 func (yr *youngRefs) noteOld(r int, n uint32) {
 	if yr.holds(int32(r)) {
 		yr.old[yr.holderIndex(int32(r))] += n
@@ -198,7 +198,7 @@ func (s *sim) classifyHeld(it rsItem, holder int32) bool {
 	if int(holder) > s.cur || p.Death[holder] <= s.now && p.Flags[holder]&profile.FlagAliveAtEnd == 0 {
 		return false
 	}
-	yr := &s.yr
+	yr := s.yr
 	h := yr.lastH
 	if holder != yr.lastRec { // a holder's referents are usually consecutive
 		h = yr.holderIndex(holder)
@@ -242,7 +242,7 @@ func (sc *scavengeRun) copyFirst() error {
 // holders, none reached otherwise) is copied last, in walk order.
 func (sc *scavengeRun) copyHeld() error {
 	s := sc.s
-	yr := &s.yr
+	yr := s.yr
 	sizes := s.p.SizeBytes
 	pending := yr.held
 	for len(pending) > 0 {
@@ -295,7 +295,7 @@ func (yr *youngRefs) inOrder(items []rsItem) bool {
 // holding a young object) and returns what scanning the members cost: entries (objects) and
 // pointer slots.
 func (s *sim) endYoungRefs() (entries float64, pointerSlots uint64) {
-	yr := &s.yr
+	yr := s.yr
 	yr.members = yr.members[:0]
 	for _, h := range yr.touched {
 		r := yr.rec[h]
