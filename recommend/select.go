@@ -11,6 +11,7 @@ import (
 	"github.com/c-bata/goptuna"
 
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Defaults of the recommendation.
@@ -37,8 +38,8 @@ type Candidate struct {
 	// PeakFootprintBytes is the largest footprint of the trial's runs; 0 when the trial does
 	// not record it (such a trial is chosen for its footprint only when no other qualifies).
 	PeakFootprintBytes uint64 `json:"peakFootprintBytes"`
-	// Point is the configuration as exported and simulated (search.Point.Rounded).
-	Point search.Point `json:"point"`
+	// Point is the configuration as exported and simulated (tunable.Point.Rounded).
+	Point tunable.Point `json:"point"`
 	// Slowdowns are the trial's per-workload slowdowns (objective.Result.Slowdowns, from
 	// search.AttrSlowdowns); nil when the trial did not record them.
 	Slowdowns []float64 `json:"slowdowns,omitempty"`
@@ -53,7 +54,7 @@ func Candidates(trials []goptuna.FrozenTrial) []Candidate {
 			math.IsNaN(t.Value) || math.IsInf(t.Value, 0) || t.Value <= 0 {
 			continue
 		}
-		p, err := search.PointFromParams(t.Params)
+		p, err := tunable.PointFromParams(t.Params)
 		if err != nil {
 			continue
 		}

@@ -10,11 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // trial makes a stored trial: value, footprint in MiB (0: not recorded), state and feasibility.
 func trial(n int, value float64, fpMiB uint64, opts ...func(*goptuna.FrozenTrial)) goptuna.FrozenTrial {
-	p := search.Point{NewSpaceBytes: float64(16+n) * (1 << 20), HeadroomBytes: 16 << 20, ShrinkBytes: 32 << 20, Ratio: 0.5, Proportion: 0.9}
+	p := tunable.Point{NewSpaceBytes: float64(16+n) * (1 << 20), HeadroomBytes: 16 << 20, ShrinkBytes: 32 << 20, Ratio: 0.5, Proportion: 0.9}
 	params := map[string]interface{}{}
 	for k, v := range p.Internal() {
 		params[k] = v
@@ -106,7 +107,7 @@ func TestValidateTolerance(t *testing.T) {
 
 func TestCandidatesRoundPoints(t *testing.T) {
 	tr := trial(0, 10, 5)
-	tr.Params[search.ParamNewSpace] = float64(16<<20) + 1234
+	tr.Params[tunable.ParamNewSpace] = float64(16<<20) + 1234
 	c := Candidates([]goptuna.FrozenTrial{tr})
 	require.Len(t, c, 1)
 	assert.Equal(t, float64(16<<20), c[0].Point.NewSpaceBytes)

@@ -1,8 +1,8 @@
 // Package search finds the GC parameters that minimise an objective.Problem.
 //
-// It owns the search space (new-space size, growth headroom and shrink threshold on log
-// scales, the full GC ratio on a log scale, survivors as the tenuring proportion p with p ≥ 1
-// meaning "keep all"), the samplers (gctune's own TPE from package search/tpe, goptuna's
+// It searches the space of package tunable (new-space size, growth headroom and shrink
+// threshold on log scales, the full GC ratio on a log scale, survivors as the tenuring
+// proportion p with p ≥ 1 meaning "keep all") as goptuna distributions. It owns the samplers (gctune's own TPE from package search/tpe, goptuna's
 // CMA-ES, random), the seeding and constraining of a search from the workload's lifetime
 // Summary, and the optimisation loop with parallel workers and progress reported through an
 // injected Recorder. Optimize is gonum-style: the problem (objective.Problem), the method (the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Trial user attributes written on every evaluated trial. Values are strings (goptuna).
@@ -47,7 +48,7 @@ type Recorder interface {
 type TrialReport struct {
 	Number   int               `json:"number"`
 	Worker   int               `json:"worker"`
-	Point    Point             `json:"point"`
+	Point    tunable.Point     `json:"point"`
 	Value    float64           `json:"value"`
 	Feasible bool              `json:"feasible"`
 	Metrics  objective.Metrics `json:"metrics"`
@@ -71,7 +72,7 @@ type Settings struct {
 	Sampler string
 	// Space is the space to search (after the plan's constraints); the zero Space means
 	// DefaultSpace().
-	Space Space
+	Space tunable.Space
 	// Recorder, when set, receives progress; nil means none is reported.
 	Recorder Recorder
 	// OnTrialStart, when set, is called when a trial starts running and returns a function
@@ -97,9 +98,9 @@ func (s Settings) Validate() error {
 func (s Settings) workers() int { return max(s.Workers, 1) }
 
 // space is Space with its zero value resolved.
-func (s Settings) space() Space {
-	if s.Space == (Space{}) {
-		return DefaultSpace()
+func (s Settings) space() tunable.Space {
+	if s.Space == (tunable.Space{}) {
+		return tunable.DefaultSpace()
 	}
 	return s.Space
 }
@@ -251,7 +252,7 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 			goptuna.StudyOptionStorage(storage),
 			goptuna.StudyOptionLogger(nil),
 			goptuna.StudyOptionSampler(sampler),
-			goptuna.StudyOptionDefineSearchSpace(s.Space.Distributions()),
+			goptuna.StudyOptionDefineSearchSpace(distributions(s.Space)),
 		}
 		if relative != nil {
 			opts = append(opts, goptuna.StudyOptionRelativeSampler(relative))
@@ -343,7 +344,7 @@ func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, w
 	if err := trial.CallRelativeSampler(); err != nil {
 		return fail(fmt.Errorf("search: sampler: %w", err))
 	}
-	point, err := s.Space.suggest(trial)
+	point, err := suggest(s.Space, trial)
 	if err != nil {
 		return fail(err)
 	}

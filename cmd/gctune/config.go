@@ -25,6 +25,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 	"github.com/gctune/gctune/verify"
 )
@@ -72,9 +73,9 @@ type Config struct {
 // SimulateConfig is the `simulate` section: the five tunables in the VM's units, then the
 // VM's fixed facts (see docs/simulator.md).
 type SimulateConfig struct {
-	// Tunables holds the five tunables by their keys in search.Tunables (eden, headroom, shrink,
+	// Tunables holds the five tunables by their keys in tunable.All (eden, headroom, shrink,
 	// ratio, survivors_proportion), as text: sizes with units, numbers, "pharo" for Pharo's own
-	// survivors formula (search.Tunable.Text and ParseText).
+	// survivors formula (tunable.Tunable.Text and ParseText).
 	Tunables map[string]any `mapstructure:",remain" json:"tunables"`
 	// StackPages is VM parameter 43.
 	StackPages int `mapstructure:"stack_pages" json:"stack_pages"`
@@ -162,7 +163,7 @@ func (u UncertaintyConfig) Model() uncertainty.Model {
 }
 
 // SpaceConfig is `search.space`: the bounds of each tunable, as the keys <key>_min and
-// <key>_max of search.Tunables (eden_min, ratio_max, ...). Sizes take units ("4MiB").
+// <key>_max of tunable.All (eden_min, ratio_max, ...). Sizes take units ("4MiB").
 type SpaceConfig map[string]spaceValue
 
 // spaceValue is a bound: a number, or a byte size with a unit ("64MiB", "1g").
@@ -184,17 +185,17 @@ func (b *spaceValue) UnmarshalText(text []byte) error {
 }
 
 // Space returns the search space.
-func (c SpaceConfig) Space() search.Space {
-	var s search.Space
-	for _, t := range search.Tunables() {
-		*t.OfSpace(&s) = search.Bounds{Low: float64(c[t.Key+"_min"]), High: float64(c[t.Key+"_max"])}
+func (c SpaceConfig) Space() tunable.Space {
+	var s tunable.Space
+	for _, t := range tunable.All() {
+		*t.OfSpace(&s) = tunable.Bounds{Low: float64(c[t.Key+"_min"]), High: float64(c[t.Key+"_max"])}
 	}
 	return s
 }
 
-func spaceConfigFrom(s search.Space) SpaceConfig {
+func spaceConfigFrom(s tunable.Space) SpaceConfig {
 	c := SpaceConfig{}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		b := t.Bounds(s)
 		c[t.Key+"_min"], c[t.Key+"_max"] = spaceValue(b.Low), spaceValue(b.High)
 	}
@@ -258,7 +259,7 @@ func defaultConfig() Config {
 			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
 			Tolerance:         recommend.DefaultTolerance,
 			HeartbeatInterval: 5 * time.Second, ReapTimeout: 30 * time.Second,
-			Space: spaceConfigFrom(search.DefaultSpace()),
+			Space: spaceConfigFrom(tunable.DefaultSpace()),
 		},
 		Uncertainty: uncertaintyConfigFrom(uncertainty.Default()),
 	}
@@ -270,8 +271,8 @@ func simulateConfigFrom(p heapsim.Params) SimulateConfig {
 		StackPages: p.StackPages, PageSize: units.Bytes(p.PageBytes), MaxOldSpace: units.Bytes(p.MaxOldSpaceBytes),
 		ImageSize: units.Bytes(p.ImageBytes), Bug588: p.Bug588,
 	}
-	for _, t := range search.Tunables() {
-		if t.Unit == search.UnitRatio {
+	for _, t := range tunable.All() {
+		if t.Unit == tunable.UnitRatio {
 			c.Tunables[t.Key] = t.FromParams(p) // a YAML number, as config.yaml writes it
 		} else {
 			c.Tunables[t.Key] = t.Text(p)
@@ -283,7 +284,7 @@ func simulateConfigFrom(p heapsim.Params) SimulateConfig {
 // Params turns the simulate section into heapsim parameters.
 func (s SimulateConfig) Params() (heapsim.Params, error) {
 	p := heapsim.DefaultParams()
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		raw, ok := s.Tunables[t.Key]
 		if !ok {
 			continue
@@ -490,7 +491,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	}
 	// The tunables of the simulate section are text until parsed: a bad one is refused here
 	// with where it came from, as badValue does for typed keys.
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		raw, ok := cfg.Simulate.Tunables[t.Key]
 		if !ok {
 			continue

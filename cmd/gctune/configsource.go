@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // defaultConfigFile is the configuration file read from the working directory when --config
@@ -98,7 +98,7 @@ func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
 			continue
 		}
 		if f.Type == reflect.TypeOf(SpaceConfig{}) { // its keys come from the tunables table
-			for k := range spaceConfigFrom(search.DefaultSpace()) {
+			for k := range spaceConfigFrom(tunable.DefaultSpace()) {
 				out[prefix+tag+"."+k] = reflect.TypeOf(spaceValue(0))
 			}
 			continue

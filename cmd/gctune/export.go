@@ -14,6 +14,7 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 // exportOptions are the flags of export.
@@ -150,17 +151,17 @@ func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) exp
 
 // paretoRow is one trial of the front.
 type paretoRow struct {
-	Trial              int          `json:"trial"`
-	Value              float64      `json:"value"`
-	Speedup            float64      `json:"speedup"`
-	PeakFootprintBytes uint64       `json:"peakFootprintBytes"`
-	Point              search.Point `json:"point"`
+	Trial              int           `json:"trial"`
+	Value              float64       `json:"value"`
+	Speedup            float64       `json:"speedup"`
+	PeakFootprintBytes uint64        `json:"peakFootprintBytes"`
+	Point              tunable.Point `json:"point"`
 }
 
 func printPareto(w io.Writer, front []goptuna.FrozenTrial, sp *studyProblem, name string, asJSON bool) error {
 	rows := make([]paretoRow, 0, len(front))
 	for _, t := range front {
-		raw, _ := search.PointFromParams(t.Params)
+		raw, _ := tunable.PointFromParams(t.Params)
 		p := raw.Rounded()
 		fp, _ := strconv.ParseUint(t.UserAttrs[search.AttrFootprint], 10, 64)
 		rows = append(rows, paretoRow{Trial: t.Number, Value: t.Value, Speedup: sp.DefaultValue / t.Value, PeakFootprintBytes: fp, Point: p})

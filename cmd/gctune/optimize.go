@@ -23,6 +23,7 @@ import (
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 // sessionFlags are the flags optimize and resume share.
@@ -294,7 +295,7 @@ type bestDoc struct {
 	Number   int               `json:"number"`
 	Value    float64           `json:"value"`
 	Speedup  float64           `json:"speedup"`
-	Point    search.Point      `json:"point"`
+	Point    tunable.Point     `json:"point"`
 	Metrics  map[string]string `json:"metrics"`
 	Feasible bool              `json:"feasible"`
 }
@@ -377,7 +378,7 @@ func newSessionDoc(res session.Result, name string, store *studies.Store, sp *st
 }
 
 func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
-	raw, _ := search.PointFromParams(t.Params)
+	raw, _ := tunable.PointFromParams(t.Params)
 	p := raw.Rounded()
 	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
 		Metrics: t.UserAttrs, Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
@@ -434,7 +435,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 }
 
 // describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).
-func describePoint(p search.Point) string { return recommend.DescribePoint(p) }
+func describePoint(p tunable.Point) string { return recommend.DescribePoint(p) }
 
 // progressRecorder shows a progress bar with trials done, ETA, the best value so far and its
 // speedup over the defaults.

@@ -18,6 +18,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -31,7 +32,7 @@ type studyProblem struct {
 	Workloads       []workloadRef  `json:"workloads"`
 	MaxFootprint    uint64         `json:"maxFootprintBytes"`
 	Aggregate       string         `json:"aggregate"`
-	ConfiguredSpace search.Space   `json:"configuredSpace"`
+	ConfiguredSpace tunable.Space  `json:"configuredSpace"`
 	Plan            search.Plan    `json:"plan"`
 	NoSeed          bool           `json:"noSeed"`
 	NoConstrain     bool           `json:"noConstrain"`

@@ -19,7 +19,7 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // reportOptions are the flags of report and explain.
@@ -202,7 +202,7 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 		return err
 	}
 	var rec *recommend.Recommendation
-	point, trial := search.Point{}, in.Trial
+	point, trial := tunable.Point{}, in.Trial
 	if in.Trial < 0 {
 		if rec = in.Recommendation; rec == nil {
 			if rec, err = recommendation(cmd.Context(), nil, 0, name, in.Problem, in.Trials, in.Tolerance, false); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/gctune/gctune/internal/pgtest"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 // faultEnv sets the heartbeat and reap timeout of the worker processes in the fault tests:
@@ -197,7 +198,7 @@ func checkWhole(t *testing.T, url, study string, seeds int) []goptuna.FrozenTria
 			search.AttrFullGCs, search.AttrFootprint, search.AttrSpeedup, search.AttrWorker} {
 			assert.NotEmpty(t, tr.UserAttrs[k], "trial %d lacks %s", tr.Number, k)
 		}
-		assert.Len(t, tr.Params, len(search.ParamNames()), "trial %d params", tr.Number)
+		assert.Len(t, tr.Params, len(tunable.Names()), "trial %d params", tr.Number)
 		if _, ok := tr.SystemAttrs[studies.AttrFixedParams]; ok {
 			if _, retry := tr.SystemAttrs[studies.AttrRetryOf]; !retry {
 				ranSeeds++
@@ -457,7 +458,7 @@ func testWorkerKilled(t *testing.T, url string) (reaped int) {
 			// delays beats); session's fake-clock tests check the reaper's rule exactly.
 			t.Logf("trial %d reaped %v after the kill", tr.Number, after.Round(time.Millisecond))
 		}
-		if len(tr.Params) == len(search.ParamNames()) {
+		if len(tr.Params) == len(tunable.Names()) {
 			assert.True(t, hasCompleteWithParams(trials, tr.Params), "the parameters of reaped trial %d ran again", tr.Number)
 		}
 	}

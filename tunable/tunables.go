@@ -1,4 +1,4 @@
-package search
+package tunable
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 
 // This file is the one description of the five tunables. Every list of them in gctune (the
 // search dimensions, their bounds, the report's tables and sweeps, the configuration keys, the
-// exported VM parameters) is derived from Tunables. A sixth tunable is one more row here, one
+// exported VM parameters) is derived from All. A sixth tunable is one more row here, one
 // more field in Point and Space below, and its rule in heapsim.
 
 // Unit is how a tunable's value is measured and printed.
@@ -74,7 +74,7 @@ type Tunable struct {
 }
 
 // Point is one configuration in the tunables' units (sizes in bytes). Its fields follow
-// Tunables; read and write them generically with Get and Set.
+// All; read and write them generically with Get and Set.
 type Point struct {
 	NewSpaceBytes float64 `json:"newSpaceBytes" yaml:"newSpaceBytes"`
 	HeadroomBytes float64 `json:"headroomBytes" yaml:"headroomBytes"`
@@ -107,9 +107,9 @@ const (
 	ParamProportion = "tenuring_proportion"
 )
 
-// Tunables returns the table of the five tunables, in their fixed order (the order of
-// ParamNames, of every report table and of the exported script). The slice is new at each call.
-func Tunables() []Tunable {
+// All returns the table of the five tunables, in their fixed order (the order of
+// Names, of every report table and of the exported script). The slice is new at each call.
+func All() []Tunable {
 	mib := float64(heapsim.MiB)
 	gib := float64(heapsim.GiB)
 	return []Tunable{
@@ -192,9 +192,9 @@ func paramsField[T uint64 | float64](t Tunable, field func(*heapsim.Params) *T) 
 	return t
 }
 
-// TunableNamed returns the tunable whose Name is name.
-func TunableNamed(name string) (Tunable, bool) {
-	for _, t := range Tunables() {
+// Named returns the tunable whose Name is name.
+func Named(name string) (Tunable, bool) {
+	for _, t := range All() {
 		if t.Name == name {
 			return t, true
 		}
@@ -202,9 +202,9 @@ func TunableNamed(name string) (Tunable, bool) {
 	return Tunable{}, false
 }
 
-// ParamNames returns the dimensions' names in their fixed order.
-func ParamNames() []string {
-	ts := Tunables()
+// Names returns the dimensions' names in their fixed order.
+func Names() []string {
+	ts := All()
 	names := make([]string, len(ts))
 	for i, t := range ts {
 		names[i] = t.Name
@@ -224,9 +224,9 @@ func (t Tunable) Bounds(s Space) Bounds { return *t.OfSpace(&s) }
 // IsBytes reports whether the tunable is a size in bytes.
 func (t Tunable) IsBytes() bool { return t.Unit == UnitBytes }
 
-// Values returns p's values in Tunables order.
+// Values returns p's values in All order.
 func (p Point) Values() []float64 {
-	ts := Tunables()
+	ts := All()
 	out := make([]float64, len(ts))
 	for i, t := range ts {
 		out[i] = t.Get(p)
