@@ -1,14 +1,10 @@
 package tunable
 
 import (
-	"errors"
-	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/units"
 )
 
 // This file is the one description of the five tunables. Every list of them in gctune (the
@@ -232,64 +228,6 @@ func (p Point) Values() []float64 {
 		out[i] = t.Get(p)
 	}
 	return out
-}
-
-// DefaultWord is the word a user writes for Pharo's own survivors formula ("pharo"): the
-// tunable's value when Reset to the VM defaults cannot be written as a number.
-const DefaultWord = "pharo"
-
-// Text writes the tunable's value in p as configuration files and flags take it: a size in
-// whole MiB when it is one ("64MiB"), else in bytes; a number; for survivors to keep left to
-// Pharo's formula, DefaultWord.
-func (t Tunable) Text(p heapsim.Params) string {
-	if t.Unit == UnitProportion {
-		q := p
-		t.Reset(&q, heapsim.DefaultParams())
-		if q.Survivors == p.Survivors && p.Survivors.Mode == heapsim.SurvivorsPharoDefault {
-			return DefaultWord
-		}
-	}
-	v := t.FromParams(p)
-	if t.Unit == UnitBytes {
-		n := uint64(v)
-		if n%heapsim.MiB == 0 {
-			return strconv.FormatUint(n/heapsim.MiB, 10) + "MiB"
-		}
-		return strconv.FormatUint(n, 10)
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// ParseText sets the tunable in p from text as Text writes it; sizes also take the other units
-// of units.ParseBytes ("64m", "1.5GiB"), survivors to keep also DefaultWord. The error says
-// what the tunable wants (for a size, units.ParseBytes's own); whether the value is in range
-// is heapsim.Params.Validate's to say.
-func (t Tunable) ParseText(p *heapsim.Params, text string) error {
-	text = strings.TrimSpace(text)
-	switch t.Unit {
-	case UnitBytes:
-		n, err := units.ParseBytes(text)
-		if err != nil {
-			return err
-		}
-		t.ToParams(p, float64(n))
-		return nil
-	case UnitProportion:
-		if text == DefaultWord {
-			t.Reset(p, heapsim.DefaultParams())
-			return nil
-		}
-	}
-	// The range is heapsim.Params.Validate's to check, with the field's name.
-	v, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		if t.Unit == UnitProportion {
-			return fmt.Errorf("want a number ≥ 0 or %q", DefaultWord)
-		}
-		return errors.New("want a number")
-	}
-	t.ToParams(p, v)
-	return nil
 }
 
 // FlagName is the tunable's command-line flag ("survivors-proportion"): its Key with dashes.

@@ -74,9 +74,12 @@ type Config struct {
 // VM's fixed facts (see docs/simulator.md).
 type SimulateConfig struct {
 	// Tunables holds the five tunables by their keys in tunable.All (eden, headroom, shrink,
-	// ratio, survivors_proportion), as text: sizes with units, numbers, "pharo" for Pharo's own
-	// survivors formula (tunable.Tunable.Text and ParseText).
+	// ratio, survivors_proportion), as the configuration gives them: text (sizes with units,
+	// numbers, "pharo" for Pharo's own survivors formula) or YAML numbers.
 	Tunables map[string]any `mapstructure:",remain" json:"tunables"`
+	// Values holds Tunables parsed (tunable.Value), by the same keys: loadConfig parses each
+	// once, simulateConfigFrom writes both. Params applies them.
+	Values map[string]tunable.Value `mapstructure:"-" json:"-"`
 	// StackPages is VM parameter 43.
 	StackPages int `mapstructure:"stack_pages" json:"stack_pages"`
 	// PageSize is the OS page size.
@@ -267,7 +270,7 @@ func defaultConfig() Config {
 
 // simulateConfigFrom writes heapsim parameters as a simulate section.
 func simulateConfigFrom(p heapsim.Params) SimulateConfig {
-	c := SimulateConfig{Tunables: map[string]any{},
+	c := SimulateConfig{Tunables: map[string]any{}, Values: map[string]tunable.Value{},
 		StackPages: p.StackPages, PageSize: units.Bytes(p.PageBytes), MaxOldSpace: units.Bytes(p.MaxOldSpaceBytes),
 		ImageSize: units.Bytes(p.ImageBytes), Bug588: p.Bug588,
 	}
@@ -277,20 +280,18 @@ func simulateConfigFrom(p heapsim.Params) SimulateConfig {
 		} else {
 			c.Tunables[t.Key] = t.Text(p)
 		}
+		c.Values[t.Key] = t.ValueOf(p)
 	}
 	return c
 }
 
-// Params turns the simulate section into heapsim parameters.
+// Params turns the simulate section into heapsim parameters: the parsed Values applied to the
+// defaults, then the VM facts, checked.
 func (s SimulateConfig) Params() (heapsim.Params, error) {
 	p := heapsim.DefaultParams()
 	for _, t := range tunable.All() {
-		raw, ok := s.Tunables[t.Key]
-		if !ok {
-			continue
-		}
-		if err := t.ParseText(&p, configText(raw)); err != nil {
-			return p, fmt.Errorf("config: simulate.%s = %s: %s", t.Key, showValue(raw), tunableWant(err))
+		if v, ok := s.Values[t.Key]; ok {
+			v.Apply(&p)
 		}
 	}
 	p.StackPages = s.StackPages
@@ -489,18 +490,20 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		}
 		return Config{}, usageErrorf("config %s: %w", source, err)
 	}
-	// The tunables of the simulate section are text until parsed: a bad one is refused here
-	// with where it came from, as badValue does for typed keys.
+	// The tunables of the simulate section are text until parsed: each is parsed here, once,
+	// and a bad one is refused with where it came from, as badValue does for typed keys.
+	cfg.Simulate.Values = make(map[string]tunable.Value, len(cfg.Simulate.Tunables))
 	for _, t := range tunable.All() {
 		raw, ok := cfg.Simulate.Tunables[t.Key]
 		if !ok {
 			continue
 		}
-		p := heapsim.DefaultParams()
-		if err := t.ParseText(&p, configText(raw)); err != nil {
+		v, err := t.Parse(configText(raw))
+		if err != nil {
 			key := "simulate." + t.Key
 			return Config{}, usageErrorf("config: %s = %s (%s): %s", key, showValue(raw), valueOrigin(cmd, key, source), tunableWant(err))
 		}
+		cfg.Simulate.Values[t.Key] = v
 	}
 	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
 		cfg.Lifetimes.Rebuild = lifetimes.HypothesisOff.String()

@@ -388,9 +388,11 @@ func (in batchParams) apply(p *heapsim.Params) error {
 		} else if err := json.Unmarshal(in[k], &text); err != nil {
 			return fmt.Errorf("%s %s: want a number or a string", k, in[k])
 		}
-		if err := t.ParseText(p, text); err != nil {
+		v, err := t.Parse(text)
+		if err != nil {
 			return fmt.Errorf("%s %s: %w", k, in[k], err)
 		}
+		v.Apply(p)
 	}
 	return nil
 }
