@@ -13,7 +13,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
@@ -290,8 +290,8 @@ func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
 	c := newConfig(m, t.Number, p.Params(m.VM), tunable.Names())
 	num := func(k string) float64 { v, _ := strconv.ParseFloat(t.UserAttrs[k], 64); return v }
 	c.Predicted = Prediction{Speedup: m.DefaultValue / t.Value, Value: t.Value, DefaultValue: m.DefaultValue,
-		TotalSeconds: num(search.AttrTotalSeconds), GCShare: num(search.AttrGCShare),
-		PeakFootprintBytes: uint64(num(search.AttrFootprint)), Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
+		TotalSeconds: num(trialattr.TotalSeconds), GCShare: num(trialattr.GCShare),
+		PeakFootprintBytes: uint64(num(trialattr.Footprint)), Feasible: t.UserAttrs[trialattr.Feasible] != "false"}
 	return c, nil
 }
 

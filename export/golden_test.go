@@ -14,7 +14,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
@@ -129,8 +129,8 @@ func testTrial() goptuna.FrozenTrial {
 		params[k] = v
 	}
 	return goptuna.FrozenTrial{Number: 113, State: goptuna.TrialStateComplete, Value: 576.109, Params: params,
-		UserAttrs: map[string]string{search.AttrFeasible: "true", search.AttrFootprint: "11819536384",
-			search.AttrTotalSeconds: "576.109", search.AttrGCShare: "0.063"}}
+		UserAttrs: map[string]string{trialattr.Feasible: "true", trialattr.Footprint: "11819536384",
+			trialattr.TotalSeconds: "576.109", trialattr.GCShare: "0.063"}}
 }
 
 func golden(t *testing.T, name string, got []byte) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -36,8 +36,8 @@ func stored(t testing.TB, prob *objective.Problem, pts []tunable.Point) []goptun
 			params[k] = v
 		}
 		out = append(out, goptuna.FrozenTrial{Number: i, State: goptuna.TrialStateComplete, Value: res.Value, Params: params,
-			UserAttrs: map[string]string{search.AttrFeasible: strconv.FormatBool(res.Feasible),
-				search.AttrFootprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10)}})
+			UserAttrs: map[string]string{trialattr.Feasible: strconv.FormatBool(res.Feasible),
+				trialattr.Footprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10)}})
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -41,7 +41,7 @@ type Candidate struct {
 	// Point is the configuration as exported and simulated (tunable.Point.Rounded).
 	Point tunable.Point `json:"point"`
 	// Slowdowns are the trial's per-workload slowdowns (objective.Result.Slowdowns, from
-	// search.AttrSlowdowns); nil when the trial did not record them.
+	// trialattr.Slowdowns); nil when the trial did not record them.
 	Slowdowns []float64 `json:"slowdowns,omitempty"`
 }
 
@@ -50,7 +50,7 @@ type Candidate struct {
 func Candidates(trials []goptuna.FrozenTrial) []Candidate {
 	var out []Candidate
 	for _, t := range trials {
-		if t.State != goptuna.TrialStateComplete || t.UserAttrs[search.AttrFeasible] == "false" ||
+		if t.State != goptuna.TrialStateComplete || t.UserAttrs[trialattr.Feasible] == "false" ||
 			math.IsNaN(t.Value) || math.IsInf(t.Value, 0) || t.Value <= 0 {
 			continue
 		}
@@ -59,11 +59,11 @@ func Candidates(trials []goptuna.FrozenTrial) []Candidate {
 			continue
 		}
 		c := Candidate{Number: t.Number, Value: t.Value, Point: p.Rounded()}
-		if fp, err := strconv.ParseFloat(t.UserAttrs[search.AttrFootprint], 64); err == nil && fp > 0 && fp < math.MaxUint64 {
+		if fp, err := strconv.ParseFloat(t.UserAttrs[trialattr.Footprint], 64); err == nil && fp > 0 && fp < math.MaxUint64 {
 			c.PeakFootprintBytes = uint64(fp)
 		}
 		var slow []float64
-		if err := json.Unmarshal([]byte(t.UserAttrs[search.AttrSlowdowns]), &slow); err == nil && allPositive(slow) {
+		if err := json.Unmarshal([]byte(t.UserAttrs[trialattr.Slowdowns]), &slow); err == nil && allPositive(slow) {
 			c.Slowdowns = slow
 		}
 		out = append(out, c)

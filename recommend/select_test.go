@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -21,9 +21,9 @@ func trial(n int, value float64, fpMiB uint64, opts ...func(*goptuna.FrozenTrial
 		params[k] = v
 	}
 	t := goptuna.FrozenTrial{Number: n, State: goptuna.TrialStateComplete, Value: value, Params: params,
-		UserAttrs: map[string]string{search.AttrFeasible: "true"}}
+		UserAttrs: map[string]string{trialattr.Feasible: "true"}}
 	if fpMiB > 0 {
-		t.UserAttrs[search.AttrFootprint] = strconv.FormatUint(fpMiB<<20, 10)
+		t.UserAttrs[trialattr.Footprint] = strconv.FormatUint(fpMiB<<20, 10)
 	}
 	for _, o := range opts {
 		o(&t)
@@ -31,11 +31,11 @@ func trial(n int, value float64, fpMiB uint64, opts ...func(*goptuna.FrozenTrial
 	return t
 }
 
-func infeasible(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrFeasible] = "false" }
+func infeasible(t *goptuna.FrozenTrial) { t.UserAttrs[trialattr.Feasible] = "false" }
 
 // slowdowns records per-workload slowdowns, as search.Optimize does.
 func slowdowns(v string) func(*goptuna.FrozenTrial) {
-	return func(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrSlowdowns] = v }
+	return func(t *goptuna.FrozenTrial) { t.UserAttrs[trialattr.Slowdowns] = v }
 }
 func failed(t *goptuna.FrozenTrial) { t.State = goptuna.TrialStateFail }
 

@@ -18,8 +18,8 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -37,7 +37,7 @@ type Input struct {
 	// Trials are the study's trials, in any order.
 	Trials []goptuna.FrozenTrial
 	// Trial is the number of the trial to report on as "best"; -1 means the best feasible
-	// trial (studies.BestTrial).
+	// trial (trialattr.Best).
 	Trial int
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
@@ -254,7 +254,7 @@ func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (
 		return s, err
 	}
 	s.Best = best
-	for _, t := range studies.ParetoFront(sorted, search.AttrFootprint) {
+	for _, t := range trialattr.ParetoFront(sorted, trialattr.Footprint) {
 		if tr, ok := trialData(t); ok {
 			s.Pareto = append(s.Pareto, tr)
 		}
@@ -270,7 +270,7 @@ func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 	var t goptuna.FrozenTrial
 	if n < 0 {
 		var ok bool
-		if t, ok = studies.BestTrial(trials); !ok {
+		if t, ok = trialattr.Best(trials); !ok {
 			return Trial{}, ErrNoBestTrial
 		}
 	} else {
@@ -299,8 +299,8 @@ func trialData(t goptuna.FrozenTrial) (Trial, bool) {
 		return Trial{}, false
 	}
 	tr := Trial{Number: t.Number, State: stateName(t.State), Value: t.Value, Point: pt,
-		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[search.AttrFeasible] != "false"}
-	if fp, err := strconv.ParseUint(t.UserAttrs[search.AttrFootprint], 10, 64); err == nil {
+		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[trialattr.Feasible] != "false"}
+	if fp, err := strconv.ParseUint(t.UserAttrs[trialattr.Footprint], 10, 64); err == nil {
 		tr.PeakFootprintBytes = fp
 	}
 	if t.State != goptuna.TrialStateComplete {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -51,8 +51,8 @@ func testTrials(t testing.TB, prob *objective.Problem, space tunable.Space, n in
 		}
 		trials = append(trials, goptuna.FrozenTrial{Number: i, ID: i + 1, State: goptuna.TrialStateComplete,
 			Value: res.Value, Params: params, UserAttrs: map[string]string{
-				search.AttrFeasible:  strconv.FormatBool(res.Feasible),
-				search.AttrFootprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10),
+				trialattr.Feasible:  strconv.FormatBool(res.Feasible),
+				trialattr.Footprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10),
 			}})
 	}
 	trials = append(trials, goptuna.FrozenTrial{Number: n, ID: n + 1, State: goptuna.TrialStateFail})

@@ -12,6 +12,7 @@ import (
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -83,7 +84,7 @@ func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 	want, err := prob.Evaluate(plan.Seeds[0].Point.Params(prob.Base()))
 	require.NoError(t, err)
 	require.InDelta(t, want.Value, trials[0].Value, 1e-9*want.Value)
-	require.Equal(t, "true", trials[0].UserAttrs[AttrFeasible])
+	require.Equal(t, "true", trials[0].UserAttrs[trialattr.Feasible])
 	// The informed seed (headroom above the 24 MB arrays) beats the defaults.
 	require.Less(t, trials[1].Value, trials[0].Value)
 	best := trials[0]

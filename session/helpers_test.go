@@ -15,6 +15,7 @@ import (
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -113,7 +114,7 @@ func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error)
 		if now.Sub(last) <= timeout {
 			continue
 		}
-		if err := st.SetTrialSystemAttr(tr.ID, studies.AttrReaped, "true"); err != nil {
+		if err := st.SetTrialSystemAttr(tr.ID, trialattr.Reaped, "true"); err != nil {
 			return reaped, err
 		}
 		if err := st.SetTrialState(tr.ID, goptuna.TrialStateFail); err != nil {

@@ -12,8 +12,8 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -96,7 +96,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		return writeOutput(o.output, fn)
 	}
 	if o.pareto {
-		front := studies.ParetoFront(trials, search.AttrFootprint)
+		front := trialattr.ParetoFront(trials, trialattr.Footprint)
 		if len(front) == 0 {
 			return usageErrorf("study %q has no completed feasible trial yet", name)
 		}
@@ -163,7 +163,7 @@ func printPareto(w io.Writer, front []goptuna.FrozenTrial, sp *studyProblem, nam
 	for _, t := range front {
 		raw, _ := tunable.PointFromParams(t.Params)
 		p := raw.Rounded()
-		fp, _ := strconv.ParseUint(t.UserAttrs[search.AttrFootprint], 10, 64)
+		fp, _ := strconv.ParseUint(t.UserAttrs[trialattr.Footprint], 10, 64)
 		rows = append(rows, paretoRow{Trial: t.Number, Value: t.Value, Speedup: sp.DefaultValue / t.Value, PeakFootprintBytes: fp, Point: p})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Value < rows[j].Value })

@@ -9,6 +9,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 )
 
 // finished describes a study that holds its target of trials with none running: what resume
@@ -34,7 +35,7 @@ func finishedStudy(all []goptuna.FrozenTrial, sp *studyProblem) (finished, bool)
 	}
 	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: len(sp.Workloads) == 1}
 	for i, t := range all {
-		if t.State != goptuna.TrialStateComplete || t.UserAttrs[search.AttrFeasible] == "false" {
+		if t.State != goptuna.TrialStateComplete || t.UserAttrs[trialattr.Feasible] == "false" {
 			continue
 		}
 		if f.best == nil || t.Value < f.best.Value {

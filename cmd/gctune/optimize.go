@@ -23,6 +23,7 @@ import (
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -381,7 +382,7 @@ func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
 	raw, _ := tunable.PointFromParams(t.Params)
 	p := raw.Rounded()
 	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
-		Metrics: t.UserAttrs, Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
+		Metrics: t.UserAttrs, Feasible: t.UserAttrs[trialattr.Feasible] != "false"}
 }
 
 func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
@@ -417,8 +418,8 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 			ew.Printf("  %s: %s\n", label, line)
 		}
 	}
-	if fp, err := strconv.ParseUint(b.Metrics[search.AttrFootprint], 10, 64); err == nil {
-		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)
+	if fp, err := strconv.ParseUint(b.Metrics[trialattr.Footprint], 10, 64); err == nil {
+		gc, _ := strconv.ParseFloat(b.Metrics[trialattr.GCShare], 64)
 		ew.Printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
 	}
 	if r := d.Recommendation; r != nil {

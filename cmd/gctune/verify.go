@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/verify"
 )
@@ -212,7 +213,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := studies.BestTrial(trials); !ok {
+	if _, ok := trialattr.Best(trials); !ok {
 		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
 	}
 	prob, err := reopenObjective(sp, reopenOptions{}, cfg.Lifetimes.LongLivedThreshold)

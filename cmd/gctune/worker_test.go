@@ -23,6 +23,7 @@ import (
 	"github.com/gctune/gctune/internal/pgtest"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -187,15 +188,15 @@ func checkWhole(t *testing.T, url, study string, seeds int) []goptuna.FrozenTria
 	ranSeeds := 0
 	for _, tr := range trials {
 		if tr.State == goptuna.TrialStateFail {
-			assert.Equal(t, "true", tr.SystemAttrs[studies.AttrReaped], "trial %d failed: %s", tr.Number, tr.SystemAttrs["fail_reason"])
+			assert.Equal(t, "true", tr.SystemAttrs[trialattr.Reaped], "trial %d failed: %s", tr.Number, tr.SystemAttrs["fail_reason"])
 			continue
 		}
 		if tr.State != goptuna.TrialStateComplete {
 			continue
 		}
 		assert.False(t, math.IsNaN(tr.Value) || math.IsInf(tr.Value, 0), "trial %d value %v", tr.Number, tr.Value)
-		for _, k := range []string{search.AttrFeasible, search.AttrTotalSeconds, search.AttrGCSeconds, search.AttrScavenges,
-			search.AttrFullGCs, search.AttrFootprint, search.AttrSpeedup, search.AttrWorker} {
+		for _, k := range []string{trialattr.Feasible, trialattr.TotalSeconds, trialattr.GCSeconds, trialattr.Scavenges,
+			trialattr.FullGCs, trialattr.Footprint, trialattr.Speedup, trialattr.Worker} {
 			assert.NotEmpty(t, tr.UserAttrs[k], "trial %d lacks %s", tr.Number, k)
 		}
 		assert.Len(t, tr.Params, len(tunable.Names()), "trial %d params", tr.Number)
@@ -441,7 +442,7 @@ func testWorkerKilled(t *testing.T, url string) (reaped int) {
 	trials := checkWhole(t, url, "kill", seeds)
 	early := 0
 	for _, tr := range trials {
-		if tr.SystemAttrs[studies.AttrReaped] != "true" {
+		if tr.SystemAttrs[trialattr.Reaped] != "true" {
 			continue
 		}
 		after := tr.DatetimeComplete.Sub(killed)
