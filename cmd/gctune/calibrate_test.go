@@ -11,6 +11,7 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/study"
 )
 
 // iwst23p is [IWST23-P] Table 1's 3.1 GB default run (5,599 s total, 5,158 s of GC).
@@ -64,7 +65,7 @@ func TestCalibrateIWST23P(t *testing.T) {
 	db := filepath.Join(dir, "s.db")
 	gctune(t, "optimize", gcdemo, "--trials", "2", "--workers", "1", "--storage", db, "--study", "c", "--cost", cost, "-q")
 	var show struct {
-		Problem studyProblem `json:"problem"`
+		Problem study.Problem `json:"problem"`
 	}
 	gctuneJSON(t, &show, "studies", "show", "c", "--storage", db)
 	assert.Equal(t, want, show.Problem.Cost)

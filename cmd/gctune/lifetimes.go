@@ -15,6 +15,7 @@ import (
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/study"
 )
 
 // NewLifetimesCmd returns `gctune lifetimes WORKLOAD|PROFILE`, the lifetime analysis of a
@@ -257,7 +258,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), formatPercent(peakAt), units.FormatBytes(s.FinalLiveBytes))
 	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), formatPercent(s.DirectToOld.ByteShare))
 	if st := doc.Stored; st != nil {
-		row("containers", "%s %s (this analysis);", containersText(s.Containers), hypothesisWords(lifetimes.HypothesisAuto.String()))
+		row("containers", "%s %s (this analysis);", containersText(s.Containers), study.HypothesisWords(lifetimes.HypothesisAuto.String()))
 		row("", "%s %s (optimize weighs both)", containersText(st.Containers), st.Hypothesis)
 	} else {
 		row("containers", "%s", containersText(s.Containers))

@@ -6,6 +6,7 @@ import (
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/study"
 )
 
 // storedHypothesisDoc is what `lifetimes` says of the second hypothesis optimize searches a
@@ -42,7 +43,7 @@ func storedHypothesis(o lifetimesOptions, info *lifetimes.OpenInfo) (*storedHypo
 	if err != nil {
 		return nil, err
 	}
-	return &storedHypothesisDoc{Hypothesis: hypothesisWords(lifetimes.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
+	return &storedHypothesisDoc{Hypothesis: study.HypothesisWords(lifetimes.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
 }
 
 // containersText writes a profile's containers: "304 (526,167,649 slots, 3.9 GiB)".

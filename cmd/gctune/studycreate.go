@@ -84,10 +84,10 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 	store, sp, prob := ns.store, ns.sp, ns.prob
 	defer store.Close()
 	if !quiet {
-		printProfileInfos(errOut, sp.profiles)
+		printProfileInfos(errOut, profileInfos(sp))
 	}
 	doc := createDoc{Study: name, Storage: store.URL(), Target: sp.Trials, Sampler: sp.Sampler, Seed: sp.Seed,
-		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
+		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
 	for _, wl := range sp.Workloads {
 		doc.Workloads = append(doc.Workloads, createdLoad{Ref: wl.Ref, Kind: wl.Kind, Fingerprint: wl.Fingerprint, Stored: wl.Spec != ""})
 	}
@@ -98,7 +98,7 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 		return nil
 	}
 	ew := errwriter.New(w)
-	ew.Printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
+	ew.Printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.WorkloadNames(), sp.Sampler, sp.Seed)
 	for _, wl := range doc.Workloads {
 		how := "workers need this file at this path"
 		switch {
