@@ -17,8 +17,9 @@
 // a new one is made by createNewStudy. Package study's input errors (study.ErrInput) exit 2,
 // as UsageError does.
 //
-// Configuration (config.go): the repository's config.yaml documents every key and holds the
-// built-in defaults. Values come from those defaults, then the config file (--config FILE,
+// Configuration: package config holds the keys (config.Config), the built-in defaults and
+// their checks; configload.go binds them to viper and cobra. The repository's config.yaml
+// documents every key and holds the built-in defaults. Values come from those defaults, then the config file (--config FILE,
 // else ./gctune.yaml when present; a config.yaml only when named), then GCTUNE_* environment variables (the key in upper
 // case, dots as underscores: GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD), then the flags bound to
 // keys (bindFlag), into one typed Config checked by Config.Validate. Unknown keys in the file,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -18,13 +19,8 @@ import (
 // (checkEnumFlags) and completed from (addCompletions). Each list comes from the package that
 // parses the value.
 func enumFlagValues() map[string][]string {
-	var rebuild []string
-	for _, h := range []lifetimes.Hypothesis{lifetimes.HypothesisAuto, lifetimes.HypothesisShort,
-		lifetimes.HypothesisLong, lifetimes.HypothesisStored, lifetimes.HypothesisOff} {
-		rebuild = append(rebuild, h.String())
-	}
 	return map[string][]string{
-		"rebuild":   rebuild,
+		"rebuild":   config.RebuildModes(),
 		"clock":     {lifetimes.ClockAuto.String(), lifetimes.ClockBytes.String(), lifetimes.ClockMicros.String()},
 		"aggregate": {string(objective.AggregateMax), string(objective.AggregateMean)},
 		"sampler":   search.Samplers(),

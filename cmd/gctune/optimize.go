@@ -186,7 +186,7 @@ func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, 
 		ConfiguredSpace: cfg.Search.Space.Space(), NoSeed: cfg.Search.NoSeed,
 		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
 		Trials: cfg.Search.Trials, VM: cfg.Simulate.VMFacts(), Cost: cost, Version: version,
-		Uncertainty: cfg.Uncertainty.Model(), Statistic: cfg.Uncertainty.Statistic,
+		Uncertainty: cfg.Uncertainty.Effective(), Statistic: cfg.Uncertainty.Statistic,
 	})
 }
 
