@@ -35,9 +35,11 @@ func TestCalibrateIWST23P(t *testing.T) {
 	assert.Equal(t, cost, doc.Output)
 	assert.Equal(t, doc.Fit.Scales.Mutator*heapsim.DefaultCost().MutatorSecondsPerByte, doc.Coefficients.MutatorSecondsPerByte)
 
-	// The text form: measured beside simulated, counts included.
-	out, errOut, code := gctune(t, "calibrate", "dataframe-3.1gb", "--resolution", coarse, "--measured", iwst23p)
-	require.Equal(t, 0, code, errOut)
+	// The text form of the same document (runCalibrate prints it with printCalibrate without
+	// --json): measured beside simulated, counts included.
+	var text strings.Builder
+	require.NoError(t, printCalibrate(&text, &doc))
+	out := text.String()
 	assert.Regexp(t, `wall time +5599 s +5599 s +\d+ s`, out)
 	assert.Regexp(t, `GC time +5158 s +5158 s`, out)
 	assert.Regexp(t, `full GCs +— +\d+ +\d+`, out)
@@ -69,7 +71,7 @@ func TestCalibrateIWST23P(t *testing.T) {
 	}
 	gctuneJSON(t, &show, "studies", "show", "c", "--storage", db)
 	assert.Equal(t, want, show.Problem.Cost)
-	_, errOut, code = gctune(t, "resume", "c", "--storage", db, "--more", "1", "-q")
+	_, errOut, code := gctune(t, "resume", "c", "--storage", db, "--more", "1", "-q")
 	assert.Equal(t, 0, code, errOut)
 	gctune(t, "optimize", gcdemo, "--trials", "1", "--workers", "1", "--storage", db, "--study", "builtin", "-q")
 	for _, args := range [][]string{
