@@ -9,6 +9,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
@@ -184,7 +185,7 @@ type WorkloadConfig struct {
 	// Seed seeds the generator of bundled workloads and specs. Any value; the same seed gives
 	// the same profile bit for bit.
 	Seed uint64 `mapstructure:"seed" json:"seed"`
-	// Resolution is the generator's resolution (lifetimes.GenerateOptions.Resolution). 0 means
+	// Resolution is the generator's resolution (spec.GenerateOptions.Resolution). 0 means
 	// the spec's own default.
 	Resolution float64 `mapstructure:"resolution" json:"resolution"`
 }
@@ -199,7 +200,7 @@ type LifetimesConfig struct {
 	// SkipBadRows skips malformed FiLiP rows instead of failing on the first one.
 	SkipBadRows bool `mapstructure:"skip_bad_rows" json:"skip_bad_rows"`
 	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt: "auto", "short",
-	// "long", "stored" or "off" (lifetimes.ParseHypothesis).
+	// "long", "stored" or "off" (filip.ParseHypothesis).
 	Rebuild string `mapstructure:"rebuild" json:"rebuild"`
 	// HistogramBins is the number of lifetime histogram bins, in [2, 1000].
 	HistogramBins int `mapstructure:"histogram_bins" json:"histogram_bins"`
@@ -211,7 +212,7 @@ func Default() Config {
 	return Config{
 		Workload: WorkloadConfig{Seed: 1, Resolution: 0},
 		Lifetimes: LifetimesConfig{
-			LongLivedThreshold: lifetimes.DefaultLongLivedThreshold,
+			LongLivedThreshold: profile.DefaultLongLivedThreshold,
 			Clock:              "auto",
 			SkipBadRows:        false,
 			Rebuild:            "auto",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
 )
@@ -22,7 +23,7 @@ func TestDefaultIsValid(t *testing.T) {
 	assert.Equal(t, heapsim.DefaultParams(), c.Simulate.VMFacts())
 	assert.Equal(t, search.DefaultSpace(), c.Search.Space.Space())
 	assert.Equal(t, uncertainty.Default(), c.Uncertainty.Effective())
-	assert.Equal(t, lifetimes.DefaultLongLivedThreshold, c.Lifetimes.LongLivedThreshold)
+	assert.Equal(t, profile.DefaultLongLivedThreshold, c.Lifetimes.LongLivedThreshold)
 	assert.Equal(t, lifetimes.DefaultHistogramBins, c.Lifetimes.HistogramBins)
 }
 

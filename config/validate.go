@@ -8,6 +8,7 @@ import (
 
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
@@ -30,10 +31,10 @@ func (c Config) Validate() error {
 	}
 	// An empty value is no mode: ParseHypothesis takes "" as auto only for studies stored
 	// before the key existed.
-	if _, err := lifetimes.ParseHypothesis(c.Lifetimes.Rebuild); err != nil || strings.TrimSpace(c.Lifetimes.Rebuild) == "" {
+	if _, err := filip.ParseHypothesis(c.Lifetimes.Rebuild); err != nil || strings.TrimSpace(c.Lifetimes.Rebuild) == "" {
 		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be "+orList(RebuildModes()))
 	}
-	if _, err := lifetimes.ParseClock(c.Lifetimes.Clock); err != nil {
+	if _, err := filip.ParseClock(c.Lifetimes.Clock); err != nil {
 		return bad("lifetimes.clock", fmt.Sprintf("%q", c.Lifetimes.Clock), "must be auto, bytes or us")
 	}
 	// The configured bins serve the log-scale histogram as well as the linear one (gctune
@@ -78,11 +79,11 @@ func (c Config) Validate() error {
 }
 
 // RebuildModes are the values of lifetimes.rebuild (and --rebuild), as
-// lifetimes.ParseHypothesis reads them.
+// filip.ParseHypothesis reads them.
 func RebuildModes() []string {
 	var modes []string
-	for _, h := range []lifetimes.Hypothesis{lifetimes.HypothesisAuto, lifetimes.HypothesisShort,
-		lifetimes.HypothesisLong, lifetimes.HypothesisStored, lifetimes.HypothesisOff} {
+	for _, h := range []filip.Hypothesis{filip.HypothesisAuto, filip.HypothesisShort,
+		filip.HypothesisLong, filip.HypothesisStored, filip.HypothesisOff} {
 		modes = append(modes, h.String())
 	}
 	return modes

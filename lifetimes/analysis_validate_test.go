@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // The options' zero values mean the defaults; a value that was given is checked by the same
@@ -12,7 +14,7 @@ import (
 func TestValidatorsOfGivenValues(t *testing.T) {
 	assert.NoError(t, AnalysisOptions{}.Validate(), "zero: the default")
 	assert.Error(t, ValidateLongLivedThreshold(0), "a given zero is no threshold")
-	for _, ok := range []float64{1e-9, DefaultLongLivedThreshold, 1} {
+	for _, ok := range []float64{1e-9, profile.DefaultLongLivedThreshold, 1} {
 		assert.NoError(t, ValidateLongLivedThreshold(ok), ok)
 		assert.NoError(t, AnalysisOptions{LongLivedThreshold: ok}.Validate(), ok)
 	}

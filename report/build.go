@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
@@ -425,7 +426,7 @@ func sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 }
 
 // simulate runs one workload with an event log when events is true.
-func simulate(p *lifetimes.Profile, params heapsim.Params, cost heapsim.Cost, events bool, acc *accumulator) (heapsim.Stats, []heapsim.Event, error) {
+func simulate(p *profile.Profile, params heapsim.Params, cost heapsim.Cost, events bool, acc *accumulator) (heapsim.Stats, []heapsim.Event, error) {
 	var log []heapsim.Event
 	opts := heapsim.Options{OnEvent: func(e *heapsim.Event) {
 		acc.add(e)

@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/uncertainty"
@@ -53,7 +54,7 @@ func (p *Problem) CheckClock(clock string) error {
 		return nil
 	}
 	for _, w := range p.Workloads {
-		if w.Kind == lifetimes.SourceFiLiP && w.Clock != clock {
+		if w.Kind == source.KindFiLiP && w.Clock != clock {
 			return inputErrorf(ErrClockMismatch, "--clock %s: study reads workload %q with --clock %s, and its trials were simulated so; create a new study to read it on another clock", clock, w.Ref, w.Clock)
 		}
 	}
@@ -84,11 +85,11 @@ type WorkloadRef struct {
 
 // Name is the workload's name in the objective and in what commands print: its reference,
 // and for a sampled export searched under a hypothesis on the large objects the sample missed
-// (lifetimes.Hypothesis), that hypothesis in words (studies made before `stored` used
+// (filip.Hypothesis), that hypothesis in words (studies made before `stored` used
 // `long`). The estimate (auto) is marked only beside another hypothesis of the same file:
 // Names.
 func (w WorkloadRef) Name() string {
-	if h := HypothesisWords(w.Rebuild); h != "" && w.Rebuild != lifetimes.HypothesisAuto.String() {
+	if h := HypothesisWords(w.Rebuild); h != "" && w.Rebuild != filip.HypothesisAuto.String() {
 		return w.Ref + ", " + h
 	}
 	return w.Ref
@@ -98,11 +99,11 @@ func (w WorkloadRef) Name() string {
 // sampled export missed ("" for none).
 func HypothesisWords(rebuild string) string {
 	switch rebuild {
-	case lifetimes.HypothesisAuto.String():
+	case filip.HypothesisAuto.String():
 		return "if the large objects the sample missed live as estimated from the sample"
-	case lifetimes.HypothesisStored.String():
+	case filip.HypothesisStored.String():
 		return "if the large objects the sample missed live to the end and hold the long-lived small objects"
-	case lifetimes.HypothesisLong.String():
+	case filip.HypothesisLong.String():
 		return "if the large objects the sample missed live to the end"
 	}
 	return ""
@@ -114,7 +115,7 @@ func Names(ws []WorkloadRef) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.Name()
-		if w.Rebuild != lifetimes.HypothesisAuto.String() {
+		if w.Rebuild != filip.HypothesisAuto.String() {
 			continue
 		}
 		for _, o := range ws {

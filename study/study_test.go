@@ -13,7 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 )
@@ -43,8 +44,8 @@ func writeSpec(t *testing.T, extra string) string {
 }
 
 func openSettings() OpenSettings {
-	return OpenSettings{Open: lifetimes.OpenOptions{Seed: 1}, Clock: "auto",
-		LongLivedThreshold: lifetimes.DefaultLongLivedThreshold, Aggregate: "max"}
+	return OpenSettings{Open: source.Options{Seed: 1}, Clock: "auto",
+		LongLivedThreshold: profile.DefaultLongLivedThreshold, Aggregate: "max"}
 }
 
 func settings() Problem {
@@ -69,7 +70,7 @@ func TestNewStoresTheWorkloads(t *testing.T) {
 	require.Len(t, p.Workloads, 1)
 	w := p.Workloads[0]
 	assert.Equal(t, path, w.Ref)
-	assert.Equal(t, lifetimes.SourceSpec, w.Kind)
+	assert.Equal(t, source.KindSpec, w.Kind)
 	assert.Equal(t, "auto", w.Clock)
 	assert.Equal(t, tinySpec, w.Spec, "a spec's text is stored for workers without the file")
 	assert.True(t, strings.HasPrefix(w.Fingerprint, "sha256:"), w.Fingerprint)
@@ -83,7 +84,7 @@ func TestNewStoresTheWorkloads(t *testing.T) {
 func TestReopenChecksFingerprints(t *testing.T) {
 	path := writeSpec(t, "")
 	p := newTiny(t, path)
-	ro := ReopenOptions{LongLivedThreshold: lifetimes.DefaultLongLivedThreshold}
+	ro := ReopenOptions{LongLivedThreshold: profile.DefaultLongLivedThreshold}
 	prob, err := p.ReopenObjective(ro)
 	require.NoError(t, err)
 	assert.Equal(t, p.DefaultValue, prob.DefaultValue())
@@ -115,7 +116,7 @@ func TestReopenChecksFingerprints(t *testing.T) {
 }
 
 func TestReopenMissingFileIsInput(t *testing.T) {
-	p := &Problem{Workloads: []WorkloadRef{{Ref: filepath.Join(t.TempDir(), "gone.gcprof"), Kind: lifetimes.SourceGCProf, Clock: "auto", Fingerprint: "sha256:00"}}}
+	p := &Problem{Workloads: []WorkloadRef{{Ref: filepath.Join(t.TempDir(), "gone.gcprof"), Kind: source.KindGCProf, Clock: "auto", Fingerprint: "sha256:00"}}}
 	_, err := Reopen(p, ReopenOptions{Worker: true})
 	require.ErrorIs(t, err, ErrInput)
 	assert.Contains(t, err.Error(), "(a worker needs the same file at the same path)")
@@ -124,7 +125,7 @@ func TestReopenMissingFileIsInput(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	_, err := Open([]string{"no-such-workload"}, openSettings())
 	require.ErrorIs(t, err, ErrInput)
-	require.ErrorIs(t, err, lifetimes.ErrUnknownWorkload, "the reader's error is kept")
+	require.ErrorIs(t, err, source.ErrUnknownWorkload, "the reader's error is kept")
 
 	s := openSettings()
 	s.Open.FiLiPJSONPath = "run.json"
@@ -134,13 +135,13 @@ func TestOpenErrors(t *testing.T) {
 
 	s = openSettings()
 	refused := errors.New("refused")
-	s.Check = func(string, lifetimes.OpenOptions) error { return refused }
+	s.Check = func(string, source.Options) error { return refused }
 	_, err = Open([]string{writeSpec(t, "")}, s)
 	require.ErrorIs(t, err, refused)
 }
 
 func TestCheckClock(t *testing.T) {
-	p := &Problem{Workloads: []WorkloadRef{{Ref: "run.csv", Kind: lifetimes.SourceFiLiP, Clock: "bytes"}, {Ref: "gcdemo", Kind: lifetimes.SourceWorkload, Clock: "auto"}}}
+	p := &Problem{Workloads: []WorkloadRef{{Ref: "run.csv", Kind: source.KindFiLiP, Clock: "bytes"}, {Ref: "gcdemo", Kind: source.KindWorkload, Clock: "auto"}}}
 	require.NoError(t, p.CheckClock(""))
 	require.NoError(t, p.CheckClock("bytes"))
 	err := p.CheckClock("us")
@@ -180,7 +181,7 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	assert.Equal(t, `study "bare" was not created by gctune optimize (no problem stored)`, err.Error())
 
 	// No trial: no candidate.
-	prob, err := loaded.ReopenObjective(ReopenOptions{LongLivedThreshold: lifetimes.DefaultLongLivedThreshold})
+	prob, err := loaded.ReopenObjective(ReopenOptions{LongLivedThreshold: profile.DefaultLongLivedThreshold})
 	require.NoError(t, err)
 	rs := RecommendationSettings{Tolerance: 0.01, Save: true, Version: "test"}
 	_, err = Recommendation(ctx, store, id, "tiny", prob, nil, rs)

@@ -10,6 +10,9 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -17,16 +20,16 @@ import (
 const maxStoredSpec = 256 << 10
 
 // OpenOptions are the options the workload is opened with.
-func (w WorkloadRef) OpenOptions() (lifetimes.OpenOptions, error) {
-	clock, err := lifetimes.ParseClock(w.Clock)
+func (w WorkloadRef) OpenOptions() (source.Options, error) {
+	clock, err := filip.ParseClock(w.Clock)
 	if err != nil {
-		return lifetimes.OpenOptions{}, err
+		return source.Options{}, err
 	}
-	rebuild, err := lifetimes.ParseHypothesis(w.Rebuild)
+	rebuild, err := filip.ParseHypothesis(w.Rebuild)
 	if err != nil {
-		return lifetimes.OpenOptions{}, err
+		return source.Options{}, err
 	}
-	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
+	return source.Options{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
 		FiLiPJSONPath: w.Meta, SamplingRate: w.SamplingRate}, nil
 }
 
@@ -34,8 +37,8 @@ func (w WorkloadRef) OpenOptions() (lifetimes.OpenOptions, error) {
 type Opened struct {
 	// Ref is the workload's reference (Info.Ref may name a temporary copy of a stored spec).
 	Ref     string
-	Info    *lifetimes.OpenInfo
-	Profile *lifetimes.Profile
+	Info    *source.Info
+	Profile *profile.Profile
 	// OtherClock is set when this process read a FiLiP export on another clock than the study
 	// did (Reopen's Clock), StudyClock the study's.
 	OtherClock bool
@@ -57,7 +60,7 @@ type Workloads struct {
 type OpenSettings struct {
 	// Open are the options each reference is opened with (Rebuild auto searches a sampled
 	// export with missed large objects under two hypotheses).
-	Open lifetimes.OpenOptions
+	Open source.Options
 	// Clock is the configured clock as written ("auto", "bytes", "us"), stored with each
 	// workload.
 	Clock string
@@ -67,7 +70,7 @@ type OpenSettings struct {
 	Aggregate string
 	// Check, when set, is called on each reference before it is opened: the command line
 	// refuses profiles it cannot read twice (pipes).
-	Check func(ref string, opts lifetimes.OpenOptions) error
+	Check func(ref string, opts source.Options) error
 }
 
 // Open opens each reference, fingerprints it and summarises it. A sampled FiLiP export whose
@@ -80,8 +83,8 @@ func Open(refs []string, s OpenSettings) (*Workloads, error) {
 	}
 	rebuild := opts.Rebuild
 	lw := &Workloads{}
-	add := func(ref string, opts lifetimes.OpenOptions, p *lifetimes.Profile, info *lifetimes.OpenInfo) error {
-		fp, err := lifetimes.Fingerprint(ref, opts)
+	add := func(ref string, opts source.Options, p *profile.Profile, info *source.Info) error {
+		fp, err := source.Fingerprint(ref, opts)
 		if err != nil {
 			return asInput(err)
 		}
@@ -91,11 +94,11 @@ func Open(refs []string, s OpenSettings) (*Workloads, error) {
 		}
 		wr := WorkloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: s.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
-		if info.Kind == lifetimes.SourceFiLiP {
+		if info.Kind == source.KindFiLiP {
 			wr.Rebuild = opts.Rebuild.String()
 			wr.Meta, wr.SamplingRate = opts.FiLiPJSONPath, opts.SamplingRate
 		}
-		if info.Kind == lifetimes.SourceSpec {
+		if info.Kind == source.KindSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
 				wr.Spec = string(text)
 			}
@@ -112,7 +115,7 @@ func Open(refs []string, s OpenSettings) (*Workloads, error) {
 				return nil, err
 			}
 		}
-		p, info, err := lifetimes.Open(ref, opts)
+		p, info, err := source.Open(ref, opts)
 		if err != nil {
 			return nil, asInput(err)
 		}
@@ -124,7 +127,7 @@ func Open(refs []string, s OpenSettings) (*Workloads, error) {
 			continue
 		}
 		lw.Notes = append(lw.Notes, fmt.Sprintf("%s: %s", ref, r))
-		if rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
+		if rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
 			continue
 		}
 		// The unsampled large objects' lifetimes are not in the export, nor what points to
@@ -132,8 +135,8 @@ func Open(refs []string, s OpenSettings) (*Workloads, error) {
 		// end and receiving the long-lived small objects (remembered-set scans), as two
 		// workloads.
 		other := opts
-		other.Rebuild = lifetimes.HypothesisStored
-		p, info, err = lifetimes.Open(ref, other)
+		other.Rebuild = filip.HypothesisStored
+		p, info, err = source.Open(ref, other)
 		if err != nil {
 			return nil, asInput(err)
 		}
@@ -145,8 +148,8 @@ func Open(refs []string, s OpenSettings) (*Workloads, error) {
 			agg = "the mean of their slowdowns"
 		}
 		lw.Notes = append(lw.Notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by %s: %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
-			ref, r.InferredLarge, agg, HypothesisWords(lifetimes.HypothesisAuto.String()), unnest(r.Hypothesis),
-			HypothesisWords(lifetimes.HypothesisStored.String()), storedSummary(info.Rebuild)))
+			ref, r.InferredLarge, agg, HypothesisWords(filip.HypothesisAuto.String()), unnest(r.Hypothesis),
+			HypothesisWords(filip.HypothesisStored.String()), storedSummary(info.Rebuild)))
 	}
 	for i, n := range Names(lw.Refs) {
 		lw.Workloads[i].Name = n
@@ -185,9 +188,9 @@ func Reopen(p *Problem, ro ReopenOptions) (*Workloads, error) {
 		if err != nil {
 			return nil, err
 		}
-		prof, err := func() (*lifetimes.Profile, error) {
+		prof, err := func() (*profile.Profile, error) {
 			defer cleanup()
-			fp, err := lifetimes.Fingerprint(path, opts)
+			fp, err := source.Fingerprint(path, opts)
 			if err != nil {
 				if ro.Worker {
 					return nil, asInput(fmt.Errorf("workload %q of the study: %w (a worker needs the same file at the same path)", w.Ref, err))
@@ -203,17 +206,17 @@ func Reopen(p *Problem, ro ReopenOptions) (*Workloads, error) {
 			case !ro.Force:
 				return nil, inputErrorf(ErrWorkloadChanged, "workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
-			if ro.Clock != "" && ro.Clock != "auto" && w.Kind == lifetimes.SourceFiLiP {
-				if opts.Clock, err = lifetimes.ParseClock(ro.Clock); err != nil {
+			if ro.Clock != "" && ro.Clock != "auto" && w.Kind == source.KindFiLiP {
+				if opts.Clock, err = filip.ParseClock(ro.Clock); err != nil {
 					return nil, asInput(err)
 				}
 			}
-			prof, info, err := lifetimes.Open(path, opts)
+			prof, info, err := source.Open(path, opts)
 			if err != nil {
 				return nil, asInput(err)
 			}
 			o := Opened{Ref: w.Ref, Info: info, Profile: prof}
-			if ro.Clock != "" && ro.Clock != "auto" && w.Kind == lifetimes.SourceFiLiP && ro.Clock != w.Clock {
+			if ro.Clock != "" && ro.Clock != "auto" && w.Kind == source.KindFiLiP && ro.Clock != w.Clock {
 				o.OtherClock, o.StudyClock = true, w.Clock
 			}
 			lw.Opened = append(lw.Opened, o)
@@ -241,7 +244,7 @@ func Reopen(p *Problem, ro ReopenOptions) (*Workloads, error) {
 // missing (cleanup removes it).
 func (w WorkloadRef) source(preferStored bool) (path string, cleanup func(), err error) {
 	cleanup = func() {}
-	if w.Kind != lifetimes.SourceSpec || w.Spec == "" {
+	if w.Kind != source.KindSpec || w.Spec == "" {
 		return w.Ref, cleanup, nil
 	}
 	if !preferStored {
@@ -254,7 +257,7 @@ func (w WorkloadRef) source(preferStored bool) (path string, cleanup func(), err
 		return "", cleanup, err
 	}
 	cleanup = func() { _ = os.RemoveAll(dir) }
-	// The same base name: its extension tells lifetimes.Open that it is a spec.
+	// The same base name: its extension tells source.Open that it is a spec.
 	path = filepath.Join(dir, filepath.Base(w.Ref))
 	if err := os.WriteFile(path, []byte(w.Spec), 0o600); err != nil {
 		cleanup()
@@ -298,7 +301,7 @@ func unnest(s string) string {
 }
 
 // storedSummary says what the stored hypothesis assumed, for the note beside a study.
-func storedSummary(r *lifetimes.RebuildReport) string {
+func storedSummary(r *filip.RebuildReport) string {
 	if r == nil || r.Containers == 0 {
 		return "no container: the sampled large objects hold no pointers"
 	}

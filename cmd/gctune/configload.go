@@ -18,7 +18,8 @@ import (
 	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/infile"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/verify"
 )
@@ -44,12 +45,12 @@ func defaultConfig() Config {
 // openOptions are the options a command opens a profile by reference with: the workload
 // section's seed and resolution, the lifetimes section's clock, bad-row handling and rebuild
 // mode. A bad clock is a usage error (Validate has checked it).
-func (c Config) openOptions() (lifetimes.OpenOptions, error) {
-	clock, err := lifetimes.ParseClock(c.Lifetimes.Clock)
+func (c Config) openOptions() (source.Options, error) {
+	clock, err := filip.ParseClock(c.Lifetimes.Clock)
 	if err != nil {
-		return lifetimes.OpenOptions{}, asUsage(err)
+		return source.Options{}, asUsage(err)
 	}
-	return lifetimes.OpenOptions{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
+	return source.Options{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
 		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
 		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
@@ -170,7 +171,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		}
 	}
 	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
-		cfg.Lifetimes.Rebuild = lifetimes.HypothesisOff.String()
+		cfg.Lifetimes.Rebuild = filip.HypothesisOff.String()
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, &UsageError{Err: err}

@@ -11,6 +11,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 )
 
@@ -21,7 +22,7 @@ import (
 func enumFlagValues() map[string][]string {
 	return map[string][]string{
 		"rebuild":   config.RebuildModes(),
-		"clock":     {lifetimes.ClockAuto.String(), lifetimes.ClockBytes.String(), lifetimes.ClockMicros.String()},
+		"clock":     {filip.ClockAuto.String(), filip.ClockBytes.String(), filip.ClockMicros.String()},
 		"aggregate": {string(objective.AggregateMax), string(objective.AggregateMean)},
 		"sampler":   search.Samplers(),
 		"format":    {string(export.ST), string(export.JSON), string(export.YAML), string(export.Flags)},

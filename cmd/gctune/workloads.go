@@ -10,7 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // NewWorkloadsCmd returns `gctune workloads`, the table of bundled workloads.
@@ -65,7 +66,7 @@ func runWorkloads(w io.Writer, o workloadsOptions) error {
 // countWorkloads lists the bundled workloads with the records each generates with seed and
 // resolution: counted by generating each, as the commands that open them do; two at once.
 func countWorkloads(seed uint64, resolution float64) (workloadsDoc, error) {
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	doc := workloadsDoc{Seed: seed, Resolution: resolution, Workloads: make([]workloadDoc, len(bundled))}
 	errs := make([]error, len(bundled))
 	sem := make(chan struct{}, 2)
@@ -75,7 +76,7 @@ func countWorkloads(seed uint64, resolution float64) (workloadsDoc, error) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, _, err := lifetimes.Open(wl.Name, lifetimes.OpenOptions{Seed: seed, Resolution: resolution})
+			p, _, err := source.Open(wl.Name, source.Options{Seed: seed, Resolution: resolution})
 			if err != nil {
 				errs[i] = fmt.Errorf("workload %s: %w", wl.Name, err)
 				return

@@ -7,7 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // lowResolution is the workload.resolution the workloads tests count records at: the same
@@ -21,12 +22,12 @@ func TestWorkloadsText(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	require.NotEmpty(t, lines)
 	assert.Regexp(t, `^NAME +RECORDS +DESCRIPTION$`, lines[0])
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	require.Len(t, lines, 1+len(bundled))
 	for i, w := range bundled {
 		assert.True(t, strings.HasPrefix(lines[1+i], w.Name+" "), "line %q names %s", lines[1+i], w.Name)
 		assert.Contains(t, lines[1+i], w.Description)
-		p, _, err := lifetimes.Open(w.Name, lifetimes.OpenOptions{Seed: 1, Resolution: 1e-6})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1, Resolution: 1e-6})
 		require.NoError(t, err)
 		assert.Contains(t, lines[1+i], " "+formatCount(uint64(p.Len()))+" ", "the records simulate counts")
 	}
@@ -43,12 +44,12 @@ func TestWorkloadsJSON(t *testing.T) {
 	t.Setenv("GCTUNE_WORKLOAD_RESOLUTION", lowResolution)
 	var doc workloadsDoc
 	gctuneJSON(t, &doc, "workloads")
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	require.Len(t, doc.Workloads, len(bundled))
 	assert.Equal(t, uint64(1), doc.Seed)
 	assert.Equal(t, 1e-6, doc.Resolution)
 	for i, w := range bundled {
-		p, _, err := lifetimes.Open(w.Name, lifetimes.OpenOptions{Seed: 1, Resolution: 1e-6})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1, Resolution: 1e-6})
 		require.NoError(t, err)
 		assert.Equal(t, workloadDoc{Name: w.Name, Description: w.Description, Records: p.Len()}, doc.Workloads[i])
 	}
