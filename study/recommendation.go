@@ -54,10 +54,8 @@ type RecommendationSettings struct {
 func Recommendation(ctx context.Context, store *studies.Store, id int, name string, prob *objective.Problem,
 	trials []goptuna.FrozenTrial, s RecommendationSettings) (*recommend.Recommendation, error) {
 	key := RecommendationKey(prob, trials, s.Tolerance, s.Version)
-	if store != nil {
-		if stored, err := LoadRecommendation(store, id); err == nil && key != "" && stored.Key == key && stored.Recommendation != nil {
-			return stored.Recommendation, nil
-		}
+	if r := storedFor(store, id, key); r != nil {
+		return r, nil
 	}
 	r, err := recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: s.Tolerance})
 	if errors.Is(err, recommend.ErrNoCandidate) {
@@ -72,6 +70,26 @@ func Recommendation(ctx context.Context, store *studies.Store, id int, name stri
 		}
 	}
 	return r, nil
+}
+
+// StoredRecommendationFor is the recommendation stored with study id (store may be nil) when
+// it was made from these trials, tolerance, problem and gctune version, else nil: what
+// Recommendation returns without making one.
+func StoredRecommendationFor(store *studies.Store, id int, prob *objective.Problem, trials []goptuna.FrozenTrial,
+	s RecommendationSettings) *recommend.Recommendation {
+	return storedFor(store, id, RecommendationKey(prob, trials, s.Tolerance, s.Version))
+}
+
+// storedFor is the recommendation stored with study id under key, else nil.
+func storedFor(store *studies.Store, id int, key string) *recommend.Recommendation {
+	if store == nil || key == "" {
+		return nil
+	}
+	stored, err := LoadRecommendation(store, id)
+	if err != nil || stored.Key != key {
+		return nil
+	}
+	return stored.Recommendation
 }
 
 // RecommendationKey digests what a recommendation depends on: the gctune build (version), the

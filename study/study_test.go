@@ -201,6 +201,10 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, RecommendationKey(prob, trials, 0.01, "test"), stored.Key)
 	assert.Equal(t, r.Trial, stored.Recommendation.Trial)
+	assert.Equal(t, stored.Recommendation, StoredRecommendationFor(store, id, prob, trials, rs))
+	assert.Nil(t, StoredRecommendationFor(store, id, prob, trials, RecommendationSettings{Tolerance: 0.02, Version: "test"}))
+	assert.Nil(t, StoredRecommendationFor(store, id, prob, trials[:1], rs), "other trials")
+	assert.Nil(t, StoredRecommendationFor(nil, id, prob, trials, rs))
 	// Read back while nothing changed; made again (not stored) for another tolerance.
 	again, err := Recommendation(ctx, store, id, "tiny", prob, trials, rs)
 	require.NoError(t, err)

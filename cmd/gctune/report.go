@@ -161,10 +161,8 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 	}
 	if in.Trial < 0 {
 		// The recommendation optimize or resume stored, when it is still the study's.
-		if stored, err := study.LoadRecommendation(store, id); err == nil && stored.Key != "" &&
-			stored.Key == study.RecommendationKey(in.Problem, trials, in.Tolerance, version) {
-			in.Recommendation = stored.Recommendation
-		}
+		in.Recommendation = study.StoredRecommendationFor(store, id, in.Problem, trials,
+			study.RecommendationSettings{Tolerance: in.Tolerance, Version: version})
 	}
 	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
