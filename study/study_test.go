@@ -56,7 +56,7 @@ func settings() Problem {
 // newTiny opens the tiny spec at path as a new study's problem.
 func newTiny(t *testing.T, path string) *Problem {
 	t.Helper()
-	lw, err := Open([]string{path}, openSettings())
+	lw, err := OpenWorkloads([]string{path}, openSettings())
 	require.NoError(t, err)
 	p, prob, err := New(lw, settings())
 	require.NoError(t, err)
@@ -92,51 +92,51 @@ func TestReopenChecksFingerprints(t *testing.T) {
 
 	// The file changes: refused, unless forced; a worker is told what every worker needs.
 	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(tinySpec, "1MB", "2MB", 1)), 0o600))
-	_, err = Reopen(p, ro)
+	_, err = ReopenWorkloads(p, ro)
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, ErrWorkloadChanged) && errors.Is(err, ErrInput), "%v", err)
 	assert.Contains(t, err.Error(), "changed since the study began")
 	assert.Contains(t, err.Error(), "pass --force to use it anyway")
 	ro.Force = true
-	_, err = Reopen(p, ro)
+	_, err = ReopenWorkloads(p, ro)
 	require.NoError(t, err)
-	_, err = Reopen(p, ReopenOptions{Worker: true, PreferStored: false})
+	_, err = ReopenWorkloads(p, ReopenOptions{Worker: true, PreferStored: false})
 	require.ErrorIs(t, err, ErrWorkloadChanged)
 	assert.Contains(t, err.Error(), "every worker needs the same workload")
 
 	// A worker prefers the stored text, which still gives the study's profile.
-	lw, err := Reopen(p, ReopenOptions{Worker: true, PreferStored: true})
+	lw, err := ReopenWorkloads(p, ReopenOptions{Worker: true, PreferStored: true})
 	require.NoError(t, err)
 	assert.Equal(t, path, lw.Opened[0].Ref, "named by its reference, not the temporary copy")
 
 	// The file gone: the stored text is used.
 	require.NoError(t, os.Remove(path))
-	_, err = Reopen(p, ReopenOptions{})
+	_, err = ReopenWorkloads(p, ReopenOptions{})
 	require.NoError(t, err)
 }
 
 func TestReopenMissingFileIsInput(t *testing.T) {
 	p := &Problem{Workloads: []WorkloadRef{{Ref: filepath.Join(t.TempDir(), "gone.gcprof"), Kind: source.KindGCProf, Clock: "auto", Fingerprint: "sha256:00"}}}
-	_, err := Reopen(p, ReopenOptions{Worker: true})
+	_, err := ReopenWorkloads(p, ReopenOptions{Worker: true})
 	require.ErrorIs(t, err, ErrInput)
 	assert.Contains(t, err.Error(), "(a worker needs the same file at the same path)")
 }
 
 func TestOpenErrors(t *testing.T) {
-	_, err := Open([]string{"no-such-workload"}, openSettings())
+	_, err := OpenWorkloads([]string{"no-such-workload"}, openSettings())
 	require.ErrorIs(t, err, ErrInput)
 	require.ErrorIs(t, err, source.ErrUnknownWorkload, "the reader's error is kept")
 
 	s := openSettings()
 	s.Open.FiLiPJSONPath = "run.json"
-	_, err = Open([]string{"a.csv", "b.csv"}, s)
+	_, err = OpenWorkloads([]string{"a.csv", "b.csv"}, s)
 	require.ErrorIs(t, err, ErrMetaForMany)
 	assert.Equal(t, "--meta run.json names one export's metadata, and there are 2 workloads: give each export its .json beside it", err.Error())
 
 	s = openSettings()
 	refused := errors.New("refused")
 	s.Check = func(string, source.Options) error { return refused }
-	_, err = Open([]string{writeSpec(t, "")}, s)
+	_, err = OpenWorkloads([]string{writeSpec(t, "")}, s)
 	require.ErrorIs(t, err, refused)
 }
 

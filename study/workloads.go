@@ -40,7 +40,7 @@ type Opened struct {
 	Info    *source.Info
 	Profile *profile.Profile
 	// OtherClock is set when this process read a FiLiP export on another clock than the study
-	// did (Reopen's Clock), StudyClock the study's.
+	// did (ReopenWorkloads' Clock), StudyClock the study's.
 	OtherClock bool
 	StudyClock string
 }
@@ -56,7 +56,7 @@ type Workloads struct {
 	Notes []string
 }
 
-// OpenSettings say how Open reads the workloads of a new study.
+// OpenSettings say how OpenWorkloads reads the workloads of a new study.
 type OpenSettings struct {
 	// Open are the options each reference is opened with (Rebuild auto searches a sampled
 	// export with missed large objects under two hypotheses).
@@ -73,10 +73,10 @@ type OpenSettings struct {
 	Check func(ref string, opts source.Options) error
 }
 
-// Open opens each reference, fingerprints it and summarises it. A sampled FiLiP export whose
+// OpenWorkloads opens each reference, fingerprints it and summarises it. A sampled FiLiP export whose
 // rebuild inferred large objects the sample missed is opened twice, under the estimate and
 // under the stored hypothesis (unless Rebuild names one): two workloads of one file.
-func Open(refs []string, s OpenSettings) (*Workloads, error) {
+func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 	opts := s.Open
 	if opts.FiLiPJSONPath != "" && len(refs) > 1 {
 		return nil, inputErrorf(ErrMetaForMany, "--meta %s names one export's metadata, and there are %d workloads: give each export its .json beside it", opts.FiLiPJSONPath, len(refs))
@@ -157,7 +157,7 @@ func Open(refs []string, s OpenSettings) (*Workloads, error) {
 	return lw, nil
 }
 
-// ReopenOptions say how Reopen treats workloads that differ from the study's.
+// ReopenOptions say how ReopenWorkloads treats workloads that differ from the study's.
 type ReopenOptions struct {
 	// Force opens a workload file whose content changed since the study began (resume
 	// --force).
@@ -175,9 +175,9 @@ type ReopenOptions struct {
 	LongLivedThreshold float64
 }
 
-// Reopen opens a stored problem's workloads and checks that none changed since the study
+// ReopenWorkloads opens a stored problem's workloads and checks that none changed since the study
 // began (unless Force): a changed one is an error matching ErrWorkloadChanged.
-func Reopen(p *Problem, ro ReopenOptions) (*Workloads, error) {
+func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 	lw := &Workloads{}
 	for _, w := range p.Workloads {
 		opts, err := w.OpenOptions()
@@ -281,10 +281,10 @@ func (p *Problem) Objective(lw *Workloads) (*objective.Problem, error) {
 	return prob, nil
 }
 
-// ReopenObjective reopens a stored problem's workloads (Reopen) and builds the problem's
+// ReopenObjective reopens a stored problem's workloads (ReopenWorkloads) and builds the problem's
 // objective; p.Opened then says how each profile was read.
 func (p *Problem) ReopenObjective(ro ReopenOptions) (*objective.Problem, error) {
-	lw, err := Reopen(p, ro)
+	lw, err := ReopenWorkloads(p, ro)
 	if err != nil {
 		return nil, err
 	}

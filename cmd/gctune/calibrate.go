@@ -338,7 +338,7 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 	}
 	one := *sp
 	one.Workloads = sp.Workloads[idx : idx+1]
-	lw, err := study.Reopen(&one, reopenOptions(cfg, study.ReopenOptions{}))
+	lw, err := study.ReopenWorkloads(&one, reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
 		return nil, err
 	}

@@ -20,14 +20,14 @@ func clockFlag(cmd *cobra.Command) string {
 	return ""
 }
 
-// openWorkloads opens the workloads of a new study as configured (study.Open), refusing
+// openWorkloads opens the workloads of a new study as configured (study.OpenWorkloads), refusing
 // profiles that are pipes (refuseStreamProfile).
 func openWorkloads(refs []string, cfg Config) (*study.Workloads, error) {
 	opts, err := cfg.openOptions()
 	if err != nil {
 		return nil, err
 	}
-	return study.Open(refs, study.OpenSettings{Open: opts, Clock: cfg.Lifetimes.Clock,
+	return study.OpenWorkloads(refs, study.OpenSettings{Open: opts, Clock: cfg.Lifetimes.Clock,
 		LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, Aggregate: cfg.Search.Aggregate,
 		Check: refuseStreamProfile})
 }
