@@ -67,7 +67,8 @@ configuration with 'gctune export STUDY'.`,
 			return nil
 		},
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args, study, ro.json, sf.quiet)
+			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, optimizeOptions{
+				Refs: args, Study: study, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}
 	f := cmd.Flags()
@@ -126,10 +127,8 @@ fingerprints stored with the study: a changed workload is refused unless --force
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			if trials < 0 || more < 0 {
-				return usageErrorf("--trials and --more must not be negative")
-			}
-			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], clockFlag(cmd), trials, more, force, ro.json, sf.quiet)
+			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, resumeOptions{
+				Study: args[0], Clock: clockFlag(cmd), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}
 	f := cmd.Flags()
@@ -144,7 +143,20 @@ fingerprints stored with the study: a changed workload is refused unless --force
 	return cmd
 }
 
-func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string, name string, asJSON, quiet bool) error {
+// optimizeOptions are what `gctune optimize` is asked besides the configuration.
+type optimizeOptions struct {
+	// Refs are the workloads' references.
+	Refs []string
+	// Study is the study's name; "" names it after the workloads, joined by '+'.
+	Study string
+	// JSON prints the session's document; Quiet prints no progress bar and no plan.
+	JSON, Quiet bool
+}
+
+// runOptimize creates the study (createNewStudy) and runs its trials (runSession), writing
+// the result to w and progress to ew.
+func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, o optimizeOptions) error {
+	refs, name, asJSON, quiet := o.Refs, o.Study, o.JSON, o.Quiet
 	if name == "" {
 		name = strings.Join(refs, "+")
 	}
@@ -190,7 +202,28 @@ func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, 
 	})
 }
 
-func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock string, trials, more int, force, asJSON, quiet bool) error {
+// resumeOptions are what `gctune resume` is asked besides the configuration.
+type resumeOptions struct {
+	// Study is the study's name.
+	Study string
+	// Clock is --clock when given ("" otherwise): it must be the study's (Problem.CheckClock).
+	Clock string
+	// Trials sets a new target of finished trials, More adds to the trials the study holds
+	// (0: the study's own target).
+	Trials, More int
+	// Force uses workloads that changed since the study began.
+	Force bool
+	// JSON prints the session's document; Quiet prints no progress bar.
+	JSON, Quiet bool
+}
+
+// runResume continues the study: its workloads reopened and checked, its target set, its
+// trials run (runSession), the result written to w and progress to ew.
+func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions) error {
+	name, clock, trials, more, force, asJSON, quiet := o.Study, o.Clock, o.Trials, o.More, o.Force, o.JSON, o.Quiet
+	if trials < 0 || more < 0 {
+		return usageErrorf("--trials and --more must not be negative")
+	}
 	store, id, sp, err := openStudy(ctx, cfg.Storage, name, false)
 	if err != nil {
 		return err

@@ -38,7 +38,8 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 			return nil
 		},
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], args[1:], ro.json, quiet)
+			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, studyCreateOptions{
+				Study: args[0], Refs: args[1:], JSON: ro.json, Quiet: quiet})
 		}),
 	}
 	addProblemFlags(cmd)
@@ -73,7 +74,19 @@ type createdLoad struct {
 	Stored bool `json:"stored"`
 }
 
-func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
+// studyCreateOptions are what `gctune study create` is asked besides the configuration.
+type studyCreateOptions struct {
+	// Study is the new study's name, Refs its workloads' references.
+	Study string
+	Refs  []string
+	// JSON prints createDoc; Quiet prints nothing but errors.
+	JSON, Quiet bool
+}
+
+// runStudyCreate creates the study (createNewStudy) without running a trial and says how
+// workers join it.
+func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, o studyCreateOptions) error {
+	name, refs, asJSON, quiet := o.Study, o.Refs, o.JSON, o.Quiet
 	ns, err := createNewStudy(ctx, cfg, name, refs, newStudyWording{
 		badName: "study create: %v",
 		exists:  "study %q already exists in %s: join it with 'gctune worker --study %s', or create another name",
