@@ -76,6 +76,10 @@ type WorkloadRef struct {
 	Meta         string  `json:"meta,omitempty"`
 	SamplingRate float64 `json:"samplingRate,omitempty"`
 	Fingerprint  string  `json:"fingerprint"`
+	// Run is set on the hypotheses of one sampled export (its reference): alternative readings
+	// of one run, whose slowdowns the objective averages (objective.Workload.Run). Studies made
+	// before have none: each hypothesis is then a run of its own, combined by the aggregate.
+	Run string `json:"run,omitempty"`
 	// Spec is the text of a workload spec file (kind spec), so that workers on machines
 	// without the file can generate the same profile. Bundled workloads are in every gctune
 	// binary; recorded profiles (FiLiP, .gcprof) are too large to store: workers need the

@@ -45,7 +45,7 @@ func writeSpec(t *testing.T, extra string) string {
 
 func openSettings() OpenSettings {
 	return OpenSettings{Open: source.Options{Seed: 1}, Clock: "auto",
-		LongLivedThreshold: profile.DefaultLongLivedThreshold, Aggregate: "max"}
+		LongLivedThreshold: profile.DefaultLongLivedThreshold}
 }
 
 func settings() Problem {

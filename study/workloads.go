@@ -66,8 +66,6 @@ type OpenSettings struct {
 	Clock string
 	// LongLivedThreshold is the lifetime analysis' threshold (lifetimes.AnalysisOptions).
 	LongLivedThreshold float64
-	// Aggregate is the objective's aggregate (objective.Aggregate), for the notes' words.
-	Aggregate string
 	// Check, when set, is called on each reference before it is opened: the command line
 	// refuses profiles it cannot read twice (pipes).
 	Check func(ref string, opts source.Options) error
@@ -143,12 +141,13 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 		if err := add(ref, other, p, info); err != nil {
 			return nil, err
 		}
-		agg := "the worse of their slowdowns"
-		if s.Aggregate == string(objective.AggregateMean) {
-			agg = "the mean of their slowdowns"
+		// Two readings of one run: the objective averages their slowdowns.
+		for _, k := range []int{len(lw.Refs) - 2, len(lw.Refs) - 1} {
+			lw.Refs[k].Run = ref
+			lw.Workloads[k].Run = ref
 		}
-		lw.Notes = append(lw.Notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by %s: %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
-			ref, r.InferredLarge, agg, HypothesisWords(filip.HypothesisAuto.String()), unnest(r.Hypothesis),
+		lw.Notes = append(lw.Notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by the mean of their slowdowns (two readings of one run): %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
+			ref, r.InferredLarge, HypothesisWords(filip.HypothesisAuto.String()), unnest(r.Hypothesis),
 			HypothesisWords(filip.HypothesisStored.String()), storedSummary(info.Rebuild)))
 	}
 	for i, n := range Names(lw.Refs) {
@@ -230,7 +229,7 @@ func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 			return nil, asInput(err)
 		}
 		lw.Refs = append(lw.Refs, w)
-		lw.Workloads = append(lw.Workloads, objective.Workload{Name: w.Name(), Profile: prof})
+		lw.Workloads = append(lw.Workloads, objective.Workload{Name: w.Name(), Profile: prof, Run: w.Run})
 		lw.Summaries = append(lw.Summaries, sum)
 	}
 	for i, n := range Names(lw.Refs) {

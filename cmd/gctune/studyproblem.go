@@ -28,8 +28,7 @@ func openWorkloads(refs []string, cfg Config) (*study.Workloads, error) {
 		return nil, err
 	}
 	return study.OpenWorkloads(refs, study.OpenSettings{Open: opts, Clock: cfg.Lifetimes.Clock,
-		LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, Aggregate: cfg.Search.Aggregate,
-		Check: refuseStreamProfile})
+		LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, Check: refuseStreamProfile})
 }
 
 // reopenOptions are study.ReopenOptions with the configured long-lived threshold.
