@@ -131,4 +131,4 @@ func RecommendationKey(prob *objective.Problem, trials []goptuna.FrozenTrial, to
 
 // recommendationFormat changes when the recommendation's rules change, so that a stored one
 // made by the old rules is made again (a development build's version does not change).
-const recommendationFormat = 4
+const recommendationFormat = 5
