@@ -17,7 +17,7 @@ const DefaultWord = "pharo"
 // Value is one tunable's value, parsed: a number in the tunable's unit (bytes, a ratio, a
 // proportion) or, for survivors to keep, DefaultWord (Pharo's own formula). It is what
 // configuration files, environment variables, flags and `simulate --batch` lines give, parsed
-// once by UnmarshalText; Apply writes it into heapsim.Params, and String writes it back as
+// by UnmarshalText; Apply writes it into heapsim.Params, and String writes it back as
 // they take it.
 //
 // The zero Value belongs to no tunable and UnmarshalText refuses it: get a Value from

@@ -15,6 +15,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -156,7 +157,7 @@ func evalTime(t *testing.T, url string, trials []goptuna.FrozenTrial) time.Durat
 	store, _, sp, err := openStudy(t.Context(), url, "bench", false)
 	require.NoError(t, err)
 	defer store.Close()
-	prob, err := reopenObjective(sp, reopenOptions{preferStored: true, worker: true}, defaultConfig().Lifetimes.LongLivedThreshold)
+	prob, err := sp.ReopenObjective(study.ReopenOptions{PreferStored: true, Worker: true, LongLivedThreshold: defaultConfig().Lifetimes.LongLivedThreshold})
 	require.NoError(t, err)
 	step := max(1, len(trials)/20)
 	var times []time.Duration

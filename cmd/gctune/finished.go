@@ -9,6 +9,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
 )
 
@@ -23,7 +24,7 @@ type finished struct {
 
 // finishedStudy reports whether the study's trials (all, as stored) reach sp's target with none
 // running, and describes it.
-func finishedStudy(all []goptuna.FrozenTrial, sp *studyProblem) (finished, bool) {
+func finishedStudy(all []goptuna.FrozenTrial, sp *study.Problem) (finished, bool) {
 	counted := search.Counted(all)
 	for _, t := range all {
 		if t.State == goptuna.TrialStateRunning {

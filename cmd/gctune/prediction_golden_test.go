@@ -12,6 +12,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 	"github.com/gctune/gctune/verify"
@@ -83,7 +84,7 @@ func TestPredictionGolden(t *testing.T) {
 		require.NoError(t, writeExplainHeader(&ex, "dataframe-3.1gb", "dataframe-3.1gb", rec, true))
 		checkGolden(t, "prediction-explain-"+suffix+".golden", ex.Bytes())
 
-		sp := &studyProblem{Workloads: []workloadRef{{Ref: "dataframe-3.1gb", Kind: "bundled", Fingerprint: "sha256:0123456789abcdef"}},
+		sp := &study.Problem{Workloads: []study.WorkloadRef{{Ref: "dataframe-3.1gb", Kind: "bundled", Fingerprint: "sha256:0123456789abcdef"}},
 			Aggregate: "max", Seed: 3, Sampler: "tpe", Trials: 200, Version: "test"}
 		if robust {
 			sp.Uncertainty, sp.Statistic = uncertainty.Default(), "mean"
@@ -113,7 +114,7 @@ func TestPredictionGolden(t *testing.T) {
 
 // studies show without a stored recommendation (a study only workers ran), or with a damaged one.
 func TestShowWithoutStoredRecommendation(t *testing.T) {
-	sp := &studyProblem{Workloads: []workloadRef{{Ref: "gcdemo", Kind: "bundled"}}, Aggregate: "max", Seed: 1, Sampler: "tpe", Trials: 10, Version: "test"}
+	sp := &study.Problem{Workloads: []study.WorkloadRef{{Ref: "gcdemo", Kind: "bundled"}}, Aggregate: "max", Seed: 1, Sampler: "tpe", Trials: 10, Version: "test"}
 	doc := showDoc{Study: "w", Storage: "gctune.db", Problem: sp, Trials: 10, Finished: 10, Best: &bestDoc{Number: 3, Speedup: 1.3}}
 	var b bytes.Buffer
 	require.NoError(t, printShow(&b, &doc))

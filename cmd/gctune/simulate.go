@@ -80,7 +80,7 @@ how benchmark scripts in other languages drive the simulator.`,
 				return usageErrorf("--replicas %d: want 0 (none) to %d", replicas, uncertainty.MaxReplicas)
 			}
 			if replicas > 0 {
-				m := cfg.Uncertainty.Model()
+				m := cfg.Uncertainty.Effective()
 				if cfg.Uncertainty.Off {
 					m = uncertainty.Default()
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -104,7 +105,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	store, err := openStore(context.Background(), db, true)
 	require.NoError(t, err)
 	defer store.Close()
-	id, _, err := loadProblem(store, "demo")
+	id, _, err := study.Load(store, "demo")
 	require.NoError(t, err)
 	runs, err := store.MeasuredRuns(id)
 	require.NoError(t, err)
