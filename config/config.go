@@ -12,6 +12,7 @@ import (
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -55,9 +56,9 @@ type Config struct {
 // SimulateConfig is the `simulate` section: the five tunables in the VM's units, then the
 // VM's fixed facts (see docs/simulator.md).
 type SimulateConfig struct {
-	// Tunables holds the five tunables by their keys in search.Tunables (eden, headroom, shrink,
+	// Tunables holds the five tunables by their keys in tunable.All (eden, headroom, shrink,
 	// ratio, survivors_proportion), as text: sizes with units, numbers, "pharo" for Pharo's own
-	// survivors formula (search.Tunable.Text and ParseText).
+	// survivors formula (tunable.Tunable.Text and Parse).
 	Tunables map[string]any `mapstructure:",remain" json:"tunables"`
 	// StackPages is VM parameter 43.
 	StackPages int `mapstructure:"stack_pages" json:"stack_pages"`
@@ -127,7 +128,7 @@ func (u UncertaintyConfig) Effective() uncertainty.Model {
 }
 
 // SpaceConfig is `search.space`: the bounds of each tunable, as the keys <key>_min and
-// <key>_max of search.Tunables (eden_min, ratio_max, ...). Sizes take units ("4MiB").
+// <key>_max of tunable.All (eden_min, ratio_max, ...). Sizes take units ("4MiB").
 type SpaceConfig map[string]SpaceValue
 
 // SpaceValue is a bound: a number, or a byte size with a unit ("64MiB", "1g").
@@ -149,18 +150,18 @@ func (b *SpaceValue) UnmarshalText(text []byte) error {
 }
 
 // Space returns the search space.
-func (c SpaceConfig) Space() search.Space {
-	var s search.Space
-	for _, t := range search.Tunables() {
-		*t.OfSpace(&s) = search.Bounds{Low: float64(c[t.Key+"_min"]), High: float64(c[t.Key+"_max"])}
+func (c SpaceConfig) Space() tunable.Space {
+	var s tunable.Space
+	for _, t := range tunable.All() {
+		*t.OfSpace(&s) = tunable.Bounds{Low: float64(c[t.Key+"_min"]), High: float64(c[t.Key+"_max"])}
 	}
 	return s
 }
 
 // SpaceConfigFrom writes a search space as the section.
-func SpaceConfigFrom(s search.Space) SpaceConfig {
+func SpaceConfigFrom(s tunable.Space) SpaceConfig {
 	c := SpaceConfig{}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		b := t.Bounds(s)
 		c[t.Key+"_min"], c[t.Key+"_max"] = SpaceValue(b.Low), SpaceValue(b.High)
 	}
@@ -224,7 +225,7 @@ func Default() Config {
 			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
 			Tolerance:         recommend.DefaultTolerance,
 			HeartbeatInterval: 5 * time.Second, ReapTimeout: 30 * time.Second,
-			Space: SpaceConfigFrom(search.DefaultSpace()),
+			Space: SpaceConfigFrom(tunable.DefaultSpace()),
 		},
 		Uncertainty: UncertaintyConfig{Model: uncertainty.Default(), Statistic: uncertainty.Statistic{}.String()},
 	}
@@ -236,8 +237,8 @@ func simulateConfigFrom(p heapsim.Params) SimulateConfig {
 		StackPages: p.StackPages, PageSize: units.Bytes(p.PageBytes), MaxOldSpace: units.Bytes(p.MaxOldSpaceBytes),
 		ImageSize: units.Bytes(p.ImageBytes), Bug588: p.Bug588,
 	}
-	for _, t := range search.Tunables() {
-		if t.Unit == search.UnitRatio {
+	for _, t := range tunable.All() {
+		if t.Unit == tunable.UnitRatio {
 			c.Tunables[t.Key] = t.FromParams(p) // a YAML number, as config.yaml writes it
 		} else {
 			c.Tunables[t.Key] = t.Text(p)
@@ -249,14 +250,16 @@ func simulateConfigFrom(p heapsim.Params) SimulateConfig {
 // Params turns the simulate section into heapsim parameters.
 func (s SimulateConfig) Params() (heapsim.Params, error) {
 	p := heapsim.DefaultParams()
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		raw, ok := s.Tunables[t.Key]
 		if !ok {
 			continue
 		}
-		if err := t.ParseText(&p, Text(raw)); err != nil {
+		v, err := t.Parse(Text(raw))
+		if err != nil {
 			return p, fmt.Errorf("config: simulate.%s = %s: %s", t.Key, ShowValue(raw), TunableWant(err))
 		}
+		v.Apply(&p)
 	}
 	p.StackPages = s.StackPages
 	p.PageBytes = uint64(s.PageSize)

@@ -10,7 +10,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -21,7 +21,7 @@ func TestDefaultIsValid(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, heapsim.DefaultParams(), p)
 	assert.Equal(t, heapsim.DefaultParams(), c.Simulate.VMFacts())
-	assert.Equal(t, search.DefaultSpace(), c.Search.Space.Space())
+	assert.Equal(t, tunable.DefaultSpace(), c.Search.Space.Space())
 	assert.Equal(t, uncertainty.Default(), c.Uncertainty.Effective())
 	assert.Equal(t, profile.DefaultLongLivedThreshold, c.Lifetimes.LongLivedThreshold)
 	assert.Equal(t, lifetimes.DefaultHistogramBins, c.Lifetimes.HistogramBins)
@@ -77,7 +77,7 @@ func TestUncertaintyOff(t *testing.T) {
 }
 
 func TestSpaceRoundTrip(t *testing.T) {
-	s := search.DefaultSpace()
+	s := tunable.DefaultSpace()
 	assert.Equal(t, s, SpaceConfigFrom(s).Space())
 	var v SpaceValue
 	require.NoError(t, v.UnmarshalText([]byte("64MiB")))

@@ -10,6 +10,7 @@ import (
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -23,7 +24,7 @@ type Problem struct {
 	Workloads       []WorkloadRef  `json:"workloads"`
 	MaxFootprint    uint64         `json:"maxFootprintBytes"`
 	Aggregate       string         `json:"aggregate"`
-	ConfiguredSpace search.Space   `json:"configuredSpace"`
+	ConfiguredSpace tunable.Space  `json:"configuredSpace"`
 	Plan            search.Plan    `json:"plan"`
 	NoSeed          bool           `json:"noSeed"`
 	NoConstrain     bool           `json:"noConstrain"`

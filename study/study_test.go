@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 // tinySpec is a two-class workload small enough to generate in milliseconds.
@@ -49,7 +50,7 @@ func openSettings() OpenSettings {
 }
 
 func settings() Problem {
-	return Problem{Aggregate: "max", ConfiguredSpace: search.DefaultSpace(), Seed: 1, Sampler: search.DefaultSampler,
+	return Problem{Aggregate: "max", ConfiguredSpace: tunable.DefaultSpace(), Seed: 1, Sampler: search.DefaultSampler,
 		Trials: 10, VM: heapsim.DefaultParams(), Cost: heapsim.DefaultCost(), Version: "test"}
 }
 

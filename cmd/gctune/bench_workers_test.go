@@ -15,8 +15,8 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/tunable"
 )
 
 // TestBenchWorkers measures the throughput of worker processes on one study: for each storage
@@ -162,7 +162,7 @@ func evalTime(t *testing.T, url string, trials []goptuna.FrozenTrial) time.Durat
 	step := max(1, len(trials)/20)
 	var times []time.Duration
 	for i := 0; i < len(trials); i += step {
-		p, err := search.PointFromParams(trials[i].Params)
+		p, err := tunable.PointFromParams(trials[i].Params)
 		require.NoError(t, err)
 		p = p.Rounded()
 		began := time.Now()

@@ -16,11 +16,10 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/gctune/gctune/config"
-	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -159,13 +158,12 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	}
 	// The tunables of the simulate section are text until parsed: a bad one is refused here
 	// with where it came from, as badValue does for typed keys.
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		raw, ok := cfg.Simulate.Tunables[t.Key]
 		if !ok {
 			continue
 		}
-		p := heapsim.DefaultParams()
-		if err := t.ParseText(&p, config.Text(raw)); err != nil {
+		if _, err := t.Parse(config.Text(raw)); err != nil {
 			key := "simulate." + t.Key
 			return Config{}, usageErrorf("config: %s = %s (%s): %s", key, config.ShowValue(raw), valueOrigin(cmd, key, source), config.TunableWant(err))
 		}

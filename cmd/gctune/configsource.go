@@ -18,7 +18,7 @@ import (
 
 	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // defaultConfigFile is the configuration file read from the working directory when --config
@@ -103,7 +103,7 @@ func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
 			continue
 		}
 		if f.Type == reflect.TypeOf(config.SpaceConfig{}) { // its keys come from the tunables table
-			for k := range config.SpaceConfigFrom(search.DefaultSpace()) {
+			for k := range config.SpaceConfigFrom(tunable.DefaultSpace()) {
 				out[prefix+tag+"."+k] = reflect.TypeOf(config.SpaceValue(0))
 			}
 			continue

@@ -10,6 +10,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
 )
 
 // finished describes a study that holds its target of trials with none running: what resume
@@ -35,7 +36,7 @@ func finishedStudy(all []goptuna.FrozenTrial, sp *study.Problem) (finished, bool
 	}
 	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: len(sp.Workloads) == 1}
 	for i, t := range all {
-		if t.State != goptuna.TrialStateComplete || t.UserAttrs[search.AttrFeasible] == "false" {
+		if t.State != goptuna.TrialStateComplete || t.UserAttrs[trialattr.Feasible] == "false" {
 			continue
 		}
 		if f.best == nil || t.Value < f.best.Value {

@@ -24,6 +24,8 @@ import (
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // sessionFlags are the flags optimize and resume share.
@@ -300,7 +302,7 @@ type bestDoc struct {
 	Number   int               `json:"number"`
 	Value    float64           `json:"value"`
 	Speedup  float64           `json:"speedup"`
-	Point    search.Point      `json:"point"`
+	Point    tunable.Point     `json:"point"`
 	Metrics  map[string]string `json:"metrics"`
 	Feasible bool              `json:"feasible"`
 }
@@ -383,10 +385,10 @@ func newSessionDoc(res session.Result, name string, store *studies.Store, sp *st
 }
 
 func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
-	raw, _ := search.PointFromParams(t.Params)
+	raw, _ := tunable.PointFromParams(t.Params)
 	p := raw.Rounded()
 	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
-		Metrics: t.UserAttrs, Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
+		Metrics: t.UserAttrs, Feasible: t.UserAttrs[trialattr.Feasible] != "false"}
 }
 
 func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
@@ -422,8 +424,8 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 			ew.Printf("  %s: %s\n", label, line)
 		}
 	}
-	if fp, err := strconv.ParseUint(b.Metrics[search.AttrFootprint], 10, 64); err == nil {
-		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)
+	if fp, err := strconv.ParseUint(b.Metrics[trialattr.Footprint], 10, 64); err == nil {
+		gc, _ := strconv.ParseFloat(b.Metrics[trialattr.GCShare], 64)
 		ew.Printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
 	}
 	if r := d.Recommendation; r != nil {
@@ -440,7 +442,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 }
 
 // describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).
-func describePoint(p search.Point) string { return recommend.DescribePoint(p) }
+func describePoint(p tunable.Point) string { return recommend.DescribePoint(p) }
 
 // progressRecorder shows a progress bar with trials done, ETA, the best value so far and its
 // speedup over the defaults.

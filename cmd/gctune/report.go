@@ -19,8 +19,8 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/tunable"
 )
 
 // reportOptions are the flags of report and explain.
@@ -200,7 +200,7 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 		return err
 	}
 	var rec *recommend.Recommendation
-	point, trial := search.Point{}, in.Trial
+	point, trial := tunable.Point{}, in.Trial
 	if in.Trial < 0 {
 		if rec = in.Recommendation; rec == nil {
 			if rec, err = study.Recommendation(cmd.Context(), nil, 0, name, in.Problem, in.Trials, study.RecommendationSettings{Tolerance: in.Tolerance, Version: version}); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
 )
 
 // NewStudiesCmd returns `gctune studies` and its subcommands list, show and delete.
@@ -55,7 +56,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return err
 			}
 			doc := showDoc{Study: args[0], Storage: store.URL(), Problem: sp, Finished: search.Finished(trials), Trials: len(trials)}
-			if best, ok := studies.BestTrial(trials); ok {
+			if best, ok := trialattr.Best(trials); ok {
 				doc.Best = newBestDoc(best, sp.DefaultValue)
 			}
 			// The recommendation optimize or resume stored, as it is: a read-only command never

@@ -16,9 +16,10 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -213,7 +214,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := studies.BestTrial(trials); !ok {
+	if _, ok := trialattr.Best(trials); !ok {
 		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
 	}
 	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{}))
@@ -269,17 +270,17 @@ func defaultScript(vm heapsim.Params) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\"gctune verify: the default GC parameters, set explicitly in case the image was saved with others.\n")
 	var launch, pharo []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		switch {
 		case t.AtLaunch:
 			launch = append(launch, fmt.Sprintf("the %s is the launch flag %s", t.Label, export.LaunchFlagOf(vm)))
-		case t.Text(vm) == search.DefaultWord:
+		case t.Text(vm) == tunable.DefaultWord:
 			pharo = append(pharo, fmt.Sprintf("%s (parameter %d) is Pharo's own", t.Label, t.VMParam))
 		}
 	}
 	fmt.Fprintf(&b, " %s.\"\n", upperFirst(strings.Join(append(launch, pharo...), "; ")))
-	for _, t := range search.Tunables() {
-		if t.AtLaunch || t.Text(vm) == search.DefaultWord {
+	for _, t := range tunable.All() {
+		if t.AtLaunch || t.Text(vm) == tunable.DefaultWord {
 			continue
 		}
 		fmt.Fprintf(&b, "Smalltalk vm parameterAt: %d put: %s. \"%s (VM parameter %d)\"\n", t.VMParam, export.SmalltalkLiteral(t.VMValue(vm)), t.Label, t.VMParam)
