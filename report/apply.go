@@ -10,7 +10,7 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Apply is how to apply the reported configuration in Pharo: the report's first section.
@@ -129,6 +129,6 @@ func exportCommand(study string, rec *recommend.Recommendation, trial int) strin
 
 // pointValue is a dimension's value in an export, in the search's units.
 func pointValue(c *export.Config, name string) float64 {
-	t, _ := search.TunableNamed(name)
+	t, _ := tunable.Named(name)
 	return t.Get(c.Point)
 }

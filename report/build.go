@@ -19,8 +19,9 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Input is what a report is built from: the study's problem and trials.
@@ -33,11 +34,11 @@ type Input struct {
 	// Space is the range each parameter is swept over for the sensitivity figure: the space
 	// the study was configured with (wider than a constrained plan's, so the sweep shows why
 	// the constraint is there).
-	Space search.Space
+	Space tunable.Space
 	// Trials are the study's trials, in any order.
 	Trials []goptuna.FrozenTrial
 	// Trial is the number of the trial to report on as "best"; -1 means the best feasible
-	// trial (studies.BestTrial).
+	// trial (trialattr.Best).
 	Trial int
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
@@ -236,7 +237,7 @@ func ValueLabel(p *objective.Problem) string {
 
 // searchData turns the study's trials into the report's.
 func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (Search, error) {
-	s := Search{ValueLabel: ValueLabel(p), DefaultValue: p.DefaultValue(), DefaultPoint: search.DefaultPoint(p.Base()),
+	s := Search{ValueLabel: ValueLabel(p), DefaultValue: p.DefaultValue(), DefaultPoint: tunable.DefaultPoint(p.Base()),
 		MaxFootprintBytes: p.Settings().MaxFootprintBytes}
 	for i := range p.Workloads() {
 		s.DefaultFootprintBytes = max(s.DefaultFootprintBytes, p.Baseline(i).PeakFootprintBytes)
@@ -254,7 +255,7 @@ func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (
 		return s, err
 	}
 	s.Best = best
-	for _, t := range studies.ParetoFront(sorted, search.AttrFootprint) {
+	for _, t := range trialattr.ParetoFront(sorted, trialattr.Footprint) {
 		if tr, ok := trialData(t); ok {
 			s.Pareto = append(s.Pareto, tr)
 		}
@@ -270,7 +271,7 @@ func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 	var t goptuna.FrozenTrial
 	if n < 0 {
 		var ok bool
-		if t, ok = studies.BestTrial(trials); !ok {
+		if t, ok = trialattr.Best(trials); !ok {
 			return Trial{}, ErrNoBestTrial
 		}
 	} else {
@@ -294,13 +295,13 @@ func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 // trialData converts one trial; false for a trial with no complete set of parameters (a
 // waiting trial, or one that failed before suggesting).
 func trialData(t goptuna.FrozenTrial) (Trial, bool) {
-	pt, err := search.PointFromParams(t.Params)
+	pt, err := tunable.PointFromParams(t.Params)
 	if err != nil {
 		return Trial{}, false
 	}
 	tr := Trial{Number: t.Number, State: stateName(t.State), Value: t.Value, Point: pt,
-		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[search.AttrFeasible] != "false"}
-	if fp, err := strconv.ParseUint(t.UserAttrs[search.AttrFootprint], 10, 64); err == nil {
+		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[trialattr.Feasible] != "false"}
+	if fp, err := strconv.ParseUint(t.UserAttrs[trialattr.Footprint], 10, 64); err == nil {
 		tr.PeakFootprintBytes = fp
 	}
 	if t.State != goptuna.TrialStateComplete {
@@ -344,8 +345,8 @@ func workloadData(w objective.Workload, ao lifetimes.AnalysisOptions) (Workload,
 
 // Sensitivity sweeps each parameter over its range in space with the other four held at
 // best, simulating every point with the problem's objective (no surrogate), and returns the
-// sweeps ranked by Effect, largest first (ties: search.ParamNames order).
-func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Space, best search.Point, opts Options) ([]Sweep, error) {
+// sweeps ranked by Effect, largest first (ties: tunable.Names order).
+func Sensitivity(ctx context.Context, prob *objective.Problem, space tunable.Space, best tunable.Point, opts Options) ([]Sweep, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -354,14 +355,14 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 }
 
 // sensitivity is Sensitivity with sweepPoints grid points per parameter, on p.
-func sensitivity(ctx context.Context, prob *objective.Problem, space search.Space, best search.Point, sweepPoints int, p *pool) ([]Sweep, error) {
+func sensitivity(ctx context.Context, prob *objective.Problem, space tunable.Space, best tunable.Point, sweepPoints int, p *pool) ([]Sweep, error) {
 	base := prob.Base()
-	def := search.DefaultPoint(base)
+	def := tunable.DefaultPoint(base)
 	best = best.Rounded()
-	sweeps := make([]Sweep, len(search.Tunables()))
+	sweeps := make([]Sweep, len(tunable.All()))
 	type job struct{ sweep, idx int }
 	var jobs []job
-	for i, pi := range search.Tunables() {
+	for i, pi := range tunable.All() {
 		b := pi.Bounds(space)
 		vals := []float64{pi.Get(best), pi.Get(def.Rounded())}
 		for k := range sweepPoints {
@@ -370,7 +371,7 @@ func sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 			if pi.Log {
 				v = math.Exp(math.Log(b.Low) + f*(math.Log(b.High)-math.Log(b.Low)))
 			}
-			var pt search.Point
+			var pt tunable.Point
 			pi.Set(&pt, v)
 			vals = append(vals, pi.Get(pt.Rounded()))
 		}
@@ -386,10 +387,10 @@ func sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 	err := p.run(ctx, len(jobs), func(j int) error {
 		jb := jobs[j]
 		pt := best
-		search.Tunables()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
+		tunable.All()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
 		res, err := p.evaluate(prob, pt.Params(base))
 		if err != nil {
-			return fmt.Errorf("report: sensitivity of %s at %v: %w", search.Tunables()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
+			return fmt.Errorf("report: sensitivity of %s at %v: %w", tunable.All()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
 		}
 		sweeps[jb.sweep].Objective[jb.idx] = res.Value
 		sweeps[jb.sweep].Feasible[jb.idx] = res.Feasible

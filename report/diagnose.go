@@ -10,7 +10,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Thresholds of the diagnosis. Each is a judgement, documented in docs/report.md.
@@ -141,7 +141,7 @@ type runResult struct {
 // the GC time went, which pathologies the default run shows and what each cost, and which
 // parameter change of best removes each, confirmed by simulating best with that one parameter
 // put back to its default. workers bounds the simulations run at once (0: GOMAXPROCS).
-func Diagnose(ctx context.Context, prob *objective.Problem, best search.Point, workers int) (*Diagnosis, error) {
+func Diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, workers int) (*Diagnosis, error) {
 	if prob == nil {
 		return nil, errors.New("report: no problem")
 	}
@@ -199,16 +199,16 @@ func simulateRun(w objective.Workload, params heapsim.Params, cost heapsim.Cost,
 // diagnose is Diagnose on p; with events it also returns each workload's default and best runs
 // with their event logs. defaults, when not nil, are the default runs already under way
 // (startDefaultRuns, with the same events).
-func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, valueLabel string, p *pool, events bool, defaults *defaultRuns) (*Diagnosis, [][2]Run, error) {
+func diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, valueLabel string, p *pool, events bool, defaults *defaultRuns) (*Diagnosis, [][2]Run, error) {
 	base := prob.Base()
 	best = best.Rounded()
-	def := search.DefaultPoint(base).Rounded()
+	def := tunable.DefaultPoint(base).Rounded()
 	bestParams := best.Params(base)
 
 	// The changed parameters and, for each, the best with it put back. A parameter at its
 	// (rounded) default is the VM default itself, as the recommendation exports it: nothing set.
 	var changed []int
-	for i, pi := range search.Tunables() {
+	for i, pi := range tunable.All() {
 		if pi.Get(best) != pi.Get(def) {
 			changed = append(changed, i)
 		} else {
@@ -245,7 +245,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 			k := j - len(results)
 			res, err := p.evaluate(prob, reverted(changed[k]))
 			if err != nil {
-				return fmt.Errorf("report: best with %s put back: %w", search.Tunables()[changed[k]].Label, err)
+				return fmt.Errorf("report: best with %s put back: %w", tunable.All()[changed[k]].Label, err)
 			}
 			revertRes[k] = res
 			return nil
@@ -279,7 +279,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 		return nil, nil, err
 	}
 	for k, i := range changed {
-		pi := search.Tunables()[i]
+		pi := tunable.All()[i]
 		d.Changes = append(d.Changes, Change{Param: pi.Name, Label: pi.Label, Bytes: pi.IsBytes(),
 			DefaultValue: pi.Get(def), BestValue: pi.Get(best),
 			RevertedObjective: measured(prob, revertRes[k]), RevertedFeasible: revertRes[k].Feasible,
@@ -310,7 +310,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 // written through the tunable table. The survivors to keep are base's own Survivors (Pharo's
 // formula when base has it), not a proportion read from it.
 func putBack(p, base heapsim.Params, i int) heapsim.Params {
-	search.Tunables()[i].Reset(&p, base)
+	tunable.All()[i].Reset(&p, base)
 	return p
 }
 
@@ -354,7 +354,7 @@ func workloadDiagnosis(name string, def, best runResult) WorkloadDiagnosis {
 // finding builds the finding of one pathology kind from a workload's runs (default, best, then
 // the best with each changed parameter put back), or false when the default run does not show
 // it at a cost worth reporting.
-func finding(kind string, rs []runResult, changed []int, best, def search.Point) (Finding, bool) {
+func finding(kind string, rs []runResult, changed []int, best, def tunable.Point) (Finding, bool) {
 	dr, br := rs[0], rs[1]
 	cost := dr.cost(kind)
 	if !dr.present(kind) || cost <= 0 || cost < minFindingShare*dr.stats.GCSeconds {
@@ -413,7 +413,7 @@ func burstText(a *accumulator) string {
 
 // remedy names the change of the best configuration that removes the pathology, confirmed by
 // the best run with that parameter put back; it fills FixedBy.
-func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def search.Point) string {
+func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def tunable.Point) string {
 	if f.BestCostSeconds >= removedShare*f.CostSeconds {
 		return fmt.Sprintf("The best configuration does not remove it: it still costs %s there (default %s).",
 			secs(f.BestCostSeconds), secs(f.CostSeconds))
@@ -438,7 +438,7 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		s := fmt.Sprintf("The best configuration %s it (%s instead of %s), but no single parameter put back to its default brings it back",
 			verb, secs(f.BestCostSeconds), secs(f.CostSeconds))
 		if bestK >= 0 {
-			pi := search.Tunables()[changed[bestK]]
+			pi := tunable.All()[changed[bestK]]
 			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
 				pi.Label, value(pi, pi.Get(def)), pct(bestBack/removed))
 		} else {
@@ -446,7 +446,7 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		}
 		return s
 	}
-	pi := search.Tunables()[changed[bestK]]
+	pi := tunable.All()[changed[bestK]]
 	f.FixedBy, f.FixedByLabel = pi.Name, pi.Label
 	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
 	what := evidenceCount(kind, rs[1], rs[2+bestK])
@@ -456,11 +456,11 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 }
 
 // value formats a parameter value for people.
-func value(pi search.Tunable, v float64) string {
+func value(pi tunable.Tunable, v float64) string {
 	switch {
 	case pi.IsBytes():
 		return units.FormatBytes(uint64(math.Round(v)))
-	case pi.Unit == search.UnitProportion:
+	case pi.Unit == tunable.UnitProportion:
 		if v >= 1 {
 			return fmt.Sprintf("p = %.3g (keep all survivors)", v)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -25,7 +25,7 @@ type Holds struct {
 	Tolerance float64 `json:"tolerance"`
 	// Reference is the judged value at the recommendation, which every cost is against.
 	Reference float64 `json:"reference"`
-	// Landscapes holds one per kept parameter, in search.ParamNames order.
+	// Landscapes holds one per kept parameter, in tunable.Names order.
 	Landscapes []Landscape `json:"landscapes"`
 }
 
@@ -92,7 +92,7 @@ func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Reco
 	// Each point to judge: its landscape and index (-1: the recommendation itself).
 	type job struct{ land, idx int }
 	jobs := []job{{-1, -1}}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if !rec.Changed(t.Name) {
 			continue
 		}
@@ -127,12 +127,12 @@ func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Reco
 		}
 		h.Landscapes = append(h.Landscapes, ls)
 	}
-	point := func(jb job) search.Point {
+	point := func(jb job) tunable.Point {
 		if jb.land < 0 {
 			return rec.Point
 		}
 		ls := h.Landscapes[jb.land]
-		t, _ := search.TunableNamed(ls.Param)
+		t, _ := tunable.Named(ls.Param)
 		q := rec.Point
 		t.Set(&q, ls.Points[jb.idx].Value)
 		return q
@@ -194,7 +194,7 @@ func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Reco
 
 // holdsMove is parameter t of rec moved by factor f, rounded as exported and within the
 // parameter's valid range.
-func holdsMove(rec *recommend.Recommendation, t search.Tunable, f float64) float64 {
+func holdsMove(rec *recommend.Recommendation, t tunable.Tunable, f float64) float64 {
 	q := rec.Point
 	v := math.Min(math.Max(t.Get(rec.Point)*(1+f), t.Valid.Low), t.Valid.High)
 	t.Set(&q, v)

@@ -16,8 +16,10 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -207,19 +209,19 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 
 // verifyConfigs returns the defaults, the study's recommendation (what export writes) and,
 // with --trial, that trial as it is.
-func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int, o verifyOptions, sp *studyProblem) ([]verify.Config, error) {
+func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int, o verifyOptions, sp *study.Problem) ([]verify.Config, error) {
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := studies.BestTrial(trials); !ok {
+	if _, ok := trialattr.Best(trials); !ok {
 		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
 	}
-	prob, err := reopenObjective(sp, reopenOptions{}, cfg.Lifetimes.LongLivedThreshold)
+	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
 		return nil, err
 	}
-	rec, err := recommendation(ctx, store, id, o.study, prob, trials, cfg.Search.Tolerance, false)
+	rec, err := study.Recommendation(ctx, store, id, o.study, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: version})
 	if err != nil {
 		return nil, err
 	}
@@ -268,17 +270,17 @@ func defaultScript(vm heapsim.Params) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\"gctune verify: the default GC parameters, set explicitly in case the image was saved with others.\n")
 	var launch, pharo []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		switch {
 		case t.AtLaunch:
 			launch = append(launch, fmt.Sprintf("the %s is the launch flag %s", t.Label, export.LaunchFlagOf(vm)))
-		case t.Text(vm) == search.DefaultWord:
+		case t.Text(vm) == tunable.DefaultWord:
 			pharo = append(pharo, fmt.Sprintf("%s (parameter %d) is Pharo's own", t.Label, t.VMParam))
 		}
 	}
 	fmt.Fprintf(&b, " %s.\"\n", upperFirst(strings.Join(append(launch, pharo...), "; ")))
-	for _, t := range search.Tunables() {
-		if t.AtLaunch || t.Text(vm) == search.DefaultWord {
+	for _, t := range tunable.All() {
+		if t.AtLaunch || t.Text(vm) == tunable.DefaultWord {
 			continue
 		}
 		fmt.Fprintf(&b, "Smalltalk vm parameterAt: %d put: %s. \"%s (VM parameter %d)\"\n", t.VMParam, export.SmalltalkLiteral(t.VMValue(vm)), t.Label, t.VMParam)
