@@ -48,10 +48,10 @@ func bundledWithCellsHeld(tb testing.TB, name string) *profile.Profile {
 	return p
 }
 
-// BenchmarkSimulateBundledHeldBy is BenchmarkSimulateBundled's dataframe-3.1gb with its cells
+// BenchmarkHeldByBundled is BenchmarkSimulateBundled's dataframe-3.1gb with its cells
 // held by their rows (young→young references, youngrefs.go): what the rule costs when a
-// profile states references. Run: go test ./heapsim -run '^$' -bench SimulateBundledHeldBy
-func BenchmarkSimulateBundledHeldBy(b *testing.B) {
+// profile states references. Run: go test ./heapsim -run '^$' -bench HeldByBundled
+func BenchmarkHeldByBundled(b *testing.B) {
 	p := bundledWithCellsHeld(b, "dataframe-3.1gb")
 	params, cost := DefaultParams(), DefaultCost()
 	b.ReportAllocs()
