@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"html/template"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +17,6 @@ import (
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/chromium"
-	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -470,34 +468,10 @@ func TestHTMLInlineSVG(t *testing.T) {
 func TestHTMLNumbers(t *testing.T) {
 	nb := func(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 	for _, c := range []struct{ got, want string }{
-		{numfmt.Seconds(4583.2), nb("4,583 s")},
-		{numfmt.Seconds(45.83), nb("45.8 s")},
-		{numfmt.Seconds(4.583), nb("4.58 s")},
-		{numfmt.Seconds(0.4583), nb("458 ms")},
-		{numfmt.Seconds(0.0000123), nb("12.3 µs")},
-		{numfmt.Seconds(0), nb("0 s")},
-		{numfmt.Seconds(math.NaN()), "—"},
-		{numfmt.Seconds(-12.25), nb("−12.2 s")},
-		{numfmt.Speedup(7.9612), "7.96×"},
-		{numfmt.Speedup(12.46), "12.5×"},
-		{numfmt.Speedup(123.4), "123×"},
-		{numfmt.Speedup(0), "—"},
-		{numfmt.Percent(0.123), nb("12.3 %")},
-		{numfmt.Percent(0.0006), nb("0.06 %")},
-		{numfmt.Percent(14.6), nb("1,460 %")},
-		{numfmt.Percent(0), nb("0 %")},
 		{htmlSignedPercent(-0.951), nb("−95.1 %")},
 		{htmlSignedPercent(0.5), nb("+50.0 %")},
 		{htmlChangeText(0, 0), "="},
 		{htmlChangeText(0, 5), "—"},
-		{numfmt.Count64(1234567), "1,234,567"},
-		{numfmt.Sig(0.333333, 4, true), "0.3333"},
-		{numfmt.Sig(10, 4, true), "10"},
-		{numfmt.Sig(43.1, 4, true), "43.1"},
-		{numfmt.Sig(0.1256, 4, false), "0.1256"},
-		{numfmt.Sig(1, 4, false), "1.000"},
-		{numfmt.Sig(123456.7, 4, true), "123,457"},
-		{numfmt.Fixed(-0.0001, 1), "0.0"},
 		{htmlParam(search.ParamNewSpace, true, 16<<20), nb("16 MiB")},
 		{htmlParam(search.ParamRatio, false, 0.333333), "0.3333"},
 		{htmlParam(search.ParamProportion, false, 0.9), "0.9"},
