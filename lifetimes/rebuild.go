@@ -80,6 +80,10 @@ type RebuildReport struct {
 	// (SmallBytes + SampledLargeBytes + InferredLargeBytes) / ClockBytes.
 	SmallBytes     uint64  `json:"smallBytes"`
 	ExplainedShare float64 `json:"explainedShare"`
+	// Sizes is how a window's excess was cut into objects: "neighbour" (k objects when it is
+	// k times the nearest sampled large object's size, else one) or "one object per window"
+	// (no large object was sampled).
+	Sizes string `json:"sizes"`
 	// Hypothesis is the lifetime estimate the inferred large objects got, as applied
 	// ("neighbour", "short", "long" or "stored").
 	Hypothesis string `json:"hypothesis"`
@@ -93,8 +97,8 @@ type RebuildReport struct {
 
 // String is the one-line summary the commands print.
 func (r RebuildReport) String() string {
-	return fmt.Sprintf("rebuilt from 1/%d sampling: %d windows; %d large objects inferred from the clock (%s) in %d windows, %d sampled large counted once; unsampled large lifetimes: %s; %.1f %% of the clock explained",
-		r.Every, r.Windows, r.InferredLarge, units.FormatBytes(r.InferredLargeBytes), r.InferredWindows, r.SampledLarge, r.Hypothesis, 100*r.ExplainedShare) + r.storedText()
+	return fmt.Sprintf("rebuilt from 1/%d sampling: %d windows; %d large objects inferred from the clock (%s) in %d windows, %d sampled large counted once; unsampled large sizes: %s; lifetimes: %s; %.1f %% of the clock explained",
+		r.Every, r.Windows, r.InferredLarge, units.FormatBytes(r.InferredLargeBytes), r.InferredWindows, r.SampledLarge, r.Sizes, r.Hypothesis, 100*r.ExplainedShare) + r.storedText()
 }
 
 // storedText is what String adds for HypothesisStored.
@@ -134,8 +138,8 @@ const (
 //   - Unsampled large objects. A window's excess, its bytes less the sampled object's less
 //     the median of its block of windows, that is at least a large object's size and 8
 //     robust standard deviations above the block's spread holds a large object: its size is
-//     the excess (one object per window: the clock cannot tell one 30 MiB array from three of
-//     10 MiB), its birth the middle of the window.
+//     the excess, or k objects when the excess is k times the nearest sampled large object's
+//     size (inferredCount), born from the middle of the window.
 //   - Their lifetimes are not in the file: opts.Hypothesis (see Hypothesis) decides.
 //   - Nor are pointers: under HypothesisStored the long-lived large objects of pointer classes
 //     (the inferred ones included) become containers that receive the long-lived small objects
@@ -207,6 +211,10 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 		}
 	}
 	rep.SampledLarge = len(sampledLarge)
+	rep.Sizes = "one object per window (no large object was sampled)"
+	if len(sampledLarge) > 0 {
+		rep.Sizes = "neighbour (a whole multiple of the nearest sampled large object is that many objects)"
+	}
 	for _, i := range sampledLarge {
 		rep.SampledLargeBytes += uint64(p.SizeBytes[i])
 	}
@@ -231,13 +239,11 @@ func Rebuild(p *Profile, opts RebuildOptions) (*Profile, *RebuildReport, error) 
 			if excess < largeMinBytes || excess < rebuildSpreads*spread {
 				continue
 			}
-			// One object per window: the clock cannot tell one 30 MiB array from three of
-			// 10 MiB; an excess over the largest size a record holds is split.
-			m := math.Max(1, math.Ceil(excess/float64(math.MaxUint32-7)))
-			size := uint64(excess/m) &^ 7
 			// The small bytes of the window surround the large ones: place them from the
 			// middle of the window's small part, one after the other.
 			at := births[k-1] + uint64(math.Max(base, 0)/2)
+			m := inferredCount(excess, rebuildSpreads*spread, at, sampledLarge, p.SizeBytes, births)
+			size := uint64(excess/m) &^ 7
 			for range int(m) {
 				at += size
 				found = append(found, inferred{window: k, birth: min(at, births[k]), size: uint32(size)})
@@ -340,6 +346,29 @@ func inferredDeath(birth, windowEnd, end uint64, h Hypothesis, p *Profile, sampl
 	}
 	life := max(remap(p.Death[j], j), births[j]) - births[j] // on the clock without the profiler
 	return min(birth+life, end), 0
+}
+
+// inferredCount is the number of large objects a window's excess bytes (placed from at on the
+// rebuilt clock, known to noiseBytes) are taken to hold. The clock gives only their sum. The
+// sampled large objects are a uniform sample of the run's large allocations, so the nearest
+// one by birth is the estimate of their size (the same neighbour the lifetimes take): when the
+// excess is a whole multiple k ≥ 2 of it, to within noiseBytes plus 2 % of one object, the
+// window holds k of them. A DataFrame's per-column arrays, made one after another with nothing
+// young between them, fall into one window at 1/100: a hundred 10 MiB arrays, not one 1 GiB
+// array, each of which the free old space may not hold (a full GC each, docs/spur-model.md
+// §2.3). An excess that is no such multiple is one object: objects of unrelated sizes do not
+// add up to a multiple but by chance (about 4 % of windows). With no large object sampled
+// there is no size to go by: one object per window, the fewest the clock allows. Either way no
+// object exceeds what a record holds.
+func inferredCount(excess, noiseBytes float64, at uint64, sampledLarge []int, sizes []uint32, births []uint64) float64 {
+	m := 1.0
+	if len(sampledLarge) > 0 {
+		s := float64(sizes[nearestByBirth(sampledLarge, at, births)])
+		if k := math.Round(excess / s); k >= 2 && math.Abs(excess-k*s) <= noiseBytes+s/50 {
+			m = k
+		}
+	}
+	return math.Max(m, math.Ceil(excess/float64(math.MaxUint32-7)))
 }
 
 // samplesUpTo returns the number of births (sorted) at or before t, searching from index from

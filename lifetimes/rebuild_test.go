@@ -346,3 +346,40 @@ func TestHypothesisAndClockNames(t *testing.T) {
 		t.Errorf("ParseClock(BYTES) = %v, %v", c, err)
 	}
 }
+
+func TestRebuildSplitsWholeMultiplesOfTheSampledSize(t *testing.T) {
+	// One sampled 10 MiB array (position 5013, sampled at phase 13); three unsampled ones made
+	// one after another (9050-9052, one window): the window's excess is three times the
+	// sampled size, so three objects, as a DataFrame's column arrays. A 17 MiB array alone in
+	// its window (15050) is no whole multiple of 10 MiB: one object.
+	const ten = 10 << 20
+	large := map[int]uint32{5013: ten, 9050: ten, 9051: ten, 9052: ten, 15050: 17 << 20}
+	p := largeTestProfile(t, 20_000, large, 3)
+	_, r, rep := sampledAndRebuilt(t, p, 100, 13, HypothesisAuto)
+	if rep.SampledLarge != 1 || rep.InferredWindows != 2 || rep.InferredLarge != 4 {
+		t.Fatalf("%d sampled, %d inferred in %d windows; want 1, 4 in 2: %s", rep.SampledLarge, rep.InferredLarge, rep.InferredWindows, rep)
+	}
+	if !strings.HasPrefix(rep.Sizes, "neighbour") {
+		t.Errorf("sizes %q", rep.Sizes)
+	}
+	var sizes []uint32
+	for i := range r.Len() {
+		if r.ClassName(i) == "(large, inferred from the clock)" {
+			sizes = append(sizes, r.SizeBytes[i])
+		}
+	}
+	for k, s := range sizes {
+		want := float64(ten)
+		if k == 3 {
+			want = 17 << 20
+		}
+		if math.Abs(float64(s)/want-1) > 0.01 {
+			t.Errorf("inferred object %d: %d bytes, want %.0f ± 1 %%", k, s, want)
+		}
+	}
+	// With no large object sampled (phase 0) there is no size to go by: one per window.
+	_, _, rep = sampledAndRebuilt(t, p, 100, 0, HypothesisAuto)
+	if rep.SampledLarge != 0 || rep.InferredLarge != rep.InferredWindows || !strings.HasPrefix(rep.Sizes, "one object per window") {
+		t.Errorf("no sampled large: %d inferred in %d windows, sizes %q", rep.InferredLarge, rep.InferredWindows, rep.Sizes)
+	}
+}
