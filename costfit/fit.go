@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // Group names, as Fit reports them.
@@ -67,7 +67,7 @@ type Basis struct {
 // all off, for the growth and shrink costs no scale touches), and returns the decomposition.
 // It checks that the counts are the same in every run: the mechanics must not depend on the
 // cost model, or no scale would be linear.
-func NewBasis(p *lifetimes.Profile, params heapsim.Params, base heapsim.Cost) (*Basis, error) {
+func NewBasis(p *profile.Profile, params heapsim.Params, base heapsim.Cost) (*Basis, error) {
 	if err := base.Validate(); err != nil {
 		return nil, fmt.Errorf("costfit: base cost: %w", err)
 	}

@@ -10,14 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/spec"
 )
 
-func bundled(t *testing.T, name string) *lifetimes.Profile {
+func bundled(t *testing.T, name string) *profile.Profile {
 	t.Helper()
-	spec, err := lifetimes.BundledSpec(name)
+	sp, err := spec.BundledSpec(name)
 	require.NoError(t, err)
-	p, err := spec.Generate(lifetimes.GenerateOptions{Seed: 1})
+	p, err := sp.Generate(spec.GenerateOptions{Seed: 1})
 	require.NoError(t, err)
 	return p
 }

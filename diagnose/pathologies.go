@@ -8,7 +8,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/search"
 )
 
@@ -194,7 +194,7 @@ func evidencePrematureTenuring(dr runResult, def search.Point, cost float64) []s
 	return []string{
 		fmt.Sprintf("Scavenges tenured %s; %s of it (%s) died within %s of the run after being promoted: short-lived objects that the survivor spaces could not hold, which only a full GC can reclaim.",
 			units.FormatBytes(st.TenuredBytes), units.FormatBytes(st.TenuredShortLivedBytes),
-			numfmt.PercentText(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), numfmt.PercentText(lifetimes.DefaultLongLivedThreshold)),
+			numfmt.PercentText(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), numfmt.PercentText(profile.DefaultLongLivedThreshold)),
 		fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s were tenured by age (SpurGenerationScavenger>>shouldBeTenured:).",
 			units.FormatBytes(st.TenuredBytes-min(st.TenuredByAgeBytes, st.TenuredBytes)), units.FormatBytes(st.TenuredByAgeBytes)),
 		fmt.Sprintf("Promoting them cost about %s (their share of the %s spent tenuring), not counting the full-GC work to reclaim them.", numfmt.SecondsText(cost), numfmt.SecondsText(st.TenureSeconds)),

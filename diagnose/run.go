@@ -2,8 +2,8 @@ package diagnose
 
 import (
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
 )
 
 // secondsLabel is the ValueLabel of a one-workload problem.
@@ -31,7 +31,7 @@ type Run struct {
 }
 
 // simulate runs one workload with an event log when events is true.
-func simulate(p *lifetimes.Profile, params heapsim.Params, cost heapsim.Cost, events bool, acc *accumulator) (heapsim.Stats, []heapsim.Event, error) {
+func simulate(p *profile.Profile, params heapsim.Params, cost heapsim.Cost, events bool, acc *accumulator) (heapsim.Stats, []heapsim.Event, error) {
 	var log []heapsim.Event
 	opts := heapsim.Options{OnEvent: func(e *heapsim.Event) {
 		acc.add(e)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // BenchmarkSimulate measures records simulated per second at default parameters on random
@@ -32,11 +32,11 @@ func BenchmarkSimulate(b *testing.B) {
 // Run: go test ./heapsim -run '^$' -bench SimulateBundled -benchmem
 func BenchmarkSimulateBundled(b *testing.B) {
 	for _, name := range []string{"dataframe-500mb", "dataframe-1.6gb", "dataframe-3.1gb"} {
-		spec, err := lifetimes.BundledSpec(name)
+		sp, err := spec.BundledSpec(name)
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := spec.Generate(lifetimes.GenerateOptions{Seed: 1})
+		p, err := sp.Generate(spec.GenerateOptions{Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

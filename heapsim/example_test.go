@@ -4,27 +4,27 @@ import (
 	"fmt"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // exampleProfile builds a small profile by hand: 256 MiB of 64-byte objects that die within a
 // few KiB of allocation, one 64-byte object in ten of which lives to the end, and a 24 MiB array
 // (over the 65,535-slot limit, so allocated straight in old space) every 16 MiB, as in the
 // headroom experiment of Palumbo et al. (IWST 2023, §4.2).
-func exampleProfile() *lifetimes.Profile {
-	var b lifetimes.Builder
+func exampleProfile() *profile.Profile {
+	var b profile.Builder
 	parser, row, column := b.Class("NumberParser"), b.Class("Array"), b.Class("Array")
 	const end = 256 << 20
 	next := uint64(0) // the next array's birth
 	for clock := uint64(0); clock < end; clock += 64 * 100 {
 		b.Add(parser, 64, clock, min(clock+4096, end), 90, 0)
-		b.Add(row, 64, clock, end, 10, lifetimes.FlagAliveAtEnd)
+		b.Add(row, 64, clock, end, 10, profile.FlagAliveAtEnd)
 		if clock >= next {
-			b.Add(column, 24<<20, clock, end, 1, lifetimes.FlagAliveAtEnd)
+			b.Add(column, 24<<20, clock, end, 1, profile.FlagAliveAtEnd)
 			next += 16 << 20
 		}
 	}
-	p, err := b.Build(lifetimes.Meta{Source: "example", EndBytes: end})
+	p, err := b.Build(profile.Meta{Source: "example", EndBytes: end})
 	if err != nil {
 		panic(err)
 	}

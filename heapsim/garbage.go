@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // validateGarbage checks Options.Garbage: in AtBytes order, each fraction finite and in [0, 64].
@@ -92,7 +92,7 @@ func (s *sim) meanObjectsPerByte() float64 {
 // GarbageRate is profile's objects per byte allocated (weighted records): how many objects a
 // garbage burst of one byte stands for (Options.GarbageObjectsPerByte). 0 for an empty
 // profile.
-func GarbageRate(p *lifetimes.Profile) float64 {
+func GarbageRate(p *profile.Profile) float64 {
 	var objects, bytes float64
 	for r, w := range p.Weight {
 		objects += float64(w)

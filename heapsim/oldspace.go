@@ -3,7 +3,7 @@ package heapsim
 import (
 	"fmt"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // fitOld places n objects of record r (size bytes each) in old space without growing it:
@@ -48,7 +48,7 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 	s.epochLive[s.epoch] += float64(bytes)
 	s.pointerSlots += float64(n) * s.pointerSlotsOf(r)
 	flags := s.p.Flags[r]
-	if flags&lifetimes.FlagAliveAtEnd != 0 {
+	if flags&profile.FlagAliveAtEnd != 0 {
 		s.immortalObjects += float64(n)
 	} else {
 		d := s.p.Death[r]
@@ -60,7 +60,7 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 		s.calendar[b] = append(s.calendar[b], e)
 		s.mortalObjects += float64(n)
 	}
-	if flags&lifetimes.FlagContainer != 0 {
+	if flags&profile.FlagContainer != 0 {
 		s.rs.noteOld(r, n)
 	}
 }
@@ -68,17 +68,17 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 // pointerSlotsOf is how many pointer slots one object of record r has: all its slots, or
 // none for a byte class (docs/spur-model.md §4.1).
 func (s *sim) pointerSlotsOf(r int) float64 {
-	if s.p.Flags[r]&lifetimes.FlagPointerFree != 0 {
+	if s.p.Flags[r]&profile.FlagPointerFree != 0 {
 		return 0
 	}
-	return float64(lifetimes.SlotsOf(s.p.SizeBytes[r]))
+	return float64(profile.SlotsOf(s.p.SizeBytes[r]))
 }
 
 // takeHoles places need bytes of small objects (size each) in the holes a bounded compaction
 // left, as Spur's free lists reuse them (docs/spur-model.md §4.3). Large objects never fit a
 // hole (simplification: a hole is taken to be smaller than the largest new-space object).
 func (s *sim) takeHoles(need, size uint64) bool {
-	if s.holeBytes < need || size > MaxNewSpaceObjectBytes {
+	if s.holeBytes < need || size > profile.MaxNewSpaceObjectBytes {
 		return false
 	}
 	s.holeBytes -= need
@@ -91,7 +91,7 @@ func (s *sim) takeHoles(need, size uint64) bool {
 // that fails one growth by the headroom (growOldSpaceByAtLeast: 0) and a retry; a second
 // failure is the VM's fatal error (rule 11).
 func (s *sim) tenure(r int32, n uint32, size uint64) error {
-	if s.p.Flags[r]&lifetimes.FlagAliveAtEnd == 0 && s.p.Death[r] < s.now+s.soonBytes {
+	if s.p.Flags[r]&profile.FlagAliveAtEnd == 0 && s.p.Death[r] < s.now+s.soonBytes {
 		s.st.TenuredShortLivedBytes += uint64(n) * size
 		s.st.TenuredShortLivedObjects += float64(n)
 	}
@@ -147,7 +147,7 @@ func (s *sim) allocateLarge(r int, size uint64) error {
 		}
 	}
 	if ok {
-		s.large = append(s.large, largeObj{bytes: size, death: s.p.Death[r], immortal: s.p.Flags[r]&lifetimes.FlagAliveAtEnd != 0})
+		s.large = append(s.large, largeObj{bytes: size, death: s.p.Death[r], immortal: s.p.Flags[r]&profile.FlagAliveAtEnd != 0})
 	}
 	if !ok {
 		return fmt.Errorf("%w: allocating a %d-byte object at clock %d (max old space %d bytes)", ErrOutOfMemory, size, s.now, s.params.MaxOldSpaceBytes)
@@ -370,7 +370,7 @@ func (s *sim) relayout() {
 		if !placed {
 			left += o.bytes // fragmentation left no single chunk: pour it (approximation)
 		}
-		for from < len(s.segs)-1 && s.segs[from].freeBytes() < MaxNewSpaceObjectBytes {
+		for from < len(s.segs)-1 && s.segs[from].freeBytes() < profile.MaxNewSpaceObjectBytes {
 			from++
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // ErrInvalidParams is wrapped by every error Params.Validate returns.
@@ -25,11 +25,11 @@ const (
 	ReserveBytesPerStackPage = 65 * 62 * 8
 	// MaxNewSpaceSlots is the largest slot count eden accepts; bigger objects are allocated
 	// straight in old space (§2.2, SpurMemoryManager>>maxSlotsForNewSpaceAlloc).
-	MaxNewSpaceSlots = lifetimes.MaxNewSpaceSlots
+	MaxNewSpaceSlots = profile.MaxNewSpaceSlots
 	// MaxNewSpaceObjectBytes is the size of an object of MaxNewSpaceSlots slots: a 16-byte
 	// double header plus 8 bytes a slot (§2.1). Larger objects go to old space (rule 3). The
-	// layout rule is lifetimes' (lifetimes.AllocatesInOldSpace), shared with the generator.
-	MaxNewSpaceObjectBytes = lifetimes.MaxNewSpaceObjectBytes
+	// layout rule is lifetimes' (profile.AllocatesInOldSpace), shared with the generator.
+	MaxNewSpaceObjectBytes = profile.MaxNewSpaceObjectBytes
 	// MaxNewSpaceBytes bounds D: weak/ephemeron corpse offsets are 27 bits of 8-byte units
 	// (§1.2, SpurGenerationScavenger>>setCorpseOffsetOf:to:).
 	MaxNewSpaceBytes = 1 * GiB

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // randomProfile builds a profile of n records deterministically from seed: mostly small
@@ -15,7 +15,7 @@ import (
 // objects (straight to old space), a few pinned ones and a few containers, some receiving
 // unlisted stores for a window, some only listed referents (Profile.StoredIn), some handing
 // their references to a successor.
-func randomProfile(tb testing.TB, seed uint64, n int) *lifetimes.Profile {
+func randomProfile(tb testing.TB, seed uint64, n int) *profile.Profile {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	type rec struct {
@@ -48,15 +48,15 @@ func randomProfile(tb testing.TB, seed uint64, n int) *lifetimes.Profile {
 			r.life = uint64(rng.ExpFloat64() * float64(200*MiB))
 		default:
 			r.toEnd = true
-			r.flags |= lifetimes.FlagAliveAtEnd
+			r.flags |= profile.FlagAliveAtEnd
 		}
 		if rng.Float64() < 0.001 {
-			r.flags |= lifetimes.FlagOldSpace
+			r.flags |= profile.FlagOldSpace
 		}
 		r.container = r.size > 1000 && r.w == 1 && rng.Float64() < 0.05
 		end += r.w * r.size
 	}
-	var b lifetimes.Builder
+	var b profile.Builder
 	b.Grow(n)
 	cls := b.Class("Object")
 	bytesCls := b.Class("ByteString")
@@ -79,21 +79,21 @@ func randomProfile(tb testing.TB, seed uint64, n int) *lifetimes.Profile {
 			if rng.IntN(2) == 0 {
 				until = clock // listed referents only
 			}
-			ct := lifetimes.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until, ImmediateFraction: float32(rng.IntN(3)) / 2}
+			ct := profile.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until, ImmediateFraction: float32(rng.IntN(3)) / 2}
 			if containers > 0 && rng.IntN(3) == 0 {
 				// The previous container hands its references to this one.
 				b.SetSuccessor(containers-1, containers)
 			}
 			b.AddContainer(ct)
 			from := float32(rng.IntN(3)) / 4
-			stores = append(stores, b.AddStore(lifetimes.Store{Container: int32(containers), FromFraction: from, ForFraction: (1 - from) * float32(1+rng.IntN(2)) / 2}))
+			stores = append(stores, b.AddStore(profile.Store{Container: int32(containers), FromFraction: from, ForFraction: (1 - from) * float32(1+rng.IntN(2)) / 2}))
 			containers++
 		case len(stores) > 0 && r.size < 4096 && rng.IntN(5) == 0:
 			b.SetStoredIn(i, stores[rng.IntN(len(stores))])
 		}
 		clock += r.w * r.size
 	}
-	p, err := b.Build(lifetimes.Meta{Source: fmt.Sprintf("random:%d", seed), EndBytes: end})
+	p, err := b.Build(profile.Meta{Source: fmt.Sprintf("random:%d", seed), EndBytes: end})
 	require.NoError(tb, err)
 	return p
 }

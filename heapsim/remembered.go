@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // rememberedSet is the old→young remembered set (docs/spur-model.md §3.6). Only the
@@ -24,7 +24,7 @@ import (
 // Invariant between scavenges: remembered[c] iff container c is old, alive and referenced a
 // young object at the end of the last scavenge (youngRefs[c] > 0).
 type rememberedSet struct {
-	containers  []lifetimes.Container
+	containers  []profile.Container
 	containerOf map[int32]int32 // container record → container index
 	// old[c] is how many objects of container c's record are in old space (0 or its weight).
 	old []uint32
@@ -72,7 +72,7 @@ type rememberedSet struct {
 	capacity   float64 // entries the set can hold before it doubles (§3.6)
 }
 
-func (rs *rememberedSet) init(p *lifetimes.Profile) {
+func (rs *rememberedSet) init(p *profile.Profile) {
 	rs.capacity = InitialRememberedSetEntries
 	n := len(p.Containers)
 	if n == 0 {
@@ -91,7 +91,7 @@ func (rs *rememberedSet) init(p *lifetimes.Profile) {
 	rs.death = make([]uint64, n)
 	for i, c := range p.Containers {
 		rs.death[i] = p.Death[c.Record]
-		if p.Flags[c.Record]&lifetimes.FlagAliveAtEnd != 0 {
+		if p.Flags[c.Record]&profile.FlagAliveAtEnd != 0 {
 			rs.death[i] = math.MaxUint64
 		}
 		rs.containerOf[c.Record] = int32(i)
@@ -204,7 +204,7 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 		return -1, false
 	}
 	rs := &s.rs
-	dead := p.Death[r] <= s.now && p.Flags[r]&lifetimes.FlagAliveAtEnd == 0
+	dead := p.Death[r] <= s.now && p.Flags[r]&profile.FlagAliveAtEnd == 0
 	var since, active bool
 	if st.FromFraction == 0 && st.ForFraction >= 1 && st.AtBytes == 0 {
 		// The commonest store, from birth to death: made since the last scavenge iff the
@@ -238,7 +238,7 @@ func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint6
 		if rs.scanned[c] {
 			ct := &rs.containers[c]
 			n := uint64(rs.old[c])
-			slots := uint64(lifetimes.SlotsOf(s.p.SizeBytes[ct.Record]))
+			slots := uint64(profile.SlotsOf(s.p.SizeBytes[ct.Record]))
 			imm := uint64(float64(slots)*float64(ct.ImmediateFraction) + 0.5)
 			entries += float64(n)
 			pointerSlots += n * (slots - imm)

@@ -3,7 +3,7 @@ package heapsim
 import (
 	"math"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // scavengeRun is one scavenge's work in progress: what it copied and tenured so far.
@@ -104,7 +104,7 @@ func (sc *scavengeRun) walkPast() error {
 				holder = h
 			}
 		}
-		if deaths[c.rec] <= s.now && flags[c.rec]&lifetimes.FlagAliveAtEnd == 0 {
+		if deaths[c.rec] <= s.now && flags[c.rec]&profile.FlagAliveAtEnd == 0 {
 			s.st.ReclaimedBytes += uint64(c.count) * size
 			continue
 		}
@@ -132,7 +132,7 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 		holder, rsFirst = s.referent(r, r != s.edenStart)
 	}
 	size := uint64(sizes[r])
-	if s.p.Death[r] <= s.now && flags[r]&lifetimes.FlagAliveAtEnd == 0 {
+	if s.p.Death[r] <= s.now && flags[r]&profile.FlagAliveAtEnd == 0 {
 		s.st.ReclaimedBytes += uint64(n) * size
 		return nil
 	}
@@ -161,7 +161,7 @@ func (sc *scavengeRun) walkEden() error {
 			return err
 		}
 		for r := s.edenStart + 1; r < s.cur; r++ {
-			if deaths[r] <= now && flags[r]&lifetimes.FlagAliveAtEnd == 0 && (!sc.refs || stored[r] == 0) {
+			if deaths[r] <= now && flags[r]&profile.FlagAliveAtEnd == 0 && (!sc.refs || stored[r] == 0) {
 				if !isDirectOld(sizes[r], flags[r]) {
 					s.st.ReclaimedBytes += uint64(weights[r]) * uint64(sizes[r])
 				}

@@ -10,7 +10,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // TestScenarios runs the scenario files under testdata/scenarios. Each file builds small
@@ -49,7 +49,7 @@ func TestScenarios(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			var prof *lifetimes.Profile
+			var prof *profile.Profile
 			datadriven.RunTest(t, f, func(t *testing.T, td *datadriven.TestData) string {
 				switch td.Cmd {
 				case "layout":
@@ -158,7 +158,7 @@ func parseRec(line string) (recSpec, error) {
 	return r, nil
 }
 
-func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
+func buildScenarioProfile(td *datadriven.TestData) (*profile.Profile, error) {
 	var lines []string
 	var loop []string
 	loopN := 0
@@ -207,7 +207,7 @@ func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
 		}
 		end = max(end, e)
 	}
-	var b lifetimes.Builder
+	var b profile.Builder
 	clock = 0
 	containers := 0
 	stores := map[[3]float64]uint16{}
@@ -218,10 +218,10 @@ func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
 			var flags uint8
 			if r.end {
 				death = end
-				flags |= lifetimes.FlagAliveAtEnd
+				flags |= profile.FlagAliveAtEnd
 			}
 			if r.old {
-				flags |= lifetimes.FlagOldSpace
+				flags |= profile.FlagOldSpace
 			}
 			i := b.Add(cls, uint32(r.size), clock, death, uint32(r.weight), flags)
 			if r.container {
@@ -232,7 +232,7 @@ func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
 				if r.after >= 0 {
 					b.SetSuccessor(r.after, containers)
 				}
-				b.AddContainer(lifetimes.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until, ImmediateFraction: float32(r.imm)})
+				b.AddContainer(profile.Container{Record: int32(i), StoresFromBytes: clock, StoresUntilBytes: until, ImmediateFraction: float32(r.imm)})
 				containers++
 			}
 			if r.into >= 0 {
@@ -243,7 +243,7 @@ func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
 				key := [3]float64{float64(r.into), r.from, forF}
 				v, ok := stores[key]
 				if !ok {
-					v = b.AddStore(lifetimes.Store{Container: int32(r.into), FromFraction: float32(r.from), ForFraction: float32(forF)})
+					v = b.AddStore(profile.Store{Container: int32(r.into), FromFraction: float32(r.from), ForFraction: float32(forF)})
 					stores[key] = v
 				}
 				b.SetStoredIn(i, v)
@@ -251,10 +251,10 @@ func buildScenarioProfile(td *datadriven.TestData) (*lifetimes.Profile, error) {
 			clock += r.weight * r.size
 		}
 	}
-	return b.Build(lifetimes.Meta{Source: "scenario", EndBytes: end})
+	return b.Build(profile.Meta{Source: "scenario", EndBytes: end})
 }
 
-func runSim(t *testing.T, td *datadriven.TestData, p *lifetimes.Profile) string {
+func runSim(t *testing.T, td *datadriven.TestData, p *profile.Profile) string {
 	params := DefaultParams()
 	scanBytes(t, td, "newspace", &params.NewSpaceBytes)
 	scanBytes(t, td, "headroom", &params.GrowthHeadroomBytes)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"math"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // ErrOutOfMemory is returned (wrapped) when old space cannot grow enough: a large allocation
@@ -43,12 +43,12 @@ type Garbage struct {
 // Simulate runs the Spur collector of docs/spur-model.md §7 over profile with params and the
 // cost model cost, and returns what it measured. It is a pure function: safe to call from many
 // goroutines on one shared Profile.
-func Simulate(profile *lifetimes.Profile, params Params, cost Cost) (Stats, error) {
+func Simulate(profile *profile.Profile, params Params, cost Cost) (Stats, error) {
 	return Run(profile, params, cost, Options{})
 }
 
 // Run is Simulate with Options (an event log).
-func Run(profile *lifetimes.Profile, params Params, cost Cost, opts Options) (Stats, error) {
+func Run(profile *profile.Profile, params Params, cost Cost, opts Options) (Stats, error) {
 	if profile == nil {
 		return Stats{}, errors.New("heapsim: nil profile")
 	}
@@ -120,7 +120,7 @@ const (
 // sim is one run's state, grouped by the part of the heap it describes. Each field states
 // the invariant it keeps between two records of the allocation loop.
 type sim struct {
-	p      *lifetimes.Profile
+	p      *profile.Profile
 	params Params
 	cost   Cost
 	layout Layout
@@ -149,7 +149,7 @@ type sim struct {
 	// aliveAtEndBytes sums the records alive at the end (weighted bytes).
 	aliveAtEndBytes uint64
 	// soonBytes is the lifetime below which a tenured object counts as short-lived
-	// (Stats.TenuredShortLivedBytes): lifetimes.DefaultLongLivedThreshold of the run.
+	// (Stats.TenuredShortLivedBytes): profile.DefaultLongLivedThreshold of the run.
 	soonBytes uint64
 
 	// What the last scavenge cost, kept alive and tenured, for the full GC that ran it (a full
@@ -212,7 +212,7 @@ type oldSpace struct {
 	large         []largeObj // objects allocated straight into old space, in address order
 }
 
-func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
+func newSim(p *profile.Profile, params Params, cost Cost, opts Options) *sim {
 	l := ComputeLayout(params)
 	s := &sim{
 		p: p, params: params, cost: cost, layout: l, onEvt: opts.OnEvent,
@@ -231,7 +231,7 @@ func newSim(p *lifetimes.Profile, params Params, cost Cost, opts Options) *sim {
 
 	end := p.Meta.EndBytes
 	s.bucketWidth = end/calendarBuckets + 1
-	s.soonBytes = uint64(lifetimes.DefaultLongLivedThreshold * float64(end))
+	s.soonBytes = uint64(profile.DefaultLongLivedThreshold * float64(end))
 	s.calendar = make([][]oldEntry, calendarBuckets+1)
 	s.epochLive = make([]float64, 1, 64)
 
@@ -274,14 +274,14 @@ const imagePointerSlotShare = 0.5
 func (s *sim) footprint() uint64 { return s.layout.NewSpaceBytes + s.segmentBytes }
 
 // isDirectOld reports whether an object of size bytes with record flags f is allocated
-// straight into old space (rule 3, lifetimes.AllocatesInOldSpace).
+// straight into old space (rule 3, profile.AllocatesInOldSpace).
 func isDirectOld(size uint32, f uint8) bool {
-	return lifetimes.AllocatesInOldSpace(size, f)
+	return profile.AllocatesInOldSpace(size, f)
 }
 
 // dead reports whether record r is dead at the current clock.
 func (s *sim) dead(r int) bool {
-	return s.p.Death[r] <= s.now && s.p.Flags[r]&lifetimes.FlagAliveAtEnd == 0
+	return s.p.Death[r] <= s.now && s.p.Flags[r]&profile.FlagAliveAtEnd == 0
 }
 
 func (s *sim) run() error {
@@ -310,7 +310,7 @@ func (s *sim) run() error {
 		bytes := uint64(w) * size
 		allocatedBytes += bytes
 		allocatedObjects += uint64(w)
-		if f&lifetimes.FlagAliveAtEnd != 0 {
+		if f&profile.FlagAliveAtEnd != 0 {
 			aliveAtEndBytes += bytes
 		}
 		if !isDirectOld(sizes[i], f) && s.edenUsed+bytes <= s.thresholdB {

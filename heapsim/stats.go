@@ -61,7 +61,7 @@ type Stats struct {
 	TenuredGarbageObjects float64 `json:"tenuredGarbageObjects"`
 	TenuredGarbageBytes   uint64  `json:"tenuredGarbageBytes"`
 	// TenuredShortLivedObjects and TenuredShortLivedBytes are tenured objects that die within
-	// lifetimes.DefaultLongLivedThreshold (5 %) of the run after their tenuring: short-lived
+	// profile.DefaultLongLivedThreshold (5 %) of the run after their tenuring: short-lived
 	// objects that the survivor spaces could not hold, which only a full GC can reclaim. Unlike
 	// TenuredGarbageBytes it does not depend on when full GCs run.
 	TenuredShortLivedObjects float64 `json:"tenuredShortLivedObjects"`

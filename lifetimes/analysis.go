@@ -9,15 +9,11 @@ import (
 	"sort"
 
 	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/profile"
 )
 
 // Analysis defaults.
 const (
-	// DefaultLongLivedThreshold is the lifetime, as a fraction of the run, from which an object
-	// counts as long-lived: 5 % of the run. The DataFrame papers' long-lived objects live for
-	// most of the run (93 % on average) and their short-lived ones for 0.06 %, so any threshold
-	// between the two modes gives the same split; 5 % sits well inside the gap.
-	DefaultLongLivedThreshold = 0.05
 	// DefaultHistogramBins is the number of lifetime histogram bins.
 	DefaultHistogramBins = 20
 	// DefaultLogHistogramMin is the upper edge of a log-scale histogram's first bin, as a
@@ -33,7 +29,7 @@ type AnalysisOptions struct {
 	// LongLivedThreshold is the lifetime, as a fraction of the run (Meta.EndBytes), from which
 	// an object is long-lived: lifetime = Death − Birth on the bytes clock, long-lived iff
 	// lifetime ≥ LongLivedThreshold × EndBytes. In (0, 1]; zero means
-	// DefaultLongLivedThreshold.
+	// profile.DefaultLongLivedThreshold.
 	LongLivedThreshold float64
 	// TopObjects is how many of the largest records Summary.Largest lists. Zero means
 	// DefaultTopObjects; a negative value lists none.
@@ -42,7 +38,7 @@ type AnalysisOptions struct {
 
 func (o AnalysisOptions) withDefaults() AnalysisOptions {
 	if o.LongLivedThreshold == 0 {
-		o.LongLivedThreshold = DefaultLongLivedThreshold
+		o.LongLivedThreshold = profile.DefaultLongLivedThreshold
 	}
 	if o.TopObjects == 0 {
 		o.TopObjects = DefaultTopObjects
@@ -161,7 +157,7 @@ type ClassSummary struct {
 // table, peak and final live bytes, the largest objects, direct-to-old allocations and
 // containers. It validates p, runs in O(n) time plus a sort of the deaths near the live-bytes
 // peak, and does not modify p. A run of length zero (EndBytes = 0) has no long-lived objects.
-func Summarize(p *Profile, opts AnalysisOptions) (*Summary, error) {
+func Summarize(p *profile.Profile, opts AnalysisOptions) (*Summary, error) {
 	if p == nil {
 		return nil, errors.New("lifetimes: summarize: nil profile")
 	}
@@ -212,11 +208,11 @@ func Summarize(p *Profile, opts AnalysisOptions) (*Summary, error) {
 			s.LongLivedObjects += w
 			s.LongLivedBytes += b
 		}
-		if p.Flags[i]&FlagAliveAtEnd != 0 {
+		if p.Flags[i]&profile.FlagAliveAtEnd != 0 {
 			s.AliveAtEndObjects += w
 			s.AliveAtEndBytes += b
 		}
-		if AllocatesInOldSpace(size, p.Flags[i]) {
+		if profile.AllocatesInOldSpace(size, p.Flags[i]) {
 			s.DirectToOld.Records++
 			s.DirectToOld.Objects += w
 			s.DirectToOld.Bytes += b
@@ -259,18 +255,18 @@ func Summarize(p *Profile, opts AnalysisOptions) (*Summary, error) {
 			Record:     i,
 			Class:      p.ClassName(i),
 			SizeBytes:  p.SizeBytes[i],
-			Slots:      SlotsOf(p.SizeBytes[i]),
+			Slots:      profile.SlotsOf(p.SizeBytes[i]),
 			Weight:     p.Weight[i],
 			BirthBytes: p.Birth[i],
 			Lifetime:   ratio(float64(p.Death[i]-p.Birth[i]), float64(end)),
 			AliveAtEnd: p.AliveAtEnd(i),
-			OldSpace:   AllocatesInOldSpace(p.SizeBytes[i], p.Flags[i]),
+			OldSpace:   profile.AllocatesInOldSpace(p.SizeBytes[i], p.Flags[i]),
 		})
 	}
 
 	s.Containers.Count = len(p.Containers)
 	for _, c := range p.Containers {
-		s.Containers.TotalSlots += uint64(SlotsOf(p.SizeBytes[c.Record]))
+		s.Containers.TotalSlots += uint64(profile.SlotsOf(p.SizeBytes[c.Record]))
 		s.Containers.TotalBytes += uint64(p.SizeBytes[c.Record])
 	}
 
@@ -411,7 +407,7 @@ func (t *topRecords) sorted() []int {
 // For a profile whose live bytes grow or plateau with noise that is a handful of buckets, so
 // the cost is two linear passes; in the worst case (an exactly flat live curve) every bucket
 // is refined, which costs a sort of all deaths.
-func liveBytes(p *Profile) (peak, peakAt, final uint64) {
+func liveBytes(p *profile.Profile) (peak, peakAt, final uint64) {
 	n := p.Len()
 	if n == 0 {
 		return 0, 0, 0
@@ -428,7 +424,7 @@ func liveBytes(p *Profile) (peak, peakAt, final uint64) {
 	for i := range n {
 		w := uint64(p.Weight[i]) * uint64(p.SizeBytes[i])
 		born[p.Birth[i]>>shift] += w
-		if p.Flags[i]&FlagAliveAtEnd == 0 {
+		if p.Flags[i]&profile.FlagAliveAtEnd == 0 {
 			died[p.Death[i]>>shift] += w
 		} else {
 			final += w
@@ -464,7 +460,7 @@ func liveBytes(p *Profile) (peak, peakAt, final uint64) {
 	// Gather the deaths of the candidate buckets, grouped by bucket (counting sort).
 	offs := make([]int, len(cands)+1)
 	for i := range n {
-		if p.Flags[i]&FlagAliveAtEnd == 0 {
+		if p.Flags[i]&profile.FlagAliveAtEnd == 0 {
 			if c := cand[p.Death[i]>>shift]; c >= 0 {
 				offs[c+1]++
 			}
@@ -477,7 +473,7 @@ func liveBytes(p *Profile) (peak, peakAt, final uint64) {
 	deaths := make([]event, offs[len(cands)])
 	fill := slices.Clone(offs[:len(cands)])
 	for i := range n {
-		if p.Flags[i]&FlagAliveAtEnd == 0 {
+		if p.Flags[i]&profile.FlagAliveAtEnd == 0 {
 			if c := cand[p.Death[i]>>shift]; c >= 0 {
 				deaths[fill[c]] = event{p.Death[i], uint64(p.Weight[i]) * uint64(p.SizeBytes[i])}
 				fill[c]++
@@ -589,7 +585,7 @@ func (h *Histogram) Bins() int { return len(h.Objects) }
 // p first. Bin
 // membership is exact: each edge becomes the smallest lifetime in bytes whose ratio to the run
 // reaches it. In a run of length zero every object falls in the first bin.
-func LifetimeHistogram(p *Profile, opts HistogramOptions) (*Histogram, error) {
+func LifetimeHistogram(p *profile.Profile, opts HistogramOptions) (*Histogram, error) {
 	if p == nil {
 		return nil, errors.New("lifetimes: histogram: nil profile")
 	}
@@ -671,7 +667,7 @@ func LifetimeHistogram(p *Profile, opts HistogramOptions) (*Histogram, error) {
 // bytes of the objects alive then. As for PeakLiveBytes, an object is alive on [Birth, Death),
 // or from Birth on if it is alive at the end. It is exact at those times, takes one pass over
 // the records plus a binary search per record, and does not modify p. points must be ≥ 1.
-func LiveCurve(p *Profile, points int) (clocks, live []uint64, err error) {
+func LiveCurve(p *profile.Profile, points int) (clocks, live []uint64, err error) {
 	if p == nil {
 		return nil, nil, errors.New("lifetimes: live curve: nil profile")
 	}
@@ -691,7 +687,7 @@ func LiveCurve(p *Profile, points int) (clocks, live []uint64, err error) {
 		w := int64(p.Weight[i]) * int64(p.SizeBytes[i])
 		from, _ := slices.BinarySearch(clocks, p.Birth[i])
 		to := points + 1
-		if p.Flags[i]&FlagAliveAtEnd == 0 {
+		if p.Flags[i]&profile.FlagAliveAtEnd == 0 {
 			to, _ = slices.BinarySearch(clocks, p.Death[i])
 		}
 		if from < to {

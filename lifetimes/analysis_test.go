@@ -10,39 +10,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/internal/profiletest"
+	"github.com/gctune/gctune/profile"
 )
 
-// smallProfile is a hand-built run of 1000 bytes:
-//
-//	class       size    birth death weight  lifetime  notes
-//	Fraction    24      0     10    4       1 %
-//	Array       80      100   1000  1       90 %      alive at end, container
-//	Fraction    24      200   250   2       5 %       exactly the default threshold
-//	ByteString  16      300   349   3       4.9 %
-//	Big         600000  400   900   1       50 %      74,998 slots: direct to old space
-//	Pinned      40      500   500   1       0 %       FlagOldSpace
-//
-// Live bytes: 96 at 0, 0 at 10, 80 at 100, 128 at 200, 80 at 250, 128 at 300, 80 at 349,
-// 600080 from 400 to 900, 80 after.
-func smallProfile(t testing.TB) *Profile {
-	t.Helper()
-	var b Builder
-	frac, arr, str, big, pin := b.Class("Fraction"), b.Class("Array"), b.Class("ByteString"), b.Class("Big"), b.Class("Pinned")
-	// Added out of birth order on purpose: Build sorts.
-	b.Add(str, 16, 300, 349, 3, 0)
-	b.Add(frac, 24, 0, 10, 4, 0)
-	a := b.Add(arr, 80, 100, 1000, 1, FlagAliveAtEnd)
-	b.Add(frac, 24, 200, 250, 2, 0)
-	b.Add(big, 600000, 400, 900, 1, 0)
-	b.Add(pin, 40, 500, 500, 1, FlagOldSpace)
-	b.AddContainer(Container{Record: int32(a), StoresFromBytes: 100, StoresUntilBytes: 900})
-	p, err := b.Build(Meta{Source: "test:small", Profiler: "hand", EndBytes: 1000})
-	require.NoError(t, err)
-	return p
-}
-
 func TestSummarizeSmallProfile(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	s, err := Summarize(p, AnalysisOptions{TopObjects: 3})
 	require.NoError(t, err)
 
@@ -53,7 +27,7 @@ func TestSummarizeSmallProfile(t *testing.T) {
 	assert.Equal(t, uint64(600312), s.Bytes)
 	assert.Equal(t, uint64(1000), s.EndBytes)
 	assert.Equal(t, 1.0, s.SamplingRate)
-	assert.Equal(t, DefaultLongLivedThreshold, s.LongLivedThreshold)
+	assert.Equal(t, profile.DefaultLongLivedThreshold, s.LongLivedThreshold)
 
 	// Long-lived: Array (90 %), Fraction×2 (exactly 5 %), Big (50 %).
 	assert.Equal(t, uint64(4), s.LongLivedObjects)
@@ -103,7 +77,7 @@ func TestSummarizeSmallProfile(t *testing.T) {
 }
 
 func TestSummarizeThreshold(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	// Just above 5 %: the two Fractions living exactly 5 % drop out.
 	s, err := Summarize(p, AnalysisOptions{LongLivedThreshold: 0.0501})
 	require.NoError(t, err)
@@ -128,8 +102,8 @@ func TestSummarizeThreshold(t *testing.T) {
 }
 
 func TestSummarizeEdgeCases(t *testing.T) {
-	var b Builder
-	p, err := b.Build(Meta{Source: "empty"})
+	var b profile.Builder
+	p, err := b.Build(profile.Meta{Source: "empty"})
 	require.NoError(t, err)
 	s, err := Summarize(p, AnalysisOptions{})
 	require.NoError(t, err)
@@ -140,9 +114,9 @@ func TestSummarizeEdgeCases(t *testing.T) {
 	require.NoError(t, err, "no NaN in an empty summary")
 
 	// A run of length zero: nothing is long-lived, nothing lives.
-	var z Builder
+	var z profile.Builder
 	z.Add(z.Class("X"), 16, 0, 0, 2, 0)
-	p, err = z.Build(Meta{Source: "zero"})
+	p, err = z.Build(profile.Meta{Source: "zero"})
 	require.NoError(t, err)
 	s, err = Summarize(p, AnalysisOptions{})
 	require.NoError(t, err)
@@ -155,13 +129,13 @@ func TestSummarizeEdgeCases(t *testing.T) {
 
 	_, err = Summarize(nil, AnalysisOptions{})
 	assert.Error(t, err)
-	bad := &Profile{Birth: []uint64{1}}
+	bad := &profile.Profile{Birth: []uint64{1}}
 	_, err = Summarize(bad, AnalysisOptions{})
-	assert.ErrorIs(t, err, ErrInvalidProfile)
+	assert.ErrorIs(t, err, profile.ErrInvalidProfile)
 }
 
 func TestSummarizeLargestTies(t *testing.T) {
-	var b Builder
+	var b profile.Builder
 	c := b.Class("C")
 	for i := range 6 {
 		size := uint32(16)
@@ -170,7 +144,7 @@ func TestSummarizeLargestTies(t *testing.T) {
 		}
 		b.Add(c, size, uint64(i), 10, 1, 0)
 	}
-	p, err := b.Build(Meta{EndBytes: 10})
+	p, err := b.Build(profile.Meta{EndBytes: 10})
 	require.NoError(t, err)
 	s, err := Summarize(p, AnalysisOptions{TopObjects: 4})
 	require.NoError(t, err)
@@ -181,19 +155,8 @@ func TestSummarizeLargestTies(t *testing.T) {
 	assert.Equal(t, []int{1, 3, 5, 0}, recs, "largest first, ties earliest first")
 }
 
-func TestSlotsAndOldSpace(t *testing.T) {
-	assert.Equal(t, uint32(1), SlotsOf(16))
-	assert.Equal(t, uint32(254), SlotsOf(8+8*254))
-	assert.Equal(t, uint32(255), SlotsOf(16+8*255))
-	assert.Equal(t, uint32(MaxNewSpaceSlots), SlotsOf(16+8*MaxNewSpaceSlots))
-	assert.False(t, AllocatesInOldSpace(16+8*MaxNewSpaceSlots, 0), "65,535 slots still fit in eden")
-	assert.True(t, AllocatesInOldSpace(16+8*(MaxNewSpaceSlots+1), 0))
-	assert.True(t, AllocatesInOldSpace(16, FlagOldSpace))
-	assert.False(t, AllocatesInOldSpace(16, FlagAliveAtEnd))
-}
-
 func TestLifetimeHistogramLinear(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	h, err := LifetimeHistogram(p, HistogramOptions{Bins: 10})
 	require.NoError(t, err)
 	assert.Equal(t, LinearScale, h.Scale)
@@ -210,7 +173,7 @@ func TestLifetimeHistogramLinear(t *testing.T) {
 }
 
 func TestLifetimeHistogramLog(t *testing.T) {
-	p := smallProfile(t)
+	p := profiletest.Small(t)
 	h, err := LifetimeHistogram(p, HistogramOptions{Bins: 4, Scale: LogScale, LogMin: 1e-3})
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 1e-3, 1e-2, 1e-1, 1}, h.Edges)
@@ -235,10 +198,10 @@ func TestLifetimeHistogramLog(t *testing.T) {
 }
 
 // randomProfile builds n records with bimodal lifetimes, some alive at the end.
-func randomProfile(t testing.TB, seed uint64, n int) *Profile {
+func randomProfile(t testing.TB, seed uint64, n int) *profile.Profile {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
-	var b Builder
+	var b profile.Builder
 	b.Grow(n)
 	classes := []uint32{b.Class("A"), b.Class("B"), b.Class("C")}
 	end := uint64(n) * 40
@@ -255,18 +218,18 @@ func randomProfile(t testing.TB, seed uint64, n int) *Profile {
 		case k < 9:
 			death = birth + uint64(r.Float64()*float64(end-birth))
 		default:
-			death, flags = end, FlagAliveAtEnd
+			death, flags = end, profile.FlagAliveAtEnd
 		}
 		death = min(death, end)
 		b.Add(classes[r.IntN(len(classes))], size, birth, death, uint32(1+r.IntN(3)), flags)
 	}
-	p, err := b.Build(Meta{Source: fmt.Sprintf("random:%d", seed), EndBytes: end})
+	p, err := b.Build(profile.Meta{Source: fmt.Sprintf("random:%d", seed), EndBytes: end})
 	require.NoError(t, err)
 	return p
 }
 
 // naiveLive sorts every event and sweeps them: the reference for liveBytes.
-func naiveLive(p *Profile) (peak, peakAt, final uint64) {
+func naiveLive(p *profile.Profile) (peak, peakAt, final uint64) {
 	type ev struct {
 		t     uint64
 		delta int64
@@ -307,12 +270,12 @@ func TestLiveBytesMatchesNaiveSweep(t *testing.T) {
 func TestLiveBytesFlatPlateau(t *testing.T) {
 	// Every object dies exactly when the next is born: the live curve is flat, so every bucket
 	// is refined. The peak is the first object's size, first reached at 0.
-	var b Builder
+	var b profile.Builder
 	c := b.Class("C")
 	for i := range uint64(1000) {
 		b.Add(c, 32, i*10, i*10+10, 1, 0)
 	}
-	p, err := b.Build(Meta{EndBytes: 10000})
+	p, err := b.Build(profile.Meta{EndBytes: 10000})
 	require.NoError(t, err)
 	peak, at, final := liveBytes(p)
 	assert.Equal(t, uint64(32), peak)
@@ -346,9 +309,9 @@ func BenchmarkSummarize(b *testing.B) {
 
 // benchProfile builds a DataFrame-like profile directly (85 % of objects die at once, 15 %
 // live to the end), without the Builder's copies.
-func benchProfile(n int) *Profile {
+func benchProfile(n int) *profile.Profile {
 	r := rand.New(rand.NewPCG(42, 42))
-	p := &Profile{
+	p := &profile.Profile{
 		ClassNames: []string{"Fraction", "NumberParser", "ReadStream", "ByteString", "Array"},
 		Class:      make([]uint32, n),
 		SizeBytes:  make([]uint32, n),
@@ -369,22 +332,22 @@ func benchProfile(n int) *Profile {
 		if r.IntN(100) < 85 {
 			p.Death[i] = min(p.Birth[i]+uint64(r.IntN(4096)), end)
 		} else {
-			p.Death[i], p.Flags[i] = end, FlagAliveAtEnd
+			p.Death[i], p.Flags[i] = end, profile.FlagAliveAtEnd
 		}
 	}
-	p.Meta = Meta{Source: "bench", EndBytes: end, TotalAllocatedBytes: end, SamplingRate: 1}
+	p.Meta = profile.Meta{Source: "bench", EndBytes: end, TotalAllocatedBytes: end, SamplingRate: 1}
 	return p
 }
 
 func TestLiveCurveMatchesBruteForce(t *testing.T) {
-	b := &Builder{}
+	b := &profile.Builder{}
 	c := b.Class("C")
 	// Size, birth, death, weight; one alive at the end; a death exactly on a sample time.
 	b.Add(c, 16, 0, 10, 1, 0)
 	b.Add(c, 32, 5, 50, 2, 0)
 	b.Add(c, 64, 20, 21, 1, 0)
-	b.Add(c, 8, 40, 100, 3, FlagAliveAtEnd)
-	p, err := b.Build(Meta{Source: "test", EndBytes: 100, TotalAllocatedBytes: 168, SamplingRate: 1})
+	b.Add(c, 8, 40, 100, 3, profile.FlagAliveAtEnd)
+	p, err := b.Build(profile.Meta{Source: "test", EndBytes: 100, TotalAllocatedBytes: 168, SamplingRate: 1})
 	require.NoError(t, err)
 	clocks, live, err := LiveCurve(p, 10)
 	require.NoError(t, err)
@@ -393,7 +356,7 @@ func TestLiveCurveMatchesBruteForce(t *testing.T) {
 	for k, c := range clocks {
 		var want uint64
 		for i := range p.Len() {
-			if p.Birth[i] <= c && (p.Flags[i]&FlagAliveAtEnd != 0 || c < p.Death[i]) {
+			if p.Birth[i] <= c && (p.Flags[i]&profile.FlagAliveAtEnd != 0 || c < p.Death[i]) {
 				want += uint64(p.Weight[i]) * uint64(p.SizeBytes[i])
 			}
 		}

@@ -4,26 +4,26 @@ import (
 	"fmt"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
 )
 
 // Problem.Evaluate turns simulator parameters into the value a search minimises (the simulated
 // run time, in seconds) and the metrics kept with each trial. Here the problem is a small
 // workload built by hand (parsing garbage and a 24 MiB array every 16 MiB) under a 4 GiB memory budget, and the candidate a larger growth headroom.
 func ExampleProblem_Evaluate() {
-	var b lifetimes.Builder
+	var b profile.Builder
 	parser, column := b.Class("NumberParser"), b.Class("Array")
 	const end = 256 << 20
 	next := uint64(0)
 	for clock := uint64(0); clock < end; clock += 6400 {
 		b.Add(parser, 64, clock, min(clock+4096, end), 100, 0)
 		if clock >= next {
-			b.Add(column, 24<<20, clock, end, 1, lifetimes.FlagAliveAtEnd)
+			b.Add(column, 24<<20, clock, end, 1, profile.FlagAliveAtEnd)
 			next += 16 << 20
 		}
 	}
-	profile, err := b.Build(lifetimes.Meta{Source: "example", EndBytes: end})
+	profile, err := b.Build(profile.Meta{Source: "example", EndBytes: end})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -33,7 +34,7 @@ func ParseAggregate(s string) (Aggregate, error) {
 // Workload is one profile to simulate, with a name for reports.
 type Workload struct {
 	Name    string
-	Profile *lifetimes.Profile
+	Profile *profile.Profile
 }
 
 // Settings configure the objective. The zero value is valid: no budget, max aggregate, one
@@ -133,7 +134,7 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 
 // MinFootprintBytes is a lower bound of any configuration's peak footprint on profile: the
 // image, the peak of live data and the new space of the smallest valid new-space size.
-func MinFootprintBytes(profile *lifetimes.Profile, base heapsim.Params) uint64 {
+func MinFootprintBytes(profile *profile.Profile, base heapsim.Params) uint64 {
 	peak := peakLiveBytes(profile)
 	small := base
 	small.NewSpaceBytes = MinNewSpaceBytes(base)
@@ -320,7 +321,7 @@ func (p *Problem) DefaultValue() float64 {
 
 // peakLiveBytes is the largest weighted number of bytes alive at once (an object is alive on
 // [Birth, Death), or to the end when alive at the end).
-func peakLiveBytes(p *lifetimes.Profile) uint64 {
+func peakLiveBytes(p *profile.Profile) uint64 {
 	s, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{TopObjects: -1})
 	if err != nil {
 		return 0

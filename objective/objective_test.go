@@ -6,14 +6,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // smallProfile: 200 MB of garbage with a 10 % long-lived share and ten 24 MiB arrays, enough
 // for scavenges, tenuring and large-allocation full GCs.
-func smallProfile(t *testing.T, scale uint64) *lifetimes.Profile {
+func smallProfile(t *testing.T, scale uint64) *profile.Profile {
 	t.Helper()
-	var b lifetimes.Builder
+	var b profile.Builder
 	c := b.Class("Object")
 	var clock uint64
 	var recs []struct{ size, w, life uint64 }
@@ -33,12 +33,12 @@ func smallProfile(t *testing.T, scale uint64) *lifetimes.Profile {
 	for _, r := range recs {
 		death, flags := min(clock+r.life, end), uint8(0)
 		if r.life == ^uint64(0) {
-			death, flags = end, lifetimes.FlagAliveAtEnd
+			death, flags = end, profile.FlagAliveAtEnd
 		}
 		b.Add(c, uint32(r.size), clock, death, uint32(r.w), flags)
 		clock += r.size * r.w
 	}
-	p, err := b.Build(lifetimes.Meta{Source: "test", EndBytes: end})
+	p, err := b.Build(profile.Meta{Source: "test", EndBytes: end})
 	require.NoError(t, err)
 	return p
 }

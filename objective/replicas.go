@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -20,7 +20,7 @@ type replicaRun struct {
 	replica  uncertainty.Replica
 	once     sync.Once
 	err      error
-	profiles []*lifetimes.Profile
+	profiles []*profile.Profile
 	garbage  [][]heapsim.Garbage
 	// rates are each workload's heapsim.GarbageRate, on the replica's profile.
 	rates    []float64

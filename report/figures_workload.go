@@ -19,7 +19,7 @@ func figWorkload(i int, name string, h *lifetimes.Histogram, suffix, scale strin
 		Workload: i,
 		Title:    fmt.Sprintf("%s: object lifetimes (%s scale)", name, scale),
 		render: func(w io.Writer, format string) error {
-			return lifetimes.WriteHistogramPlot(w, format, h, name)
+			return WriteHistogramPlot(w, format, h, name)
 		},
 	}
 	if h.Scale == lifetimes.LogScale {

@@ -20,6 +20,7 @@ import (
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/search"
 )
 
@@ -27,7 +28,7 @@ import (
 // arrays, one large old-space object, a class name that needs escaping.
 func htmlTestSummary(t *testing.T) *lifetimes.Summary {
 	t.Helper()
-	var b lifetimes.Builder
+	var b profile.Builder
 	str := b.Class("ByteString")
 	arr := b.Class("Array")
 	odd := b.Class("Weird<b>&Class")
@@ -39,8 +40,8 @@ func htmlTestSummary(t *testing.T) *lifetimes.Summary {
 			b.Add(arr, 4096, at, min(at+6_000_000, end), 10, 0)
 		}
 	}
-	b.Add(odd, 1<<20, 1_000, end, 1, lifetimes.FlagAliveAtEnd)
-	p, err := b.Build(lifetimes.Meta{Source: "test", EndBytes: end, SamplingRate: 1})
+	b.Add(odd, 1<<20, 1_000, end, 1, profile.FlagAliveAtEnd)
+	p, err := b.Build(profile.Meta{Source: "test", EndBytes: end, SamplingRate: 1})
 	require.NoError(t, err)
 	s, err := lifetimes.Summarize(p, lifetimes.AnalysisOptions{})
 	require.NoError(t, err)

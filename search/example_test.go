@@ -7,8 +7,8 @@ import (
 	"github.com/c-bata/goptuna"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 )
 
@@ -19,7 +19,7 @@ import (
 // trial. Package session runs the same search with heartbeats and crash recovery on a
 // database.
 func ExampleOptimize() {
-	profile, _, err := lifetimes.Open("testdata/example.yaml", lifetimes.OpenOptions{Seed: 1})
+	profile, _, err := source.Open("testdata/example.yaml", source.Options{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 // pcgStream separates the replicas' random stream from every other user of a study's seed.
@@ -76,7 +76,7 @@ func (m Model) Draw(seed uint64) []Replica {
 // random with the probability that keeps the expected size exact, never below the smaller of
 // its size and 16 bytes (Spur's smallest object: a header and one slot). The other columns are
 // shared with profile, which is not changed. Scale 1 returns profile itself.
-func (r Replica) Profile(profile *lifetimes.Profile) *lifetimes.Profile {
+func (r Replica) Profile(profile *profile.Profile) *profile.Profile {
 	if r.Scale == 1 || profile == nil {
 		return profile
 	}
@@ -112,7 +112,7 @@ func uniform(z uint64) float64 {
 
 // Garbage returns the young garbage this replica allocates beside the profile's records on its
 // clock: the start of the eden cycle before the first record, then each phase's burst.
-func (r Replica) Garbage(profile *lifetimes.Profile) []heapsim.Garbage {
+func (r Replica) Garbage(profile *profile.Profile) []heapsim.Garbage {
 	var g []heapsim.Garbage
 	if r.StartFraction > 0 {
 		g = append(g, heapsim.Garbage{AtBytes: 0, EdenFraction: r.StartFraction})

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 )
 
 func TestDefaultValid(t *testing.T) {
@@ -64,9 +64,9 @@ func TestDrawIsDeterministic(t *testing.T) {
 	}
 }
 
-func testProfile(t *testing.T) *lifetimes.Profile {
+func testProfile(t *testing.T) *profile.Profile {
 	t.Helper()
-	var b lifetimes.Builder
+	var b profile.Builder
 	c := b.Class("Array")
 	var clock uint64
 	for i := range 20_000 {
@@ -77,7 +77,7 @@ func testProfile(t *testing.T) *lifetimes.Profile {
 		b.Add(c, size, clock, clock+uint64(size)*3, 1, 0)
 		clock += uint64(size)
 	}
-	p, err := b.Build(lifetimes.Meta{Source: "test", EndBytes: clock * 4, TotalAllocatedBytes: clock, SamplingRate: 1})
+	p, err := b.Build(profile.Meta{Source: "test", EndBytes: clock * 4, TotalAllocatedBytes: clock, SamplingRate: 1})
 	require.NoError(t, err)
 	return p
 }

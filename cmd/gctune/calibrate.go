@@ -16,7 +16,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/infile"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -138,7 +138,7 @@ func newCalibratedRun(st heapsim.Stats) calibratedRun {
 // calibrateInput is what calibrate fits: the profile, the VM facts, the base cost, the
 // measurement.
 type calibrateInput struct {
-	profile      *lifetimes.Profile
+	profile      *profile.Profile
 	ref          string
 	info         profileInfoDoc
 	vm           heapsim.Params

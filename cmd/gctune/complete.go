@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/spec"
 	"github.com/gctune/gctune/studies"
 )
 
@@ -121,7 +121,7 @@ func completeStudies(cmd *cobra.Command, ro *rootOptions, prefix string) []strin
 // (.yaml, .yml, .csv, .gcprof) and directories the prefix leads to.
 func completeWorkloads(prefix string) ([]string, cobra.ShellCompDirective) {
 	var out []string
-	for _, w := range lifetimes.Bundled() {
+	for _, w := range spec.Bundled() {
 		if strings.HasPrefix(w.Name, prefix) {
 			out = append(out, w.Name)
 		}

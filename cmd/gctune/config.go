@@ -23,6 +23,9 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
@@ -219,7 +222,7 @@ type WorkloadConfig struct {
 	// Seed seeds the generator of bundled workloads and specs. Any value; the same seed gives
 	// the same profile bit for bit.
 	Seed uint64 `mapstructure:"seed" json:"seed"`
-	// Resolution is the generator's resolution (lifetimes.GenerateOptions.Resolution). 0 means
+	// Resolution is the generator's resolution (spec.GenerateOptions.Resolution). 0 means
 	// the spec's own default.
 	Resolution float64 `mapstructure:"resolution" json:"resolution"`
 }
@@ -234,7 +237,7 @@ type LifetimesConfig struct {
 	// SkipBadRows skips malformed FiLiP rows instead of failing on the first one.
 	SkipBadRows bool `mapstructure:"skip_bad_rows" json:"skip_bad_rows"`
 	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt: "auto", "short",
-	// "long", "stored" or "off" (lifetimes.ParseHypothesis).
+	// "long", "stored" or "off" (filip.ParseHypothesis).
 	Rebuild string `mapstructure:"rebuild" json:"rebuild"`
 	// HistogramBins is the number of lifetime histogram bins, in [2, 1000].
 	HistogramBins int `mapstructure:"histogram_bins" json:"histogram_bins"`
@@ -246,7 +249,7 @@ func defaultConfig() Config {
 	return Config{
 		Workload: WorkloadConfig{Seed: 1, Resolution: 0},
 		Lifetimes: LifetimesConfig{
-			LongLivedThreshold: lifetimes.DefaultLongLivedThreshold,
+			LongLivedThreshold: profile.DefaultLongLivedThreshold,
 			Clock:              "auto",
 			SkipBadRows:        false,
 			Rebuild:            "auto",
@@ -318,12 +321,12 @@ func (s SimulateConfig) VMFacts() heapsim.Params {
 // openOptions are the options a command opens a profile by reference with: the workload
 // section's seed and resolution, the lifetimes section's clock, bad-row handling and rebuild
 // mode. A bad clock is a usage error (Validate has checked it).
-func (c Config) openOptions() (lifetimes.OpenOptions, error) {
-	clock, err := lifetimes.ParseClock(c.Lifetimes.Clock)
+func (c Config) openOptions() (source.Options, error) {
+	clock, err := filip.ParseClock(c.Lifetimes.Clock)
 	if err != nil {
-		return lifetimes.OpenOptions{}, asUsage(err)
+		return source.Options{}, asUsage(err)
 	}
-	return lifetimes.OpenOptions{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
+	return source.Options{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
 		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
 		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
@@ -341,10 +344,10 @@ func (c Config) Validate() error {
 	}
 	// An empty value is no mode: ParseHypothesis takes "" as auto only for studies stored
 	// before the key existed.
-	if _, err := lifetimes.ParseHypothesis(c.Lifetimes.Rebuild); err != nil || strings.TrimSpace(c.Lifetimes.Rebuild) == "" {
+	if _, err := filip.ParseHypothesis(c.Lifetimes.Rebuild); err != nil || strings.TrimSpace(c.Lifetimes.Rebuild) == "" {
 		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be "+orList(enumFlagValues()["rebuild"]))
 	}
-	if _, err := lifetimes.ParseClock(c.Lifetimes.Clock); err != nil {
+	if _, err := filip.ParseClock(c.Lifetimes.Clock); err != nil {
 		return bad("lifetimes.clock", fmt.Sprintf("%q", c.Lifetimes.Clock), "must be auto, bytes or us")
 	}
 	if b := c.Lifetimes.HistogramBins; b < 2 || b > 1000 {
@@ -502,7 +505,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		}
 	}
 	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
-		cfg.Lifetimes.Rebuild = lifetimes.HypothesisOff.String()
+		cfg.Lifetimes.Rebuild = filip.HypothesisOff.String()
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, &UsageError{Err: err}

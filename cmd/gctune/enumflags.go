@@ -10,6 +10,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 )
 
@@ -19,13 +20,13 @@ import (
 // parses the value.
 func enumFlagValues() map[string][]string {
 	var rebuild []string
-	for _, h := range []lifetimes.Hypothesis{lifetimes.HypothesisAuto, lifetimes.HypothesisShort,
-		lifetimes.HypothesisLong, lifetimes.HypothesisStored, lifetimes.HypothesisOff} {
+	for _, h := range []filip.Hypothesis{filip.HypothesisAuto, filip.HypothesisShort,
+		filip.HypothesisLong, filip.HypothesisStored, filip.HypothesisOff} {
 		rebuild = append(rebuild, h.String())
 	}
 	return map[string][]string{
 		"rebuild":   rebuild,
-		"clock":     {lifetimes.ClockAuto.String(), lifetimes.ClockBytes.String(), lifetimes.ClockMicros.String()},
+		"clock":     {filip.ClockAuto.String(), filip.ClockBytes.String(), filip.ClockMicros.String()},
 		"aggregate": {string(objective.AggregateMax), string(objective.AggregateMean)},
 		"sampler":   search.Samplers(),
 		"format":    {string(export.ST), string(export.JSON), string(export.YAML), string(export.Flags)},

@@ -7,19 +7,20 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/internal/infile"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/source"
 )
 
-// openProfile is lifetimes.Open, given up at once when ctx is done while it waits on a FIFO or
+// openProfile is source.Open, given up at once when ctx is done while it waits on a FIFO or
 // pipe (the profile, or a FiLiP export's metadata beside it, given as <(zcat run.csv.gz) or a
 // named pipe with no writer yet): the first SIGINT stops the command instead of a second one.
 // The readers bound what they read by the format's own limits.
-func openProfile(ctx context.Context, ref string, opts lifetimes.OpenOptions) (*lifetimes.Profile, *lifetimes.OpenInfo, error) {
-	var p *lifetimes.Profile
-	var info *lifetimes.OpenInfo
+func openProfile(ctx context.Context, ref string, opts source.Options) (*profile.Profile, *source.Info, error) {
+	var p *profile.Profile
+	var info *source.Info
 	err := infile.Do(ctx, func() error {
 		var err error
-		p, info, err = lifetimes.Open(ref, opts)
+		p, info, err = source.Open(ref, opts)
 		return err
 	}, profileFiles(ref, opts)...)
 	if err != nil {
@@ -29,7 +30,7 @@ func openProfile(ctx context.Context, ref string, opts lifetimes.OpenOptions) (*
 }
 
 // profileFiles lists the files Open(ref) reads: ref, and a FiLiP export's metadata.
-func profileFiles(ref string, opts lifetimes.OpenOptions) []string {
+func profileFiles(ref string, opts source.Options) []string {
 	files := []string{ref}
 	if strings.EqualFold(filepath.Ext(ref), ".csv") {
 		meta := opts.FiLiPJSONPath
@@ -65,7 +66,7 @@ func interruptedInput(err error) error {
 // a command that creates a study: the profile is read more than once (opened, fingerprinted,
 // rebuilt under a second hypothesis) and a study names it by path and content hash for
 // resume and workers to read again, none of which a stream allows. One line, exit 2.
-func refuseStreamProfile(ref string, opts lifetimes.OpenOptions) error {
+func refuseStreamProfile(ref string, opts source.Options) error {
 	for _, f := range profileFiles(ref, opts) {
 		if infile.IsStream(f) {
 			return usageErrorf("%s is a pipe or FIFO: a study reads its profiles again (resume, workers, report), so give a regular file (zcat run.csv.gz > run.csv)", quoteName(f))

@@ -15,6 +15,9 @@ import (
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/report"
 )
 
 // NewLifetimesCmd returns `gctune lifetimes WORKLOAD|PROFILE`, the lifetime analysis of a
@@ -83,7 +86,7 @@ type lifetimesOptions struct {
 	Ctx context.Context
 	// Ref is the workload name or profile file.
 	Ref      string
-	Open     lifetimes.OpenOptions
+	Open     source.Options
 	Analysis lifetimes.AnalysisOptions
 	// Bins is the number of histogram bins; Scale the binning shown in text and in the plot
 	// (the JSON document has both).
@@ -124,10 +127,10 @@ type inputDoc struct {
 	Resolution *float64  `json:"resolution,omitempty"`
 	FiLiP      *filipDoc `json:"filip,omitempty"`
 	// Rebuild is the rebuild of a sampled FiLiP export, when one was done.
-	Rebuild *lifetimes.RebuildReport `json:"rebuild,omitempty"`
+	Rebuild *filip.RebuildReport `json:"rebuild,omitempty"`
 }
 
-// filipDoc is what ReadFiLiP reported.
+// filipDoc is what filip.Read reported.
 type filipDoc struct {
 	Layout       string   `json:"layout"`
 	Clock        string   `json:"clock"`
@@ -153,7 +156,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	format := ""
 	if o.Plot != "" {
 		var err error
-		if format, err = lifetimes.PlotFormat(o.Plot); err != nil {
+		if format, err = report.PlotFormat(o.Plot); err != nil {
 			return asUsage(err)
 		}
 	}
@@ -185,7 +188,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 			title = info.Ref
 		}
 		err := writeOutput(o.Plot, func(f io.Writer) error {
-			return lifetimes.WriteHistogramPlot(f, format, shown, title)
+			return report.WriteHistogramPlot(f, format, shown, title)
 		})
 		if err != nil {
 			return fmt.Errorf("--plot: %w", err)
@@ -200,9 +203,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	return printLifetimes(w, &doc, shown, o)
 }
 
-func newInputDoc(info *lifetimes.OpenInfo, o lifetimes.OpenOptions) inputDoc {
+func newInputDoc(info *source.Info, o source.Options) inputDoc {
 	d := inputDoc{Kind: info.Kind, Ref: info.Ref, Path: info.Path, Workload: info.Workload, Rebuild: info.Rebuild}
-	if info.Kind == lifetimes.SourceWorkload || info.Kind == lifetimes.SourceSpec {
+	if info.Kind == source.KindWorkload || info.Kind == source.KindSpec {
 		seed, res := o.Seed, o.Resolution
 		d.Seed, d.Resolution = &seed, &res
 	}
@@ -221,7 +224,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	// Where the profile came from.
 	in := doc.Input
 	switch in.Kind {
-	case lifetimes.SourceWorkload, lifetimes.SourceSpec:
+	case source.KindWorkload, source.KindSpec:
 		res := "the spec's resolution"
 		if *in.Resolution != 0 {
 			res = fmt.Sprintf("resolution %g", *in.Resolution)
@@ -257,7 +260,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), formatPercent(peakAt), units.FormatBytes(s.FinalLiveBytes))
 	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), formatPercent(s.DirectToOld.ByteShare))
 	if st := doc.Stored; st != nil {
-		row("containers", "%s %s (this analysis);", containersText(s.Containers), hypothesisWords(lifetimes.HypothesisAuto.String()))
+		row("containers", "%s %s (this analysis);", containersText(s.Containers), hypothesisWords(filip.HypothesisAuto.String()))
 		row("", "%s %s (optimize weighs both)", containersText(st.Containers), st.Hypothesis)
 	} else {
 		row("containers", "%s", containersText(s.Containers))

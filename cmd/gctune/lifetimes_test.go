@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 func TestLifetimesSpecText(t *testing.T) {
@@ -35,7 +37,7 @@ func TestLifetimesSpecText(t *testing.T) {
 func TestLifetimesJSON(t *testing.T) {
 	var doc lifetimesDoc
 	gctuneJSON(t, &doc, "lifetimes", "--bins", "8", "testdata/tiny.yaml")
-	assert.Equal(t, lifetimes.SourceSpec, doc.Input.Kind)
+	assert.Equal(t, source.KindSpec, doc.Input.Kind)
 	assert.Equal(t, "tiny", doc.Input.Workload)
 	require.NotNil(t, doc.Summary)
 	// The spec: 80 % of the objects die at once, 20 % live to the end.
@@ -60,7 +62,7 @@ func TestLifetimesJSON(t *testing.T) {
 }
 
 func TestLifetimesDataFrame500MB(t *testing.T) {
-	if !slices.ContainsFunc(lifetimes.Bundled(), func(w lifetimes.WorkloadInfo) bool { return w.Name == "dataframe-500mb" }) {
+	if !slices.ContainsFunc(spec.Bundled(), func(w spec.WorkloadInfo) bool { return w.Name == "dataframe-500mb" }) {
 		t.Skip("dataframe-500mb is not bundled yet")
 	}
 	var doc lifetimesDoc
@@ -112,7 +114,7 @@ func TestLifetimesUnknownWorkload(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Empty(t, out)
 	var names []string
-	for _, w := range lifetimes.Bundled() {
+	for _, w := range spec.Bundled() {
 		names = append(names, w.Name)
 	}
 	assert.Equal(t, `gctune: "foo": not a bundled workload (known: `+strings.Join(names, ", ")+`) nor a file`+"\n", errOut)

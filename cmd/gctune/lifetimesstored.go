@@ -6,6 +6,8 @@ import (
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 )
 
 // storedHypothesisDoc is what `lifetimes` says of the second hypothesis optimize searches a
@@ -14,16 +16,16 @@ import (
 type storedHypothesisDoc struct {
 	// Hypothesis says it in words.
 	Hypothesis string                   `json:"hypothesis"`
-	Rebuild    *lifetimes.RebuildReport `json:"rebuild"`
+	Rebuild    *filip.RebuildReport     `json:"rebuild"`
 	Containers lifetimes.ContainerStats `json:"containers"`
 }
 
 // storedHypothesis opens the profile again under the stored hypothesis when optimize would
 // (a sampled export rebuilt in auto mode with large objects inferred: openWorkloads), and
 // summarises its containers; nil otherwise.
-func storedHypothesis(o lifetimesOptions, info *lifetimes.OpenInfo) (*storedHypothesisDoc, error) {
+func storedHypothesis(o lifetimesOptions, info *source.Info) (*storedHypothesisDoc, error) {
 	r := info.Rebuild
-	if r == nil || o.Open.Rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
+	if r == nil || o.Open.Rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
 		return nil, nil
 	}
 	// A pipe or FIFO cannot be read twice (and optimize refuses one): the estimate only.
@@ -33,7 +35,7 @@ func storedHypothesis(o lifetimesOptions, info *lifetimes.OpenInfo) (*storedHypo
 		}
 	}
 	opts := o.Open
-	opts.Rebuild = lifetimes.HypothesisStored
+	opts.Rebuild = filip.HypothesisStored
 	p, sinfo, err := openProfile(o.Ctx, o.Ref, opts)
 	if err != nil {
 		return nil, inputError(err)
@@ -42,7 +44,7 @@ func storedHypothesis(o lifetimesOptions, info *lifetimes.OpenInfo) (*storedHypo
 	if err != nil {
 		return nil, err
 	}
-	return &storedHypothesisDoc{Hypothesis: hypothesisWords(lifetimes.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
+	return &storedHypothesisDoc{Hypothesis: hypothesisWords(filip.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
 }
 
 // containersText writes a profile's containers: "304 (526,167,649 slots, 3.9 GiB)".

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/filip"
 )
 
 // packagePrefixes are the "pkg: " prefixes gctune's packages start their errors with. They say
@@ -76,7 +76,7 @@ func dropPackagePrefixes(msg string) string {
 // errorHint is what to add to err's message for the command that failed: how to give what was
 // missing, when that command can take it ("" otherwise).
 func errorHint(cmd *cobra.Command, err error) string {
-	if cmd == nil || !errors.Is(err, lifetimes.ErrUnknownSamplingRate) {
+	if cmd == nil || !errors.Is(err, filip.ErrUnknownSamplingRate) {
 		return ""
 	}
 	for _, name := range []string{"rate", "input-rate"} {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/outfile"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/studies"
 )
 
@@ -93,7 +93,7 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 			meta = f.Value.String()
 		}
 		for _, a := range args {
-			inputs = append(inputs, profileFiles(a, lifetimes.OpenOptions{FiLiPJSONPath: meta})...)
+			inputs = append(inputs, profileFiles(a, source.Options{FiLiPJSONPath: meta})...)
 		}
 	}
 	for _, name := range []string{"measured", "meta"} {

@@ -16,6 +16,9 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/uncertainty"
@@ -60,7 +63,7 @@ func (sp *studyProblem) checkClockFlag(clock string) error {
 		return nil
 	}
 	for _, w := range sp.Workloads {
-		if w.Kind == lifetimes.SourceFiLiP && w.Clock != clock {
+		if w.Kind == source.KindFiLiP && w.Clock != clock {
 			return usageErrorf("--clock %s: study reads workload %q with --clock %s, and its trials were simulated so; create a new study to read it on another clock", clock, w.Ref, w.Clock)
 		}
 	}
@@ -99,11 +102,11 @@ type workloadRef struct {
 
 // name is the workload's name in the objective and in what commands print: its reference,
 // and for a sampled export searched under a hypothesis on the large objects the sample missed
-// (lifetimes.Hypothesis), that hypothesis in words (studies made before `stored` used
+// (filip.Hypothesis), that hypothesis in words (studies made before `stored` used
 // `long`). The estimate (auto) is marked only beside another hypothesis of the same file:
 // workloadNames.
 func (w workloadRef) name() string {
-	if h := hypothesisWords(w.Rebuild); h != "" && w.Rebuild != lifetimes.HypothesisAuto.String() {
+	if h := hypothesisWords(w.Rebuild); h != "" && w.Rebuild != filip.HypothesisAuto.String() {
 		return w.Ref + ", " + h
 	}
 	return w.Ref
@@ -113,11 +116,11 @@ func (w workloadRef) name() string {
 // sampled export missed ("" for none).
 func hypothesisWords(rebuild string) string {
 	switch rebuild {
-	case lifetimes.HypothesisAuto.String():
+	case filip.HypothesisAuto.String():
 		return "if the large objects the sample missed live as estimated from the sample"
-	case lifetimes.HypothesisStored.String():
+	case filip.HypothesisStored.String():
 		return "if the large objects the sample missed live to the end and hold the long-lived small objects"
-	case lifetimes.HypothesisLong.String():
+	case filip.HypothesisLong.String():
 		return "if the large objects the sample missed live to the end"
 	}
 	return ""
@@ -129,7 +132,7 @@ func workloadNames(ws []workloadRef) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.name()
-		if w.Rebuild != lifetimes.HypothesisAuto.String() {
+		if w.Rebuild != filip.HypothesisAuto.String() {
 			continue
 		}
 		for _, o := range ws {
@@ -145,16 +148,16 @@ func workloadNames(ws []workloadRef) []string {
 // maxStoredSpec bounds the spec text a study stores (specs are a few kB).
 const maxStoredSpec = 256 << 10
 
-func (w workloadRef) openOptions() (lifetimes.OpenOptions, error) {
-	clock, err := lifetimes.ParseClock(w.Clock)
+func (w workloadRef) openOptions() (source.Options, error) {
+	clock, err := filip.ParseClock(w.Clock)
 	if err != nil {
-		return lifetimes.OpenOptions{}, err
+		return source.Options{}, err
 	}
-	rebuild, err := lifetimes.ParseHypothesis(w.Rebuild)
+	rebuild, err := filip.ParseHypothesis(w.Rebuild)
 	if err != nil {
-		return lifetimes.OpenOptions{}, err
+		return source.Options{}, err
 	}
-	return lifetimes.OpenOptions{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
+	return source.Options{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
 		FiLiPJSONPath: w.Meta, SamplingRate: w.SamplingRate}, nil
 }
 
@@ -180,8 +183,8 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 	}
 	rebuild := opts.Rebuild
 	lw := &loadedWorkloads{}
-	add := func(ref string, opts lifetimes.OpenOptions, p *lifetimes.Profile, info *lifetimes.OpenInfo) error {
-		fp, err := lifetimes.Fingerprint(ref, opts)
+	add := func(ref string, opts source.Options, p *profile.Profile, info *source.Info) error {
+		fp, err := source.Fingerprint(ref, opts)
 		if err != nil {
 			return asUsage(err)
 		}
@@ -191,11 +194,11 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		}
 		wr := workloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: cfg.Lifetimes.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
-		if info.Kind == lifetimes.SourceFiLiP {
+		if info.Kind == source.KindFiLiP {
 			wr.Rebuild = opts.Rebuild.String()
 			wr.Meta, wr.SamplingRate = opts.FiLiPJSONPath, opts.SamplingRate
 		}
-		if info.Kind == lifetimes.SourceSpec {
+		if info.Kind == source.KindSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
 				wr.Spec = string(text)
 			}
@@ -210,7 +213,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		if err := refuseStreamProfile(ref, opts); err != nil {
 			return nil, err
 		}
-		p, info, err := lifetimes.Open(ref, opts)
+		p, info, err := source.Open(ref, opts)
 		if err != nil {
 			return nil, asUsage(err)
 		}
@@ -222,7 +225,7 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 			continue
 		}
 		lw.notes = append(lw.notes, fmt.Sprintf("%s: %s", ref, r))
-		if rebuild != lifetimes.HypothesisAuto || r.InferredLarge == 0 {
+		if rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
 			continue
 		}
 		// The unsampled large objects' lifetimes are not in the export, nor what points to
@@ -230,8 +233,8 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		// end and receiving the long-lived small objects (remembered-set scans), as two
 		// workloads.
 		other := opts
-		other.Rebuild = lifetimes.HypothesisStored
-		p, info, err = lifetimes.Open(ref, other)
+		other.Rebuild = filip.HypothesisStored
+		p, info, err = source.Open(ref, other)
 		if err != nil {
 			return nil, asUsage(err)
 		}
@@ -243,8 +246,8 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 			agg = "the mean of their slowdowns"
 		}
 		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by %s: %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
-			ref, r.InferredLarge, agg, hypothesisWords(lifetimes.HypothesisAuto.String()), unnest(r.Hypothesis),
-			hypothesisWords(lifetimes.HypothesisStored.String()), storedSummary(info.Rebuild)))
+			ref, r.InferredLarge, agg, hypothesisWords(filip.HypothesisAuto.String()), unnest(r.Hypothesis),
+			hypothesisWords(filip.HypothesisStored.String()), storedSummary(info.Rebuild)))
 	}
 	for i, n := range workloadNames(lw.refs) {
 		lw.workloads[i].Name = n
@@ -285,9 +288,9 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 		if err != nil {
 			return nil, err
 		}
-		p, err := func() (*lifetimes.Profile, error) {
+		p, err := func() (*profile.Profile, error) {
 			defer cleanup()
-			fp, err := lifetimes.Fingerprint(path, opts)
+			fp, err := source.Fingerprint(path, opts)
 			if err != nil {
 				if ro.worker {
 					return nil, asUsage(fmt.Errorf("workload %q of the study: %w (a worker needs the same file at the same path)", w.Ref, err))
@@ -303,18 +306,18 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			case !ro.force:
 				return nil, usageErrorf("workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
-			if ro.clock != "" && ro.clock != "auto" && w.Kind == lifetimes.SourceFiLiP {
-				if opts.Clock, err = lifetimes.ParseClock(ro.clock); err != nil {
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.KindFiLiP {
+				if opts.Clock, err = filip.ParseClock(ro.clock); err != nil {
 					return nil, asUsage(err)
 				}
 			}
-			p, info, err := lifetimes.Open(path, opts)
+			p, info, err := source.Open(path, opts)
 			if err != nil {
 				return nil, asUsage(err)
 			}
 			d := newProfileInfo(info, p)
 			d.Ref = w.Ref
-			if ro.clock != "" && ro.clock != "auto" && w.Kind == lifetimes.SourceFiLiP && ro.clock != w.Clock {
+			if ro.clock != "" && ro.clock != "auto" && w.Kind == source.KindFiLiP && ro.clock != w.Clock {
 				d.ClockReason += fmt.Sprintf("; the study read it with --clock %s", w.Clock)
 				d.Line = formatProfileLine(d)
 			}
@@ -343,7 +346,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 // missing (cleanup removes it).
 func (w workloadRef) source(preferStored bool) (path string, cleanup func(), err error) {
 	cleanup = func() {}
-	if w.Kind != lifetimes.SourceSpec || w.Spec == "" {
+	if w.Kind != source.KindSpec || w.Spec == "" {
 		return w.Ref, cleanup, nil
 	}
 	if !preferStored {
@@ -356,7 +359,7 @@ func (w workloadRef) source(preferStored bool) (path string, cleanup func(), err
 		return "", cleanup, err
 	}
 	cleanup = func() { _ = os.RemoveAll(dir) }
-	// The same base name: its extension tells lifetimes.Open that it is a spec.
+	// The same base name: its extension tells source.Open that it is a spec.
 	path = filepath.Join(dir, filepath.Base(w.Ref))
 	if err := os.WriteFile(path, []byte(w.Spec), 0o600); err != nil {
 		cleanup()
@@ -456,7 +459,7 @@ func unnest(s string) string {
 }
 
 // storedSummary says what the stored hypothesis assumed, for the note beside a study.
-func storedSummary(r *lifetimes.RebuildReport) string {
+func storedSummary(r *filip.RebuildReport) string {
 	if r == nil || r.Containers == 0 {
 		return "no container: the sampled large objects hold no pointers"
 	}

@@ -9,8 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 )
 
 // addClockFlag adds --clock, bound to lifetimes.clock: every command that reads a profile takes
@@ -62,16 +64,16 @@ type profiledRunDoc struct {
 const profiledByFiLiP = "FiLiP metadata (totalScavenges, totalFullGCs): the profiled run, slowed and perturbed by the profiler"
 
 // newProfileInfo describes an opened profile.
-func newProfileInfo(info *lifetimes.OpenInfo, p *lifetimes.Profile) profileInfoDoc {
-	d := profileInfoDoc{Ref: info.Ref, Kind: info.Kind, Clock: lifetimes.ClockBytes.String(), SamplingRate: p.Meta.SamplingRate}
+func newProfileInfo(info *source.Info, p *profile.Profile) profileInfoDoc {
+	d := profileInfoDoc{Ref: info.Ref, Kind: info.Kind, Clock: filip.ClockBytes.String(), SamplingRate: p.Meta.SamplingRate}
 	switch info.Kind {
-	case lifetimes.SourceWorkload, lifetimes.SourceSpec:
+	case source.KindWorkload, source.KindSpec:
 		d.ClockReason = "generated on the bytes clock"
 		if p.Meta.ReportedScavenges > 0 || p.Meta.ReportedFullGCs > 0 {
 			d.Profiled = &profiledRunDoc{Scavenges: p.Meta.ReportedScavenges, FullGCs: p.Meta.ReportedFullGCs,
 				Source: "the spec's reported run"}
 		}
-	case lifetimes.SourceGCProf:
+	case source.KindGCProf:
 		d.ClockReason = "gctune profiles are on the bytes clock"
 	}
 	if r := info.FiLiP; r != nil {
@@ -93,13 +95,13 @@ func formatProfileLine(d profileInfoDoc) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "profile %s: ", quoteName(d.Ref))
 	switch d.Kind {
-	case lifetimes.SourceFiLiP:
+	case source.KindFiLiP:
 		fmt.Fprintf(&b, "FiLiP export, era %s, layout %s; ", d.Era, d.Layout)
-	case lifetimes.SourceWorkload:
+	case source.KindWorkload:
 		b.WriteString("bundled workload; ")
-	case lifetimes.SourceSpec:
+	case source.KindSpec:
 		b.WriteString("workload spec; ")
-	case lifetimes.SourceGCProf:
+	case source.KindGCProf:
 		b.WriteString("gctune profile; ")
 	}
 	fmt.Fprintf(&b, "clock %s (%s); sampling rate %s", d.Clock, d.ClockReason, formatRate(d.SamplingRate))

@@ -15,7 +15,7 @@ const (
 	runCSVLinePrefix = "profile testdata/run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04), layout textualAllocatorMethod; "
 	runCSVAutoClock  = "clock bytes (layout textualAllocatorMethod, profiler FiLiP: bytes allocated (VM parameter 34"
 	runCSVForcedUs   = "clock us (forced to us by option); sampling rate 1/100"
-	v11CSV           = "../../lifetimes/testdata/filip/era-v1.1.csv"
+	v11CSV           = "../../profile/filip/testdata/filip/era-v1.1.csv"
 )
 
 func TestProfileLineSimulate(t *testing.T) {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/filip"
 )
 
 // addRebuildFlags adds --rebuild MODE (lifetimes.rebuild) and --no-rebuild (the same as
@@ -18,7 +18,7 @@ func addRebuildFlags(cmd *cobra.Command) {
 }
 
 // rebuildMode is the configured rebuild mode (validated by Config.Validate).
-func rebuildMode(cfg Config) lifetimes.Hypothesis {
-	h, _ := lifetimes.ParseHypothesis(cfg.Lifetimes.Rebuild)
+func rebuildMode(cfg Config) filip.Hypothesis {
+	h, _ := filip.ParseHypothesis(cfg.Lifetimes.Rebuild)
 	return h
 }

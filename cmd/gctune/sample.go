@@ -15,7 +15,9 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
 )
 
 // NewSampleCmd returns `gctune sample PROFILE --rate 1/N -o OUT.csv`: a FiLiP export of any
@@ -57,8 +59,8 @@ needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 	f.StringVar(&o.Rate, "rate", "1/100", "sampling rate 1/N (also 0.01 or 1): every N-th allocation is recorded")
 	f.Uint64Var(&o.Phase, "phase", 0, "which allocation of each window of N is recorded, in [0, N)")
 	f.Uint64Var(&o.Seed, "seed", 1, "seed of the order in which the objects of neighbouring records are allocated")
-	f.Uint64Var(&o.StartBytes, "start-bytes", lifetimes.DefaultSampleStartBytes, "VM parameter 34 when profiling starts (> 0)")
-	f.Uint64Var(&o.OverheadBytes, "overhead-bytes", lifetimes.DefaultSampleOverheadBytes, "bytes the profiler allocates per recorded allocation (its ephemeron and senders array)")
+	f.Uint64Var(&o.StartBytes, "start-bytes", filip.DefaultSampleStartBytes, "VM parameter 34 when profiling starts (> 0)")
+	f.Uint64Var(&o.OverheadBytes, "overhead-bytes", filip.DefaultSampleOverheadBytes, "bytes the profiler allocates per recorded allocation (its ephemeron and senders array)")
 	f.StringVar(&o.Code, "profiled-code", "", "the JSON's profiledCode (default: a line naming the profile)")
 	f.StringVarP(&o.Out, "output", "o", "", "the CSV to write (required); its .json is written beside it")
 	f.BoolVar(&o.Force, "force", false, "replace OUT.csv and OUT.json if they exist")
@@ -71,7 +73,7 @@ type sampleOptions struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
 	Ctx        context.Context
 	Ref        string
-	Open       lifetimes.OpenOptions
+	Open       source.Options
 	VM         heapsim.Params
 	Rate       string
 	Phase      uint64
@@ -176,11 +178,11 @@ func runSample(w io.Writer, o sampleOptions) error {
 	if code == "" {
 		code = "[ \"gctune sample " + o.Ref + "\" ]"
 	}
-	opts := lifetimes.SampleOptions{Every: every, Phase: o.Phase, Seed: o.Seed, StartBytes: o.StartBytes,
+	opts := filip.SampleOptions{Every: every, Phase: o.Phase, Seed: o.Seed, StartBytes: o.StartBytes,
 		OverheadBytes: o.OverheadBytes, Scavenges: st.Scavenges, FullGCs: st.FullGCs, ProfiledCode: code}
 	rep, err := writeSamplePair(p, o.Out, metaPath, opts)
 	if err != nil {
-		if errors.Is(err, lifetimes.ErrBadSample) {
+		if errors.Is(err, filip.ErrBadSample) {
 			return asUsage(err)
 		}
 		return err
@@ -203,12 +205,12 @@ func runSample(w io.Writer, o sampleOptions) error {
 // writeSamplePair writes the CSV and its JSON as outfile.WritePair does: each regular file
 // through a temporary file renamed only once both are complete, so a failure leaves neither
 // half-written; links written through, devices and FIFOs in place, modes kept.
-func writeSamplePair(p *lifetimes.Profile, csvPath, metaPath string, opts lifetimes.SampleOptions) (rep lifetimes.SampleReport, err error) {
+func writeSamplePair(p *profile.Profile, csvPath, metaPath string, opts filip.SampleOptions) (rep filip.SampleReport, err error) {
 	var bad error
 	err = outfile.WritePair([2]string{csvPath, metaPath}, func(csv, meta io.Writer) error {
 		var err error
-		rep, err = lifetimes.WriteFiLiPSample(p, csv, meta, opts)
-		if errors.Is(err, lifetimes.ErrBadSample) {
+		rep, err = filip.WriteSample(p, csv, meta, opts)
+		if errors.Is(err, filip.ErrBadSample) {
 			bad = err // the options' fault, not the output's
 		}
 		return err

@@ -19,8 +19,9 @@ import (
 	"github.com/gctune/gctune/heapsim/eventlog"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/uncertainty"
@@ -119,7 +120,7 @@ type simulateOptions struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
 	Ctx     context.Context
 	Ref     string
-	Open    lifetimes.OpenOptions
+	Open    source.Options
 	Given   heapsim.Params
 	Default heapsim.Params
 	Cost    heapsim.Cost
@@ -165,7 +166,7 @@ type replicasDoc struct {
 }
 
 // runReplicas judges the given parameters and the defaults on o.Replicas.
-func runReplicas(p *lifetimes.Profile, o simulateOptions) (*replicasDoc, error) {
+func runReplicas(p *profile.Profile, o simulateOptions) (*replicasDoc, error) {
 	prob, err := objective.NewProblem([]objective.Workload{{Name: o.Ref, Profile: p}}, o.Cost, o.Default,
 		objective.Settings{Uncertainty: o.Replicas, Seed: o.ReplicaSeed})
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
 )
 
@@ -104,7 +104,7 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 		switch {
 		case wl.Stored:
 			how = "its text is stored with the study"
-		case wl.Kind == lifetimes.SourceWorkload:
+		case wl.Kind == source.KindWorkload:
 			how = "bundled with gctune"
 		}
 		ew.Printf("  workload %s (%s, fingerprint %.19s): %s\n", wl.Ref, wl.Kind, wl.Fingerprint, how)

@@ -10,7 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // NewWorkloadsCmd returns `gctune workloads`, the table of bundled workloads.
@@ -55,7 +56,7 @@ type workloadsDoc struct {
 }
 
 func runWorkloads(w io.Writer, o workloadsOptions) error {
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	doc := workloadsDoc{Seed: o.Seed, Resolution: o.Resolution, Workloads: make([]workloadDoc, len(bundled))}
 	errs := make([]error, len(bundled))
 	// Counted by generating each, as the commands that open them do; two at once.
@@ -66,7 +67,7 @@ func runWorkloads(w io.Writer, o workloadsOptions) error {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, _, err := lifetimes.Open(wl.Name, lifetimes.OpenOptions{Seed: o.Seed, Resolution: o.Resolution})
+			p, _, err := source.Open(wl.Name, source.Options{Seed: o.Seed, Resolution: o.Resolution})
 			if err != nil {
 				errs[i] = fmt.Errorf("workload %s: %w", wl.Name, err)
 				return

@@ -7,7 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 func TestWorkloadsText(t *testing.T) {
@@ -15,12 +16,12 @@ func TestWorkloadsText(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	require.NotEmpty(t, lines)
 	assert.Regexp(t, `^NAME +RECORDS +DESCRIPTION$`, lines[0])
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	require.Len(t, lines, 1+len(bundled))
 	for i, w := range bundled {
 		assert.True(t, strings.HasPrefix(lines[1+i], w.Name+" "), "line %q names %s", lines[1+i], w.Name)
 		assert.Contains(t, lines[1+i], w.Description)
-		p, _, err := lifetimes.Open(w.Name, lifetimes.OpenOptions{Seed: 1})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1})
 		require.NoError(t, err)
 		assert.Contains(t, lines[1+i], " "+formatCount(uint64(p.Len()))+" ", "the records simulate counts")
 	}
@@ -36,11 +37,11 @@ func TestWorkloadsText(t *testing.T) {
 func TestWorkloadsJSON(t *testing.T) {
 	var doc workloadsDoc
 	gctuneJSON(t, &doc, "workloads")
-	bundled := lifetimes.Bundled()
+	bundled := spec.Bundled()
 	require.Len(t, doc.Workloads, len(bundled))
 	assert.Equal(t, uint64(1), doc.Seed)
 	for i, w := range bundled {
-		p, _, err := lifetimes.Open(w.Name, lifetimes.OpenOptions{Seed: 1})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1})
 		require.NoError(t, err)
 		assert.Equal(t, workloadDoc{Name: w.Name, Description: w.Description, Records: p.Len()}, doc.Workloads[i])
 	}

@@ -21,7 +21,7 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // published is one row of [IWST23-L] Table 1 (MacBook, Pharo 11, default parameters).
@@ -66,11 +66,11 @@ func calibrate(out io.Writer, write bool, seed uint64) (heapsim.Scales, error) {
 	prior := heapsim.PriorCost()
 	var runs []run
 	for _, t := range targets() {
-		spec, err := lifetimes.BundledSpec(t.workload)
+		sp, err := spec.BundledSpec(t.workload)
 		if err != nil {
 			return heapsim.Scales{}, err
 		}
-		p, err := spec.Generate(lifetimes.GenerateOptions{Seed: seed})
+		p, err := sp.Generate(spec.GenerateOptions{Seed: seed})
 		if err != nil {
 			return heapsim.Scales{}, err
 		}
@@ -129,11 +129,11 @@ func calibratedScales() Scales {
 // proportions. These runs are predictions of the mechanics, never fitted: the fit above uses
 // the default runs only.
 func fixedRuns(cost heapsim.Cost, seed uint64) (string, error) {
-	spec, err := lifetimes.BundledSpec("dataframe-3.1gb")
+	sp, err := spec.BundledSpec("dataframe-3.1gb")
 	if err != nil {
 		return "", err
 	}
-	p, err := spec.Generate(lifetimes.GenerateOptions{Seed: seed})
+	p, err := sp.Generate(spec.GenerateOptions{Seed: seed})
 	if err != nil {
 		return "", err
 	}

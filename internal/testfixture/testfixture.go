@@ -8,6 +8,8 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // Seed is the generation seed of every profile built here, config.yaml's default.
@@ -17,9 +19,9 @@ const Seed = 1
 // with Seed, as workload name.
 func Spec(tb testing.TB, name, specYAML string) objective.Workload {
 	tb.Helper()
-	spec, err := lifetimes.ParseSpec([]byte(specYAML), name+".yaml")
+	sp, err := spec.Parse([]byte(specYAML), name+".yaml")
 	require.NoError(tb, err)
-	p, err := spec.Generate(lifetimes.GenerateOptions{Seed: Seed})
+	p, err := sp.Generate(spec.GenerateOptions{Seed: Seed})
 	require.NoError(tb, err)
 	return objective.Workload{Name: name, Profile: p}
 }
@@ -27,7 +29,7 @@ func Spec(tb testing.TB, name, specYAML string) objective.Workload {
 // Bundled opens ref (a bundled workload's name or a profile file) with Seed, as workload ref.
 func Bundled(tb testing.TB, ref string) objective.Workload {
 	tb.Helper()
-	p, _, err := lifetimes.Open(ref, lifetimes.OpenOptions{Seed: Seed})
+	p, _, err := source.Open(ref, source.Options{Seed: Seed})
 	require.NoError(tb, err)
 	return objective.Workload{Name: ref, Profile: p}
 }

@@ -1,0 +1,7 @@
+// Package source opens a profile by reference, whatever its kind: a bundled workload's name,
+// a workload spec (.yaml, .yml), a FiLiP / Illimani export (.csv with its .json, rebuilt when
+// sampled) or a .gcprof file (Open), and hashes what a reference would open without opening
+// it (Fingerprint), so that a stored result can be reused. It is the one package that imports
+// every reader (profile/spec, profile/filip, profile/gcprof); the commands open their inputs
+// through it.
+package source
