@@ -7,7 +7,9 @@
 //   - with one workload the value is its simulated total run time in seconds (mutator + GC);
 //   - with several it is the worst (Aggregate "max") or the mean ("mean") slowdown against each
 //     workload's own run at the default parameters, so one configuration is robust across
-//     data sizes (1.0 = as fast as the defaults, 0.1 = ten times faster).
+//     data sizes (1.0 = as fast as the defaults, 0.1 = ten times faster). Workloads that are
+//     alternative readings of one run (Workload.Run: a sampled export's two hypotheses) are
+//     averaged into that run's slowdown first.
 //
 // A memory budget (MaxFootprintBytes) is a hard constraint: a configuration whose peak
 // footprint exceeds it on any workload is infeasible. Its value is penalised so that samplers

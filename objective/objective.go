@@ -35,6 +35,13 @@ func ParseAggregate(s string) (Aggregate, error) {
 type Workload struct {
 	Name    string
 	Profile *profile.Profile
+	// Run names the run this workload reads when several workloads are alternative readings
+	// of one run, as a sampled export under two hypotheses on what the export cannot record:
+	// their slowdowns are averaged into the run's, the expected value over the readings, before
+	// Aggregate combines the runs (max guards every run, not the most pessimistic reading: a
+	// reading in which GC matters little would otherwise decide alone, its slowdowns all near
+	// 1). Empty: the workload is a run of its own.
+	Run string
 }
 
 // Settings configure the objective. The zero value is valid: no budget, max aggregate, one
@@ -64,6 +71,10 @@ type Problem struct {
 	base      heapsim.Params
 	settings  Settings
 	baseline  []heapsim.Stats
+	// runOf[i] is workload i's run (Workload.Run), counted from 0 in order of first
+	// appearance; runs the number of runs.
+	runOf []int
+	runs  int
 	// replicas are the uncertainty model's runs, drawn from Settings.Seed; each is prepared
 	// (its profiles scaled, its baselines simulated) the first time it is used, the search's
 	// by NewProblem.
@@ -98,6 +109,7 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 		return nil, fmt.Errorf("objective: statistic quantile %v is not in [0, 1]", q)
 	}
 	p := &Problem{workloads: workloads, cost: cost, base: base, settings: s}
+	p.runOf, p.runs = runsOf(workloads)
 	for _, r := range s.Uncertainty.Draw(s.Seed) {
 		p.replicas = append(p.replicas, &replicaRun{replica: r})
 	}
@@ -243,7 +255,6 @@ func (p *Problem) EvaluateNominal(params heapsim.Params) (Result, error) {
 // Result against the baselines of the same run.
 func (p *Problem) combine(stats []heapsim.Stats, failed []error, baseline []heapsim.Stats) (Result, error) {
 	r := Result{Feasible: true}
-	var worst, sum float64
 	for i, w := range p.workloads {
 		st, err := stats[i], failed[i]
 		if errors.Is(err, heapsim.ErrOutOfMemory) {
@@ -264,8 +275,6 @@ func (p *Problem) combine(stats []heapsim.Stats, failed []error, baseline []heap
 		slow := st.TotalSeconds / baseline[i].TotalSeconds
 		r.Slowdowns = append(r.Slowdowns, slow)
 		r.Stats = append(r.Stats, st)
-		worst = max(worst, slow)
-		sum += slow
 		r.Metrics.TotalSeconds += st.TotalSeconds
 		r.Metrics.GCSeconds += st.GCSeconds
 		r.Metrics.Scavenges += st.Scavenges
@@ -280,10 +289,8 @@ func (p *Problem) combine(stats []heapsim.Stats, failed []error, baseline []heap
 	switch {
 	case len(p.workloads) == 1:
 		value, baseValue = r.Stats[0].TotalSeconds, baseline[0].TotalSeconds
-	case p.settings.Aggregate == AggregateMean:
-		value, baseValue = sum/float64(len(p.workloads)), 1
 	default:
-		value, baseValue = worst, 1
+		value, baseValue = p.aggregate(r.Slowdowns), 1
 	}
 	r.Speedup = baseValue / value
 	if !r.Feasible {
@@ -295,6 +302,55 @@ func (p *Problem) combine(stats []heapsim.Stats, failed []error, baseline []heap
 	r.Value = value
 	return r, nil
 }
+
+// runsOf numbers the workloads' runs (Workload.Run; an empty one is a run of its own) in order
+// of first appearance, and counts them.
+func runsOf(workloads []Workload) ([]int, int) {
+	runOf := make([]int, len(workloads))
+	seen := map[string]int{}
+	n := 0
+	for i, w := range workloads {
+		if w.Run == "" {
+			runOf[i] = n
+			n++
+			continue
+		}
+		k, ok := seen[w.Run]
+		if !ok {
+			k = n
+			seen[w.Run] = k
+			n++
+		}
+		runOf[i] = k
+	}
+	return runOf, n
+}
+
+// aggregate combines the workloads' slowdowns into the value of several workloads: each run's
+// slowdown is the mean of its readings' (Workload.Run), and the runs' are combined by
+// Settings.Aggregate, the worst or their mean.
+func (p *Problem) aggregate(slowdowns []float64) float64 {
+	sum := make([]float64, p.runs)
+	count := make([]float64, p.runs)
+	for i, s := range slowdowns {
+		sum[p.runOf[i]] += s
+		count[p.runOf[i]]++
+	}
+	var worst, total float64
+	for k := range sum {
+		v := sum[k] / count[k]
+		worst = max(worst, v)
+		total += v
+	}
+	if p.settings.Aggregate == AggregateMean {
+		return total / float64(p.runs)
+	}
+	return worst
+}
+
+// Runs is the number of runs the workloads read (Workload.Run): fewer than the workloads when
+// some are alternative readings of one run.
+func (p *Problem) Runs() int { return p.runs }
 
 // penalised is an infeasible configuration's value: never better than the default, and worse
 // the further over budget, so value-only samplers are pushed back towards the feasible region.

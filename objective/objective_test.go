@@ -118,6 +118,40 @@ func TestSeveralWorkloadsAggregateSlowdowns(t *testing.T) {
 	require.ErrorContains(t, err, "want max or mean")
 }
 
+func TestReadingsOfOneRunAreAveraged(t *testing.T) {
+	// a and b read one run (a sampled export under two hypotheses), c is a run of its own:
+	// under max the value is the worse of (a+b)/2 and c, never a or b alone.
+	ws := []Workload{
+		{Name: "a", Profile: smallProfile(t, 1), Run: "run.csv"},
+		{Name: "c", Profile: smallProfile(t, 3)},
+		{Name: "b", Profile: smallProfile(t, 2), Run: "run.csv"},
+	}
+	p := heapsim.DefaultParams()
+	p.GrowthHeadroomBytes = 512 * heapsim.MiB
+	p.NewSpaceBytes = 4 * heapsim.MiB
+	for _, agg := range []Aggregate{AggregateMax, AggregateMean} {
+		prob, err := NewProblem(ws, heapsim.DefaultCost(), heapsim.DefaultParams(), Settings{Aggregate: agg})
+		require.NoError(t, err)
+		require.Equal(t, 2, prob.Runs())
+		r, err := prob.Evaluate(p)
+		require.NoError(t, err)
+		require.Len(t, r.Slowdowns, 3)
+		run, c := (r.Slowdowns[0]+r.Slowdowns[2])/2, r.Slowdowns[1]
+		want := max(run, c)
+		if agg == AggregateMean {
+			want = (run + c) / 2
+		}
+		require.InDelta(t, want, r.Value, 1e-12, "%s", agg)
+	}
+	// The two readings alone: their mean, whatever the aggregate.
+	prob, err := NewProblem([]Workload{ws[0], ws[2]}, heapsim.DefaultCost(), heapsim.DefaultParams(), Settings{})
+	require.NoError(t, err)
+	r, err := prob.Evaluate(p)
+	require.NoError(t, err)
+	require.NotEqual(t, r.Slowdowns[0], r.Slowdowns[1], "the test needs readings that differ")
+	require.InDelta(t, (r.Slowdowns[0]+r.Slowdowns[1])/2, r.Value, 1e-12)
+}
+
 func TestInvalidParamsAreErrors(t *testing.T) {
 	prob, err := NewProblem([]Workload{{Name: "small", Profile: smallProfile(t, 1)}}, heapsim.DefaultCost(), heapsim.DefaultParams(), Settings{})
 	require.NoError(t, err)

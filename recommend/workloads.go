@@ -21,7 +21,9 @@ type WorkloadFigures struct {
 	// run's slowdown against the defaults in the same run, as the objective takes it).
 	Slowdown float64 `json:"slowdown"`
 	// Worst is set on the workload whose Slowdown is the largest when the study minimises the
-	// worst slowdown (aggregate max): the one the recommendation guards against.
+	// worst slowdown (aggregate max) and every workload is a run of its own: the one the
+	// recommendation guards against. Alternative readings of one run (a sampled export's
+	// hypotheses, objective.Workload.Run) are averaged, none guarded against.
 	Worst bool `json:"worst,omitempty"`
 }
 
@@ -75,7 +77,7 @@ func workloadFigures(j *judge, params heapsim.Params, final objective.Result) []
 			worst = i
 		}
 	}
-	if j.prob.Settings().Aggregate != objective.AggregateMean && worst >= 0 {
+	if j.prob.Settings().Aggregate != objective.AggregateMean && j.prob.Runs() == len(ws) && worst >= 0 {
 		out[worst].Worst = true
 	}
 	return out

@@ -93,6 +93,10 @@ type workloadRef struct {
 	Meta         string  `json:"meta,omitempty"`
 	SamplingRate float64 `json:"samplingRate,omitempty"`
 	Fingerprint  string  `json:"fingerprint"`
+	// Run is set on the hypotheses of one sampled export (its reference): alternative readings
+	// of one run, whose slowdowns the objective averages (objective.Workload.Run). Studies made
+	// before have none: each hypothesis is then a run of its own, combined by the aggregate.
+	Run string `json:"run,omitempty"`
 	// Spec is the text of a workload spec file (kind spec), so that workers on machines
 	// without the file can generate the same profile. Bundled workloads are in every gctune
 	// binary; recorded profiles (FiLiP, .gcprof) are too large to store: workers need the
@@ -241,12 +245,13 @@ func openWorkloads(refs []string, cfg Config) (*loadedWorkloads, error) {
 		if err := add(ref, other, p, info); err != nil {
 			return nil, err
 		}
-		agg := "the worse of their slowdowns"
-		if cfg.Search.Aggregate == string(objective.AggregateMean) {
-			agg = "the mean of their slowdowns"
+		// Two readings of one run: the objective averages their slowdowns.
+		for _, k := range []int{len(lw.refs) - 2, len(lw.refs) - 1} {
+			lw.refs[k].Run = ref
+			lw.workloads[k].Run = ref
 		}
-		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by %s: %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
-			ref, r.InferredLarge, agg, hypothesisWords(filip.HypothesisAuto.String()), unnest(r.Hypothesis),
+		lw.notes = append(lw.notes, fmt.Sprintf("%s: the lifetimes of the %d large objects the sample missed are unknown, and a FiLiP export records no pointers: the search weighs two hypotheses, by the mean of their slowdowns (two readings of one run): %s (%s; --rebuild auto), and %s (%s; --rebuild stored); --rebuild short|long|stored searches one",
+			ref, r.InferredLarge, hypothesisWords(filip.HypothesisAuto.String()), unnest(r.Hypothesis),
 			hypothesisWords(filip.HypothesisStored.String()), storedSummary(info.Rebuild)))
 	}
 	for i, n := range workloadNames(lw.refs) {
@@ -332,7 +337,7 @@ func reopenWorkloadsWith(sp *studyProblem, ro reopenOptions, threshold float64) 
 			return nil, asUsage(err)
 		}
 		lw.refs = append(lw.refs, w)
-		lw.workloads = append(lw.workloads, objective.Workload{Name: w.name(), Profile: p})
+		lw.workloads = append(lw.workloads, objective.Workload{Name: w.name(), Profile: p, Run: w.Run})
 		lw.summaries = append(lw.summaries, sum)
 	}
 	for i, n := range workloadNames(lw.refs) {

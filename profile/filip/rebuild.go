@@ -212,8 +212,17 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 		}
 	}
 	rep.SampledLarge = len(sampledLarge)
-	rep.Sizes = "one object per window (no large object was sampled)"
-	if len(sampledLarge) > 0 {
+	// sizeBy are the sampled large objects whose sizes cut a window's excess into objects
+	// (inferredCount); none under HypothesisStored, the pessimistic end: one large container
+	// per window is the most slots to scan the clock allows (storeAssumer).
+	sizeBy := sampledLarge
+	switch {
+	case opts.Hypothesis == HypothesisStored:
+		sizeBy = nil
+		rep.Sizes = "one object per window (stored: one large container is the most slots to scan)"
+	case len(sampledLarge) == 0:
+		rep.Sizes = "one object per window (no large object was sampled)"
+	default:
 		rep.Sizes = "neighbour (a whole multiple of the nearest sampled large object is that many objects)"
 	}
 	for _, i := range sampledLarge {
@@ -243,7 +252,7 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 			// The small bytes of the window surround the large ones: place them from the
 			// middle of the window's small part, one after the other.
 			at := births[k-1] + uint64(math.Max(base, 0)/2)
-			m := inferredCount(excess, rebuildSpreads*spread, at, sampledLarge, p.SizeBytes, births)
+			m := inferredCount(excess, rebuildSpreads*spread, at, sizeBy, p.SizeBytes, births)
 			size := uint64(excess/m) &^ 7
 			for range int(m) {
 				at += size
@@ -287,7 +296,7 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 			death, flags := inferredDeath(f.birth, births[f.window], end, lifeHyp, p, sampledLarge, births, remap)
 			idx := b.Add(inferredClass, f.size, f.birth, death, 1, flags)
 			if flags&profile.FlagAliveAtEnd != 0 {
-				stored.container(idx, f.birth)
+				stored.container(idx, f.birth, f.size)
 			}
 		}
 		death := p.Death[i]
@@ -309,9 +318,10 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 		case !large(i):
 			stored.store(idx, w)
 		case !p.ClassPointerFree(p.Class[i]):
-			stored.container(idx, births[i])
+			stored.container(idx, births[i], p.SizeBytes[i])
 		}
 	}
+	stored.finish()
 	for _, c := range p.Containers {
 		r := int(c.Record)
 		from := max(min(remap(max(c.StoresFromBytes, p.Birth[r]), r), end), births[r])
@@ -366,7 +376,9 @@ func inferredCount(excess, noiseBytes float64, at uint64, sampledLarge []int, si
 	if len(sampledLarge) > 0 {
 		s := float64(sizes[nearestByBirth(sampledLarge, at, births)])
 		if k := math.Round(excess / s); k >= 2 && math.Abs(excess-k*s) <= noiseBytes+s/50 {
-			m = k
+			// Never below a large object's size: the noise allowed may take an object of
+			// the smallest large size under it.
+			m = max(1, min(k, math.Floor(excess/(largeMinBytes+8))))
 		}
 	}
 	return math.Max(m, math.Ceil(excess/float64(math.MaxUint32-7)))

@@ -177,7 +177,8 @@ func storedTestProfile(t testing.TB, large map[int]uint32) *profile.Profile {
 }
 
 func TestRebuildStoredAssumesContainers(t *testing.T) {
-	// Two unsampled large objects (positions not ≡ 0 mod 100): two containers, inferred.
+	// Two unsampled large objects (positions not ≡ 0 mod 100): two containers, inferred, the
+	// first (8 MiB) larger than the second (6 MiB).
 	p := storedTestProfile(t, map[int]uint32{5013: 8 << 20, 9050: 6 << 20})
 	_, r, rep := sampledAndRebuilt(t, p, 100, 0, HypothesisStored)
 	if rep.Hypothesis != "stored" || rep.InferredLarge != 2 || rep.Containers != 2 || len(r.Containers) != 2 {
@@ -186,9 +187,9 @@ func TestRebuildStoredAssumesContainers(t *testing.T) {
 	first, second := r.Birth[r.Containers[0].Record], r.Birth[r.Containers[1].Record]
 	var want, wantObjects float64
 	for i := range r.Len() {
-		st, _, _, ok := r.StoreWindow(i)
+		st, from, until, ok := r.StoreWindow(i)
 		small := !profile.AllocatesInOldSpace(r.SizeBytes[i], r.Flags[i])
-		shouldStore := small && r.AliveAtEnd(i) && r.Birth[i] >= first
+		shouldStore := small && r.AliveAtEnd(i)
 		if ok != shouldStore {
 			t.Fatalf("record %d (born %d, alive at end %v, small %v): stored %v", i, r.Birth[i], r.AliveAtEnd(i), small, ok)
 		}
@@ -197,9 +198,17 @@ func TestRebuildStoredAssumesContainers(t *testing.T) {
 		}
 		want++
 		wantObjects += float64(r.Weight[i])
-		// Into the newest container born before it.
-		if c := r.Stores[st].Container; (r.Birth[i] >= second) != (c == 1) {
-			t.Fatalf("record %d born %d stored into container %d (containers born %d, %d)", i, r.Birth[i], c, first, second)
+		// Into the larger of the newest container before it and the largest after it: the
+		// first container, from its own birth if born after it, else from the container's
+		// birth (a table built from the objects made before it); the records born after the
+		// second, smaller one have only it, from their birth.
+		c, wantC := r.Stores[st].Container, int32(0)
+		wantFrom := max(r.Birth[i], first)
+		if r.Birth[i] >= second {
+			wantC, wantFrom = 1, r.Birth[i]
+		}
+		if c != wantC || from != wantFrom || until != r.Death[i] {
+			t.Fatalf("record %d born %d stored into container %d for [%d, %d); want container %d from %d (containers born %d, %d)", i, r.Birth[i], c, from, until, wantC, wantFrom, first, second)
 		}
 	}
 	if want == 0 || float64(rep.StoredRecords) != want || rep.StoredObjects != wantObjects {
@@ -207,6 +216,20 @@ func TestRebuildStoredAssumesContainers(t *testing.T) {
 	}
 	if !strings.Contains(rep.String(), "assumed stored into 2 large containers") {
 		t.Errorf("report line %q", rep)
+	}
+	// A larger container later takes the records born before it; those born after it stay
+	// with it (the newest before them).
+	p = storedTestProfile(t, map[int]uint32{5013: 6 << 20, 9050: 8 << 20})
+	_, r, _ = sampledAndRebuilt(t, p, 100, 0, HypothesisStored)
+	second = r.Birth[r.Containers[1].Record]
+	for i := range r.Len() {
+		st, from, _, ok := r.StoreWindow(i)
+		if !ok {
+			continue
+		}
+		if c := r.Stores[st].Container; c != 1 || from != max(r.Birth[i], second) {
+			t.Fatalf("later larger container: record %d born %d stored into container %d from %d, want 1 from %d", i, r.Birth[i], c, from, max(r.Birth[i], second))
+		}
 	}
 	// The lifetimes are HypothesisLong's, and long assumes no pointers.
 	_, l, lrep := sampledAndRebuilt(t, p, 100, 0, HypothesisLong)
