@@ -197,8 +197,24 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 		return objective.Result{}, fmt.Errorf("recommend: %w", err)
 	}
 	rb.Values, rb.Speedups, rb.DefaultValues = final.Replicas, final.ReplicaSpeedups, defaults
-	rb.ValueInterval = uncertainty.PredictionInterval(final.Replicas, uncertainty.DefaultCoverage)
-	rb.SpeedupInterval = uncertainty.RangeInterval(final.ReplicaSpeedups)
+	values, speedups := final.Replicas, final.ReplicaSpeedups
+	if slow := readingSlowdowns(j, r.Params(base)); len(slow) > 0 {
+		// One run read several ways (a sampled export's hypotheses): the value is their mean,
+		// and the run is any of them, so the interval covers each reading on each replica.
+		rb.Readings = len(j.prob.Workloads())
+		values = append(slices.Clone(values), slow...)
+		speedups = slices.Clone(speedups)
+		for _, v := range slow {
+			speedups = append(speedups, 1/v)
+		}
+	}
+	rb.ValueInterval = uncertainty.PredictionInterval(values, uncertainty.DefaultCoverage)
+	if rb.Readings > 0 {
+		// Readings far apart make two clusters, which a log-normal fit would stretch: their
+		// range instead.
+		rb.ValueInterval = uncertainty.RangeInterval(values)
+	}
+	rb.SpeedupInterval = uncertainty.RangeInterval(speedups)
 	rb.NominalValue, rb.NominalSpeedup = nominal.Value, nominal.Speedup
 	r.Robust = rb
 	if len(moves) > 0 {

@@ -60,6 +60,11 @@ type Robustness struct {
 	// of the paired speedups (uncertainty.RangeInterval: the defaults need not be so placed).
 	ValueInterval   uncertainty.Interval `json:"valueInterval"`
 	SpeedupInterval uncertainty.Interval `json:"speedupInterval"`
+	// Readings, when not 0, is how many readings of one run the workloads are (a sampled
+	// export's hypotheses, objective.Workload.Run): the value is their mean slowdown, and both
+	// intervals are ranges that cover each reading's slowdown (speedup) on each replica too,
+	// since the run may be any of them.
+	Readings int `json:"readings,omitempty"`
 	// NominalValue and NominalSpeedup are the single simulation of the profile: what the
 	// recommendation would promise if the run were exactly the profiled one.
 	NominalValue   float64 `json:"nominalValue"`

@@ -43,6 +43,9 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 		case rb != nil && seconds:
 			p("  expected %s against %s with the defaults: %.2fx faster, over %d perturbed runs (%s; the defaults %s)\n",
 				val(r.Value), val(r.DefaultValue), r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val), IntervalText(rb.DefaultInterval(), val))
+		case rb != nil && rb.Readings > 0:
+			p("  expected %s the defaults' run time on average over the %d readings of the run: %.2fx faster, the mean over %d perturbed runs (%s: any reading on any run)\n",
+				val(r.Value), rb.Readings, r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val))
 		case rb != nil:
 			p("  expected %s the defaults' run time %s of each run: %.2fx faster, the mean over %d perturbed runs (%s)\n",
 				val(r.Value), r.aggregateWords(), r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val))

@@ -82,3 +82,27 @@ func workloadFigures(j *judge, params heapsim.Params, final objective.Result) []
 	}
 	return out
 }
+
+// readingSlowdowns returns, when the problem's workloads are several readings of one run
+// (objective.Workload.Run), each reading's slowdown on each replica of the statement that j
+// judged params on (cached: nothing is simulated again); nil otherwise.
+func readingSlowdowns(j *judge, params heapsim.Params) []float64 {
+	ws := j.prob.Workloads()
+	if len(ws) < 2 || j.prob.Runs() != 1 || !j.robust() {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []float64
+	for _, r := range j.runs[params] {
+		if r == nil {
+			continue
+		}
+		for _, s := range r.Slowdowns {
+			if s > 0 {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

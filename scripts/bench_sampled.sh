@@ -8,7 +8,8 @@
 #      runs drawn from a seed no study used (REPLICA_SEED): the realised speedup, against the
 #      sampled study's predicted one and the full profile's best simulated the same two ways
 #      (like with like: single simulation against single simulation, the mean over the same
-#      perturbed runs against the mean). A cell passes when the robust share is at least 0.95.
+#      perturbed runs against the mean). A cell passes when the robust share is at least 0.95;
+#      the table also says whether the realised speedup lies in the stated speedup interval.
 # Results are JSON lines in $OUT/results.jsonl (one per finished cell, appended as it goes, so a
 # run cut short keeps what it measured; cells already there are skipped) and the table
 # $OUT/table.md. Every command is printed first.
@@ -95,6 +96,8 @@ for w in $WORKLOADS; do
 				study=s-$w-1in$n-p$p-$mode
 				optimize_best "$study" "$csv" --rebuild "$mode"
 				pred=$(field "$OUT/$study.json" predicted.speedup)
+				predLo=$(field "$OUT/$study.json" predicted.speedupInterval.lo)
+				predHi=$(field "$OUT/$study.json" predicted.speedupInterval.hi)
 				set -- $(realised "$w" "$study")
 				real=$1
 				realRobust=$2
@@ -102,13 +105,13 @@ for w in $WORKLOADS; do
 r=json.load(sys.stdin)["input"].get("rebuild")
 print("-" if r is None else "%d inferred, %d sampled large, %s" % (r["inferredLarge"], r["sampledLarge"], r["hypothesis"].split(" ")[0]))')
 				python3 -c 'import json,sys
-w,n,p,mode,pred,real,full,realR,fullR,rb=sys.argv[1:]
-pred,real,full,realR,fullR=float(pred),float(real),float(full),float(realR),float(fullR)
+w,n,p,mode,pred,real,full,realR,fullR,lo,hi,rb=sys.argv[1:]
+pred,real,full,realR,fullR,lo,hi=float(pred),float(real),float(full),float(realR),float(fullR),float(lo),float(hi)
 print(json.dumps({"cell": "%s 1/%s phase %s %s" % (w,n,p,mode), "workload": w, "every": int(n), "phase": int(p), "mode": mode,
   "predicted": pred, "realised": real, "fullBest": full, "recommendationShare": real/full,
   "realisedRobust": realR, "fullBestRobust": fullR, "robustShare": realR/fullR,
-  "predictedOverRealised": pred/realR, "rebuild": rb}))' \
-					"$w" "$n" "$p" "$mode" "$pred" "$real" "$full" "$realRobust" "$fullRobust" "$rebuild" >>"$RES"
+  "predictedOverRealised": pred/realR, "predictedLo": lo, "predictedHi": hi, "realisedInInterval": lo <= realR <= hi, "rebuild": rb}))' \
+					"$w" "$n" "$p" "$mode" "$pred" "$real" "$full" "$realRobust" "$fullRobust" "$predLo" "$predHi" "$rebuild" >>"$RES"
 			done
 		done
 	done
@@ -117,7 +120,7 @@ done
 python3 - "$RES" >"$OUT/table.md" <<'EOF'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print("| workload | rate | phase | reading | predicted | realised (perturbed runs) | full best (perturbed runs) | share | realised / full best, as recorded | predicted / realised | rebuild |")
+print("| workload | rate | phase | reading | predicted (interval) | realised (perturbed runs) | full best (perturbed runs) | share | realised / full best, as recorded | predicted / realised | rebuild |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for r in rows:
     if "robustShare" not in r:
@@ -125,8 +128,9 @@ for r in rows:
     ok1 = "✓" if r["robustShare"] >= 0.95 else "✗"
     ok2 = "✓" if abs(r["predictedOverRealised"] - 1) <= 0.25 else "✗"
     mode = "rebuilt" if r["mode"] == "auto" else ("multiplied (--no-rebuild)" if r["mode"] == "off" else r["mode"])
-    print("| %s | 1/%d | %d | %s | %.2fx | %.2fx | %.2fx | %.3f %s | %.2fx / %.2fx = %.3f | %.2f %s | %s |" % (
-        r["workload"], r["every"], r["phase"], mode, r["predicted"], r["realisedRobust"], r["fullBestRobust"],
+    iv = "%.2f-%.2fx %s" % (r["predictedLo"], r["predictedHi"], "✓" if r["realisedInInterval"] else "✗") if "predictedLo" in r else "-"
+    print("| %s | 1/%d | %d | %s | %.2fx (%s) | %.2fx | %.2fx | %.3f %s | %.2fx / %.2fx = %.3f | %.2f %s | %s |" % (
+        r["workload"], r["every"], r["phase"], mode, r["predicted"], iv, r["realisedRobust"], r["fullBestRobust"],
         r["robustShare"], ok1, r["realised"], r["fullBest"], r["recommendationShare"], r["predictedOverRealised"], ok2, r["rebuild"]))
 EOF
 cat "$OUT/table.md"

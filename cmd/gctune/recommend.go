@@ -101,4 +101,4 @@ func recommendationKey(prob *objective.Problem, trials []goptuna.FrozenTrial, to
 
 // recommendationFormat changes when the recommendation's rules change, so that a stored one
 // made by the old rules is made again (a development build's version does not change).
-const recommendationFormat = 4
+const recommendationFormat = 5

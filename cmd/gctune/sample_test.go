@@ -124,6 +124,25 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(out+", "+hypothesisWords(h))+`: (expected|predicted) [0-9.,]+ s against [0-9.,]+ s with the defaults, [0-9.]+x faster`, stdout)
 	}
 	assert.NotContains(t, stdout, "guards against", stdout)
+	// The run may be either reading: the stated intervals cover both on every perturbed run.
+	assert.Contains(t, stdout, "on average over the 2 readings of the run")
+	assert.Contains(t, stdout, "any reading on any run")
+	var pred struct {
+		Predicted struct {
+			Replicas int `json:"replicas"`
+			Interval struct {
+				N int `json:"n"`
+			} `json:"interval"`
+			SpeedupInterval struct {
+				Lo, Hi float64
+				N      int `json:"n"`
+			} `json:"speedupInterval"`
+		} `json:"predicted"`
+	}
+	gctuneJSON(t, &pred, "export", "words", "--storage", db, "--format", "json")
+	require.Positive(t, pred.Predicted.Replicas)
+	assert.Equal(t, 3*pred.Predicted.Replicas, pred.Predicted.Interval.N)
+	assert.Equal(t, 3*pred.Predicted.Replicas, pred.Predicted.SpeedupInterval.N)
 	assert.Contains(t, stderr, "the search weighs two hypotheses, by the mean of their slowdowns (two readings of one run)")
 	st, _ := gctuneOK(t, "export", "words", "--storage", db, "--format", "st")
 	assert.Contains(t, st, "GC parameters for "+out+" (study words,")
