@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Benchmarks of the report's simulations (docs/benchmarks.md):
@@ -17,14 +17,14 @@ import (
 func BenchmarkReport(b *testing.B) {
 	cases := []struct {
 		workload string
-		best     search.Point
+		best     tunable.Point
 	}{
-		{"dataframe-500mb", search.Point{NewSpaceBytes: 860 << 20, HeadroomBytes: 598 << 20, ShrinkBytes: 26 << 20, Ratio: 43.1, Proportion: 0.371}},
-		{"dataframe-3.1gb", search.Point{NewSpaceBytes: 970 << 20, HeadroomBytes: 1519 << 20, ShrinkBytes: 1 << 20, Ratio: 10.62, Proportion: 1.213}},
+		{"dataframe-500mb", tunable.Point{NewSpaceBytes: 860 << 20, HeadroomBytes: 598 << 20, ShrinkBytes: 26 << 20, Ratio: 43.1, Proportion: 0.371}},
+		{"dataframe-3.1gb", tunable.Point{NewSpaceBytes: 970 << 20, HeadroomBytes: 1519 << 20, ShrinkBytes: 1 << 20, Ratio: 10.62, Proportion: 1.213}},
 	}
 	for _, c := range cases {
 		prob := testProblem(b, 0, c.workload)
-		space := search.DefaultSpace()
+		space := tunable.DefaultSpace()
 		b.Run("diagnose/"+c.workload, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Diagnose(context.Background(), prob, c.best, 0); err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Thresholds of the diagnosis. Each is a judgement, documented in docs/report.md.
@@ -143,7 +143,7 @@ type runResult struct {
 // the GC time went, which pathologies the default run shows and what each cost, and which
 // parameter change of best removes each, confirmed by simulating best with that one parameter
 // put back to its default. workers bounds the simulations run at once (0: GOMAXPROCS).
-func Diagnose(ctx context.Context, prob *objective.Problem, best search.Point, workers int) (*Diagnosis, error) {
+func Diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, workers int) (*Diagnosis, error) {
 	if prob == nil {
 		return nil, errors.New("report: no problem")
 	}
@@ -212,23 +212,23 @@ func simulateRun(w objective.Workload, params heapsim.Params, cost heapsim.Cost,
 // DiagnoseRuns is Diagnose on p, the objective named valueLabel, that also returns each
 // workload's default and best runs with their event logs. defaults, when not nil, are the
 // default runs already under way (StartDefaultRuns).
-func DiagnoseRuns(ctx context.Context, prob *objective.Problem, best search.Point, valueLabel string, p *Pool, defaults *DefaultRuns) (*Diagnosis, [][2]Run, error) {
+func DiagnoseRuns(ctx context.Context, prob *objective.Problem, best tunable.Point, valueLabel string, p *Pool, defaults *DefaultRuns) (*Diagnosis, [][2]Run, error) {
 	return diagnose(ctx, prob, best, valueLabel, p, true, defaults)
 }
 
 // diagnose is Diagnose on p; with events it also returns each workload's default and best runs
 // with their event logs. defaults, when not nil, are the default runs already under way
 // (startDefaultRuns, with the same events).
-func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, valueLabel string, p *Pool, events bool, defaults *DefaultRuns) (*Diagnosis, [][2]Run, error) {
+func diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, valueLabel string, p *Pool, events bool, defaults *DefaultRuns) (*Diagnosis, [][2]Run, error) {
 	base := prob.Base()
 	best = best.Rounded()
-	def := search.DefaultPoint(base).Rounded()
+	def := tunable.DefaultPoint(base).Rounded()
 	bestParams := best.Params(base)
 
 	// The changed parameters and, for each, the best with it put back. A parameter at its
 	// (rounded) default is the VM default itself, as the recommendation exports it: nothing set.
 	var changed []int
-	for i, pi := range search.Tunables() {
+	for i, pi := range tunable.All() {
 		if pi.Get(best) != pi.Get(def) {
 			changed = append(changed, i)
 		} else {
@@ -265,7 +265,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 			k := j - len(results)
 			res, err := p.evaluate(prob, reverted(changed[k]))
 			if err != nil {
-				return fmt.Errorf("report: best with %s put back: %w", search.Tunables()[changed[k]].Label, err)
+				return fmt.Errorf("report: best with %s put back: %w", tunable.All()[changed[k]].Label, err)
 			}
 			revertRes[k] = res
 			return nil
@@ -299,7 +299,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 		return nil, nil, err
 	}
 	for k, i := range changed {
-		pi := search.Tunables()[i]
+		pi := tunable.All()[i]
 		d.Changes = append(d.Changes, Change{Param: pi.Name, Label: pi.Label, Bytes: pi.IsBytes(),
 			DefaultValue: pi.Get(def), BestValue: pi.Get(best),
 			RevertedObjective: measured(prob, revertRes[k]), RevertedFeasible: revertRes[k].Feasible,
@@ -330,7 +330,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best search.Point, v
 // written through the tunable table. The survivors to keep are base's own Survivors (Pharo's
 // formula when base has it), not a proportion read from it.
 func putBack(p, base heapsim.Params, i int) heapsim.Params {
-	search.Tunables()[i].Reset(&p, base)
+	tunable.All()[i].Reset(&p, base)
 	return p
 }
 
@@ -374,7 +374,7 @@ func workloadDiagnosis(name string, def, best runResult) WorkloadDiagnosis {
 // finding builds the finding of one pathology kind from a workload's runs (default, best, then
 // the best with each changed parameter put back), or false when the default run does not show
 // it at a cost worth reporting.
-func finding(kind string, rs []runResult, changed []int, best, def search.Point) (Finding, bool) {
+func finding(kind string, rs []runResult, changed []int, best, def tunable.Point) (Finding, bool) {
 	dr, br := rs[0], rs[1]
 	cost := dr.cost(kind)
 	if !dr.present(kind) || cost <= 0 || cost < minFindingShare*dr.stats.GCSeconds {
@@ -433,7 +433,7 @@ func burstText(a *accumulator) string {
 
 // remedy names the change of the best configuration that removes the pathology, confirmed by
 // the best run with that parameter put back; it fills FixedBy.
-func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def search.Point) string {
+func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def tunable.Point) string {
 	if f.BestCostSeconds >= removedShare*f.CostSeconds {
 		return fmt.Sprintf("The best configuration does not remove it: it still costs %s there (default %s).",
 			numfmt.SecondsText(f.BestCostSeconds), numfmt.SecondsText(f.CostSeconds))
@@ -458,7 +458,7 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		s := fmt.Sprintf("The best configuration %s it (%s instead of %s), but no single parameter put back to its default brings it back",
 			verb, numfmt.SecondsText(f.BestCostSeconds), numfmt.SecondsText(f.CostSeconds))
 		if bestK >= 0 {
-			pi := search.Tunables()[changed[bestK]]
+			pi := tunable.All()[changed[bestK]]
 			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
 				pi.Label, ParamValue(pi, pi.Get(def)), numfmt.PercentText(bestBack/removed))
 		} else {
@@ -466,7 +466,7 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 		}
 		return s
 	}
-	pi := search.Tunables()[changed[bestK]]
+	pi := tunable.All()[changed[bestK]]
 	f.FixedBy, f.FixedByLabel = pi.Name, pi.Label
 	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
 	what := evidenceCount(kind, rs[1], rs[2+bestK])
@@ -477,11 +477,11 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def se
 
 // ParamValue formats a value of parameter pi for people, as explain writes it: "741 MiB",
 // "p = 0.9", "0.333".
-func ParamValue(pi search.Tunable, v float64) string {
+func ParamValue(pi tunable.Tunable, v float64) string {
 	switch {
 	case pi.IsBytes():
 		return units.FormatBytes(uint64(math.Round(v)))
-	case pi.Unit == search.UnitProportion:
+	case pi.Unit == tunable.UnitProportion:
 		if v >= 1 {
 			return fmt.Sprintf("p = %.3g (keep all survivors)", v)
 		}

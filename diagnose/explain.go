@@ -11,7 +11,7 @@ import (
 
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // WriteText writes the diagnosis as plain text for a terminal (gctune explain): the headline,
@@ -121,9 +121,9 @@ func relative(v, ref float64) string {
 
 // paramByName is the tunable named name; an unknown name is a plain number labelled by its
 // name.
-func paramByName(name string) search.Tunable {
-	if t, ok := search.TunableNamed(name); ok {
+func paramByName(name string) tunable.Tunable {
+	if t, ok := tunable.Named(name); ok {
 		return t
 	}
-	return search.Tunable{Name: name, Label: name, Unit: search.UnitRatio}
+	return tunable.Tunable{Name: name, Label: name, Unit: tunable.UnitRatio}
 }

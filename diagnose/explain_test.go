@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // TestExplainGolden checks the text of gctune explain for the bundled workloads against
@@ -27,7 +27,7 @@ func TestExplainGolden(t *testing.T) {
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			require.Equal(t, "explain", td.Cmd)
 			var workloads []string
-			var pt search.Point
+			var pt tunable.Point
 			for _, a := range td.CmdArgs {
 				v := a.Vals[0]
 				var err error
@@ -104,7 +104,7 @@ func checkFindings(t *testing.T, d *Diagnosis) {
 // every finding says the best does not remove it.
 func TestDiagnoseDefaultIsBest(t *testing.T) {
 	prob := testProblem(t, 0, "dataframe-500mb")
-	d, err := Diagnose(context.Background(), prob, search.DefaultPoint(prob.Base()), 0)
+	d, err := Diagnose(context.Background(), prob, tunable.DefaultPoint(prob.Base()), 0)
 	require.NoError(t, err)
 	assert.Empty(t, d.Changes)
 	require.Len(t, d.Workloads, 1)
@@ -121,7 +121,7 @@ func TestDiagnoseDefaultIsBest(t *testing.T) {
 // removed by a change that a one-parameter revert confirms (or by the combination).
 func TestDiagnoseFindsEachPathology(t *testing.T) {
 	prob := testProblem(t, 0, "cache-churn")
-	best := search.Point{NewSpaceBytes: 1008 << 20, HeadroomBytes: 1915 << 20, ShrinkBytes: 101 << 20, Ratio: 28.17, Proportion: 1.037}
+	best := tunable.Point{NewSpaceBytes: 1008 << 20, HeadroomBytes: 1915 << 20, ShrinkBytes: 101 << 20, Ratio: 28.17, Proportion: 1.037}
 	d, err := Diagnose(context.Background(), prob, best, 0)
 	require.NoError(t, err)
 	checkFindings(t, d)
@@ -136,15 +136,15 @@ func TestDiagnoseFindsEachPathology(t *testing.T) {
 		assert.Contains(t, kinds, k)
 	}
 	assert.NotContains(t, kinds, KindPrematureTenuring)
-	assert.Equal(t, search.ParamHeadroom, kinds[KindLargeAllocBursts].FixedBy)
-	assert.Equal(t, search.ParamNewSpace, kinds[KindRememberedSet].FixedBy)
+	assert.Equal(t, tunable.ParamHeadroom, kinds[KindLargeAllocBursts].FixedBy)
+	assert.Equal(t, tunable.ParamNewSpace, kinds[KindRememberedSet].FixedBy)
 }
 
 // TestDiagnoseInfeasibleTrial: a configuration over the budget is diagnosed with the time the
 // simulation measured (never the search's penalty) and said to be infeasible.
 func TestDiagnoseInfeasibleTrial(t *testing.T) {
 	free := testProblem(t, 0, "cache-churn")
-	big := search.Point{NewSpaceBytes: 1008 << 20, HeadroomBytes: 1915 << 20, ShrinkBytes: 101 << 20, Ratio: 28.17, Proportion: 1.037}
+	big := tunable.Point{NewSpaceBytes: 1008 << 20, HeadroomBytes: 1915 << 20, ShrinkBytes: 101 << 20, Ratio: 28.17, Proportion: 1.037}
 	res, err := free.Evaluate(big.Params(free.Base()))
 	require.NoError(t, err)
 	budget := res.Metrics.PeakFootprintBytes / 2 // the big configuration is over it
@@ -168,15 +168,15 @@ func TestRemedySkipsRunsOutOfMemory(t *testing.T) {
 	run := func(largeSeconds float64, oom bool) runResult {
 		return runResult{acc: &accumulator{large: 1, largeSeconds: largeSeconds}, oom: oom}
 	}
-	def := search.Point{HeadroomBytes: 16 << 20, NewSpaceBytes: 16 << 20}
-	best := search.Point{HeadroomBytes: 1 << 30, NewSpaceBytes: 1 << 30}
+	def := tunable.Point{HeadroomBytes: 16 << 20, NewSpaceBytes: 16 << 20}
+	best := tunable.Point{HeadroomBytes: 1 << 30, NewSpaceBytes: 1 << 30}
 	changed := []int{0, 1} // new space, headroom
 	f := Finding{CostSeconds: 10, BestCostSeconds: 0}
 	// Putting back the new space "brings back" 20 s, but that run ran out of memory; putting
 	// back the headroom brings back 8 s.
 	rs := []runResult{run(10, false), run(0, false), run(20, true), run(8, false)}
 	text := remedy(&f, KindLargeAllocBursts, rs, changed, best, def)
-	assert.Equal(t, search.ParamHeadroom, f.FixedBy, text)
+	assert.Equal(t, tunable.ParamHeadroom, f.FixedBy, text)
 	// With only the run out of memory, no single parameter is named.
 	f = Finding{CostSeconds: 10, BestCostSeconds: 0}
 	rs = []runResult{run(10, false), run(0, false), run(20, true), run(1, false)}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Holds is the report's section "How far the answer holds": the recommendation's landscape
@@ -24,7 +24,7 @@ type Holds struct {
 	Tolerance float64 `json:"tolerance"`
 	// Reference is the judged value at the recommendation, which every cost is against.
 	Reference float64 `json:"reference"`
-	// Landscapes holds one per kept parameter, in search.ParamNames order.
+	// Landscapes holds one per kept parameter, in tunable.Names order.
 	Landscapes []Landscape `json:"landscapes"`
 }
 
@@ -91,7 +91,7 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 	// Each point to judge: its landscape and index (-1: the recommendation itself).
 	type job struct{ land, idx int }
 	jobs := []job{{-1, -1}}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if !rec.Changed(t.Name) {
 			continue
 		}
@@ -126,12 +126,12 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 		}
 		h.Landscapes = append(h.Landscapes, ls)
 	}
-	point := func(jb job) search.Point {
+	point := func(jb job) tunable.Point {
 		if jb.land < 0 {
 			return rec.Point
 		}
 		ls := h.Landscapes[jb.land]
-		t, _ := search.TunableNamed(ls.Param)
+		t, _ := tunable.Named(ls.Param)
 		q := rec.Point
 		t.Set(&q, ls.Points[jb.idx].Value)
 		return q
@@ -193,7 +193,7 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 
 // holdsMove is parameter t of rec moved by factor f, rounded as exported and within the
 // parameter's valid range.
-func holdsMove(rec *recommend.Recommendation, t search.Tunable, f float64) float64 {
+func holdsMove(rec *recommend.Recommendation, t tunable.Tunable, f float64) float64 {
 	q := rec.Point
 	v := math.Min(math.Max(t.Get(rec.Point)*(1+f), t.Valid.Low), t.Valid.High)
 	t.Set(&q, v)

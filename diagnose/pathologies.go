@@ -9,7 +9,7 @@ import (
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/profile"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // pathology is one kind of finding the diagnosis can make: how to tell the run shows it, what
@@ -27,7 +27,7 @@ type pathology struct {
 	cost func(r runResult) float64
 	// evidence returns the sentences showing it in the default run dr (def its point), which
 	// it cost cost seconds.
-	evidence func(dr runResult, def search.Point, cost float64) []string
+	evidence func(dr runResult, def tunable.Point, cost float64) []string
 	// count says how often the best run and the best with the fixing parameter put back show
 	// it: " (3 such full GCs instead of 0)".
 	count func(best, back runResult) string
@@ -128,7 +128,7 @@ func prematureSeconds(st heapsim.Stats) float64 {
 
 // evidenceLargeAllocBursts is the evidence of the large-allocation full GCs: how many, how
 // they cluster, what they asked for.
-func evidenceLargeAllocBursts(dr runResult, def search.Point, cost float64) []string {
+func evidenceLargeAllocBursts(dr runResult, def tunable.Point, cost float64) []string {
 	a := dr.acc
 	st := dr.stats
 	req := slices.Clone(a.largeRequests)
@@ -150,7 +150,7 @@ func evidenceLargeAllocBursts(dr runResult, def search.Point, cost float64) []st
 
 // evidenceRatioLive is the evidence of the low-yield ratio-triggered full GCs: how many, what
 // they marked and freed.
-func evidenceRatioLive(dr runResult, def search.Point, cost float64) []string {
+func evidenceRatioLive(dr runResult, def tunable.Point, cost float64) []string {
 	a := dr.acc
 	st := dr.stats
 	return []string{
@@ -166,7 +166,7 @@ func evidenceRatioLive(dr runResult, def search.Point, cost float64) []string {
 
 // evidenceRememberedSet is the evidence of the scavenges the remembered set dominated and of
 // the set at its largest.
-func evidenceRememberedSet(dr runResult, def search.Point, cost float64) []string {
+func evidenceRememberedSet(dr runResult, def tunable.Point, cost float64) []string {
 	a := dr.acc
 	st := dr.stats
 	big := ""
@@ -189,7 +189,7 @@ func evidenceRememberedSet(dr runResult, def search.Point, cost float64) []strin
 
 // evidencePrematureTenuring is the evidence of the bytes tenured that died soon after, and of
 // why they were tenured.
-func evidencePrematureTenuring(dr runResult, def search.Point, cost float64) []string {
+func evidencePrematureTenuring(dr runResult, def tunable.Point, cost float64) []string {
 	st := dr.stats
 	return []string{
 		fmt.Sprintf("Scavenges tenured %s; %s of it (%s) died within %s of the run after being promoted: short-lived objects that the survivor spaces could not hold, which only a full GC can reclaim.",

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // TestPoolBound: two runs sharing a pool never run more than its workers at once, every job
@@ -78,7 +78,7 @@ func TestPoolErrors(t *testing.T) {
 // all get its result.
 func TestPoolEvaluateOnce(t *testing.T) {
 	prob := testProblem(t, 0, "cache-churn")
-	params := search.DefaultPoint(prob.Base()).Params(prob.Base())
+	params := tunable.DefaultPoint(prob.Base()).Params(prob.Base())
 	p := NewPool(2, nil)
 	vals := make([]float64, 6)
 	require.NoError(t, p.run(context.Background(), len(vals), func(j int) error {

@@ -8,13 +8,13 @@ import (
 	"sort"
 
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Sweep is the objective over one parameter's range with the other four at the best trial's
 // values, each point computed by the simulator.
 type Sweep struct {
-	// Param is the search dimension (search.ParamNewSpace...), Label its name for people,
+	// Param is the search dimension (tunable.ParamNewSpace...), Label its name for people,
 	// Bytes reports whether its values are sizes in bytes, Log whether its axis is
 	// logarithmic (as the search space samples it).
 	Param string `json:"param"`
@@ -45,15 +45,15 @@ type Sweep struct {
 // Sensitivity sweeps each parameter over its range in space with the other four held at
 // best, sweepPoints grid points each (at least 2) beside best's and the default's values,
 // simulating every point on p with the problem's objective (no surrogate), and returns the
-// sweeps ranked by Effect, largest first (ties: search.ParamNames order).
-func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Space, best search.Point, sweepPoints int, p *Pool) ([]Sweep, error) {
+// sweeps ranked by Effect, largest first (ties: tunable.Names order).
+func Sensitivity(ctx context.Context, prob *objective.Problem, space tunable.Space, best tunable.Point, sweepPoints int, p *Pool) ([]Sweep, error) {
 	base := prob.Base()
-	def := search.DefaultPoint(base)
+	def := tunable.DefaultPoint(base)
 	best = best.Rounded()
-	sweeps := make([]Sweep, len(search.Tunables()))
+	sweeps := make([]Sweep, len(tunable.All()))
 	type job struct{ sweep, idx int }
 	var jobs []job
-	for i, pi := range search.Tunables() {
+	for i, pi := range tunable.All() {
 		b := pi.Bounds(space)
 		vals := []float64{pi.Get(best), pi.Get(def.Rounded())}
 		for k := range sweepPoints {
@@ -62,7 +62,7 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 			if pi.Log {
 				v = math.Exp(math.Log(b.Low) + f*(math.Log(b.High)-math.Log(b.Low)))
 			}
-			var pt search.Point
+			var pt tunable.Point
 			pi.Set(&pt, v)
 			vals = append(vals, pi.Get(pt.Rounded()))
 		}
@@ -78,10 +78,10 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space search.Spac
 	err := p.run(ctx, len(jobs), func(j int) error {
 		jb := jobs[j]
 		pt := best
-		search.Tunables()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
+		tunable.All()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
 		res, err := p.evaluate(prob, pt.Params(base))
 		if err != nil {
-			return fmt.Errorf("report: sensitivity of %s at %v: %w", search.Tunables()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
+			return fmt.Errorf("report: sensitivity of %s at %v: %w", tunable.All()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
 		}
 		sweeps[jb.sweep].Objective[jb.idx] = res.Value
 		sweeps[jb.sweep].Feasible[jb.idx] = res.Feasible

@@ -13,7 +13,8 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -48,7 +49,7 @@ type Config struct {
 	// Parameters is the whole configuration as simulated, the parameters left at the VM
 	// default included (at their default values).
 	Parameters Parameters `json:"parameters"`
-	// Set names the dimensions (search.Param...) the export sets, in search.ParamNames order;
+	// Set names the dimensions (tunable.Param...) the export sets, in tunable.Names order;
 	// the others stay at the VM default. VMParameters maps the VM parameter numbers of those to
 	// their values.
 	Set          []string       `json:"set"`
@@ -60,18 +61,18 @@ type Config struct {
 	// VM carries the study's VM facts (stack pages, page size, image size...), for the YAML
 	// format and the survivor-space size.
 	VM heapsim.Params `json:"-"`
-	// Point is the configuration as a search point (search.Tunables reads it generically).
-	Point search.Point `json:"-"`
+	// Point is the configuration as a search point (tunable.All reads it generically).
+	Point tunable.Point `json:"-"`
 }
 
-// Parameters are the tunables in the VM's units, one entry per tunable in search.Tunables
+// Parameters are the tunables in the VM's units, one entry per tunable in tunable.All
 // order (a proportion followed by the count the VM takes for it): the json format's
 // "parameters" object, written in that order.
 type Parameters []Parameter
 
 // Parameter is one entry of Parameters.
 type Parameter struct {
-	// Key is the entry's json name (search.Tunable.JSONKey): "edenBytes", "fullGCRatio"...
+	// Key is the entry's json name (tunable.Tunable.JSONKey): "edenBytes", "fullGCRatio"...
 	Key string
 	// Value is a size in bytes as a uint64, a count of the VM's units as a uint64, anything
 	// else as a float64 (as json reads it back: a float64).
@@ -80,11 +81,11 @@ type Parameter struct {
 
 // parameters are p's tunables as the json format writes them, a proportion as it is in pt
 // (the one given, or the VM's own when p sets a count or Pharo's formula).
-func parameters(p heapsim.Params, pt search.Point) Parameters {
+func parameters(p heapsim.Params, pt tunable.Point) Parameters {
 	var out Parameters
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		switch t.Unit {
-		case search.UnitProportion:
+		case tunable.UnitProportion:
 			// The VM takes a proportion as a count of its own units (survivors to keep).
 			out = append(out, Parameter{Key: t.JSONKey, Value: t.Get(pt)}, Parameter{Key: jsonCountKey(t), Value: t.VMValue(p)})
 		default:
@@ -96,7 +97,7 @@ func parameters(p heapsim.Params, pt search.Point) Parameters {
 
 // jsonCountKey is the json name of the count the VM takes for proportion t: its Label in
 // camelCase ("survivorsToKeep").
-func jsonCountKey(t search.Tunable) string { return camelCase(strings.Fields(t.Label)) }
+func jsonCountKey(t tunable.Tunable) string { return camelCase(strings.Fields(t.Label)) }
 
 // camelCase joins words, every one but the first capitalised: "survivorsToKeep".
 func camelCase(words []string) string {
@@ -240,7 +241,7 @@ type Meta struct {
 
 // vmParam is a dimension's VM parameter number, as the JSON's vmParameters keys write it.
 func vmParam(name string) string {
-	t, _ := search.TunableNamed(name)
+	t, _ := tunable.Named(name)
 	return strconv.Itoa(t.VMParam)
 }
 
@@ -248,7 +249,7 @@ func vmParam(name string) string {
 // the others left at the VM default.
 func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 	var set []string
-	for _, name := range search.ParamNames() {
+	for _, name := range tunable.Names() {
 		if r.Changed(name) {
 			set = append(set, name)
 		}
@@ -281,21 +282,21 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 // FromTrial is the export of one trial as the search stored it: all five parameters set, the
 // prediction from the trial's recorded metrics.
 func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
-	raw, err := search.PointFromParams(t.Params)
+	raw, err := tunable.PointFromParams(t.Params)
 	if err != nil {
 		return nil, fmt.Errorf("export: trial %d: %w", t.Number, err)
 	}
 	p := raw.Rounded()
-	c := newConfig(m, t.Number, p.Params(m.VM), search.ParamNames())
+	c := newConfig(m, t.Number, p.Params(m.VM), tunable.Names())
 	num := func(k string) float64 { v, _ := strconv.ParseFloat(t.UserAttrs[k], 64); return v }
 	c.Predicted = Prediction{Speedup: m.DefaultValue / t.Value, Value: t.Value, DefaultValue: m.DefaultValue,
-		TotalSeconds: num(search.AttrTotalSeconds), GCShare: num(search.AttrGCShare),
-		PeakFootprintBytes: uint64(num(search.AttrFootprint)), Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
+		TotalSeconds: num(trialattr.TotalSeconds), GCShare: num(trialattr.GCShare),
+		PeakFootprintBytes: uint64(num(trialattr.Footprint)), Feasible: t.UserAttrs[trialattr.Feasible] != "false"}
 	return c, nil
 }
 
 // newConfig is the export of simulator parameters p setting the dimensions set. Its point is
-// p's (search.DefaultPoint): survivors to keep as the proportion p gives, or the VM's own
+// p's (tunable.DefaultPoint): survivors to keep as the proportion p gives, or the VM's own
 // proportion when p has a count or Pharo's formula.
 func newConfig(m Meta, trial int, p heapsim.Params, set []string) *Config {
 	c := &Config{Study: m.Study, Trial: trial, Workloads: slices.Clone(m.Workloads), Provenance: m.Provenance, VM: p,
@@ -310,11 +311,11 @@ func newConfig(m Meta, trial int, p heapsim.Params, set []string) *Config {
 	if c.Set == nil {
 		c.Set = []string{}
 	}
-	c.Point = search.DefaultPoint(p)
+	c.Point = tunable.DefaultPoint(p)
 	c.Parameters = parameters(p, c.Point)
 	c.VMParameters = map[string]any{}
 	for _, name := range set {
-		if t, ok := search.TunableNamed(name); ok {
+		if t, ok := tunable.Named(name); ok {
 			c.VMParameters[vmParam(name)] = t.VMValue(p)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // DefaultsScript is the startup script gctune verify runs for the defaults: it sets vm's
@@ -16,17 +16,17 @@ func DefaultsScript(vm heapsim.Params) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\"gctune verify: the default GC parameters, set explicitly in case the image was saved with others.\n")
 	var launch, pharo []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		switch {
 		case t.AtLaunch:
 			launch = append(launch, fmt.Sprintf("the %s is the launch flag %s", t.Label, LaunchFlagOf(vm)))
-		case t.Text(vm) == search.DefaultWord:
+		case t.Text(vm) == tunable.DefaultWord:
 			pharo = append(pharo, fmt.Sprintf("%s (parameter %d) is Pharo's own", t.Label, t.VMParam))
 		}
 	}
 	fmt.Fprintf(&b, " %s.\"\n", upperFirst(strings.Join(append(launch, pharo...), "; ")))
-	for _, t := range search.Tunables() {
-		if t.AtLaunch || t.Text(vm) == search.DefaultWord {
+	for _, t := range tunable.All() {
+		if t.AtLaunch || t.Text(vm) == tunable.DefaultWord {
 			continue
 		}
 		fmt.Fprintf(&b, "Smalltalk vm parameterAt: %d put: %s. \"%s (VM parameter %d)\"\n", t.VMParam, SmalltalkLiteral(t.VMValue(vm)), t.Label, t.VMParam)

@@ -14,7 +14,8 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -30,21 +31,21 @@ func testMeta(study string, workloads ...string) Meta {
 // testRecommendation is a recommendation as recommend.Recommend makes it for the dataframe
 // study: three changes kept, two put back.
 func testRecommendation() *recommend.Recommendation {
-	def := search.DefaultPoint(heapsim.DefaultParams()).Rounded()
-	pt := search.Point{NewSpaceBytes: 741 << 20, HeadroomBytes: 2089 << 20, ShrinkBytes: def.ShrinkBytes, Ratio: 29.88, Proportion: def.Proportion}
+	def := tunable.DefaultPoint(heapsim.DefaultParams()).Rounded()
+	pt := tunable.Point{NewSpaceBytes: 741 << 20, HeadroomBytes: 2089 << 20, ShrinkBytes: def.ShrinkBytes, Ratio: 29.88, Proportion: def.Proportion}
 	return &recommend.Recommendation{Tolerance: 0.01, DefaultValue: 4583.136,
 		Best:   recommend.Candidate{Number: 113, Value: 576.109, PeakFootprintBytes: 11819536384},
 		Chosen: recommend.Candidate{Number: 112, Value: 579.021, PeakFootprintBytes: 10693365760},
-		Within: 57, Trial: 112, Point: pt, AtDefault: []string{search.ParamShrink, search.ParamProportion},
+		Within: 57, Trial: 112, Point: pt, AtDefault: []string{tunable.ParamShrink, tunable.ParamProportion},
 		Value: 579.021, Speedup: 4583.136 / 579.021, PeakFootprintBytes: 10693365760, GCShare: 0.0674, TotalSeconds: 579.021,
 		PutBack: []recommend.Step{
-			{Param: search.ParamProportion, Label: "survivors to keep", Value: 0.0755, Default: 0.9775, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true, Cost: -0.0000077},
-			{Param: search.ParamShrink, Label: "shrink threshold", Value: 20 << 20, Default: 32 << 20, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true},
+			{Param: tunable.ParamProportion, Label: "survivors to keep", Value: 0.0755, Default: 0.9775, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true, Cost: -0.0000077},
+			{Param: tunable.ParamShrink, Label: "shrink threshold", Value: 20 << 20, Default: 32 << 20, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true},
 		},
 		Kept: []recommend.Step{
-			{Param: search.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Default: 16 << 20, Objective: 4615, Feasible: true, Cost: 6.97, Why: "not less than the tolerance, 1 %"},
-			{Param: search.ParamRatio, Label: "full GC ratio", Value: 29.88, Default: 0.333333, Objective: 645, Feasible: true, Cost: 0.115, Why: "not less than the tolerance, 1 %"},
-			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Default: 16 << 20, Objective: 638, Feasible: true, Cost: 0.102, Why: "not less than the tolerance, 1 %"},
+			{Param: tunable.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Default: 16 << 20, Objective: 4615, Feasible: true, Cost: 6.97, Why: "not less than the tolerance, 1 %"},
+			{Param: tunable.ParamRatio, Label: "full GC ratio", Value: 29.88, Default: 0.333333, Objective: 645, Feasible: true, Cost: 0.115, Why: "not less than the tolerance, 1 %"},
+			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Default: 16 << 20, Objective: 638, Feasible: true, Cost: 0.102, Why: "not less than the tolerance, 1 %"},
 		}}
 }
 
@@ -64,32 +65,32 @@ func testRobust() *recommend.Recommendation {
 		ValueInterval:   uncertainty.PredictionInterval(values, uncertainty.DefaultCoverage),
 		SpeedupInterval: uncertainty.PredictionInterval(speedups, uncertainty.DefaultCoverage),
 		NominalValue:    576.1, NominalSpeedup: 7.955, Neighbourhood: 0.05, Flat: true,
-		Moves: []recommend.Move{{Param: search.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
+		Moves: []recommend.Move{{Param: tunable.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
 			Why: "growth headroom -5 % costs +8.9 %"}},
 		Margins: []recommend.Margin{
-			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Down: 0.18, Up: 0.4, UpOpen: true},
-			{Param: search.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Down: 0.074, Up: 0.4, UpOpen: true},
-			{Param: search.ParamRatio, Label: "full GC ratio", Value: 29.88, Down: 0.4, Up: 0.4, DownOpen: true, UpOpen: true},
+			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Down: 0.18, Up: 0.4, UpOpen: true},
+			{Param: tunable.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Down: 0.074, Up: 0.4, UpOpen: true},
+			{Param: tunable.ParamRatio, Label: "full GC ratio", Value: 29.88, Down: 0.4, Up: 0.4, DownOpen: true, UpOpen: true},
 		}}
 	return r
 }
 
 // testKeepDefaults is request-server's: 1.01x at best, so keep the defaults.
 func testKeepDefaults() *recommend.Recommendation {
-	def := search.DefaultPoint(heapsim.DefaultParams()).Rounded()
+	def := tunable.DefaultPoint(heapsim.DefaultParams()).Rounded()
 	pt := def
 	pt.NewSpaceBytes, pt.Proportion = 964<<20, 0.0583
 	return &recommend.Recommendation{Tolerance: 0.01, DefaultValue: 124.1,
 		Best:   recommend.Candidate{Number: 78, Value: 122.4, PeakFootprintBytes: 1254084608},
 		Chosen: recommend.Candidate{Number: 87, Value: 123.5, PeakFootprintBytes: 141545472},
-		Within: 129, Trial: 87, Point: pt, AtDefault: []string{search.ParamHeadroom, search.ParamShrink, search.ParamRatio},
+		Within: 129, Trial: 87, Point: pt, AtDefault: []string{tunable.ParamHeadroom, tunable.ParamShrink, tunable.ParamRatio},
 		Value: 123.9, Speedup: 124.1 / 123.9, PeakFootprintBytes: 141545472, GCShare: 0.014, TotalSeconds: 123.9, KeepDefaults: true,
 		PutBack: []recommend.Step{
-			{Param: search.ParamRatio, Label: "full GC ratio", Value: 7.914, Default: 0.333333, Objective: 123.6, PeakFootprintBytes: 141545472, Feasible: true, Cost: -0.0025},
+			{Param: tunable.ParamRatio, Label: "full GC ratio", Value: 7.914, Default: 0.333333, Objective: 123.6, PeakFootprintBytes: 141545472, Feasible: true, Cost: -0.0025},
 		},
 		Kept: []recommend.Step{
-			{Param: search.ParamProportion, Label: "survivors to keep", Value: 0.0583, Default: 0.9775, Objective: 127.4, PeakFootprintBytes: 141545472, Feasible: true, Cost: 0.03, Why: "not less than the tolerance, 1 %"},
-			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 964 << 20, Default: 16 << 20, Objective: 123.6, PeakFootprintBytes: 147652608, Feasible: true, Cost: -0.0025, Why: "it would raise the peak footprint by 4.3 %"},
+			{Param: tunable.ParamProportion, Label: "survivors to keep", Value: 0.0583, Default: 0.9775, Objective: 127.4, PeakFootprintBytes: 141545472, Feasible: true, Cost: 0.03, Why: "not less than the tolerance, 1 %"},
+			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Value: 964 << 20, Default: 16 << 20, Objective: 123.6, PeakFootprintBytes: 147652608, Feasible: true, Cost: -0.0025, Why: "it would raise the peak footprint by 4.3 %"},
 		}}
 }
 
@@ -122,14 +123,14 @@ func testHypotheses() *recommend.Recommendation {
 
 // testTrial is a stored trial, all five parameters set.
 func testTrial() goptuna.FrozenTrial {
-	p := search.Point{NewSpaceBytes: 979.4 * (1 << 20), HeadroomBytes: 1400 << 20, ShrinkBytes: 4 << 20, Ratio: 13.4172, Proportion: 1.2}
+	p := tunable.Point{NewSpaceBytes: 979.4 * (1 << 20), HeadroomBytes: 1400 << 20, ShrinkBytes: 4 << 20, Ratio: 13.4172, Proportion: 1.2}
 	params := map[string]interface{}{}
 	for k, v := range p.Internal() {
 		params[k] = v
 	}
 	return goptuna.FrozenTrial{Number: 113, State: goptuna.TrialStateComplete, Value: 576.109, Params: params,
-		UserAttrs: map[string]string{search.AttrFeasible: "true", search.AttrFootprint: "11819536384",
-			search.AttrTotalSeconds: "576.109", search.AttrGCShare: "0.063"}}
+		UserAttrs: map[string]string{trialattr.Feasible: "true", trialattr.Footprint: "11819536384",
+			trialattr.TotalSeconds: "576.109", trialattr.GCShare: "0.063"}}
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -217,13 +218,13 @@ func TestParseFormat(t *testing.T) {
 }
 
 func TestTiming(t *testing.T) {
-	for _, name := range search.ParamNames() {
+	for _, name := range tunable.Names() {
 		vm, when, persists := Timing(name)
 		assert.NotEmpty(t, vm, name)
 		assert.NotEmpty(t, when, name)
 		assert.NotEmpty(t, persists, name)
 	}
-	_, when, _ := Timing(search.ParamNewSpace)
+	_, when, _ := Timing(tunable.ParamNewSpace)
 	assert.Contains(t, when, "next launch")
 }
 

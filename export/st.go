@@ -13,7 +13,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // WriteST writes the Pharo startup script: one comment that says what the configuration is,
@@ -101,7 +101,7 @@ func WriteST(w io.Writer, c *Config) error {
 		return ew.Err()
 	}
 	var defaults []string
-	for _, name := range search.ParamNames() {
+	for _, name := range tunable.Names() {
 		if !c.sets(name) {
 			defaults = append(defaults, recommend.Label(name))
 		}
@@ -112,7 +112,7 @@ func WriteST(w io.Writer, c *Config) error {
 	}
 	add("")
 	launched := false
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if t.AtLaunch && c.sets(t.Name) {
 			launched = true
 			launchText(add, c, t)
@@ -126,7 +126,7 @@ func WriteST(w io.Writer, c *Config) error {
 		add("The lines below apply as soon as they run (%s) and", strings.Join(later(), ", "))
 		add("are not saved in the image, so run them at every start, after the session has started: as a")
 		add("script on the command line (%s) or from a startup action.", launch)
-		if t, _ := search.TunableNamed(search.ParamProportion); c.sets(t.Name) {
+		if t, _ := tunable.Named(tunable.ParamProportion); c.sets(t.Name) {
 			add("Pharo also resets parameter %d at every session start and after every snapshot", t.VMParam)
 			add("(VirtualMachine>>setGCParameters): after saving the image in a running session, run the")
 			add("parameter %d line again.", t.VMParam)
@@ -134,7 +134,7 @@ func WriteST(w io.Writer, c *Config) error {
 	}
 	writeComment(ew, lines)
 	ew.Printf("\n")
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if t.AtLaunch || !c.sets(t.Name) {
 			continue
 		}
@@ -164,7 +164,7 @@ func workloadLines(add func(format string, args ...any), pr Prediction, how stri
 
 // launchText says how to apply tunable t, set at launch: the launch flag, or the VM parameter
 // saved in the image header. Its value is a size.
-func launchText(add func(format string, args ...any), c *Config, t search.Tunable) {
+func launchText(add func(format string, args ...any), c *Config, t tunable.Tunable) {
 	n := uint64(t.FromParams(c.VM))
 	add("%s, VM parameter %d, in bytes: %s. The VM sizes new space only when it", upperFirst(t.Label), t.VMParam, units.FormatBytes(n))
 	add("starts, so this one is not in the lines below. Launch the image with the flag")
@@ -179,7 +179,7 @@ func launchText(add func(format string, args ...any), c *Config, t search.Tunabl
 // threshold from the next full GC"), from the table's TakesEffect.
 func later() []string {
 	var out []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if !t.AtLaunch && !strings.HasPrefix(t.TakesEffect, "at once") {
 			out = append(out, "the "+t.Label+" from "+strings.TrimPrefix(t.TakesEffect, "at "))
 		}
@@ -195,7 +195,7 @@ func upperFirst(s string) string {
 
 // runtimeSet reports whether the script sets any parameter at runtime (all but the launch flag).
 func runtimeSet(c *Config) bool {
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if !t.AtLaunch && c.sets(t.Name) {
 			return true
 		}
@@ -206,7 +206,7 @@ func runtimeSet(c *Config) bool {
 // paramComment is the comment of tunable t's line in the script: its own in the VM's terms
 // (ownComment), or one written from the tunables table (label, VM parameter, value, when it
 // takes effect, what persists).
-func paramComment(c *Config, t search.Tunable) string {
+func paramComment(c *Config, t tunable.Tunable) string {
 	if text, ok := ownComment(c, t); ok {
 		return text
 	}
@@ -234,20 +234,20 @@ func writeComment(ew *errwriter.Writer, lines []string) {
 
 // ownComment is the comment of the VM parameters gctune explains in the VM's own terms (what
 // the VM does with the value), each opening with the table's label and parameter number.
-func ownComment(c *Config, t search.Tunable) (string, bool) {
+func ownComment(c *Config, t tunable.Tunable) (string, bool) {
 	head := fmt.Sprintf("%s, VM parameter %d", t.Label, t.VMParam)
 	v := c.VM
 	switch t.Name {
-	case search.ParamHeadroom:
+	case tunable.ParamHeadroom:
 		return fmt.Sprintf("%s, in bytes: %s. After a scavenge the VM adds old space while less than this is free, one segment of at least this size (page-rounded; a larger allocation gets the next power of two). At once; not saved in the image.",
 			head, units.FormatBytes(v.GrowthHeadroomBytes)), true
-	case search.ParamShrink:
+	case tunable.ParamShrink:
 		return fmt.Sprintf("%s, in bytes: %s. At the end of a full GC the VM returns wholly empty segments to the OS, only when free old space exceeds both this and the growth headroom (%s), and keeps about the headroom free. From the next full GC; not saved in the image.",
 			head, units.FormatBytes(v.ShrinkThresholdBytes), units.FormatBytes(v.GrowthHeadroomBytes)), true
-	case search.ParamRatio:
+	case tunable.ParamRatio:
 		return fmt.Sprintf("%s, a Float: after a scavenge, the VM runs a full GC once old space in use has grown by %s since the last full GC. At once; not saved in the image.",
 			head, trimPercent(v.FullGCRatio)), true
-	case search.ParamProportion:
+	case tunable.ParamProportion:
 		p := t.Get(c.Point)
 		what := fmt.Sprintf("p = %.3g: once a scavenge leaves the survivor space over 90 %% full, the next tenures the past survivors in its lowest %.0f %% (about the oldest)",
 			p, 100*(1-math.Min(p, 1)))
@@ -272,11 +272,11 @@ func trimPercent(r float64) string {
 
 // stValue writes a dimension's value for a comment; def says it is the VM default.
 func stValue(param string, v float64, def bool) string {
-	t, _ := search.TunableNamed(param)
+	t, _ := tunable.Named(param)
 	switch t.Unit {
-	case search.UnitBytes:
+	case tunable.UnitBytes:
 		return units.FormatBytes(uint64(v))
-	case search.UnitProportion:
+	case tunable.UnitProportion:
 		if def {
 			return fmt.Sprintf("Pharo's own (p = %.3g)", v)
 		}
@@ -290,13 +290,13 @@ func stValue(param string, v float64, def bool) string {
 
 // stSetting says how a dimension would be set.
 func stSetting(c *Config, param string) string {
-	t, _ := search.TunableNamed(param)
+	t, _ := tunable.Named(param)
 	v := t.VMValue(c.VM)
 	detail := ""
 	switch t.Unit {
-	case search.UnitBytes:
+	case tunable.UnitBytes:
 		detail = " (" + units.FormatBytes(uint64(t.FromParams(c.VM))) + ")"
-	case search.UnitProportion:
+	case tunable.UnitProportion:
 		detail = fmt.Sprintf(" (p = %.3g)", t.Get(c.Point))
 	}
 	if t.AtLaunch {
@@ -311,7 +311,7 @@ func LaunchFlag(c *Config) string {
 	if c.Recommendation != nil && c.Recommendation.KeepDefaults {
 		return ""
 	}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if t.AtLaunch && c.sets(t.Name) {
 			return launchFlag(t, c.VM)
 		}
@@ -322,7 +322,7 @@ func LaunchFlag(c *Config) string {
 // LaunchFlagOf is the VM's launch flag that gives p's new-space size ("--edenSize=16m"),
 // whatever an export sets.
 func LaunchFlagOf(p heapsim.Params) string {
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if t.AtLaunch {
 			return launchFlag(t, p)
 		}
@@ -332,7 +332,7 @@ func LaunchFlagOf(p heapsim.Params) string {
 
 // launchFlag is the launch flag that sets tunable t, the one set at launch (Tunable.AtLaunch),
 // to its value in p: t.LaunchFlag (the VM's --edenSize=) and the size as that flag takes it.
-func launchFlag(t search.Tunable, p heapsim.Params) string {
+func launchFlag(t tunable.Tunable, p heapsim.Params) string {
 	return t.LaunchFlag + EdenFlag(uint64(t.FromParams(p)))
 }
 
@@ -344,7 +344,7 @@ func Statements(c *Config) []string {
 		return nil
 	}
 	var out []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if t.AtLaunch || !c.sets(t.Name) {
 			continue
 		}
@@ -361,10 +361,10 @@ func SmalltalkLiteral(v any) string {
 	return fmt.Sprint(v)
 }
 
-// Timing says, for a dimension (search.Param...), its VM parameter number, when a new value
+// Timing says, for a dimension (tunable.Param...), its VM parameter number, when a new value
 // takes effect and what persists of it.
 func Timing(param string) (vm, takesEffect, persists string) {
-	t, ok := search.TunableNamed(param)
+	t, ok := tunable.Named(param)
 	if !ok {
 		return "", "", ""
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Write writes c in format f.
@@ -39,10 +39,10 @@ func WriteJSON(w io.Writer, c *Config) error {
 }
 
 // configText is the tunable's value in p as configuration and flags take it
-// (search.Tunable.Text), except that survivors to keep given as a count (a VM parameter 6
+// (tunable.Tunable.Text), except that survivors to keep given as a count (a VM parameter 6
 // written by hand) is written as its proportion, which is what gctune takes.
-func configText(t search.Tunable, p heapsim.Params) string {
-	if t.Unit == search.UnitProportion && p.Survivors.Mode == heapsim.SurvivorsCount {
+func configText(t tunable.Tunable, p heapsim.Params) string {
+	if t.Unit == tunable.UnitProportion && p.Survivors.Mode == heapsim.SurvivorsCount {
 		return strconv.FormatFloat(p.TenuringProportion(), 'g', -1, 64)
 	}
 	return t.Text(p)
@@ -50,8 +50,8 @@ func configText(t search.Tunable, p heapsim.Params) string {
 
 // yamlValue is the tunable's value in a configuration file: a number as a YAML number, a size
 // or a word as text.
-func yamlValue(t search.Tunable, p heapsim.Params) any {
-	if t.Unit == search.UnitRatio {
+func yamlValue(t tunable.Tunable, p heapsim.Params) any {
+	if t.Unit == tunable.UnitRatio {
 		return t.FromParams(p)
 	}
 	return configText(t, p)
@@ -65,7 +65,7 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 	v := c.VM
 	sim := map[string]any{"stack_pages": v.StackPages,
 		"page_size": v.PageBytes, "max_old_space": v.MaxOldSpaceBytes, "image_size": v.ImageBytes, "bug588": v.Bug588}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		sim[t.Key] = yamlValue(t, v)
 	}
 	doc := map[string]any{
@@ -100,7 +100,7 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 // WriteFlags writes gctune simulate's flags for the whole configuration.
 func WriteFlags(w io.Writer, c *Config) error {
 	var flags []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		flags = append(flags, "--"+t.FlagName()+" "+configText(t, c.VM))
 	}
 	ew := errwriter.New(w)

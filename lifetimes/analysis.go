@@ -48,8 +48,16 @@ func (o AnalysisOptions) withDefaults() AnalysisOptions {
 
 // Validate checks the options, naming the field and the bad value.
 func (o AnalysisOptions) Validate() error {
-	t := o.LongLivedThreshold
-	if math.IsNaN(t) || t < 0 || t > 1 {
+	if o.LongLivedThreshold == 0 { // DefaultLongLivedThreshold
+		return nil
+	}
+	return ValidateLongLivedThreshold(o.LongLivedThreshold)
+}
+
+// ValidateLongLivedThreshold checks a long-lived threshold that was given: in (0, 1]. (In
+// AnalysisOptions a zero means the default; a threshold a user gives is never zero.)
+func ValidateLongLivedThreshold(t float64) error {
+	if math.IsNaN(t) || t <= 0 || t > 1 {
 		return fmt.Errorf("lifetimes: LongLivedThreshold %v is not in (0, 1]", t)
 	}
 	return nil
@@ -554,11 +562,26 @@ func (o HistogramOptions) Validate() error {
 	default:
 		return fmt.Errorf("lifetimes: histogram Scale %q is not %q or %q", o.Scale, LinearScale, LogScale)
 	}
-	if o.Bins < 0 || o.Bins > 1000 || (o.Scale == LogScale && o.Bins == 1) {
-		return fmt.Errorf("lifetimes: histogram Bins %d is not in [1, 1000] ([2, 1000] for the log scale)", o.Bins)
+	if o.Bins != 0 { // DefaultHistogramBins
+		if err := ValidateHistogramBins(o.Bins, o.Scale); err != nil {
+			return err
+		}
 	}
 	if math.IsNaN(o.LogMin) || o.LogMin < 0 || o.LogMin >= 1 {
 		return fmt.Errorf("lifetimes: histogram LogMin %v is not in (0, 1)", o.LogMin)
+	}
+	return nil
+}
+
+// MaxHistogramBins is the most bins a lifetime histogram has.
+const MaxHistogramBins = 1000
+
+// ValidateHistogramBins checks a number of bins that was given for a histogram on scale: in
+// [1, MaxHistogramBins], [2, MaxHistogramBins] on the log scale, whose first bin holds only the
+// shortest lifetimes. (In HistogramOptions a zero means the default.)
+func ValidateHistogramBins(bins int, scale HistogramScale) error {
+	if bins < 1 || bins > MaxHistogramBins || (scale == LogScale && bins == 1) {
+		return fmt.Errorf("lifetimes: histogram Bins %d is not in [1, %d] ([2, %[2]d] for the log scale)", bins, MaxHistogramBins)
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // attempt makes the recommendation of candidate c: the dimensions it leaves at the VM default,
@@ -15,11 +15,11 @@ import (
 // putting it back alone would cost. It returns the recommendation and its judged result.
 func attempt(j *judge, sel Selection, c Candidate, putBack bool, tol float64) (*Recommendation, objective.Result, error) {
 	base := j.prob.Base()
-	def := search.DefaultPoint(base).Rounded()
-	exact := search.DefaultPoint(base) // the defaults people read: ratio 0.333333
+	def := tunable.DefaultPoint(base).Rounded()
+	exact := tunable.DefaultPoint(base) // the defaults people read: ratio 0.333333
 	r := &Recommendation{Tolerance: tol, DefaultValue: j.prob.DefaultValue(), Best: sel.Best, Chosen: c,
 		Within: sel.Within, Trial: c.Number, Point: c.Point}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if t.Get(r.Point) == t.Get(def) {
 			r.AtDefault = append(r.AtDefault, t.Name)
 		}
@@ -32,7 +32,7 @@ func attempt(j *judge, sel Selection, c Candidate, putBack bool, tol float64) (*
 	for {
 		var tries []Step
 		var trial [][]string
-		for _, t := range search.Tunables() {
+		for _, t := range tunable.All() {
 			if !r.Changed(t.Name) {
 				continue
 			}
@@ -83,8 +83,8 @@ func attempt(j *judge, sel Selection, c Candidate, putBack bool, tol float64) (*
 		st.Why = ""
 		r.PutBack = append(r.PutBack, st)
 		r.AtDefault = trial[accepted]
-		t, _ := search.TunableNamed(st.Param)
-		t.Set(&r.Point, t.Get(def)) // as search.DefaultPoint(base).Rounded(): "at the default" everywhere
+		t, _ := tunable.Named(st.Param)
+		t.Set(&r.Point, t.Get(def)) // as tunable.DefaultPoint(base).Rounded(): "at the default" everywhere
 		cur = res[accepted]
 	}
 	return r, cur, nil

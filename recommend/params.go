@@ -2,13 +2,13 @@ package recommend
 
 import (
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Label returns the name people read for a search dimension ("growth headroom"), or the name
 // itself when it is not one.
 func Label(param string) string {
-	if t, ok := search.TunableNamed(param); ok {
+	if t, ok := tunable.Named(param); ok {
 		return t.Label
 	}
 	return param
@@ -16,10 +16,10 @@ func Label(param string) string {
 
 // Params returns the simulator parameters of point p with the dimensions named in atDefault
 // put back to the VM defaults of base (base's own fields), and the others as p.Params(base).
-func Params(p search.Point, atDefault []string, base heapsim.Params) heapsim.Params {
+func Params(p tunable.Point, atDefault []string, base heapsim.Params) heapsim.Params {
 	out := p.Params(base)
 	for _, name := range atDefault {
-		if t, ok := search.TunableNamed(name); ok {
+		if t, ok := tunable.Named(name); ok {
 			t.Reset(&out, base)
 		}
 	}

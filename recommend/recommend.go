@@ -11,7 +11,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -43,10 +43,10 @@ type Recommendation struct {
 	Within int       `json:"within"`
 	Trial  int       `json:"trial"`
 	// Point is the recommended configuration: Chosen with the parameters in AtDefault put
-	// back (their values here are the VM defaults as a point, search.DefaultPoint, rounded).
-	Point search.Point `json:"point"`
+	// back (their values here are the VM defaults as a point, tunable.DefaultPoint, rounded).
+	Point tunable.Point `json:"point"`
 	// AtDefault names the dimensions left at (or put back to) the VM default, in
-	// search.ParamNames order: an export sets none of them.
+	// tunable.Names order: an export sets none of them.
 	AtDefault []string `json:"atDefault"`
 	// Value, Speedup, PeakFootprintBytes and GCShare are the simulated figures of the
 	// recommendation (Params), never estimates.
@@ -100,7 +100,7 @@ func (r *Recommendation) Params(base heapsim.Params) heapsim.Params {
 	return Params(r.Point, r.AtDefault, base)
 }
 
-// Changed reports whether the recommendation changes the dimension (search.Param...).
+// Changed reports whether the recommendation changes the dimension (tunable.Param...).
 func (r *Recommendation) Changed(param string) bool { return !slices.Contains(r.AtDefault, param) }
 
 // Recommend selects among trials (Select), puts back the changes that cost less than the
@@ -226,7 +226,7 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 		}
 		for k := range r.Kept {
 			st := &r.Kept[k]
-			t, _ := search.TunableNamed(st.Param)
+			t, _ := tunable.Named(st.Param)
 			st.Value = t.Get(r.Point)
 			res, err := j.decision(Params(r.Point, withParam(r.AtDefault, st.Param), base))
 			if err != nil {
@@ -294,10 +294,10 @@ func refusal(st Step, cur, start objective.Result, tol float64) string {
 	return ""
 }
 
-// withParam returns names with name added, in search.ParamNames order.
+// withParam returns names with name added, in tunable.Names order.
 func withParam(names []string, name string) []string {
 	var out []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if t.Name == name || slices.Contains(names, t.Name) {
 			out = append(out, t.Name)
 		}

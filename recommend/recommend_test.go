@@ -13,7 +13,8 @@ import (
 
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // testProblem opens the bundled workload name (seed 1) into a problem with the calibrated
@@ -24,7 +25,7 @@ func testProblem(t testing.TB, name string) *objective.Problem {
 }
 
 // stored evaluates points as a study would have stored them.
-func stored(t testing.TB, prob *objective.Problem, pts []search.Point) []goptuna.FrozenTrial {
+func stored(t testing.TB, prob *objective.Problem, pts []tunable.Point) []goptuna.FrozenTrial {
 	t.Helper()
 	var out []goptuna.FrozenTrial
 	for i, pt := range pts {
@@ -35,19 +36,19 @@ func stored(t testing.TB, prob *objective.Problem, pts []search.Point) []goptuna
 			params[k] = v
 		}
 		out = append(out, goptuna.FrozenTrial{Number: i, State: goptuna.TrialStateComplete, Value: res.Value, Params: params,
-			UserAttrs: map[string]string{search.AttrFeasible: strconv.FormatBool(res.Feasible),
-				search.AttrFootprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10)}})
+			UserAttrs: map[string]string{trialattr.Feasible: strconv.FormatBool(res.Feasible),
+				trialattr.Footprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10)}})
 	}
 	return out
 }
 
-func randomPoints(n int, seed uint64) []search.Point {
+func randomPoints(n int, seed uint64) []tunable.Point {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	space := search.DefaultSpace()
-	logU := func(b search.Bounds) float64 { return b.Low * math.Exp(rng.Float64()*math.Log(b.High/b.Low)) }
-	var pts []search.Point
+	space := tunable.DefaultSpace()
+	logU := func(b tunable.Bounds) float64 { return b.Low * math.Exp(rng.Float64()*math.Log(b.High/b.Low)) }
+	var pts []tunable.Point
 	for range n {
-		pts = append(pts, search.Point{NewSpaceBytes: logU(space.NewSpaceBytes), HeadroomBytes: logU(space.HeadroomBytes),
+		pts = append(pts, tunable.Point{NewSpaceBytes: logU(space.NewSpaceBytes), HeadroomBytes: logU(space.HeadroomBytes),
 			ShrinkBytes: logU(space.ShrinkBytes), Ratio: logU(space.Ratio),
 			Proportion: space.Proportion.Low + rng.Float64()*(space.Proportion.High-space.Proportion.Low)})
 	}
@@ -84,9 +85,9 @@ func TestRecommendPutsBackIdleChanges(t *testing.T) {
 		assert.InDelta(t, one.Value/r.Value-1, st.Cost, 1e-12, st.Param)
 	}
 	assert.Len(t, r.Kept, 5-len(r.AtDefault))
-	def := search.DefaultPoint(prob.Base()).Rounded()
+	def := tunable.DefaultPoint(prob.Base()).Rounded()
 	for _, name := range r.AtDefault {
-		tn, _ := search.TunableNamed(name)
+		tn, _ := tunable.Named(name)
 		assert.Equal(t, tn.Get(def), tn.Get(r.Point), name)
 	}
 }
@@ -95,10 +96,10 @@ func TestRecommendPutsBackIdleChanges(t *testing.T) {
 // keep them, and still carries the configuration.
 func TestRecommendKeepDefaults(t *testing.T) {
 	prob := testProblem(t, "cache-churn")
-	def := search.DefaultPoint(prob.Base())
+	def := tunable.DefaultPoint(prob.Base())
 	idle := def
 	idle.ShrinkBytes = 64 << 20 // the shrink threshold does little on its own
-	r, err := Recommend(context.Background(), prob, stored(t, prob, []search.Point{def, idle}), Settings{Tolerance: 0.01})
+	r, err := Recommend(context.Background(), prob, stored(t, prob, []tunable.Point{def, idle}), Settings{Tolerance: 0.01})
 	require.NoError(t, err)
 	assert.True(t, r.KeepDefaults, "speedup %v", r.Speedup)
 	assert.InDelta(t, 1, r.Speedup, KeepDefaultsWithin)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -192,10 +192,10 @@ func rejudge(j *judge, cands []Candidate, n int, tol float64) ([]Candidate, erro
 // exported, by at least the export's granularity (a whole MiB for sizes: 5 % of 4 MiB is
 // less), and within the parameter's valid range and the VM's limits; ok is false when the
 // move lands on p itself or outside what the VM accepts.
-func neighbour(p search.Point, atDefault []string, t search.Tunable, factor float64, base heapsim.Params) (search.Point, heapsim.Params, bool) {
+func neighbour(p tunable.Point, atDefault []string, t tunable.Tunable, factor float64, base heapsim.Params) (tunable.Point, heapsim.Params, bool) {
 	q := p
 	v := t.Get(p) * (1 + factor)
-	if t.Unit == search.UnitBytes && math.Abs(v-t.Get(p)) < float64(heapsim.MiB) {
+	if t.Unit == tunable.UnitBytes && math.Abs(v-t.Get(p)) < float64(heapsim.MiB) {
 		v = t.Get(p) + math.Copysign(float64(heapsim.MiB), factor)
 	}
 	v = math.Min(math.Max(v, t.Valid.Low), t.Valid.High)
@@ -228,7 +228,7 @@ func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []M
 	base := j.vm()
 	var moves []Move
 	stuck := map[string]bool{}
-	for range 2*len(search.Tunables()) + 1 {
+	for range 2*len(tunable.All()) + 1 {
 		cur, err := j.decision(r.Params(base))
 		if err != nil {
 			return false, nil, err
@@ -236,7 +236,7 @@ func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []M
 		failing := ""
 		var sides []float64
 		var why string
-		for _, t := range search.Tunables() {
+		for _, t := range tunable.All() {
 			if !r.Changed(t.Name) || stuck[t.Name] {
 				continue
 			}
@@ -262,7 +262,7 @@ func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []M
 		if failing == "" {
 			return len(stuck) == 0, moves, nil
 		}
-		t, _ := search.TunableNamed(failing)
+		t, _ := tunable.Named(failing)
 		moved, err := moveOff(j, r, t, sides, limit, tol)
 		if err != nil {
 			return false, nil, err
@@ -279,7 +279,7 @@ func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []M
 
 // moveOff tries to move parameter t of r away from the failing sides; on success it changes
 // r.Point and returns the move.
-func moveOff(j judging, r *Recommendation, t search.Tunable, failing []float64, limit, tol float64) (*Move, error) {
+func moveOff(j judging, r *Recommendation, t tunable.Tunable, failing []float64, limit, tol float64) (*Move, error) {
 	base := j.vm()
 	var dirs []float64
 	switch {
@@ -342,7 +342,7 @@ func margins(j judging, r *Recommendation, tol float64) ([]Margin, error) {
 		return nil, err
 	}
 	var out []Margin
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if !r.Changed(t.Name) {
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -38,27 +38,27 @@ func headroomCliff(p heapsim.Params) float64 {
 
 // recommendationAt is a recommendation of point p with the shrink threshold and the survivors
 // at the VM defaults.
-func recommendationAt(p search.Point) *Recommendation {
-	def := search.DefaultPoint(heapsim.DefaultParams()).Rounded()
+func recommendationAt(p tunable.Point) *Recommendation {
+	def := tunable.DefaultPoint(heapsim.DefaultParams()).Rounded()
 	p.ShrinkBytes, p.Proportion = def.ShrinkBytes, def.Proportion
-	return &Recommendation{Tolerance: 0.01, Point: p.Rounded(), AtDefault: []string{search.ParamShrink, search.ParamProportion}}
+	return &Recommendation{Tolerance: 0.01, Point: p.Rounded(), AtDefault: []string{tunable.ParamShrink, tunable.ParamProportion}}
 }
 
 // A recommendation 1 % above a cliff is moved into the flat region: its headroom rises until
 // 5 % less stays above the cliff, and every kept parameter then passes the rule.
 func TestSettleMovesOffACliff(t *testing.T) {
-	r := recommendationAt(search.Point{NewSpaceBytes: 256 << 20, HeadroomBytes: 1010 << 20, Ratio: 10})
+	r := recommendationAt(tunable.Point{NewSpaceBytes: 256 << 20, HeadroomBytes: 1010 << 20, Ratio: 10})
 	flat, moves, err := settle(synthetic(headroomCliff), r, 100*1.01, 0.01)
 	require.NoError(t, err)
 	assert.True(t, flat)
 	require.Len(t, moves, 1)
-	assert.Equal(t, search.ParamHeadroom, moves[0].Param)
+	assert.Equal(t, tunable.ParamHeadroom, moves[0].Param)
 	assert.Equal(t, float64(1010<<20), moves[0].From)
 	assert.Equal(t, float64(1061<<20), moves[0].To, "one neighbourhood up, rounded to MiB")
 	assert.Contains(t, moves[0].Why, "-5 %")
 	assert.Equal(t, float64(1061<<20), r.Point.HeadroomBytes)
 	for _, side := range []float64{-1, 1} {
-		_, params, ok := neighbour(r.Point, r.AtDefault, search.Tunables()[1], side*Neighbourhood, heapsim.DefaultParams())
+		_, params, ok := neighbour(r.Point, r.AtDefault, tunable.All()[1], side*Neighbourhood, heapsim.DefaultParams())
 		require.True(t, ok)
 		assert.Equal(t, 100.0, headroomCliff(params))
 	}
@@ -67,7 +67,7 @@ func TestSettleMovesOffACliff(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, m, 3, "new space, headroom, ratio")
 	head := m[1]
-	assert.Equal(t, search.ParamHeadroom, head.Param)
+	assert.Equal(t, tunable.ParamHeadroom, head.Param)
 	assert.False(t, head.DownOpen)
 	assert.InDelta(t, 0.051, head.Down, 0.001, "the cliff between 5 and 10 % lower, placed by the cost line")
 	assert.True(t, head.UpOpen)
@@ -88,7 +88,7 @@ func TestSettleWithoutAFlatRegion(t *testing.T) {
 		}
 		return 110
 	}
-	r := recommendationAt(search.Point{NewSpaceBytes: 200 << 20, HeadroomBytes: 2 << 30, Ratio: 10})
+	r := recommendationAt(tunable.Point{NewSpaceBytes: 200 << 20, HeadroomBytes: 2 << 30, Ratio: 10})
 	before := r.Point
 	flat, moves, err := settle(synthetic(comb), r, 101, 0.01)
 	require.NoError(t, err)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/c-bata/goptuna"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Defaults of the recommendation.
@@ -37,10 +38,10 @@ type Candidate struct {
 	// PeakFootprintBytes is the largest footprint of the trial's runs; 0 when the trial does
 	// not record it (such a trial is chosen for its footprint only when no other qualifies).
 	PeakFootprintBytes uint64 `json:"peakFootprintBytes"`
-	// Point is the configuration as exported and simulated (search.Point.Rounded).
-	Point search.Point `json:"point"`
+	// Point is the configuration as exported and simulated (tunable.Point.Rounded).
+	Point tunable.Point `json:"point"`
 	// Slowdowns are the trial's per-workload slowdowns (objective.Result.Slowdowns, from
-	// search.AttrSlowdowns); nil when the trial did not record them.
+	// trialattr.Slowdowns); nil when the trial did not record them.
 	Slowdowns []float64 `json:"slowdowns,omitempty"`
 }
 
@@ -49,20 +50,20 @@ type Candidate struct {
 func Candidates(trials []goptuna.FrozenTrial) []Candidate {
 	var out []Candidate
 	for _, t := range trials {
-		if t.State != goptuna.TrialStateComplete || t.UserAttrs[search.AttrFeasible] == "false" ||
+		if t.State != goptuna.TrialStateComplete || t.UserAttrs[trialattr.Feasible] == "false" ||
 			math.IsNaN(t.Value) || math.IsInf(t.Value, 0) || t.Value <= 0 {
 			continue
 		}
-		p, err := search.PointFromParams(t.Params)
+		p, err := tunable.PointFromParams(t.Params)
 		if err != nil {
 			continue
 		}
 		c := Candidate{Number: t.Number, Value: t.Value, Point: p.Rounded()}
-		if fp, err := strconv.ParseFloat(t.UserAttrs[search.AttrFootprint], 64); err == nil && fp > 0 && fp < math.MaxUint64 {
+		if fp, err := strconv.ParseFloat(t.UserAttrs[trialattr.Footprint], 64); err == nil && fp > 0 && fp < math.MaxUint64 {
 			c.PeakFootprintBytes = uint64(fp)
 		}
 		var slow []float64
-		if err := json.Unmarshal([]byte(t.UserAttrs[search.AttrSlowdowns]), &slow); err == nil && allPositive(slow) {
+		if err := json.Unmarshal([]byte(t.UserAttrs[trialattr.Slowdowns]), &slow); err == nil && allPositive(slow) {
 			c.Slowdowns = slow
 		}
 		out = append(out, c)

@@ -9,20 +9,21 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // trial makes a stored trial: value, footprint in MiB (0: not recorded), state and feasibility.
 func trial(n int, value float64, fpMiB uint64, opts ...func(*goptuna.FrozenTrial)) goptuna.FrozenTrial {
-	p := search.Point{NewSpaceBytes: float64(16+n) * (1 << 20), HeadroomBytes: 16 << 20, ShrinkBytes: 32 << 20, Ratio: 0.5, Proportion: 0.9}
+	p := tunable.Point{NewSpaceBytes: float64(16+n) * (1 << 20), HeadroomBytes: 16 << 20, ShrinkBytes: 32 << 20, Ratio: 0.5, Proportion: 0.9}
 	params := map[string]interface{}{}
 	for k, v := range p.Internal() {
 		params[k] = v
 	}
 	t := goptuna.FrozenTrial{Number: n, State: goptuna.TrialStateComplete, Value: value, Params: params,
-		UserAttrs: map[string]string{search.AttrFeasible: "true"}}
+		UserAttrs: map[string]string{trialattr.Feasible: "true"}}
 	if fpMiB > 0 {
-		t.UserAttrs[search.AttrFootprint] = strconv.FormatUint(fpMiB<<20, 10)
+		t.UserAttrs[trialattr.Footprint] = strconv.FormatUint(fpMiB<<20, 10)
 	}
 	for _, o := range opts {
 		o(&t)
@@ -30,11 +31,11 @@ func trial(n int, value float64, fpMiB uint64, opts ...func(*goptuna.FrozenTrial
 	return t
 }
 
-func infeasible(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrFeasible] = "false" }
+func infeasible(t *goptuna.FrozenTrial) { t.UserAttrs[trialattr.Feasible] = "false" }
 
 // slowdowns records per-workload slowdowns, as search.Optimize does.
 func slowdowns(v string) func(*goptuna.FrozenTrial) {
-	return func(t *goptuna.FrozenTrial) { t.UserAttrs[search.AttrSlowdowns] = v }
+	return func(t *goptuna.FrozenTrial) { t.UserAttrs[trialattr.Slowdowns] = v }
 }
 func failed(t *goptuna.FrozenTrial) { t.State = goptuna.TrialStateFail }
 
@@ -106,7 +107,7 @@ func TestValidateTolerance(t *testing.T) {
 
 func TestCandidatesRoundPoints(t *testing.T) {
 	tr := trial(0, 10, 5)
-	tr.Params[search.ParamNewSpace] = float64(16<<20) + 1234
+	tr.Params[tunable.ParamNewSpace] = float64(16<<20) + 1234
 	c := Candidates([]goptuna.FrozenTrial{tr})
 	require.Len(t, c, 1)
 	assert.Equal(t, float64(16<<20), c[0].Point.NewSpaceBytes)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -179,7 +179,7 @@ func keptCost(st Step) string {
 // VM default.
 func (r *Recommendation) Describe() string {
 	var set, def []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		if r.Changed(t.Name) {
 			set = append(set, t.Label+" "+Value(t.Name, t.Get(r.Point)))
 		} else {
@@ -197,9 +197,9 @@ func (r *Recommendation) Describe() string {
 }
 
 // DescribePoint writes all five dimensions of a point in user terms.
-func DescribePoint(pt search.Point) string {
+func DescribePoint(pt tunable.Point) string {
 	var parts []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		parts = append(parts, t.Label+" "+Value(t.Name, t.Get(pt)))
 	}
 	return strings.Join(parts, ", ")
@@ -207,11 +207,11 @@ func DescribePoint(pt search.Point) string {
 
 // Value writes a dimension's value for people: sizes in binary units, p for the survivors.
 func Value(param string, v float64) string {
-	t, _ := search.TunableNamed(param)
+	t, _ := tunable.Named(param)
 	switch t.Unit {
-	case search.UnitBytes:
+	case tunable.UnitBytes:
 		return units.FormatBytes(uint64(v))
-	case search.UnitProportion:
+	case tunable.UnitProportion:
 		if v >= 1 {
 			return fmt.Sprintf("p = %.3g: all", v)
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -102,8 +102,8 @@ func TestTextWording(t *testing.T) {
 	assert.Equal(t, "100 %", Percent(1))
 	assert.Equal(t, "697 %", Percent(6.97))
 	assert.Equal(t, "11.5 %", Percent(0.115))
-	assert.Equal(t, "p = 1.08: all", Value(search.ParamProportion, 1.08))
-	assert.Equal(t, "p = 0.5", Value(search.ParamProportion, 0.5))
+	assert.Equal(t, "p = 1.08: all", Value(tunable.ParamProportion, 1.08))
+	assert.Equal(t, "p = 0.5", Value(tunable.ParamProportion, 0.5))
 
 	prob := testProblem(t, "cache-churn")
 	r, err := Recommend(context.Background(), prob, stored(t, prob, randomPoints(24, 3)), Settings{Tolerance: 0.01})

@@ -11,7 +11,7 @@ import (
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Apply is how to apply the reported configuration in Pharo: the report's first section.
@@ -106,7 +106,7 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 		}
 		for _, name := range c.Set {
 			vm, when, persists := export.Timing(name)
-			pi, _ := search.TunableNamed(name) // c.Set holds the table's names only
+			pi, _ := tunable.Named(name) // c.Set holds the table's names only
 			val := diagnose.ParamValue(pi, pointValue(c, name))
 			if pi.IsBytes() {
 				val = export.MiB(uint64(pointValue(c, name)))
@@ -130,6 +130,6 @@ func exportCommand(study string, rec *recommend.Recommendation, trial int) strin
 
 // pointValue is a dimension's value in an export, in the search's units.
 func pointValue(c *export.Config, name string) float64 {
-	t, _ := search.TunableNamed(name)
+	t, _ := tunable.Named(name)
 	return t.Get(c.Point)
 }

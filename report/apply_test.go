@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // TestBuildApply: the report is on the recommendation, and its Apply section says how to apply
@@ -32,9 +32,9 @@ func TestBuildApply(t *testing.T) {
 		assert.Empty(t, a.LaunchFlag)
 		return
 	}
-	assert.Equal(t, rec.Changed(search.ParamNewSpace), a.LaunchFlag != "")
+	assert.Equal(t, rec.Changed(tunable.ParamNewSpace), a.LaunchFlag != "")
 	runtime := 0
-	for _, p := range []string{search.ParamHeadroom, search.ParamShrink, search.ParamRatio, search.ParamProportion} {
+	for _, p := range []string{tunable.ParamHeadroom, tunable.ParamShrink, tunable.ParamRatio, tunable.ParamProportion} {
 		if rec.Changed(p) {
 			runtime++
 		}
@@ -50,7 +50,7 @@ func TestBuildApply(t *testing.T) {
 // recommendation.
 func TestBuildTrialAsIs(t *testing.T) {
 	prob := testProblem(t, 0, "cache-churn")
-	space := search.DefaultSpace()
+	space := tunable.DefaultSpace()
 	trials := testTrials(t, prob, space, 4)
 	r, err := Build(context.Background(), Input{Study: "s", Problem: prob, Space: space, Trials: trials, Trial: 2},
 		Options{SweepPoints: 3, Workers: 2})

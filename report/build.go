@@ -18,8 +18,9 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Input is what a report is built from: the study's problem and trials.
@@ -32,11 +33,11 @@ type Input struct {
 	// Space is the range each parameter is swept over for the sensitivity figure: the space
 	// the study was configured with (wider than a constrained plan's, so the sweep shows why
 	// the constraint is there).
-	Space search.Space
+	Space tunable.Space
 	// Trials are the study's trials, in any order.
 	Trials []goptuna.FrozenTrial
 	// Trial is the number of the trial to report on as "best"; -1 means the best feasible
-	// trial (studies.BestTrial).
+	// trial (trialattr.Best).
 	Trial int
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
@@ -221,7 +222,7 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 
 // searchData turns the study's trials into the report's.
 func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (Search, error) {
-	s := Search{ValueLabel: diagnose.ValueLabel(p), DefaultValue: p.DefaultValue(), DefaultPoint: search.DefaultPoint(p.Base()),
+	s := Search{ValueLabel: diagnose.ValueLabel(p), DefaultValue: p.DefaultValue(), DefaultPoint: tunable.DefaultPoint(p.Base()),
 		MaxFootprintBytes: p.Settings().MaxFootprintBytes}
 	for i := range p.Workloads() {
 		s.DefaultFootprintBytes = max(s.DefaultFootprintBytes, p.Baseline(i).PeakFootprintBytes)
@@ -239,7 +240,7 @@ func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (
 		return s, err
 	}
 	s.Best = best
-	for _, t := range studies.ParetoFront(sorted, search.AttrFootprint) {
+	for _, t := range trialattr.ParetoFront(sorted, trialattr.Footprint) {
 		if tr, ok := trialData(t); ok {
 			s.Pareto = append(s.Pareto, tr)
 		}
@@ -255,7 +256,7 @@ func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 	var t goptuna.FrozenTrial
 	if n < 0 {
 		var ok bool
-		if t, ok = studies.BestTrial(trials); !ok {
+		if t, ok = trialattr.Best(trials); !ok {
 			return Trial{}, ErrNoBestTrial
 		}
 	} else {
@@ -279,13 +280,13 @@ func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 // trialData converts one trial; false for a trial with no complete set of parameters (a
 // waiting trial, or one that failed before suggesting).
 func trialData(t goptuna.FrozenTrial) (Trial, bool) {
-	pt, err := search.PointFromParams(t.Params)
+	pt, err := tunable.PointFromParams(t.Params)
 	if err != nil {
 		return Trial{}, false
 	}
 	tr := Trial{Number: t.Number, State: stateName(t.State), Value: t.Value, Point: pt,
-		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[search.AttrFeasible] != "false"}
-	if fp, err := strconv.ParseUint(t.UserAttrs[search.AttrFootprint], 10, 64); err == nil {
+		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[trialattr.Feasible] != "false"}
+	if fp, err := strconv.ParseUint(t.UserAttrs[trialattr.Footprint], 10, 64); err == nil {
 		tr.PeakFootprintBytes = fp
 	}
 	if t.State != goptuna.TrialStateComplete {

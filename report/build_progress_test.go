@@ -7,13 +7,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // TestBuildProgress: Build reports its simulations as they finish, ending with all of them.
 func TestBuildProgress(t *testing.T) {
 	prob := testProblem(t, 0, "cache-churn")
-	space := search.DefaultSpace()
+	space := tunable.DefaultSpace()
 	in := Input{Study: "p", Version: "test", Problem: prob, Space: space, Trials: testTrials(t, prob, space, 4), Trial: -1}
 	var last [2]int
 	calls := 0

@@ -10,14 +10,14 @@ import (
 
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 func TestBuildFixture(t *testing.T) {
 	r := newTestReport(t)
 	require.Len(t, r.Workloads, 2)
 	require.Len(t, r.Comparisons, 2)
-	require.Len(t, r.Sensitivity, len(search.ParamNames()))
+	require.Len(t, r.Sensitivity, len(tunable.Names()))
 	require.NotNil(t, r.Diagnosis)
 
 	// The best is the lowest feasible complete trial, and its diagnosis objective is its value.
@@ -78,7 +78,7 @@ func TestBuildFixture(t *testing.T) {
 func TestBuildIsDeterministic(t *testing.T) {
 	// The same input twice, with different numbers of workers, gives the same report.
 	prob := testProblem(t, 0, "image-processing")
-	space := search.DefaultSpace()
+	space := tunable.DefaultSpace()
 	in := Input{Study: "d", Version: "test", Problem: prob, Space: space, Trials: testTrials(t, prob, space, 6), Trial: -1}
 	a, err := Build(context.Background(), in, Options{SweepPoints: 4, Workers: 1})
 	require.NoError(t, err)
@@ -89,7 +89,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 
 func TestBuildErrors(t *testing.T) {
 	prob := testProblem(t, 0, "request-server")
-	space := search.DefaultSpace()
+	space := tunable.DefaultSpace()
 	_, err := Build(context.Background(), Input{Problem: prob, Space: space, Trial: -1}, Options{})
 	assert.ErrorIs(t, err, ErrNoBestTrial)
 	_, err = Build(context.Background(), Input{Problem: prob, Space: space, Trial: -1}, Options{SweepPoints: 2})

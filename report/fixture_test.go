@@ -15,7 +15,8 @@ import (
 
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // testProblem opens bundled workloads (seed 1, as config.yaml's default) into a problem
@@ -27,18 +28,18 @@ func testProblem(t testing.TB, budget uint64, names ...string) *objective.Proble
 
 // testTrials evaluates n random points of space (seed fixed) and the default point, as a
 // study would have stored them.
-func testTrials(t testing.TB, prob *objective.Problem, space search.Space, n int) []goptuna.FrozenTrial {
+func testTrials(t testing.TB, prob *objective.Problem, space tunable.Space, n int) []goptuna.FrozenTrial {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	logU := func(b search.Bounds) float64 {
+	logU := func(b tunable.Bounds) float64 {
 		lo, hi := b.Low, b.High
 		return lo * math.Exp(rng.Float64()*math.Log(hi/lo))
 	}
 	var trials []goptuna.FrozenTrial
 	for i := range n {
-		pt := search.DefaultPoint(prob.Base())
+		pt := tunable.DefaultPoint(prob.Base())
 		if i > 0 {
-			pt = search.Point{NewSpaceBytes: logU(space.NewSpaceBytes), HeadroomBytes: logU(space.HeadroomBytes),
+			pt = tunable.Point{NewSpaceBytes: logU(space.NewSpaceBytes), HeadroomBytes: logU(space.HeadroomBytes),
 				ShrinkBytes: logU(space.ShrinkBytes), Ratio: logU(space.Ratio),
 				Proportion: space.Proportion.Low + rng.Float64()*(space.Proportion.High-space.Proportion.Low)}
 		}
@@ -50,8 +51,8 @@ func testTrials(t testing.TB, prob *objective.Problem, space search.Space, n int
 		}
 		trials = append(trials, goptuna.FrozenTrial{Number: i, ID: i + 1, State: goptuna.TrialStateComplete,
 			Value: res.Value, Params: params, UserAttrs: map[string]string{
-				search.AttrFeasible:  strconv.FormatBool(res.Feasible),
-				search.AttrFootprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10),
+				trialattr.Feasible:  strconv.FormatBool(res.Feasible),
+				trialattr.Footprint: strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10),
 			}})
 	}
 	trials = append(trials, goptuna.FrozenTrial{Number: n, ID: n + 1, State: goptuna.TrialStateFail})
@@ -80,7 +81,7 @@ func newTestReport(t testing.TB) *Report {
 	t.Helper()
 	fixtureOnce.Do(func() {
 		prob := testProblem(t, fixtureBudget, fixtureWorkloads...)
-		space := search.DefaultSpace()
+		space := tunable.DefaultSpace()
 		in := Input{Study: "fixture <study>", Version: "test", Problem: prob, Space: space,
 			Trials: testTrials(t, prob, space, fixtureTrials), Trial: -1}
 		fixture, fixtureErr = Build(context.Background(), in, Options{SweepPoints: 5, Workers: 2})

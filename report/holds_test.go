@@ -13,7 +13,7 @@ import (
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 	"github.com/gctune/gctune/verify"
 )
@@ -33,7 +33,7 @@ func newRobustTestReport(t testing.TB) *Report {
 		m := uncertainty.Default()
 		m.Replicas, m.SearchReplicas = 4, 2
 		prob := testfixture.BundledProblem(t, objective.Settings{Uncertainty: m, Seed: 1}, "cache-churn")
-		space := search.DefaultSpace()
+		space := tunable.DefaultSpace()
 		in := Input{Study: "robust", Version: "test", Problem: prob, Space: space,
 			Trials: testTrials(t, prob, space, 12), Trial: -1, Tolerance: 0.01}
 		robustFixture, robustErr = Build(context.Background(), in, Options{SweepPoints: 3, Workers: 2})
@@ -53,7 +53,7 @@ func TestHoldsData(t *testing.T) {
 	assert.Equal(t, "mean", h.Statistic)
 	assert.Greater(t, h.Reference, 0.0)
 	var kept []string
-	for _, tn := range search.Tunables() {
+	for _, tn := range tunable.All() {
 		if rec.Changed(tn.Name) {
 			kept = append(kept, tn.Name)
 		}

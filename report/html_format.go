@@ -6,7 +6,7 @@ import (
 
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // ---- numbers ---------------------------------------------------------------------------------
@@ -47,7 +47,7 @@ func htmlValue(v float64, seconds bool) string {
 // htmlParam writes a parameter's value: a size, the ratio with 4 significant digits, the
 // tenuring proportion with 3 ("keep all" from 1 on).
 func htmlParam(param string, isBytes bool, v float64) string {
-	t, known := search.TunableNamed(param)
+	t, known := tunable.Named(param)
 	switch {
 	case math.IsNaN(v):
 		return numfmt.Dash
@@ -56,7 +56,7 @@ func htmlParam(param string, isBytes bool, v float64) string {
 			return numfmt.Fixed(v, 0)
 		}
 		return htmlBytes(uint64(math.Round(v)))
-	case known && t.Unit == search.UnitProportion:
+	case known && t.Unit == tunable.UnitProportion:
 		if v >= 1 {
 			return "keep all (p" + numfmt.NBSP + "=" + numfmt.NBSP + numfmt.Sig(v, 3, true) + ")"
 		}

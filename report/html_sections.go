@@ -12,7 +12,7 @@ import (
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/lifetimes"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
@@ -239,10 +239,10 @@ func htmlStateName(s string) string {
 // one (the zero point) has none.
 func htmlDefaultPoint(r *Report) map[string]float64 {
 	def := map[string]float64{}
-	if r.Search.DefaultPoint == (search.Point{}) {
+	if r.Search.DefaultPoint == (tunable.Point{}) {
 		return def
 	}
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		def[t.Name] = t.Get(r.Search.DefaultPoint)
 	}
 	return def
@@ -269,7 +269,7 @@ func htmlConfigRows(r *Report, hasBest bool) []htmlConfigRow {
 		}
 	}
 	var rows []htmlConfigRow
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		row := htmlConfigRow{Label: htmlTunableLabel(t), VMParam: strconv.Itoa(t.VMParam), Default: "—", Best: "—"}
 		if d, ok := def[t.Name]; ok {
 			row.Default = htmlParam(t.Name, t.IsBytes(), d)
@@ -384,7 +384,7 @@ var htmlUnitRe = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
 // htmlParamLabel is the table cell's label of the tunable named param (param itself if
 // unknown).
 func htmlParamLabel(param string) string {
-	if t, ok := search.TunableNamed(param); ok {
+	if t, ok := tunable.Named(param); ok {
 		return htmlTunableLabel(t)
 	}
 	return param
@@ -392,9 +392,9 @@ func htmlParamLabel(param string) string {
 
 // htmlTunableLabel is t's label for a table cell, capitalised; the proportion says which
 // number it is ("Survivors to keep (proportion p)"), as its values read "keep all (p = 1.25)".
-func htmlTunableLabel(t search.Tunable) string {
+func htmlTunableLabel(t tunable.Tunable) string {
 	label := htmlUpperFirst(t.Label)
-	if t.Unit == search.UnitProportion {
+	if t.Unit == tunable.UnitProportion {
 		label += " (proportion p)"
 	}
 	return label

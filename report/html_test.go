@@ -22,6 +22,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // htmlTestSummary summarises a tiny hand-made profile: short-lived strings, a few long-lived
@@ -52,8 +53,8 @@ func htmlTestSummary(t *testing.T) *lifetimes.Summary {
 // and a sensitivity ranking.
 func htmlTestReport(t *testing.T) *Report {
 	t.Helper()
-	best := search.Point{NewSpaceBytes: 860 << 20, HeadroomBytes: 600 << 20, ShrinkBytes: 26 << 20, Ratio: 43.1, Proportion: 1.12}
-	def := search.DefaultPoint(heapsim.DefaultParams())
+	best := tunable.Point{NewSpaceBytes: 860 << 20, HeadroomBytes: 600 << 20, ShrinkBytes: 26 << 20, Ratio: 43.1, Proportion: 1.12}
+	def := tunable.DefaultPoint(heapsim.DefaultParams())
 	trials := []Trial{
 		{Number: 0, State: "complete", Value: 4583.2, Feasible: true, PeakFootprintBytes: 900 << 20, Point: def},
 		{Number: 1, State: "complete", Value: 1200, Feasible: true, PeakFootprintBytes: 1500 << 20},
@@ -78,13 +79,13 @@ func htmlTestReport(t *testing.T) *Report {
 		},
 		Workloads: []Workload{{Name: "dataframe-3.1gb", Summary: htmlTestSummary(t)}},
 		Sensitivity: []diagnose.Sweep{
-			{Param: search.ParamNewSpace, Label: "new space (eden) size", Bytes: true, Log: true,
+			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Bytes: true, Log: true,
 				Values: []float64{4 << 20, 64 << 20, 1 << 30}, Objective: []float64{9000, 2000, 600}, Feasible: []bool{true, true, true},
 				BestValue: best.NewSpaceBytes, DefaultValue: def.NewSpaceBytes, BestObjective: 575.9,
 				Effect: 14.6, CliffFrom: 16 << 20, CliffTo: 32 << 20, CliffRatio: 3.42},
-			{Param: search.ParamRatio, Label: "full GC ratio", Log: true,
+			{Param: tunable.ParamRatio, Label: "full GC ratio", Log: true,
 				BestValue: best.Ratio, DefaultValue: def.Ratio, BestObjective: 575.9, Effect: 0.123, CliffFrom: 0.333333, CliffTo: 1, CliffRatio: 1.05},
-			{Param: search.ParamProportion, Label: "survivors to keep",
+			{Param: tunable.ParamProportion, Label: "survivors to keep",
 				BestValue: best.Proportion, DefaultValue: def.Proportion, BestObjective: 575.9, Effect: 0, CliffRatio: 1},
 		},
 		Comparisons: []Comparison{{
@@ -101,9 +102,9 @@ func htmlTestReport(t *testing.T) *Report {
 		Diagnosis: &diagnose.Diagnosis{
 			ValueLabel: "run time (s)", DefaultObjective: 4583.2, BestObjective: 575.9,
 			Changes: []diagnose.Change{
-				{Param: search.ParamNewSpace, Label: "new space (eden) size", Bytes: true, DefaultValue: def.NewSpaceBytes, BestValue: best.NewSpaceBytes,
+				{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Bytes: true, DefaultValue: def.NewSpaceBytes, BestValue: best.NewSpaceBytes,
 					RevertedObjective: 3900, RevertedFeasible: true},
-				{Param: search.ParamHeadroom, Label: "growth headroom", Bytes: true, DefaultValue: def.HeadroomBytes, BestValue: best.HeadroomBytes,
+				{Param: tunable.ParamHeadroom, Label: "growth headroom", Bytes: true, DefaultValue: def.HeadroomBytes, BestValue: best.HeadroomBytes,
 					RevertedObjective: 0, RevertedFeasible: false},
 			},
 			Workloads: []diagnose.WorkloadDiagnosis{{
@@ -115,11 +116,11 @@ func htmlTestReport(t *testing.T) *Report {
 				Findings: []diagnose.Finding{
 					{Kind: diagnose.KindLargeAllocBursts, Title: "Full GCs forced by large allocations", CostSeconds: 2900, BestCostSeconds: 3.5,
 						Evidence: []string{"189 of 309 full GCs were forced by allocations of 1 MiB or more <b>not bold</b>", "they marked 1.2 TiB in all"},
-						FixedBy:  search.ParamHeadroom, FixedByLabel: "growth headroom", RevertedCostSeconds: 2800,
+						FixedBy:  tunable.ParamHeadroom, FixedByLabel: "growth headroom", RevertedCostSeconds: 2800,
 						Remedy: "A 600 MiB headroom leaves room for the large arrays; simulated, the forced full GCs drop from 189 to 0."},
 					{Kind: diagnose.KindPrematureTenuring, Title: "Premature tenuring", CostSeconds: 800, BestCostSeconds: 12,
 						Evidence: []string{"9 GiB tenured died before the next full GC"},
-						FixedBy:  search.ParamProportion, FixedByLabel: "survivors to keep", RevertedCostSeconds: 700},
+						FixedBy:  tunable.ParamProportion, FixedByLabel: "survivors to keep", RevertedCostSeconds: 700},
 				},
 			}},
 		},
@@ -473,10 +474,10 @@ func TestHTMLNumbers(t *testing.T) {
 		{htmlSignedPercent(0.5), nb("+50.0 %")},
 		{htmlChangeText(0, 0), "="},
 		{htmlChangeText(0, 5), "—"},
-		{htmlParam(search.ParamNewSpace, true, 16<<20), nb("16 MiB")},
-		{htmlParam(search.ParamRatio, false, 0.333333), "0.3333"},
-		{htmlParam(search.ParamProportion, false, 0.9), "0.9"},
-		{htmlParam(search.ParamProportion, false, 1), "keep all (p\u00a0=\u00a01)"},
+		{htmlParam(tunable.ParamNewSpace, true, 16<<20), nb("16 MiB")},
+		{htmlParam(tunable.ParamRatio, false, 0.333333), "0.3333"},
+		{htmlParam(tunable.ParamProportion, false, 0.9), "0.9"},
+		{htmlParam(tunable.ParamProportion, false, 1), "keep all (p\u00a0=\u00a01)"},
 		{htmlValue(0.12555, false), "0.1256"},
 	} {
 		assert.Equal(t, c.want, c.got)
@@ -527,7 +528,7 @@ func htmlPreviewReport(t *testing.T) *Report {
 		sums = append(sums, testfixture.Summary(t, w))
 	}
 	prob := testfixture.Problem(t, objective.Settings{MaxFootprintBytes: 3 << 30}, ws...)
-	space := search.DefaultSpace()
+	space := tunable.DefaultSpace()
 	plan, err := search.PlanSearch(sums, prob.Base(), space, search.PlanOptions{})
 	require.NoError(t, err)
 	st := goptuna.NewInMemoryStorage()

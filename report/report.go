@@ -4,7 +4,7 @@ import (
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Report is everything the HTML report and the figures show. Build fills it; nothing in it
@@ -44,8 +44,8 @@ type Trial struct {
 	Value    float64 `json:"value"`
 	Feasible bool    `json:"feasible"`
 	// PeakFootprintBytes is the largest footprint the trial's runs reached (0 if unknown).
-	PeakFootprintBytes uint64       `json:"peakFootprintBytes"`
-	Point              search.Point `json:"point"`
+	PeakFootprintBytes uint64        `json:"peakFootprintBytes"`
+	Point              tunable.Point `json:"point"`
 }
 
 // Search is the study's trials and what they are measured against.
@@ -54,9 +54,9 @@ type Search struct {
 	ValueLabel string `json:"valueLabel"`
 	// DefaultPoint is the VM defaults as a point of the space; DefaultValue the objective there
 	// and DefaultFootprintBytes their peak footprint.
-	DefaultPoint          search.Point `json:"defaultPoint"`
-	DefaultValue          float64      `json:"defaultValue"`
-	DefaultFootprintBytes uint64       `json:"defaultFootprintBytes"`
+	DefaultPoint          tunable.Point `json:"defaultPoint"`
+	DefaultValue          float64       `json:"defaultValue"`
+	DefaultFootprintBytes uint64        `json:"defaultFootprintBytes"`
 	// MaxFootprintBytes is the memory budget (0: none).
 	MaxFootprintBytes uint64 `json:"maxFootprintBytes"`
 	// Trials are all the study's trials, by number.

@@ -31,7 +31,7 @@ package search_test
 // Every study: one worker, an in-memory goptuna storage, search.Optimize with
 // Settings{Trials, Workers: 1, Seed: seed, Sampler, Space}, objective.NewProblem on the one
 // workload with heapsim.DefaultCost(), heapsim.DefaultParams() and objective.Settings{} (the
-// value is the simulated total seconds). The plain runs use search.DefaultSpace() with nothing
+// value is the simulated total seconds). The plain runs use tunable.DefaultSpace() with nothing
 // enqueued; the plan runs use search.PlanSearch(..., PlanOptions{})'s space and enqueue its
 // seeds first (they count as trials).
 
@@ -57,6 +57,7 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // bsCheckpoints are the trial counts the tables report: 50, 100 and 200 up to trials, and trials.
@@ -82,11 +83,11 @@ type bsRun struct {
 	// Values holds each trial's value in number order (null for a failed trial).
 	Values []*float64 `json:"values"`
 	// Best holds the best value so far after each trial (Inf as null before the first).
-	Best     []*float64    `json:"best"`
-	Failed   int           `json:"failed"`
-	FailMsgs []string      `json:"failures,omitempty"`
-	Point    *search.Point `json:"bestPoint,omitempty"`
-	Seconds  float64       `json:"wallSeconds"`
+	Best     []*float64     `json:"best"`
+	Failed   int            `json:"failed"`
+	FailMsgs []string       `json:"failures,omitempty"`
+	Point    *tunable.Point `json:"bestPoint,omitempty"`
+	Seconds  float64        `json:"wallSeconds"`
 }
 
 func (r bsRun) key() string {
@@ -207,7 +208,7 @@ func bsStudy(w *bsWorkload, mode, sampler string, seed, trials int) (bsRun, erro
 	if err != nil {
 		return run, err
 	}
-	space := search.DefaultSpace()
+	space := tunable.DefaultSpace()
 	if mode == "plan" {
 		plan, err := search.PlanSearch([]*lifetimes.Summary{w.summary}, w.problem.Base(), space, search.PlanOptions{})
 		if err != nil {
@@ -237,7 +238,7 @@ func bsStudy(w *bsWorkload, mode, sampler string, seed, trials int) (bsRun, erro
 			run.Values = append(run.Values, &v)
 			if v < best {
 				best = v
-				if p, err := search.PointFromParams(t.Params); err == nil {
+				if p, err := tunable.PointFromParams(t.Params); err == nil {
 					p = p.Rounded()
 					run.Point = &p
 				}
@@ -526,16 +527,16 @@ func bsTrialCount(n, trials int) string {
 // point, the script's rounding of it, and (for some) what `gctune simulate --batch` answered for
 // the rounded point.
 type bsCheckPoint struct {
-	Workload string       `json:"workload"`
-	Raw      search.Point `json:"raw"`
-	Rounded  search.Point `json:"rounded"`
+	Workload string        `json:"workload"`
+	Raw      tunable.Point `json:"raw"`
+	Rounded  tunable.Point `json:"rounded"`
 	// TotalSeconds is stats.totalSeconds from the batch command (absent: rounding only).
 	TotalSeconds *float64 `json:"totalSeconds"`
 	Error        string   `json:"error"`
 }
 
 // TestBenchSamplersMatchBatch checks that the Python side of the benchmark evaluates exactly
-// what the Go side does: the script's rounding equals search.Point.Rounded bit for bit, and the
+// what the Go side does: the script's rounding equals tunable.Point.Rounded bit for bit, and the
 // batch command's total seconds for the rounded point equal the objective's value for
 // point.Params(base) bit for bit. Runs only when BENCH_SAMPLERS_CHECK names the file written
 // by `bench_samplers_optuna.py --check FILE`.

@@ -10,6 +10,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Optimize searches the GC parameters of a small workload (the problem, from the spec
@@ -37,7 +38,7 @@ func ExampleOptimize() {
 		fmt.Println(err)
 		return
 	}
-	defaults := search.Seed{Name: "vm-defaults", Point: search.DefaultPoint(problem.Base())}
+	defaults := search.Seed{Name: "vm-defaults", Point: tunable.DefaultPoint(problem.Base())}
 	if err := search.Enqueue(study, []search.Seed{defaults}); err != nil {
 		fmt.Println(err)
 		return

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Thresholds of the lifetime-informed rules. Each rule's doc says why.
@@ -41,16 +42,16 @@ type Rule struct {
 
 // Seed is a configuration enqueued before the sampler takes over.
 type Seed struct {
-	Name  string `json:"name"`
-	Point Point  `json:"point"`
+	Name  string        `json:"name"`
+	Point tunable.Point `json:"point"`
 }
 
 // Plan is what the profile says about the search: the (possibly narrowed) space, the seeds,
 // and the rules that produced them.
 type Plan struct {
-	Space Space  `json:"space"`
-	Seeds []Seed `json:"seeds"`
-	Rules []Rule `json:"rules"`
+	Space tunable.Space `json:"space"`
+	Seeds []Seed        `json:"seeds"`
+	Rules []Rule        `json:"rules"`
 }
 
 // PlanOptions turn the two halves of the plan off.
@@ -63,7 +64,7 @@ type PlanOptions struct {
 
 // PlanSearch derives seeds and constraints from the workloads' lifetime summaries (several
 // workloads: the most demanding figure of each). base holds the default parameters.
-func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space Space, opts PlanOptions) (Plan, error) {
+func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space tunable.Space, opts PlanOptions) (Plan, error) {
 	if err := space.Validate(); err != nil {
 		return Plan{}, err
 	}
@@ -99,7 +100,7 @@ func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space Space
 	if opts.NoSeed {
 		return plan, nil
 	}
-	def := DefaultPoint(base)
+	def := tunable.DefaultPoint(base)
 	reason := "the published default run (16 MiB new space and headroom, 32 MiB shrink threshold, ratio 0.333, Pharo's survivors): the baseline every speedup is measured against"
 	if c := plan.Space.Clamp(def); c != def {
 		reason += "; moved into the constrained space, so it is the nearest allowed configuration (the speedup is still measured against the real defaults)"

@@ -13,26 +13,8 @@ import (
 	"github.com/c-bata/goptuna"
 
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/studies"
-)
-
-// Trial user attributes written on every evaluated trial. Values are strings (goptuna).
-const (
-	AttrFeasible      = "feasible"
-	AttrInfeasibility = "infeasibility"
-	AttrTotalSeconds  = "total_seconds"
-	AttrGCSeconds     = "gc_seconds"
-	AttrGCShare       = "gc_share"
-	AttrScavenges     = "scavenges"
-	AttrFullGCs       = "full_gcs"
-	AttrFootprint     = "peak_footprint_bytes"
-	AttrTenuredBytes  = "tenured_bytes"
-	AttrSpeedup       = "speedup"
-	AttrSlowdowns     = "slowdowns"
-	AttrWorker        = "worker"
-	// AttrReplicas is the JSON list of the trial's value on each replica it was judged on
-	// (objective.Result.Replicas); absent for a trial judged on the single simulation.
-	AttrReplicas = "replicas"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // Recorder receives progress from the loop. Implementations must be safe for concurrent use.
@@ -47,7 +29,7 @@ type Recorder interface {
 type TrialReport struct {
 	Number   int               `json:"number"`
 	Worker   int               `json:"worker"`
-	Point    Point             `json:"point"`
+	Point    tunable.Point     `json:"point"`
 	Value    float64           `json:"value"`
 	Feasible bool              `json:"feasible"`
 	Metrics  objective.Metrics `json:"metrics"`
@@ -71,7 +53,7 @@ type Settings struct {
 	Sampler string
 	// Space is the space to search (after the plan's constraints); the zero Space means
 	// DefaultSpace().
-	Space Space
+	Space tunable.Space
 	// Recorder, when set, receives progress; nil means none is reported.
 	Recorder Recorder
 	// OnTrialStart, when set, is called when a trial starts running and returns a function
@@ -97,9 +79,9 @@ func (s Settings) Validate() error {
 func (s Settings) workers() int { return max(s.Workers, 1) }
 
 // space is Space with its zero value resolved.
-func (s Settings) space() Space {
-	if s.Space == (Space{}) {
-		return DefaultSpace()
+func (s Settings) space() tunable.Space {
+	if s.Space == (tunable.Space{}) {
+		return tunable.DefaultSpace()
 	}
 	return s.Space
 }
@@ -132,7 +114,7 @@ func (s Status) String() string {
 
 // Result is what Optimize did and where the study stands after it.
 type Result struct {
-	// Best is the study's best trial (studies.BestTrial: COMPLETE, feasible, finite), valid
+	// Best is the study's best trial (trialattr.Best: COMPLETE, feasible, finite), valid
 	// when HasBest.
 	Best    goptuna.FrozenTrial
 	HasBest bool
@@ -146,7 +128,7 @@ type Result struct {
 }
 
 // Finished counts the finished trials that use up the study's budget: COMPLETE, PRUNED and
-// FAIL trials, except failed trials a reaper re-queued (system attribute studies.AttrReaped).
+// FAIL trials, except failed trials a reaper re-queued (trialattr.IsReaped).
 func Finished(trials []goptuna.FrozenTrial) int {
 	n := 0
 	for _, t := range trials {
@@ -154,7 +136,7 @@ func Finished(trials []goptuna.FrozenTrial) int {
 		case goptuna.TrialStateComplete, goptuna.TrialStatePruned:
 			n++
 		case goptuna.TrialStateFail:
-			if !reaped(t) {
+			if !trialattr.IsReaped(t) {
 				n++
 			}
 		}
@@ -167,17 +149,12 @@ func Finished(trials []goptuna.FrozenTrial) int {
 func Counted(trials []goptuna.FrozenTrial) int {
 	n := 0
 	for _, t := range trials {
-		if reaped(t) {
+		if trialattr.IsReaped(t) {
 			continue
 		}
 		n++
 	}
 	return n
-}
-
-// reaped reports whether t is a trial studies.Reap failed and queued again.
-func reaped(t goptuna.FrozenTrial) bool {
-	return t.State == goptuna.TrialStateFail && t.SystemAttrs[studies.AttrReaped] == "true"
 }
 
 // WorkerSeed derives worker w's sampler seed from the study seed and how many trials the study
@@ -251,7 +228,7 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 			goptuna.StudyOptionStorage(storage),
 			goptuna.StudyOptionLogger(nil),
 			goptuna.StudyOptionSampler(sampler),
-			goptuna.StudyOptionDefineSearchSpace(s.Space.Distributions()),
+			goptuna.StudyOptionDefineSearchSpace(distributions(s.Space)),
 		}
 		if relative != nil {
 			opts = append(opts, goptuna.StudyOptionRelativeSampler(relative))
@@ -295,7 +272,7 @@ func Optimize(ctx context.Context, storage goptuna.Storage, studyName string, pr
 		return res, fmt.Errorf("search: study %q: %w", studyName, err)
 	}
 	res.Finished = Finished(trials)
-	res.Best, res.HasBest = studies.BestTrial(trials)
+	res.Best, res.HasBest = trialattr.Best(trials)
 	return res, nil
 }
 
@@ -343,7 +320,7 @@ func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, w
 	if err := trial.CallRelativeSampler(); err != nil {
 		return fail(fmt.Errorf("search: sampler: %w", err))
 	}
-	point, err := s.Space.suggest(trial)
+	point, err := suggest(s.Space, trial)
 	if err != nil {
 		return fail(err)
 	}
@@ -358,24 +335,24 @@ func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, w
 	rep.Value, rep.Feasible, rep.Metrics = res.Value, res.Feasible, res.Metrics
 	slow, _ := json.Marshal(res.Slowdowns)
 	attrs := [][2]string{
-		{AttrFeasible, strconv.FormatBool(res.Feasible)},
-		{AttrTotalSeconds, ftoa(res.Metrics.TotalSeconds)},
-		{AttrGCSeconds, ftoa(res.Metrics.GCSeconds)},
-		{AttrGCShare, ftoa(res.Metrics.GCShare)},
-		{AttrScavenges, strconv.Itoa(res.Metrics.Scavenges)},
-		{AttrFullGCs, strconv.Itoa(res.Metrics.FullGCs)},
-		{AttrFootprint, strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10)},
-		{AttrTenuredBytes, strconv.FormatUint(res.Metrics.TenuredBytes, 10)},
-		{AttrSpeedup, ftoa(res.Speedup)},
-		{AttrSlowdowns, string(slow)},
-		{AttrWorker, strconv.Itoa(worker)},
+		{trialattr.Feasible, strconv.FormatBool(res.Feasible)},
+		{trialattr.TotalSeconds, ftoa(res.Metrics.TotalSeconds)},
+		{trialattr.GCSeconds, ftoa(res.Metrics.GCSeconds)},
+		{trialattr.GCShare, ftoa(res.Metrics.GCShare)},
+		{trialattr.Scavenges, strconv.Itoa(res.Metrics.Scavenges)},
+		{trialattr.FullGCs, strconv.Itoa(res.Metrics.FullGCs)},
+		{trialattr.Footprint, strconv.FormatUint(res.Metrics.PeakFootprintBytes, 10)},
+		{trialattr.TenuredBytes, strconv.FormatUint(res.Metrics.TenuredBytes, 10)},
+		{trialattr.Speedup, ftoa(res.Speedup)},
+		{trialattr.Slowdowns, string(slow)},
+		{trialattr.Worker, strconv.Itoa(worker)},
 	}
 	if !res.Feasible {
-		attrs = append(attrs, [2]string{AttrInfeasibility, res.Infeasibility})
+		attrs = append(attrs, [2]string{trialattr.Infeasibility, res.Infeasibility})
 	}
 	if res.Replicas != nil {
 		reps, _ := json.Marshal(res.Replicas)
-		attrs = append(attrs, [2]string{AttrReplicas, string(reps)})
+		attrs = append(attrs, [2]string{trialattr.Replicas, string(reps)})
 	}
 	if b, ok := st.(attrBatcher); ok {
 		m := make(map[string]string, len(attrs))

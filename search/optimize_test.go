@@ -12,6 +12,8 @@ import (
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // testProblem is a small workload with large direct-to-old allocations (so the headroom
@@ -61,7 +63,7 @@ func newStudy(t *testing.T, name string) (goptuna.Storage, *goptuna.Study) {
 
 func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 	prob, sum := testProblem(t)
-	plan, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), DefaultSpace(), PlanOptions{})
+	plan, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), tunable.DefaultSpace(), PlanOptions{})
 	require.NoError(t, err)
 	require.Len(t, plan.Seeds, 2, "defaults and the lifetime-informed seed")
 	st, study := newStudy(t, "s")
@@ -82,7 +84,7 @@ func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 	want, err := prob.Evaluate(plan.Seeds[0].Point.Params(prob.Base()))
 	require.NoError(t, err)
 	require.InDelta(t, want.Value, trials[0].Value, 1e-9*want.Value)
-	require.Equal(t, "true", trials[0].UserAttrs[AttrFeasible])
+	require.Equal(t, "true", trials[0].UserAttrs[trialattr.Feasible])
 	// The informed seed (headroom above the 24 MB arrays) beats the defaults.
 	require.Less(t, trials[1].Value, trials[0].Value)
 	best := trials[0]
@@ -95,7 +97,7 @@ func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 	require.Equal(t, best.Number, res.Best.Number, "the result names the best trial")
 	for _, tr := range trials {
 		require.Equal(t, goptuna.TrialStateComplete, tr.State)
-		p, err := PointFromParams(tr.Params)
+		p, err := tunable.PointFromParams(tr.Params)
 		require.NoError(t, err)
 		require.True(t, plan.Space.Contains(p), "trial %d outside the space: %+v", tr.Number, p)
 	}
@@ -112,7 +114,7 @@ func TestOptimizeRunsSeedsFirstAndReachesBudget(t *testing.T) {
 // budget with two queued seeds made it happen in about one run in six.
 func TestOptimizeWorkersNeverOvershoot(t *testing.T) {
 	prob, sum := testProblem(t)
-	plan, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), DefaultSpace(), PlanOptions{})
+	plan, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), tunable.DefaultSpace(), PlanOptions{})
 	require.NoError(t, err)
 	for run := range 20 {
 		st, study := newStudy(t, "s")
@@ -145,7 +147,7 @@ func TestOptimizeIsDeterministicWithOneWorker(t *testing.T) {
 	prob, _ := testProblem(t)
 	values := func(sampler string) []float64 {
 		st, _ := newStudy(t, "d")
-		_, err := Optimize(context.Background(), st, "d", prob, Settings{Trials: 14, Workers: 1, Seed: 11, Sampler: sampler, Space: DefaultSpace()})
+		_, err := Optimize(context.Background(), st, "d", prob, Settings{Trials: 14, Workers: 1, Seed: 11, Sampler: sampler, Space: tunable.DefaultSpace()})
 		require.NoError(t, err)
 		trials, err := st.GetAllTrials(1)
 		require.NoError(t, err)
@@ -161,13 +163,13 @@ func TestOptimizeIsDeterministicWithOneWorker(t *testing.T) {
 }
 
 func TestSettingsValidate(t *testing.T) {
-	good := Settings{Trials: 1, Workers: 1, Space: DefaultSpace()}
+	good := Settings{Trials: 1, Workers: 1, Space: tunable.DefaultSpace()}
 	require.NoError(t, good.Validate())
 	bad := good
 	bad.Sampler = "bayes"
 	require.ErrorContains(t, bad.Validate(), `sampler "bayes"`)
 	bad = good
-	bad.Space.HeadroomBytes = Bounds{Low: 1 << 30, High: 1 << 20}
+	bad.Space.HeadroomBytes = tunable.Bounds{Low: 1 << 30, High: 1 << 20}
 	require.ErrorContains(t, bad.Validate(), "space.headroom: low")
 	bad = good
 	bad.Workers = -1
@@ -178,7 +180,7 @@ func TestSettingsValidate(t *testing.T) {
 
 func TestPlanRules(t *testing.T) {
 	prob, sum := testProblem(t)
-	plan, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), DefaultSpace(), PlanOptions{})
+	plan, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), tunable.DefaultSpace(), PlanOptions{})
 	require.NoError(t, err)
 	names := map[string]bool{}
 	for _, r := range plan.Rules {
@@ -187,16 +189,16 @@ func TestPlanRules(t *testing.T) {
 	}
 	require.True(t, names["headroom-above-largest-old-allocation"])
 	require.GreaterOrEqual(t, plan.Space.HeadroomBytes.Low, float64(24e6))
-	off, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), DefaultSpace(), PlanOptions{NoSeed: true, NoConstrain: true})
+	off, err := PlanSearch([]*lifetimes.Summary{sum}, prob.Base(), tunable.DefaultSpace(), PlanOptions{NoSeed: true, NoConstrain: true})
 	require.NoError(t, err)
 	require.Empty(t, off.Seeds)
 	require.Empty(t, off.Rules)
-	require.Equal(t, DefaultSpace(), off.Space)
+	require.Equal(t, tunable.DefaultSpace(), off.Space)
 }
 
 func TestDefaultPointRoundTrips(t *testing.T) {
 	base := heapsim.DefaultParams()
-	p := DefaultPoint(base).Params(base)
+	p := tunable.DefaultPoint(base).Params(base)
 	require.Equal(t, base.SurvivorsToKeep(), p.SurvivorsToKeep(), "the defaults as a point keep Pharo's N")
 	require.Equal(t, base.NewSpaceBytes, p.NewSpaceBytes)
 }

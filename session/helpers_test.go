@@ -14,8 +14,9 @@ import (
 
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // tinyProblem is a workload whose simulation costs microseconds.
@@ -65,7 +66,7 @@ func (m *memStudy) addTrial(t *testing.T, state goptuna.TrialState, beatAt time.
 		Distributions: map[string]interface{}{}, UserAttrs: map[string]string{}, SystemAttrs: map[string]string{}}
 	if state == goptuna.TrialStateRunning {
 		ft.SystemAttrs[studies.AttrHeartbeat] = strconv.FormatInt(beatAt.UnixNano(), 10)
-		ft.InternalParams[search.ParamRatio] = 2 // what re-queuing carries over
+		ft.InternalParams[tunable.ParamRatio] = 2 // what re-queuing carries over
 	}
 	id, err := m.st.CloneTrial(m.id, ft)
 	require.NoError(t, err)
@@ -113,7 +114,7 @@ func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error)
 		if now.Sub(last) <= timeout {
 			continue
 		}
-		if err := st.SetTrialSystemAttr(tr.ID, studies.AttrReaped, "true"); err != nil {
+		if err := st.SetTrialSystemAttr(tr.ID, trialattr.Reaped, "true"); err != nil {
 			return reaped, err
 		}
 		if err := st.SetTrialState(tr.ID, goptuna.TrialStateFail); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/gctune/gctune/internal/trialbench"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 // BenchmarkLoopOverhead measures what one trial of gctune's own loop (Run: claim, sample,
@@ -36,7 +37,7 @@ func BenchmarkLoopOverhead(b *testing.B) {
 					b.Fatal(err)
 				}
 				c := Config{Storage: store.Storage(), Study: "loop", StudyID: study.ID, Problem: prob, Keeper: StoreKeeper(store, study.ID),
-					Search:            search.Settings{Trials: size, Workers: 1, Seed: 1, Sampler: search.SamplerRandom, Space: search.DefaultSpace()},
+					Search:            search.Settings{Trials: size, Workers: 1, Seed: 1, Sampler: search.SamplerRandom, Space: tunable.DefaultSpace()},
 					HeartbeatInterval: time.Minute, ReapTimeout: 10 * time.Minute}
 				if _, err := Run(ctx, c); err != nil {
 					b.Fatal(err)

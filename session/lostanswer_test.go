@@ -15,6 +15,7 @@ import (
 
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 // errAnswerLost is what a write whose commit went through but whose answer did not (the
@@ -78,7 +79,7 @@ func TestLostAnswersKeepTheBudget(t *testing.T) {
 	defer store.Close()
 	study, err := goptuna.CreateStudy("s", goptuna.StudyOptionStorage(store.Storage()), goptuna.StudyOptionLogger(nil))
 	require.NoError(t, err)
-	def := search.DefaultPoint(prob.Base())
+	def := tunable.DefaultPoint(prob.Base())
 	require.NoError(t, search.Enqueue(study, []search.Seed{{Name: "a", Point: def}, {Name: "b", Point: def}}))
 
 	claimer, ok := store.Storage().(studies.TrialClaimer)

@@ -14,6 +14,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 )
 
 // DefaultMaxRestarts is what Config.MaxRestarts' zero value means.
@@ -206,7 +207,7 @@ func (s *session) run() (Result, error) {
 		return fail(err)
 	}
 	res.Finished = search.Finished(trials)
-	res.Best, res.HasBest = studies.BestTrial(trials)
+	res.Best, res.HasBest = trialattr.Best(trials)
 	res.Status = search.StatusBudgetReached
 	if s.ctx.Err() != nil {
 		res.Status = search.StatusInterrupted

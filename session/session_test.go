@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/tunable"
 )
 
 const (
@@ -212,7 +213,7 @@ func TestResumeRightAfterCrash(t *testing.T) {
 			assert.NotEqual(t, goptuna.TrialStateRunning, tr.State, "trial %d", tr.Number)
 			if tr.SystemAttrs[studies.AttrRetryOf] != "" {
 				assert.Equal(t, goptuna.TrialStateComplete, tr.State)
-				assert.Equal(t, 2.0, tr.Params[search.ParamRatio], "the reaped trial's parameters ran again")
+				assert.Equal(t, 2.0, tr.Params[tunable.ParamRatio], "the reaped trial's parameters ran again")
 			}
 		}
 	})

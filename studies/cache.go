@@ -760,7 +760,7 @@ func (c *cachedStorage) GetTrialParam(trialID int, paramName string) (float64, e
 }
 
 // GetBestTrial passes through. Like goptuna's, it returns a zero trial and no error when no
-// trial is complete: use BestTrial instead.
+// trial is complete: use trialattr.Best instead.
 func (c *cachedStorage) GetBestTrial(studyID int) (goptuna.FrozenTrial, error) {
 	return c.inner.GetBestTrial(studyID)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
 )
 
 // A worker opens the study database, creates the study (or loads it when another worker was
@@ -56,7 +57,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	best, ok := studies.BestTrial(trials)
+	best, ok := trialattr.Best(trials)
 	fmt.Println(len(trials), ok, best.Value < 10)
 
 	_, err = studies.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, nil)

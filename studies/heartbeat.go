@@ -12,6 +12,8 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/c-bata/goptuna/rdb.v2"
 	"gorm.io/gorm"
+
+	"github.com/gctune/gctune/trialattr"
 )
 
 // Defaults of the heartbeat interval (package session) and of Reap.
@@ -57,7 +59,7 @@ var errNotReaped = errors.New("studies: not reaped")
 
 // Reap fails the RUNNING trials of study studyID whose worker looks dead: whose last heartbeat
 // (AttrHeartbeat), or start time if they have none, is more than timeout ago (zero means
-// DefaultReapTimeout). Each is marked FAIL with system attribute AttrReaped "true" and, if it
+// DefaultReapTimeout). Each is marked FAIL with system attribute trialattr.Reaped "true" and, if it
 // had parameters (written, or fixed when it was enqueued), they are enqueued again, once, as goptuna's Study.EnqueueTrial does: a
 // WAITING trial with system attribute AttrFixedParams (and AttrRetryOf naming the reaped
 // trial's number), so that the next worker evaluates them. Reap returns the IDs of the trials
@@ -156,7 +158,7 @@ func reapOne(db *gorm.DB, studyID int, r trialRow, cutoff time.Time) (bool, erro
 			return errNotReaped
 		}
 		st := rdb.NewStorage(tx)
-		if err := st.SetTrialSystemAttr(r.ID, AttrReaped, "true"); err != nil {
+		if err := st.SetTrialSystemAttr(r.ID, trialattr.Reaped, "true"); err != nil {
 			return err
 		}
 		var params []paramRow

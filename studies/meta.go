@@ -37,8 +37,6 @@ const (
 	AttrCreated = "gctune:created"
 	// AttrHeartbeat is a RUNNING trial's last heartbeat, Unix nanoseconds (Beat).
 	AttrHeartbeat = "gctune:heartbeat"
-	// AttrReaped is "true" on a trial Reap marked FAIL.
-	AttrReaped = "gctune:reaped"
 	// AttrRetryOf is, on a trial Reap enqueued, the number of the reaped trial it retries.
 	AttrRetryOf = "gctune:retry_of"
 	// AttrClaim is, on a trial a retrying storage created or claimed (NewRetryStorage), the

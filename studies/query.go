@@ -5,18 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
-	"strconv"
 	"time"
 
 	"github.com/c-bata/goptuna"
 	"gorm.io/gorm"
-)
 
-// AttrFeasible is the trial user attribute that, when "false", excludes a trial from
-// BestTrial and ParetoFront (a configuration that broke a constraint, such as a memory
-// budget, still has a value).
-const AttrFeasible = "feasible"
+	"github.com/gctune/gctune/trialattr"
+)
 
 // Counts are a study's trials by state.
 type Counts struct {
@@ -106,16 +101,16 @@ func ListStudies(store *Store) ([]Summary, error) {
 	if err := db.Table("trials AS t").Select("t.study_id, t.number, t.value").
 		Where("t.state = ?", stateComplete).
 		Where("NOT EXISTS (?)", db.Table("trial_user_attributes AS a").Select("1").
-			Where("a.trial_id = t.trial_id AND a.key = ? AND a.value = ?", AttrFeasible, "false")).
+			Where("a.trial_id = t.trial_id AND a.key = ? AND a.value = ?", trialattr.Feasible, "false")).
 		Find(&candidates).Error; err != nil {
 		return nil, wrap(err)
 	}
 	for _, c := range candidates {
 		s, ok := index[c.StudyID]
-		if !ok || !c.Value.Valid || !validValue(c.Value.Float64) {
+		if !ok || !c.Value.Valid || !trialattr.ValidValue(c.Value.Float64) {
 			continue
 		}
-		if !s.HasBest || better(c.Value.Float64, c.Number, s.Best, s.BestNumber, s.Direction) {
+		if !s.HasBest || trialattr.Better(c.Value.Float64, c.Number, s.Best, s.BestNumber, s.Direction) {
 			s.HasBest, s.Best, s.BestNumber = true, c.Value.Float64, c.Number
 		}
 	}
@@ -145,17 +140,6 @@ func ListStudies(store *Store) ([]Summary, error) {
 		}
 	}
 	return out, nil
-}
-
-// better reports whether value v of trial number n beats the best so far.
-func better(v float64, n int, best float64, bestN int, dir goptuna.StudyDirection) bool {
-	if v == best {
-		return n < bestN
-	}
-	if dir == goptuna.StudyDirectionMaximize {
-		return v > best
-	}
-	return v < best
 }
 
 // DeleteStudy deletes the study name and all its trials. An unknown name is an error that
@@ -204,94 +188,4 @@ func DeleteStudy(store *Store, name string, force bool) error {
 		return fmt.Errorf("studies: delete study %q from %s: %w", name, store.url, err)
 	}
 	return nil
-}
-
-// feasibleValue reports whether t counts for BestTrial and ParetoFront: COMPLETE, a finite
-// positive value (validValue), and not marked infeasible.
-func feasibleValue(t goptuna.FrozenTrial) bool {
-	return t.State == goptuna.TrialStateComplete && validValue(t.Value) && t.UserAttrs[AttrFeasible] != "false"
-}
-
-// validValue reports whether v can be a trial's value: finite and positive. gctune's
-// objectives are run times in seconds or slowdowns against the defaults, never 0 or less; a
-// trial with such a value was tampered with or broken, and as the best it would give an
-// infinite speedup ("+Infx faster") that JSON cannot even encode.
-func validValue(v float64) bool {
-	return v > 0 && !math.IsInf(v, 0) // NaN > 0 is false
-}
-
-// BestTrial returns the trial with the lowest value among the COMPLETE trials whose value is
-// finite and positive and whose user attribute AttrFeasible is not "false" (ties go to the lower number),
-// and false when there is none. Unlike goptuna's GetBestValue, which answers 0 when no trial
-// is complete, it never invents a best.
-func BestTrial(trials []goptuna.FrozenTrial) (goptuna.FrozenTrial, bool) {
-	return BestTrialDirection(trials, goptuna.StudyDirectionMinimize)
-}
-
-// BestTrialDirection is BestTrial for a study of the given direction.
-func BestTrialDirection(trials []goptuna.FrozenTrial, direction goptuna.StudyDirection) (goptuna.FrozenTrial, bool) {
-	var best goptuna.FrozenTrial
-	found := false
-	for _, t := range trials {
-		if !feasibleValue(t) {
-			continue
-		}
-		if !found || better(t.Value, t.Number, best.Value, best.Number, direction) {
-			best, found = t, true
-		}
-	}
-	return best, found
-}
-
-// ParetoFront returns the trials not dominated on (value, footprint), both minimised, where
-// footprint is the number in the trial user attribute footprintAttr (for example
-// "peak_footprint_bytes"). Only COMPLETE, feasible trials (as for BestTrial) with a finite
-// value and a footprint that parses as a finite number take part. A trial is dominated when
-// another is no worse on both and better on one; trials with equal points are all kept. The
-// front is sorted by value, then footprint, then number.
-func ParetoFront(trials []goptuna.FrozenTrial, footprintAttr string) []goptuna.FrozenTrial {
-	type point struct {
-		t         goptuna.FrozenTrial
-		value, fp float64
-	}
-	var pts []point
-	for _, t := range trials {
-		if !feasibleValue(t) {
-			continue
-		}
-		fp, err := strconv.ParseFloat(t.UserAttrs[footprintAttr], 64)
-		if err != nil || math.IsNaN(fp) || math.IsInf(fp, 0) {
-			continue
-		}
-		pts = append(pts, point{t, t.Value, fp})
-	}
-	sort.Slice(pts, func(i, j int) bool {
-		a, b := pts[i], pts[j]
-		if a.value != b.value {
-			return a.value < b.value
-		}
-		if a.fp != b.fp {
-			return a.fp < b.fp
-		}
-		return a.t.Number < b.t.Number
-	})
-	// Sweep by increasing value: a point is on the front when its footprint is below every
-	// footprint seen at a strictly lower value, and not above the best at its own value.
-	var front []goptuna.FrozenTrial
-	bestBelow := math.Inf(1) // lowest footprint among strictly smaller values
-	for i := 0; i < len(pts); {
-		j := i
-		for j < len(pts) && pts[j].value == pts[i].value {
-			j++
-		}
-		groupMin := pts[i].fp // the group is sorted by footprint
-		if groupMin < bestBelow {
-			for k := i; k < j && pts[k].fp == groupMin; k++ {
-				front = append(front, pts[k].t)
-			}
-			bestBelow = groupMin
-		}
-		i = j
-	}
-	return front
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 	"github.com/gctune/gctune/internal/pgtest"
+	"github.com/gctune/gctune/trialattr"
 	"gorm.io/gorm"
 )
 
@@ -472,7 +473,7 @@ func testReap(t *testing.T, url string) {
 	for _, tr := range trials {
 		switch {
 		case tr.ID == dead || tr.ID == empty:
-			if tr.State != goptuna.TrialStateFail || tr.SystemAttrs[AttrReaped] != "true" || tr.DatetimeComplete.IsZero() {
+			if tr.State != goptuna.TrialStateFail || tr.SystemAttrs[trialattr.Reaped] != "true" || tr.DatetimeComplete.IsZero() {
 				t.Errorf("reaped trial %d: state %v attrs %v complete %v", tr.ID, tr.State, tr.SystemAttrs, tr.DatetimeComplete)
 			}
 			if tr.ID == dead {
@@ -646,7 +647,7 @@ func testListDelete(t *testing.T, url string) {
 			ft.DatetimeComplete = time.Now()
 		}
 		if feasible != "" {
-			ft.UserAttrs[AttrFeasible] = feasible
+			ft.UserAttrs[trialattr.Feasible] = feasible
 		}
 		id, err := s.CloneTrial(studyID, ft)
 		if err != nil {

@@ -40,26 +40,27 @@ const (
 
 // Model is the uncertainty model: how many replicas and how each is perturbed. The zero value
 // is not the default (use Default); Replicas = 0 turns perturbation off: every configuration is
-// judged on the single simulation of the profile, as before robust answers.
+// judged on the single simulation of the profile, as before robust answers. The mapstructure
+// tags are the keys of the configuration's uncertainty section (package config).
 type Model struct {
 	// Replicas is K, the perturbed runs each recommendation is judged on and its interval
 	// stated over; 0 = no perturbation, one simulation.
-	Replicas int `json:"replicas"`
+	Replicas int `json:"replicas" mapstructure:"replicas"`
 	// SearchReplicas is how many of the K replicas each search trial runs (the first ones);
 	// 0 = the search runs the single unperturbed simulation and only the recommendation is
 	// judged on the K replicas. At most Replicas.
-	SearchReplicas int `json:"searchReplicas"`
+	SearchReplicas int `json:"searchReplicas" mapstructure:"search_replicas"`
 	// StartPhase: each replica starts its work at a uniform point of the eden cycle.
-	StartPhase bool `json:"startPhase"`
+	StartPhase bool `json:"startPhase" mapstructure:"start_phase"`
 	// AllocationSpread a: each replica's object sizes are scaled by U[1 − a, 1 + a]; in [0, 0.5].
-	AllocationSpread float64 `json:"allocationSpread"`
+	AllocationSpread float64 `json:"allocationSpread" mapstructure:"allocation_spread"`
 	// Phases and PhaseSpread: garbage of up to PhaseSpread × a phase's bytes before each of the
 	// Phases phases but the first. Phases ≤ 1 or PhaseSpread = 0: none.
-	Phases      int     `json:"phases"`
-	PhaseSpread float64 `json:"phaseSpread"`
+	Phases      int     `json:"phases" mapstructure:"phases"`
+	PhaseSpread float64 `json:"phaseSpread" mapstructure:"phase_spread"`
 	// CostSigma is the log-normal spread of each cost group's factor (mutator, scavenge, full
 	// GC); in [0, 1].
-	CostSigma float64 `json:"costSigma"`
+	CostSigma float64 `json:"costSigma" mapstructure:"cost_sigma"`
 }
 
 // Default returns the model gctune uses unless told otherwise.

@@ -15,7 +15,8 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/tunable"
 )
 
 // TestBenchWorkers measures the throughput of worker processes on one study: for each storage
@@ -156,12 +157,12 @@ func evalTime(t *testing.T, url string, trials []goptuna.FrozenTrial) time.Durat
 	store, _, sp, err := openStudy(t.Context(), url, "bench", false)
 	require.NoError(t, err)
 	defer store.Close()
-	prob, err := reopenObjective(sp, reopenOptions{preferStored: true, worker: true}, defaultConfig().Lifetimes.LongLivedThreshold)
+	prob, err := sp.ReopenObjective(study.ReopenOptions{PreferStored: true, Worker: true, LongLivedThreshold: defaultConfig().Lifetimes.LongLivedThreshold})
 	require.NoError(t, err)
 	step := max(1, len(trials)/20)
 	var times []time.Duration
 	for i := 0; i < len(trials); i += step {
-		p, err := search.PointFromParams(trials[i].Params)
+		p, err := tunable.PointFromParams(trials[i].Params)
 		require.NoError(t, err)
 		p = p.Rounded()
 		began := time.Now()

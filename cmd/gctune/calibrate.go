@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -323,11 +324,11 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 		}
 	}
 	if idx < 0 {
-		return nil, usageErrorf("study %q has no workload %q (it has %s)", o.fromStudy, o.profile, sp.workloadNames())
+		return nil, usageErrorf("study %q has no workload %q (it has %s)", o.fromStudy, o.profile, sp.WorkloadNames())
 	}
 	one := *sp
 	one.Workloads = sp.Workloads[idx : idx+1]
-	lw, err := reopenWorkloads(&one, false, cfg.Lifetimes.LongLivedThreshold)
+	lw, err := study.ReopenWorkloads(&one, reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +338,7 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 			return nil, err
 		}
 	}
-	return &calibrateInput{profile: lw.workloads[0].Profile, ref: one.Workloads[0].Ref, info: lw.profiles[0], vm: sp.VM, base: base,
+	return &calibrateInput{profile: lw.Workloads[0].Profile, ref: one.Workloads[0].Ref, info: openedInfos(lw.Opened)[0], vm: sp.VM, base: base,
 		baseName: baseName, measured: m, measuredFrom: from}, nil
 }
 

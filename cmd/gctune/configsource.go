@@ -16,8 +16,9 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 )
 
 // defaultConfigFile is the configuration file read from the working directory when --config
@@ -58,7 +59,7 @@ func configSource(configFile string) (string, error) {
 // scalar, for instance), leaving the caller's message.
 func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 	types := map[string]reflect.Type{}
-	leafTypes("", reflect.TypeOf(Config{}), types)
+	leafTypes("", reflect.TypeOf(config.Config{}), types)
 	for _, key := range slices.Sorted(maps.Keys(types)) {
 		// A section written as a value ("search: 5").
 		if sec, _, more := strings.Cut(key, "."); more {
@@ -89,7 +90,11 @@ func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		tag, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if opts == "squash" { // a struct whose keys are the section's (UncertaintyConfig's Model)
+			leafTypes(prefix, f.Type, out)
+			continue
+		}
 		if tag == "" || tag == "-" {
 			continue
 		}
@@ -97,9 +102,9 @@ func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
 			leafTypes(prefix+tag+".", f.Type, out)
 			continue
 		}
-		if f.Type == reflect.TypeOf(SpaceConfig{}) { // its keys come from the tunables table
-			for k := range spaceConfigFrom(search.DefaultSpace()) {
-				out[prefix+tag+"."+k] = reflect.TypeOf(spaceValue(0))
+		if f.Type == reflect.TypeOf(config.SpaceConfig{}) { // its keys come from the tunables table
+			for k := range config.SpaceConfigFrom(tunable.DefaultSpace()) {
+				out[prefix+tag+"."+k] = reflect.TypeOf(config.SpaceValue(0))
 			}
 			continue
 		}
@@ -135,7 +140,7 @@ func keyValue(key string, raw any) string {
 	if key == storageKey {
 		return key
 	}
-	return key + " = " + showValue(raw)
+	return key + " = " + config.ShowValue(raw)
 }
 
 // storageKey is the configuration key of the study database, whose value may hold a password.
@@ -168,21 +173,6 @@ func mentionsStorage(msg string, raw any) bool {
 	return mentionsStorage(msg, fmt.Sprint(raw))
 }
 
-// showValue writes a configuration value as the user wrote it: strings quoted, lists and
-// maps in Go's notation, long ones cut.
-func showValue(raw any) string {
-	var s string
-	if str, ok := raw.(string); ok {
-		s = fmt.Sprintf("%q", str)
-	} else {
-		s = fmt.Sprintf("%v", raw)
-	}
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
-}
-
 // want says what a key of type t accepts; for a type with its own parser (byte sizes) the
 // parser's reason is kept.
 func want(t reflect.Type, err error) string {
@@ -195,7 +185,7 @@ func want(t reflect.Type, err error) string {
 		return "want a byte size such as 64MiB"
 	case reflect.TypeOf(time.Duration(0)):
 		return "want a duration such as 5s or 1m30s"
-	case reflect.TypeOf(spaceValue(0)):
+	case reflect.TypeOf(config.SpaceValue(0)):
 		return "want a number or a byte size such as 64MiB"
 	}
 	switch t.Kind() {

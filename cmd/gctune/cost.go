@@ -10,6 +10,7 @@ import (
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/infile"
+	"github.com/gctune/gctune/study"
 )
 
 // builtinCost names the built-in cost model where output says which cost a command used.
@@ -53,7 +54,7 @@ func loadCostContext(ctx context.Context, cfg Config) (heapsim.Cost, string, err
 // the one study name was created with: its trials' times were computed with the study's, and
 // resume, worker, report and explain keep using that one. Without a configured cost the
 // study's own is used silently.
-func checkStudyCost(cfg Config, sp *studyProblem, name string) error {
+func checkStudyCost(cfg Config, sp *study.Problem, name string) error {
 	if cfg.Cost == "" {
 		return nil
 	}

@@ -11,13 +11,15 @@
 // The commands are thin: each has one NewXCmd constructor returning a *cobra.Command whose
 // RunE loads the configuration (rootOptions.withConfig) and calls a testable runX function
 // with an options struct, writing to cmd.OutOrStdout(). The logic lives in the packages
-// (lifetimes, heapsim, ...). A flag that sets a config key is declared with addBoundFlag, the
-// shared ones by their helpers in flags.go; a command on a stored study opens it with
-// openStudy and rebuilds its objective with reopenObjective, a new one is made by
-// createNewStudy (studyopen.go).
+// (lifetimes, heapsim, study, ...). A flag that sets a config key is declared with
+// addBoundFlag, the shared ones by their helpers in flags.go; a command on a stored study opens
+// it with openStudy (studyopen.go) and rebuilds its objective with study.Problem.ReopenObjective,
+// a new one is made by createNewStudy. Package study's input errors (study.ErrInput) exit 2,
+// as UsageError does.
 //
-// Configuration (config.go): the repository's config.yaml documents every key and holds the
-// built-in defaults. Values come from those defaults, then the config file (--config FILE,
+// Configuration: package config holds the keys (config.Config), the built-in defaults and
+// their checks; configload.go binds them to viper and cobra. The repository's config.yaml
+// documents every key and holds the built-in defaults. Values come from those defaults, then the config file (--config FILE,
 // else ./gctune.yaml when present; a config.yaml only when named), then GCTUNE_* environment variables (the key in upper
 // case, dots as underscores: GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD), then the flags bound to
 // keys (bindFlag), into one typed Config checked by Config.Validate. Unknown keys in the file,

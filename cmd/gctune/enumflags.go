@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -19,13 +20,8 @@ import (
 // (checkEnumFlags) and completed from (addCompletions). Each list comes from the package that
 // parses the value.
 func enumFlagValues() map[string][]string {
-	var rebuild []string
-	for _, h := range []filip.Hypothesis{filip.HypothesisAuto, filip.HypothesisShort,
-		filip.HypothesisLong, filip.HypothesisStored, filip.HypothesisOff} {
-		rebuild = append(rebuild, h.String())
-	}
 	return map[string][]string{
-		"rebuild":   rebuild,
+		"rebuild":   config.RebuildModes(),
 		"clock":     {filip.ClockAuto.String(), filip.ClockBytes.String(), filip.ClockMicros.String()},
 		"aggregate": {string(objective.AggregateMax), string(objective.AggregateMean)},
 		"sampler":   search.Samplers(),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
 )
 
 // Exit codes main returns.
@@ -53,8 +54,8 @@ func exitCode(err error) int {
 	case isInterrupted(err): // a signal stopped the work short (interrupt.go)
 		return exitInterrupted
 	// An output that cannot be written is the user's to fix, wherever it is found, and so is
-	// a damaged study database or study.
-	case isUsage(err), errors.As(err, &o), studies.IsDamaged(err):
+	// a damaged study database or study, and what package study says is the input's fault.
+	case isUsage(err), errors.As(err, &o), studies.IsDamaged(err), errors.Is(err, study.ErrInput):
 		return exitUsage
 	}
 	return exitFailure

@@ -12,8 +12,10 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // exportOptions are the flags of export.
@@ -95,7 +97,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		return writeOutput(o.output, fn)
 	}
 	if o.pareto {
-		front := studies.ParetoFront(trials, search.AttrFootprint)
+		front := trialattr.ParetoFront(trials, trialattr.Footprint)
 		if len(front) == 0 {
 			return usageErrorf("study %q has no completed feasible trial yet", name)
 		}
@@ -115,11 +117,11 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 			}
 		}
 	} else {
-		prob, err := reopenObjective(sp, reopenOptions{force: o.force}, cfg.Lifetimes.LongLivedThreshold)
+		prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.force}))
 		if err != nil {
 			return err
 		}
-		r, err := recommendation(ctx, store, id, name, prob, trials, cfg.Search.Tolerance, false)
+		r, err := study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: version})
 		if err != nil {
 			return err
 		}
@@ -129,7 +131,7 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 }
 
 // exportMeta is what an export of study name states besides the configuration.
-func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) export.Meta {
+func exportMeta(store *studies.Store, id int, name string, sp *study.Problem) export.Meta {
 	attrs, _ := store.Storage().GetStudySystemAttrs(id)
 	meta := export.Meta{Study: name, VM: sp.VM, DefaultValue: sp.DefaultValue, Provenance: export.Provenance{
 		Storage: store.URL(), Created: attrs[studies.AttrCreated], StudyVersion: sp.Version, ExportVersion: version,
@@ -138,7 +140,7 @@ func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) exp
 	}}
 	// By name: a rebuilt sampled export is two workloads of one file (two hypotheses), each
 	// with its own fingerprint.
-	for i, n := range workloadNames(sp.Workloads) {
+	for i, n := range study.Names(sp.Workloads) {
 		meta.Workloads = append(meta.Workloads, n)
 		meta.Provenance.Fingerprints[n] = sp.Workloads[i].Fingerprint
 		if !slices.Contains(meta.Files, sp.Workloads[i].Ref) {
@@ -150,19 +152,19 @@ func exportMeta(store *studies.Store, id int, name string, sp *studyProblem) exp
 
 // paretoRow is one trial of the front.
 type paretoRow struct {
-	Trial              int          `json:"trial"`
-	Value              float64      `json:"value"`
-	Speedup            float64      `json:"speedup"`
-	PeakFootprintBytes uint64       `json:"peakFootprintBytes"`
-	Point              search.Point `json:"point"`
+	Trial              int           `json:"trial"`
+	Value              float64       `json:"value"`
+	Speedup            float64       `json:"speedup"`
+	PeakFootprintBytes uint64        `json:"peakFootprintBytes"`
+	Point              tunable.Point `json:"point"`
 }
 
-func printPareto(w io.Writer, front []goptuna.FrozenTrial, sp *studyProblem, name string, asJSON bool) error {
+func printPareto(w io.Writer, front []goptuna.FrozenTrial, sp *study.Problem, name string, asJSON bool) error {
 	rows := make([]paretoRow, 0, len(front))
 	for _, t := range front {
-		raw, _ := search.PointFromParams(t.Params)
+		raw, _ := tunable.PointFromParams(t.Params)
 		p := raw.Rounded()
-		fp, _ := strconv.ParseUint(t.UserAttrs[search.AttrFootprint], 10, 64)
+		fp, _ := strconv.ParseUint(t.UserAttrs[trialattr.Footprint], 10, 64)
 		rows = append(rows, paretoRow{Trial: t.Number, Value: t.Value, Speedup: sp.DefaultValue / t.Value, PeakFootprintBytes: fp, Point: p})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Value < rows[j].Value })

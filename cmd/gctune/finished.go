@@ -9,6 +9,8 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
 )
 
 // finished describes a study that holds its target of trials with none running: what resume
@@ -22,7 +24,7 @@ type finished struct {
 
 // finishedStudy reports whether the study's trials (all, as stored) reach sp's target with none
 // running, and describes it.
-func finishedStudy(all []goptuna.FrozenTrial, sp *studyProblem) (finished, bool) {
+func finishedStudy(all []goptuna.FrozenTrial, sp *study.Problem) (finished, bool) {
 	counted := search.Counted(all)
 	for _, t := range all {
 		if t.State == goptuna.TrialStateRunning {
@@ -34,7 +36,7 @@ func finishedStudy(all []goptuna.FrozenTrial, sp *studyProblem) (finished, bool)
 	}
 	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: len(sp.Workloads) == 1}
 	for i, t := range all {
-		if t.State != goptuna.TrialStateComplete || t.UserAttrs[search.AttrFeasible] == "false" {
+		if t.State != goptuna.TrialStateComplete || t.UserAttrs[trialattr.Feasible] == "false" {
 			continue
 		}
 		if f.best == nil || t.Value < f.best.Value {

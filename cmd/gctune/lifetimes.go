@@ -18,6 +18,7 @@ import (
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/report"
+	"github.com/gctune/gctune/study"
 )
 
 // NewLifetimesCmd returns `gctune lifetimes WORKLOAD|PROFILE`, the lifetime analysis of a
@@ -260,7 +261,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), formatPercent(peakAt), units.FormatBytes(s.FinalLiveBytes))
 	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), formatPercent(s.DirectToOld.ByteShare))
 	if st := doc.Stored; st != nil {
-		row("containers", "%s %s (this analysis);", containersText(s.Containers), hypothesisWords(filip.HypothesisAuto.String()))
+		row("containers", "%s %s (this analysis);", containersText(s.Containers), study.HypothesisWords(filip.HypothesisAuto.String()))
 		row("", "%s %s (optimize weighs both)", containersText(st.Containers), st.Hypothesis)
 	} else {
 		row("containers", "%s", containersText(s.Containers))

@@ -8,6 +8,7 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/study"
 )
 
 // storedHypothesisDoc is what `lifetimes` says of the second hypothesis optimize searches a
@@ -44,7 +45,7 @@ func storedHypothesis(o lifetimesOptions, info *source.Info) (*storedHypothesisD
 	if err != nil {
 		return nil, err
 	}
-	return &storedHypothesisDoc{Hypothesis: hypothesisWords(filip.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
+	return &storedHypothesisDoc{Hypothesis: study.HypothesisWords(filip.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
 }
 
 // containersText writes a profile's containers: "304 (526,167,649 slots, 3.9 GiB)".

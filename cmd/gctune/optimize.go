@@ -23,6 +23,9 @@ import (
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // sessionFlags are the flags optimize and resume share.
@@ -66,7 +69,8 @@ configuration with 'gctune export STUDY'.`,
 			return nil
 		},
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args, study, ro.json, sf.quiet)
+			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, optimizeOptions{
+				Refs: args, Study: study, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}
 	f := cmd.Flags()
@@ -125,10 +129,8 @@ fingerprints stored with the study: a changed workload is refused unless --force
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			if trials < 0 || more < 0 {
-				return usageErrorf("--trials and --more must not be negative")
-			}
-			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], clockFlag(cmd), trials, more, force, ro.json, sf.quiet)
+			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, resumeOptions{
+				Study: args[0], Clock: clockFlag(cmd), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}
 	f := cmd.Flags()
@@ -143,7 +145,20 @@ fingerprints stored with the study: a changed workload is refused unless --force
 	return cmd
 }
 
-func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string, name string, asJSON, quiet bool) error {
+// optimizeOptions are what `gctune optimize` is asked besides the configuration.
+type optimizeOptions struct {
+	// Refs are the workloads' references.
+	Refs []string
+	// Study is the study's name; "" names it after the workloads, joined by '+'.
+	Study string
+	// JSON prints the session's document; Quiet prints no progress bar and no plan.
+	JSON, Quiet bool
+}
+
+// runOptimize creates the study (createNewStudy) and runs its trials (runSession), writing
+// the result to w and progress to ew.
+func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, o optimizeOptions) error {
+	refs, name, asJSON, quiet := o.Refs, o.Study, o.JSON, o.Quiet
 	if name == "" {
 		name = strings.Join(refs, "+")
 	}
@@ -157,67 +172,60 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, refs []string
 	store, sp, prob := ns.store, ns.sp, ns.prob
 	defer store.Close()
 	if !quiet {
-		printProfileInfos(ew, sp.profiles)
+		printProfileInfos(ew, profileInfos(sp))
 	}
 	if !quiet && !asJSON {
-		fmt.Fprintf(ew, "study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
+		fmt.Fprintf(ew, "study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.WorkloadNames(), sp.Sampler, sp.Seed)
 		printPlan(ew, sp.Plan)
-		for _, n := range sp.notes {
+		for _, n := range sp.Notes {
 			fmt.Fprintf(ew, "%s\n", n)
 		}
 	}
 	return runSession(ctx, w, ew, cfg, store, name, ns.study.ID, sp, prob, asJSON, quiet)
 }
 
-// newProblem opens the workloads, plans the search from their lifetime profiles and returns
-// the problem a new study stores, with its objective.
-func newProblem(cfg Config, refs []string) (*studyProblem, *objective.Problem, error) {
+// newProblem opens the workloads (openWorkloads), reads the cost model and plans the search
+// (study.New): the problem a new study stores, with its objective.
+func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, error) {
 	lw, err := openWorkloads(refs, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	vm := cfg.Simulate.VMFacts()
 	cost, _, err := loadCost(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	plan, err := search.PlanSearch(lw.summaries, vm, cfg.Search.Space.Space(), search.PlanOptions{
-		NoSeed: cfg.Search.NoSeed, NoConstrain: cfg.Search.NoConstrain})
-	if err != nil {
-		return nil, nil, asUsage(err)
-	}
-	sp := &studyProblem{
-		Workloads: lw.refs, MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: cfg.Search.Aggregate,
-		ConfiguredSpace: cfg.Search.Space.Space(), Plan: plan, NoSeed: cfg.Search.NoSeed,
+	return study.New(lw, study.Problem{
+		MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: cfg.Search.Aggregate,
+		ConfiguredSpace: cfg.Search.Space.Space(), NoSeed: cfg.Search.NoSeed,
 		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
-		Trials: cfg.Search.Trials, VM: vm, Cost: cost, Version: version,
-		Uncertainty: cfg.Uncertainty.Model(), Statistic: cfg.Uncertainty.Statistic,
-		notes: lw.notes,
-	}
-	prob, err := sp.newObjective(lw)
-	if err != nil {
-		return nil, nil, err
-	}
-	sp.DefaultValue = prob.DefaultValue()
-	sp.profiles = lw.profiles
-	return sp, prob, nil
+		Trials: cfg.Search.Trials, VM: cfg.Simulate.VMFacts(), Cost: cost, Version: version,
+		Uncertainty: cfg.Uncertainty.Effective(), Statistic: cfg.Uncertainty.Statistic,
+	})
 }
 
-// createStudy creates the study name in store with problem sp and enqueues the plan's seeds.
-// Only the process whose creation wins enqueues them: a study created twice at once gives the
-// other an error matching studies.ErrStudyExists.
-func createStudy(ctx context.Context, store *studies.Store, name string, sp *studyProblem) (*goptuna.Study, error) {
-	study, err := studies.CreateStudy(ctx, store, name, goptuna.StudyDirectionMinimize, sp)
-	if err != nil {
-		return nil, err
-	}
-	if err := search.Enqueue(study, sp.Plan.Seeds); err != nil {
-		return nil, err
-	}
-	return study, nil
+// resumeOptions are what `gctune resume` is asked besides the configuration.
+type resumeOptions struct {
+	// Study is the study's name.
+	Study string
+	// Clock is --clock when given ("" otherwise): it must be the study's (Problem.CheckClock).
+	Clock string
+	// Trials sets a new target of finished trials, More adds to the trials the study holds
+	// (0: the study's own target).
+	Trials, More int
+	// Force uses workloads that changed since the study began.
+	Force bool
+	// JSON prints the session's document; Quiet prints no progress bar.
+	JSON, Quiet bool
 }
 
-func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock string, trials, more int, force, asJSON, quiet bool) error {
+// runResume continues the study: its workloads reopened and checked, its target set, its
+// trials run (runSession), the result written to w and progress to ew.
+func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions) error {
+	name, clock, trials, more, force, asJSON, quiet := o.Study, o.Clock, o.Trials, o.More, o.Force, o.JSON, o.Quiet
+	if trials < 0 || more < 0 {
+		return usageErrorf("--trials and --more must not be negative")
+	}
 	store, id, sp, err := openStudy(ctx, cfg.Storage, name, false)
 	if err != nil {
 		return err
@@ -226,15 +234,15 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock str
 	if err := checkStudyCost(cfg, sp, name); err != nil {
 		return err
 	}
-	if err := sp.checkClockFlag(clock); err != nil {
+	if err := sp.CheckClock(clock); err != nil {
 		return err
 	}
-	prob, err := reopenObjective(sp, reopenOptions{force: force}, cfg.Lifetimes.LongLivedThreshold)
+	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: force}))
 	if err != nil {
 		return err
 	}
 	if !quiet {
-		printProfileInfos(ew, sp.profiles)
+		printProfileInfos(ew, profileInfos(sp))
 	}
 	all, err := store.Storage().GetAllTrials(id)
 	if err != nil {
@@ -261,16 +269,16 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, name, clock str
 		}
 	}
 	if !quiet && !asJSON {
-		fmt.Fprintf(ew, "resuming study %q in %s: target %d trials on %s\n", name, store.URL(), sp.Trials, sp.workloadNames())
+		fmt.Fprintf(ew, "resuming study %q in %s: target %d trials on %s\n", name, store.URL(), sp.Trials, sp.WorkloadNames())
 	}
 	return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, quiet)
 }
 
 // sessionDoc is the JSON document optimize and resume print.
 type sessionDoc struct {
-	Study     string        `json:"study"`
-	Storage   string        `json:"storage"`
-	Workloads []workloadRef `json:"workloads"`
+	Study     string              `json:"study"`
+	Storage   string              `json:"storage"`
+	Workloads []study.WorkloadRef `json:"workloads"`
 	// WorkloadNames name the workloads in words, in the same order (a sampled export's
 	// hypotheses: workloadNames); Aggregate combines their slowdowns (several workloads).
 	WorkloadNames []string `json:"workloadNames"`
@@ -294,13 +302,13 @@ type bestDoc struct {
 	Number   int               `json:"number"`
 	Value    float64           `json:"value"`
 	Speedup  float64           `json:"speedup"`
-	Point    search.Point      `json:"point"`
+	Point    tunable.Point     `json:"point"`
 	Metrics  map[string]string `json:"metrics"`
 	Feasible bool              `json:"feasible"`
 }
 
 func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies.Store, name string, id int,
-	sp *studyProblem, prob *objective.Problem, asJSON, quiet bool) error {
+	sp *study.Problem, prob *objective.Problem, asJSON, quiet bool) error {
 	var bar *progressRecorder
 	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
 		Sampler: sp.Sampler, Space: sp.Plan.Space}
@@ -328,7 +336,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		if err != nil {
 			return err
 		}
-		if doc.Recommendation, err = recommendation(ctx, store, id, name, prob, trials, cfg.Search.Tolerance, true); err != nil {
+		if doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: version}); err != nil {
 			return err
 		}
 	}
@@ -363,10 +371,10 @@ func newSessionConfig(cfg Config, store *studies.Store, storage goptuna.Storage,
 }
 
 // newSessionDoc describes a session's outcome.
-func newSessionDoc(res session.Result, name string, store *studies.Store, sp *studyProblem, prob *objective.Problem) sessionDoc {
-	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: withoutSpecs(sp.Workloads), WorkloadNames: workloadNames(sp.Workloads), Reaped: res.Reaped,
+func newSessionDoc(res session.Result, name string, store *studies.Store, sp *study.Problem, prob *objective.Problem) sessionDoc {
+	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: study.WithoutSpecs(sp.Workloads), WorkloadNames: study.Names(sp.Workloads), Reaped: res.Reaped,
 		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
-		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
+		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
 	if len(sp.Workloads) > 1 {
 		doc.Aggregate = cmp.Or(sp.Aggregate, string(objective.AggregateMax))
 	}
@@ -377,10 +385,10 @@ func newSessionDoc(res session.Result, name string, store *studies.Store, sp *st
 }
 
 func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
-	raw, _ := search.PointFromParams(t.Params)
+	raw, _ := tunable.PointFromParams(t.Params)
 	p := raw.Rounded()
 	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
-		Metrics: t.UserAttrs, Feasible: t.UserAttrs[search.AttrFeasible] != "false"}
+		Metrics: t.UserAttrs, Feasible: t.UserAttrs[trialattr.Feasible] != "false"}
 }
 
 func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
@@ -416,8 +424,8 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 			ew.Printf("  %s: %s\n", label, line)
 		}
 	}
-	if fp, err := strconv.ParseUint(b.Metrics[search.AttrFootprint], 10, 64); err == nil {
-		gc, _ := strconv.ParseFloat(b.Metrics[search.AttrGCShare], 64)
+	if fp, err := strconv.ParseUint(b.Metrics[trialattr.Footprint], 10, 64); err == nil {
+		gc, _ := strconv.ParseFloat(b.Metrics[trialattr.GCShare], 64)
 		ew.Printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
 	}
 	if r := d.Recommendation; r != nil {
@@ -434,7 +442,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 }
 
 // describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).
-func describePoint(p search.Point) string { return recommend.DescribePoint(p) }
+func describePoint(p tunable.Point) string { return recommend.DescribePoint(p) }
 
 // progressRecorder shows a progress bar with trials done, ETA, the best value so far and its
 // speedup over the defaults.

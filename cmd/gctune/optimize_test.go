@@ -20,6 +20,8 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 func TestOptimizeExportResumeStudies(t *testing.T) {
@@ -224,8 +226,8 @@ func TestKillDuringOptimizeThenResume(t *testing.T) {
 	for _, tr := range running {
 		got := byNumber[tr.Number]
 		assert.Equal(t, goptuna.TrialStateFail, got.State)
-		assert.Equal(t, "true", got.SystemAttrs[studies.AttrReaped])
-		if len(tr.Params) == len(search.ParamNames()) {
+		assert.Equal(t, "true", got.SystemAttrs[trialattr.Reaped])
+		if len(tr.Params) == len(tunable.Names()) {
 			assert.True(t, hasCompleteWithParams(after, tr.Params), "the parameters of reaped trial %d ran again", tr.Number)
 		}
 	}

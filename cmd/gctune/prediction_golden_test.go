@@ -12,7 +12,8 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 	"github.com/gctune/gctune/verify"
 )
@@ -23,17 +24,17 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files in testd
 // dataframe study (export's testRobust): three changes kept, two put back, 16 perturbed runs,
 // a move off a cliff and the margins. robust false leaves the Robustness out.
 func goldenRecommendation(robust bool) *recommend.Recommendation {
-	def := search.DefaultPoint(heapsim.DefaultParams()).Rounded()
-	pt := search.Point{NewSpaceBytes: 741 << 20, HeadroomBytes: 2089 << 20, ShrinkBytes: def.ShrinkBytes, Ratio: 29.88, Proportion: def.Proportion}
+	def := tunable.DefaultPoint(heapsim.DefaultParams()).Rounded()
+	pt := tunable.Point{NewSpaceBytes: 741 << 20, HeadroomBytes: 2089 << 20, ShrinkBytes: def.ShrinkBytes, Ratio: 29.88, Proportion: def.Proportion}
 	r := &recommend.Recommendation{Tolerance: 0.01, DefaultValue: 4583.136,
 		Best:   recommend.Candidate{Number: 113, Value: 576.109, PeakFootprintBytes: 11819536384},
 		Chosen: recommend.Candidate{Number: 112, Value: 579.021, PeakFootprintBytes: 10693365760},
-		Within: 57, Trial: 112, Point: pt, AtDefault: []string{search.ParamShrink, search.ParamProportion},
+		Within: 57, Trial: 112, Point: pt, AtDefault: []string{tunable.ParamShrink, tunable.ParamProportion},
 		Value: 579.021, Speedup: 4583.136 / 579.021, PeakFootprintBytes: 10693365760, GCShare: 0.0674, TotalSeconds: 579.021,
 		Kept: []recommend.Step{
-			{Param: search.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Default: 16 << 20, Objective: 4615, Feasible: true, Cost: 6.97, Why: "not less than the tolerance, 1 %"},
-			{Param: search.ParamRatio, Label: "full GC ratio", Value: 29.88, Default: 0.333333, Objective: 645, Feasible: true, Cost: 0.115, Why: "not less than the tolerance, 1 %"},
-			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Default: 16 << 20, Objective: 638, Feasible: true, Cost: 0.102, Why: "not less than the tolerance, 1 %"},
+			{Param: tunable.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Default: 16 << 20, Objective: 4615, Feasible: true, Cost: 6.97, Why: "not less than the tolerance, 1 %"},
+			{Param: tunable.ParamRatio, Label: "full GC ratio", Value: 29.88, Default: 0.333333, Objective: 645, Feasible: true, Cost: 0.115, Why: "not less than the tolerance, 1 %"},
+			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Default: 16 << 20, Objective: 638, Feasible: true, Cost: 0.102, Why: "not less than the tolerance, 1 %"},
 		}}
 	if !robust {
 		return r
@@ -50,12 +51,12 @@ func goldenRecommendation(robust bool) *recommend.Recommendation {
 		ValueInterval:   uncertainty.PredictionInterval(values, uncertainty.DefaultCoverage),
 		SpeedupInterval: uncertainty.PredictionInterval(speedups, uncertainty.DefaultCoverage),
 		NominalValue:    576.1, NominalSpeedup: 7.955, Neighbourhood: 0.05, Flat: true,
-		Moves: []recommend.Move{{Param: search.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
+		Moves: []recommend.Move{{Param: tunable.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
 			Why: "growth headroom -5 % costs +8.9 %"}},
 		Margins: []recommend.Margin{
-			{Param: search.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Down: 0.18, Up: 0.4, UpOpen: true},
-			{Param: search.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Down: 0.074, Up: 0.4, UpOpen: true},
-			{Param: search.ParamRatio, Label: "full GC ratio", Value: 29.88, Down: 0.4, Up: 0.4, DownOpen: true, UpOpen: true},
+			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Down: 0.18, Up: 0.4, UpOpen: true},
+			{Param: tunable.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Down: 0.074, Up: 0.4, UpOpen: true},
+			{Param: tunable.ParamRatio, Label: "full GC ratio", Value: 29.88, Down: 0.4, Up: 0.4, DownOpen: true, UpOpen: true},
 		}}
 	return r
 }
@@ -83,7 +84,7 @@ func TestPredictionGolden(t *testing.T) {
 		require.NoError(t, writeExplainHeader(&ex, "dataframe-3.1gb", "dataframe-3.1gb", rec, true))
 		checkGolden(t, "prediction-explain-"+suffix+".golden", ex.Bytes())
 
-		sp := &studyProblem{Workloads: []workloadRef{{Ref: "dataframe-3.1gb", Kind: "bundled", Fingerprint: "sha256:0123456789abcdef"}},
+		sp := &study.Problem{Workloads: []study.WorkloadRef{{Ref: "dataframe-3.1gb", Kind: "bundled", Fingerprint: "sha256:0123456789abcdef"}},
 			Aggregate: "max", Seed: 3, Sampler: "tpe", Trials: 200, Version: "test"}
 		if robust {
 			sp.Uncertainty, sp.Statistic = uncertainty.Default(), "mean"
@@ -113,7 +114,7 @@ func TestPredictionGolden(t *testing.T) {
 
 // studies show without a stored recommendation (a study only workers ran), or with a damaged one.
 func TestShowWithoutStoredRecommendation(t *testing.T) {
-	sp := &studyProblem{Workloads: []workloadRef{{Ref: "gcdemo", Kind: "bundled"}}, Aggregate: "max", Seed: 1, Sampler: "tpe", Trials: 10, Version: "test"}
+	sp := &study.Problem{Workloads: []study.WorkloadRef{{Ref: "gcdemo", Kind: "bundled"}}, Aggregate: "max", Seed: 1, Sampler: "tpe", Trials: 10, Version: "test"}
 	doc := showDoc{Study: "w", Storage: "gctune.db", Problem: sp, Trials: 10, Finished: 10, Best: &bestDoc{Number: 3, Speedup: 1.3}}
 	var b bytes.Buffer
 	require.NoError(t, printShow(&b, &doc))

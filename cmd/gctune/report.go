@@ -20,7 +20,8 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/tunable"
 )
 
 // reportOptions are the flags of report and explain.
@@ -156,18 +157,15 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 	if in.Measured, err = store.MeasuredRuns(id); err != nil {
 		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
-	if in.Problem, err = reopenObjective(sp, reopenOptions{force: o.force, clock: cfg.Lifetimes.Clock}, cfg.Lifetimes.LongLivedThreshold); err != nil {
+	if in.Problem, err = sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.force, Clock: cfg.Lifetimes.Clock})); err != nil {
 		return report.Input{}, nil, err
 	}
 	if in.Trial < 0 {
 		// The recommendation optimize or resume stored, when it is still the study's.
-		var stored storedRecommendation
-		if store.LoadDoc(id, recommendationDoc, &stored) == nil && stored.Key != "" &&
-			stored.Key == recommendationKey(in.Problem, trials, in.Tolerance) {
-			in.Recommendation = stored.Recommendation
-		}
+		in.Recommendation = study.StoredRecommendationFor(store, id, in.Problem, trials,
+			study.RecommendationSettings{Tolerance: in.Tolerance, Version: version})
 	}
-	profiles := withDefaultRuns(sp.profiles, in.Problem)
+	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
 		pi := report.ProfileInfo{Line: d.Line}
 		if s := formatProfiledBeside(d.Profiled, d.SimulatedDefault); s != "" {
@@ -203,10 +201,10 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 		return err
 	}
 	var rec *recommend.Recommendation
-	point, trial := search.Point{}, in.Trial
+	point, trial := tunable.Point{}, in.Trial
 	if in.Trial < 0 {
 		if rec = in.Recommendation; rec == nil {
-			if rec, err = recommendation(cmd.Context(), nil, 0, name, in.Problem, in.Trials, in.Tolerance, false); err != nil {
+			if rec, err = study.Recommendation(cmd.Context(), nil, 0, name, in.Problem, in.Trials, study.RecommendationSettings{Tolerance: in.Tolerance, Version: version}); err != nil {
 				return err
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/export"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -33,7 +33,7 @@ func TestRobustTrialsHoldTheirDistribution(t *testing.T) {
 		}
 		complete++
 		var reps []float64
-		require.NoError(t, json.Unmarshal([]byte(tr.UserAttrs[search.AttrReplicas]), &reps), "trial %d", tr.Number)
+		require.NoError(t, json.Unmarshal([]byte(tr.UserAttrs[trialattr.Replicas]), &reps), "trial %d", tr.Number)
 		require.Len(t, reps, 3, "trial %d", tr.Number)
 		assert.InDelta(t, uncertainty.Statistic{}.Reduce(reps), tr.Value, 1e-9*tr.Value, "trial %d", tr.Number)
 		key, _ := json.Marshal(tr.Params)
@@ -64,7 +64,7 @@ func TestNoRobust(t *testing.T) {
 	gctuneJSON(t, &doc, "optimize", "testdata/tiny.yaml", "--trials", "6", "--workers", "1", "--storage", db,
 		"--study", "n", "--no-robust")
 	for _, tr := range readTrials(t, db, "n") {
-		assert.NotContains(t, tr.UserAttrs, search.AttrReplicas)
+		assert.NotContains(t, tr.UserAttrs, trialattr.Replicas)
 	}
 	require.NotNil(t, doc.Recommendation)
 	assert.Nil(t, doc.Recommendation.Robust)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/study"
 )
 
 func TestSampleWritesExportReadBack(t *testing.T) {
@@ -104,7 +106,7 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 		} `json:"provenance"`
 	}
 	gctuneJSON(t, &exp, "export", doc.Study, "--storage", db, "--format", "json")
-	assert.Equal(t, []string{out + ", " + hypothesisWords("auto"), out + ", " + hypothesisWords("stored")}, exp.Workloads)
+	assert.Equal(t, []string{out + ", " + study.HypothesisWords("auto"), out + ", " + study.HypothesisWords("stored")}, exp.Workloads)
 	assert.Len(t, exp.Provenance.Fingerprints, 2)
 
 	// In the user's terms: the file once, the profile line once, each hypothesis in words with
@@ -121,7 +123,7 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	assert.NotContains(t, stdout, "against 1×")
 	assert.NotContains(t, stdout, "worst slowdown")
 	for _, h := range []string{"auto", "stored"} {
-		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(out+", "+hypothesisWords(h))+`: (expected|predicted) [0-9.,]+ s against [0-9.,]+ s with the defaults, [0-9.]+x faster`, stdout)
+		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(out+", "+study.HypothesisWords(h))+`: (expected|predicted) [0-9.,]+ s against [0-9.,]+ s with the defaults, [0-9.]+x faster`, stdout)
 	}
 	assert.NotContains(t, stdout, "guards against", stdout)
 	// The run may be either reading: the stated intervals cover both on every perturbed run.
@@ -165,22 +167,10 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 		assert.Equal(t, slots, lt.Stored.Containers.TotalSlots+lt.Summary.Containers.TotalSlots)
 	}
 	text, _ := gctuneOK(t, "lifetimes", out)
-	assert.Contains(t, text, containersText(lt.Stored.Containers)+" "+hypothesisWords("stored")+" (optimize weighs both)")
+	assert.Contains(t, text, containersText(lt.Stored.Containers)+" "+study.HypothesisWords("stored")+" (optimize weighs both)")
 
 	var one sessionDoc
 	gctuneJSON(t, &one, "optimize", out, "--trials", "2", "--workers", "1", "--storage", db, "--study", "short", "--rebuild", "short")
 	require.Len(t, one.Workloads, 1)
 	assert.Equal(t, "short", one.Workloads[0].Rebuild)
-}
-
-func TestWorkloadNamesInWords(t *testing.T) {
-	pair := []workloadRef{{Ref: "df.csv", Rebuild: "auto"}, {Ref: "df.csv", Rebuild: "stored"}, {Ref: "other.csv", Rebuild: "auto"}, {Ref: "dataframe-500mb"}}
-	assert.Equal(t, []string{
-		"df.csv, if the large objects the sample missed live as estimated from the sample",
-		"df.csv, if the large objects the sample missed live to the end and hold the long-lived small objects",
-		"other.csv", "dataframe-500mb",
-	}, workloadNames(pair))
-	assert.Equal(t, "old.csv, if the large objects the sample missed live to the end", workloadRef{Ref: "old.csv", Rebuild: "long"}.name())
-	sp := &studyProblem{Workloads: pair}
-	assert.Equal(t, "df.csv under 2 hypotheses, other.csv, dataframe-500mb", sp.workloadNames())
 }

@@ -23,7 +23,7 @@ import (
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -80,7 +80,7 @@ how benchmark scripts in other languages drive the simulator.`,
 				return usageErrorf("--replicas %d: want 0 (none) to %d", replicas, uncertainty.MaxReplicas)
 			}
 			if replicas > 0 {
-				m := cfg.Uncertainty.Model()
+				m := cfg.Uncertainty.Effective()
 				if cfg.Uncertainty.Off {
 					m = uncertainty.Default()
 				}
@@ -106,10 +106,10 @@ how benchmark scripts in other languages drive the simulator.`,
 // addSimulateFlags adds the five tunables' flags, bound to the simulate section.
 func addSimulateFlags(cmd *cobra.Command) {
 	d := heapsim.DefaultParams()
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		usage := fmt.Sprintf("%s, VM parameter %d (simulate.%s)", t.Label, t.VMParam, t.Key)
-		if t.Unit == search.UnitProportion {
-			usage = fmt.Sprintf("%s: the tenuring proportion p, ≥ 1 keeps all survivors, or %s (VM parameter %d; simulate.%s)", t.Label, search.DefaultWord, t.VMParam, t.Key)
+		if t.Unit == tunable.UnitProportion {
+			usage = fmt.Sprintf("%s: the tenuring proportion p, ≥ 1 keeps all survivors, or %s (VM parameter %d; simulate.%s)", t.Label, tunable.DefaultWord, t.VMParam, t.Key)
 		}
 		addBoundFlag(cmd, t.FlagName(), t.Text(d), "simulate."+t.Key, usage)
 	}
@@ -264,7 +264,7 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 	}
 	p0, p1 := d.Default, d.Given
 	size := func(n uint64) string { return units.FormatBytes(n) }
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		row(fmt.Sprintf("%s (param %d)", t.Label, t.VMParam), tunableCell(t, p0), tunableCell(t, p1))
 	}
 	row("", "", "")
@@ -335,7 +335,7 @@ func padLeft(s string, width int) string {
 	return s
 }
 
-// batchParams is one line of --batch input: tunables by their keys in search.Tunables, each a
+// batchParams is one line of --batch input: tunables by their keys in tunable.All, each a
 // JSON number or a string as the configuration takes it ("64MiB", "pharo").
 type batchParams map[string]json.RawMessage
 
@@ -356,27 +356,29 @@ func (in batchParams) apply(p *heapsim.Params) error {
 		} else if err := json.Unmarshal(in[k], &text); err != nil {
 			return fmt.Errorf("%s %s: want a number or a string", k, in[k])
 		}
-		if err := t.ParseText(p, text); err != nil {
+		v, err := t.Parse(text)
+		if err != nil {
 			return fmt.Errorf("%s %s: %w", k, in[k], err)
 		}
+		v.Apply(p)
 	}
 	return nil
 }
 
 // tunableByKey returns the tunable whose Key is key.
-func tunableByKey(key string) (search.Tunable, bool) {
-	for _, t := range search.Tunables() {
+func tunableByKey(key string) (tunable.Tunable, bool) {
+	for _, t := range tunable.All() {
 		if t.Key == key {
 			return t, true
 		}
 	}
-	return search.Tunable{}, false
+	return tunable.Tunable{}, false
 }
 
 // tunableKeys lists the tunables' keys in their order.
 func tunableKeys() []string {
 	var keys []string
-	for _, t := range search.Tunables() {
+	for _, t := range tunable.All() {
 		keys = append(keys, t.Key)
 	}
 	return keys
@@ -449,11 +451,11 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
 
 // tunableCell writes a tunable's value in a run's parameters for the table: sizes in binary
 // units, the ratio to 4 digits, survivors to keep as the VM's count with its proportion.
-func tunableCell(t search.Tunable, r runDoc) string {
+func tunableCell(t tunable.Tunable, r runDoc) string {
 	switch t.Unit {
-	case search.UnitBytes:
+	case tunable.UnitBytes:
 		return units.FormatBytes(uint64(t.FromParams(r.Params)))
-	case search.UnitProportion:
+	case tunable.UnitProportion:
 		return fmt.Sprintf("%d (p=%.3g)", r.Survivors, r.Proportion)
 	}
 	return strconv.FormatFloat(t.FromParams(r.Params), 'g', 4, 64)

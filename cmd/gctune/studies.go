@@ -15,6 +15,8 @@ import (
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
 )
 
 // NewStudiesCmd returns `gctune studies` and its subcommands list, show and delete.
@@ -45,7 +47,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
 		Args:  exactArgs(1),
 		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *studies.Store) error {
-			id, sp, err := loadProblem(store, args[0])
+			id, sp, err := study.Load(store, args[0])
 			if err != nil {
 				return err
 			}
@@ -54,13 +56,12 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return err
 			}
 			doc := showDoc{Study: args[0], Storage: store.URL(), Problem: sp, Finished: search.Finished(trials), Trials: len(trials)}
-			if best, ok := studies.BestTrial(trials); ok {
+			if best, ok := trialattr.Best(trials); ok {
 				doc.Best = newBestDoc(best, sp.DefaultValue)
 			}
 			// The recommendation optimize or resume stored, as it is: a read-only command never
 			// makes it again.
-			var stored storedRecommendation
-			if err := store.LoadDoc(id, recommendationDoc, &stored); err == nil && stored.Recommendation != nil {
+			if stored, err := study.LoadRecommendation(store, id); err == nil && stored.Recommendation != nil {
 				doc.Recommendation = stored.Recommendation
 				doc.Prediction = newPredictionDoc(stored.Recommendation, len(sp.Workloads) == 1)
 			} else if err != nil && !errors.Is(err, studies.ErrNoDoc) {
@@ -141,12 +142,12 @@ func printStudies(w io.Writer, url string, sums []studies.Summary) error {
 
 // showDoc is `studies show --json`.
 type showDoc struct {
-	Study    string        `json:"study"`
-	Storage  string        `json:"storage"`
-	Problem  *studyProblem `json:"problem"`
-	Trials   int           `json:"trials"`
-	Finished int           `json:"finished"`
-	Best     *bestDoc      `json:"best,omitempty"`
+	Study    string         `json:"study"`
+	Storage  string         `json:"storage"`
+	Problem  *study.Problem `json:"problem"`
+	Trials   int            `json:"trials"`
+	Finished int            `json:"finished"`
+	Best     *bestDoc       `json:"best,omitempty"`
 	// Recommendation is the one stored with the study by optimize or resume (absent before
 	// the first finished); Prediction states its expected speedup with the interval.
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
@@ -206,7 +207,7 @@ func printShow(w io.Writer, d *showDoc) error {
 
 // uncertaintyText says what the study judges configurations on: its uncertainty model and
 // statistic, or the single simulation.
-func uncertaintyText(p *studyProblem) string {
+func uncertaintyText(p *study.Problem) string {
 	m := p.Uncertainty
 	if m.Off() {
 		return "uncertainty: off (every configuration judged on the single simulation of the profile; no interval)"

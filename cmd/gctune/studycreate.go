@@ -38,7 +38,8 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 			return nil
 		},
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, args[0], args[1:], ro.json, quiet)
+			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, studyCreateOptions{
+				Study: args[0], Refs: args[1:], JSON: ro.json, Quiet: quiet})
 		}),
 	}
 	addProblemFlags(cmd)
@@ -73,7 +74,19 @@ type createdLoad struct {
 	Stored bool `json:"stored"`
 }
 
-func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name string, refs []string, asJSON, quiet bool) error {
+// studyCreateOptions are what `gctune study create` is asked besides the configuration.
+type studyCreateOptions struct {
+	// Study is the new study's name, Refs its workloads' references.
+	Study string
+	Refs  []string
+	// JSON prints createDoc; Quiet prints nothing but errors.
+	JSON, Quiet bool
+}
+
+// runStudyCreate creates the study (createNewStudy) without running a trial and says how
+// workers join it.
+func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, o studyCreateOptions) error {
+	name, refs, asJSON, quiet := o.Study, o.Refs, o.JSON, o.Quiet
 	ns, err := createNewStudy(ctx, cfg, name, refs, newStudyWording{
 		badName: "study create: %v",
 		exists:  "study %q already exists in %s: join it with 'gctune worker --study %s', or create another name",
@@ -84,10 +97,10 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 	store, sp, prob := ns.store, ns.sp, ns.prob
 	defer store.Close()
 	if !quiet {
-		printProfileInfos(errOut, sp.profiles)
+		printProfileInfos(errOut, profileInfos(sp))
 	}
 	doc := createDoc{Study: name, Storage: store.URL(), Target: sp.Trials, Sampler: sp.Sampler, Seed: sp.Seed,
-		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(sp.profiles, prob)}
+		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
 	for _, wl := range sp.Workloads {
 		doc.Workloads = append(doc.Workloads, createdLoad{Ref: wl.Ref, Kind: wl.Kind, Fingerprint: wl.Fingerprint, Stored: wl.Spec != ""})
 	}
@@ -98,7 +111,7 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, name s
 		return nil
 	}
 	ew := errwriter.New(w)
-	ew.Printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.workloadNames(), sp.Sampler, sp.Seed)
+	ew.Printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.WorkloadNames(), sp.Sampler, sp.Seed)
 	for _, wl := range doc.Workloads {
 		how := "workers need this file at this path"
 		switch {

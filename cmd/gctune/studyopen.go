@@ -11,6 +11,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
 )
 
 // newStudy is a study just created by createNewStudy: its database (which the caller closes),
@@ -18,7 +19,7 @@ import (
 type newStudy struct {
 	store *studies.Store
 	study *goptuna.Study
-	sp    *studyProblem
+	sp    *study.Problem
 	prob  *objective.Problem
 }
 
@@ -32,7 +33,7 @@ type newStudyWording struct {
 
 // createNewStudy creates study name on workloads refs in the configured database (optimize,
 // study create): it checks the name, opens the workloads and plans the search (newProblem)
-// before it opens the database, then creates the study and queues its seeds (createStudy).
+// before it opens the database, then creates the study and queues its seeds (study.Create).
 func createNewStudy(ctx context.Context, cfg Config, name string, refs []string, words newStudyWording) (*newStudy, error) {
 	if err := studies.ValidateName(name); err != nil {
 		return nil, usageErrorf(words.badName, strings.TrimPrefix(err.Error(), "studies: "))
@@ -45,7 +46,7 @@ func createNewStudy(ctx context.Context, cfg Config, name string, refs []string,
 	if err != nil {
 		return nil, err
 	}
-	study, err := createStudy(ctx, store, name, sp)
+	st, err := study.Create(ctx, store, name, sp)
 	if errors.Is(err, studies.ErrStudyExists) {
 		err = usageErrorf(words.exists, name, store.URL(), export.ShellQuote(name))
 	}
@@ -53,7 +54,7 @@ func createNewStudy(ctx context.Context, cfg Config, name string, refs []string,
 		store.Close()
 		return nil, err
 	}
-	return &newStudy{store: store, study: study, sp: sp, prob: prob}, nil
+	return &newStudy{store: store, study: st, sp: sp, prob: prob}, nil
 }
 
 // openStore opens the study database for writing (optimize, resume, study create, verify,
@@ -98,29 +99,18 @@ func openExistingStore(ctx context.Context, url string, readOnly bool) (*studies
 }
 
 // openStudy opens the existing study database at url (openExistingStore) and loads study
-// name's problem (loadProblem). The caller closes the store.
-func openStudy(ctx context.Context, url, name string, readOnly bool) (*studies.Store, int, *studyProblem, error) {
+// name's problem (study.Load). The caller closes the store.
+func openStudy(ctx context.Context, url, name string, readOnly bool) (*studies.Store, int, *study.Problem, error) {
 	store, err := openExistingStore(ctx, url, readOnly)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	id, sp, err := loadProblem(store, name)
+	id, sp, err := study.Load(store, name)
 	if err != nil {
 		store.Close()
 		return nil, 0, nil, err
 	}
 	return store, id, sp, nil
-}
-
-// reopenObjective reopens a stored problem's workloads (reopenWorkloadsWith, with ro) and
-// builds the problem's objective; sp.profiles then says how each profile was read.
-func reopenObjective(sp *studyProblem, ro reopenOptions, threshold float64) (*objective.Problem, error) {
-	lw, err := reopenWorkloadsWith(sp, ro, threshold)
-	if err != nil {
-		return nil, err
-	}
-	sp.profiles = lw.profiles
-	return sp.newObjective(lw)
 }
 
 // withStore returns the RunE of a command that works on the configured study database

@@ -16,6 +16,8 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -205,19 +207,19 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 
 // verifyConfigs returns the defaults, the study's recommendation (what export writes) and,
 // with --trial, that trial as it is.
-func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int, o verifyOptions, sp *studyProblem) ([]verify.Config, error) {
+func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int, o verifyOptions, sp *study.Problem) ([]verify.Config, error) {
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := studies.BestTrial(trials); !ok {
+	if _, ok := trialattr.Best(trials); !ok {
 		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
 	}
-	prob, err := reopenObjective(sp, reopenOptions{}, cfg.Lifetimes.LongLivedThreshold)
+	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
 		return nil, err
 	}
-	rec, err := recommendation(ctx, store, id, o.study, prob, trials, cfg.Search.Tolerance, false)
+	rec, err := study.Recommendation(ctx, store, id, o.study, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: version})
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -45,10 +46,13 @@ func TestVerifyEndToEnd(t *testing.T) {
 	assert.Less(t, sp.Low, sp.Estimate)
 	assert.Greater(t, sp.High, sp.Estimate)
 	assert.Greater(t, doc.Configs[1].PredictedSpeedup, 1.0)
-	// Trial 0 is the VM defaults (the first seed): eden 16m, so no speedup.
-	assert.InDelta(t, 1.0, doc.Configs[2].Speedup.Estimate, 0.4)
+	// Trial 0 is the VM defaults (the first seed): it ran under eden 16m, as the stand-in's
+	// stats line says (its GC time is the defaults'); its measured speedup is timing, not
+	// asserted.
 	require.NotNil(t, doc.Configs[0].Stats, "the stand-in's gctune-stats lines are read")
 	assert.InDelta(t, 0.2, *doc.Configs[0].Stats.GCSeconds, 1e-9)
+	require.NotNil(t, doc.Configs[2].Stats)
+	assert.InDelta(t, 0.2, *doc.Configs[2].Stats.GCSeconds, 1e-9)
 
 	// The text form prints the predicted and the measured speedup with its interval.
 	out, errOut, code := gctune(t, "verify", "demo", "--storage", db, "--runs", "2", "--", "sh", standin, "{eden}", "{st}", "gc-only")
@@ -104,7 +108,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	store, err := openStore(context.Background(), db, true)
 	require.NoError(t, err)
 	defer store.Close()
-	id, _, err := loadProblem(store, "demo")
+	id, _, err := study.Load(store, "demo")
 	require.NoError(t, err)
 	runs, err := store.MeasuredRuns(id)
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/study"
 )
 
 // NewWorkerCmd returns `gctune worker`.
@@ -130,10 +131,10 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	noteStore(ctx, store)
 	keepConnections(store, workerCount(cfg.Search.Workers))
 	var id int
-	var sp *studyProblem
+	var sp *study.Problem
 	err = studies.Retry(ctx, policy, "load study", func(bool) error {
 		var err error
-		id, sp, err = loadProblem(store, o.study)
+		id, sp, err = study.Load(store, o.study)
 		return err
 	})
 	if err != nil {
@@ -146,16 +147,16 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if o.trials > 0 {
 		target = o.trials
 	}
-	if err := sp.checkClockFlag(o.clock); err != nil {
+	if err := sp.CheckClock(o.clock); err != nil {
 		return err
 	}
-	prob, err := reopenObjective(sp, reopenOptions{preferStored: true, worker: true}, cfg.Lifetimes.LongLivedThreshold)
+	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{PreferStored: true, Worker: true}))
 	if err != nil {
 		return err
 	}
 	if !o.quiet {
 		writeMu.Lock()
-		printProfileInfos(ew, sp.profiles)
+		printProfileInfos(ew, profileInfos(sp))
 		writeMu.Unlock()
 	}
 	// Writes are retried even after SIGINT or SIGTERM, so that the trials that were running
@@ -164,7 +165,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	goroutines := workerCount(cfg.Search.Workers)
 	seed := workerSessionSeed(sp.Seed, me)
 	logf("joined study %q in %s: target %d trials on %s, %d at once, sampler %s", o.study, store.URL(), target,
-		sp.workloadNames(), goroutines, sp.Sampler)
+		sp.WorkloadNames(), goroutines, sp.Sampler)
 
 	settings := search.Settings{Trials: target, Workers: goroutines, Seed: seed, Sampler: sp.Sampler, Space: sp.Plan.Space}
 	c := newSessionConfig(cfg, store, storage, o.study, id, prob, settings, func(n session.Notice) { logf("%s", n) })

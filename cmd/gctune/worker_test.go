@@ -23,6 +23,8 @@ import (
 	"github.com/gctune/gctune/internal/pgtest"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // faultEnv sets the heartbeat and reap timeout of the worker processes in the fault tests:
@@ -186,18 +188,18 @@ func checkWhole(t *testing.T, url, study string, seeds int) []goptuna.FrozenTria
 	ranSeeds := 0
 	for _, tr := range trials {
 		if tr.State == goptuna.TrialStateFail {
-			assert.Equal(t, "true", tr.SystemAttrs[studies.AttrReaped], "trial %d failed: %s", tr.Number, tr.SystemAttrs["fail_reason"])
+			assert.Equal(t, "true", tr.SystemAttrs[trialattr.Reaped], "trial %d failed: %s", tr.Number, tr.SystemAttrs["fail_reason"])
 			continue
 		}
 		if tr.State != goptuna.TrialStateComplete {
 			continue
 		}
 		assert.False(t, math.IsNaN(tr.Value) || math.IsInf(tr.Value, 0), "trial %d value %v", tr.Number, tr.Value)
-		for _, k := range []string{search.AttrFeasible, search.AttrTotalSeconds, search.AttrGCSeconds, search.AttrScavenges,
-			search.AttrFullGCs, search.AttrFootprint, search.AttrSpeedup, search.AttrWorker} {
+		for _, k := range []string{trialattr.Feasible, trialattr.TotalSeconds, trialattr.GCSeconds, trialattr.Scavenges,
+			trialattr.FullGCs, trialattr.Footprint, trialattr.Speedup, trialattr.Worker} {
 			assert.NotEmpty(t, tr.UserAttrs[k], "trial %d lacks %s", tr.Number, k)
 		}
-		assert.Len(t, tr.Params, len(search.ParamNames()), "trial %d params", tr.Number)
+		assert.Len(t, tr.Params, len(tunable.Names()), "trial %d params", tr.Number)
 		if _, ok := tr.SystemAttrs[studies.AttrFixedParams]; ok {
 			if _, retry := tr.SystemAttrs[studies.AttrRetryOf]; !retry {
 				ranSeeds++
@@ -440,7 +442,7 @@ func testWorkerKilled(t *testing.T, url string) (reaped int) {
 	trials := checkWhole(t, url, "kill", seeds)
 	early := 0
 	for _, tr := range trials {
-		if tr.SystemAttrs[studies.AttrReaped] != "true" {
+		if tr.SystemAttrs[trialattr.Reaped] != "true" {
 			continue
 		}
 		after := tr.DatetimeComplete.Sub(killed)
@@ -457,7 +459,7 @@ func testWorkerKilled(t *testing.T, url string) (reaped int) {
 			// delays beats); session's fake-clock tests check the reaper's rule exactly.
 			t.Logf("trial %d reaped %v after the kill", tr.Number, after.Round(time.Millisecond))
 		}
-		if len(tr.Params) == len(search.ParamNames()) {
+		if len(tr.Params) == len(tunable.Names()) {
 			assert.True(t, hasCompleteWithParams(trials, tr.Params), "the parameters of reaped trial %d ran again", tr.Number)
 		}
 	}

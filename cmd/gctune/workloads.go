@@ -56,10 +56,19 @@ type workloadsDoc struct {
 }
 
 func runWorkloads(w io.Writer, o workloadsOptions) error {
+	doc, err := countWorkloads(o.Seed, o.Resolution)
+	if err != nil {
+		return err
+	}
+	return printWorkloads(w, doc, o.JSON)
+}
+
+// countWorkloads lists the bundled workloads with the records each generates with seed and
+// resolution: counted by generating each, as the commands that open them do; two at once.
+func countWorkloads(seed uint64, resolution float64) (workloadsDoc, error) {
 	bundled := spec.Bundled()
-	doc := workloadsDoc{Seed: o.Seed, Resolution: o.Resolution, Workloads: make([]workloadDoc, len(bundled))}
+	doc := workloadsDoc{Seed: seed, Resolution: resolution, Workloads: make([]workloadDoc, len(bundled))}
 	errs := make([]error, len(bundled))
-	// Counted by generating each, as the commands that open them do; two at once.
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
 	for i, wl := range bundled {
@@ -67,7 +76,7 @@ func runWorkloads(w io.Writer, o workloadsOptions) error {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			p, _, err := source.Open(wl.Name, source.Options{Seed: o.Seed, Resolution: o.Resolution})
+			p, _, err := source.Open(wl.Name, source.Options{Seed: seed, Resolution: resolution})
 			if err != nil {
 				errs[i] = fmt.Errorf("workload %s: %w", wl.Name, err)
 				return
@@ -77,9 +86,14 @@ func runWorkloads(w io.Writer, o workloadsOptions) error {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return err
+		return workloadsDoc{}, err
 	}
-	if o.JSON {
+	return doc, nil
+}
+
+// printWorkloads writes the table of workloads, or with asJSON the document.
+func printWorkloads(w io.Writer, doc workloadsDoc, asJSON bool) error {
+	if asJSON {
 		return writeJSON(w, doc)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

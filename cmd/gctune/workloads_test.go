@@ -11,7 +11,13 @@ import (
 	"github.com/gctune/gctune/profile/spec"
 )
 
+// lowResolution is the workload.resolution the workloads tests count records at: the same
+// code as at the specs' own resolutions, a few hundred records each instead of millions (the
+// command at the default resolution generates 12 M records, seconds under -race).
+const lowResolution = "1e-6"
+
 func TestWorkloadsText(t *testing.T) {
+	t.Setenv("GCTUNE_WORKLOAD_RESOLUTION", lowResolution)
 	out, _ := gctuneOK(t, "workloads")
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	require.NotEmpty(t, lines)
@@ -21,7 +27,7 @@ func TestWorkloadsText(t *testing.T) {
 	for i, w := range bundled {
 		assert.True(t, strings.HasPrefix(lines[1+i], w.Name+" "), "line %q names %s", lines[1+i], w.Name)
 		assert.Contains(t, lines[1+i], w.Description)
-		p, _, err := source.Open(w.Name, source.Options{Seed: 1})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1, Resolution: 1e-6})
 		require.NoError(t, err)
 		assert.Contains(t, lines[1+i], " "+formatCount(uint64(p.Len()))+" ", "the records simulate counts")
 	}
@@ -35,13 +41,15 @@ func TestWorkloadsText(t *testing.T) {
 }
 
 func TestWorkloadsJSON(t *testing.T) {
+	t.Setenv("GCTUNE_WORKLOAD_RESOLUTION", lowResolution)
 	var doc workloadsDoc
 	gctuneJSON(t, &doc, "workloads")
 	bundled := spec.Bundled()
 	require.Len(t, doc.Workloads, len(bundled))
 	assert.Equal(t, uint64(1), doc.Seed)
+	assert.Equal(t, 1e-6, doc.Resolution)
 	for i, w := range bundled {
-		p, _, err := source.Open(w.Name, source.Options{Seed: 1})
+		p, _, err := source.Open(w.Name, source.Options{Seed: 1, Resolution: 1e-6})
 		require.NoError(t, err)
 		assert.Equal(t, workloadDoc{Name: w.Name, Description: w.Description, Records: p.Len()}, doc.Workloads[i])
 	}

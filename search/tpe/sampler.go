@@ -33,6 +33,8 @@ const (
 	DefaultPriorWeight = 1.0
 	// feasibleAttr is the trial user attribute that the objective sets to "false" when a
 	// trial broke a constraint (a memory budget). Such trials are always in the "bad" group.
+	// It is trialattr.Feasible, copied so that this package imports goptuna only
+	// (TestFeasibleAttrIsTrialattrs keeps the two equal).
 	feasibleAttr = "feasible"
 	// pcgStream is the fixed second word of the PCG state, so one uint64 seed picks the
 	// stream (an arbitrary odd constant: the PCG multiplier of O'Neill 2014).

@@ -1,4 +1,4 @@
-package search
+package tunable
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ func TestTunablesTable(t *testing.T) {
 	seen := map[string]bool{}
 	launch := 0
 	base := heapsim.DefaultParams()
-	for _, tu := range Tunables() {
+	for _, tu := range All() {
 		for _, s := range []string{"name " + tu.Name, "key " + tu.Key, "json " + tu.JSONKey, "label " + tu.Label} {
 			assert.False(t, seen[s], "%s twice", s)
 			seen[s] = true

@@ -1,19 +1,15 @@
-package search
+package tunable
 
 import (
-	"errors"
-	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/units"
 )
 
 // This file is the one description of the five tunables. Every list of them in gctune (the
 // search dimensions, their bounds, the report's tables and sweeps, the configuration keys, the
-// exported VM parameters) is derived from Tunables. A sixth tunable is one more row here, one
+// exported VM parameters) is derived from All. A sixth tunable is one more row here, one
 // more field in Point and Space below, and its rule in heapsim.
 
 // Unit is how a tunable's value is measured and printed.
@@ -74,7 +70,7 @@ type Tunable struct {
 }
 
 // Point is one configuration in the tunables' units (sizes in bytes). Its fields follow
-// Tunables; read and write them generically with Get and Set.
+// All; read and write them generically with Get and Set.
 type Point struct {
 	NewSpaceBytes float64 `json:"newSpaceBytes" yaml:"newSpaceBytes"`
 	HeadroomBytes float64 `json:"headroomBytes" yaml:"headroomBytes"`
@@ -107,9 +103,9 @@ const (
 	ParamProportion = "tenuring_proportion"
 )
 
-// Tunables returns the table of the five tunables, in their fixed order (the order of
-// ParamNames, of every report table and of the exported script). The slice is new at each call.
-func Tunables() []Tunable {
+// All returns the table of the five tunables, in their fixed order (the order of
+// Names, of every report table and of the exported script). The slice is new at each call.
+func All() []Tunable {
 	mib := float64(heapsim.MiB)
 	gib := float64(heapsim.GiB)
 	return []Tunable{
@@ -192,9 +188,9 @@ func paramsField[T uint64 | float64](t Tunable, field func(*heapsim.Params) *T) 
 	return t
 }
 
-// TunableNamed returns the tunable whose Name is name.
-func TunableNamed(name string) (Tunable, bool) {
-	for _, t := range Tunables() {
+// Named returns the tunable whose Name is name.
+func Named(name string) (Tunable, bool) {
+	for _, t := range All() {
 		if t.Name == name {
 			return t, true
 		}
@@ -202,9 +198,9 @@ func TunableNamed(name string) (Tunable, bool) {
 	return Tunable{}, false
 }
 
-// ParamNames returns the dimensions' names in their fixed order.
-func ParamNames() []string {
-	ts := Tunables()
+// Names returns the dimensions' names in their fixed order.
+func Names() []string {
+	ts := All()
 	names := make([]string, len(ts))
 	for i, t := range ts {
 		names[i] = t.Name
@@ -224,72 +220,14 @@ func (t Tunable) Bounds(s Space) Bounds { return *t.OfSpace(&s) }
 // IsBytes reports whether the tunable is a size in bytes.
 func (t Tunable) IsBytes() bool { return t.Unit == UnitBytes }
 
-// Values returns p's values in Tunables order.
+// Values returns p's values in All order.
 func (p Point) Values() []float64 {
-	ts := Tunables()
+	ts := All()
 	out := make([]float64, len(ts))
 	for i, t := range ts {
 		out[i] = t.Get(p)
 	}
 	return out
-}
-
-// DefaultWord is the word a user writes for Pharo's own survivors formula ("pharo"): the
-// tunable's value when Reset to the VM defaults cannot be written as a number.
-const DefaultWord = "pharo"
-
-// Text writes the tunable's value in p as configuration files and flags take it: a size in
-// whole MiB when it is one ("64MiB"), else in bytes; a number; for survivors to keep left to
-// Pharo's formula, DefaultWord.
-func (t Tunable) Text(p heapsim.Params) string {
-	if t.Unit == UnitProportion {
-		q := p
-		t.Reset(&q, heapsim.DefaultParams())
-		if q.Survivors == p.Survivors && p.Survivors.Mode == heapsim.SurvivorsPharoDefault {
-			return DefaultWord
-		}
-	}
-	v := t.FromParams(p)
-	if t.Unit == UnitBytes {
-		n := uint64(v)
-		if n%heapsim.MiB == 0 {
-			return strconv.FormatUint(n/heapsim.MiB, 10) + "MiB"
-		}
-		return strconv.FormatUint(n, 10)
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// ParseText sets the tunable in p from text as Text writes it; sizes also take the other units
-// of units.ParseBytes ("64m", "1.5GiB"), survivors to keep also DefaultWord. The error says
-// what the tunable wants (for a size, units.ParseBytes's own); whether the value is in range
-// is heapsim.Params.Validate's to say.
-func (t Tunable) ParseText(p *heapsim.Params, text string) error {
-	text = strings.TrimSpace(text)
-	switch t.Unit {
-	case UnitBytes:
-		n, err := units.ParseBytes(text)
-		if err != nil {
-			return err
-		}
-		t.ToParams(p, float64(n))
-		return nil
-	case UnitProportion:
-		if text == DefaultWord {
-			t.Reset(p, heapsim.DefaultParams())
-			return nil
-		}
-	}
-	// The range is heapsim.Params.Validate's to check, with the field's name.
-	v, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		if t.Unit == UnitProportion {
-			return fmt.Errorf("want a number ≥ 0 or %q", DefaultWord)
-		}
-		return errors.New("want a number")
-	}
-	t.ToParams(p, v)
-	return nil
 }
 
 // FlagName is the tunable's command-line flag ("survivors-proportion"): its Key with dashes.

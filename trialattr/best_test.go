@@ -1,4 +1,4 @@
-package studies
+package trialattr
 
 import (
 	"math"
@@ -15,7 +15,7 @@ func tr(number int, state goptuna.TrialState, value, fp float64, feasible string
 		t.UserAttrs["peak_footprint_bytes"] = strconv.FormatFloat(fp, 'g', -1, 64)
 	}
 	if feasible != "" {
-		t.UserAttrs[AttrFeasible] = feasible
+		t.UserAttrs[Feasible] = feasible
 	}
 	return t
 }
@@ -28,12 +28,12 @@ func numbers(trials []goptuna.FrozenTrial) []int {
 	return out
 }
 
-func TestBestTrial(t *testing.T) {
+func TestBest(t *testing.T) {
 	const C, F, R = goptuna.TrialStateComplete, goptuna.TrialStateFail, goptuna.TrialStateRunning
-	if _, ok := BestTrial(nil); ok {
+	if _, ok := Best(nil); ok {
 		t.Error("best of no trials")
 	}
-	if _, ok := BestTrial([]goptuna.FrozenTrial{tr(0, F, 0, -1, ""), tr(1, R, 0, -1, "")}); ok {
+	if _, ok := Best([]goptuna.FrozenTrial{tr(0, F, 0, -1, ""), tr(1, R, 0, -1, "")}); ok {
 		t.Error("best of no COMPLETE trial (goptuna would say 0)")
 	}
 	trials := []goptuna.FrozenTrial{
@@ -46,11 +46,11 @@ func TestBestTrial(t *testing.T) {
 		tr(6, C, 3, -1, ""),
 		tr(7, goptuna.TrialStatePruned, 2, -1, ""),
 	}
-	if best, ok := BestTrial(trials); !ok || best.Number != 5 {
-		t.Errorf("BestTrial = %d, %v; want 5 (lowest finite feasible value, lower number on ties)", best.Number, ok)
+	if best, ok := Best(trials); !ok || best.Number != 5 {
+		t.Errorf("Best = %d, %v; want 5 (lowest finite feasible value, lower number on ties)", best.Number, ok)
 	}
-	if best, ok := BestTrialDirection(trials, goptuna.StudyDirectionMaximize); !ok || best.Number != 0 {
-		t.Errorf("BestTrialDirection(maximize) = %d, %v; want 0", best.Number, ok)
+	if best, ok := BestDirection(trials, goptuna.StudyDirectionMaximize); !ok || best.Number != 0 {
+		t.Errorf("BestDirection(maximize) = %d, %v; want 0", best.Number, ok)
 	}
 }
 
@@ -82,22 +82,5 @@ func TestParetoFront(t *testing.T) {
 	}
 	if f := ParetoFront(trials, "no_such_attr"); len(f) != 0 {
 		t.Errorf("front without the attribute: %v", numbers(f))
-	}
-}
-
-func TestSplitChunks(t *testing.T) {
-	s := "aé☃bcd€€€"
-	for n := 3; n < 12; n++ {
-		chunks := splitChunks(s, n)
-		joined := ""
-		for _, c := range chunks {
-			if len(c) > n || len(c) == 0 {
-				t.Errorf("n=%d: chunk %q", n, c)
-			}
-			joined += c
-		}
-		if joined != s {
-			t.Errorf("n=%d: rejoined %q", n, joined)
-		}
 	}
 }

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/gctune/gctune/config"
+	"github.com/gctune/gctune/internal/infile"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/tunable"
+	"github.com/gctune/gctune/verify"
+)
+
+// Config is the configuration a command runs with: gctune's configuration (config.Config, the
+// keys and their checks) as loadConfig layers it from the defaults, the config file, GCTUNE_*
+// environment variables and the flags bound to keys, with what the command line says of the
+// FiLiP exports it opens.
+type Config struct {
+	config.Config
+
+	// given is what the command line says of the FiLiP exports it opens (--rate, --meta):
+	// not configuration, so no key; loadConfig fills it.
+	given givenInput
+}
+
+// defaultConfig returns the built-in defaults (config.Default), the values of the
+// repository's config.yaml (TestDefaultConfigMatchesConfigYAML keeps the two equal).
+func defaultConfig() Config {
+	return Config{Config: config.Default()}
+}
+
+// openOptions are the options a command opens a profile by reference with: the workload
+// section's seed and resolution, the lifetimes section's clock, bad-row handling and rebuild
+// mode. A bad clock is a usage error (Validate has checked it).
+func (c Config) openOptions() (source.Options, error) {
+	clock, err := filip.ParseClock(c.Lifetimes.Clock)
+	if err != nil {
+		return source.Options{}, asUsage(err)
+	}
+	return source.Options{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
+		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
+		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
+}
+
+// configKeyAnnotation marks a flag as setting a config key (see bindFlag).
+const configKeyAnnotation = "gctune/config-key"
+
+// bindFlag declares that cmd's flag name sets the config key (for example
+// "lifetimes.long_lived_threshold"). loadConfig binds the flags of the command that runs, so
+// commands can share a key without one's flag shadowing another's.
+func bindFlag(cmd *cobra.Command, name, key string) {
+	f := cmd.Flags().Lookup(name)
+	if f == nil {
+		panic(fmt.Sprintf("gctune: bindFlag: command %q has no flag --%s", cmd.Name(), name))
+	}
+	if f.Annotations == nil {
+		f.Annotations = map[string][]string{}
+	}
+	f.Annotations[configKeyAnnotation] = []string{key}
+}
+
+// loadConfig reads the configuration for cmd (see Config for the sources and their
+// precedence), decodes it strictly (a key in the file that Config does not have is an error
+// naming it) and validates it. configFile is --config; empty means ./gctune.yaml if it exists,
+// else the built-in defaults (a ./config.yaml is never read unless --config names it: it may
+// belong to another program). Errors in the configuration itself are usage errors (exit code 2).
+func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
+	v := viper.New()
+	defaults := defaultConfig()
+	known := map[string]bool{}
+	setDefaults(v, "", reflect.ValueOf(defaults.Config), known)
+
+	v.SetConfigType("yaml")
+	source, err := configSource(configFile)
+	if err != nil {
+		return Config{}, err
+	}
+	if source != "" {
+		data, err := infile.ReadAll(cmd.Context(), source, maxConfigBytes, "config file")
+		if ie := interruptedInput(err); ie != nil {
+			return Config{}, ie
+		}
+		if errors.Is(err, infile.ErrTooLarge) {
+			return Config{}, usageErrorf("config %s: larger than the %d MiB a config file may have", source, maxConfigBytes>>20)
+		}
+		if err != nil {
+			return Config{}, usageErrorf("config %s: %w", source, err)
+		}
+		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+			return Config{}, usageErrorf("config %s: %w", source, err)
+		}
+	}
+	// Keys in the file that Config lacks. (Section names themselves are known keys only as
+	// prefixes: a section written as a scalar fails in decoding below, with its name.)
+	var unknown []string
+	for _, k := range v.AllKeys() {
+		if !known[k] && !isSection(k, known) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return Config{}, usageErrorf("config %s: unknown key %s", source, quoteJoin(unknown))
+	}
+
+	// GCTUNE_* variables that name no key are refused like unknown keys in the file: a typo
+	// would otherwise be silently ignored.
+	// The variables gctune verify gives the application it runs are not configuration: a
+	// command under verify may itself run gctune.
+	envNames := map[string]bool{}
+	for k := range known {
+		envNames[envName(k)] = true
+	}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] && !verify.IsRunEnv(name) {
+			return Config{}, usageErrorf("config: unknown environment variable %s (known: %s)", name, strings.Join(similarEnvNames(name, envNames), ", "))
+		}
+	}
+	v.SetEnvPrefix(envPrefix)
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+
+	var bindErr error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if keys := f.Annotations[configKeyAnnotation]; len(keys) == 1 && bindErr == nil {
+			bindErr = v.BindPFlag(keys[0], f)
+		}
+	})
+	if bindErr != nil {
+		return Config{}, fmt.Errorf("config: %w", bindErr)
+	}
+
+	var cfg Config
+	if err := v.UnmarshalExact(&cfg.Config, decodeHook()); err != nil {
+		if bad := badValue(cmd, v, source); bad != nil {
+			return Config{}, bad
+		}
+		if source == "" {
+			source = "(defaults, environment and flags)"
+		}
+		if mentionsStorage(err.Error(), v.Get(storageKey)) {
+			return Config{}, usageErrorf("config %s: %s: cannot use this value (not shown: it may hold a password)", source, storageKey)
+		}
+		return Config{}, usageErrorf("config %s: %w", source, err)
+	}
+	// The tunables of the simulate section are text until parsed: a bad one is refused here
+	// with where it came from, as badValue does for typed keys.
+	for _, t := range tunable.All() {
+		raw, ok := cfg.Simulate.Tunables[t.Key]
+		if !ok {
+			continue
+		}
+		if _, err := t.Parse(config.Text(raw)); err != nil {
+			key := "simulate." + t.Key
+			return Config{}, usageErrorf("config: %s = %s (%s): %s", key, config.ShowValue(raw), valueOrigin(cmd, key, source), config.TunableWant(err))
+		}
+	}
+	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
+		cfg.Lifetimes.Rebuild = filip.HypothesisOff.String()
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, &UsageError{Err: err}
+	}
+	if cfg.given, err = readGivenInput(cmd); err != nil {
+		return Config{}, err
+	}
+	cfg.Storage = resolveStorage(cfg.Storage)
+	return cfg, nil
+}
+
+// decodeHook converts strings while decoding: into any encoding.TextUnmarshaler (so
+// units.Bytes fields accept "64MiB") and into time.Duration ("90s").
+func decodeHook() viper.DecoderConfigOption {
+	return viper.DecodeHook(decodeHookFunc())
+}
+
+// decodeHookFunc is decodeHook's conversion, for decoding one value (badValue).
+func decodeHookFunc() mapstructure.DecodeHookFunc {
+	return mapstructure.ComposeDecodeHookFunc(
+		mapstructure.TextUnmarshallerHookFunc(),
+		mapstructure.StringToTimeDurationHookFunc(),
+	)
+}
+
+// setDefaults registers every leaf of the Config value rv (walking its mapstructure tags) as a
+// viper default, and records its key in known. Defaults matter twice: they are the lowest
+// layer, and viper only looks up environment variables for keys it knows.
+func setDefaults(v *viper.Viper, prefix string, rv reflect.Value, known map[string]bool) {
+	t := rv.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if opts == "squash" { // a struct whose keys are the section's (UncertaintyConfig's Model)
+			setDefaults(v, prefix, rv.Field(i), known)
+			continue
+		}
+		if f.Type.Kind() == reflect.Map && tag == "" { // ",remain": keys the defaults list (SimulateConfig.Tunables)
+			iter := rv.Field(i).MapRange()
+			for iter.Next() {
+				k := prefix + iter.Key().String()
+				v.SetDefault(k, iter.Value().Interface())
+				known[k] = true
+			}
+			continue
+		}
+		if tag == "" || tag == "-" {
+			continue
+		}
+		key := prefix + tag
+		if f.Type.Kind() == reflect.Struct {
+			setDefaults(v, key+".", rv.Field(i), known)
+			continue
+		}
+		if f.Type.Kind() == reflect.Map { // a section whose keys the defaults list (SpaceConfig)
+			iter := rv.Field(i).MapRange()
+			for iter.Next() {
+				k := key + "." + iter.Key().String()
+				v.SetDefault(k, iter.Value().Interface())
+				known[k] = true
+			}
+			continue
+		}
+		v.SetDefault(key, rv.Field(i).Interface())
+		known[key] = true
+	}
+}
+
+// envPrefix starts the environment variables that set config keys.
+const envPrefix = "GCTUNE"
+
+// envName is the environment variable that sets key: GCTUNE_ and the key in upper case, dots
+// as underscores ("lifetimes.clock" → GCTUNE_LIFETIMES_CLOCK).
+func envName(key string) string {
+	return envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// similarEnvNames lists the known variables of the section name seems to belong to
+// (GCTUNE_LIFETIMES_* for GCTUNE_LIFETIMES_THRESHOLD), or all of them when none matches.
+func similarEnvNames(name string, known map[string]bool) []string {
+	all := slices.Sorted(maps.Keys(known))
+	var same []string
+	for _, k := range all {
+		section, _, _ := strings.Cut(strings.TrimPrefix(k, envPrefix+"_"), "_")
+		if strings.HasPrefix(name, envPrefix+"_"+section+"_") || name == envPrefix+"_"+section {
+			same = append(same, k)
+		}
+	}
+	if len(same) == 0 {
+		return all
+	}
+	return same
+}
+
+// isSection reports whether key is a section (a prefix of known keys) rather than a leaf.
+func isSection(key string, known map[string]bool) bool {
+	for k := range known {
+		if strings.HasPrefix(k, key+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteJoin(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = fmt.Sprintf("%q", k)
+	}
+	return strings.Join(q, ", ")
+}

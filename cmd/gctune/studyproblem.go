@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
+)
+
+// clockFlag returns --clock's value when it was given on the command line, else "".
+func clockFlag(cmd *cobra.Command) string {
+	if f := cmd.Flags().Lookup("clock"); f != nil && f.Changed {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// openWorkloads opens the workloads of a new study as configured (study.OpenWorkloads), refusing
+// profiles that are pipes (refuseStreamProfile).
+func openWorkloads(refs []string, cfg Config) (*study.Workloads, error) {
+	opts, err := cfg.openOptions()
+	if err != nil {
+		return nil, err
+	}
+	return study.OpenWorkloads(refs, study.OpenSettings{Open: opts, Clock: cfg.Lifetimes.Clock,
+		LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, Check: refuseStreamProfile})
+}
+
+// reopenOptions are study.ReopenOptions with the configured long-lived threshold.
+func reopenOptions(cfg Config, ro study.ReopenOptions) study.ReopenOptions {
+	ro.LongLivedThreshold = cfg.Lifetimes.LongLivedThreshold
+	return ro
+}
+
+// profileInfos says how each of the problem's workloads was read (study.Problem.Opened).
+func profileInfos(sp *study.Problem) []profileInfoDoc {
+	return openedInfos(sp.Opened)
+}
+
+// openedInfos describes opened workloads (newProfileInfo), with the study's clock beside a
+// FiLiP export read on another one.
+func openedInfos(os []study.Opened) []profileInfoDoc {
+	var out []profileInfoDoc
+	for _, o := range os {
+		d := newProfileInfo(o.Info, o.Profile)
+		d.Ref = o.Ref
+		if o.OtherClock {
+			d.ClockReason += fmt.Sprintf("; the study read it with --clock %s", o.StudyClock)
+			d.Line = formatProfileLine(d)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// workerCount resolves workers = 0 to the number of cores.
+func workerCount(n int) int {
+	if n <= 0 {
+		return runtime.NumCPU()
+	}
+	return n
+}
+
+// printPlan writes the rules the profile produced.
+func printPlan(w io.Writer, plan search.Plan) {
+	ew := errwriter.New(w)
+	if len(plan.Rules) == 0 {
+		ew.Printf("seeding and constraints from the lifetime profile: none\n")
+		return
+	}
+	ew.Printf("from the lifetime profile (--no-seed, --no-constrain turn these off):\n")
+	for _, r := range plan.Rules {
+		ew.Printf("  %-10s %s: %s\n", r.Kind, r.Name, r.Reason)
+	}
+}
+
+// addToleranceFlag declares --tolerance (search.tolerance) on cmd.
+func addToleranceFlag(cmd *cobra.Command) {
+	addBoundFlag(cmd, "tolerance", defaultConfig().Search.Tolerance, "search.tolerance",
+		"recommend the smallest footprint within this fraction of the best, and put back changes worth less (search.tolerance)")
+}

@@ -1,0 +1,98 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/uncertainty"
+)
+
+// Validate checks every field, returning an error that names the first bad key and its value.
+// Where a package has a validator for a value, Validate calls it and words its refusal for the
+// key; the rules left here are the configuration's own (a study needs a trial, a reap timeout
+// longer than the heartbeat, a key given is never "the default").
+func (c Config) Validate() error {
+	bad := func(key string, value any, why string) error {
+		return fmt.Errorf("config: %s = %v: %s", key, value, why)
+	}
+	if r := c.Workload.Resolution; math.IsNaN(r) || r < 0 || r > 1 {
+		return bad("workload.resolution", r, "must be in (0, 1], records per object, or 0 for the spec's own")
+	}
+	// A threshold the user gives is never zero: AnalysisOptions takes zero for its default.
+	if lifetimes.ValidateLongLivedThreshold(c.Lifetimes.LongLivedThreshold) != nil {
+		return bad("lifetimes.long_lived_threshold", c.Lifetimes.LongLivedThreshold, "must be in (0, 1], a fraction of the run")
+	}
+	// An empty value is no mode: ParseHypothesis takes "" as auto only for studies stored
+	// before the key existed.
+	if _, err := filip.ParseHypothesis(c.Lifetimes.Rebuild); err != nil || strings.TrimSpace(c.Lifetimes.Rebuild) == "" {
+		return bad("lifetimes.rebuild", fmt.Sprintf("%q", c.Lifetimes.Rebuild), "must be "+orList(RebuildModes()))
+	}
+	if _, err := filip.ParseClock(c.Lifetimes.Clock); err != nil {
+		return bad("lifetimes.clock", fmt.Sprintf("%q", c.Lifetimes.Clock), "must be auto, bytes or us")
+	}
+	// The configured bins serve the log-scale histogram as well as the linear one (gctune
+	// lifetimes draws both), so the log scale's bound holds.
+	if lifetimes.ValidateHistogramBins(c.Lifetimes.HistogramBins, lifetimes.LogScale) != nil {
+		return bad("lifetimes.histogram_bins", c.Lifetimes.HistogramBins, fmt.Sprintf("must be in [2, %d]", lifetimes.MaxHistogramBins))
+	}
+	if _, err := c.Simulate.Params(); err != nil {
+		return err
+	}
+	sc := c.Search
+	switch {
+	case sc.Trials < 1: // search.Settings takes 0 for "no new trial"; a study needs one
+		return bad("search.trials", sc.Trials, "must be at least 1")
+	case search.Settings{Workers: sc.Workers}.Validate() != nil:
+		return bad("search.workers", sc.Workers, "must be ≥ 0 (0 = the number of cores)")
+	case sc.HeartbeatInterval <= 0:
+		return bad("search.heartbeat_interval", sc.HeartbeatInterval, "must be positive")
+	case sc.ReapTimeout <= sc.HeartbeatInterval:
+		return bad("search.reap_timeout", sc.ReapTimeout, "must be longer than search.heartbeat_interval")
+	}
+	if _, err := objective.ParseAggregate(sc.Aggregate); err != nil {
+		return bad("search.aggregate", fmt.Sprintf("%q", sc.Aggregate), "must be max or mean")
+	}
+	if recommend.ValidateTolerance(sc.Tolerance) != nil {
+		return bad("search.tolerance", sc.Tolerance, "must be a fraction in [0, 1) (0.01 = 1 %)")
+	}
+	if !slices.Contains(search.Samplers(), sc.Sampler) {
+		return bad("search.sampler", fmt.Sprintf("%q", sc.Sampler), "must be one of "+strings.Join(search.Samplers(), ", "))
+	}
+	if err := sc.Space.Space().Validate(); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	u := c.Uncertainty
+	if _, err := uncertainty.ParseStatistic(u.Statistic); err != nil {
+		return bad("uncertainty.statistic", fmt.Sprintf("%q", u.Statistic), "must be mean, max, or a percentile such as p90")
+	}
+	if err := u.Effective().Validate(); err != nil {
+		return fmt.Errorf("config: uncertainty: %w", err)
+	}
+	return nil
+}
+
+// RebuildModes are the values of lifetimes.rebuild (and --rebuild), as
+// filip.ParseHypothesis reads them.
+func RebuildModes() []string {
+	var modes []string
+	for _, h := range []filip.Hypothesis{filip.HypothesisAuto, filip.HypothesisShort,
+		filip.HypothesisLong, filip.HypothesisStored, filip.HypothesisOff} {
+		modes = append(modes, h.String())
+	}
+	return modes
+}
+
+// orList writes "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return fmt.Sprintf("%s or %s", strings.Join(words[:len(words)-1], ", "), words[len(words)-1])
+}

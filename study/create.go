@@ -1,0 +1,47 @@
+package study
+
+import (
+	"context"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/studies"
+)
+
+// New plans the search from the opened workloads' lifetime profiles (search.PlanSearch) and
+// returns the problem a new study stores, with its objective. settings holds the problem's
+// settings (the objective's, the space as configured, the search's, the VM facts, the cost
+// model, the uncertainty model, the version); New fills in the workloads, the plan, the notes,
+// how each profile was read and the default configuration's value.
+func New(lw *Workloads, settings Problem) (*Problem, *objective.Problem, error) {
+	plan, err := search.PlanSearch(lw.Summaries, settings.VM, settings.ConfiguredSpace, search.PlanOptions{
+		NoSeed: settings.NoSeed, NoConstrain: settings.NoConstrain})
+	if err != nil {
+		return nil, nil, asInput(err)
+	}
+	p := settings
+	p.Workloads, p.Plan, p.Notes = lw.Refs, plan, lw.Notes
+	prob, err := p.Objective(lw)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.DefaultValue = prob.DefaultValue()
+	p.Opened = lw.Opened
+	return &p, prob, nil
+}
+
+// Create creates the study name in store with problem p and enqueues the plan's seeds. Only
+// the process whose creation wins enqueues them: a study created twice at once gives the
+// other an error matching studies.ErrStudyExists.
+func Create(ctx context.Context, store *studies.Store, name string, p *Problem) (*goptuna.Study, error) {
+	st, err := studies.CreateStudy(ctx, store, name, goptuna.StudyDirectionMinimize, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := search.Enqueue(st, p.Plan.Seeds); err != nil {
+		return nil, err
+	}
+	return st, nil
+}

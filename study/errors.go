@@ -1,0 +1,57 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInput is matched (errors.Is) by every error this package returns that is the user's to
+// fix: a workload that cannot be opened or changed since the study began, a study without a
+// stored problem, a flag that contradicts the study. The command line exits with code 2 for
+// it. The errors' messages are the ones the command prints, and the sentinels below name
+// the cases a caller may want to tell apart.
+var ErrInput = errors.New("study: bad input")
+
+// Sentinels for the input errors a caller may tell apart; each error matching one also
+// matches ErrInput.
+var (
+	// ErrNoProblem: the study was not created by gctune (no problem stored).
+	ErrNoProblem = errors.New("study: no problem stored")
+	// ErrWorkloadChanged: a workload's fingerprint differs from the study's.
+	ErrWorkloadChanged = errors.New("study: workload changed")
+	// ErrClockMismatch: --clock differs from the clock the study read a FiLiP export with.
+	ErrClockMismatch = errors.New("study: clock differs from the study's")
+	// ErrMetaForMany: one metadata file (--meta) given for several workloads.
+	ErrMetaForMany = errors.New("study: one metadata file for several workloads")
+	// ErrNoCandidate: the study has no completed feasible trial to recommend.
+	ErrNoCandidate = errors.New("study: no completed feasible trial")
+)
+
+// inputError is an error that is the user's to fix, of kind (a sentinel above, or nil), with
+// err's message word for word.
+type inputError struct {
+	kind error
+	err  error
+}
+
+func (e *inputError) Error() string { return e.err.Error() }
+
+func (e *inputError) Unwrap() error { return e.err }
+
+// Is matches ErrInput, and the error's kind.
+func (e *inputError) Is(target error) bool {
+	return target == ErrInput || (e.kind != nil && target == e.kind)
+}
+
+// inputErrorf formats an input error of kind (%w wraps as in fmt.Errorf).
+func inputErrorf(kind error, format string, args ...any) error {
+	return &inputError{kind: kind, err: fmt.Errorf(format, args...)}
+}
+
+// asInput marks err as the user's to fix (nil stays nil).
+func asInput(err error) error {
+	if err == nil || errors.Is(err, ErrInput) {
+		return err
+	}
+	return &inputError{err: err}
+}

@@ -1,0 +1,134 @@
+package study
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/c-bata/goptuna"
+
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/studies"
+)
+
+// RecommendationDoc is the study document that keeps a recommendation with what it was made
+// from: a robust recommendation simulates hundreds of runs, so optimize and resume store it
+// and export, explain, report and verify read it back while the study has not changed.
+const RecommendationDoc = "gctune:recommendation"
+
+// StoredRecommendation is the stored document: Key says what the recommendation was made from
+// (RecommendationKey).
+type StoredRecommendation struct {
+	Key            string                    `json:"key"`
+	Recommendation *recommend.Recommendation `json:"recommendation"`
+}
+
+// LoadRecommendation reads the recommendation stored with study id: an error matching
+// studies.ErrNoDoc when there is none.
+func LoadRecommendation(store *studies.Store, id int) (StoredRecommendation, error) {
+	var stored StoredRecommendation
+	err := store.LoadDoc(id, RecommendationDoc, &stored)
+	return stored, err
+}
+
+// RecommendationSettings say how Recommendation finds a study's recommendation.
+type RecommendationSettings struct {
+	// Tolerance is recommend.Settings.Tolerance.
+	Tolerance float64
+	// Save stores a recommendation made now (optimize, resume: commands that may write the
+	// study).
+	Save bool
+	// Version is the gctune build's version, part of the stored recommendation's key.
+	Version string
+}
+
+// Recommendation is study name's recommendation for its trials: the one stored with the
+// study (id in store; store may be nil) when it was made from the same trials, tolerance,
+// problem and gctune, else made now (recommend.Recommend) and, when s.Save is set, stored. A
+// study without a candidate is an error matching ErrNoCandidate, naming it. It runs to the
+// end even when ctx is cancelled (an interrupted optimize still prints its recommendation).
+func Recommendation(ctx context.Context, store *studies.Store, id int, name string, prob *objective.Problem,
+	trials []goptuna.FrozenTrial, s RecommendationSettings) (*recommend.Recommendation, error) {
+	key := RecommendationKey(prob, trials, s.Tolerance, s.Version)
+	if r := storedFor(store, id, key); r != nil {
+		return r, nil
+	}
+	r, err := recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: s.Tolerance})
+	if errors.Is(err, recommend.ErrNoCandidate) {
+		return nil, inputErrorf(ErrNoCandidate, "study %q has no completed feasible trial yet", name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("study %q: %w", name, err)
+	}
+	if s.Save && store != nil {
+		if err := store.SaveDoc(id, RecommendationDoc, StoredRecommendation{Key: key, Recommendation: r}); err != nil {
+			return nil, fmt.Errorf("study %q: %w", name, err)
+		}
+	}
+	return r, nil
+}
+
+// StoredRecommendationFor is the recommendation stored with study id (store may be nil) when
+// it was made from these trials, tolerance, problem and gctune version, else nil: what
+// Recommendation returns without making one.
+func StoredRecommendationFor(store *studies.Store, id int, prob *objective.Problem, trials []goptuna.FrozenTrial,
+	s RecommendationSettings) *recommend.Recommendation {
+	return storedFor(store, id, RecommendationKey(prob, trials, s.Tolerance, s.Version))
+}
+
+// storedFor is the recommendation stored with study id under key, else nil.
+func storedFor(store *studies.Store, id int, key string) *recommend.Recommendation {
+	if store == nil || key == "" {
+		return nil
+	}
+	stored, err := LoadRecommendation(store, id)
+	if err != nil || stored.Key != key {
+		return nil
+	}
+	return stored.Recommendation
+}
+
+// RecommendationKey digests what a recommendation depends on: the gctune build (version), the
+// tolerance, the objective's settings and workloads as opened, and every finished trial.
+func RecommendationKey(prob *objective.Problem, trials []goptuna.FrozenTrial, tolerance float64, version string) string {
+	type trialKey struct {
+		Number int
+		State  goptuna.TrialState
+		Value  float64
+		Attrs  map[string]string
+	}
+	type workloadKey struct {
+		Name    string
+		Records int
+		End     uint64
+	}
+	k := struct {
+		Version   string
+		Tolerance float64
+		Settings  objective.Settings
+		Workloads []workloadKey
+		Trials    []trialKey
+	}{Version: version, Tolerance: tolerance, Settings: prob.Settings()}
+	for _, w := range prob.Workloads() {
+		k.Workloads = append(k.Workloads, workloadKey{w.Name, w.Profile.Len(), w.Profile.Meta.EndBytes})
+	}
+	for _, t := range trials {
+		if t.State == goptuna.TrialStateComplete {
+			k.Trials = append(k.Trials, trialKey{t.Number, t.State, t.Value, t.UserAttrs})
+		}
+	}
+	b, err := json.Marshal(k)
+	if err != nil {
+		return "" // never matches: the recommendation is made again
+	}
+	sum := sha256.Sum256(append(b, recommendationFormat))
+	return hex.EncodeToString(sum[:])
+}
+
+// recommendationFormat changes when the recommendation's rules change, so that a stored one
+// made by the old rules is made again (a development build's version does not change).
+const recommendationFormat = 5
