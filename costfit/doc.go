@@ -12,6 +12,10 @@
 // scavenge and full-GC seconds a scale each. Counts are compared, never fitted: they check that
 // the profile reproduces the run's mechanics.
 //
+// heapsim's own calibration is fitted here too (FitDefaultRuns, used by go run
+// ./heapsim/calibrate): the three scales that best match, in log least squares, the published
+// default runs of the bundled DataFrame workloads, each split by group from one simulation.
+//
 // The package also reads and writes the cost file (`gctune calibrate -o cost.yaml`, loaded by
 // every command's --cost) and holds the Pharo snippet that writes a measurement.
 package costfit

@@ -8,6 +8,7 @@ import (
 
 	"github.com/c-bata/goptuna"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
@@ -105,8 +106,8 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 		}
 		for _, name := range c.Set {
 			vm, when, persists := export.Timing(name)
-			pi := paramByName(name)
-			val := value(pi, pointValue(c, name))
+			pi, _ := tunable.Named(name) // c.Set holds the table's names only
+			val := diagnose.ParamValue(pi, pointValue(c, name))
 			if pi.IsBytes() {
 				val = export.MiB(uint64(pointValue(c, name)))
 			}

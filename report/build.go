@@ -13,11 +13,10 @@ import (
 
 	"github.com/c-bata/goptuna"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/export"
-	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/trialattr"
@@ -143,15 +142,15 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 	r := &Report{Study: in.Study, Version: in.Version, Search: srch, Measured: MeasuredFrom(in.Measured)}
 	// Every simulation below runs on one pool of opts.Workers. The default runs do not depend
 	// on the reported configuration: they start while the recommendation is chosen.
-	p := newPool(opts.Workers, opts.Progress)
+	p := diagnose.NewPool(opts.Workers, opts.Progress)
 	ctx, cancel := context.WithCancel(ctx)
-	defaults := startDefaultRuns(ctx, in.Problem, p, true)
+	defaults := diagnose.StartDefaultRuns(ctx, in.Problem, p)
 	defer func() {
 		cancel()
-		_, _, _ = defaults.wait() // no simulation outlives Build
+		_ = defaults.Wait() // no simulation outlives Build
 	}()
 	if in.Trial < 0 {
-		p.hold(func() { r.Recommendation, err = recommendation(ctx, in) })
+		p.Hold(func() { r.Recommendation, err = recommendation(ctx, in) })
 		if err != nil {
 			return nil, err
 		}
@@ -174,22 +173,22 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		r.Workloads = append(r.Workloads, wl)
 	}
 	// The sensitivity sweeps and the diagnosis are independent: they share the pool.
-	var sweeps []Sweep
+	var sweeps []diagnose.Sweep
 	var sweepErr error
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		sweeps, sweepErr = sensitivity(ctx, in.Problem, in.Space, srch.Best.Point, opts.SweepPoints, p)
+		sweeps, sweepErr = diagnose.Sensitivity(ctx, in.Problem, in.Space, srch.Best.Point, opts.SweepPoints, p)
 	}()
-	// So is the landscape around the recommendation (holds.go).
+	// So is the landscape around the recommendation (diagnose/holds.go).
 	var holdsErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		r.Holds, holdsErr = holdsData(ctx, in.Problem, r.Recommendation, p)
+		r.Holds, holdsErr = diagnose.JudgeLandscape(ctx, in.Problem, r.Recommendation, p)
 	}()
-	diag, runs, err := diagnose(ctx, in.Problem, srch.Best.Point, srch.ValueLabel, p, true, defaults)
+	diag, runs, err := diagnose.DiagnoseRuns(ctx, in.Problem, srch.Best.Point, srch.ValueLabel, p, defaults)
 	if err != nil {
 		cancel()
 		wg.Wait()
@@ -221,23 +220,9 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 	return r, nil
 }
 
-// secondsLabel is the ValueLabel of a one-workload problem.
-const secondsLabel = "run time (s)"
-
-// ValueLabel names a problem's objective with its unit.
-func ValueLabel(p *objective.Problem) string {
-	if len(p.Workloads()) == 1 {
-		return secondsLabel
-	}
-	if p.Settings().Aggregate == objective.AggregateMean {
-		return "mean slowdown over the defaults (×)"
-	}
-	return "worst slowdown over the defaults (×)"
-}
-
 // searchData turns the study's trials into the report's.
 func searchData(p *objective.Problem, trials []goptuna.FrozenTrial, trial int) (Search, error) {
-	s := Search{ValueLabel: ValueLabel(p), DefaultValue: p.DefaultValue(), DefaultPoint: tunable.DefaultPoint(p.Base()),
+	s := Search{ValueLabel: diagnose.ValueLabel(p), DefaultValue: p.DefaultValue(), DefaultPoint: tunable.DefaultPoint(p.Base()),
 		MaxFootprintBytes: p.Settings().MaxFootprintBytes}
 	for i := range p.Workloads() {
 		s.DefaultFootprintBytes = max(s.DefaultFootprintBytes, p.Baseline(i).PeakFootprintBytes)
@@ -341,100 +326,4 @@ func workloadData(w objective.Workload, ao lifetimes.AnalysisOptions) (Workload,
 		return Workload{}, fmt.Errorf("report: workload %s: %w", w.Name, err)
 	}
 	return Workload{Name: w.Name, Summary: sum, Linear: lin, Log: lg}, nil
-}
-
-// Sensitivity sweeps each parameter over its range in space with the other four held at
-// best, simulating every point with the problem's objective (no surrogate), and returns the
-// sweeps ranked by Effect, largest first (ties: tunable.Names order).
-func Sensitivity(ctx context.Context, prob *objective.Problem, space tunable.Space, best tunable.Point, opts Options) ([]Sweep, error) {
-	if err := opts.Validate(); err != nil {
-		return nil, err
-	}
-	opts = opts.withDefaults()
-	return sensitivity(ctx, prob, space, best, opts.SweepPoints, newPool(opts.Workers, opts.Progress))
-}
-
-// sensitivity is Sensitivity with sweepPoints grid points per parameter, on p.
-func sensitivity(ctx context.Context, prob *objective.Problem, space tunable.Space, best tunable.Point, sweepPoints int, p *pool) ([]Sweep, error) {
-	base := prob.Base()
-	def := tunable.DefaultPoint(base)
-	best = best.Rounded()
-	sweeps := make([]Sweep, len(tunable.All()))
-	type job struct{ sweep, idx int }
-	var jobs []job
-	for i, pi := range tunable.All() {
-		b := pi.Bounds(space)
-		vals := []float64{pi.Get(best), pi.Get(def.Rounded())}
-		for k := range sweepPoints {
-			f := float64(k) / float64(sweepPoints-1)
-			v := b.Low + f*(b.High-b.Low)
-			if pi.Log {
-				v = math.Exp(math.Log(b.Low) + f*(math.Log(b.High)-math.Log(b.Low)))
-			}
-			var pt tunable.Point
-			pi.Set(&pt, v)
-			vals = append(vals, pi.Get(pt.Rounded()))
-		}
-		slices.Sort(vals)
-		vals = slices.Compact(vals)
-		sweeps[i] = Sweep{Param: pi.Name, Label: pi.Label, Bytes: pi.IsBytes(), Log: pi.Log, Values: vals,
-			Objective: make([]float64, len(vals)), Feasible: make([]bool, len(vals)),
-			BestValue: pi.Get(best), DefaultValue: pi.Get(def)}
-		for k := range vals {
-			jobs = append(jobs, job{i, k})
-		}
-	}
-	err := p.run(ctx, len(jobs), func(j int) error {
-		jb := jobs[j]
-		pt := best
-		tunable.All()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
-		res, err := p.evaluate(prob, pt.Params(base))
-		if err != nil {
-			return fmt.Errorf("report: sensitivity of %s at %v: %w", tunable.All()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
-		}
-		sweeps[jb.sweep].Objective[jb.idx] = res.Value
-		sweeps[jb.sweep].Feasible[jb.idx] = res.Feasible
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for i := range sweeps {
-		sw := &sweeps[i]
-		lo, hi := math.Inf(1), math.Inf(-1)
-		sw.CliffRatio = 1
-		for k, v := range sw.Objective {
-			if sw.Values[k] == sw.BestValue {
-				sw.BestObjective = v
-			}
-			if !sw.Feasible[k] {
-				continue
-			}
-			lo, hi = min(lo, v), max(hi, v)
-			if k > 0 && sw.Feasible[k-1] {
-				a, b := sw.Objective[k-1], v
-				if r := max(a, b) / min(a, b); r > sw.CliffRatio {
-					sw.CliffRatio, sw.CliffFrom, sw.CliffTo = r, sw.Values[k-1], sw.Values[k]
-				}
-			}
-		}
-		if lo > 0 && !math.IsInf(lo, 0) {
-			sw.Effect = (hi - lo) / lo
-		}
-	}
-	sort.SliceStable(sweeps, func(i, j int) bool { return sweeps[i].Effect > sweeps[j].Effect })
-	return sweeps, nil
-}
-
-// simulate runs one workload with an event log when events is true.
-func simulate(p *profile.Profile, params heapsim.Params, cost heapsim.Cost, events bool, acc *accumulator) (heapsim.Stats, []heapsim.Event, error) {
-	var log []heapsim.Event
-	opts := heapsim.Options{OnEvent: func(e *heapsim.Event) {
-		acc.add(e)
-		if events {
-			log = append(log, *e)
-		}
-	}}
-	st, err := heapsim.Run(p, params, cost, opts)
-	return st, log, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/tunable"
 )
@@ -53,7 +54,7 @@ func TestBuildFixture(t *testing.T) {
 	// Comparisons: the event logs add up to the stats, and the live curve ends at the
 	// run's end.
 	for _, c := range r.Comparisons {
-		for _, run := range []Run{c.Default, c.Best} {
+		for _, run := range []diagnose.Run{c.Default, c.Best} {
 			var scav, full int
 			var secs float64
 			for _, e := range run.Events {

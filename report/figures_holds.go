@@ -10,10 +10,12 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/gctune/gctune/diagnose"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/plotkit"
 )
 
-// SectionHolds is the section of the figures of "How far the answer holds" (holds.go).
+// SectionHolds is the section of the figures of "How far the answer holds" (diagnose/holds.go).
 const SectionHolds = "holds"
 
 // Colours of the section's figures beside the report's own: cliffs in Okabe-Ito's reddish
@@ -50,7 +52,7 @@ func figSpread(r *Report) Figure {
 		"configurations): left the %s with the recommendation (%s) and the defaults (%s), right the "+
 		"recommendation's speedup on the same run. The bar under the dots is the stated interval (%s of runs), "+
 		"the square the %s the report states, the ring the single simulation of the profile exactly as recorded.",
-		rb.Replicas, vl, figColBest.Word, figColDefault.Word, pct(rb.ValueInterval.Coverage), rb.Statistic)
+		rb.Replicas, vl, figColBest.Word, figColDefault.Word, numfmt.PercentText(rb.ValueInterval.Coverage), rb.Statistic)
 	return Figure{
 		Name: "holds-spread", Section: SectionHolds, Workload: -1,
 		Title:   "The spread of the perturbed runs",
@@ -84,7 +86,7 @@ func figSpread(r *Report) Figure {
 			right.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "recommended"}}
 			leg := plotkit.NewLegend()
 			leg.Add("one perturbed run", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.2))
-			leg.Add(fmt.Sprintf("interval, %s of runs", pct(rb.ValueInterval.Coverage)), plotkit.Line(nil, figColTrial, 4, nil))
+			leg.Add(fmt.Sprintf("interval, %s of runs", numfmt.PercentText(rb.ValueInterval.Coverage)), plotkit.Line(nil, figColTrial, 4, nil))
 			leg.Add(rb.Statistic+" (stated)", plotkit.Scatter(plotter.XYs{{}}, draw.BoxGlyph{}, figColTrial, 3.5))
 			leg.Add("profile as recorded", plotkit.Scatter(plotter.XYs{{}}, draw.RingGlyph{}, figColTrial, 4.5))
 			return plotkit.DrawGrid(dc, [][]*plot.Plot{{left, right}}, leg, nil)
@@ -130,7 +132,7 @@ func figLandscape(r *Report) Figure {
 		"The dotted %s line is the tolerance (%s); a move that costs more is a cliff (%s). The %s line is the "+
 		"recommended value and the %s band the margin the recommendation keeps on each side; filled dots are the moves "+
 		"it measured, open ones the report's. Triangles on a panel's top edge are off the scale or infeasible.",
-		judged, figColTol.Word, pct(h.Tolerance), figColCliff.Word, figColBest.Word, plotkit.BluishGreen.Word)
+		judged, figColTol.Word, numfmt.PercentText(h.Tolerance), figColCliff.Word, figColBest.Word, plotkit.BluishGreen.Word)
 	return Figure{
 		Name: "holds-landscape", Section: SectionHolds, Workload: -1,
 		Title:   "The landscape around the recommendation",
@@ -178,10 +180,10 @@ const (
 	figLandscapeTopMax = 0.5
 )
 
-func figLandscapePanel(ls Landscape, tol float64, yLabel string) *plot.Plot {
+func figLandscapePanel(ls diagnose.Landscape, tol float64, yLabel string) *plot.Plot {
 	// x is the move in percent of the recommended value (the same scale on every panel), the
 	// value itself in the title.
-	p := plotkit.NewPlot(ls.Label+" "+plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), "move (% of the recommended value)", yLabel)
+	p := plotkit.NewPlot(ls.Label+" "+numfmt.Plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), "move (% of the recommended value)", yLabel)
 	move := func(v float64) float64 { return 100 * (v/ls.Value - 1) }
 	p.Title.TextStyle.Font.Size = 11
 	top := max(figLandscapeTopMin, 3*tol)

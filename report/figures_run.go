@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/plotkit"
 )
@@ -50,7 +51,7 @@ type figRunClock struct {
 
 func newFigRunClock(c *Comparison) figRunClock {
 	end := c.EndBytes
-	for _, run := range []*Run{&c.Default, &c.Best} {
+	for _, run := range []*diagnose.Run{&c.Default, &c.Best} {
 		if n := len(run.Events); n > 0 {
 			end = max(end, run.Events[n-1].ClockBytes)
 		}
@@ -74,7 +75,7 @@ func (rc figRunClock) apply(p *plot.Plot) {
 	}
 }
 
-func figRunLabel(run *Run, fallback string) string {
+func figRunLabel(run *diagnose.Run, fallback string) string {
 	if run.Label != "" {
 		return run.Label
 	}
@@ -82,7 +83,7 @@ func figRunLabel(run *Run, fallback string) string {
 }
 
 type figRunStyle struct {
-	run   *Run
+	run   *diagnose.Run
 	name  string
 	color plotkit.Colour
 	light plotkit.Colour
@@ -515,7 +516,7 @@ func figRememberedSet(i int, c *Comparison) Figure {
 // figCumulativeTenured are the tenured-bytes figure's series of run: the bytes scavenges
 // promoted and the tenured bytes full GCs found dead, each cumulated, as step points on rc's
 // clock from (0, 0) to the end of the run.
-func figCumulativeTenured(run *Run, rc figRunClock) (tenured, garbage plotter.XYs) {
+func figCumulativeTenured(run *diagnose.Run, rc figRunClock) (tenured, garbage plotter.XYs) {
 	var sum, gsum float64
 	tenured = plotter.XYs{{X: 0, Y: 0}}
 	garbage = plotter.XYs{{X: 0, Y: 0}}

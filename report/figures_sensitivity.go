@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/plotkit"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,7 +16,7 @@ import (
 
 // figSweepPanel is one sweep, ready to draw.
 type figSweepPanel struct {
-	sw          Sweep
+	sw          diagnose.Sweep
 	segments    []plotter.XYs // feasible runs of points, broken at infeasible or NaN ones
 	points      plotter.XYs   // all feasible points
 	infeasible  plotter.XYs   // infeasible points with a finite objective, within the axis
@@ -27,7 +28,7 @@ type figSweepPanel struct {
 	showDefault bool
 }
 
-func newFigSweepPanel(sw Sweep) figSweepPanel {
+func newFigSweepPanel(sw diagnose.Sweep) figSweepPanel {
 	sp := figSweepPanel{sw: sw, logX: sw.Log}
 	n := min(len(sw.Values), len(sw.Objective))
 	var cur, infeasible plotter.XYs

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
 )
 
@@ -14,12 +15,12 @@ import (
 func TestFigFullGCSeries(t *testing.T) {
 	mib := uint64(heapsim.MiB)
 	c := &Comparison{EndBytes: 100 * mib,
-		Default: Run{Label: "default", Events: []heapsim.Event{
+		Default: diagnose.Run{Label: "default", Events: []heapsim.Event{
 			{Kind: heapsim.EventScavenge, ClockBytes: 5 * mib, Seconds: 9},
 			{Kind: heapsim.EventFullGC, Cause: heapsim.CauseRatio, ClockBytes: 10 * mib, Seconds: 0.5},
 			{Kind: heapsim.EventFullGC, Cause: heapsim.CauseLargeAlloc, ClockBytes: 20 * mib, Seconds: 0.25},
 		}},
-		Best: Run{Label: "best", Events: []heapsim.Event{
+		Best: diagnose.Run{Label: "best", Events: []heapsim.Event{
 			{Kind: heapsim.EventFullGC, Cause: heapsim.CauseRatio, ClockBytes: 50 * mib, Seconds: 1},
 		}},
 	}
@@ -60,7 +61,7 @@ func TestFigFullGCSeries(t *testing.T) {
 // from (0, 0) to the end of the run.
 func TestFigCumulativeTenured(t *testing.T) {
 	mib := uint64(heapsim.MiB)
-	run := &Run{Events: []heapsim.Event{
+	run := &diagnose.Run{Events: []heapsim.Event{
 		{Kind: heapsim.EventScavenge, ClockBytes: 10 * mib, TenuredBytes: 2 * mib},
 		{Kind: heapsim.EventScavenge, ClockBytes: 20 * mib},
 		{Kind: heapsim.EventScavenge, ClockBytes: 30 * mib, TenuredBytes: 3 * mib},
@@ -72,7 +73,7 @@ func TestFigCumulativeTenured(t *testing.T) {
 	m := float64(mib)
 	assert.Equal(t, plotter.XYs{{X: 0, Y: 0}, {X: 10, Y: 2 * m}, {X: 30, Y: 5 * m}, {X: 50, Y: 5 * m}}, tenured)
 	assert.Equal(t, plotter.XYs{{X: 0, Y: 0}, {X: 40, Y: m}, {X: 50, Y: m}}, garbage)
-	tenured, garbage = figCumulativeTenured(&Run{}, rc)
+	tenured, garbage = figCumulativeTenured(&diagnose.Run{}, rc)
 	assert.Equal(t, plotter.XYs{{X: 0, Y: 0}, {X: 50, Y: 0}}, tenured)
 	assert.Equal(t, tenured, garbage)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/plotkit"
 	"github.com/gctune/gctune/lifetimes"
@@ -294,7 +295,7 @@ func TestFiguresEmptyCases(t *testing.T) {
 			},
 		},
 		Workloads: []Workload{{Name: "no histograms"}},
-		Sensitivity: []Sweep{
+		Sensitivity: []diagnose.Sweep{
 			{Param: "full_gc_ratio", Label: "full GC ratio", Log: true, Values: []float64{0.1, 1, 10},
 				Objective: []float64{nan, nan, nan}, Feasible: []bool{false, false, false},
 				BestValue: nan, DefaultValue: 0.33, BestObjective: nan, Effect: nan},
@@ -305,9 +306,9 @@ func TestFiguresEmptyCases(t *testing.T) {
 		},
 		Comparisons: []Comparison{
 			{Workload: "no events"},
-			{Workload: "no full GCs", EndBytes: 3 << 30, Default: Run{Label: "default", Events: []heapsim.Event{
+			{Workload: "no full GCs", EndBytes: 3 << 30, Default: diagnose.Run{Label: "default", Events: []heapsim.Event{
 				{Kind: heapsim.EventScavenge, ClockBytes: 1 << 30, Seconds: 0.01, FootprintBytes: 100 << 20, OldUsedBytes: 80 << 20},
-			}}, Best: Run{Label: "best"}},
+			}}, Best: diagnose.Run{Label: "best"}},
 		},
 	}
 	figs := renderReport(t, r)
@@ -345,7 +346,7 @@ func syntheticComparison(n int) Comparison {
 		live = append(live, LivePoint{ClockBytes: uint64(i) * (clock / 5000), LiveBytes: uint64(50+i%30) << 20})
 	}
 	return Comparison{Workload: "synthetic", EndBytes: clock, Live: live,
-		Default: Run{Label: "default", Events: def}, Best: Run{Label: "best", Events: best}}
+		Default: diagnose.Run{Label: "default", Events: def}, Best: diagnose.Run{Label: "best", Events: best}}
 }
 
 func TestRunFiguresDownsampleLongLogs(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/tunable"
@@ -116,7 +117,7 @@ func TestHoldsSectionRenders(t *testing.T) {
 	for _, want := range []string{
 		"Expected with the recommendation", "over 4 perturbed runs", "Interval (99.9 % of runs)", "expected over the VM defaults (mean over 4 perturbed runs); 60 % of runs: ",
 		"The profiled run exactly as recorded, one simulation",
-		plain(htmlSpeedup(rb.SpeedupInterval.Hi)), plain(htmlSpeedup(rb.NominalSpeedup)),
+		numfmt.Plain(numfmt.Speedup(rb.SpeedupInterval.Hi)), numfmt.Plain(numfmt.Speedup(rb.NominalSpeedup)),
 	} {
 		assert.Contains(t, text, want)
 	}
@@ -197,7 +198,7 @@ func TestMeasuredAgainstPrediction(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, Render(&buf, &r, nil))
 	text := strings.ReplaceAll(textOf(parseHTML(t, buf.String())), "\u00a0", " ")
-	assert.Contains(t, text, "The measured speedup of best, "+plain(htmlSpeedup(iv.Hi*1.5))+", is above the interval predicted for 60 % of runs")
+	assert.Contains(t, text, "The measured speedup of best, "+numfmt.Plain(numfmt.Speedup(iv.Hi*1.5))+", is above the interval predicted for 60 % of runs")
 	assert.Contains(t, text, "even its 95 % interval lies outside")
-	assert.Contains(t, text, plain(htmlSpeedup(rec.Speedup))+" ["+plain(htmlSpeedup(iv.Lo))+", "+plain(htmlSpeedup(iv.Hi))+"]")
+	assert.Contains(t, text, numfmt.Plain(numfmt.Speedup(rec.Speedup))+" ["+numfmt.Plain(numfmt.Speedup(iv.Lo))+", "+numfmt.Plain(numfmt.Speedup(iv.Hi))+"]")
 }

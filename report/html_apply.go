@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/recommend"
 )
 
@@ -37,11 +38,11 @@ func htmlApplySection(r *Report, seconds bool) *htmlApply {
 		v.Verdict = fmt.Sprintf("This report is on trial %d as the search stored it, all five parameters set.", r.Search.Best.Number)
 	case rec.KeepDefaults:
 		v.Verdict = fmt.Sprintf("Keep the VM defaults. The fastest configuration found, trial %d, is %s as fast as the defaults (%s against %s): less than %s faster, within the model's error. The rest of this report shows what it would change, with the fewest changes (trial %d).",
-			rec.Best.Number, htmlSpeedup(rec.DefaultValue/rec.Best.Value), htmlValue(rec.Best.Value, seconds), htmlValue(rec.DefaultValue, seconds),
+			rec.Best.Number, numfmt.Speedup(rec.DefaultValue/rec.Best.Value), htmlValue(rec.Best.Value, seconds), htmlValue(rec.DefaultValue, seconds),
 			recommend.Percent(recommend.KeepDefaultsWithin), rec.Trial)
 	default:
 		v.Verdict = fmt.Sprintf("Apply trial %d's configuration: %s faster than the VM defaults (%s instead of %s), with a peak footprint of %s, predicted by simulation.",
-			rec.Trial, htmlSpeedup(rec.Speedup), htmlValue(rec.Value, seconds), htmlValue(rec.DefaultValue, seconds), htmlBytes(rec.PeakFootprintBytes))
+			rec.Trial, numfmt.Speedup(rec.Speedup), htmlValue(rec.Value, seconds), htmlValue(rec.DefaultValue, seconds), htmlBytes(rec.PeakFootprintBytes))
 	}
 	if rec == nil {
 		return v

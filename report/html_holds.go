@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -38,34 +39,34 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 		p.TOC = append(p.TOC, entry)
 	}
 	h := &htmlHolds{Figures: figs}
-	val := func(v float64) string { return plain(htmlValue(v, seconds)) }
+	val := func(v float64) string { return numfmt.Plain(htmlValue(v, seconds)) }
 	if rb := rec.Robust; rb != nil {
 		// The header states the expected figures too, with the interval.
-		p.Speedup, p.DefaultValue, p.BestValue = htmlSpeedup(rec.Speedup), htmlValue(rec.DefaultValue, seconds), htmlValue(rec.Value, seconds)
+		p.Speedup, p.DefaultValue, p.BestValue = numfmt.Speedup(rec.Speedup), htmlValue(rec.DefaultValue, seconds), htmlValue(rec.Value, seconds)
 		p.SpeedupNote = fmt.Sprintf("expected over the VM defaults (%s over %d perturbed runs); %s of runs: %s",
-			rb.Statistic, rb.Replicas, pct(rb.SpeedupInterval.Coverage),
-			htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }))
+			rb.Statistic, rb.Replicas, numfmt.PercentText(rb.SpeedupInterval.Coverage),
+			htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }))
 		h.Lead = append(h.Lead, fmt.Sprintf("Expected with the recommendation: %s against %s with the defaults, %s faster (the %s over %d perturbed runs of the study's uncertainty model: what a user's later runs are expected to give).",
-			val(rec.Value), val(rec.DefaultValue), plain(htmlSpeedup(rec.Speedup)), rb.Statistic, rb.Replicas),
+			val(rec.Value), val(rec.DefaultValue), numfmt.Plain(numfmt.Speedup(rec.Speedup)), rb.Statistic, rb.Replicas),
 			fmt.Sprintf("Interval (%s of runs): %s with the recommendation, %s with the defaults; speedup %s. The profiled run exactly as recorded, one simulation: %s, %s (the figures of the diagnosis and of the runs below).",
-				pct(rb.ValueInterval.Coverage), htmlIntervalText(rb.ValueInterval.Lo, rb.ValueInterval.Hi, val),
+				numfmt.PercentText(rb.ValueInterval.Coverage), htmlIntervalText(rb.ValueInterval.Lo, rb.ValueInterval.Hi, val),
 				htmlIntervalText(rb.DefaultInterval().Lo, rb.DefaultInterval().Hi, val),
-				htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }),
-				val(rb.NominalValue), plain(htmlSpeedup(rb.NominalSpeedup))))
+				htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }),
+				val(rb.NominalValue), numfmt.Plain(numfmt.Speedup(rb.NominalSpeedup))))
 		for _, m := range rb.Moves {
 			h.Notes = append(h.Notes, fmt.Sprintf("Moved off a cliff: %s %s → %s (%s).", m.Label,
-				plain(htmlParam(m.Param, false, m.From)), plain(htmlParam(m.Param, false, m.To)), m.Why))
+				numfmt.Plain(htmlParam(m.Param, false, m.From)), numfmt.Plain(htmlParam(m.Param, false, m.To)), m.Why))
 		}
 		if !rb.Flat {
 			h.Notes = append(h.Notes, fmt.Sprintf("Warning: no flat region was found within reach for every kept parameter: a run may lose more than %s when one moves by %s.",
-				pct(rec.Tolerance), pct(rb.Neighbourhood)))
+				numfmt.PercentText(rec.Tolerance), numfmt.PercentText(rb.Neighbourhood)))
 		}
 	} else {
 		h.Lead = append(h.Lead, "This study judges every configuration on the single simulation of the profile (its uncertainty model is off): the figures are the profiled run's, with no interval. The landscape below is that simulation.")
 	}
 	if hd := r.Holds; hd != nil {
 		for _, ls := range hd.Landscapes {
-			row := htmlMarginRow{Label: ls.Label, Value: plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), Down: htmlDash, Up: htmlDash}
+			row := htmlMarginRow{Label: ls.Label, Value: numfmt.Plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), Down: numfmt.Dash, Up: numfmt.Dash}
 			if ls.HasMargin {
 				row.Down, row.Up = htmlMarginSide(ls.Down, ls.DownOpen), htmlMarginSide(ls.Up, ls.UpOpen)
 			}
@@ -76,9 +77,9 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 				}
 				cost := "infeasible"
 				if pt.Feasible {
-					cost = plain(htmlSignedPercent(pt.Cost))
+					cost = numfmt.Plain(htmlSignedPercent(pt.Cost))
 				}
-				cliffs = append(cliffs, fmt.Sprintf("%s (%s): %s", strings.Replace(plain(htmlSignedPercent(pt.Factor)), ".0 %", " %", 1), plain(htmlParam(ls.Param, ls.Bytes, pt.Value)), cost))
+				cliffs = append(cliffs, fmt.Sprintf("%s (%s): %s", strings.Replace(numfmt.Plain(htmlSignedPercent(pt.Factor)), ".0 %", " %", 1), numfmt.Plain(htmlParam(ls.Param, ls.Bytes, pt.Value)), cost))
 			}
 			row.Cliffs = strings.Join(cliffs, "; ")
 			if row.Cliffs == "" {
@@ -94,7 +95,7 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 				judged = fmt.Sprintf("the %s over the first %d perturbed runs", hd.Statistic, hd.Replicas)
 			}
 			h.Notes = append(h.Notes, fmt.Sprintf("A margin is how far the parameter may move, the others as recommended, before the value judged on %s rises by the tolerance, %s (estimated between the last move within it and the first beyond; \"or more\": no move judged went beyond). A cliff is a move that costs the tolerance or more.",
-				judged, pct(rec.Tolerance)))
+				judged, numfmt.PercentText(rec.Tolerance)))
 		}
 	}
 	p.Holds = h
@@ -102,7 +103,7 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 
 // htmlMarginSide writes one side of a margin: "18 %", "40 % or more".
 func htmlMarginSide(f float64, open bool) string {
-	s := pct(f)
+	s := numfmt.PercentText(f)
 	if open {
 		s += " or more"
 	}
@@ -129,9 +130,9 @@ func htmlComparisonNote(c verify.ConfigSummary) string {
 		return ""
 	}
 	iv := cmp.Predicted
-	s := fmt.Sprintf("The measured speedup of %s, %s, ", c.Name, plain(htmlSpeedup(c.Speedup.Estimate)))
-	pred := fmt.Sprintf("the interval predicted for %s of runs, %s (%s expected)", pct(iv.Coverage),
-		htmlIntervalText(iv.Lo, iv.Hi, func(v float64) string { return plain(htmlSpeedup(v)) }), plain(htmlSpeedup(c.PredictedSpeedup)))
+	s := fmt.Sprintf("The measured speedup of %s, %s, ", c.Name, numfmt.Plain(numfmt.Speedup(c.Speedup.Estimate)))
+	pred := fmt.Sprintf("the interval predicted for %s of runs, %s (%s expected)", numfmt.PercentText(iv.Coverage),
+		htmlIntervalText(iv.Lo, iv.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }), numfmt.Plain(numfmt.Speedup(c.PredictedSpeedup)))
 	switch cmp.Side {
 	case "inside":
 		return s + "lies in " + pred + "."

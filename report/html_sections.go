@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gctune/gctune/diagnose"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/tunable"
 )
@@ -53,7 +55,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 			def, bst = d.DefaultObjective, d.BestObjective
 		}
 		p.DefaultValue, p.BestValue = htmlValue(def, seconds), htmlValue(bst, seconds)
-		p.Speedup = htmlSpeedup(htmlRatio(def, bst))
+		p.Speedup = numfmt.Speedup(htmlRatio(def, bst))
 	}
 	p.TrialsLine = htmlTrialsLine(r.Search.Trials)
 	p.Config = htmlConfigRows(r, p.HasBest)
@@ -192,11 +194,11 @@ func htmlTrialsLine(trials []Trial) string {
 	}
 	parts := []string{}
 	for _, s := range htmlOrderedStates(counts) {
-		parts = append(parts, fmt.Sprintf("%s %s", htmlCount(uint64(counts[s.State])), htmlStateName(s.State)))
+		parts = append(parts, fmt.Sprintf("%s %s", numfmt.Count64(uint64(counts[s.State])), htmlStateName(s.State)))
 	}
 	line := strings.Join(parts, ", ")
 	if counts["complete"] > 0 && feasible < counts["complete"] {
-		line += fmt.Sprintf(" (%s of the complete ones feasible)", htmlCount(uint64(feasible)))
+		line += fmt.Sprintf(" (%s of the complete ones feasible)", numfmt.Count64(uint64(feasible)))
 	}
 	return line
 }
@@ -281,7 +283,7 @@ func htmlConfigRows(r *Report, hasBest bool) []htmlConfigRow {
 	return rows
 }
 
-func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) string) *htmlDiagnosis {
+func htmlDiagnosisSection(d *diagnose.Diagnosis, seconds bool, use func(id, what string) string) *htmlDiagnosis {
 	v := &htmlDiagnosis{}
 	if d.BestObjective > 0 {
 		what := htmlUnitRe.ReplaceAllString(d.ValueLabel, "")
@@ -290,7 +292,7 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 		}
 		v.Summary = fmt.Sprintf("The tuned configuration brings the %s from %s to %s: %s.",
 			what, htmlValue(d.DefaultObjective, seconds), htmlValue(d.BestObjective, seconds),
-			plain(faster(d.DefaultObjective, d.BestObjective)))
+			numfmt.Plain(numfmt.Faster(d.DefaultObjective, d.BestObjective)))
 		if !d.BestFeasible && d.BestInfeasibility != "" {
 			v.Summary += " It is infeasible: " + d.BestInfeasibility + "."
 		}
@@ -299,15 +301,15 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 		wv := htmlWorkloadDiagnosis{
 			ID:             use(fmt.Sprintf("diagnosis-w%d", i+1), "workload "+w.Workload+"'s diagnosis"),
 			Name:           w.Workload,
-			DefaultTotal:   htmlSeconds(w.DefaultSeconds),
-			BestTotal:      htmlSeconds(w.BestSeconds),
-			DefaultGC:      htmlSeconds(w.DefaultGCSeconds),
-			BestGC:         htmlSeconds(w.BestGCSeconds),
-			DefaultGCShare: htmlPercent(htmlRatio(w.DefaultGCSeconds, w.DefaultSeconds)),
-			BestGCShare:    htmlPercent(htmlRatio(w.BestGCSeconds, w.BestSeconds)),
+			DefaultTotal:   numfmt.Seconds(w.DefaultSeconds),
+			BestTotal:      numfmt.Seconds(w.BestSeconds),
+			DefaultGC:      numfmt.Seconds(w.DefaultGCSeconds),
+			BestGC:         numfmt.Seconds(w.BestGCSeconds),
+			DefaultGCShare: numfmt.Percent(htmlRatio(w.DefaultGCSeconds, w.DefaultSeconds)),
+			BestGCShare:    numfmt.Percent(htmlRatio(w.BestGCSeconds, w.BestSeconds)),
 		}
 		if len(d.Workloads) > 1 {
-			wv.Speedup = htmlSpeedup(htmlRatio(w.DefaultSeconds, w.BestSeconds))
+			wv.Speedup = numfmt.Speedup(htmlRatio(w.DefaultSeconds, w.BestSeconds))
 		}
 		var sumDef, sumBest float64
 		for _, t := range w.Breakdown {
@@ -317,19 +319,19 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 		for _, t := range w.Breakdown {
 			wv.Breakdown = append(wv.Breakdown, htmlBreakdownRow{
 				Name:         t.Name,
-				Default:      htmlSeconds(t.DefaultSeconds),
-				DefaultShare: htmlPercent(htmlRatio(t.DefaultSeconds, sumDef)),
-				Best:         htmlSeconds(t.BestSeconds),
-				BestShare:    htmlPercent(htmlRatio(t.BestSeconds, sumBest)),
+				Default:      numfmt.Seconds(t.DefaultSeconds),
+				DefaultShare: numfmt.Percent(htmlRatio(t.DefaultSeconds, sumDef)),
+				Best:         numfmt.Seconds(t.BestSeconds),
+				BestShare:    numfmt.Percent(htmlRatio(t.BestSeconds, sumBest)),
 			})
 		}
-		wv.BreakdownDefault, wv.BreakdownBest = htmlSeconds(sumDef), htmlSeconds(sumBest)
+		wv.BreakdownDefault, wv.BreakdownBest = numfmt.Seconds(sumDef), numfmt.Seconds(sumBest)
 		for _, f := range w.Findings {
 			fv := htmlFinding{
 				Title:    f.Title,
 				Kind:     f.Kind,
-				Cost:     htmlSeconds(f.CostSeconds),
-				BestCost: htmlSeconds(f.BestCostSeconds),
+				Cost:     numfmt.Seconds(f.CostSeconds),
+				BestCost: numfmt.Seconds(f.BestCostSeconds),
 				Remedy:   f.Remedy,
 				Evidence: f.Evidence,
 			}
@@ -342,11 +344,11 @@ func htmlDiagnosisSection(d *Diagnosis, seconds bool, use func(id, what string) 
 					label = htmlParamLabel(f.FixedBy)
 				}
 				verb := "Reduced"
-				if f.BestCostSeconds <= goneShare*f.CostSeconds {
+				if f.Removed() {
 					verb = "Removed"
 				}
 				fv.Fix = fmt.Sprintf("%s by the change of the %s: with it put back to its default, the best configuration pays %s for it again.",
-					verb, lowerFirst(label), htmlSeconds(f.RevertedCostSeconds))
+					verb, lowerFirst(label), numfmt.Seconds(f.RevertedCostSeconds))
 			}
 			wv.Findings = append(wv.Findings, fv)
 		}
@@ -418,20 +420,20 @@ func htmlWorkloadSection(i int, w Workload, figs []htmlFigure, use func(id, what
 		return v
 	}
 	v.HasSummary = true
-	threshold := htmlSig(100*s.LongLivedThreshold, 3, true) + htmlNBSP + "%"
+	threshold := numfmt.Sig(100*s.LongLivedThreshold, 3, true) + numfmt.NBSP + "%"
 	v.Facts = []htmlFact{
-		{"Objects allocated", htmlCount(s.Objects), ""},
+		{"Objects allocated", numfmt.Count64(s.Objects), ""},
 		{"Bytes allocated", htmlBytes(s.Bytes), ""},
 		{"Peak live bytes", htmlBytes(s.PeakLiveBytes), "without the image"},
-		{"Long-lived by count", htmlPercent(s.LongLivedObjectShare), htmlCount(s.LongLivedObjects) + " objects living ≥ " + threshold + " of the run"},
-		{"Long-lived by bytes", htmlPercent(s.LongLivedByteShare), htmlBytes(s.LongLivedBytes)},
-		{"Average lifetime", htmlPercent(s.AverageLifetime), "of the run"},
+		{"Long-lived by count", numfmt.Percent(s.LongLivedObjectShare), numfmt.Count64(s.LongLivedObjects) + " objects living ≥ " + threshold + " of the run"},
+		{"Long-lived by bytes", numfmt.Percent(s.LongLivedByteShare), htmlBytes(s.LongLivedBytes)},
+		{"Average lifetime", numfmt.Percent(s.AverageLifetime), "of the run"},
 	}
 	if s.DirectToOld.Bytes > 0 {
-		v.Facts = append(v.Facts, htmlFact{"Allocated directly in old space", htmlBytes(s.DirectToOld.Bytes), htmlPercent(s.DirectToOld.ByteShare) + " of the bytes"})
+		v.Facts = append(v.Facts, htmlFact{"Allocated directly in old space", htmlBytes(s.DirectToOld.Bytes), numfmt.Percent(s.DirectToOld.ByteShare) + " of the bytes"})
 	}
 	if s.Containers.Count > 0 {
-		v.Facts = append(v.Facts, htmlFact{"Containers", htmlCount(uint64(s.Containers.Count)), htmlCount(s.Containers.TotalSlots) + " slots to rescan while remembered"})
+		v.Facts = append(v.Facts, htmlFact{"Containers", numfmt.Count64(uint64(s.Containers.Count)), numfmt.Count64(s.Containers.TotalSlots) + " slots to rescan while remembered"})
 	}
 	classes := s.Classes
 	if len(classes) > htmlMaxClassRows {
@@ -447,21 +449,21 @@ func htmlWorkloadSection(i int, w Workload, figs []htmlFigure, use func(id, what
 			life += c.AverageLifetime * float64(c.Objects)
 			longLived += c.LongLivedShare * float64(c.Objects)
 		}
-		other.Class = fmt.Sprintf("%s other classes", htmlCount(uint64(len(rest))))
+		other.Class = fmt.Sprintf("%s other classes", numfmt.Count64(uint64(len(rest))))
 		other.AverageLifetime = htmlRatio(life, float64(other.Objects))
 		other.LongLivedShare = htmlRatio(longLived, float64(other.Objects))
 		classes = append(slices.Clip(classes), other)
-		v.ClassNote = fmt.Sprintf("The %d most allocated of %s classes; the last row sums the others.", htmlMaxClassRows-1, htmlCount(uint64(len(s.Classes))))
+		v.ClassNote = fmt.Sprintf("The %d most allocated of %s classes; the last row sums the others.", htmlMaxClassRows-1, numfmt.Count64(uint64(len(s.Classes))))
 	}
 	for j, c := range classes {
 		v.Classes = append(v.Classes, htmlClassRow{
 			Class:      c.Class,
-			Objects:    htmlCount(c.Objects),
+			Objects:    numfmt.Count64(c.Objects),
 			Bytes:      htmlBytes(c.Bytes),
-			AllocShare: htmlPercent(c.AllocationShare),
-			ByteShare:  htmlPercent(c.ByteShare),
-			Lifetime:   htmlPercent(c.AverageLifetime),
-			LongLived:  htmlPercent(c.LongLivedShare),
+			AllocShare: numfmt.Percent(c.AllocationShare),
+			ByteShare:  numfmt.Percent(c.ByteShare),
+			Lifetime:   numfmt.Percent(c.AverageLifetime),
+			LongLived:  numfmt.Percent(c.LongLivedShare),
 			Other:      v.ClassNote != "" && j == len(classes)-1,
 		})
 	}
@@ -493,7 +495,7 @@ func htmlSearchSection(r *Report, seconds bool, figs []htmlFigure) htmlSearch {
 			Trial:      t.Number,
 			Value:      htmlValue(t.Value, seconds),
 			Footprint:  "—",
-			Speedup:    htmlSpeedup(htmlRatio(r.Search.DefaultValue, t.Value)),
+			Speedup:    numfmt.Speedup(htmlRatio(r.Search.DefaultValue, t.Value)),
 			Best:       r.Search.Best.State == "complete" && t.Number == r.Search.Best.Number,
 			Infeasible: budget > 0 && t.PeakFootprintBytes > budget || !t.Feasible,
 		}
@@ -505,7 +507,7 @@ func htmlSearchSection(r *Report, seconds bool, figs []htmlFigure) htmlSearch {
 	return v
 }
 
-func htmlSensitivityRows(sweeps []Sweep) []htmlSensitivityRow {
+func htmlSensitivityRows(sweeps []diagnose.Sweep) []htmlSensitivityRow {
 	maxEffect := 0.0
 	for _, s := range sweeps {
 		if !math.IsNaN(s.Effect) && !math.IsInf(s.Effect, 0) {
@@ -522,7 +524,7 @@ func htmlSensitivityRows(sweeps []Sweep) []htmlSensitivityRow {
 		row := htmlSensitivityRow{
 			Rank:    i + 1,
 			Label:   label,
-			Effect:  htmlPercent(s.Effect),
+			Effect:  numfmt.Percent(s.Effect),
 			Best:    htmlParam(s.Param, s.Bytes, s.BestValue),
 			Default: htmlParam(s.Param, s.Bytes, s.DefaultValue),
 			Cliff:   "flat",
@@ -533,7 +535,7 @@ func htmlSensitivityRows(sweeps []Sweep) []htmlSensitivityRow {
 		}
 		row.EffectBar = strconv.FormatFloat(math.Round(bar*10)/10, 'f', -1, 64)
 		if s.CliffRatio > 1.0005 && !math.IsInf(s.CliffRatio, 0) {
-			row.Cliff = fmt.Sprintf("between %s and %s: ×%s", htmlParam(s.Param, s.Bytes, s.CliffFrom), htmlParam(s.Param, s.Bytes, s.CliffTo), htmlSig(s.CliffRatio, 3, true))
+			row.Cliff = fmt.Sprintf("between %s and %s: ×%s", htmlParam(s.Param, s.Bytes, s.CliffFrom), htmlParam(s.Param, s.Bytes, s.CliffTo), numfmt.Sig(s.CliffRatio, 3, true))
 		} else if math.IsNaN(s.CliffRatio) {
 			row.Cliff = "—"
 		}
@@ -551,18 +553,18 @@ func htmlRunSection(i int, c Comparison, figs []htmlFigure, use func(id, what st
 	}
 	d, b := c.Default.Stats, c.Best.Stats
 	cnt := func(label string, x, y int, sub bool) htmlStatRow {
-		return htmlStatRow{label, htmlCount(uint64(max(x, 0))), htmlCount(uint64(max(y, 0))), htmlChangeText(float64(x), float64(y)), sub}
+		return htmlStatRow{label, numfmt.Count64(uint64(max(x, 0))), numfmt.Count64(uint64(max(y, 0))), htmlChangeText(float64(x), float64(y)), sub}
 	}
 	sz := func(label string, x, y uint64) htmlStatRow {
 		return htmlStatRow{label, htmlBytes(x), htmlBytes(y), htmlChangeText(float64(x), float64(y)), false}
 	}
 	sec := func(label string, x, y float64) htmlStatRow {
-		return htmlStatRow{label, htmlSeconds(x), htmlSeconds(y), htmlChangeText(x, y), false}
+		return htmlStatRow{label, numfmt.Seconds(x), numfmt.Seconds(y), htmlChangeText(x, y), false}
 	}
 	v.Stats = []htmlStatRow{
 		sec("Total run time", d.TotalSeconds, b.TotalSeconds),
 		sec("GC time", d.GCSeconds, b.GCSeconds),
-		{"GC share of the run", htmlPercent(d.GCShare), htmlPercent(b.GCShare), "", true},
+		{"GC share of the run", numfmt.Percent(d.GCShare), numfmt.Percent(b.GCShare), "", true},
 		cnt("Scavenges", d.Scavenges, b.Scavenges, false),
 		cnt("Full GCs", d.FullGCs, b.FullGCs, false),
 		cnt("triggered by the ratio", d.FullGCsRatio, b.FullGCsRatio, true),

@@ -2,8 +2,11 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
+	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/verify"
 )
@@ -53,6 +56,27 @@ func MeasuredFrom(runs []studies.MeasuredRun) *Measured {
 	return m
 }
 
+// measuredAgainstPrediction sets, on m's configuration that ran rec (named "best", with rec's
+// trial), the interval rec states for a further run's speedup and where the measured speedup
+// lies against it (verify.ComparePredicted). Nothing without a robust rec or measured runs.
+func measuredAgainstPrediction(m *Measured, rec *recommend.Recommendation) {
+	if m == nil || rec == nil || rec.Robust == nil {
+		return
+	}
+	iv := rec.Robust.SpeedupInterval
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+		return
+	}
+	for i := range m.Configs {
+		c := &m.Configs[i]
+		if c.Name == "best" && c.Trial == rec.Trial {
+			sums := []verify.ConfigSummary{c.ConfigSummary}
+			verify.ComparePredicted(sums, []verify.Config{{Name: c.Name, PredictedInterval: &iv}})
+			c.ConfigSummary = sums[0]
+		}
+	}
+}
+
 // htmlMeasured is the measured section's view.
 type htmlMeasured struct {
 	Lead  string
@@ -78,41 +102,41 @@ func htmlMeasuredSection(p *htmlPage, r *Report, use func(id, what string) strin
 		if c.Runs == 0 {
 			continue
 		}
-		row := htmlMeasuredRow{Name: c.Name, Runs: count(c.Runs), Mean: htmlSeconds(c.MeanSeconds), CV: "—", GC: "—", Wild: c.Wild}
+		row := htmlMeasuredRow{Name: c.Name, Runs: numfmt.Count(c.Runs), Mean: numfmt.Seconds(c.MeanSeconds), CV: "—", GC: "—", Wild: c.Wild}
 		if c.Name == "best" && c.Trial >= 0 {
 			row.Name = fmt.Sprintf("best (trial %d)", c.Trial)
 		}
 		if c.Runs > 1 {
-			row.CV = htmlPercent(c.CV)
+			row.CV = numfmt.Percent(c.CV)
 		}
 		if c.Stats != nil {
 			if gc, ok := c.Stats.GC(); ok {
-				row.GC = htmlSeconds(gc)
+				row.GC = numfmt.Seconds(gc)
 			}
 		}
 		if c.Name != verify.DefaultName {
-			row.Predicted = htmlSpeedup(c.PredictedSpeedup)
+			row.Predicted = numfmt.Speedup(c.PredictedSpeedup)
 			if iv := c.PredictedInterval; iv != nil {
-				row.Predicted += " [" + htmlSpeedup(iv.Lo) + ", " + htmlSpeedup(iv.Hi) + "]"
+				row.Predicted += " [" + numfmt.Speedup(iv.Lo) + ", " + numfmt.Speedup(iv.Hi) + "]"
 			}
 			row.Measured = "—"
 			if sp := c.Speedup; sp != nil {
-				row.Measured = htmlSpeedup(sp.Estimate)
+				row.Measured = numfmt.Speedup(sp.Estimate)
 				if sp.HasInterval() {
-					row.Measured += " [" + htmlSpeedup(sp.Low) + ", " + htmlSpeedup(sp.High) + "]"
+					row.Measured += " [" + numfmt.Speedup(sp.Low) + ", " + numfmt.Speedup(sp.High) + "]"
 				}
 			}
 		}
 		var ts []string
 		for _, w := range c.WallSeconds {
-			ts = append(ts, htmlSig(w, 3, true))
+			ts = append(ts, numfmt.Sig(w, 3, true))
 		}
 		row.Times = strings.Join(ts, ", ")
 		if note := htmlComparisonNote(c.ConfigSummary); note != "" {
 			hm.Notes = append(hm.Notes, note)
 		}
 		if c.Wild {
-			hm.Notes = append(hm.Notes, fmt.Sprintf("The runs under %s vary wildly (coefficient of variation %s): the speedup is uncertain.", c.Name, plain(htmlPercent(c.CV))))
+			hm.Notes = append(hm.Notes, fmt.Sprintf("The runs under %s vary wildly (coefficient of variation %s): the speedup is uncertain.", c.Name, numfmt.Plain(numfmt.Percent(c.CV))))
 		}
 		hm.Rows = append(hm.Rows, row)
 	}
@@ -120,7 +144,7 @@ func htmlMeasuredSection(p *htmlPage, r *Report, use func(id, what string) strin
 		hm.Notes = append(hm.Notes, "No run of the session succeeded.")
 	}
 	if m.Failed > 0 {
-		hm.Notes = append(hm.Notes, fmt.Sprintf("%s of the session failed (exit code or timeout): not counted.", plural(m.Failed, "run", "runs")))
+		hm.Notes = append(hm.Notes, fmt.Sprintf("%s of the session failed (exit code or timeout): not counted.", numfmt.Plural(m.Failed, "run", "runs")))
 	}
 	p.Measured = hm
 	use(htmlIDMeasured, "a section")

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
@@ -18,11 +18,11 @@ type Report struct {
 	// Workloads are the study's workloads, in the study's order.
 	Workloads []Workload `json:"workloads"`
 	// Sensitivity holds one sweep per parameter, ranked by effect (largest first).
-	Sensitivity []Sweep `json:"sensitivity"`
+	Sensitivity []diagnose.Sweep `json:"sensitivity"`
 	// Comparisons holds, per workload, the default and the best run with their event logs.
 	Comparisons []Comparison `json:"comparisons"`
 	// Diagnosis compares default and best (also printed by gctune explain).
-	Diagnosis *Diagnosis `json:"diagnosis"`
+	Diagnosis *diagnose.Diagnosis `json:"diagnosis"`
 	// Measured is the study's latest gctune verify session, nil without one (measured.go).
 	Measured *Measured `json:"measured,omitempty"`
 	// Recommendation is how the reported configuration was chosen (nil for an explicit
@@ -30,8 +30,8 @@ type Report struct {
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 	// Apply says how to apply the reported configuration in Pharo.
 	Apply *Apply `json:"apply"`
-	// Holds is the landscape around the recommendation (holds.go), nil for an explicit trial.
-	Holds *Holds `json:"holds,omitempty"`
+	// Holds is the landscape around the recommendation (diagnose/holds.go), nil for an explicit trial.
+	Holds *diagnose.Holds `json:"holds,omitempty"`
 }
 
 // Trial is one trial of the study as the report draws it.
@@ -79,47 +79,6 @@ type Workload struct {
 	Profile *ProfileInfo `json:"profile,omitempty"`
 }
 
-// Sweep is the objective over one parameter's range with the other four at the best trial's
-// values, each point computed by the simulator.
-type Sweep struct {
-	// Param is the search dimension (tunable.ParamNewSpace...), Label its name for people,
-	// Bytes reports whether its values are sizes in bytes, Log whether its axis is
-	// logarithmic (as the search space samples it).
-	Param string `json:"param"`
-	Label string `json:"label"`
-	Bytes bool   `json:"bytes"`
-	Log   bool   `json:"log"`
-	// Values are the parameter's values, ascending; Objective and Feasible the objective
-	// there as the search saw it (penalised when over the budget or out of memory, which
-	// Feasible says), so that a sweep shows why the search avoided a region.
-	Values    []float64 `json:"values"`
-	Objective []float64 `json:"objective"`
-	Feasible  []bool    `json:"feasible"`
-	// BestValue and DefaultValue are the parameter at the best trial and at the VM defaults;
-	// BestObjective the objective at the best.
-	BestValue     float64 `json:"bestValue"`
-	DefaultValue  float64 `json:"defaultValue"`
-	BestObjective float64 `json:"bestObjective"`
-	// Effect is (worst − best objective) / best objective over the feasible points of the
-	// sweep: how much this knob alone can cost.
-	Effect float64 `json:"effect"`
-	// CliffFrom and CliffTo bracket the largest jump between neighbouring points, CliffRatio
-	// the objective's ratio across it (≥ 1; 1 when flat).
-	CliffFrom  float64 `json:"cliffFrom"`
-	CliffTo    float64 `json:"cliffTo"`
-	CliffRatio float64 `json:"cliffRatio"`
-}
-
-// Run is one simulated run of one workload with its event log.
-type Run struct {
-	// Label is "default" or "best".
-	Label  string         `json:"label"`
-	Params heapsim.Params `json:"params"`
-	Stats  heapsim.Stats  `json:"stats"`
-	// Events is heapsim's event log, in order.
-	Events []heapsim.Event `json:"events"`
-}
-
 // LivePoint is the bytes alive at one time of the run (bytes clock).
 type LivePoint struct {
 	ClockBytes uint64 `json:"clockBytes"`
@@ -130,9 +89,9 @@ type LivePoint struct {
 type Comparison struct {
 	Workload string `json:"workload"`
 	// EndBytes is the run's length on the bytes clock.
-	EndBytes uint64 `json:"endBytes"`
-	Default  Run    `json:"default"`
-	Best     Run    `json:"best"`
+	EndBytes uint64       `json:"endBytes"`
+	Default  diagnose.Run `json:"default"`
+	Best     diagnose.Run `json:"best"`
 	// Live is the application's live bytes over the run (the same for both runs; the image
 	// is not included).
 	Live []LivePoint `json:"live"`

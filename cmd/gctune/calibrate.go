@@ -304,25 +304,15 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 	if err != nil {
 		return nil, err
 	}
-	samples, session := verify.SamplesFromStored(stored, "")
-	var def *verify.ConfigSummary
-	for _, cs := range verify.Summarize(samples) {
-		if cs.Name == verify.DefaultName && cs.Runs > 0 {
-			def = &cs
-		}
-	}
-	if def == nil {
+	// The latest session's default runs (verify.DefaultMeasurement), named after the study.
+	m, err := verify.DefaultMeasurement(stored)
+	if errors.Is(err, verify.ErrNoDefaultRun) {
 		return nil, usageErrorf("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.fromStudy, o.fromStudy)
 	}
-	var m costfit.Measured
-	from := fmt.Sprintf("study %s, verify session %s, mean of %d default runs", o.fromStudy, session, def.Runs)
-	if def.Stats != nil {
-		m = *def.Stats
-		from += " (their gctune-stats figures)"
-	} else {
-		m = costfit.Measured{WallSeconds: def.MeanSeconds}
-		from += " (process wall time, VM start-up included: print a gctune-stats line for better)"
+	if err != nil {
+		return nil, err
 	}
+	from := "study " + o.fromStudy + ", " + m.Source
 	m.Source = from
 	idx := -1
 	for i, wr := range sp.Workloads {

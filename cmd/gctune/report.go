@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
@@ -215,7 +216,7 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 		}
 		point = best.Point
 	}
-	d, err := report.Diagnose(cmd.Context(), in.Problem, point, o.workers)
+	d, err := diagnose.Diagnose(cmd.Context(), in.Problem, point, o.workers)
 	if err != nil {
 		return err
 	}
@@ -229,7 +230,7 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 			Profiles       []profileInfoDoc          `json:"profiles"`
 			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 			Prediction     *predictionDoc            `json:"prediction,omitempty"`
-			Diagnosis      *report.Diagnosis         `json:"diagnosis"`
+			Diagnosis      *diagnose.Diagnosis       `json:"diagnosis"`
 		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d})
 	}
 	if rec != nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/chromium"
-	"github.com/gctune/gctune/report"
 )
 
 // reportStudy runs a small study on gcdemo into url and returns the recommended trial's number.
@@ -39,9 +39,9 @@ func TestReportAndExplain(t *testing.T) {
 		assert.Regexp(t, `^Study demo \(testdata/gcdemo.yaml\): the recommended configuration against the VM defaults.\nrecommended: trial \d+, `, out)
 		assert.Contains(t, out, "Where the GC time went:")
 		var doc struct {
-			Study     string            `json:"study"`
-			Trial     int               `json:"trial"`
-			Diagnosis *report.Diagnosis `json:"diagnosis"`
+			Study     string              `json:"study"`
+			Trial     int                 `json:"trial"`
+			Diagnosis *diagnose.Diagnosis `json:"diagnosis"`
 		}
 		gctuneJSON(t, &doc, "explain", "demo", "--storage", url)
 		assert.Equal(t, best, doc.Trial)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/heapsim/eventlog"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
@@ -217,21 +217,12 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 	doc.Default = run(o.Default, heapsim.Options{})
 	if o.Events != "" {
 		err := writeOutput(o.Events, func(f io.Writer) error {
-			cw := csv.NewWriter(f)
-			if err := cw.Write(eventHeader()); err != nil {
+			log, err := eventlog.NewWriter(f)
+			if err != nil {
 				return err
 			}
-			var werr error
-			doc.Given = run(o.Given, heapsim.Options{OnEvent: func(e *heapsim.Event) {
-				if werr == nil {
-					werr = cw.Write(eventRow(e))
-				}
-			}})
-			if werr != nil {
-				return werr
-			}
-			cw.Flush()
-			return cw.Error()
+			doc.Given = run(o.Given, heapsim.Options{OnEvent: log.Add})
+			return log.Flush()
 		})
 		if err != nil {
 			return fmt.Errorf("--events: %w", err)
@@ -255,30 +246,6 @@ func runSimulate(w io.Writer, o simulateOptions) error {
 		return writeJSON(w, doc)
 	}
 	return printSimulate(w, &doc)
-}
-
-func eventHeader() []string {
-	return []string{"kind", "cause", "clock_bytes", "eden_used_bytes", "survivor_bytes_before", "survivor_bytes_after",
-		"rs_entries", "rs_slots", "tenured_bytes", "tenured_by_age_bytes", "threshold_bytes", "old_used_bytes",
-		"old_live_bytes", "footprint_bytes", "segment_bytes", "seconds",
-		"old_used_before_bytes", "old_reclaimed_bytes", "request_bytes", "tenured_garbage_bytes",
-		"rs_seconds", "mark_seconds", "compact_seconds", "rs_kept_entries", "hole_bytes"}
-}
-
-func eventRow(e *heapsim.Event) []string {
-	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
-	secs := func(f float64) string { return strconv.FormatFloat(f, 'g', 6, 64) }
-	cause := ""
-	if e.Kind == heapsim.EventFullGC {
-		cause = e.Cause.String()
-	}
-	return []string{e.Kind.String(), cause, u(e.ClockBytes), u(e.EdenUsedBytes), u(e.SurvivorBytesBefore),
-		u(e.SurvivorBytesAfter), strconv.FormatFloat(e.RSEntries, 'f', 0, 64), u(e.RSSlots), u(e.TenuredBytes),
-		u(e.TenuredByAgeBytes), strconv.FormatInt(e.ThresholdBytes, 10), u(e.OldUsedBytes), u(e.OldLiveBytes),
-		u(e.FootprintBytes), u(e.SegmentBytes), secs(e.Seconds),
-		u(e.OldUsedBeforeBytes), u(e.OldReclaimedBytes), u(e.RequestBytes), u(e.TenuredGarbageBytes),
-		secs(e.RSSeconds), secs(e.MarkSeconds), secs(e.CompactSeconds),
-		strconv.FormatFloat(e.RSRemainingEntries, 'f', 0, 64), u(e.HoleBytes)}
 }
 
 func printSimulate(w io.Writer, d *simulateDoc) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/heapsim/eventlog"
 )
 
 const gcdemo = "testdata/gcdemo.yaml"
@@ -49,7 +50,7 @@ func TestSimulateConfigFileAndEvents(t *testing.T) {
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
 	require.NoError(t, err)
-	require.Equal(t, eventHeader(), rows[0])
+	require.Equal(t, eventlog.Header(), rows[0])
 	kinds := map[string]int{}
 	for _, r := range rows[1:] {
 		kinds[r[0]]++

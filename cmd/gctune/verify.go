@@ -13,13 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
-	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
-	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -227,7 +225,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	}
 	meta := exportMeta(store, id, o.study, sp)
 	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: export.LaunchFlagOf(sp.VM),
-		Script: defaultScript(sp.VM), PredictedSpeedup: 1}}
+		Script: export.DefaultsScript(sp.VM), PredictedSpeedup: 1}}
 	add := func(name string, trial int, c *export.Config) error {
 		var script bytes.Buffer
 		if err := export.WriteST(&script, c); err != nil {
@@ -261,39 +259,6 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 		}
 	}
 	return configs, nil
-}
-
-// defaultScript sets the VM's default values of the parameters the exported scripts change
-// (except survivors to keep, parameter 6, whose default Pharo sets at every session start), in
-// case the image was saved with others.
-func defaultScript(vm heapsim.Params) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\"gctune verify: the default GC parameters, set explicitly in case the image was saved with others.\n")
-	var launch, pharo []string
-	for _, t := range tunable.All() {
-		switch {
-		case t.AtLaunch:
-			launch = append(launch, fmt.Sprintf("the %s is the launch flag %s", t.Label, export.LaunchFlagOf(vm)))
-		case t.Text(vm) == tunable.DefaultWord:
-			pharo = append(pharo, fmt.Sprintf("%s (parameter %d) is Pharo's own", t.Label, t.VMParam))
-		}
-	}
-	fmt.Fprintf(&b, " %s.\"\n", upperFirst(strings.Join(append(launch, pharo...), "; ")))
-	for _, t := range tunable.All() {
-		if t.AtLaunch || t.Text(vm) == tunable.DefaultWord {
-			continue
-		}
-		fmt.Fprintf(&b, "Smalltalk vm parameterAt: %d put: %s. \"%s (VM parameter %d)\"\n", t.VMParam, export.SmalltalkLiteral(t.VMValue(vm)), t.Label, t.VMParam)
-	}
-	return b.String()
-}
-
-// upperFirst capitalises the first letter of s.
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func configNames(cs []verify.Config) string {

@@ -4,7 +4,7 @@
 // coefficients (heapsim.PriorCost), then finds the three scale factors (heapsim.Scales: one for
 // the mutator's per-byte and per-object costs together, one for scavenges, one for full GCs) that
 // minimise the squared log errors of GC time and total time over the three runs, with gonum's
-// Nelder-Mead. Only default-parameter runs are used: how the model answers to other parameters
+// Nelder-Mead (costfit.FitDefaultRuns: the scales are fitted in costfit, as gctune calibrate's). Only default-parameter runs are used: how the model answers to other parameters
 // comes from the mechanics, never from fitting.
 //
 //	go run ./heapsim/calibrate          # print the fit
@@ -16,12 +16,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 
-	"gonum.org/v1/gonum/optimize"
-
+	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/profile/spec"
 )
@@ -42,18 +40,16 @@ func targets() []published {
 	}
 }
 
-// run is one workload simulated with the prior coefficients, split by scale group.
+// run is one workload simulated with the prior coefficients, split by scale group
+// (costfit.DefaultRun, with the published times).
 type run struct {
 	published
-	records                                 int
-	stats                                   heapsim.Stats
-	mutByte, mutObj, scav, full, growShrink float64
+	records int
+	stats   heapsim.Stats
+	fit     costfit.DefaultRun
 }
 
-func (r run) times(s heapsim.Scales) (gc, total float64) {
-	gc = s.Scavenge*r.scav + s.FullGC*r.full + r.growShrink
-	return gc, gc + s.MutatorByte*r.mutByte + s.MutatorObject*r.mutObj
-}
+func (r run) times(s heapsim.Scales) (gc, total float64) { return r.fit.Times(s) }
 
 func main() {
 	write := flag.Bool("write", false, "rewrite heapsim/calibration_fit.go and docs/calibration.md")
@@ -82,34 +78,19 @@ func calibrate(out io.Writer, write bool, seed uint64) (heapsim.Scales, error) {
 		if err != nil {
 			return heapsim.Scales{}, fmt.Errorf("%s: %w", t.workload, err)
 		}
-		runs = append(runs, run{
-			published: t, records: p.Len(), stats: st,
-			mutByte:    float64(st.AllocatedBytes) * prior.MutatorSecondsPerByte,
-			mutObj:     st.AllocatedObjects * prior.MutatorSecondsPerObject,
-			scav:       st.ScavengeSeconds,
-			full:       st.FullGCSeconds,
-			growShrink: st.GrowSeconds + st.ShrinkSeconds,
-		})
+		fit := costfit.NewDefaultRun(st, prior)
+		fit.GCSeconds, fit.TotalSeconds = t.gcSeconds, t.totalSecs
+		runs = append(runs, run{published: t, records: p.Len(), stats: st, fit: fit})
 	}
-	fromX := func(x []float64) heapsim.Scales {
-		m := math.Exp(x[0])
-		return heapsim.Scales{MutatorByte: m, MutatorObject: m, Scavenge: math.Exp(x[1]), FullGC: math.Exp(x[2])}
+	fits := make([]costfit.DefaultRun, len(runs))
+	for i, r := range runs {
+		fits[i] = r.fit
 	}
-	loss := func(x []float64) float64 {
-		s := fromX(x)
-		var l float64
-		for _, r := range runs {
-			gc, total := r.times(s)
-			l += sq(math.Log(gc/r.gcSeconds)) + sq(math.Log(total/r.totalSecs))
-		}
-		return l
-	}
-	res, err := optimize.Minimize(optimize.Problem{Func: loss}, []float64{0, 0, 0}, &optimize.Settings{FuncEvaluations: 20000}, &optimize.NelderMead{})
+	scales, loss, err := costfit.FitDefaultRuns(fits)
 	if err != nil {
-		return heapsim.Scales{}, fmt.Errorf("fit: %w", err)
+		return heapsim.Scales{}, err
 	}
-	scales := fromX(res.X)
-	report := table(runs, scales, res.F, seed)
+	report := table(runs, scales, loss, seed)
 	fixed, err := fixedRuns(prior.Scaled(scales), seed)
 	if err != nil {
 		return heapsim.Scales{}, err
@@ -142,8 +123,6 @@ func calibratedScales() Scales {
 	}
 	return scales, os.WriteFile(page, []byte(doc(report)+tail), 0o644)
 }
-
-func sq(x float64) float64 { return x * x }
 
 // fixedRuns reports what the calibrated model predicts for dataframe-3.1gb with [IWST23-P]
 // §6.1's full-GC fixes (ratio "infinite", headroom the file's size) at several tenuring

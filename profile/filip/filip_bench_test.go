@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"github.com/gctune/gctune/internal/profiletest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -116,7 +117,7 @@ func BenchmarkReadFiLiP(b *testing.B) {
 	for _, rows := range []int{10_000, 100_000, 1_000_000} {
 		path := filepath.Join(dir, fmt.Sprintf("synthetic-%d.csv", rows))
 		writeSyntheticFiLiP(b, path, rows, 1)
-		benchRead(b, fmt.Sprintf("rows=%d", rows), path, rows, "rows", func() (int, error) {
+		profiletest.BenchRead(b, fmt.Sprintf("rows=%d", rows), path, rows, "rows", func() (int, error) {
 			p, _, err := Read(path, Options{})
 			if err != nil {
 				return 0, err

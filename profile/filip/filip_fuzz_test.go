@@ -3,6 +3,7 @@ package filip
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/gctune/gctune/internal/profiletest"
 	"math"
 	"os"
 	"slices"
@@ -20,9 +21,9 @@ import (
 // Run it with: go test ./lifetimes -run '^$' -fuzz FuzzReadFiLiP -fuzztime 3m
 // Interesting inputs it found are kept in testdata/fuzz/FuzzReadFiLiP.
 func FuzzReadFiLiP(f *testing.F) {
-	for i, csv := range readTestdata(f, "filip", "*.csv") {
-		meta, _ := os.ReadFile(DefaultJSONPath(csv.path)) // none: nil
-		f.Add(csv.data, meta, uint8(i%3), i%2 == 0)
+	for i, csv := range profiletest.ReadTestdata(f, "filip", "*.csv") {
+		meta, _ := os.ReadFile(DefaultJSONPath(csv.Path)) // none: nil
+		f.Add(csv.Data, meta, uint8(i%3), i%2 == 0)
 	}
 	f.Add([]byte(filipHeader8+"\n3912345678901234,24,3912345678900000,A,0,0,m,1\n"), []byte(`{"samplingRate":0.01}`), uint8(0), false)
 	f.Add([]byte(filipHeader8+"\n1e3,24.0, 10 ,A,+1,,m,\r\n"), []byte(`{"profiler":"Illimani v1.1","totalExecutionTime":5}`), uint8(0), true)
@@ -126,8 +127,8 @@ func reportsEqual(a, b *Report) bool {
 //
 // Run it with: go test ./lifetimes -run '^$' -fuzz FuzzFiLiPMeta -fuzztime 3m
 func FuzzFiLiPMeta(f *testing.F) {
-	for _, meta := range readTestdata(f, "filip", "*.json") {
-		f.Add(meta.data)
+	for _, meta := range profiletest.ReadTestdata(f, "filip", "*.json") {
+		f.Add(meta.Data)
 	}
 	f.Add([]byte("{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}"))
 	f.Add([]byte(`{"a":{"b":1,"b":2}}`))

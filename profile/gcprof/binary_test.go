@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/gctune/gctune/internal/profiletest"
 	"hash/crc32"
 	"io"
 	"os"
@@ -362,7 +363,7 @@ func BenchmarkLoadProfile(b *testing.B) {
 			b.Fatal(err)
 		}
 		p = nil
-		benchRead(b, fmt.Sprintf("records=%d", n), path, n, "records", func() (int, error) {
+		profiletest.BenchRead(b, fmt.Sprintf("records=%d", n), path, n, "records", func() (int, error) {
 			q, err := Load(path)
 			if err != nil {
 				return 0, err

@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"github.com/gctune/gctune/internal/profiletest"
 	"io/fs"
 	"testing"
 	"time"
@@ -29,8 +30,8 @@ func FuzzParseSpec(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	for _, spec := range readTestdata(f, "specs", "*.yaml") {
-		f.Add(spec.data)
+	for _, spec := range profiletest.ReadTestdata(f, "specs", "*.yaml") {
+		f.Add(spec.Data)
 	}
 	f.Add([]byte(specBase))
 	// Compact one-line specs: byte-level mutations of these often stay valid YAML and valid

@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"github.com/gctune/gctune/internal/profiletest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -235,12 +236,12 @@ func TestLoadSpec(t *testing.T) {
 // "# want-error: TEXT" must fail with an error containing TEXT; any other file must parse and
 // generate a valid Profile at its default resolution.
 func TestSpecFiles(t *testing.T) {
-	files := readTestdata(t, "specs", "*.yaml")
+	files := profiletest.ReadTestdata(t, "specs", "*.yaml")
 	require.NotEmpty(t, files)
 	for _, f := range files {
-		t.Run(filepath.Base(f.path), func(t *testing.T) {
-			first, _, _ := strings.Cut(string(f.data), "\n")
-			s, err := Load(f.path)
+		t.Run(filepath.Base(f.Path), func(t *testing.T) {
+			first, _, _ := strings.Cut(string(f.Data), "\n")
+			s, err := Load(f.Path)
 			if want, ok := strings.CutPrefix(first, "# want-error: "); ok {
 				require.Error(t, err)
 				assert.ErrorIs(t, err, ErrInvalid)

@@ -1,7 +1,8 @@
-package report
+package diagnose
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/gctune/gctune/tunable"
@@ -9,9 +10,10 @@ import (
 
 // Benchmarks of the report's simulations (docs/benchmarks.md):
 //
-//	go test ./report -run '^$' -bench . -benchtime 3x
+//	go test ./diagnose -run '^$' -bench . -benchtime 3x
 //
-// Each builds on a bundled DataFrame workload with the best point of testdata/explain.
+// The sensitivity sweeps have report.DefaultSweepPoints (21) points per parameter. Each builds
+// on a bundled DataFrame workload with the best point of testdata/explain.
 func BenchmarkReport(b *testing.B) {
 	cases := []struct {
 		workload string
@@ -32,7 +34,7 @@ func BenchmarkReport(b *testing.B) {
 		})
 		b.Run("sensitivity/"+c.workload, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Sensitivity(context.Background(), prob, space, c.best, Options{}); err != nil {
+				if _, err := Sensitivity(context.Background(), prob, space, c.best, 21, NewPool(runtime.GOMAXPROCS(0), nil)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
-	"github.com/gctune/gctune/verify"
 )
 
 // Holds is the report's section "How far the answer holds": the recommendation's landscape
@@ -74,11 +73,11 @@ var holdsFactors = []float64{-0.3, -0.15, -0.075, -0.025, 0.025, 0.075, 0.15, 0.
 // margins (the study's uncertainty model is off).
 var holdsLadder = []float64{-0.4, -0.2, -0.1, -0.05, 0.05, 0.1, 0.2, 0.4}
 
-// holdsData judges the landscape around rec along each kept parameter: the margin's measured
-// steps as rec states them, and holdsFactors simulated on the decision replicas (the single
-// simulation without an uncertainty model), one job of p per point and replica. nil for nil
-// rec.
-func holdsData(ctx context.Context, prob *objective.Problem, rec *recommend.Recommendation, p *pool) (*Holds, error) {
+// JudgeLandscape judges the landscape around rec along each kept parameter: the margin's
+// measured steps as rec states them, and holdsFactors simulated on the decision replicas (the
+// single simulation without an uncertainty model), one job of p per point and replica. nil for
+// nil rec.
+func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend.Recommendation, p *Pool) (*Holds, error) {
 	if rec == nil {
 		return nil, nil
 	}
@@ -199,25 +198,4 @@ func holdsMove(rec *recommend.Recommendation, t tunable.Tunable, f float64) floa
 	v := math.Min(math.Max(t.Get(rec.Point)*(1+f), t.Valid.Low), t.Valid.High)
 	t.Set(&q, v)
 	return t.Get(q.Rounded())
-}
-
-// measuredAgainstPrediction sets, on m's configuration that ran rec (named "best", with rec's
-// trial), the interval rec states for a further run's speedup and where the measured speedup
-// lies against it (verify.ComparePredicted). Nothing without a robust rec or measured runs.
-func measuredAgainstPrediction(m *Measured, rec *recommend.Recommendation) {
-	if m == nil || rec == nil || rec.Robust == nil {
-		return
-	}
-	iv := rec.Robust.SpeedupInterval
-	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
-		return
-	}
-	for i := range m.Configs {
-		c := &m.Configs[i]
-		if c.Name == "best" && c.Trial == rec.Trial {
-			sums := []verify.ConfigSummary{c.ConfigSummary}
-			verify.ComparePredicted(sums, []verify.Config{{Name: c.Name, PredictedInterval: &iv}})
-			c.ConfigSummary = sums[0]
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/tunable"
@@ -112,7 +113,7 @@ func (p pathology) countedBy(n func(r runResult) int, one, many string) patholog
 
 // insteadOf says " (3 such full GCs instead of 0)": back of them where the other run has n.
 func insteadOf(back, n int, one, many string) string {
-	return fmt.Sprintf(" (%s instead of %s)", plural(back, one, many), count(n))
+	return fmt.Sprintf(" (%s instead of %s)", numfmt.Plural(back, one, many), numfmt.Count(n))
 }
 
 // prematureSeconds estimates what premature tenuring cost: the short-lived objects' share of
@@ -138,12 +139,12 @@ func evidenceLargeAllocBursts(dr runResult, def tunable.Point, cost float64) []s
 	}
 	return []string{
 		fmt.Sprintf("%s full GCs (%s) ran because an object allocated straight in old space found no free chunk big enough (Pharo's Behavior>>handleFailingBasicNew: then runs a full GC, and grows old space when that frees too little).",
-			ofThe(a.large, a.fullGCs), pct(float64(a.large)/float64(a.fullGCs))),
+			ofThe(a.large, a.fullGCs), numfmt.PercentText(float64(a.large)/float64(a.fullGCs))),
 		burstText(a),
 		fmt.Sprintf("The objects asked for %s in all (median %s, largest %s), against a growth headroom of %s.",
 			units.FormatBytes(total), units.FormatBytes(req[len(req)/2]), units.FormatBytes(req[len(req)-1]),
 			units.FormatBytes(uint64(def.HeadroomBytes))),
-		fmt.Sprintf("They cost %s, %s of the default run's GC time.", secs(cost), pct(cost/st.GCSeconds)),
+		fmt.Sprintf("They cost %s, %s of the default run's GC time.", numfmt.SecondsText(cost), numfmt.PercentText(cost/st.GCSeconds)),
 	}
 }
 
@@ -154,12 +155,12 @@ func evidenceRatioLive(dr runResult, def tunable.Point, cost float64) []string {
 	st := dr.stats
 	return []string{
 		fmt.Sprintf("%s full GCs triggered by the growth ratio (VM parameter 55, checked after each scavenge by SpurMemoryManager>>sufficientSpaceAfterGC:) found less than %s of old space dead.",
-			ofThe(a.lowYield, a.ratio), pct(lowYieldShare)),
+			ofThe(a.lowYield, a.ratio), numfmt.PercentText(lowYieldShare)),
 		fmt.Sprintf("Together they marked %s of live old objects to free %s (%s of the old space they scanned).",
 			units.FormatBytes(a.lowYieldLiveBytes), units.FormatBytes(a.lowYieldReclaimedBytes),
-			pct(float64(a.lowYieldReclaimedBytes)/float64(max(a.lowYieldUsedBytes, 1)))),
+			numfmt.PercentText(float64(a.lowYieldReclaimedBytes)/float64(max(a.lowYieldUsedBytes, 1)))),
 		fmt.Sprintf("They took %s; in all, ratio-triggered full GCs spent %s re-marking live data (their time weighted by the share of old space they found live), %s of the default run's GC time.",
-			secs(a.lowYieldSeconds), secs(cost), pct(cost/st.GCSeconds)),
+			numfmt.SecondsText(a.lowYieldSeconds), numfmt.SecondsText(cost), numfmt.PercentText(cost/st.GCSeconds)),
 	}
 }
 
@@ -177,11 +178,11 @@ func evidenceRememberedSet(dr runResult, def tunable.Point, cost float64) []stri
 	}
 	return []string{
 		fmt.Sprintf("In %s of the %s scavenges (%s), scanning the remembered set took more than half of the scavenge (SpurGenerationScavenger>>scavengeRememberedSetStartingAt:).",
-			count(a.rsDominated), count(a.scavenges), pct(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
+			numfmt.Count(a.rsDominated), numfmt.Count(a.scavenges), numfmt.PercentText(float64(a.rsDominated)/float64(max(a.scavenges, 1)))),
 		fmt.Sprintf("At its largest the set held %s with %s slots (%s of pointers)%s.",
-			plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8), big),
+			numfmt.Plural(int(math.Round(a.maxRSEntries)), "old object", "old objects"), numfmt.Count64(a.maxRSSlots), units.FormatBytes(a.maxRSSlots*8), big),
 		fmt.Sprintf("Scanning it cost %s, %s of all scavenge time and %s of the default run's GC time.",
-			secs(cost), pct(cost/max(a.scavengeSeconds, 1e-300)), pct(cost/st.GCSeconds)),
+			numfmt.SecondsText(cost), numfmt.PercentText(cost/max(a.scavengeSeconds, 1e-300)), numfmt.PercentText(cost/st.GCSeconds)),
 		rsMembershipText(a),
 	}
 }
@@ -193,9 +194,9 @@ func evidencePrematureTenuring(dr runResult, def tunable.Point, cost float64) []
 	return []string{
 		fmt.Sprintf("Scavenges tenured %s; %s of it (%s) died within %s of the run after being promoted: short-lived objects that the survivor spaces could not hold, which only a full GC can reclaim.",
 			units.FormatBytes(st.TenuredBytes), units.FormatBytes(st.TenuredShortLivedBytes),
-			pct(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), pct(profile.DefaultLongLivedThreshold)),
+			numfmt.PercentText(float64(st.TenuredShortLivedBytes)/float64(max(st.TenuredBytes, 1))), numfmt.PercentText(profile.DefaultLongLivedThreshold)),
 		fmt.Sprintf("%s of all tenured bytes overflowed the survivor space; %s were tenured by age (SpurGenerationScavenger>>shouldBeTenured:).",
 			units.FormatBytes(st.TenuredBytes-min(st.TenuredByAgeBytes, st.TenuredBytes)), units.FormatBytes(st.TenuredByAgeBytes)),
-		fmt.Sprintf("Promoting them cost about %s (their share of the %s spent tenuring), not counting the full-GC work to reclaim them.", secs(cost), secs(st.TenureSeconds)),
+		fmt.Sprintf("Promoting them cost about %s (their share of the %s spent tenuring), not counting the full-GC work to reclaim them.", numfmt.SecondsText(cost), numfmt.SecondsText(st.TenureSeconds)),
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -20,10 +21,10 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 	ew := errwriter.New(w)
 	if d.ValueLabel == secondsLabel {
 		ew.Printf("Default configuration: %s; best: %s (%s).\n",
-			secs(d.DefaultObjective), secs(d.BestObjective), faster(d.DefaultObjective, d.BestObjective))
+			numfmt.SecondsText(d.DefaultObjective), numfmt.SecondsText(d.BestObjective), numfmt.Faster(d.DefaultObjective, d.BestObjective))
 	} else {
 		ew.Printf("Objective: the %s, a workload's run time over its run time at the defaults (1 at the defaults). Best: %s (%s).\n",
-			strings.TrimSuffix(d.ValueLabel, " (×)"), objectiveText(d.ValueLabel, d.BestObjective), faster(d.DefaultObjective, d.BestObjective))
+			strings.TrimSuffix(d.ValueLabel, " (×)"), objectiveText(d.ValueLabel, d.BestObjective), numfmt.Faster(d.DefaultObjective, d.BestObjective))
 	}
 	if !d.BestFeasible {
 		ew.Printf("This configuration is infeasible: %s.\n", d.BestInfeasibility)
@@ -31,8 +32,8 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 	for _, wd := range d.Workloads {
 		ew.Printf("\n== %s\n", wd.Workload)
 		ew.Printf("Default run %s, of which GC %s (%s); best run %s, of which GC %s (%s).\n",
-			secs(wd.DefaultSeconds), secs(wd.DefaultGCSeconds), pct(wd.DefaultGCSeconds/wd.DefaultSeconds),
-			secs(wd.BestSeconds), secs(wd.BestGCSeconds), pct(wd.BestGCSeconds/wd.BestSeconds))
+			numfmt.SecondsText(wd.DefaultSeconds), numfmt.SecondsText(wd.DefaultGCSeconds), numfmt.PercentText(wd.DefaultGCSeconds/wd.DefaultSeconds),
+			numfmt.SecondsText(wd.BestSeconds), numfmt.SecondsText(wd.BestGCSeconds), numfmt.PercentText(wd.BestGCSeconds/wd.BestSeconds))
 		ew.Printf("%s\n", wentTo(wd))
 		ew.Printf("\nWhere the GC time went:\n")
 		width := len("total GC")
@@ -47,16 +48,16 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 			if it.DefaultSeconds == 0 && it.BestSeconds == 0 {
 				continue
 			}
-			row(it.Name, secs(it.DefaultSeconds), pct(it.DefaultSeconds/wd.DefaultGCSeconds),
-				secs(it.BestSeconds), pct(it.BestSeconds/wd.BestGCSeconds))
+			row(it.Name, numfmt.SecondsText(it.DefaultSeconds), numfmt.PercentText(it.DefaultSeconds/wd.DefaultGCSeconds),
+				numfmt.SecondsText(it.BestSeconds), numfmt.PercentText(it.BestSeconds/wd.BestGCSeconds))
 		}
-		row("total GC", secs(wd.DefaultGCSeconds), "", secs(wd.BestGCSeconds), "")
+		row("total GC", numfmt.SecondsText(wd.DefaultGCSeconds), "", numfmt.SecondsText(wd.BestGCSeconds), "")
 		if len(wd.Findings) == 0 {
-			ew.Printf("\nThe default run shows none of the four pathologies gctune looks for (full-GC bursts from large allocations, ratio-triggered full GCs on live data, remembered-set-dominated scavenges, premature tenuring) at %s or more of its GC time.\n", pct(minFindingShare))
+			ew.Printf("\nThe default run shows none of the four pathologies gctune looks for (full-GC bursts from large allocations, ratio-triggered full GCs on live data, remembered-set-dominated scavenges, premature tenuring) at %s or more of its GC time.\n", numfmt.PercentText(minFindingShare))
 		}
 		for i, f := range wd.Findings {
 			ew.Printf("\n%d. %s\n", i+1, f.Title)
-			ew.Printf("   Cost: %s in the default run, %s in the best.\n", secs(f.CostSeconds), secs(f.BestCostSeconds))
+			ew.Printf("   Cost: %s in the default run, %s in the best.\n", numfmt.SecondsText(f.CostSeconds), numfmt.SecondsText(f.BestCostSeconds))
 			for _, e := range f.Evidence {
 				ew.Printf("   - %s\n", e)
 			}
@@ -72,7 +73,7 @@ func (d *Diagnosis) WriteText(w io.Writer) error {
 			if !c.RevertedFeasible {
 				note = " (infeasible: " + c.RevertedInfeasibility + ")"
 			}
-			fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s, %s the best\n", c.Label, value(pi, c.DefaultValue), value(pi, c.BestValue),
+			fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s, %s the best\n", c.Label, ParamValue(pi, c.DefaultValue), ParamValue(pi, c.BestValue),
 				objectiveText(d.ValueLabel, c.RevertedObjective), note, relative(c.RevertedObjective, d.BestObjective))
 		}
 		if err := tw.Flush(); err != nil {
@@ -91,9 +92,9 @@ func wentTo(wd WorkloadDiagnosis) string {
 		if total <= 0 || len(items) == 0 {
 			return "nothing"
 		}
-		s := fmt.Sprintf("%s (%s)", items[0].Name, pct(get(items[0])/total))
+		s := fmt.Sprintf("%s (%s)", items[0].Name, numfmt.PercentText(get(items[0])/total))
 		if get(items[0]) < 0.6*total && len(items) > 1 && get(items[1]) > 0 {
-			s += fmt.Sprintf(" and %s (%s)", items[1].Name, pct(get(items[1])/total))
+			s += fmt.Sprintf(" and %s (%s)", items[1].Name, numfmt.PercentText(get(items[1])/total))
 		}
 		return s
 	}
@@ -105,14 +106,14 @@ func wentTo(wd WorkloadDiagnosis) string {
 // objectiveText formats an objective value: seconds, or a slowdown.
 func objectiveText(label string, v float64) string {
 	if label == secondsLabel {
-		return secs(v)
+		return numfmt.SecondsText(v)
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64) + "×"
 }
 
 // relative says how v compares with ref: "2.14× slower than", "as fast as".
 func relative(v, ref float64) string {
-	if f := faster(ref, v); f != "as fast" {
+	if f := numfmt.Faster(ref, v); f != "as fast" {
 		return f + " than"
 	}
 	return "as fast as"

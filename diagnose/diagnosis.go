@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 // Diagnosis compares the default and the best configuration and says why the best is faster.
 // Every Finding carries its evidence; none is made without it.
@@ -94,3 +94,7 @@ type Finding struct {
 	// confirmed it.
 	Remedy string `json:"remedy"`
 }
+
+// Removed reports whether the best configuration removes the pathology rather than only
+// reducing it: it pays at most goneShare of the default run's cost for it.
+func (f *Finding) Removed() bool { return f.BestCostSeconds <= goneShare*f.CostSeconds }

@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 import (
 	"context"
@@ -9,13 +9,13 @@ import (
 	"github.com/gctune/gctune/objective"
 )
 
-// pool runs a report's simulations, which are independent of one another: at most workers at
+// Pool runs a report's simulations, which are independent of one another: at most workers at
 // once over every phase that shares it (the default runs beside the recommendation, the
-// diagnosis beside the sensitivity sweeps), counted for Options.Progress. evaluate runs each
-// distinct configuration's objective once (the best is a point of every sweep and of the
+// diagnosis beside the sensitivity sweeps), counted for its progress function. evaluate runs
+// each distinct configuration's objective once (the best is a point of every sweep and of the
 // diagnosis). Results are stored by job index, so the output does not depend on the order the
 // jobs finish in.
-type pool struct {
+type Pool struct {
 	sem      chan struct{}
 	progress func(done, total int)
 
@@ -31,13 +31,15 @@ type memoResult struct {
 	err   error
 }
 
-// newPool returns a pool of workers (at least one) reporting to progress (nil: nobody).
-func newPool(workers int, progress func(done, total int)) *pool {
-	return &pool{sem: make(chan struct{}, max(workers, 1)), progress: progress, memo: map[heapsim.Params]*memoResult{}}
+// NewPool returns a pool of workers (at least one) reporting to progress (nil: nobody):
+// progress is told after each simulation how many of the simulations announced so far are
+// done (total grows as each phase starts). Calls are serialised.
+func NewPool(workers int, progress func(done, total int)) *Pool {
+	return &Pool{sem: make(chan struct{}, max(workers, 1)), progress: progress, memo: map[heapsim.Params]*memoResult{}}
 }
 
 // count adds total simulations announced and done ones, and reports the progress.
-func (p *pool) count(total, done int) {
+func (p *Pool) count(total, done int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.total += total
@@ -47,9 +49,9 @@ func (p *pool) count(total, done int) {
 	}
 }
 
-// hold runs fn holding one of the pool's slots: work done outside the pool's jobs (the
+// Hold runs fn holding one of the pool's slots: work done outside the pool's jobs (the
 // recommendation's own simulations) still counts against the bound.
-func (p *pool) hold(fn func()) {
+func (p *Pool) Hold(fn func()) {
 	p.sem <- struct{}{}
 	defer func() { <-p.sem }()
 	fn()
@@ -58,7 +60,7 @@ func (p *pool) hold(fn func()) {
 // run runs fn(0..n-1), each holding one of the pool's slots, and returns the error of the
 // lowest index that failed, so the error is deterministic. Once ctx is done or a job has
 // failed, the jobs not yet started do not run. Several runs may share the pool at once.
-func (p *pool) run(ctx context.Context, n int, fn func(int) error) error {
+func (p *Pool) run(ctx context.Context, n int, fn func(int) error) error {
 	p.count(n, 0)
 	errs := make([]error, n)
 	var next int
@@ -79,7 +81,7 @@ func (p *pool) run(ctx context.Context, n int, fn func(int) error) error {
 					return
 				}
 				var err error
-				p.hold(func() {
+				p.Hold(func() {
 					if err = ctx.Err(); err != nil {
 						err = fmt.Errorf("report: %w", err)
 						return
@@ -106,7 +108,7 @@ func (p *pool) run(ctx context.Context, n int, fn func(int) error) error {
 
 // evaluate is prob.Evaluate(params), run once per distinct params: a second caller waits for
 // the first's result.
-func (p *pool) evaluate(prob *objective.Problem, params heapsim.Params) (objective.Result, error) {
+func (p *Pool) evaluate(prob *objective.Problem, params heapsim.Params) (objective.Result, error) {
 	p.mu.Lock()
 	m, ok := p.memo[params]
 	if !ok {

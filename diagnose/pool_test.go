@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 func TestPoolBound(t *testing.T) {
 	var mu sync.Mutex
 	var calls [][2]int
-	p := newPool(2, func(done, total int) {
+	p := NewPool(2, func(done, total int) {
 		mu.Lock()
 		calls = append(calls, [2]int{done, total})
 		mu.Unlock()
@@ -60,7 +60,7 @@ func TestPoolBound(t *testing.T) {
 
 // TestPoolErrors: the error is the lowest failed index's, and a done context stops the jobs.
 func TestPoolErrors(t *testing.T) {
-	p := newPool(1, nil)
+	p := NewPool(1, nil)
 	err := p.run(context.Background(), 5, func(j int) error {
 		if j >= 2 {
 			return fmt.Errorf("job %d", j)
@@ -70,7 +70,7 @@ func TestPoolErrors(t *testing.T) {
 	assert.EqualError(t, err, "job 2") // one worker: job 3 never starts
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err = newPool(2, nil).run(ctx, 3, func(int) error { return errors.New("ran") })
+	err = NewPool(2, nil).run(ctx, 3, func(int) error { return errors.New("ran") })
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
@@ -79,7 +79,7 @@ func TestPoolErrors(t *testing.T) {
 func TestPoolEvaluateOnce(t *testing.T) {
 	prob := testProblem(t, 0, "cache-churn")
 	params := tunable.DefaultPoint(prob.Base()).Params(prob.Base())
-	p := newPool(2, nil)
+	p := NewPool(2, nil)
 	vals := make([]float64, 6)
 	require.NoError(t, p.run(context.Background(), len(vals), func(j int) error {
 		res, err := p.evaluate(prob, params)
@@ -90,23 +90,4 @@ func TestPoolEvaluateOnce(t *testing.T) {
 	for _, v := range vals {
 		assert.Equal(t, vals[0], v)
 	}
-}
-
-// TestBuildProgress: Build reports its simulations as they finish, ending with all of them.
-func TestBuildProgress(t *testing.T) {
-	prob := testProblem(t, 0, "cache-churn")
-	space := tunable.DefaultSpace()
-	in := Input{Study: "p", Version: "test", Problem: prob, Space: space, Trials: testTrials(t, prob, space, 4), Trial: -1}
-	var last [2]int
-	calls := 0
-	_, err := Build(context.Background(), in, Options{SweepPoints: 3, Workers: 2, Progress: func(done, total int) {
-		calls++
-		assert.LessOrEqual(t, done, total)
-		assert.GreaterOrEqual(t, done, last[0])
-		last = [2]int{done, total}
-	}})
-	require.NoError(t, err)
-	assert.Positive(t, calls)
-	assert.Equal(t, last[0], last[1], "every simulation announced is done")
-	assert.GreaterOrEqual(t, last[1], 5*3, "at least the sweeps")
 }

@@ -1,13 +1,15 @@
-package report
+package diagnose
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/tunable"
@@ -146,26 +148,31 @@ func Diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, 
 		return nil, errors.New("report: no problem")
 	}
 	if workers <= 0 {
-		workers = Options{}.withDefaults().Workers
+		workers = runtime.GOMAXPROCS(0)
 	}
-	d, _, err := diagnose(ctx, prob, best, ValueLabel(prob), newPool(workers, nil), false, nil)
+	d, _, err := diagnose(ctx, prob, best, ValueLabel(prob), NewPool(workers, nil), false, nil)
 	return d, err
 }
 
-// defaultRuns are the default configuration's runs of every workload, simulated (by
-// startDefaultRuns) while the recommendation is chosen: they do not depend on it.
-type defaultRuns struct {
+// DefaultRuns are the default configuration's runs of every workload, simulated (by
+// StartDefaultRuns) while the recommendation is chosen: they do not depend on it.
+type DefaultRuns struct {
 	done    chan struct{}
 	results []runResult
 	logs    [][]heapsim.Event
 	err     error
 }
 
-// startDefaultRuns simulates the default configuration on every workload in the background on
-// p, with event logs when events is true.
-func startDefaultRuns(ctx context.Context, prob *objective.Problem, p *pool, events bool) *defaultRuns {
+// StartDefaultRuns simulates the default configuration on every workload in the background on
+// p, with event logs, for DiagnoseRuns. Wait for them before p's context is gone.
+func StartDefaultRuns(ctx context.Context, prob *objective.Problem, p *Pool) *DefaultRuns {
+	return startDefaultRuns(ctx, prob, p, true)
+}
+
+// startDefaultRuns is StartDefaultRuns with event logs when events is true.
+func startDefaultRuns(ctx context.Context, prob *objective.Problem, p *Pool, events bool) *DefaultRuns {
 	ws := prob.Workloads()
-	dr := &defaultRuns{done: make(chan struct{}), results: make([]runResult, len(ws)), logs: make([][]heapsim.Event, len(ws))}
+	dr := &DefaultRuns{done: make(chan struct{}), results: make([]runResult, len(ws)), logs: make([][]heapsim.Event, len(ws))}
 	go func() {
 		defer close(dr.done)
 		dr.err = p.run(ctx, len(ws), func(w int) error {
@@ -177,8 +184,14 @@ func startDefaultRuns(ctx context.Context, prob *objective.Problem, p *pool, eve
 	return dr
 }
 
+// Wait waits for the runs and returns their error.
+func (dr *DefaultRuns) Wait() error {
+	_, _, err := dr.wait()
+	return err
+}
+
 // wait returns the runs once simulated.
-func (dr *defaultRuns) wait() ([]runResult, [][]heapsim.Event, error) {
+func (dr *DefaultRuns) wait() ([]runResult, [][]heapsim.Event, error) {
 	<-dr.done
 	return dr.results, dr.logs, dr.err
 }
@@ -196,10 +209,17 @@ func simulateRun(w objective.Workload, params heapsim.Params, cost heapsim.Cost,
 	return runResult{stats: st, acc: acc, oom: oom}, log, nil
 }
 
+// DiagnoseRuns is Diagnose on p, the objective named valueLabel, that also returns each
+// workload's default and best runs with their event logs. defaults, when not nil, are the
+// default runs already under way (StartDefaultRuns).
+func DiagnoseRuns(ctx context.Context, prob *objective.Problem, best tunable.Point, valueLabel string, p *Pool, defaults *DefaultRuns) (*Diagnosis, [][2]Run, error) {
+	return diagnose(ctx, prob, best, valueLabel, p, true, defaults)
+}
+
 // diagnose is Diagnose on p; with events it also returns each workload's default and best runs
 // with their event logs. defaults, when not nil, are the default runs already under way
 // (startDefaultRuns, with the same events).
-func diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, valueLabel string, p *pool, events bool, defaults *defaultRuns) (*Diagnosis, [][2]Run, error) {
+func diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, valueLabel string, p *Pool, events bool, defaults *DefaultRuns) (*Diagnosis, [][2]Run, error) {
 	base := prob.Base()
 	best = best.Rounded()
 	def := tunable.DefaultPoint(base).Rounded()
@@ -377,12 +397,12 @@ func rsMembershipText(a *accumulator) string {
 	switch a.rsKept {
 	case 0:
 		return fmt.Sprintf("After each of the %s scans every entry left the set, none referring to a young object any more, "+
-			"and the write barrier added it again at its next young store (SpurMemoryManager>>storePointer:ofObject:withValue:): the stores between scavenges bring it back.", count(a.rsScans))
+			"and the write barrier added it again at its next young store (SpurMemoryManager>>storePointer:ofObject:withValue:): the stores between scavenges bring it back.", numfmt.Count(a.rsScans))
 	case a.rsScans:
-		return fmt.Sprintf("After each of the %s scans an entry stayed in the set %s.", count(a.rsScans), stays)
+		return fmt.Sprintf("After each of the %s scans an entry stayed in the set %s.", numfmt.Count(a.rsScans), stays)
 	}
 	return fmt.Sprintf("After %s of the %s scans an entry stayed in the set %s; after the others every entry left, "+
-		"to be added again by the write barrier at its next young store (SpurMemoryManager>>storePointer:ofObject:withValue:).", count(a.rsKept), count(a.rsScans), stays)
+		"to be added again by the write barrier at its next young store (SpurMemoryManager>>storePointer:ofObject:withValue:).", numfmt.Count(a.rsKept), numfmt.Count(a.rsScans), stays)
 }
 
 // ofThe says "12 of the 15" or "All 15" (capitalised, to open a sentence).
@@ -391,24 +411,24 @@ func ofThe(n, of int) string {
 		if n == 1 {
 			return "The only one of the"
 		}
-		return "All " + count(n) + " of the"
+		return "All " + numfmt.Count(n) + " of the"
 	}
-	return count(n) + " of the " + count(of)
+	return numfmt.Count(n) + " of the " + numfmt.Count(of)
 }
 
 // burstText describes how the large-allocation full GCs cluster.
 func burstText(a *accumulator) string {
-	gap := pct(burstGapShare)
+	gap := numfmt.PercentText(burstGapShare)
 	switch {
 	case a.bursts == 0:
 		return fmt.Sprintf("They came one at a time: no two within %s of the run of each other.", gap)
 	case a.bursts == 1 && a.maxBurst == a.large:
 		return fmt.Sprintf("They came in one burst, each at most %s of the run after the one before.", gap)
 	case a.bursts == 1:
-		return fmt.Sprintf("%s of them came in one burst, each at most %s of the run after the one before.", count(a.maxBurst), gap)
+		return fmt.Sprintf("%s of them came in one burst, each at most %s of the run after the one before.", numfmt.Count(a.maxBurst), gap)
 	}
 	return fmt.Sprintf("They came in %s bursts (full GCs at most %s of the run apart), the largest of %s full GCs.",
-		count(a.bursts), gap, count(a.maxBurst))
+		numfmt.Count(a.bursts), gap, numfmt.Count(a.maxBurst))
 }
 
 // remedy names the change of the best configuration that removes the pathology, confirmed by
@@ -416,12 +436,12 @@ func burstText(a *accumulator) string {
 func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def tunable.Point) string {
 	if f.BestCostSeconds >= removedShare*f.CostSeconds {
 		return fmt.Sprintf("The best configuration does not remove it: it still costs %s there (default %s).",
-			secs(f.BestCostSeconds), secs(f.CostSeconds))
+			numfmt.SecondsText(f.BestCostSeconds), numfmt.SecondsText(f.CostSeconds))
 	}
 	removed := f.CostSeconds - f.BestCostSeconds
 	// "removes" only when the cost is gone; otherwise the change reduces it (300 full GCs → 17).
 	verb := "reduces"
-	if f.BestCostSeconds <= goneShare*f.CostSeconds {
+	if f.Removed() {
 		verb = "removes"
 	}
 	bestK, bestBack := -1, 0.0
@@ -436,11 +456,11 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def tu
 	}
 	if bestK < 0 || bestBack < removedShare*removed {
 		s := fmt.Sprintf("The best configuration %s it (%s instead of %s), but no single parameter put back to its default brings it back",
-			verb, secs(f.BestCostSeconds), secs(f.CostSeconds))
+			verb, numfmt.SecondsText(f.BestCostSeconds), numfmt.SecondsText(f.CostSeconds))
 		if bestK >= 0 {
 			pi := tunable.All()[changed[bestK]]
 			s += fmt.Sprintf(": the most, %s at %s, brings back %s of it; it takes the changes together.",
-				pi.Label, value(pi, pi.Get(def)), pct(bestBack/removed))
+				pi.Label, ParamValue(pi, pi.Get(def)), numfmt.PercentText(bestBack/removed))
 		} else {
 			return s + ": it takes the changes together."
 		}
@@ -451,12 +471,13 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def tu
 	f.RevertedCostSeconds = rs[2+bestK].cost(kind)
 	what := evidenceCount(kind, rs[1], rs[2+bestK])
 	return fmt.Sprintf("Changing the %s from %s to %s "+verb+" it: the best configuration spends %s on it. Confirmed by simulation: the best with only the %s put back to %s spends %s on it again%s.",
-		pi.Label, value(pi, pi.Get(def)), value(pi, pi.Get(best)), secs(f.BestCostSeconds),
-		pi.Label, value(pi, pi.Get(def)), secs(f.RevertedCostSeconds), what)
+		pi.Label, ParamValue(pi, pi.Get(def)), ParamValue(pi, pi.Get(best)), numfmt.SecondsText(f.BestCostSeconds),
+		pi.Label, ParamValue(pi, pi.Get(def)), numfmt.SecondsText(f.RevertedCostSeconds), what)
 }
 
-// value formats a parameter value for people.
-func value(pi tunable.Tunable, v float64) string {
+// ParamValue formats a value of parameter pi for people, as explain writes it: "741 MiB",
+// "p = 0.9", "0.333".
+func ParamValue(pi tunable.Tunable, v float64) string {
 	switch {
 	case pi.IsBytes():
 		return units.FormatBytes(uint64(math.Round(v)))

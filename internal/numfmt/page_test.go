@@ -1,0 +1,60 @@
+package numfmt
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestPageFormats(t *testing.T) {
+	nb := func(s string) string { return strings.ReplaceAll(s, " ", NBSP) }
+	for i, c := range []struct{ got, want string }{
+		{Seconds(4583.2), nb("4,583 s")},
+		{Seconds(45.83), nb("45.8 s")},
+		{Seconds(4.583), nb("4.58 s")},
+		{Seconds(0.4583), nb("458 ms")},
+		{Seconds(0.0000123), nb("12.3 µs")},
+		{Seconds(0), nb("0 s")},
+		{Seconds(math.NaN()), "—"},
+		{Seconds(-12.25), nb("−12.2 s")},
+		{Speedup(7.9612), "7.96×"},
+		{Speedup(12.46), "12.5×"},
+		{Speedup(123.4), "123×"},
+		{Speedup(0), "—"},
+		{Percent(0.123), nb("12.3 %")},
+		{Percent(0.0006), nb("0.06 %")},
+		{Percent(14.6), nb("1,460 %")},
+		{Percent(0), nb("0 %")},
+		{Count64(1234567), "1,234,567"},
+		{Sig(0.333333, 4, true), "0.3333"},
+		{Sig(10, 4, true), "10"},
+		{Sig(43.1, 4, true), "43.1"},
+		{Sig(0.1256, 4, false), "0.1256"},
+		{Sig(1, 4, false), "1.000"},
+		{Sig(123456.7, 4, true), "123,457"},
+		{Fixed(-0.0001, 1), "0.0"},
+	} {
+		if c.got != c.want {
+			t.Errorf("case %d: got %q, want %q", i, c.got, c.want)
+		}
+	}
+}
+
+func TestTextFormats(t *testing.T) {
+	for i, c := range []struct{ got, want string }{
+		{SecondsText(4583.2), "4,583 s"},
+		{PercentText(0.25), "25 %"},
+		{PercentText(0.881), "88.1 %"},
+		{Faster(10, 1.25), "8.00× faster"},
+		{Faster(1.01, 1), "1 % faster"},
+		{Faster(1, 1.005), "0.5 % slower"},
+		{Faster(1, 1), "as fast"},
+		{Plural(1, "burst", "bursts"), "1 burst"},
+		{Plural(1200, "burst", "bursts"), "1,200 bursts"},
+		{Count(-3), "0"},
+	} {
+		if c.got != c.want {
+			t.Errorf("case %d: got %q, want %q", i, c.got, c.want)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package numfmt
+
+import "strings"
+
+// The sentence forms: the page's number formats (page.go) with plain spaces, for text such as
+// gctune explain's and the figures' captions.
+
+// Plain turns the page's no-break spaces into spaces.
+func Plain(s string) string { return strings.ReplaceAll(s, NBSP, " ") }
+
+// Count formats a count with thousands separators: 12,345 (a negative count is 0).
+func Count(n int) string { return Count64(uint64(max(n, 0))) }
+
+// SecondsText formats seconds: "4,583 s", "57.6 s", "3.52 s", "458 ms".
+func SecondsText(s float64) string { return Plain(Seconds(s)) }
+
+// PercentText formats a share as a percentage: "88.1 %", "0.42 %", "25 %" (a trailing ".0"
+// dropped).
+func PercentText(f float64) string { return strings.Replace(Plain(Percent(f)), ".0 %", " %", 1) }
+
+// Faster says how much faster a time (or slowdown) of v is than ref: "7.96× faster",
+// "1.1 % faster", "0.5 % slower", "as fast".
+func Faster(ref, v float64) string {
+	r := ref / v
+	switch {
+	case r >= 1.1:
+		return Speedup(r) + " faster"
+	case r >= 1.0005:
+		return PercentText(r-1) + " faster"
+	case r <= 1/1.1:
+		return Speedup(1/r) + " slower"
+	case r <= 0.9995:
+		return PercentText(1/r-1) + " slower"
+	}
+	return "as fast"
+}
+
+// Plural formats a count with the singular or plural noun: "1 burst", "3 bursts".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Count(n) + " " + many
+}
