@@ -11,8 +11,9 @@
 //     and pinned ones straight to old space, the object that crosses the threshold placed in
 //     old space, and the image's protocol for a failed large allocation (§2.3);
 //   - rules 5-8, §3: the remembered set (write barrier; a member stays iff it still refers to
-//     a young object after the scavenge; a container tenured with young referents joins),
-//     its referents copied first, then past and eden survivors, per-object overflow tenuring,
+//     a young object after the scavenge; a container or a stated holder tenured with young
+//     referents joins), its referents copied first, then past and eden survivors, stated
+//     young→young referents breadth-first after their holders, per-object overflow tenuring,
 //     tenure-by-age below the threshold, the 90 % rule, param 6 as a count or a proportion,
 //     Pharo's session-start value, and the bug588 mode;
 //   - rules 9-13, §4: the ratio test after scheduled scavenges only, top-up growth to the
@@ -43,8 +44,8 @@
 //     their holder's place in the set (§3.1); within one holder it takes store order (past
 //     space, then eden) for slot order. The other survivors follow in past-space address
 //     order, then eden allocation order, where the VM goes stack roots then breadth-first:
-//     heapsim has no pointers between young objects. Age tenuring needs only that older
-//     objects lie lower, which both orders give.
+//     heapsim has no pointers between young objects unless the profile states them (7).
+//     Age tenuring needs only that older objects lie lower, which both orders give.
 //  2. Old-space free space. Spur keeps free lists and a size-ordered tree; heapsim keeps one
 //     free chunk at the top of each segment, which is what sliding compaction leaves, places
 //     small objects first-fit from the lowest segment with room and skips segment tails under
@@ -63,11 +64,12 @@
 //     the lowest segment with room: large objects never straddle a segment bridge, which is
 //     what makes headroom matter (Paper §4.2). Measured: on the bundled DataFrame workloads
 //     the bound leaves the searched optimum unchanged (docs/simulator.md).
-//  4. The remembered set holds the profile's containers only: the old objects the profile
-//     says point at young ones, through listed referents (Profile.StoredIn) or a window of
-//     unlisted young stores. Young objects pointing at young ones (a row and its cells) are
-//     not tracked, so a young container's referents are copied with the other survivors, and
-//     an ordinary tenured object never joins the set unless the profile names it a container.
+//  4. The remembered set holds the profile's containers and the old holders of stated
+//     young→young references (7) only: the old objects the profile says point at young ones,
+//     through listed referents (Profile.StoredIn), a window of unlisted young stores, or
+//     Profile.HeldBy. Where the profile states no young→young reference, a young container's
+//     referents are copied with the other survivors, and an ordinary tenured object never
+//     joins the set unless the profile names it a container.
 //     FiLiP and Illimani profiles carry no pointers at all: for them the set stays empty
 //     (docs/workloads.md). The set's capacity doubles as needed; each doubling counts a
 //     scheduled scavenge, priced (fixed part and a rescan of the set) but not replayed. In
@@ -82,4 +84,11 @@
 //     in bytes and objects allocated. Nothing models caches or the OS. Marking counts the
 //     survivors of the inner scavenge at the profile's average pointer slots per object, and
 //     the image at half its words (imagePointerSlotShare).
+//  7. Young→young references (Profile.HeldBy; youngrefs.go, docs/simulator.md simplification
+//     8): a stated referent of a live young holder is copied after every other survivor, by
+//     its holder's place in the copy order (breadth-first, scavengeLoop and
+//     scavengeFutureSurvivorSpaceStartingAt:), and an old holder with a young referent is in
+//     the remembered set (copyToOldSpace:bytes:format: → remember:). A record's objects are
+//     held as a group; the order among held referents is approximated (youngrefs.go). When
+//     HeldBy is nil nothing of this runs.
 package heapsim

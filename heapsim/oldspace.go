@@ -63,6 +63,9 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 	if flags&profile.FlagContainer != 0 {
 		s.rs.noteOld(r, n)
 	}
+	if s.yr != nil {
+		s.yr.noteOld(r, n)
+	}
 }
 
 // pointerSlotsOf is how many pointer slots one object of record r has: all its slots, or

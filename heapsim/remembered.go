@@ -8,9 +8,10 @@ import (
 	"github.com/gctune/gctune/profile"
 )
 
-// rememberedSet is the old→young remembered set (docs/spur-model.md §3.6). Only the
-// profile's containers can be in it: they are the old objects the profile says point at young
-// ones (simplification 4 in doc.go). Membership follows the VM:
+// rememberedSet is the old→young remembered set (docs/spur-model.md §3.6) of the profile's
+// containers: the old objects the profile says point at young ones (simplification 4 in
+// doc.go); the holders of stated young→young references are kept beside it (youngRefs,
+// youngrefs.go) and share its capacity. Membership follows the VM:
 //
 //   - the write barrier (SpurMemoryManager>>storePointer:ofObject:withValue:) remembers an old
 //     container at its first young store: a store from a container's window of unlisted
@@ -173,9 +174,12 @@ func (s *sim) beginScavenge() {
 // rsItem is a run of young objects a remembered container refers to: count objects of record
 // rec, at pastStart bytes into the past space (−1 in eden).
 type rsItem struct {
-	rec       int32
-	count     uint32
-	holder    int32
+	rec    int32
+	count  uint32
+	holder int32
+	// yh is the holder index (youngrefs.go) of a stated young→young referent, in the
+	// holders' queues only (it fills what would be padding: the item stays 24 bytes).
+	yh        int32
 	pastStart int64
 }
 
@@ -229,7 +233,8 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 }
 
 // endScavenge applies the membership rule after a scavenge and returns what the scan cost:
-// entries (objects), pointer and immediate slots.
+// entries (objects), pointer and immediate slots (the scavenge then grows the set for them
+// and the holders', growRememberedSet).
 func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint64) {
 	rs := &s.rs
 	rs.members = rs.members[:0]
@@ -257,8 +262,6 @@ func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint6
 		}
 	}
 	rs.lastScavengeClock = s.now
-	s.growRememberedSet(entries, pointerSlots, immediateSlots)
-	s.st.MaxRSEntries = max(s.st.MaxRSEntries, entries)
 	return entries, pointerSlots, immediateSlots
 }
 
@@ -300,7 +303,17 @@ func (s *sim) growRememberedSet(entries float64, pointerSlots, immediateSlots ui
 // Simplification: the size tested is the entries kept by the last scavenge; those the write
 // barrier added since are known to heapsim only as the scavenge visits their referents.
 func (s *sim) inRedZone() bool {
-	return s.rs.rememberedCount() >= s.rs.capacity-RememberedSetRedZoneMargin
+	return s.rememberedCount() >= s.rs.capacity-RememberedSetRedZoneMargin
+}
+
+// rememberedCount is how many objects stay remembered after the last scavenge: containers
+// and holders of stated young referents (youngrefs.go).
+func (s *sim) rememberedCount() float64 {
+	n := s.rs.rememberedCount()
+	if s.yr != nil {
+		n += s.yr.rememberedCount()
+	}
+	return n
 }
 
 // noteOld records n objects of record r entering old space, for the containers.
@@ -328,14 +341,17 @@ func (rs *rememberedSet) rememberedCount() float64 {
 
 // Values of pastRef besides holders.
 const (
+	refHeld    int32 = -4 // queued by its young→young holder (youngrefs.go)
 	refFirst   int32 = -3
 	refUnknown int32 = -2
 )
 
 // pastReferents finds, in the past space, the young referents of the remembered set and
-// queues them in items; pastRef keeps what referent answered for each chunk, for the walk that
-// copies the rest. It also fires the write barrier for stores made since the last scavenge.
-func (s *sim) pastReferents() {
+// queues them in items, and queues the stated referents of live holders (youngrefs.go);
+// pastRef keeps what referent answered for each chunk, for the walk that copies the rest. It
+// also fires the write barrier for stores made since the last scavenge.
+func (sc *scavengeRun) pastReferents() {
+	s := sc.s
 	rs := &s.rs
 	rs.pastRef = rs.pastRef[:0]
 	var addr uint64
@@ -343,14 +359,27 @@ func (s *sim) pastReferents() {
 		size := uint64(s.p.SizeBytes[c.rec])
 		start := addr
 		addr += uint64(c.count) * size
-		if s.p.StoredIn[c.rec] == 0 {
-			rs.pastRef = append(rs.pastRef, refUnknown)
-			continue
+		holder := refUnknown
+		if sc.refs && s.p.StoredIn[c.rec] != 0 {
+			var first bool
+			holder, first = s.referent(int(c.rec), false)
+			if first {
+				rs.items = append(rs.items, rsItem{rec: c.rec, count: c.count, holder: holder, pastStart: int64(start)})
+				holder = refFirst
+			}
 		}
-		holder, first := s.referent(int(c.rec), false)
-		if first {
-			rs.items = append(rs.items, rsItem{rec: c.rec, count: c.count, holder: holder, pastStart: int64(start)})
-			holder = refFirst
+		if sc.yr && holder < 0 && holder != refFirst && s.p.HeldBy[c.rec] != 0 && !s.dead(int(c.rec)) {
+			// Not an active container referent: held by a stated holder? (youngrefs.go)
+			if s.classifyHeld(rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}, s.p.HeldBy[c.rec]-1) {
+				holder = refHeld
+			}
+		}
+		if sc.yr && holder != refHeld && !s.dead(int(c.rec)) {
+			phase := uint32(phasePast)
+			if holder == refFirst {
+				phase = phaseFirst
+			}
+			s.yr.place(c.rec, phase)
 		}
 		rs.pastRef = append(rs.pastRef, holder)
 	}

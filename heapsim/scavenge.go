@@ -14,6 +14,8 @@ type scavengeRun struct {
 	// nothing is tenured by age.
 	shrinkRT                bool
 	refs                    bool // the profile lists referents: copy the set's referents first
+	yr                      bool // the profile states young→young references (youngrefs.go)
+	queue                   bool // refs or yr: survivors are queued, then copied in order
 	copiedB, tenuredB, ageB uint64
 	copiedN, tenuredN       float64
 	futureUsed              uint64
@@ -47,14 +49,14 @@ func (sc *scavengeRun) copyOrTenure(r int32, n uint32, size uint64) (uint32, err
 
 // ageThenCopy tenures by age the n objects of record r that lie below the threshold, when
 // they are in the past space at pastStart (−1: in eden), and copies or tenures the rest,
-// counting those that stay young for their holder.
-func (sc *scavengeRun) ageThenCopy(r int32, n uint32, size uint64, pastStart int64, holder int32) error {
+// counting those that stay young for their holder. It returns how many stayed young.
+func (sc *scavengeRun) ageThenCopy(r int32, n uint32, size uint64, pastStart int64, holder int32) (uint32, error) {
 	s := sc.s
 	if sc.ageMode && pastStart >= 0 && pastStart < s.thresholdOf {
 		// §3.3: objects whose address lies below the threshold are tenured.
 		k := uint32(min((uint64(s.thresholdOf-pastStart)+size-1)/size, uint64(n)))
 		if err := s.tenure(r, k, size); err != nil {
-			return err
+			return 0, err
 		}
 		sc.tenuredB += uint64(k) * size
 		sc.ageB += uint64(k) * size
@@ -62,11 +64,11 @@ func (sc *scavengeRun) ageThenCopy(r int32, n uint32, size uint64, pastStart int
 		n -= k
 	}
 	if n == 0 {
-		return nil
+		return 0, nil
 	}
 	k, err := sc.copyOrTenure(r, n, size)
 	s.rs.noteYoung(holder, k)
-	return err
+	return k, err
 }
 
 // copyAll copies (or tenures) queued survivors in order. referents says that items are the
@@ -77,7 +79,7 @@ func (sc *scavengeRun) copyAll(items []rsItem, referents bool) error {
 		return sc.tenureReferents(items)
 	}
 	for _, it := range items {
-		if err := sc.ageThenCopy(it.rec, it.count, uint64(sizes[it.rec]), it.pastStart, it.holder); err != nil {
+		if _, err := sc.ageThenCopy(it.rec, it.count, uint64(sizes[it.rec]), it.pastStart, it.holder); err != nil {
 			return err
 		}
 	}
@@ -95,10 +97,10 @@ func (sc *scavengeRun) walkPast() error {
 		start := addr
 		addr += uint64(c.count) * size
 		holder := int32(-1)
-		if sc.refs {
+		if sc.queue {
 			switch h := s.rs.pastRef[k]; h {
-			case refFirst:
-				continue // copied first
+			case refFirst, refHeld:
+				continue // copied first, or after its holder
 			case refUnknown:
 			default:
 				holder = h
@@ -108,7 +110,7 @@ func (sc *scavengeRun) walkPast() error {
 			s.st.ReclaimedBytes += uint64(c.count) * size
 			continue
 		}
-		if err := sc.ageThenCopy(c.rec, c.count, size, int64(start), holder); err != nil {
+		if _, err := sc.ageThenCopy(c.rec, c.count, size, int64(start), holder); err != nil {
 			return err
 		}
 	}
@@ -136,11 +138,21 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 		s.st.ReclaimedBytes += uint64(n) * size
 		return nil
 	}
-	if !sc.refs {
+	if !sc.queue {
 		_, err := sc.copyOrTenure(int32(r), n, size)
 		return err
 	}
 	it := rsItem{rec: int32(r), count: n, holder: holder, pastStart: -1}
+	if sc.yr {
+		if holder < 0 && s.p.HeldBy[r] != 0 && s.classifyHeld(it, s.p.HeldBy[r]-1) {
+			return nil // queued by its holder's state (youngrefs.go)
+		}
+		phase := uint32(phaseEden)
+		if rsFirst {
+			phase = phaseFirst
+		}
+		s.yr.place(int32(r), phase)
+	}
 	if rsFirst {
 		s.rs.items = append(s.rs.items, it)
 	} else {
@@ -186,8 +198,12 @@ func (s *sim) scavenge(kind scavengeKind) error {
 	if hasRS {
 		s.beginScavenge()
 	}
-	sc := &scavengeRun{s: s, ageMode: kind == scavengeScheduled && s.armed, refs: hasRS && s.p.StoredIn != nil}
-	if kind == scavengeScheduled && hasRS && s.inRedZone() {
+	sc := &scavengeRun{s: s, ageMode: kind == scavengeScheduled && s.armed, refs: hasRS && s.p.StoredIn != nil, yr: s.yr != nil}
+	sc.queue = sc.refs || sc.yr
+	if sc.yr {
+		s.yr.begin()
+	}
+	if kind == scavengeScheduled && (hasRS || sc.yr) && s.inRedZone() {
 		// strategizeToLimitRememberedSet: only a TenureByAge scavenge (a scheduled one)
 		// switches; the scavenge inside a full GC keeps MarkOnTenure.
 		sc.ageMode, sc.shrinkRT = false, true
@@ -197,23 +213,36 @@ func (s *sim) scavenge(kind scavengeKind) error {
 
 	// Copy order (§3.1): the remembered set's referents first, so they take the lowest
 	// addresses of the future space, which age tenuring takes first; then the rest, past then
-	// eden. Without listed referents everything is copied in walk order at once.
-	if sc.refs {
+	// eden; stated referents of young holders last, breadth-first (youngrefs.go). Without
+	// listed referents or holders everything is copied in walk order at once.
+	if sc.queue {
 		s.rs.items, s.rs.edenRest = s.rs.items[:0], s.rs.edenRest[:0]
-		s.pastReferents()
+		sc.pastReferents()
 		if err := sc.walkEden(); err != nil {
 			return err
 		}
-		if err := sc.copyAll(s.rs.sortedItems(), true); err != nil {
-			return err
+		if sc.refs {
+			if err := sc.copyAll(s.rs.sortedItems(), true); err != nil {
+				return err
+			}
+		}
+		if sc.yr {
+			if err := sc.copyFirst(); err != nil {
+				return err
+			}
 		}
 	}
 	if err := sc.walkPast(); err != nil {
 		return err
 	}
-	if sc.refs {
+	if sc.queue {
 		if err := sc.copyAll(s.rs.edenRest, false); err != nil {
 			return err
+		}
+		if sc.yr {
+			if err := sc.copyHeld(); err != nil {
+				return err
+			}
 		}
 	} else if err := sc.walkEden(); err != nil {
 		return err
@@ -223,6 +252,15 @@ func (s *sim) scavenge(kind scavengeKind) error {
 	var rsPointerSlots, rsImmediateSlots uint64
 	if hasRS {
 		rsEntries, rsPointerSlots, rsImmediateSlots = s.endScavenge()
+	}
+	if sc.yr {
+		e, ptr := s.endYoungRefs()
+		rsEntries += e
+		rsPointerSlots += ptr
+	}
+	if hasRS || sc.yr {
+		s.growRememberedSet(rsEntries, rsPointerSlots, rsImmediateSlots)
+		s.st.MaxRSEntries = max(s.st.MaxRSEntries, rsEntries)
 	}
 	rsSlots := rsPointerSlots + rsImmediateSlots
 
@@ -278,7 +316,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 			s.onEvt(&Event{
 				Kind: EventScavenge, ClockBytes: now, EdenUsedBytes: edenBefore,
 				SurvivorBytesBefore: pastBefore, SurvivorBytesAfter: futureUsed,
-				RSEntries: rsEntries, RSSlots: rsSlots, RSRemainingEntries: s.rs.rememberedCount(),
+				RSEntries: rsEntries, RSSlots: rsSlots, RSRemainingEntries: s.rememberedCount(),
 				TenuredBytes: tenuredB, TenuredByAgeBytes: ageB, ThresholdBytes: th,
 				OldUsedBytes: s.oldUsed, FootprintBytes: s.footprint(), Seconds: secs, RSSeconds: rsSeconds,
 			})

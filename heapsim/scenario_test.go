@@ -24,7 +24,7 @@ import (
 //	    prints T, S, E, the scavenge threshold and param 6 as Pharo sets it.
 //	profile [end=SIZE]
 //	rec size=SIZE [w=N] [n=N] [life=SIZE|end] [old] [class=NAME]
-//	    [container [until=SIZE] [imm=F] [after=K]] [into=K [from=F] [for=F]]
+//	    [container [until=SIZE] [imm=F] [after=K]] [into=K [from=F] [for=F]] [by=L]
 //	loop N
 //	  rec ...
 //	endloop
@@ -36,7 +36,10 @@ import (
 //	    death; until=0: none, only listed referents), imm is the share of its slots holding
 //	    immediates, after=K makes it the successor of container K (0-based, in order).
 //	    into=K stores each object into container K from `from` × its lifetime for `for` ×
-//	    its lifetime (default 0 and the rest).
+//	    its lifetime (default 0 and the rest). by=L states a young→young reference
+//	    (Profile.HeldBy): each record is held by the newest record of rec line L (0-based,
+//	    after loops are expanded; L < 0: the line −L lines before) added before it, or by
+//	    that line's first record if none is.
 //	sim [newspace=SIZE] [headroom=SIZE] [shrink=SIZE] [ratio=F] [p=F] [n=N] [maxold=SIZE]
 //	    [image=SIZE] [firstheadroom=SIZE] [bug588] [complete] [events=(kind,...)] [detail]
 //	    simulates the profile and prints Stats, and the events of the kinds listed; detail
@@ -108,11 +111,12 @@ type recSpec struct {
 	hasUntil              bool
 	class                 string
 	imm, from, forF       float64
-	after, into           int
+	after, into, by       int
+	hasBy                 bool
 }
 
 func parseRec(line string) (recSpec, error) {
-	r := recSpec{weight: 1, n: 1, class: "Object", after: -1, into: -1}
+	r := recSpec{weight: 1, n: 1, class: "Object", after: -1, into: -1, by: -1}
 	for _, f := range strings.Fields(line)[1:] {
 		k, v, _ := strings.Cut(f, "=")
 		var err error
@@ -148,6 +152,9 @@ func parseRec(line string) (recSpec, error) {
 			r.from, err = strconv.ParseFloat(v, 64)
 		case "for":
 			r.forF, err = strconv.ParseFloat(v, 64)
+		case "by":
+			r.by, err = strconv.Atoi(v)
+			r.hasBy = true
 		default:
 			err = fmt.Errorf("unknown key")
 		}
@@ -211,7 +218,10 @@ func buildScenarioProfile(td *datadriven.TestData) (*profile.Profile, error) {
 	clock = 0
 	containers := 0
 	stores := map[[3]float64]uint16{}
-	for _, r := range specs {
+	lineRecs := make([][]int, len(specs))
+	type heldBy struct{ rec, line, after int }
+	var held []heldBy
+	for li, r := range specs {
 		cls := b.Class(r.class)
 		for range r.n {
 			death := min(clock+r.life, end)
@@ -224,6 +234,17 @@ func buildScenarioProfile(td *datadriven.TestData) (*profile.Profile, error) {
 				flags |= profile.FlagOldSpace
 			}
 			i := b.Add(cls, uint32(r.size), clock, death, uint32(r.weight), flags)
+			lineRecs[li] = append(lineRecs[li], i)
+			if r.hasBy {
+				line := r.by
+				if line < 0 {
+					line += li // relative: by=-1 is the rec line before
+				}
+				if line < 0 || line >= len(specs) || line == li {
+					return nil, fmt.Errorf("by=%d: no other rec line %d", r.by, line)
+				}
+				held = append(held, heldBy{rec: i, line: line, after: len(lineRecs[line])})
+			}
 			if r.container {
 				until := death
 				if r.hasUntil {
@@ -250,6 +271,13 @@ func buildScenarioProfile(td *datadriven.TestData) (*profile.Profile, error) {
 			}
 			clock += r.weight * r.size
 		}
+	}
+	for _, h := range held {
+		recs := lineRecs[h.line]
+		if len(recs) == 0 {
+			return nil, fmt.Errorf("by=%d: the line adds no record", h.line)
+		}
+		b.SetHeldBy(h.rec, recs[max(h.after-1, 0)])
 	}
 	return b.Build(profile.Meta{Source: "scenario", EndBytes: end})
 }

@@ -158,6 +158,10 @@ type sim struct {
 	lastScavengeLive         float64
 	lastScavengeLiveBytes    uint64
 	lastScavengeTenuredBytes uint64
+
+	// yr is the young→young rule's state (youngrefs.go), nil when the profile states no
+	// reference: last, so that the fields above keep their places.
+	yr *youngRefs
 }
 
 // newSpace is eden and the two survivor spaces (docs/spur-model.md §1.1, §3).
@@ -256,6 +260,7 @@ func newSim(p *profile.Profile, params Params, cost Cost, opts Options) *sim {
 	}
 
 	s.rs.init(p)
+	s.yr = newYoungRefs(p)
 	s.planGarbage(opts.Garbage)
 	s.objectsPerByte = opts.GarbageObjectsPerByte
 	return s

@@ -174,6 +174,15 @@ type Profile struct {
 	// (or nothing is known), else 1 + the index of its Store. Nil when no record is stored:
 	// profiles taken by FiLiP or Illimani carry no pointers (docs/workloads.md).
 	StoredIn []uint16
+	// HeldBy states young→young references: per record, 0 when no object of the profile is
+	// known to hold the record's objects, else 1 + the index of the record whose objects hold
+	// them (a row Array holding its cells, a column Array its values), from the referent's
+	// birth (or the holder's, if later) to the referent's death. It is what heapsim needs for
+	// the scavenger's breadth-first copy order and for tenured holders in the remembered set
+	// (docs/spur-model.md §3.1, §3.6). Nil when nothing is stated: FiLiP and Illimani exports
+	// record no pointers (docs/filip.md), and specs state it only where a mix entry names a
+	// holder (heldBy, docs/workloads.md).
+	HeldBy []int32
 	// PointerFree says, per class (indexed like ClassNames), that the class's instances hold
 	// no object pointers (bytes or words: ByteString, Float, …), so marking does not scan
 	// them (docs/spur-model.md §4.1). Nil means: decide by name with IsByteClassName.
@@ -234,6 +243,9 @@ func (b *Builder) Grow(n int) {
 	if b.p.StoredIn != nil {
 		b.p.StoredIn = slices.Grow(b.p.StoredIn, n)
 	}
+	if b.p.HeldBy != nil {
+		b.p.HeldBy = slices.Grow(b.p.HeldBy, n)
+	}
 }
 
 // Class interns a class name and returns its index.
@@ -261,6 +273,9 @@ func (b *Builder) Add(class uint32, sizeBytes uint32, birth, death uint64, weigh
 	if b.p.StoredIn != nil {
 		b.p.StoredIn = append(b.p.StoredIn, 0)
 	}
+	if b.p.HeldBy != nil {
+		b.p.HeldBy = append(b.p.HeldBy, 0)
+	}
 	return len(b.p.Birth) - 1
 }
 
@@ -276,6 +291,15 @@ func (b *Builder) SetStoredIn(i int, v uint16) {
 		b.p.StoredIn = make([]uint16, len(b.p.Birth), cap(b.p.Birth))
 	}
 	b.p.StoredIn[i] = v
+}
+
+// SetHeldBy states that record holder's objects hold record i's objects (both indices
+// returned by Add): a young→young reference (Profile.HeldBy).
+func (b *Builder) SetHeldBy(i, holder int) {
+	if b.p.HeldBy == nil {
+		b.p.HeldBy = make([]int32, len(b.p.Birth), cap(b.p.Birth))
+	}
+	b.p.HeldBy[i] = int32(holder) + 1
 }
 
 // SetSuccessor makes container next (an index into the containers added so far, or about to
@@ -352,6 +376,14 @@ func (b *Builder) Build(meta Meta) (*Profile, error) {
 		inv := make([]int32, n)
 		for newIdx, oldIdx := range perm {
 			inv[oldIdx] = int32(newIdx)
+		}
+		if p.HeldBy != nil {
+			p.HeldBy = permute(p.HeldBy, perm)
+			for i, h := range p.HeldBy {
+				if h > 0 && int(h) <= n {
+					p.HeldBy[i] = inv[h-1] + 1
+				}
+			}
 		}
 		for i := range p.Containers {
 			if r := p.Containers[i].Record; r >= 0 && int(r) < n {
@@ -435,6 +467,9 @@ func (p *Profile) Validate() error {
 	if err := p.validateStores(); err != nil {
 		return err
 	}
+	if err := p.validateHeldBy(); err != nil {
+		return err
+	}
 	if p.PointerFree != nil && len(p.PointerFree) != len(p.ClassNames) {
 		return fmt.Errorf("%w: pointer-free table has %d entries, class table has %d", ErrInvalidProfile, len(p.PointerFree), len(p.ClassNames))
 	}
@@ -463,6 +498,22 @@ func (p *Profile) validateStores() error {
 	for i, v := range p.StoredIn {
 		if int(v) > len(p.Stores) {
 			return fmt.Errorf("%w: record %d names store %d of %d", ErrInvalidProfile, i, int(v)-1, len(p.Stores))
+		}
+	}
+	return nil
+}
+
+// validateHeldBy checks the HeldBy column: one entry per record, each naming another record.
+func (p *Profile) validateHeldBy() error {
+	if p.HeldBy == nil {
+		return nil
+	}
+	if len(p.HeldBy) != p.Len() {
+		return fmt.Errorf("%w: held-by column has %d entries, birth has %d", ErrInvalidProfile, len(p.HeldBy), p.Len())
+	}
+	for i, h := range p.HeldBy {
+		if h < 0 || int(h) > p.Len() || int(h) == i+1 {
+			return fmt.Errorf("%w: record %d is held by record %d of %d", ErrInvalidProfile, i, int(h)-1, p.Len())
 		}
 	}
 	return nil

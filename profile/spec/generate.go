@@ -154,6 +154,8 @@ type genMixEntry struct {
 	size      *genSampler
 	life      *genSampler
 	store     *StoredInto // nil: stored into no container
+	heldBy    int         // the entry whose newest object holds this one's (Mix.HeldBy); −1: none
+	holds     bool        // some entry is held by this one's objects: remember its newest record
 }
 
 // drawBytes is the expected weighted bytes of one mix draw.
@@ -201,12 +203,16 @@ func (s *Spec) mixEntries(i int, weight uint32, res float64, g *genPlan) []genMi
 		}
 		e.life = newSampler(&m.Lifetime, true, lifeSrc, phaseEnd)
 		e.store = m.StoredInto
+		e.heldBy = slices.IndexFunc(ph.Mix, func(h Mix) bool { return m.HeldBy != "" && h.Class == m.HeldBy })
 		e.prob = m.Share / float64(e.weight)
 		total += e.prob
 		entries[j] = e
 	}
 	for j := range entries {
 		entries[j].prob /= total
+		if h := entries[j].heldBy; h >= 0 {
+			entries[h].holds = true
+		}
 	}
 	return entries
 }
@@ -250,7 +256,10 @@ type genPhase struct {
 	startBytes, endBytes, mixBytes uint64
 	entries                        []genMixEntry
 	pick                           aliasTable // which entry a record draws from
-	events                         []genEvent
+	// heldBy: some entry states a holder (Mix.HeldBy), so runMix tracks each holding
+	// entry's newest record.
+	heldBy bool
+	events []genEvent
 }
 
 // genPlan is everything Generate decides before drawing mix records: weights, the phases'
@@ -334,6 +343,7 @@ func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
 		g.finishEvents(i, ph)
 		if ph.mixBytes > 0 {
 			ph.entries = s.mixEntries(i, g.weight, res, g)
+			ph.heldBy = slices.ContainsFunc(ph.entries, func(e genMixEntry) bool { return e.heldBy >= 0 })
 			probs := make([]float64, len(ph.entries))
 			for j, e := range ph.entries {
 				probs[j] = e.prob
@@ -590,6 +600,13 @@ func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, 
 	if len(ph.events) > 0 {
 		nextEvent = ph.events[0].offsetBytes
 	}
+	var newest []int // per entry, its newest record (−1: none yet), when the phase states holders
+	if ph.heldBy {
+		newest = make([]int, len(entries))
+		for j := range newest {
+			newest[j] = -1
+		}
+	}
 	for {
 		for mixDone >= nextEvent {
 			clock = g.emit(ph, &ph.events[ev], clock)
@@ -629,8 +646,28 @@ func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, 
 		if e.store != nil {
 			g.pending = append(g.pending, genPendingStore{record: int32(idx), store: e.store})
 		}
+		if ph.heldBy {
+			g.holdRecord(ph, newest, j, idx, clock)
+		}
 		clock += wb
 		mixDone += wb
+	}
+}
+
+// holdRecord states that record idx of phase ph's entry j, born at clock, is held by the
+// newest record of its holder entry when that one is still alive (Mix.HeldBy), and notes idx
+// as entry j's newest when j holds others.
+func (g *genPlan) holdRecord(ph *genPhase, newest []int, j, idx int, clock uint64) {
+	e := &ph.entries[j]
+	if e.heldBy >= 0 {
+		if h := newest[e.heldBy]; h >= 0 {
+			if _, death, aliveAtEnd := g.builder.Lifetime(h); death > clock || aliveAtEnd {
+				g.builder.SetHeldBy(idx, h)
+			}
+		}
+	}
+	if e.holds {
+		newest[j] = idx
 	}
 }
 

@@ -147,6 +147,15 @@ type Mix struct {
 	// StoredInto, when set, says that each object is referenced from a named container for
 	// part of its life (YAML "storedInto").
 	StoredInto *StoredInto
+	// HeldBy, when set, names the class of another entry of the same phase whose objects hold
+	// this entry's (YAML "heldBy"): a young→young reference, such as a row Array holding its
+	// cells or a column Array holding its values. Each object is held by the newest object of
+	// that entry drawn before it in the phase (the one being filled), from its birth to its
+	// death, when that holder is still alive at its birth; an object drawn before any holder,
+	// or after the newest one died, is held by nothing. heapsim copies held objects
+	// breadth-first after their holder and remembers a tenured holder
+	// (docs/spur-model.md §3.1, §3.6).
+	HeldBy string
 }
 
 // StoredInto says which container references a mix entry's objects, and when: from

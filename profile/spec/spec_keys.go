@@ -124,6 +124,7 @@ var mixKeys = []specKey[Mix]{
 		m.StoredInto = &StoredInto{}
 		return parseSection(p, f.node, f.path, storedIntoKeys, m.StoredInto)
 	}},
+	valueKey("heldBy", (*specParser).str, func(m *Mix) *string { return &m.HeldBy }),
 }
 
 // storedIntoKeys are the keys of a mix entry's storedInto mapping.

@@ -55,7 +55,7 @@ func TestSpecKeyTables(t *testing.T) {
 	checkKeyTable(t, "reported", reportedKeys, []string{"scavenges", "fullGCs", "runSeconds"})
 	checkKeyTable(t, "classes", classKeys, []string{"name", "size", "pointers"})
 	checkKeyTable(t, "phases", phaseKeys, []string{"name", "allocate", "mix", "large", "growing", "containers"})
-	checkKeyTable(t, "mix", mixKeys, []string{"class", "share", "size", "lifetime", "resolution", "storedInto"})
+	checkKeyTable(t, "mix", mixKeys, []string{"class", "share", "size", "lifetime", "resolution", "storedInto", "heldBy"})
 	checkKeyTable(t, "storedInto", storedIntoKeys, []string{"container", "from", "for", "at"})
 	checkKeyTable(t, "large", largeKeys, []string{"class", "size", "count", "lifetime", "at", "every"})
 	checkKeyTable(t, "growing", growingKeys, []string{"class", "count", "from", "to", "factor", "lifetime", "container", "name"})
@@ -124,7 +124,7 @@ phases:
     allocate: 1MB
     mix:
       - {class: A, share: 1, size: 32, lifetime: until-end, resolution: 0.25,
-         storedInto: {container: c, from: 10%, for: 50%, at: start}}
+         storedInto: {container: c, from: 10%, for: 50%, at: start}, heldBy: B}
     large:
       - {class: A, size: 1MiB, count: 2, lifetime: until-end, at: even, every: 100KB}
     growing:

@@ -266,6 +266,9 @@ func (v *specValidator) phase(i int) error {
 		if err := v.storedInto(m.StoredInto, mp+".storedInto"); err != nil {
 			return err
 		}
+		if err := v.heldBy(ph, j, mp+".heldBy"); err != nil {
+			return err
+		}
 	}
 	if len(ph.Mix) > 0 && math.Abs(sum-1) > specShareTolerance {
 		return v.errf(path+".mix", "shares sum to %.6g, want 1", sum)
@@ -399,6 +402,36 @@ func (v *specValidator) containerNames(i int) error {
 		}
 	}
 	return nil
+}
+
+// heldBy checks mix entry j's heldBy: the class of exactly one other entry of the phase.
+func (v *specValidator) heldBy(ph *Phase, j int, path string) error {
+	name := ph.Mix[j].HeldBy
+	if name == "" {
+		return nil
+	}
+	if ph.Mix[j].Class == name {
+		return v.errf(path, "%q is this entry's own class: name the class of another mix entry of the phase", name)
+	}
+	switch n := countMixClass(ph, name); n {
+	case 0:
+		return v.errf(path, "no mix entry of the phase allocates class %q", name)
+	case 1:
+		return nil
+	default:
+		return v.errf(path, "%d mix entries of the phase allocate class %q: the holder must be one entry", n, name)
+	}
+}
+
+// countMixClass is how many mix entries of ph allocate class name.
+func countMixClass(ph *Phase, name string) int {
+	n := 0
+	for _, m := range ph.Mix {
+		if m.Class == name {
+			n++
+		}
+	}
+	return n
 }
 
 // storedInto checks a mix entry's storedInto: a named container, a phase or a part of the
