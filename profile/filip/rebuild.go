@@ -28,8 +28,9 @@ const (
 	HypothesisOff
 	// HypothesisStored is HypothesisLong plus the pointers the export never records: every
 	// long-lived large object that may hold pointers is taken for a container, like a
-	// DataFrame's column arrays, into which the application stores the long-lived small
-	// objects born while it is the newest one (see Rebuild). An old container holding young
+	// DataFrame's column arrays or its table, that holds long-lived small objects: each from
+	// the newest container before it or the largest after it, whichever is larger
+	// (storeAssumer). An old container holding young
 	// objects is in the remembered set and the scavenger scans all of its slots
 	// (docs/spur-model.md §3.6), so this is the hypothesis under which the new-space size
 	// matters most.
@@ -83,7 +84,7 @@ type RebuildReport struct {
 	ExplainedShare float64 `json:"explainedShare"`
 	// Sizes is how a window's excess was cut into objects: "neighbour" (k objects when it is
 	// k times the nearest sampled large object's size, else one) or "one object per window"
-	// (no large object was sampled).
+	// (no large object was sampled, or HypothesisStored: one container, the most slots).
 	Sizes string `json:"sizes"`
 	// Hypothesis is the lifetime estimate the inferred large objects got, as applied
 	// ("neighbour", "short", "long" or "stored").
@@ -143,8 +144,9 @@ const (
 //     size (inferredCount), born from the middle of the window.
 //   - Their lifetimes are not in the file: opts.Hypothesis (see Hypothesis) decides.
 //   - Nor are pointers: under HypothesisStored the long-lived large objects of pointer classes
-//     (the inferred ones included) become containers that receive the long-lived small objects
-//     born after them (storeAssumer).
+//     (the inferred ones included) become containers that hold the long-lived small objects:
+//     each from the newest container before it or the largest after it (storeAssumer); an
+//     inferred window then stays one container.
 //
 // A profile that is not sampled (rate 1), has fewer than two records, or with
 // HypothesisOff, is returned as it is, with a nil report. Rebuild never modifies p.
