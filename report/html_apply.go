@@ -55,15 +55,15 @@ func htmlApplySection(r *Report, seconds bool) *htmlApply {
 			rec.Trial, rec.Within, recommend.Percent(rec.Tolerance)))
 	}
 	for _, st := range rec.PutBack {
-		v.Chosen = append(v.Chosen, fmt.Sprintf("Put back to the VM default: the %s (%s instead of %s). Simulated, that costs %s, less than the tolerance of %s, so the script does not set it.",
-			st.Label, recommend.Value(st.Param, st.Default), recommend.Value(st.Param, st.Value), recommend.SignedPercent(st.Cost), recommend.Percent(rec.Tolerance)))
+		v.Chosen = append(v.Chosen, fmt.Sprintf("Put back to the VM default: the %s (%s instead of %s). Simulated, that %s, less than the tolerance of %s, so the script does not set it.",
+			st.Label, recommend.Value(st.Param, st.Default), recommend.Value(st.Param, st.Value), recommend.CostText(st.Cost), recommend.Percent(rec.Tolerance)))
 	}
 	for _, st := range rec.Kept {
-		cost := recommend.SignedPercent(st.Cost)
+		cost := recommend.CostText(st.Cost)
 		if !st.Feasible {
-			cost = "feasibility"
+			cost = "costs feasibility"
 		}
-		v.Chosen = append(v.Chosen, fmt.Sprintf("Kept: the %s, %s. Put back alone, it costs %s (%s).",
+		v.Chosen = append(v.Chosen, fmt.Sprintf("Kept: the %s, %s. Put back alone, it %s (%s).",
 			st.Label, recommend.Value(st.Param, st.Value), cost, st.Why))
 	}
 	return v
