@@ -409,7 +409,10 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 		ew.Printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
 	} else {
 		how := "on the slower workload"
-		if d.Aggregate == string(objective.AggregateMean) {
+		switch {
+		case readingsOfOneRun(d.Workloads):
+			how = fmt.Sprintf("on average over the %d readings of the run", len(d.Workloads))
+		case d.Aggregate == string(objective.AggregateMean):
 			how = "on average over the workloads"
 		}
 		ew.Printf("  predicted %s the defaults' run time %s: %.2fx faster (each workload's seconds: the recommendation below)\n",
@@ -528,4 +531,18 @@ func (p *progressRecorder) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// readingsOfOneRun reports whether the workloads are several readings of one run (a sampled
+// export's hypotheses, study.WorkloadRef.Run), whose slowdowns the objective averages.
+func readingsOfOneRun(ws []study.WorkloadRef) bool {
+	if len(ws) < 2 || ws[0].Run == "" {
+		return false
+	}
+	for _, w := range ws[1:] {
+		if w.Run != ws[0].Run {
+			return false
+		}
+	}
+	return true
 }

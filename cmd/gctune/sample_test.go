@@ -128,6 +128,7 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	assert.NotContains(t, stdout, "guards against", stdout)
 	// The run may be either reading: the stated intervals cover both on every perturbed run.
 	assert.Contains(t, stdout, "on average over the 2 readings of the run")
+	assert.NotContains(t, stdout, "on the slower workload", "the search's fastest is judged on the readings' mean too")
 	assert.Contains(t, stdout, "any reading on any run")
 	var pred struct {
 		Predicted struct {
