@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/gctune/gctune/internal/recommendtest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,50 +31,11 @@ func testMeta(study string, workloads ...string) Meta {
 
 // testRecommendation is a recommendation as recommend.Recommend makes it for the dataframe
 // study: three changes kept, two put back.
-func testRecommendation() *recommend.Recommendation {
-	def := tunable.DefaultPoint(heapsim.DefaultParams()).Rounded()
-	pt := tunable.Point{NewSpaceBytes: 741 << 20, HeadroomBytes: 2089 << 20, ShrinkBytes: def.ShrinkBytes, Ratio: 29.88, Proportion: def.Proportion}
-	return &recommend.Recommendation{Tolerance: 0.01, DefaultValue: 4583.136,
-		Best:   recommend.Candidate{Number: 113, Value: 576.109, PeakFootprintBytes: 11819536384},
-		Chosen: recommend.Candidate{Number: 112, Value: 579.021, PeakFootprintBytes: 10693365760},
-		Within: 57, Trial: 112, Point: pt, AtDefault: []string{tunable.ParamShrink, tunable.ParamProportion},
-		Value: 579.021, Speedup: 4583.136 / 579.021, PeakFootprintBytes: 10693365760, GCShare: 0.0674, TotalSeconds: 579.021,
-		PutBack: []recommend.Step{
-			{Param: tunable.ParamProportion, Label: "survivors to keep", Value: 0.0755, Default: 0.9775, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true, Cost: -0.0000077},
-			{Param: tunable.ParamShrink, Label: "shrink threshold", Value: 20 << 20, Default: 32 << 20, Objective: 579.021, PeakFootprintBytes: 10693365760, Feasible: true},
-		},
-		Kept: []recommend.Step{
-			{Param: tunable.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Default: 16 << 20, Objective: 4615, Feasible: true, Cost: 6.97, Why: "not less than the tolerance, 1 %"},
-			{Param: tunable.ParamRatio, Label: "full GC ratio", Value: 29.88, Default: 0.333333, Objective: 645, Feasible: true, Cost: 0.115, Why: "not less than the tolerance, 1 %"},
-			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Default: 16 << 20, Objective: 638, Feasible: true, Cost: 0.102, Why: "not less than the tolerance, 1 %"},
-		}}
-}
+func testRecommendation() *recommend.Recommendation { return recommendtest.Recommendation() }
 
 // testRobust is testRecommendation judged on 16 perturbed runs: its interval, margins and a
 // move off a cliff.
-func testRobust() *recommend.Recommendation {
-	r := testRecommendation()
-	values := []float64{561, 570, 575, 579, 580, 584, 586, 590, 592, 595, 600, 604, 610, 615, 622, 640}
-	defaults := make([]float64, len(values))
-	speedups := make([]float64, len(values))
-	for k, v := range values {
-		defaults[k] = 4583.136 * (0.96 + 0.005*float64(k))
-		speedups[k] = defaults[k] / v
-	}
-	r.Robust = &recommend.Robustness{Replicas: 16, DecisionReplicas: 8, Statistic: "mean", Rejudged: 14,
-		Values: values, Speedups: speedups, DefaultValues: defaults,
-		ValueInterval:   uncertainty.PredictionInterval(values, uncertainty.DefaultCoverage),
-		SpeedupInterval: uncertainty.PredictionInterval(speedups, uncertainty.DefaultCoverage),
-		NominalValue:    576.1, NominalSpeedup: 7.955, Neighbourhood: 0.05, Flat: true,
-		Moves: []recommend.Move{{Param: tunable.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
-			Why: "growth headroom -5 % costs +8.9 %"}},
-		Margins: []recommend.Margin{
-			{Param: tunable.ParamNewSpace, Label: "new space (eden) size", Value: 741 << 20, Down: 0.18, Up: 0.4, UpOpen: true},
-			{Param: tunable.ParamHeadroom, Label: "growth headroom", Value: 2089 << 20, Down: 0.074, Up: 0.4, UpOpen: true},
-			{Param: tunable.ParamRatio, Label: "full GC ratio", Value: 29.88, Down: 0.4, Up: 0.4, DownOpen: true, UpOpen: true},
-		}}
-	return r
-}
+func testRobust() *recommend.Recommendation { return recommendtest.Robust() }
 
 // testKeepDefaults is request-server's: 1.01x at best, so keep the defaults.
 func testKeepDefaults() *recommend.Recommendation {
