@@ -75,3 +75,38 @@ func TestConfigSizeCap(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "is a directory")
 }
+
+// TestTunableBadValueFromEachOrigin: a simulate tunable's value that does not parse is refused
+// in one line naming the key, the value as given, where it came from (the file, the
+// environment variable, the flag) and what the tunable wants, for each kind of tunable.
+func TestTunableBadValueFromEachOrigin(t *testing.T) {
+	path := writeFile(t, "c.yaml", "simulate:\n  ratio: fast\n")
+	_, errOut, code := gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: config: simulate.ratio = "fast" (from `+path+`): want a number`+"\n", errOut)
+
+	path = writeFile(t, "c.yaml", "simulate:\n  headroom: [1, 2]\n")
+	_, errOut, code = gctune(t, "--config", path, "simulate", "testdata/tiny.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: config: simulate.headroom = [1 2] (from `+path+`): bad size "[1 2]": want a number of bytes with an optional unit (1024, 512k, 64MiB, 1.5GiB)`+"\n", errOut)
+
+	t.Setenv("GCTUNE_SIMULATE_SURVIVORS_PROPORTION", "many")
+	_, errOut, code = gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "simulate.headroom = [1 2]", "the tunables are checked in their order")
+	_, errOut, code = gctune(t, "lifetimes", "testdata/tiny.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: config: simulate.survivors_proportion = "many" (GCTUNE_SIMULATE_SURVIVORS_PROPORTION): want a number ≥ 0 or "pharo"`+"\n", errOut)
+	os.Unsetenv("GCTUNE_SIMULATE_SURVIVORS_PROPORTION")
+
+	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--eden", "lots", "--ratio", "2")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: config: simulate.eden = "lots" (--eden): bad size "lots": want a number of bytes with an optional unit (1024, 512k, 64MiB, 1.5GiB)`+"\n", errOut)
+
+	// A typed key's bad value is named before a tunable's, as before the tunables were parsed
+	// while decoding.
+	t.Setenv("GCTUNE_SIMULATE_BUG588", "maybe")
+	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--shrink", "lots")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, `gctune: config: simulate.bug588 = "maybe" (GCTUNE_SIMULATE_BUG588): want true or false`+"\n", errOut)
+}
