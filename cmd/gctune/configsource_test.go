@@ -6,8 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/config"
+	"github.com/gctune/gctune/tunable"
 )
 
 // TestForeignConfigYAMLIgnored: a config.yaml that belongs to another program in the working
@@ -109,4 +113,34 @@ func TestTunableBadValueFromEachOrigin(t *testing.T) {
 	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--shrink", "lots")
 	assert.Equal(t, exitUsage, code)
 	assert.Equal(t, `gctune: config: simulate.bug588 = "maybe" (GCTUNE_SIMULATE_BUG588): want true or false`+"\n", errOut)
+}
+
+// TestLoadedTunablesAreParsed: after loading, the simulate section holds each tunable's
+// parsed tunable.Value whichever layer gave it (the defaults, the file, a variable, a flag), so
+// the commands that read it (Params, Validate) parse nothing.
+func TestLoadedTunablesAreParsed(t *testing.T) {
+	cmd := &cobra.Command{Use: "x"}
+	cmd.Flags().String("eden", "", "")
+	bindFlag(cmd, "eden", "simulate.eden")
+	require.NoError(t, cmd.Flags().Set("eden", "64m"))
+	t.Setenv("GCTUNE_SIMULATE_RATIO", "2.5")
+	path := writeFile(t, "c.yaml", "simulate:\n  headroom: 268435456\n  survivors_proportion: 1\n")
+	cfg, err := loadConfig(cmd, path)
+	require.NoError(t, err)
+
+	want := config.Tunables{}
+	for key, text := range map[string]string{"eden": "64MiB", "headroom": "256MiB", "shrink": "32MiB", "ratio": "2.5", "survivors_proportion": "1"} {
+		for _, tu := range tunable.All() {
+			if tu.Key == key {
+				v, err := tu.Parse(text)
+				require.NoError(t, err)
+				want[key] = v
+			}
+		}
+	}
+	assert.Equal(t, want, cfg.Simulate.Tunables)
+	p, err := cfg.Simulate.Params()
+	require.NoError(t, err)
+	assert.Equal(t, uint64(64<<20), p.NewSpaceBytes)
+	assert.Equal(t, 2.5, p.FullGCRatio)
 }
