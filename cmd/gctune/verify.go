@@ -156,15 +156,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	}
 	seq := 0
 	record := func(r verify.Run) error {
-		mr := studies.MeasuredRun{Session: session, Seq: seq, Config: r.Config, Trial: r.Trial, Round: r.Round,
-			Start: r.Start, WallSeconds: r.Wall.Seconds(), ExitCode: r.ExitCode, Stats: verify.StoredStats(r.Outcome),
-			PredictedSpeedup: predicted[r.Config]}
-		switch {
-		case r.TimedOut:
-			mr.Error = fmt.Sprintf("timed out after %s", o.Timeout)
-		case r.ExitCode != 0:
-			mr.Error = fmt.Sprintf("exit code %d: %s", r.ExitCode, strings.Join(r.StderrTail, " | "))
-		}
+		mr := r.Stored(session, seq, predicted[r.Config], o.Timeout)
 		seq++
 		doc.Measured = append(doc.Measured, mr)
 		if progress {

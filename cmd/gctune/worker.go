@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"sync"
@@ -163,7 +162,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	// are stored; the retries are bounded.
 	storage := studies.NewRetryStorage(context.WithoutCancel(ctx), store.Storage(), policy)
 	goroutines := workerCount(cfg.Search.Workers)
-	seed := workerSessionSeed(sp.Seed, me)
+	seed := search.ProcessSeed(sp.Seed, me, time.Now())
 	logf("joined study %q in %s: target %d trials on %s, %d at once, sampler %s", o.Study, store.URL(), target,
 		sp.WorkloadNames(), goroutines, sp.Sampler)
 
@@ -195,14 +194,4 @@ func keepConnections(store *studies.Store, goroutines int) {
 	if sqlDB, err := store.DB().DB(); err == nil {
 		sqlDB.SetMaxIdleConns(2*goroutines + 2)
 	}
-}
-
-// workerSessionSeed derives this worker process's sampler seed from the study seed and what
-// makes the process unique (host, process ID, start time): workers that join a study at the
-// same moment must not draw the same configurations. search.WorkerSeed then gives each of the
-// process's goroutines its own seed.
-func workerSessionSeed(studySeed uint64, me string) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/%d", me, time.Now().UnixNano())
-	return studySeed ^ h.Sum64()
 }
