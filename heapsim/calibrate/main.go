@@ -260,9 +260,16 @@ young allocation, which the published scavenge counts fix. Against [IWST23-L] Ta
     overflow; a cell stays young only where it fits the last bytes no row fits (overflow is
     decided per object, §3.2), and one is enough to keep the Array2D in the set. So that
     share rests on the survivor space's last bytes and on the cells' smallest sizes (the
-    spec's assumed spread). The 500 MB spec does not store the rows read after the rows
-    collection's last step (a simplification, see the spec): they are copied with the other
-    survivors, and no cell stays young at the end of reading (0.2 s of remembered set).
+    spec's assumed spread). In the 500 MB spec the rows collection's last array (1.3 M slots,
+    made at row 655,361) is not a container, and the one before it, which takes the last
+    rows' stores instead, dies when reading ends: there no cell stays young at the end of
+    reading (0.2 s of remembered set). With the collection as the code has it (the last
+    array receiving the rows and living to the end; tried by hand, not bundled), a cell does
+    stay young, the Array2D (3.7 M slots) and the rows array (1.3 M) are scanned at every
+    detection scavenge, and dataframe-500mb's GC time is 18 s at these scales, 15 full GCs
+    still. Whether one cell is left young when reading ends decides up to a third of an aws
+    run's GC time, and it turns on a few bytes: the model cannot settle it, and the fit's
+    scavenge scale rests mostly on dataframe-1.6gb's.
   - What the model still lacks there: asArrayOfColumns's columns (old from birth) hold the
     parked cells too, so in the VM the write barrier remembers them beside the Array2D
     (6 × 2.25 M slots for the 1.6 GB file); heapsim gives each referent one referrer.
