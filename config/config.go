@@ -57,9 +57,10 @@ type Config struct {
 // VM's fixed facts (see docs/simulator.md).
 type SimulateConfig struct {
 	// Tunables holds the five tunables by their keys in tunable.All (eden, headroom, shrink,
-	// ratio, survivors_proportion), as text: sizes with units, numbers, "pharo" for Pharo's own
-	// survivors formula (tunable.Tunable.Text and Parse).
-	Tunables map[string]any `mapstructure:",remain" json:"tunables"`
+	// ratio, survivors_proportion), parsed: the configuration gives them as text (sizes with
+	// units, numbers, "pharo" for Pharo's own survivors formula) and DecodeTunables parses
+	// each one once, while decoding.
+	Tunables Tunables `mapstructure:",remain" json:"tunables"`
 	// StackPages is VM parameter 43.
 	StackPages int `mapstructure:"stack_pages" json:"stack_pages"`
 	// PageSize is the OS page size.
@@ -233,31 +234,29 @@ func Default() Config {
 
 // simulateConfigFrom writes heapsim parameters as a simulate section.
 func simulateConfigFrom(p heapsim.Params) SimulateConfig {
-	c := SimulateConfig{Tunables: map[string]any{},
+	c := SimulateConfig{Tunables: Tunables{},
 		StackPages: p.StackPages, PageSize: units.Bytes(p.PageBytes), MaxOldSpace: units.Bytes(p.MaxOldSpaceBytes),
 		ImageSize: units.Bytes(p.ImageBytes), Bug588: p.Bug588,
 	}
 	for _, t := range tunable.All() {
-		if t.Unit == tunable.UnitRatio {
-			c.Tunables[t.Key] = t.FromParams(p) // a YAML number, as config.yaml writes it
-		} else {
-			c.Tunables[t.Key] = t.Text(p)
-		}
+		c.Tunables[t.Key] = t.ValueOf(p)
 	}
 	return c
 }
 
-// Params turns the simulate section into heapsim parameters.
+// Params turns the simulate section into heapsim parameters: its tunables' values (already
+// parsed) applied to the VM defaults, with its VM facts. The error is heapsim's refusal of a
+// value out of range, naming the field, or a Tunables entry that is not a value of its key's
+// tunable (a zero tunable.Value, say: a programming error).
 func (s SimulateConfig) Params() (heapsim.Params, error) {
 	p := heapsim.DefaultParams()
 	for _, t := range tunable.All() {
-		raw, ok := s.Tunables[t.Key]
+		v, ok := s.Tunables[t.Key]
 		if !ok {
 			continue
 		}
-		v, err := t.Parse(Text(raw))
-		if err != nil {
-			return p, fmt.Errorf("config: simulate.%s = %s: %s", t.Key, ShowValue(raw), TunableWant(err))
+		if vt, ok := v.Tunable(); !ok || vt.Name != t.Name {
+			return p, fmt.Errorf("config: simulate.%s: not a value of %s (%q)", t.Key, t.Name, v.String())
 		}
 		v.Apply(&p)
 	}

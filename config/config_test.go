@@ -44,7 +44,8 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"one bin", func(c *Config) { c.Lifetimes.HistogramBins = 1 }, "config: lifetimes.histogram_bins = 1: must be in [2, 1000]"},
 		{"zero bins", func(c *Config) { c.Lifetimes.HistogramBins = 0 }, "config: lifetimes.histogram_bins = 0: must be in [2, 1000]"},
 		{"many bins", func(c *Config) { c.Lifetimes.HistogramBins = 1001 }, "config: lifetimes.histogram_bins = 1001: must be in [2, 1000]"},
-		{"tunable", func(c *Config) { c.Simulate.Tunables["eden"] = "lots" }, `config: simulate.eden = "lots": `},
+		// A tunable's value is parsed while decoding (TestDecodeTunables); Validate judges its range.
+		{"tunable", func(c *Config) { c.Simulate.Tunables["eden"] = mustValue(tunable.ParamNewSpace, "2GiB") }, "config: simulate: "},
 		{"trials", func(c *Config) { c.Search.Trials = 0 }, "config: search.trials = 0: must be at least 1"},
 		{"workers", func(c *Config) { c.Search.Workers = -1 }, "config: search.workers = -1: must be ≥ 0 (0 = the number of cores)"},
 		{"heartbeat", func(c *Config) { c.Search.HeartbeatInterval = 0 }, "config: search.heartbeat_interval = 0s: must be positive"},
@@ -59,7 +60,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Default()
-			c.Simulate.Tunables = map[string]any{}
+			c.Simulate.Tunables = Tunables{}
 			tc.change(&c)
 			err := c.Validate()
 			require.Error(t, err)
@@ -89,7 +90,7 @@ func TestSpaceRoundTrip(t *testing.T) {
 
 func TestSimulateParams(t *testing.T) {
 	s := Default().Simulate
-	s.Tunables = map[string]any{"ratio": 0.5}
+	s.Tunables = Tunables{"ratio": mustValue(tunable.ParamRatio, "0.5")}
 	s.Bug588 = true
 	p, err := s.Params()
 	require.NoError(t, err)

@@ -7,5 +7,7 @@
 // The uncertainty section is uncertainty.Model itself (its mapstructure tags are the keys),
 // with the switch that turns it off and the statistic. Loading the configuration (the file,
 // GCTUNE_* variables, flags) is the command line's (cmd/gctune, with viper): this package
-// imports neither viper nor cobra.
+// imports neither viper nor cobra. It gives that loader the decode hook DecodeTunables, which
+// parses the simulate section's tunables into their tunable.Value once, while decoding
+// (Tunables): nothing reads them as text after that.
 package config

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/c-bata/goptuna"
 
@@ -165,6 +167,16 @@ func WorkerSeed(studySeed uint64, worker, trialsAtStart int) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
+}
+
+// ProcessSeed derives a worker process's sampler seed from the study seed and what makes the
+// process unique (process: its host and process ID; start: when it began): processes that join
+// a study at the same moment must not draw the same configurations. WorkerSeed then gives each
+// of the process's goroutines its own seed (FNV-1a of the process and the time, xored in).
+func ProcessSeed(studySeed uint64, process string, start time.Time) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d", process, start.UnixNano())
+	return studySeed ^ h.Sum64()
 }
 
 // Enqueue adds the plan's seeds to the study as waiting trials. Call it once per study, when

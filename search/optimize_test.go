@@ -4,8 +4,10 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/c-bata/goptuna"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
@@ -201,4 +203,13 @@ func TestDefaultPointRoundTrips(t *testing.T) {
 	p := tunable.DefaultPoint(base).Params(base)
 	require.Equal(t, base.SurvivorsToKeep(), p.SurvivorsToKeep(), "the defaults as a point keep Pharo's N")
 	require.Equal(t, base.NewSpaceBytes, p.NewSpaceBytes)
+}
+
+func TestProcessSeed(t *testing.T) {
+	start := time.Unix(1700000000, 5)
+	a := ProcessSeed(42, "host:1", start)
+	assert.Equal(t, a, ProcessSeed(42, "host:1", start), "a function of its inputs")
+	assert.NotEqual(t, a, ProcessSeed(42, "host:2", start), "two processes at the same moment")
+	assert.NotEqual(t, a, ProcessSeed(42, "host:1", start.Add(time.Nanosecond)), "one process started again")
+	assert.NotEqual(t, a, ProcessSeed(43, "host:1", start), "another study")
 }

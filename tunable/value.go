@@ -116,6 +116,15 @@ func (v Value) String() string {
 	return strconv.FormatFloat(v.number, 'g', -1, 64)
 }
 
+// Number returns the value in its tunable's unit, and false for DefaultWord (Pharo's own
+// formula, which is no number) and the zero Value.
+func (v Value) Number() (float64, bool) {
+	if _, ok := Named(v.name); !ok || v.vmDefault {
+		return 0, false
+	}
+	return v.number, true
+}
+
 // Tunable returns the tunable v is a value of, and false for the zero Value.
 func (v Value) Tunable() (Tunable, bool) { return Named(v.name) }
 

@@ -82,3 +82,20 @@ func TestValueParse(t *testing.T) {
 	require.Error(t, v.UnmarshalText([]byte("x")))
 	assert.Equal(t, "2.5", v.String(), "a failed UnmarshalText keeps the value")
 }
+
+// TestValueNumber: a value's number in its unit, and none for Pharo's formula or the zero Value.
+func TestValueNumber(t *testing.T) {
+	eden, _ := Named(ParamNewSpace)
+	surv, _ := Named(ParamProportion)
+	v, err := eden.Parse("64MiB")
+	require.NoError(t, err)
+	n, ok := v.Number()
+	assert.True(t, ok)
+	assert.Equal(t, float64(64*heapsim.MiB), n)
+	v, err = surv.Parse(DefaultWord)
+	require.NoError(t, err)
+	_, ok = v.Number()
+	assert.False(t, ok, "Pharo's formula is no number")
+	_, ok = Value{}.Number()
+	assert.False(t, ok)
+}

@@ -21,8 +21,9 @@ import (
 	"github.com/gctune/gctune/verify"
 )
 
-// NewCalibrateCmd returns `gctune calibrate`.
-func NewCalibrateCmd(ro *rootOptions) *cobra.Command {
+// NewCalibrateCmd returns `gctune calibrate`; its RunE calls runF (nil: runCalibrate).
+func NewCalibrateCmd(ro *rootOptions, runF runFunc[calibrateOptions]) *cobra.Command {
+	run := orRun(runF, runCalibrate)
 	var o calibrateOptions
 	cmd := &cobra.Command{
 		Use:   "calibrate PROFILE --measured run.json [-o cost.yaml]",
@@ -56,30 +57,29 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.snippet {
-				_, err := io.WriteString(cmd.OutOrStdout(), costfit.Snippet)
-				return err
-			}
-			cfg, err := loadConfig(cmd, ro.configFile)
-			if err != nil {
-				return err
-			}
-			if err := checkOutputsNotInputs(cmd, args, ro.configFile, cfg); err != nil {
-				return err
-			}
 			if len(args) == 1 {
-				o.profile = args[0]
+				o.Profile = args[0]
 			}
-			o.asJSON = ro.json
-			o.stderr = cmd.ErrOrStderr()
-			return runCalibrate(cmd.Context(), cmd.OutOrStdout(), cfg, o)
+			o.JSON = ro.json
+			// --snippet reads no configuration: it prints the snippet even beside a bad one.
+			var cfg Config
+			if !o.Snippet {
+				var err error
+				if cfg, err = loadConfig(cmd, ro.configFile); err != nil {
+					return err
+				}
+				if err := checkOutputsNotInputs(cmd, args, ro.configFile, cfg); err != nil {
+					return err
+				}
+			}
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.measured, "measured", "", "the measured default run: a JSON file (see above)")
-	f.StringVar(&o.fromStudy, "from-study", "", "use the default runs 'gctune verify' stored in this study")
-	f.StringVarP(&o.output, "output", "o", "", "write the calibrated cost model to FILE (YAML; replaces only a gctune cost file)")
-	f.BoolVar(&o.snippet, "snippet", false, "print a Pharo snippet that measures a run and writes run.json")
+	f.StringVar(&o.Measured, "measured", "", "the measured default run: a JSON file (see above)")
+	f.StringVar(&o.FromStudy, "from-study", "", "use the default runs 'gctune verify' stored in this study")
+	f.StringVarP(&o.Output, "output", "o", "", "write the calibrated cost model to FILE (YAML; replaces only a gctune cost file)")
+	f.BoolVar(&o.Snippet, "snippet", false, "print a Pharo snippet that measures a run and writes run.json")
 	addWorkloadFlags(cmd, "seed")
 	addClockFlag(cmd)
 	addRebuildFlags(cmd)
@@ -88,16 +88,20 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 	return cmd
 }
 
-// calibrateOptions are calibrate's inputs.
+// calibrateOptions are what `gctune calibrate` is asked besides the configuration.
 type calibrateOptions struct {
-	profile   string
-	measured  string
-	fromStudy string
-	output    string
-	snippet   bool
-	asJSON    bool
-	// stderr gets the line saying how the profile was read (nil: not printed).
-	stderr io.Writer
+	// Profile is the profile the measured run is of ("": the study's only workload, with
+	// FromStudy).
+	Profile string
+	// Measured is the measured run's JSON file; FromStudy the study whose default runs
+	// 'gctune verify' stored (one of the two).
+	Measured, FromStudy string
+	// Output is the cost file written ("": none).
+	Output string
+	// Snippet prints the Pharo snippet that measures a run, and nothing else.
+	Snippet bool
+	// JSON prints calibrateDoc.
+	JSON bool
 }
 
 // calibrateDoc is `gctune calibrate --json`.
@@ -149,16 +153,22 @@ type calibrateInput struct {
 	measuredFrom string
 }
 
-func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptions) error {
-	if (o.measured == "") == (o.fromStudy == "") {
+// runCalibrate fits the cost model to the measured run (costfit.Fit), writes it to o.Output and
+// the fit to w; how the profile was read goes to ew. With o.Snippet it prints the snippet only.
+func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateOptions) error {
+	if o.Snippet {
+		_, err := io.WriteString(w, costfit.Snippet)
+		return err
+	}
+	if (o.Measured == "") == (o.FromStudy == "") {
 		return usageErrorf("calibrate needs the measured default run: --measured run.json or --from-study STUDY (one of them)")
 	}
-	if err := checkCostOutput(o.output); err != nil {
+	if err := checkCostOutput(o.Output); err != nil {
 		return err
 	}
 	var in *calibrateInput
 	var err error
-	if o.fromStudy != "" {
+	if o.FromStudy != "" {
 		in, err = calibrateFromStudy(ctx, cfg, o)
 	} else {
 		in, err = calibrateFromFile(ctx, cfg, o)
@@ -180,7 +190,7 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 	}
 	doc := calibrateDoc{Profile: in.ref, ProfileInfo: in.info, Records: in.profile.Len(), Measured: in.measured, MeasuredFrom: in.measuredFrom,
 		Base: in.baseName, Fit: res, Coefficients: res.Cost, Simulated: newCalibratedRun(st), BaseSimulated: newCalibratedRun(basis.Stats)}
-	if o.output != "" {
+	if o.Output != "" {
 		file, err := costfit.NewFile(res.Cost)
 		if err != nil {
 			return err
@@ -188,15 +198,13 @@ func runCalibrate(ctx context.Context, w io.Writer, cfg Config, o calibrateOptio
 		m := in.measured
 		file.Profile, file.Measured, file.Base, file.Scales, file.Method = in.ref, &m, in.baseName, &res.Scales, res.Method
 		file.GctuneVersion = version
-		if err := writeOutput(o.output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
-			return fmt.Errorf("calibrate: write %s: %w", o.output, err)
+		if err := writeOutput(o.Output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
+			return fmt.Errorf("calibrate: write %s: %w", o.Output, err)
 		}
-		doc.Output = o.output
+		doc.Output = o.Output
 	}
-	if o.stderr != nil {
-		printProfileInfo(o.stderr, doc.ProfileInfo)
-	}
-	if o.asJSON {
+	printProfileInfo(ew, doc.ProfileInfo)
+	if o.JSON {
 		return writeJSON(w, doc)
 	}
 	return printCalibrate(w, &doc)
@@ -246,10 +254,10 @@ func checkCostOutput(path string) error {
 }
 
 func calibrateFromFile(ctx context.Context, cfg Config, o calibrateOptions) (*calibrateInput, error) {
-	if o.profile == "" {
+	if o.Profile == "" {
 		return nil, usageErrorf("calibrate needs the profile the measured run is of (a workload, spec or recorded profile)")
 	}
-	m, err := readMeasured(ctx, o.measured)
+	m, err := readMeasured(ctx, o.Measured)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +265,7 @@ func calibrateFromFile(ctx context.Context, cfg Config, o calibrateOptions) (*ca
 	if err != nil {
 		return nil, err
 	}
-	p, info, err := openProfile(ctx, o.profile, opts)
+	p, info, err := openProfile(ctx, o.Profile, opts)
 	if err != nil {
 		return nil, inputError(err)
 	}
@@ -265,8 +273,8 @@ func calibrateFromFile(ctx context.Context, cfg Config, o calibrateOptions) (*ca
 	if err != nil {
 		return nil, err
 	}
-	return &calibrateInput{profile: p, ref: o.profile, info: newProfileInfo(info, p), vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
-		measured: m, measuredFrom: o.measured}, nil
+	return &calibrateInput{profile: p, ref: o.Profile, info: newProfileInfo(info, p), vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
+		measured: m, measuredFrom: o.Measured}, nil
 }
 
 // readMeasured reads --measured (costfit.ParseMeasured: at most 16 MiB), a FIFO or pipe as a
@@ -295,7 +303,7 @@ func readMeasured(ctx context.Context, path string) (costfit.Measured, error) {
 // wall time of the processes (VM start-up included). The profile is the study's (its only
 // workload, unless one is named), the base cost the study's.
 func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*calibrateInput, error) {
-	store, id, sp, err := openStudy(ctx, cfg.Storage, o.fromStudy, false)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, o.FromStudy, false)
 	if err != nil {
 		return nil, err
 	}
@@ -307,24 +315,24 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 	// The latest session's default runs (verify.DefaultMeasurement), named after the study.
 	m, err := verify.DefaultMeasurement(stored)
 	if errors.Is(err, verify.ErrNoDefaultRun) {
-		return nil, usageErrorf("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.fromStudy, o.fromStudy)
+		return nil, usageErrorf("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.FromStudy, o.FromStudy)
 	}
 	if err != nil {
 		return nil, err
 	}
-	from := "study " + o.fromStudy + ", " + m.Source
+	from := "study " + o.FromStudy + ", " + m.Source
 	m.Source = from
 	idx := -1
 	for i, wr := range sp.Workloads {
-		if o.profile == "" || wr.Ref == o.profile {
-			if idx >= 0 && o.profile == "" {
-				return nil, usageErrorf("study %q has several workloads: name the one the runs are of", o.fromStudy)
+		if o.Profile == "" || wr.Ref == o.Profile {
+			if idx >= 0 && o.Profile == "" {
+				return nil, usageErrorf("study %q has several workloads: name the one the runs are of", o.FromStudy)
 			}
 			idx = i
 		}
 	}
 	if idx < 0 {
-		return nil, usageErrorf("study %q has no workload %q (it has %s)", o.fromStudy, o.profile, sp.WorkloadNames())
+		return nil, usageErrorf("study %q has no workload %q (it has %s)", o.FromStudy, o.Profile, sp.WorkloadNames())
 	}
 	one := *sp
 	one.Workloads = sp.Workloads[idx : idx+1]
@@ -332,7 +340,7 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 	if err != nil {
 		return nil, err
 	}
-	base, baseName := sp.Cost, "study "+o.fromStudy
+	base, baseName := sp.Cost, "study "+o.FromStudy
 	if cfg.Cost != "" {
 		if base, baseName, err = loadCostContext(ctx, cfg); err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,8 +87,9 @@ func TestCalibrateIWST23P(t *testing.T) {
 }
 
 func TestCalibrateSnippet(t *testing.T) {
-	out, _, code := gctune(t, "calibrate", "--snippet")
-	require.Equal(t, 0, code)
+	var b strings.Builder
+	require.NoError(t, runCalibrate(t.Context(), &b, io.Discard, Config{}, calibrateOptions{Snippet: true}))
+	out := b.String()
 	for _, s := range []string{"parameterAt: i", "#(7 8 9 10)", "Time millisecondsToRun:", "'gctune-stats '", "'run.json' asFileReference", "'scavengeMs'"} {
 		assert.Contains(t, out, s)
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
-	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -148,6 +147,12 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		if bad := badValue(cmd, v, source); bad != nil {
 			return Config{}, bad
 		}
+		// A simulate tunable's value is parsed once, by config.DecodeTunables while decoding;
+		// the one it refused is named with where it came from, as badValue does for typed keys.
+		if te, ok := errors.AsType[*config.TunableError](err); ok {
+			te.Origin = valueOrigin(cmd, te.Key, source)
+			return Config{}, &UsageError{Err: te}
+		}
 		if source == "" {
 			source = "(defaults, environment and flags)"
 		}
@@ -155,18 +160,6 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 			return Config{}, usageErrorf("config %s: %s: cannot use this value (not shown: it may hold a password)", source, storageKey)
 		}
 		return Config{}, usageErrorf("config %s: %w", source, err)
-	}
-	// The tunables of the simulate section are text until parsed: a bad one is refused here
-	// with where it came from, as badValue does for typed keys.
-	for _, t := range tunable.All() {
-		raw, ok := cfg.Simulate.Tunables[t.Key]
-		if !ok {
-			continue
-		}
-		if _, err := t.Parse(config.Text(raw)); err != nil {
-			key := "simulate." + t.Key
-			return Config{}, usageErrorf("config: %s = %s (%s): %s", key, config.ShowValue(raw), valueOrigin(cmd, key, source), config.TunableWant(err))
-		}
 	}
 	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
 		cfg.Lifetimes.Rebuild = filip.HypothesisOff.String()
@@ -182,7 +175,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 }
 
 // decodeHook converts strings while decoding: into any encoding.TextUnmarshaler (so
-// units.Bytes fields accept "64MiB") and into time.Duration ("90s").
+// units.Bytes fields accept "64MiB") and into time.Duration ("90s"); and it parses the
+// simulate section's tunables into their tunable.Value (config.DecodeTunables: the one
+// place a configured tunable's text is parsed).
 func decodeHook() viper.DecoderConfigOption {
 	return viper.DecodeHook(decodeHookFunc())
 }
@@ -192,6 +187,7 @@ func decodeHookFunc() mapstructure.DecodeHookFunc {
 	return mapstructure.ComposeDecodeHookFunc(
 		mapstructure.TextUnmarshallerHookFunc(),
 		mapstructure.StringToTimeDurationHookFunc(),
+		config.DecodeTunables,
 	)
 }
 

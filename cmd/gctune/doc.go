@@ -9,8 +9,12 @@
 //	gctune completion bash|zsh|fish|powershell
 //
 // The commands are thin: each has one NewXCmd constructor returning a *cobra.Command whose
-// RunE loads the configuration (rootOptions.withConfig) and calls a testable runX function
-// with an options struct, writing to cmd.OutOrStdout(). The logic lives in the packages
+// RunE loads the configuration (rootOptions.withConfig), builds the command's options struct
+// (xOptions) from its arguments and flags and calls its run function,
+// runX(ctx, w, ew, cfg, o), which checks the options, calls the packages and prints. The
+// commands that run a study or a simulation take that function as runF (runfunc.go; nil: their
+// own runX), so a test sees the options the flags give without running the command, and
+// another calls runX without the command line. The logic lives in the packages
 // (lifetimes, heapsim, study, ...). A flag that sets a config key is declared with
 // addBoundFlag, the shared ones by their helpers in flags.go; a command on a stored study opens
 // it with openStudy (studyopen.go) and rebuilds its objective with study.Problem.ReopenObjective,

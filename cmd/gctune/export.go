@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"slices"
 	"sort"
@@ -18,20 +19,32 @@ import (
 	"github.com/gctune/gctune/tunable"
 )
 
-// exportOptions are the flags of export.
+// exportOptions are what `gctune export` is asked besides the configuration.
 type exportOptions struct {
-	format   string
-	trial    int
-	trialSet bool
-	pareto   bool
-	output   string
-	force    bool
-	asJSON   bool
+	// Study is the study's name.
+	Study string
+	// Format is --format, or json with --json (export.ParseFormat: runExport refuses another).
+	Format export.Format
+	// Trial, when TrialSet, is the trial exported as it is instead of the recommendation.
+	Trial    int
+	TrialSet bool
+	// Pareto lists the time-versus-footprint front instead.
+	Pareto bool
+	// Output is the file written ("": w).
+	Output string
+	// Force uses workloads that changed since the study began.
+	Force bool
+	// JSON prints the front as JSON (the configuration's format is Format).
+	JSON bool
 }
 
-// NewExportCmd returns `gctune export`.
-func NewExportCmd(ro *rootOptions) *cobra.Command {
-	var o exportOptions
+// NewExportCmd returns `gctune export`; its RunE calls runF (nil: runExport).
+func NewExportCmd(ro *rootOptions, runF runFunc[exportOptions]) *cobra.Command {
+	run := orRun(runF, runExport)
+	var (
+		o      exportOptions
+		format string
+	)
 	cmd := &cobra.Command{
 		Use:   "export STUDY",
 		Short: "Write a study's recommended configuration, ready to apply in Pharo",
@@ -57,30 +70,32 @@ than 2 % faster than the defaults, the st script sets nothing and says to keep t
   gctune export dataframe-3.1gb --pareto`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			if ro.json && !o.pareto {
-				o.format = string(export.JSON)
+			if ro.json && !o.Pareto {
+				format = string(export.JSON)
 			}
-			o.trialSet, o.asJSON = cmd.Flags().Changed("trial"), ro.json
-			return runExport(cmd, cfg, args[0], o)
+			o.Study, o.Format, o.TrialSet, o.JSON = args[0], export.Format(format), cmd.Flags().Changed("trial"), ro.json
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", string(export.ST), "st, json, yaml or flags")
-	f.IntVar(&o.trial, "trial", 0, "export this trial number as it is instead of the recommendation")
-	f.BoolVar(&o.pareto, "pareto", false, "list the time-versus-footprint Pareto front")
-	f.StringVarP(&o.output, "output", "o", "", "write to FILE instead of standard output (written whole or not at all)")
-	f.BoolVar(&o.force, "force", false, "use workload files that changed since the study began")
+	f.StringVar(&format, "format", string(export.ST), "st, json, yaml or flags")
+	f.IntVar(&o.Trial, "trial", 0, "export this trial number as it is instead of the recommendation")
+	f.BoolVar(&o.Pareto, "pareto", false, "list the time-versus-footprint Pareto front")
+	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of standard output (written whole or not at all)")
+	f.BoolVar(&o.Force, "force", false, "use workload files that changed since the study began")
 	addToleranceFlag(cmd)
 	addStorageFlag(cmd, storageUsage)
 	return cmd
 }
 
-func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) error {
-	format, err := export.ParseFormat(o.format)
+// runExport writes the study's recommendation (or o.Trial as it is, or the Pareto front) to
+// o.Output, or to w.
+func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions) error {
+	name := o.Study
+	format, err := export.ParseFormat(string(o.Format))
 	if err != nil {
-		return usageErrorf("--format %q: want st, json, yaml or flags", o.format)
+		return usageErrorf("--format %q: want st, json, yaml or flags", o.Format)
 	}
-	ctx := cmd.Context()
 	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
 	if err != nil {
 		return err
@@ -91,33 +106,33 @@ func runExport(cmd *cobra.Command, cfg Config, name string, o exportOptions) err
 		return err
 	}
 	write := func(fn func(io.Writer) error) error {
-		if o.output == "" {
-			return fn(cmd.OutOrStdout())
+		if o.Output == "" {
+			return fn(w)
 		}
-		return writeOutput(o.output, fn)
+		return writeOutput(o.Output, fn)
 	}
-	if o.pareto {
+	if o.Pareto {
 		front := trialattr.ParetoFront(trials, trialattr.Footprint)
 		if len(front) == 0 {
 			return usageErrorf("study %q has no completed feasible trial yet", name)
 		}
-		return write(func(w io.Writer) error { return printPareto(w, front, sp, name, o.asJSON) })
+		return write(func(w io.Writer) error { return printPareto(w, front, sp, name, o.JSON) })
 	}
 	meta := exportMeta(store, id, name, sp)
 	var c *export.Config
-	if o.trialSet {
-		if err := checkTrial(trials, name, o.trial); err != nil {
+	if o.TrialSet {
+		if err := checkTrial(trials, name, o.Trial); err != nil {
 			return err
 		}
 		for _, t := range trials {
-			if t.Number == o.trial {
+			if t.Number == o.Trial {
 				if c, err = export.FromTrial(meta, t); err != nil {
 					return err
 				}
 			}
 		}
 	} else {
-		prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.force}))
+		prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force}))
 		if err != nil {
 			return err
 		}

@@ -40,8 +40,9 @@ func addSearchFlags(cmd *cobra.Command) {
 	addBoundFlag(cmd, "workers", defaultConfig().Search.Workers, "search.workers", "trials evaluated at once; 0 = the number of cores (search.workers)")
 }
 
-// NewOptimizeCmd returns `gctune optimize`.
-func NewOptimizeCmd(ro *rootOptions) *cobra.Command {
+// NewOptimizeCmd returns `gctune optimize`; its RunE calls runF (nil: runOptimize).
+func NewOptimizeCmd(ro *rootOptions, runF runFunc[optimizeOptions]) *cobra.Command {
+	run := orRun(runF, runOptimize)
 	var (
 		sf    sessionFlags
 		study string
@@ -69,7 +70,7 @@ configuration with 'gctune export STUDY'.`,
 			return nil
 		},
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			return runOptimize(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, optimizeOptions{
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, optimizeOptions{
 				Refs: args, Study: study, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}
@@ -107,8 +108,9 @@ func addProblemFlags(cmd *cobra.Command) {
 	addRebuildFlags(cmd)
 }
 
-// NewResumeCmd returns `gctune resume`.
-func NewResumeCmd(ro *rootOptions) *cobra.Command {
+// NewResumeCmd returns `gctune resume`; its RunE calls runF (nil: runResume).
+func NewResumeCmd(ro *rootOptions, runF runFunc[resumeOptions]) *cobra.Command {
+	run := orRun(runF, runResume)
 	var (
 		sf     sessionFlags
 		trials int
@@ -129,7 +131,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			return runResume(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, resumeOptions{
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, resumeOptions{
 				Study: args[0], Clock: clockFlag(cmd), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}

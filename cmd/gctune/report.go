@@ -24,19 +24,39 @@ import (
 	"github.com/gctune/gctune/tunable"
 )
 
-// reportOptions are the flags of report and explain.
-type reportOptions struct {
-	output      string
-	pngDir      string
-	trial       int
-	trialSet    bool
-	force       bool
-	sweepPoints int
-	workers     int
+// studyTrialOptions are what report and explain are asked about the study: which one, and
+// which of its configurations.
+type studyTrialOptions struct {
+	// Study is the study's name.
+	Study string
+	// Trial, when TrialSet, is the trial taken as it is instead of the recommendation.
+	Trial    int
+	TrialSet bool
+	// Force uses workloads that changed since the study began.
+	Force bool
+	// Workers is the simulations run at once (0: one per core).
+	Workers int
 }
 
-// NewReportCmd returns `gctune report STUDY`.
-func NewReportCmd(ro *rootOptions) *cobra.Command {
+// reportOptions are what `gctune report` is asked besides the configuration.
+type reportOptions struct {
+	studyTrialOptions
+	// Output is the HTML file written; PNGDir, when set, the folder each figure's PNG goes to.
+	Output, PNGDir string
+	// SweepPoints is the grid points per parameter of the sensitivity sweeps.
+	SweepPoints int
+}
+
+// explainOptions are what `gctune explain` is asked besides the configuration.
+type explainOptions struct {
+	studyTrialOptions
+	// JSON prints the diagnosis as JSON.
+	JSON bool
+}
+
+// NewReportCmd returns `gctune report STUDY`; its RunE calls runF (nil: runReport).
+func NewReportCmd(ro *rootOptions, runF runFunc[reportOptions]) *cobra.Command {
+	run := orRun(runF, runReport)
 	var o reportOptions
 	cmd := &cobra.Command{
 		Use:   "report STUDY",
@@ -72,20 +92,25 @@ runs of the uncertainty model; some seconds per GB of workload).`,
   gctune report dataframe-3.1gb --storage postgres://gctune@db/gctune -o report.html`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			o.trialSet = cmd.Flags().Changed("trial")
-			return runReport(cmd, cfg, args[0], o)
+			o.Study, o.TrialSet = args[0], cmd.Flags().Changed("trial")
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "report.html", "the HTML file to write (written whole or not at all)")
-	f.StringVar(&o.pngDir, "png", "", "also write each figure as DIR/NAME.png")
-	addReportFlags(cmd, &o)
+	f.StringVarP(&o.Output, "output", "o", "report.html", "the HTML file to write (written whole or not at all)")
+	f.StringVar(&o.PNGDir, "png", "", "also write each figure as DIR/NAME.png")
+	addReportFlags(cmd, &o.studyTrialOptions)
+	f.IntVar(&o.SweepPoints, "sweep-points", report.DefaultSweepPoints, "grid points per parameter in the sensitivity sweeps (3-1000)")
+	addStorageFlag(cmd, storageUsage)
+	addCostFlag(cmd)
+	addClockFlag(cmd)
 	return cmd
 }
 
-// NewExplainCmd returns `gctune explain STUDY`.
-func NewExplainCmd(ro *rootOptions) *cobra.Command {
-	var o reportOptions
+// NewExplainCmd returns `gctune explain STUDY`; its RunE calls runF (nil: runExplain).
+func NewExplainCmd(ro *rootOptions, runF runFunc[explainOptions]) *cobra.Command {
+	run := orRun(runF, runExplain)
+	var o explainOptions
 	cmd := &cobra.Command{
 		Use:   "explain STUDY",
 		Short: "Say why the best configuration is faster than the default, with the evidence",
@@ -107,31 +132,31 @@ cliff. The diagnosis itself simulates the profiled run as recorded. --json adds 
   gctune explain dataframe-3.1gb --json`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			o.trialSet = cmd.Flags().Changed("trial")
-			return runExplain(cmd, cfg, args[0], o, ro.json)
+			o.Study, o.TrialSet, o.JSON = args[0], cmd.Flags().Changed("trial"), ro.json
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
-	addReportFlags(cmd, &o)
-	return cmd
-}
-
-func addReportFlags(cmd *cobra.Command, o *reportOptions) {
-	f := cmd.Flags()
-	f.IntVar(&o.trial, "trial", 0, "report on this trial number as it is instead of the recommendation")
-	f.BoolVar(&o.force, "force", false, "use workload files that changed since the study began")
-	f.IntVar(&o.workers, "workers", 0, "simulations run at once (0: one per core)")
-	addToleranceFlag(cmd)
-	if cmd.Name() == "report" {
-		f.IntVar(&o.sweepPoints, "sweep-points", report.DefaultSweepPoints, "grid points per parameter in the sensitivity sweeps (3-1000)")
-	}
+	addReportFlags(cmd, &o.studyTrialOptions)
 	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
 	addClockFlag(cmd)
+	return cmd
+}
+
+// addReportFlags adds the flags report and explain share: --trial, --force, --workers and
+// --tolerance.
+func addReportFlags(cmd *cobra.Command, o *studyTrialOptions) {
+	f := cmd.Flags()
+	f.IntVar(&o.Trial, "trial", 0, "report on this trial number as it is instead of the recommendation")
+	f.BoolVar(&o.Force, "force", false, "use workload files that changed since the study began")
+	f.IntVar(&o.Workers, "workers", 0, "simulations run at once (0: one per core)")
+	addToleranceFlag(cmd)
 }
 
 // loadReportInput opens the study and its workloads and builds the report's input, with how
 // each profile was read (also in the returned docs, for --json and standard error).
-func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptions) (report.Input, []profileInfoDoc, error) {
+func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (report.Input, []profileInfoDoc, error) {
+	name := o.Study
 	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
 	if err != nil {
 		return report.Input{}, nil, err
@@ -147,17 +172,17 @@ func loadReportInput(ctx context.Context, cfg Config, name string, o reportOptio
 	in := report.Input{Study: name, Version: version, Space: sp.ConfiguredSpace, Trial: -1,
 		Analysis:  lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold},
 		Tolerance: cfg.Search.Tolerance, Export: exportMeta(store, id, name, sp)}
-	if o.trialSet {
-		if err := checkTrial(trials, name, o.trial); err != nil {
+	if o.TrialSet {
+		if err := checkTrial(trials, name, o.Trial); err != nil {
 			return report.Input{}, nil, err
 		}
-		in.Trial = o.trial
+		in.Trial = o.Trial
 	}
 	in.Trials = trials
 	if in.Measured, err = store.MeasuredRuns(id); err != nil {
 		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
-	if in.Problem, err = sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.force, Clock: cfg.Lifetimes.Clock})); err != nil {
+	if in.Problem, err = sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force, Clock: cfg.Lifetimes.Clock})); err != nil {
 		return report.Input{}, nil, err
 	}
 	if in.Trial < 0 {
@@ -192,11 +217,14 @@ func checkTrial(trials []goptuna.FrozenTrial, name string, n int) error {
 	return usageErrorf("study %q has no trial %d", name, n)
 }
 
-func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, asJSON bool) error {
-	if o.workers < 0 {
-		return usageErrorf("--workers %d: want 0 (one per core) or more", o.workers)
+// runExplain diagnoses the study's recommendation (or o.Trial as it is) against the defaults
+// (diagnose.Diagnose) and writes the findings to w, how each profile was read to ew.
+func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptions) error {
+	name := o.Study
+	if o.Workers < 0 {
+		return usageErrorf("--workers %d: want 0 (one per core) or more", o.Workers)
 	}
-	in, profiles, err := loadReportInput(cmd.Context(), cfg, name, o)
+	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
 	if err != nil {
 		return err
 	}
@@ -204,7 +232,7 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 	point, trial := tunable.Point{}, in.Trial
 	if in.Trial < 0 {
 		if rec = in.Recommendation; rec == nil {
-			if rec, err = study.Recommendation(cmd.Context(), nil, 0, name, in.Problem, in.Trials, study.RecommendationSettings{Tolerance: in.Tolerance, Version: version}); err != nil {
+			if rec, err = study.Recommendation(ctx, nil, 0, name, in.Problem, in.Trials, study.RecommendationSettings{Tolerance: in.Tolerance, Version: version}); err != nil {
 				return err
 			}
 		}
@@ -216,14 +244,13 @@ func runExplain(cmd *cobra.Command, cfg Config, name string, o reportOptions, as
 		}
 		point = best.Point
 	}
-	d, err := diagnose.Diagnose(cmd.Context(), in.Problem, point, o.workers)
+	d, err := diagnose.Diagnose(ctx, in.Problem, point, o.Workers)
 	if err != nil {
 		return err
 	}
-	printProfileInfos(cmd.ErrOrStderr(), profiles)
-	w := cmd.OutOrStdout()
+	printProfileInfos(ew, profiles)
 	seconds := len(in.Problem.Workloads()) == 1
-	if asJSON {
+	if o.JSON {
 		return writeJSON(w, struct {
 			Study          string                    `json:"study"`
 			Trial          int                       `json:"trial"`
@@ -281,30 +308,34 @@ func reportError(name string, err error) error {
 // checkOutputs checks, before any simulation, that the report can be written (the root's
 // checkOutputFlags does the same for the command line; runReport may be called without it).
 func checkOutputs(o reportOptions) error {
-	if err := outfile.Check(o.output); err != nil {
+	if err := outfile.Check(o.Output); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
-	if o.pngDir != "" {
-		if err := checkOutputDir(o.pngDir); err != nil {
+	if o.PNGDir != "" {
+		if err := checkOutputDir(o.PNGDir); err != nil {
 			return fmt.Errorf("--png: %w", err)
 		}
 	}
 	return nil
 }
 
-func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) error {
+// runReport builds the study's report (report.Build), renders it and writes it to o.Output
+// (and its figures to o.PNGDir), saying what it wrote on w; progress and how each profile was
+// read go to ew.
+func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions) error {
+	name := o.Study
 	if err := checkOutputs(o); err != nil {
 		return err
 	}
-	if err := (report.Options{SweepPoints: o.sweepPoints, Workers: o.workers}).Validate(); err != nil {
+	if err := (report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers}).Validate(); err != nil {
 		return asUsage(err)
 	}
-	in, profiles, err := loadReportInput(cmd.Context(), cfg, name, o)
+	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
 	if err != nil {
 		return err
 	}
-	progress, done := newReportProgress(cmd.ErrOrStderr())
-	r, err := report.Build(cmd.Context(), in, report.Options{SweepPoints: o.sweepPoints, Workers: o.workers, Progress: progress})
+	progress, done := newReportProgress(ew)
+	r, err := report.Build(ctx, in, report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers, Progress: progress})
 	done()
 	if err != nil {
 		return reportError(name, err)
@@ -320,19 +351,18 @@ func runReport(cmd *cobra.Command, cfg Config, name string, o reportOptions) err
 		return err
 	}
 	var pngs []string
-	if o.pngDir != "" {
-		if pngs, err = report.WritePNGs(figs, o.pngDir); err != nil {
+	if o.PNGDir != "" {
+		if pngs, err = report.WritePNGs(figs, o.PNGDir); err != nil {
 			return err
 		}
 	}
-	if err := writeOutput(o.output, func(w io.Writer) error { _, err := page.WriteTo(w); return err }); err != nil {
+	if err := writeOutput(o.Output, func(f io.Writer) error { _, err := page.WriteTo(f); return err }); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
-	printProfileInfos(cmd.ErrOrStderr(), profiles)
-	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "wrote %s (%d figures)\n", o.output, len(figs))
-	if o.pngDir != "" {
-		fmt.Fprintf(out, "wrote %d PNG files to %s\n", len(pngs), o.pngDir)
+	printProfileInfos(ew, profiles)
+	fmt.Fprintf(w, "wrote %s (%d figures)\n", o.Output, len(figs))
+	if o.PNGDir != "" {
+		fmt.Fprintf(w, "wrote %d PNG files to %s\n", len(pngs), o.PNGDir)
 	}
 	return nil
 }

@@ -26,7 +26,12 @@ type rootOptions struct {
 // NewRootCmd returns the gctune command tree. Each call builds a fresh tree with its own
 // flags, so tests can run commands in-process side by side.
 func NewRootCmd(build BuildInfo) *cobra.Command {
-	ro := &rootOptions{build: build}
+	return newRootCmd(&rootOptions{build: build})
+}
+
+// newRootCmd is NewRootCmd with its persistent flags in ro: a test that swaps a command for
+// one built with its own run function (runFunc) builds it with the same ro.
+func newRootCmd(ro *rootOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gctune",
 		Short: "Find the Pharo VM GC parameters that make one application fast",
@@ -65,16 +70,16 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 		NewWorkloadsCmd(ro),
 		NewLifetimesCmd(ro),
 		NewSampleCmd(ro),
-		NewSimulateCmd(ro),
-		NewOptimizeCmd(ro),
-		NewResumeCmd(ro),
-		NewExportCmd(ro),
-		NewReportCmd(ro),
-		NewExplainCmd(ro),
+		NewSimulateCmd(ro, nil),
+		NewOptimizeCmd(ro, nil),
+		NewResumeCmd(ro, nil),
+		NewExportCmd(ro, nil),
+		NewReportCmd(ro, nil),
+		NewExplainCmd(ro, nil),
 		newStudiesGroup(ro),
-		NewWorkerCmd(ro),
-		NewCalibrateCmd(ro),
-		NewVerifyCmd(ro),
+		NewWorkerCmd(ro, nil),
+		NewCalibrateCmd(ro, nil),
+		NewVerifyCmd(ro, nil),
 	)
 	addCompletions(root, ro)
 	return root
@@ -95,7 +100,7 @@ func newStudiesGroup(ro *rootOptions) *cobra.Command {
 	cmd := NewStudiesCmd(ro)
 	cmd.Aliases = append(cmd.Aliases, "study")
 	cmd.Short = "Create, list, show or delete the studies in a database"
-	cmd.AddCommand(NewStudyCreateCmd(ro))
+	cmd.AddCommand(NewStudyCreateCmd(ro, nil))
 	return cmd
 }
 

@@ -27,14 +27,10 @@ import (
 	"github.com/gctune/gctune/uncertainty"
 )
 
-// NewSimulateCmd returns `gctune simulate`.
-func NewSimulateCmd(ro *rootOptions) *cobra.Command {
-	var (
-		events      string
-		batch       bool
-		replicas    int
-		replicaSeed uint64
-	)
+// NewSimulateCmd returns `gctune simulate`; its RunE calls runF (nil: runSimulate).
+func NewSimulateCmd(ro *rootOptions, runF runFunc[simulateOptions]) *cobra.Command {
+	run := orRun(runF, runSimulate)
+	var o simulateOptions
 	cmd := &cobra.Command{
 		Use:   "simulate WORKLOAD|PROFILE",
 		Short: "Simulate the Spur collector on a workload with given GC parameters",
@@ -58,36 +54,8 @@ one JSON line per input: {"params":..., "stats":..., "speedup":...} or {"error":
 how benchmark scripts in other languages drive the simulator.`,
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			given, err := cfg.Simulate.Params()
-			if err != nil {
-				return asUsage(err)
-			}
-			open, err := cfg.openOptions()
-			if err != nil {
-				return err
-			}
-			cost, _, err := loadCostContext(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			o := simulateOptions{Ctx: cmd.Context(), Stderr: cmd.ErrOrStderr(), Ref: args[0], Open: open,
-				Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost}
-			if batch {
-				return runSimulateBatch(cmd.InOrStdin(), cmd.OutOrStdout(), o)
-			}
-			o.Events, o.JSON = events, ro.json
-			if replicas < 0 || replicas > uncertainty.MaxReplicas {
-				return usageErrorf("--replicas %d: want 0 (none) to %d", replicas, uncertainty.MaxReplicas)
-			}
-			if replicas > 0 {
-				m := cfg.Uncertainty.Effective()
-				if cfg.Uncertainty.Off {
-					m = uncertainty.Default()
-				}
-				m.Replicas, m.SearchReplicas = replicas, 0
-				o.Replicas, o.ReplicaSeed = m, replicaSeed
-			}
-			return runSimulate(cmd.OutOrStdout(), o)
+			o.Ref, o.JSON, o.Stdin = args[0], ro.json, cmd.InOrStdin()
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
 	addSimulateFlags(cmd)
@@ -96,10 +64,10 @@ how benchmark scripts in other languages drive the simulator.`,
 	addWorkloadFlags(cmd, "seed")
 	f := cmd.Flags()
 	addRebuildFlags(cmd)
-	f.StringVar(&events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
-	f.BoolVar(&batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
-	f.IntVar(&replicas, "replicas", 0, "also run both configurations on this many perturbed replicas of the run (the uncertainty section's model) and print each one's values and interval")
-	f.Uint64Var(&replicaSeed, "replica-seed", 1, "seed the replicas are drawn from (a study draws them from its own seed)")
+	f.StringVar(&o.Events, "events", "", "write the per-GC event log of the given parameters as CSV to FILE.csv")
+	f.BoolVar(&o.Batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
+	f.IntVar(&o.Replicas, "replicas", 0, "also run both configurations on this many perturbed replicas of the run (the uncertainty section's model) and print each one's values and interval")
+	f.Uint64Var(&o.ReplicaSeed, "replica-seed", 1, "seed the replicas are drawn from (a study draws them from its own seed)")
 	return cmd
 }
 
@@ -115,8 +83,64 @@ func addSimulateFlags(cmd *cobra.Command) {
 	}
 }
 
-// simulateOptions are the inputs of runSimulate.
+// simulateOptions are what `gctune simulate` is asked besides the configuration (the
+// parameters simulated are the configuration's simulate section).
 type simulateOptions struct {
+	// Ref is the workload or profile simulated.
+	Ref string
+	// Events, when set, is the CSV file the given run's event log goes to.
+	Events string
+	// JSON prints simulateDoc.
+	JSON bool
+	// Batch reads parameter sets as JSON lines from Stdin and answers one JSON line each
+	// (runSimulateBatch); Events, JSON and Replicas are then unused.
+	Batch bool
+	Stdin io.Reader
+	// Replicas, when above 0, also judges both configurations on this many perturbed replicas
+	// of the run (the configuration's uncertainty model), drawn from ReplicaSeed.
+	Replicas    int
+	ReplicaSeed uint64
+}
+
+// runSimulate simulates the workload o.Ref at the configured parameters and at the defaults
+// (simulateOnce, or runSimulateBatch for parameter sets read from o.Stdin), writing the result to
+// w and how the profile was read to ew.
+func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOptions) error {
+	given, err := cfg.Simulate.Params()
+	if err != nil {
+		return asUsage(err)
+	}
+	open, err := cfg.openOptions()
+	if err != nil {
+		return err
+	}
+	cost, _, err := loadCostContext(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	s := simulation{Ctx: ctx, Stderr: ew, Ref: o.Ref, Open: open,
+		Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost}
+	if o.Batch {
+		return runSimulateBatch(o.Stdin, w, s)
+	}
+	s.Events, s.JSON = o.Events, o.JSON
+	if o.Replicas < 0 || o.Replicas > uncertainty.MaxReplicas {
+		return usageErrorf("--replicas %d: want 0 (none) to %d", o.Replicas, uncertainty.MaxReplicas)
+	}
+	if o.Replicas > 0 {
+		m := cfg.Uncertainty.Effective()
+		if cfg.Uncertainty.Off {
+			m = uncertainty.Default()
+		}
+		m.Replicas, m.SearchReplicas = o.Replicas, 0
+		s.Replicas, s.ReplicaSeed = m, o.ReplicaSeed
+	}
+	return simulateOnce(w, s)
+}
+
+// simulation is what simulateOnce and runSimulateBatch simulate: the profile, how to read it, the
+// parameters and the cost model.
+type simulation struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
 	Ctx     context.Context
 	Ref     string
@@ -166,7 +190,7 @@ type replicasDoc struct {
 }
 
 // runReplicas judges the given parameters and the defaults on o.Replicas.
-func runReplicas(p *profile.Profile, o simulateOptions) (*replicasDoc, error) {
+func runReplicas(p *profile.Profile, o simulation) (*replicasDoc, error) {
 	prob, err := objective.NewProblem([]objective.Workload{{Name: o.Ref, Profile: p}}, o.Cost, o.Default,
 		objective.Settings{Uncertainty: o.Replicas, Seed: o.ReplicaSeed})
 	if err != nil {
@@ -199,7 +223,9 @@ type runDoc struct {
 	Error string `json:"error,omitempty"`
 }
 
-func runSimulate(w io.Writer, o simulateOptions) error {
+// simulateOnce simulates the given parameters and the defaults once each (and on o.Replicas)
+// and writes simulateDoc, or its table (printSimulate), to w.
+func simulateOnce(w io.Writer, o simulation) error {
 	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
 		return inputError(err)
@@ -394,7 +420,7 @@ type batchResult struct {
 }
 
 // runSimulateBatch simulates one workload for many parameter sets read from r.
-func runSimulateBatch(r io.Reader, w io.Writer, o simulateOptions) error {
+func runSimulateBatch(r io.Reader, w io.Writer, o simulation) error {
 	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
 	if err != nil {
 		return inputError(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"os"
@@ -131,13 +132,14 @@ func TestSimulateBatchLongLinesPharoDuplicates(t *testing.T) {
 	assert.Equal(t, 6, rs[5].Line)
 }
 
-// simulateBatch runs `simulate --batch` on the workload ref with stdin, requires success and
-// returns the JSON lines it answered.
+// simulateBatch runs simulate's run function with --batch on the workload ref with stdin, at the
+// default configuration, requires success and returns the JSON lines it answered.
 func simulateBatch(t *testing.T, stdin, ref string) []batchResult {
 	t.Helper()
-	out, errOut, code := gctuneIn(t, stdin, "simulate", "--batch", ref)
-	require.Equal(t, 0, code, errOut)
-	dec := json.NewDecoder(strings.NewReader(out))
+	var out, errOut bytes.Buffer
+	err := runSimulate(t.Context(), &out, &errOut, defaultConfig(), simulateOptions{Ref: ref, Batch: true, Stdin: strings.NewReader(stdin)})
+	require.NoError(t, err, errOut.String())
+	dec := json.NewDecoder(&out)
 	var rs []batchResult
 	for dec.More() {
 		var r batchResult

@@ -13,8 +13,9 @@ import (
 )
 
 // NewStudyCreateCmd returns `gctune studies create` (also `gctune study create`: `study` is
-// an alias of `studies`).
-func NewStudyCreateCmd(ro *rootOptions) *cobra.Command {
+// an alias of `studies`); its RunE calls runF (nil: runStudyCreate).
+func NewStudyCreateCmd(ro *rootOptions, runF runFunc[studyCreateOptions]) *cobra.Command {
+	run := orRun(runF, runStudyCreate)
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "create STUDY WORKLOAD...",
@@ -38,7 +39,7 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 			return nil
 		},
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			return runStudyCreate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, studyCreateOptions{
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, studyCreateOptions{
 				Study: args[0], Refs: args[1:], JSON: ro.json, Quiet: quiet})
 		}),
 	}

@@ -21,8 +21,9 @@ import (
 	"github.com/gctune/gctune/verify"
 )
 
-// NewVerifyCmd returns `gctune verify`.
-func NewVerifyCmd(ro *rootOptions) *cobra.Command {
+// NewVerifyCmd returns `gctune verify`; its RunE calls runF (nil: runVerify).
+func NewVerifyCmd(ro *rootOptions, runF runFunc[verifyOptions]) *cobra.Command {
+	run := orRun(runF, runVerify)
 	var o verifyOptions
 	cmd := &cobra.Command{
 		Use:   "verify STUDY [--runs N] [--trial N] [--timeout D] -- COMMAND [ARGS...]",
@@ -64,40 +65,44 @@ once, the runs so far stored.`,
 			return nil
 		},
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
-			o.study, o.argv, o.asJSON = args[0], args[1:], ro.json
-			o.trialSet = cmd.Flags().Changed("trial")
-			var runner verify.ExecRunner
-			if o.showOutput {
-				runner.Output = cmd.ErrOrStderr()
-			}
-			return runVerify(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o, runner)
+			o.Study, o.Argv, o.JSON = args[0], args[1:], ro.json
+			o.TrialSet = cmd.Flags().Changed("trial")
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.runs, "runs", 5, "measured runs of each configuration (after one warm-up each)")
-	f.IntVar(&o.trial, "trial", 0, "also run this trial's configuration")
-	f.DurationVar(&o.timeout, "timeout", 0, "end a run that takes longer (its process group is killed); 0 = no limit")
-	f.BoolVar(&o.noWarmup, "no-warmup", false, "skip the warm-up run of each configuration")
-	f.BoolVar(&o.showOutput, "show-output", false, "pass the command's output through to standard error")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "no line per run")
+	f.IntVar(&o.Runs, "runs", 5, "measured runs of each configuration (after one warm-up each)")
+	f.IntVar(&o.Trial, "trial", 0, "also run this trial's configuration")
+	f.DurationVar(&o.Timeout, "timeout", 0, "end a run that takes longer (its process group is killed); 0 = no limit")
+	f.BoolVar(&o.NoWarmup, "no-warmup", false, "skip the warm-up run of each configuration")
+	f.BoolVar(&o.ShowOutput, "show-output", false, "pass the command's output through to standard error")
+	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no line per run")
 	addStorageFlag(cmd, storageUsage)
 	addCostFlag(cmd)
 	addToleranceFlag(cmd)
 	return cmd
 }
 
-// verifyOptions are verify's inputs.
+// verifyOptions are what `gctune verify` is asked besides the configuration.
 type verifyOptions struct {
-	study      string
-	argv       []string
-	runs       int
-	trial      int
-	trialSet   bool
-	timeout    time.Duration
-	noWarmup   bool
-	showOutput bool
-	quiet      bool
-	asJSON     bool
+	// Study is the study's name, Argv the command run (after --).
+	Study string
+	Argv  []string
+	// Runs is the measured runs of each configuration (at least 1).
+	Runs int
+	// Trial, when TrialSet, is a trial whose configuration also runs.
+	Trial    int
+	TrialSet bool
+	// Timeout ends a run that takes longer (0: no limit).
+	Timeout time.Duration
+	// NoWarmup skips the warm-up run of each configuration.
+	NoWarmup bool
+	// ShowOutput passes the command's output through to ew (with the ExecRunner).
+	ShowOutput bool
+	// Quiet prints no line per run; JSON prints verifyDoc.
+	Quiet, JSON bool
+	// Runner runs the command (nil: verify.ExecRunner).
+	Runner verify.Runner
 }
 
 // verifyDoc is `gctune verify --json`.
@@ -114,33 +119,36 @@ type verifyDoc struct {
 	Measured    []studies.MeasuredRun  `json:"measured"`
 }
 
-func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions, runner verify.Runner) error {
-	if o.runs < 1 {
-		return usageErrorf("--runs %d: must be at least 1", o.runs)
+// runVerify runs the command under the defaults, the recommendation and o.Trial (verify.Session),
+// storing each run in the study as it finishes, and writes the measured speedups beside the
+// predicted ones to w, a line per run to ew.
+func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions) error {
+	if o.Runs < 1 {
+		return usageErrorf("--runs %d: must be at least 1", o.Runs)
 	}
-	if o.timeout < 0 {
-		return usageErrorf("--timeout %s: must not be negative", o.timeout)
+	if o.Timeout < 0 {
+		return usageErrorf("--timeout %s: must not be negative", o.Timeout)
 	}
-	store, id, sp, err := openStudy(ctx, cfg.Storage, o.study, false)
+	store, id, sp, err := openStudy(ctx, cfg.Storage, o.Study, false)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := checkStudyCost(cfg, sp, o.study); err != nil {
+	if err := checkStudyCost(cfg, sp, o.Study); err != nil {
 		return err
 	}
 	configs, err := verifyConfigs(ctx, cfg, store, id, o, sp)
 	if err != nil {
 		return err
 	}
-	plan := verify.Plan{Configs: configs, Argv: o.argv, Runs: o.runs, Warmup: !o.noWarmup, Timeout: o.timeout}
+	plan := verify.Plan{Configs: configs, Argv: o.Argv, Runs: o.Runs, Warmup: !o.NoWarmup, Timeout: o.Timeout}
 	session := studies.NewMeasuredSession(time.Now(), os.Getpid())
-	doc := verifyDoc{Study: o.study, Storage: store.URL(), Session: session, Command: o.argv, Runs: o.runs, Warmup: plan.Warmup}
-	total := len(configs) * (o.runs + map[bool]int{true: 1, false: 0}[plan.Warmup])
-	progress := !o.quiet && !o.asJSON
+	doc := verifyDoc{Study: o.Study, Storage: store.URL(), Session: session, Command: o.Argv, Runs: o.Runs, Warmup: plan.Warmup}
+	total := len(configs) * (o.Runs + map[bool]int{true: 1, false: 0}[plan.Warmup])
+	progress := !o.Quiet && !o.JSON
 	if progress {
-		fmt.Fprintf(ew, "verify %s: %d runs of %s (%s), %d rounds after one warm-up each\n", o.study, total,
-			strings.Join(o.argv, " "), configNames(configs), o.runs)
+		fmt.Fprintf(ew, "verify %s: %d runs of %s (%s), %d rounds after one warm-up each\n", o.Study, total,
+			strings.Join(o.Argv, " "), configNames(configs), o.Runs)
 	}
 	predicted := map[string]float64{}
 	for _, c := range configs {
@@ -148,15 +156,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	}
 	seq := 0
 	record := func(r verify.Run) error {
-		mr := studies.MeasuredRun{Session: session, Seq: seq, Config: r.Config, Trial: r.Trial, Round: r.Round,
-			Start: r.Start, WallSeconds: r.Wall.Seconds(), ExitCode: r.ExitCode, Stats: verify.StoredStats(r.Outcome),
-			PredictedSpeedup: predicted[r.Config]}
-		switch {
-		case r.TimedOut:
-			mr.Error = fmt.Sprintf("timed out after %s", o.timeout)
-		case r.ExitCode != 0:
-			mr.Error = fmt.Sprintf("exit code %d: %s", r.ExitCode, strings.Join(r.StderrTail, " | "))
-		}
+		mr := r.Stored(session, seq, predicted[r.Config], o.Timeout)
 		seq++
 		doc.Measured = append(doc.Measured, mr)
 		if progress {
@@ -177,6 +177,14 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		// Stored at once (a cancelled context must not stop the store: the run finished).
 		return store.SaveMeasuredRun(id, mr)
 	}
+	runner := o.Runner
+	if runner == nil {
+		var er verify.ExecRunner
+		if o.ShowOutput {
+			er.Output = ew
+		}
+		runner = er
+	}
 	_, interrupted, runErr := verify.Session(ctx, plan, runner, record)
 	doc.Interrupted = interrupted
 	var re *verify.RunError
@@ -192,7 +200,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	if runErr != nil {
 		doc.Error = runErr.Error()
 	}
-	if o.asJSON {
+	if o.JSON {
 		if err := writeJSON(w, doc); err != nil {
 			return err
 		}
@@ -200,7 +208,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		return err
 	}
 	if runErr == nil && interrupted {
-		return interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", quoteName(o.study))
+		return interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", quoteName(o.Study))
 	}
 	return runErr
 }
@@ -213,17 +221,17 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 		return nil, err
 	}
 	if _, ok := trialattr.Best(trials); !ok {
-		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.study)
+		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.Study)
 	}
 	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
 		return nil, err
 	}
-	rec, err := study.Recommendation(ctx, store, id, o.study, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: version})
+	rec, err := study.Recommendation(ctx, store, id, o.Study, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: version})
 	if err != nil {
 		return nil, err
 	}
-	meta := exportMeta(store, id, o.study, sp)
+	meta := exportMeta(store, id, o.Study, sp)
 	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: export.LaunchFlagOf(sp.VM),
 		Script: export.DefaultsScript(sp.VM), PredictedSpeedup: 1}}
 	add := func(name string, trial int, c *export.Config) error {
@@ -242,12 +250,12 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	if err := add("best", rec.Trial, export.FromRecommendation(meta, rec)); err != nil {
 		return nil, err
 	}
-	if o.trialSet {
-		if err := checkTrial(trials, o.study, o.trial); err != nil {
+	if o.TrialSet {
+		if err := checkTrial(trials, o.Study, o.Trial); err != nil {
 			return nil, err
 		}
 		for _, t := range trials {
-			if t.Number == o.trial {
+			if t.Number == o.Trial {
 				c, err := export.FromTrial(meta, t)
 				if err != nil {
 					return nil, err

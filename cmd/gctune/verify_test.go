@@ -98,7 +98,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	cfg.Storage = db
 	var outB, errB bytes.Buffer
 	runner := &cancelAfter{n: 3, cancel: cancel}
-	err = runVerify(ctx, &outB, &errB, cfg, verifyOptions{study: "demo", argv: []string{"sh", standin, "{eden}", "{st}"}, runs: 50, asJSON: true}, runner)
+	err = runVerify(ctx, &outB, &errB, cfg, verifyOptions{Study: "demo", Argv: []string{"sh", standin, "{eden}", "{st}"}, Runs: 50, JSON: true, Runner: runner})
 	require.Equal(t, exitInterrupted, exitCode(err), "%v: %s", err, errB.String())
 	var intr verifyDoc
 	require.NoError(t, json.Unmarshal(outB.Bytes(), &intr))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"sync"
@@ -17,14 +16,10 @@ import (
 	"github.com/gctune/gctune/study"
 )
 
-// NewWorkerCmd returns `gctune worker`.
-func NewWorkerCmd(ro *rootOptions) *cobra.Command {
-	var (
-		study   string
-		trials  int
-		retries int
-		quiet   bool
-	)
+// NewWorkerCmd returns `gctune worker`; its RunE calls runF (nil: runWorker).
+func NewWorkerCmd(ro *rootOptions, runF runFunc[workerOptions]) *cobra.Command {
+	run := orRun(runF, runWorker)
+	var o workerOptions
 	cmd := &cobra.Command{
 		Use:   "worker --study STUDY",
 		Short: "Join a study and run its trials beside other workers",
@@ -49,39 +44,32 @@ and be stored, then stops.`,
   gctune worker --study demo --trials 500`,
 		Args: noArgs,
 		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
-			if study == "" {
-				return usageErrorf("worker needs --study NAME (see 'gctune studies list')")
-			}
-			if trials < 0 {
-				return usageErrorf("--trials must not be negative")
-			}
-			if retries < 1 {
-				return usageErrorf("--retries must be at least 1")
-			}
-			return runWorker(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, workerOptions{
-				study: study, trials: trials, retries: retries, asJSON: ro.json, quiet: quiet, clock: clockFlag(cmd)})
+			o.JSON, o.Clock = ro.json, clockFlag(cmd)
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&study, "study", "", "the study to join (required)")
-	f.IntVar(&trials, "trials", 0, "work until the study holds this many trials (default: the study's target; not stored)")
-	f.IntVar(&retries, "retries", studies.DefaultRetryAttempts, "attempts at a database operation that fails with an error that may pass, before giving up")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors and the final result")
+	f.StringVar(&o.Study, "study", "", "the study to join (required)")
+	f.IntVar(&o.Trials, "trials", 0, "work until the study holds this many trials (default: the study's target; not stored)")
+	f.IntVar(&o.Retries, "retries", studies.DefaultRetryAttempts, "attempts at a database operation that fails with an error that may pass, before giving up")
+	f.BoolVarP(&o.Quiet, "quiet", "q", false, "print nothing but errors and the final result")
 	addSearchFlags(cmd)
 	addCostFlag(cmd)
 	addClockFlag(cmd)
 	return cmd
 }
 
-// workerOptions are runWorker's settings from the command line.
+// workerOptions are what `gctune worker` is asked besides the configuration.
 type workerOptions struct {
-	study   string
-	trials  int
-	retries int
-	asJSON  bool
-	quiet   bool
-	// clock is --clock when given ("" otherwise): it must be the study's.
-	clock string
+	// Study is the study to join (--study, required).
+	Study string
+	// Trials is the target of finished trials (0: the study's own), Retries the attempts at a
+	// database operation that fails with an error that may pass (at least 1).
+	Trials, Retries int
+	// JSON prints workerDoc; Quiet prints nothing but errors and the final result.
+	JSON, Quiet bool
+	// Clock is --clock when given ("" otherwise): it must be the study's.
+	Clock string
 }
 
 // workerDoc is the JSON document `gctune worker` prints: the session's, and who ran it.
@@ -93,12 +81,23 @@ type workerDoc struct {
 	Restarts    int    `json:"restarts,omitempty"`
 }
 
+// runWorker joins the study and runs its trials (session.Run) beside the other workers until
+// it holds its target, writing the result to w and notices to ew.
 func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions) error {
+	if o.Study == "" {
+		return usageErrorf("worker needs --study NAME (see 'gctune studies list')")
+	}
+	if o.Trials < 0 {
+		return usageErrorf("--trials must not be negative")
+	}
+	if o.Retries < 1 {
+		return usageErrorf("--retries must be at least 1")
+	}
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("%s:%d", host, os.Getpid())
 	var writeMu sync.Mutex // the reaper, the retries and the loop all write notices
 	logf := func(format string, args ...any) {
-		if !o.quiet && !o.asJSON {
+		if !o.Quiet && !o.JSON {
 			writeMu.Lock()
 			defer writeMu.Unlock()
 			fmt.Fprintf(ew, "worker %s: "+format+"\n", append([]any{me}, args...)...)
@@ -106,14 +105,14 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	}
 	var logMu sync.Mutex
 	var lastLog time.Time
-	policy := studies.RetryPolicy{Attempts: o.retries, OnRetry: func(op string, attempt int, wait time.Duration, err error) {
+	policy := studies.RetryPolicy{Attempts: o.Retries, OnRetry: func(op string, attempt int, wait time.Duration, err error) {
 		logMu.Lock()
 		defer logMu.Unlock()
 		if time.Since(lastLog) < time.Second {
 			return
 		}
 		lastLog = time.Now()
-		logf("database error, retrying %s (attempt %d of %d, again in %s): %s", op, attempt, o.retries,
+		logf("database error, retrying %s (attempt %d of %d, again in %s): %s", op, attempt, o.Retries,
 			wait.Round(10*time.Millisecond), oneLine(err))
 	}}
 
@@ -134,27 +133,27 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	var sp *study.Problem
 	err = studies.Retry(ctx, policy, "load study", func(bool) error {
 		var err error
-		id, sp, err = study.Load(store, o.study)
+		id, sp, err = study.Load(store, o.Study)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if err := checkStudyCost(cfg, sp, o.study); err != nil {
+	if err := checkStudyCost(cfg, sp, o.Study); err != nil {
 		return err
 	}
 	target := sp.Trials
-	if o.trials > 0 {
-		target = o.trials
+	if o.Trials > 0 {
+		target = o.Trials
 	}
-	if err := sp.CheckClock(o.clock); err != nil {
+	if err := sp.CheckClock(o.Clock); err != nil {
 		return err
 	}
 	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{PreferStored: true, Worker: true}))
 	if err != nil {
 		return err
 	}
-	if !o.quiet {
+	if !o.Quiet {
 		writeMu.Lock()
 		printProfileInfos(ew, profileInfos(sp))
 		writeMu.Unlock()
@@ -163,20 +162,20 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	// are stored; the retries are bounded.
 	storage := studies.NewRetryStorage(context.WithoutCancel(ctx), store.Storage(), policy)
 	goroutines := workerCount(cfg.Search.Workers)
-	seed := workerSessionSeed(sp.Seed, me)
-	logf("joined study %q in %s: target %d trials on %s, %d at once, sampler %s", o.study, store.URL(), target,
+	seed := search.ProcessSeed(sp.Seed, me, time.Now())
+	logf("joined study %q in %s: target %d trials on %s, %d at once, sampler %s", o.Study, store.URL(), target,
 		sp.WorkloadNames(), goroutines, sp.Sampler)
 
 	settings := search.Settings{Trials: target, Workers: goroutines, Seed: seed, Sampler: sp.Sampler, Space: sp.Plan.Space}
-	c := newSessionConfig(cfg, store, storage, o.study, id, prob, settings, func(n session.Notice) { logf("%s", n) })
+	c := newSessionConfig(cfg, store, storage, o.Study, id, prob, settings, func(n session.Notice) { logf("%s", n) })
 	c.Retry = policy
 	res, err := session.Run(ctx, c)
 	if err != nil {
-		return fmt.Errorf("worker %s: study %q in %s: %w", me, o.study, store.URL(), err)
+		return fmt.Errorf("worker %s: study %q in %s: %w", me, o.Study, store.URL(), err)
 	}
-	doc := workerDoc{sessionDoc: newSessionDoc(res, o.study, store, sp, prob),
+	doc := workerDoc{sessionDoc: newSessionDoc(res, o.Study, store, sp, prob),
 		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: res.Restarts}
-	if o.asJSON {
+	if o.JSON {
 		err = writeJSON(w, doc)
 	} else {
 		err = printSession(w, &doc.sessionDoc, len(sp.Workloads) == 1)
@@ -195,14 +194,4 @@ func keepConnections(store *studies.Store, goroutines int) {
 	if sqlDB, err := store.DB().DB(); err == nil {
 		sqlDB.SetMaxIdleConns(2*goroutines + 2)
 	}
-}
-
-// workerSessionSeed derives this worker process's sampler seed from the study seed and what
-// makes the process unique (host, process ID, start time): workers that join a study at the
-// same moment must not draw the same configurations. search.WorkerSeed then gives each of the
-// process's goroutines its own seed.
-func workerSessionSeed(studySeed uint64, me string) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/%d", me, time.Now().UnixNano())
-	return studySeed ^ h.Sum64()
 }

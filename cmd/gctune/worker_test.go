@@ -264,7 +264,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	// --trials sets this worker's target, not the study's. (From here on, one goroutine at a
 	// time: exact counts.)
 	before := doc.Finished
-	gctuneJSON(t, &doc, "worker", "--study", "s1", "--storage", db, "--trials", "10", "--workers", "1")
+	doc = workerJSON(t, db, 1, workerOptions{Study: "s1", Trials: 10})
 	assert.Equal(t, 10, doc.Finished)
 	assert.Equal(t, 10-before, doc.TrialsRun)
 	var show showDoc
@@ -276,7 +276,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	assert.Equal(t, 11, sess.Finished)
 	// A changed file: workers keep to the study's spec; resume refuses it, as before.
 	require.NoError(t, os.WriteFile(spec, bytes.Replace(data, []byte("allocate: 200MB"), []byte("allocate: 150MB"), 1), 0o644))
-	gctuneJSON(t, &doc, "worker", "--study", "s1", "--storage", db, "--trials", "12", "--workers", "1")
+	doc = workerJSON(t, db, 1, workerOptions{Study: "s1", Trials: 12})
 	assert.Equal(t, 12, doc.Finished)
 	_, errOut, code := gctune(t, "resume", "s1", "--storage", db)
 	assert.Equal(t, exitUsage, code)
@@ -287,7 +287,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	assert.False(t, created.Workloads[0].Stored)
 	assert.Equal(t, "workload", created.Workloads[0].Kind)
 	assert.Zero(t, created.Queued)
-	gctuneJSON(t, &doc, "worker", "--study", "s2", "--storage", db, "--workers", "1", "-q")
+	doc = workerJSON(t, db, 1, workerOptions{Study: "s2", Quiet: true})
 	assert.Equal(t, 3, doc.Finished)
 
 	// A recorded profile must be on the worker's machine, at the same path, unchanged.
@@ -707,4 +707,18 @@ func requirePassword(t *testing.T, srv *pgtest.Server, url, password string) {
 	_, err = studies.Open(context.Background(), url, studies.OpenOptions{})
 	require.Error(t, err, "the server asks for a password")
 	t.Logf("without a password: %v", err)
+}
+
+// workerJSON calls worker's run function on the study database db with workers goroutines and
+// o (with the default --retries, and --json), requires success and returns its document.
+func workerJSON(t *testing.T, db string, workers int, o workerOptions) workerDoc {
+	t.Helper()
+	cfg := defaultConfig()
+	cfg.Storage, cfg.Search.Workers = db, workers
+	o.Retries, o.JSON = studies.DefaultRetryAttempts, true
+	var out, errOut bytes.Buffer
+	require.NoError(t, runWorker(t.Context(), &out, &errOut, cfg, o), errOut.String())
+	var doc workerDoc
+	require.NoError(t, json.Unmarshal(out.Bytes(), &doc), out.String())
+	return doc
 }
