@@ -48,9 +48,9 @@ import (
 //     are, endScavenge), the quick scan of copyToOldSpace: being part of the tenuring cost;
 //     a holder's slots are all taken to be pointers.
 //
-// When the profile states nothing (HeldBy nil: every FiLiP export, every bundled spec today),
-// the simulator has no youngRefs (sim.yr is nil) and no path below runs: a scavenge tests one
-// pointer.
+// When the profile states nothing (HeldBy nil: every FiLiP export, the bundled specs but the
+// DataFrame ones), the simulator has no youngRefs (sim.yr is nil) and no path below runs: a
+// scavenge tests one pointer.
 type youngRefs struct {
 	// isHolder has bit r set when record r holds others; a holder's index is its rank among
 	// the holders, the bits set before it: rankBase[w] counts those in the words below w, so
