@@ -156,7 +156,35 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 	if rsFirst {
 		s.rs.items = append(s.rs.items, it)
 	} else {
-		s.rs.edenRest = append(s.rs.edenRest, it)
+		s.rs.edenRest = append(s.rs.edenRest, edenItem{rec: int32(r), holder: holder})
+	}
+	return nil
+}
+
+// edenCount is how many objects of eden record r the scavenge visits: the current record is
+// cut by the threshold, the first may have started in the previous eden, the others are whole
+// (walkEden).
+func (s *sim) edenCount(r int32) uint32 {
+	switch int(r) {
+	case s.cur:
+		return s.curEdenN
+	case s.edenStart:
+		return s.edenStartN
+	}
+	return s.p.Weight[r]
+}
+
+// copyEdenRest copies (or tenures) the queued eden survivors in order (copyAll's loop for
+// edenItems; eden objects are never tenured by age, §3.3).
+func (sc *scavengeRun) copyEdenRest() error {
+	s := sc.s
+	sizes := s.p.SizeBytes
+	for _, it := range s.rs.edenRest {
+		k, err := sc.copyOrTenure(it.rec, s.edenCount(it.rec), uint64(sizes[it.rec]))
+		s.rs.noteYoung(it.holder, k)
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -236,7 +264,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 		return err
 	}
 	if sc.queue {
-		if err := sc.copyAll(s.rs.edenRest, false); err != nil {
+		if err := sc.copyEdenRest(); err != nil {
 			return err
 		}
 		if sc.yr {

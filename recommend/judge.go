@@ -38,9 +38,16 @@ func newJudge(ctx context.Context, prob *objective.Problem, decide int) *judge {
 // robust reports whether configurations are judged on replicas.
 func (j *judge) robust() bool { return j.state > 0 }
 
-// screenReplicas is how many replicas a margin's outer steps are judged on: enough to see a
-// cliff, a quarter of the statement's cost.
+// screenReplicas is how many replicas a change put back is screened on before the decision
+// replicas judge it (putBackJudged): enough to see a cliff, a quarter of the statement's cost.
 const screenReplicas = 4
+
+// marginReplicas is how many replicas a margin's outer steps (10, 20 and 40 %) are judged on,
+// paired with the recommendation on the same ones. The steps only place the margin the output
+// states (the neighbourhood step, which the rule decides on, is judged on the decision
+// replicas); on dataframe-3.1gb they were the recommendation's largest single cost, a quarter
+// of its simulations on 4 replicas (docs/benchmarks.md "Robust answers").
+const marginReplicas = 2
 
 // judging is what the robust steps need of a judge (a fake one in the tests: a synthetic
 // objective with a cliff).
@@ -48,6 +55,8 @@ type judging interface {
 	// decision judges a configuration on the replicas the choices use; screen on fewer.
 	decision(heapsim.Params) (objective.Result, error)
 	screen(heapsim.Params) (objective.Result, error)
+	// outer judges a margin's outer steps, on fewer still (marginReplicas).
+	outer(heapsim.Params) (objective.Result, error)
 	// vm is the problem's default parameters, with the VM facts.
 	vm() heapsim.Params
 }
@@ -58,6 +67,11 @@ func (j *judge) vm() heapsim.Params { return j.prob.Base() }
 // screen implements judging: the first screenReplicas of the decision replicas.
 func (j *judge) screen(params heapsim.Params) (objective.Result, error) {
 	return j.on(params, min(j.decide, screenReplicas))
+}
+
+// outer implements judging: the first marginReplicas of the decision replicas.
+func (j *judge) outer(params heapsim.Params) (objective.Result, error) {
+	return j.on(params, min(j.decide, marginReplicas))
 }
 
 // decision judges params on the replicas decisions use.

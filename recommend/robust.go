@@ -330,14 +330,14 @@ func moveOff(j judging, r *Recommendation, t tunable.Tunable, failing []float64,
 // margins measures, for each kept parameter of r, how far it may move each way before the
 // judged value rises past the tolerance (marginLadder, stopping at the first step beyond). The
 // neighbourhood step is judged on the decision replicas (as settle judged it); the outer steps,
-// which only place the margin, on the screening replicas, against r judged on the same ones.
+// which only place the margin, on marginReplicas, against r judged on the same ones.
 func margins(j judging, r *Recommendation, tol float64) ([]Margin, error) {
 	base := j.vm()
 	center, err := j.decision(r.Params(base))
 	if err != nil {
 		return nil, err
 	}
-	screened, err := j.screen(r.Params(base))
+	outerRef, err := j.outer(r.Params(base))
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +355,7 @@ func margins(j judging, r *Recommendation, tol float64) ([]Margin, error) {
 				if !ok {
 					break
 				}
-				judged, ref := j.screen, screened.Value
+				judged, ref := j.outer, outerRef.Value
 				if f == Neighbourhood {
 					judged, ref = j.decision, center.Value
 				}
