@@ -8,8 +8,8 @@ import (
 )
 
 // TestUserMessageDropsPackagePrefixes: the one line a user reads names no package, whichever
-// package the error came from: the profile packages' and diagnose's errors read as they did
-// when those packages said "lifetimes: " and "report: ".
+// package the error came from: the profile packages', diagnose's and tunable's errors read as
+// they did when those packages said "lifetimes: ", "report: " and "search: ".
 func TestUserMessageDropsPackagePrefixes(t *testing.T) {
 	for _, c := range []struct{ err, old, want string }{
 		{`spec my.yaml:14: phases[0].mix: shares sum to 0.97, want 1`,
@@ -39,6 +39,9 @@ func TestUserMessageDropsPackagePrefixes(t *testing.T) {
 		{`diagnose: workload w: heapsim: out of memory`,
 			`report: workload w: heapsim: out of memory`,
 			`workload w: out of memory`},
+		{`config: tunable: space.eden: low 8 is not below high 4 (bounds reversed or empty)`,
+			`config: search: space.eden: low 8 is not below high 4 (bounds reversed or empty)`,
+			`config: space.eden: low 8 is not below high 4 (bounds reversed or empty)`},
 	} {
 		assert.Equal(t, c.want, userMessage(errors.New(c.err)), c.err)
 		assert.Equal(t, c.want, userMessage(errors.New(c.old)), c.old)
