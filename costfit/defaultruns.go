@@ -46,10 +46,15 @@ func (r DefaultRun) Times(s heapsim.Scales) (gc, total float64) {
 }
 
 // FitDefaultRuns finds the three scales (one for both mutator costs, one for scavenges, one for
-// full GCs) that minimise the squared log errors of GC time and total time over runs, with
-// gonum's Nelder-Mead from scale 1, and returns them with the loss at the minimum. It is how
-// heapsim's cost model is calibrated on the published default runs (go run ./heapsim/calibrate);
-// Fit is the exact solve for one measured run of the user's application.
+// full GCs) for runs in two stages, each with gonum's Nelder-Mead from scale 1: the scavenge and
+// full-GC scales minimise the squared log errors of GC time, then the mutator scale minimises
+// those of total time with the GC scales fixed. It returns the scales and the sum of both
+// stages' losses. The GC coefficients price GC work alone and decide which configuration is
+// best, while the mutator time does not depend on the GC parameters; fitting them jointly on
+// total time would let the GC scales absorb what the allocation-driven mutator model cannot
+// explain (docs/calibration.md, "Reading the fit"). It is how heapsim's cost model is
+// calibrated on the published default runs (go run ./heapsim/calibrate); Fit is the exact
+// solve for one measured run of the user's application.
 func FitDefaultRuns(runs []DefaultRun) (heapsim.Scales, float64, error) {
 	if len(runs) == 0 {
 		return heapsim.Scales{}, 0, errors.New("costfit: no run to fit")
@@ -59,24 +64,47 @@ func FitDefaultRuns(runs []DefaultRun) (heapsim.Scales, float64, error) {
 			return heapsim.Scales{}, 0, fmt.Errorf("costfit: run %d: measured times %g s (GC) and %g s (total) must be positive", i, r.GCSeconds, r.TotalSeconds)
 		}
 	}
-	fromX := func(x []float64) heapsim.Scales {
-		m := math.Exp(x[0])
-		return heapsim.Scales{MutatorByte: m, MutatorObject: m, Scavenge: math.Exp(x[1]), FullGC: math.Exp(x[2])}
-	}
-	loss := func(x []float64) float64 {
-		s := fromX(x)
+	s := heapsim.Scales{MutatorByte: 1, MutatorObject: 1, Scavenge: 1, FullGC: 1}
+	gcLoss := func(x []float64) float64 {
+		t := s
+		t.Scavenge, t.FullGC = math.Exp(x[0]), math.Exp(x[1])
 		var l float64
 		for _, r := range runs {
-			gc, total := r.Times(s)
-			l += sq(math.Log(gc/r.GCSeconds)) + sq(math.Log(total/r.TotalSeconds))
+			gc, _ := r.Times(t)
+			l += sq(math.Log(gc / r.GCSeconds))
 		}
 		return l
 	}
-	res, err := optimize.Minimize(optimize.Problem{Func: loss}, []float64{0, 0, 0}, &optimize.Settings{FuncEvaluations: 20000}, &optimize.NelderMead{})
+	gcRes, err := minimize(gcLoss, 2)
 	if err != nil {
-		return heapsim.Scales{}, 0, fmt.Errorf("costfit: fit: %w", err)
+		return heapsim.Scales{}, 0, err
 	}
-	return fromX(res.X), res.F, nil
+	s.Scavenge, s.FullGC = math.Exp(gcRes.X[0]), math.Exp(gcRes.X[1])
+	totalLoss := func(x []float64) float64 {
+		t := s
+		t.MutatorByte, t.MutatorObject = math.Exp(x[0]), math.Exp(x[0])
+		var l float64
+		for _, r := range runs {
+			_, total := r.Times(t)
+			l += sq(math.Log(total / r.TotalSeconds))
+		}
+		return l
+	}
+	totalRes, err := minimize(totalLoss, 1)
+	if err != nil {
+		return heapsim.Scales{}, 0, err
+	}
+	s.MutatorByte, s.MutatorObject = math.Exp(totalRes.X[0]), math.Exp(totalRes.X[0])
+	return s, gcRes.F + totalRes.F, nil
+}
+
+// minimize runs Nelder-Mead on f over n log-scales from 0 (scale 1).
+func minimize(f func([]float64) float64, n int) (*optimize.Result, error) {
+	res, err := optimize.Minimize(optimize.Problem{Func: f}, make([]float64, n), &optimize.Settings{FuncEvaluations: 20000}, &optimize.NelderMead{})
+	if err != nil {
+		return nil, fmt.Errorf("costfit: fit: %w", err)
+	}
+	return res, nil
 }
 
 func sq(x float64) float64 { return x * x }

@@ -36,6 +36,28 @@ func TestFitDefaultRuns(t *testing.T) {
 	assert.ErrorContains(t, err, "run 1")
 }
 
+// TestFitDefaultRunsGCFromGCTime: when no mutator scale explains every total (the mutator
+// model is off for one run), the GC scales still come from the GC times alone; only the
+// mutator scale bears the total-time error.
+func TestFitDefaultRunsGCFromGCTime(t *testing.T) {
+	want := heapsim.Scales{MutatorByte: 2, MutatorObject: 2, Scavenge: 1.5, FullGC: 3}
+	runs := []DefaultRun{
+		{MutatorByte: 30, MutatorObject: 1, Scavenge: 1, FullGC: 3.5},
+		{MutatorByte: 40, MutatorObject: 1, Scavenge: 16, FullGC: 12},
+		{MutatorByte: 180, MutatorObject: 6, Scavenge: 10, FullGC: 1300},
+	}
+	for i := range runs {
+		runs[i].GCSeconds, runs[i].TotalSeconds = runs[i].Times(want)
+	}
+	runs[1].TotalSeconds *= 1.5 // work outside GC that does not show as allocation
+	got, loss, err := FitDefaultRuns(runs)
+	require.NoError(t, err)
+	assert.Positive(t, loss)
+	assert.InDelta(t, want.Scavenge, got.Scavenge, 1e-3)
+	assert.InDelta(t, want.FullGC, got.FullGC, 1e-3)
+	assert.Greater(t, got.MutatorByte, want.MutatorByte, "the mutator scale takes the error")
+}
+
 // TestNewDefaultRun: the split of one simulated run adds up to its times at scale 1.
 func TestNewDefaultRun(t *testing.T) {
 	base := heapsim.PriorCost()

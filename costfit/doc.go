@@ -13,8 +13,9 @@
 // the profile reproduces the run's mechanics.
 //
 // heapsim's own calibration is fitted here too (FitDefaultRuns, used by go run
-// ./heapsim/calibrate): the three scales that best match, in log least squares, the published
-// default runs of the bundled DataFrame workloads, each split by group from one simulation.
+// ./heapsim/calibrate): the scales that best match, in log least squares, the published default
+// runs of the bundled DataFrame workloads, each split by group from one simulation: the GC
+// scales on GC time, then the mutator scale on total time.
 //
 // The package also reads and writes the cost file (`gctune calibrate -o cost.yaml`, loaded by
 // every command's --cost) and holds the Pharo snippet that writes a measurement.

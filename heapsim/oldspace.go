@@ -2,6 +2,7 @@ package heapsim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gctune/gctune/profile"
 )
@@ -77,6 +78,19 @@ func (s *sim) pointerSlotsOf(r int) float64 {
 	return float64(profile.SlotsOf(s.p.SizeBytes[r]))
 }
 
+// setHoles sets the bytes of holes left between objects. Fewer than profile.MinObjectBytes
+// are no hole: holeBytes pools the holes, so taking objects out of it or scaling it by a
+// fraction leaves a residue of a few bytes, but every Spur object and every free chunk is at
+// least a header and a slot (16 bytes), so no gap that small exists. Kept, such a residue
+// would make the heap look not fully compacted, and the next full GC would compact (and move)
+// everything (§4.3) for nothing.
+func (s *sim) setHoles(b uint64) {
+	if b < profile.MinObjectBytes {
+		b = 0
+	}
+	s.holeBytes = b
+}
+
 // takeHoles places need bytes of small objects (size each) in the holes a bounded compaction
 // left, as Spur's free lists reuse them (docs/spur-model.md §4.3). Large objects never fit a
 // hole (simplification: a hole is taken to be smaller than the largest new-space object).
@@ -84,7 +98,7 @@ func (s *sim) takeHoles(need, size uint64) bool {
 	if s.holeBytes < need || size > profile.MaxNewSpaceObjectBytes {
 		return false
 	}
-	s.holeBytes -= need
+	s.setHoles(s.holeBytes - need)
 	s.oldUsed += need
 	s.st.PeakOldUsedBytes = max(s.st.PeakOldUsedBytes, s.oldUsed)
 	return true
@@ -233,15 +247,21 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 	// holes. When anything moves, the pointer-update pass visits every object of the heap and
 	// rewrites the slots of its pointer objects (compactSeconds). On a fully compacted heap (no
 	// dead object, no hole) nothing is scanned and nothing moves: the compactor does nothing.
-	var scanned, moved float64
+	var scanned, moved, below float64
 	holesBefore := s.holeBytes
 	if minDead >= 0 || holesBefore > 0 {
-		var below float64
+		// below: the live bytes under the lowest free chunk, where the compactor starts.
+		below = math.Inf(1)
 		if minDead >= 0 {
+			below = 0
 			for e := 0; e < minDead; e++ {
 				below += s.epochLive[e]
 			}
 			below += s.epochLive[minDead] / 2
+		}
+		if holesBefore > 0 {
+			// The holes a bounded compaction left lie above what it compacted.
+			below = min(below, s.holeFloorBytes)
 		}
 		moved = max(float64(liveOld)-below, 0)
 		scanned = max(float64(usedBefore+holesBefore)-below, 0)
@@ -255,8 +275,11 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 			// bytes in the rest stay where they were.
 			f := movable / movedObjects
 			dead := float64(reclaimed + holesBefore)
-			s.holeBytes = uint64((1 - f) * dead)
+			s.setHoles(uint64((1 - f) * dead))
 			moved *= f
+			// Everything from the start to the last object moved is now contiguous: the
+			// lowest hole lies above it.
+			s.holeFloorBytes = below + moved
 			s.st.BoundedCompactions++
 		}
 	}

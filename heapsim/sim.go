@@ -198,7 +198,11 @@ type oldSpace struct {
 	// holeBytes is free space left between objects by a bounded compaction (§4.3): counted
 	// free (oldUsed excludes it), reusable by small objects only, gone at the next complete
 	// compaction. holeBytes ≤ Σ usedBytes − oldUsed.
-	holeBytes        uint64
+	holeBytes uint64
+	// holeFloorBytes is how many live bytes lie below the lowest of those holes: the bounded
+	// compaction that left them compacted everything up to its last moved object (§4.3), so
+	// the next compaction starts no lower. Meaningful while holeBytes > 0.
+	holeFloorBytes   float64
 	usedAtLastFullGC uint64
 	// immortalObjects + mortalObjects is the number of objects in old space.
 	immortalObjects float64
