@@ -283,23 +283,9 @@ func (s SimulateConfig) VMFacts() heapsim.Params {
 	return p
 }
 
-// Text is a configuration value as text: a string as it is, a number in plain decimal
-// (a YAML 16777216 or 1.6e7 is "16777216").
-func Text(raw any) string {
-	switch v := raw.(type) {
-	case string:
-		return v
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(v), 'f', -1, 32)
-	}
-	return fmt.Sprint(raw)
-}
-
-// TunableWant is a tunable's parse error for people: a size's from "bad size" on, as the
+// tunableWant is a tunable's parse error for people: a size's from "bad size" on, as the
 // command line words it for typed keys.
-func TunableWant(err error) string {
+func tunableWant(err error) string {
 	msg := err.Error()
 	if i := strings.Index(msg, "bad size"); i >= 0 {
 		return msg[i:]

@@ -100,9 +100,7 @@ func TestSimulateParams(t *testing.T) {
 	assert.Equal(t, heapsim.DefaultParams().FullGCRatio, s.VMFacts().FullGCRatio, "VM facts only")
 }
 
-func TestText(t *testing.T) {
-	assert.Equal(t, "16777216", Text(1.6777216e7))
-	assert.Equal(t, "64MiB", Text("64MiB"))
+func TestShowValue(t *testing.T) {
 	assert.Equal(t, `"x"`, ShowValue("x"))
 	assert.Equal(t, 80, len(ShowValue(string(make([]byte, 200)))))
 }

@@ -26,20 +26,15 @@ func (ts Tunables) MarshalJSON() ([]byte, error) { return json.Marshal(ts.writte
 // calls it.
 func (ts Tunables) MarshalYAML() (any, error) { return ts.written(), nil }
 
-// written is the tunables as a configuration file writes them: a ratio as a number (a YAML
-// number), the others as their text (tunable.Value.String).
+// written is the tunables as a configuration file writes them (tunable.Value.FileValue: a
+// ratio as a number, the others as their text).
 func (ts Tunables) written() map[string]any {
 	if ts == nil {
 		return nil
 	}
 	out := make(map[string]any, len(ts))
 	for key, v := range ts {
-		out[key] = v.String()
-		if t, ok := v.Tunable(); ok && t.Unit == tunable.UnitRatio {
-			if n, ok := v.Number(); ok {
-				out[key] = n
-			}
-		}
+		out[key] = v.FileValue()
 	}
 	return out
 }
@@ -66,7 +61,7 @@ func (e *TunableError) Error() string {
 	if e.Origin != "" {
 		origin = " (" + e.Origin + ")"
 	}
-	return fmt.Sprintf("config: %s = %s%s: %s", e.Key, ShowValue(e.Raw), origin, TunableWant(e.Err))
+	return fmt.Sprintf("config: %s = %s%s: %s", e.Key, ShowValue(e.Raw), origin, tunableWant(e.Err))
 }
 
 // Unwrap returns the parse error.
@@ -102,7 +97,7 @@ func DecodeTunables(_, to reflect.Type, data any) (any, error) {
 }
 
 // parseTunable turns raw, t's value as a configuration gives it (text from a file, a variable
-// or a flag; a YAML number), into a tunable.Value: t.Parse of Text(raw), the tunable's own
+// or a flag; a YAML number), into a tunable.Value: t.ParseAny(raw), the tunable's own
 // parser. A tunable.Value of t is already parsed (the built-in defaults are Values) and is
 // kept as it is.
 func parseTunable(t tunable.Tunable, raw any) (tunable.Value, error) {
@@ -113,7 +108,7 @@ func parseTunable(t tunable.Tunable, raw any) (tunable.Value, error) {
 		}
 		return tunable.Value{}, &TunableError{Key: key, Raw: v.String(), Err: errors.New("a value of another tunable")}
 	}
-	v, err := t.Parse(Text(raw))
+	v, err := t.ParseAny(raw)
 	if err != nil {
 		return tunable.Value{}, &TunableError{Key: key, Raw: raw, Err: err}
 	}

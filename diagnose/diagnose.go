@@ -145,7 +145,7 @@ type runResult struct {
 // put back to its default. workers bounds the simulations run at once (0: GOMAXPROCS).
 func Diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, workers int) (*Diagnosis, error) {
 	if prob == nil {
-		return nil, errors.New("report: no problem")
+		return nil, errors.New("diagnose: no problem")
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -203,7 +203,7 @@ func simulateRun(w objective.Workload, params heapsim.Params, cost heapsim.Cost,
 	st, log, err := simulate(w.Profile, params, cost, events, acc)
 	oom := errors.Is(err, heapsim.ErrOutOfMemory)
 	if err != nil && !oom {
-		return runResult{}, nil, fmt.Errorf("report: workload %s: %w", w.Name, err)
+		return runResult{}, nil, fmt.Errorf("diagnose: workload %s: %w", w.Name, err)
 	}
 	acc.closeBurst()
 	return runResult{stats: st, acc: acc, oom: oom}, log, nil
@@ -237,7 +237,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, 
 	}
 	bestRes, err := p.evaluate(prob, bestParams)
 	if err != nil {
-		return nil, nil, fmt.Errorf("report: best configuration: %w", err)
+		return nil, nil, fmt.Errorf("diagnose: best configuration: %w", err)
 	}
 	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.DefaultValue(),
 		BestObjective: measured(prob, bestRes), BestFeasible: bestRes.Feasible, BestInfeasibility: bestRes.Infeasibility}
@@ -265,7 +265,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, 
 			k := j - len(results)
 			res, err := p.evaluate(prob, reverted(changed[k]))
 			if err != nil {
-				return fmt.Errorf("report: best with %s put back: %w", tunable.All()[changed[k]].Label, err)
+				return fmt.Errorf("diagnose: best with %s put back: %w", tunable.All()[changed[k]].Label, err)
 			}
 			revertRes[k] = res
 			return nil

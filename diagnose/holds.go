@@ -149,7 +149,7 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 			results[n], err = prob.EvaluateReplica(recommend.Params(pt, rec.AtDefault, base), k)
 		}
 		if err != nil {
-			return fmt.Errorf("report: landscape around the recommendation: %w", err)
+			return fmt.Errorf("diagnose: landscape around the recommendation: %w", err)
 		}
 		return nil
 	})
@@ -163,7 +163,7 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 			continue
 		}
 		if judged[i], err = prob.Reduce(results[i*runs : (i+1)*runs]); err != nil {
-			return nil, fmt.Errorf("report: landscape around the recommendation: %w", err)
+			return nil, fmt.Errorf("diagnose: landscape around the recommendation: %w", err)
 		}
 	}
 	h.Reference = judged[0].Value

@@ -83,7 +83,7 @@ func (p *Pool) run(ctx context.Context, n int, fn func(int) error) error {
 				var err error
 				p.Hold(func() {
 					if err = ctx.Err(); err != nil {
-						err = fmt.Errorf("report: %w", err)
+						err = fmt.Errorf("diagnose: %w", err)
 						return
 					}
 					err = fn(j)

@@ -81,7 +81,7 @@ func Sensitivity(ctx context.Context, prob *objective.Problem, space tunable.Spa
 		tunable.All()[jb.sweep].Set(&pt, sweeps[jb.sweep].Values[jb.idx])
 		res, err := p.evaluate(prob, pt.Params(base))
 		if err != nil {
-			return fmt.Errorf("report: sensitivity of %s at %v: %w", tunable.All()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
+			return fmt.Errorf("diagnose: sensitivity of %s at %v: %w", tunable.All()[jb.sweep].Name, sweeps[jb.sweep].Values[jb.idx], err)
 		}
 		sweeps[jb.sweep].Objective[jb.idx] = res.Value
 		sweeps[jb.sweep].Feasible[jb.idx] = res.Feasible

@@ -7,6 +7,7 @@ import (
 	"github.com/gctune/gctune/internal/recommendtest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/c-bata/goptuna"
@@ -202,4 +203,21 @@ func TestParametersRoundTrip(t *testing.T) {
 		assert.EqualValues(t, p.Value, back.Parameters[i].Value, p.Key)
 	}
 	assert.Error(t, json.Unmarshal([]byte(`{"parameters": [1]}`), &back))
+}
+
+// TestSurvivorsCountWrittenAsProportion: survivors to keep given as a count (a VM parameter 6
+// written by hand) is exported as its proportion, which is what gctune takes, in the flags and
+// in the configuration file; the ratio is a YAML number there, the sizes text.
+func TestSurvivorsCountWrittenAsProportion(t *testing.T) {
+	c := FromRecommendation(testMeta("s", "w"), testRecommendation())
+	c.VM.Survivors = heapsim.Survivors{Mode: heapsim.SurvivorsCount, Count: 100}
+	want := strconv.FormatFloat(c.VM.TenuringProportion(), 'g', -1, 64)
+	var b bytes.Buffer
+	require.NoError(t, WriteFlags(&b, c))
+	assert.Contains(t, b.String(), "--survivors-proportion "+want+"\n")
+	b.Reset()
+	require.NoError(t, WriteYAML(&b, c, "test"))
+	assert.Contains(t, b.String(), "survivors_proportion: \""+want+"\"\n")
+	assert.Contains(t, b.String(), "ratio: "+strconv.FormatFloat(c.VM.FullGCRatio, 'g', -1, 64)+"\n")
+	assert.Contains(t, b.String(), "eden: "+tunable.All()[0].Text(c.VM)+"\n")
 }

@@ -11,7 +11,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/recommend"
@@ -38,35 +37,16 @@ func WriteJSON(w io.Writer, c *Config) error {
 	return enc.Encode(c)
 }
 
-// configText is the tunable's value in p as configuration and flags take it
-// (tunable.Tunable.Text), except that survivors to keep given as a count (a VM parameter 6
-// written by hand) is written as its proportion, which is what gctune takes.
-func configText(t tunable.Tunable, p heapsim.Params) string {
-	if t.Unit == tunable.UnitProportion && p.Survivors.Mode == heapsim.SurvivorsCount {
-		return strconv.FormatFloat(p.TenuringProportion(), 'g', -1, 64)
-	}
-	return t.Text(p)
-}
-
-// yamlValue is the tunable's value in a configuration file: a number as a YAML number, a size
-// or a word as text.
-func yamlValue(t tunable.Tunable, p heapsim.Params) any {
-	if t.Unit == tunable.UnitRatio {
-		return t.FromParams(p)
-	}
-	return configText(t, p)
-}
-
 // WriteYAML writes c as a gctune configuration file: the simulate section holds the whole
-// configuration (the VM defaults where the export sets nothing), provenance where it came
-// from. Names in the header comment are quoted onto one line (Quote); in the document the
+// configuration (the VM defaults where the export sets nothing), each tunable as a
+// configuration file holds it (tunable.Value.FileValue), provenance where it came from. Names in the header comment are quoted onto one line (Quote); in the document the
 // YAML encoder quotes them.
 func WriteYAML(w io.Writer, c *Config, version string) error {
 	v := c.VM
 	sim := map[string]any{"stack_pages": v.StackPages,
 		"page_size": v.PageBytes, "max_old_space": v.MaxOldSpaceBytes, "image_size": v.ImageBytes, "bug588": v.Bug588}
 	for _, t := range tunable.All() {
-		sim[t.Key] = yamlValue(t, v)
+		sim[t.Key] = t.ValueOf(v).FileValue()
 	}
 	doc := map[string]any{
 		"simulate": sim,
@@ -97,11 +77,13 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 	return enc.Close()
 }
 
-// WriteFlags writes gctune simulate's flags for the whole configuration.
+// WriteFlags writes gctune simulate's flags for the whole configuration, each tunable's value
+// as flags take it (tunable.Tunable.Text; survivors to keep given as a count, a VM parameter 6
+// written by hand, as its proportion, which is what gctune takes).
 func WriteFlags(w io.Writer, c *Config) error {
 	var flags []string
 	for _, t := range tunable.All() {
-		flags = append(flags, "--"+t.FlagName()+" "+configText(t, c.VM))
+		flags = append(flags, "--"+t.FlagName()+" "+t.Text(c.VM))
 	}
 	ew := errwriter.New(w)
 	ew.Printf("%s\n", strings.Join(flags, " "))

@@ -8,7 +8,7 @@ import (
 )
 
 // ErrInvalidProfile is wrapped by every error Profile.Validate returns.
-var ErrInvalidProfile = errors.New("lifetimes: invalid profile")
+var ErrInvalidProfile = errors.New("profile: invalid profile")
 
 // Record flags, one byte per record (Profile.Flags).
 const (

@@ -25,7 +25,7 @@ func PlotFormat(path string) (string, error) {
 	case "svg", "png", "pdf":
 		return ext, nil
 	default:
-		return "", fmt.Errorf("lifetimes: plot %q: unknown format %q (want .svg, .png or .pdf)", path, ext)
+		return "", fmt.Errorf("report: plot %q: unknown format %q (want .svg, .png or .pdf)", path, ext)
 	}
 }
 
@@ -46,11 +46,11 @@ const (
 // title saying so.
 func WriteHistogramPlot(w io.Writer, format string, h *lifetimes.Histogram, title string) error {
 	if h == nil || h.Bins() == 0 || len(h.Edges) != h.Bins()+1 {
-		return errors.New("lifetimes: plot: empty or malformed histogram")
+		return errors.New("report: plot: empty or malformed histogram")
 	}
 	c, err := plotkit.NewCanvas(format, histogramWidth, histogramHeight, histogramDPI)
 	if err != nil {
-		return fmt.Errorf("lifetimes: plot: %w", err)
+		return fmt.Errorf("report: plot: %w", err)
 	}
 
 	left, err := histogramPanel(h, h.ObjectShare, "share of objects (%)", title+": lifetimes by count")
@@ -69,7 +69,7 @@ func WriteHistogramPlot(w io.Writer, format string, h *lifetimes.Histogram, titl
 	left.Draw(canvases[0][0])
 	right.Draw(canvases[0][1])
 	if _, err := c.WriteTo(w); err != nil {
-		return fmt.Errorf("lifetimes: plot: %w", err)
+		return fmt.Errorf("report: plot: %w", err)
 	}
 	return nil
 }

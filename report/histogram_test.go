@@ -37,6 +37,6 @@ func TestWriteHistogramPlot(t *testing.T) {
 
 	err := WriteHistogramPlot(&buf, "gif", h, "app")
 	require.Error(t, err)
-	assert.Equal(t, `lifetimes: plot: unknown format "gif" (want svg, png or pdf)`, err.Error())
-	assert.True(t, strings.HasPrefix(WriteHistogramPlot(&buf, "svg", &lifetimes.Histogram{}, "x").Error(), "lifetimes: plot:"))
+	assert.Equal(t, `report: plot: unknown format "gif" (want svg, png or pdf)`, err.Error())
+	assert.True(t, strings.HasPrefix(WriteHistogramPlot(&buf, "svg", &lifetimes.Histogram{}, "x").Error(), "report: plot:"))
 }

@@ -30,15 +30,15 @@ func (s Space) Validate() error {
 	check := func(name string, b Bounds, logScale bool, lo, hi float64) error {
 		switch {
 		case math.IsNaN(b.Low) || math.IsNaN(b.High) || math.IsInf(b.Low, 0) || math.IsInf(b.High, 0):
-			return fmt.Errorf("search: space.%s: bounds [%v, %v] must be finite", name, b.Low, b.High)
+			return fmt.Errorf("tunable: space.%s: bounds [%v, %v] must be finite", name, b.Low, b.High)
 		case b.Low >= b.High:
-			return fmt.Errorf("search: space.%s: low %v is not below high %v (bounds reversed or empty)", name, b.Low, b.High)
+			return fmt.Errorf("tunable: space.%s: low %v is not below high %v (bounds reversed or empty)", name, b.Low, b.High)
 		case logScale && b.Low <= 0:
-			return fmt.Errorf("search: space.%s: low %v must be positive on a log scale", name, b.Low)
+			return fmt.Errorf("tunable: space.%s: low %v must be positive on a log scale", name, b.Low)
 		case b.Low < lo:
-			return fmt.Errorf("search: space.%s: low %v is below the smallest valid value %v", name, b.Low, lo)
+			return fmt.Errorf("tunable: space.%s: low %v is below the smallest valid value %v", name, b.Low, lo)
 		case b.High > hi:
-			return fmt.Errorf("search: space.%s: high %v is above the largest valid value %v", name, b.High, hi)
+			return fmt.Errorf("tunable: space.%s: high %v is above the largest valid value %v", name, b.High, hi)
 		}
 		return nil
 	}
@@ -76,11 +76,11 @@ func PointFromParams(m map[string]interface{}) (Point, error) {
 	get := func(name string) (float64, error) {
 		v, ok := m[name]
 		if !ok {
-			return 0, fmt.Errorf("search: trial has no parameter %q", name)
+			return 0, fmt.Errorf("tunable: trial has no parameter %q", name)
 		}
 		f, ok := v.(float64)
 		if !ok {
-			return 0, fmt.Errorf("search: parameter %q is %T, not a number", name, v)
+			return 0, fmt.Errorf("tunable: parameter %q is %T, not a number", name, v)
 		}
 		return f, nil
 	}

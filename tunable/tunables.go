@@ -198,6 +198,26 @@ func Named(name string) (Tunable, bool) {
 	return Tunable{}, false
 }
 
+// ByKey returns the tunable whose Key is key (a configuration key, a --batch field).
+func ByKey(key string) (Tunable, bool) {
+	for _, t := range All() {
+		if t.Key == key {
+			return t, true
+		}
+	}
+	return Tunable{}, false
+}
+
+// Keys returns the tunables' configuration keys in their fixed order.
+func Keys() []string {
+	ts := All()
+	keys := make([]string, len(ts))
+	for i, t := range ts {
+		keys[i] = t.Key
+	}
+	return keys
+}
+
 // Names returns the dimensions' names in their fixed order.
 func Names() []string {
 	ts := All()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
 )
@@ -39,4 +40,18 @@ func TestTunablesTable(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, launch, "tunables set at launch")
+}
+
+// TestByKeyKeys: every tunable is found by its key, in All's order.
+func TestByKeyKeys(t *testing.T) {
+	keys := Keys()
+	require.Len(t, keys, len(All()))
+	for i, tu := range All() {
+		assert.Equal(t, tu.Key, keys[i])
+		got, ok := ByKey(tu.Key)
+		assert.True(t, ok, tu.Key)
+		assert.Equal(t, tu.Name, got.Name)
+	}
+	_, ok := ByKey("bogus")
+	assert.False(t, ok)
 }

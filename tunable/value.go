@@ -41,6 +41,26 @@ func (t Tunable) Parse(text string) (Value, error) {
 	return v, err
 }
 
+// ParseAny parses raw, t's value as a configuration gives it, as a value of t (Parse): text as
+// it is (a file's string, a variable, a flag, a simulate --batch line's string), a number (a
+// YAML or JSON number) as its plain decimal text (a YAML 16777216 or 1.6e7 is "16777216"),
+// anything else as fmt.Sprint writes it, for Parse to refuse. This is the one step from a raw
+// configuration value to the parser.
+func (t Tunable) ParseAny(raw any) (Value, error) { return t.Parse(rawText(raw)) }
+
+// rawText is a raw configuration value as text (ParseAny).
+func rawText(raw any) string {
+	switch v := raw.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 32)
+	}
+	return fmt.Sprint(raw)
+}
+
 // ValueOf returns t's value in p: for survivors to keep left to Pharo's formula, DefaultWord.
 func (t Tunable) ValueOf(p heapsim.Params) Value {
 	if t.Unit == UnitProportion {
@@ -114,6 +134,19 @@ func (v Value) String() string {
 		return strconv.FormatUint(n, 10)
 	}
 	return strconv.FormatFloat(v.number, 'g', -1, 64)
+}
+
+// FileValue is the value as a configuration file holds it (config.yaml, an exported
+// configuration, the configuration written back as JSON): a ratio as a number (a YAML or JSON
+// number), the others as their text (String: "64MiB", "1.25", DefaultWord). This is the one
+// place that rule is written.
+func (v Value) FileValue() any {
+	if t, ok := Named(v.name); ok && t.Unit == UnitRatio {
+		if n, ok := v.Number(); ok {
+			return n
+		}
+	}
+	return v.String()
 }
 
 // Number returns the value in its tunable's unit, and false for DefaultWord (Pharo's own

@@ -99,3 +99,44 @@ func TestValueNumber(t *testing.T) {
 	_, ok = Value{}.Number()
 	assert.False(t, ok)
 }
+
+// TestParseAny: a configuration's raw value (text, a YAML or JSON number, anything else) goes
+// to the parser as text, a number in plain decimal.
+func TestParseAny(t *testing.T) {
+	eden, _ := Named(ParamNewSpace)
+	ratio, _ := Named(ParamRatio)
+	for _, c := range []struct {
+		t    Tunable
+		raw  any
+		want string
+	}{
+		{eden, 1.6777216e7, "16MiB"},
+		{eden, "64MiB", "64MiB"},
+		{eden, 1000, "1000"},
+		{ratio, float32(0.5), "0.5"},
+	} {
+		v, err := c.t.ParseAny(c.raw)
+		if assert.NoError(t, err, "%s %v", c.t.Key, c.raw) {
+			assert.Equal(t, c.want, v.String(), "%s %v", c.t.Key, c.raw)
+		}
+	}
+	assert.Equal(t, "16777216", rawText(1.6777216e7), "plain decimal, not 1.6777216e+07")
+	_, err := ratio.ParseAny(true)
+	assert.EqualError(t, err, "want a number")
+	_, err = eden.ParseAny([]any{1, 2})
+	assert.ErrorContains(t, err, `"[1 2]"`)
+}
+
+// TestFileValue: a ratio is written as a number, every other value as its text.
+func TestFileValue(t *testing.T) {
+	d := heapsim.DefaultParams()
+	for _, tu := range All() {
+		v := tu.ValueOf(d)
+		if tu.Unit == UnitRatio {
+			assert.Equal(t, d.FullGCRatio, v.FileValue(), tu.Key)
+		} else {
+			assert.Equal(t, v.String(), v.FileValue(), tu.Key)
+		}
+	}
+	assert.Equal(t, "", Value{}.FileValue(), "the zero Value")
+}

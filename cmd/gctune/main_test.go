@@ -143,7 +143,9 @@ func TestErrorsNameTheInput(t *testing.T) {
 		assert.Equal(t, exitUsage, code, "%v", c.args)
 		assert.Empty(t, out)
 		assert.True(t, strings.HasPrefix(errOut, c.want), "%v: %q", c.args, errOut)
-		assert.NotContains(t, errOut, "lifetimes:")
+		for _, p := range []string{"lifetimes:", "profile:", "filip:", "spec:", "gcprof:", "source:"} {
+			assert.NotContains(t, errOut, ": "+p, "no package prefix")
+		}
 		assert.NotContains(t, errOut, "directory")
 	}
 }

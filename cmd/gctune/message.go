@@ -15,14 +15,15 @@ import (
 
 // packagePrefixes are the "pkg: " prefixes gctune's packages start their errors with. They say
 // where in the code an error arose, which is nothing to the user: userMessage drops them.
-var packagePrefixes = []string{"lifetimes: ", "studies: ", "objective: ", "heapsim: ", "search: ",
-	"recommend: ", "export: ", "report: ", "costfit: ", "verify: ",
+var packagePrefixes = []string{"profile: ", "filip: ", "spec: ", "gcprof: ", "source: ", "lifetimes: ",
+	"studies: ", "objective: ", "heapsim: ", "tunable: ", "search: ", "recommend: ", "export: ", "diagnose: ", "report: ",
+	"costfit: ", "verify: ",
 	// the steps that name the file anyway, and the parsers' own names
 	"load spec: ", "load profile: ", "While parsing config: ", "yaml: "}
 
 // userMessage is the one line main prints for err, in the user's terms: the input named, not
 // the package that read it. A file that cannot be opened reads "missing.csv: no such file"
-// (not "lifetimes: open missing.csv: no such file or directory").
+// (not "filip: open missing.csv: no such file or directory").
 func userMessage(err error) string {
 	var ie *InterruptedError
 	if !errors.As(err, &ie) && errors.Is(err, context.Canceled) {

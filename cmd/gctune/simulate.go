@@ -365,49 +365,32 @@ func padLeft(s string, width int) string {
 // JSON number or a string as the configuration takes it ("64MiB", "pharo").
 type batchParams map[string]json.RawMessage
 
-// apply sets the line's tunables in p; an unknown key or a bad value is an error naming it.
+// apply sets the line's tunables in p, each parsed as a configuration value is
+// (tunable.Tunable.ParseAny); an unknown key or a bad value is an error naming it.
 func (in batchParams) apply(p *heapsim.Params) error {
 	for _, k := range slices.Sorted(maps.Keys(in)) {
-		t, ok := tunableByKey(k)
+		t, ok := tunable.ByKey(k)
 		if !ok {
-			return fmt.Errorf("unknown field %q (known: %s)", k, strings.Join(tunableKeys(), ", "))
+			return fmt.Errorf("unknown field %q (known: %s)", k, strings.Join(tunable.Keys(), ", "))
 		}
-		if string(in[k]) == "null" { // not given
-			continue
-		}
-		var text string
-		var f float64
-		if err := json.Unmarshal(in[k], &f); err == nil {
-			text = strconv.FormatFloat(f, 'f', -1, 64)
-		} else if err := json.Unmarshal(in[k], &text); err != nil {
+		var raw any
+		if err := json.Unmarshal(in[k], &raw); err != nil {
 			return fmt.Errorf("%s %s: want a number or a string", k, in[k])
 		}
-		v, err := t.Parse(text)
+		switch raw.(type) {
+		case nil: // not given
+			continue
+		case float64, string:
+		default:
+			return fmt.Errorf("%s %s: want a number or a string", k, in[k])
+		}
+		v, err := t.ParseAny(raw)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", k, in[k], err)
 		}
 		v.Apply(p)
 	}
 	return nil
-}
-
-// tunableByKey returns the tunable whose Key is key.
-func tunableByKey(key string) (tunable.Tunable, bool) {
-	for _, t := range tunable.All() {
-		if t.Key == key {
-			return t, true
-		}
-	}
-	return tunable.Tunable{}, false
-}
-
-// tunableKeys lists the tunables' keys in their order.
-func tunableKeys() []string {
-	var keys []string
-	for _, t := range tunable.All() {
-		keys = append(keys, t.Key)
-	}
-	return keys
 }
 
 // batchResult is one line of --batch output.

@@ -28,5 +28,5 @@ func parseEnum[T ~int](what string, names []string, aliases map[string]T, s stri
 		return v, nil
 	}
 	want := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	return 0, fmt.Errorf("lifetimes: unknown %s %q (want %s)", what, s, want)
+	return 0, fmt.Errorf("filip: unknown %s %q (want %s)", what, s, want)
 }

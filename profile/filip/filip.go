@@ -14,7 +14,7 @@ import (
 )
 
 // ErrBadRow is wrapped by the error Read returns for a malformed CSV row (see RowError).
-var ErrBadRow = errors.New("lifetimes: bad FiLiP row")
+var ErrBadRow = errors.New("filip: bad FiLiP row")
 
 // Clock is the clock a FiLiP / Illimani export stamps births and deaths with.
 type Clock int
@@ -120,12 +120,12 @@ type RowError struct {
 	Problem string
 }
 
-// Error formats the problem as `lifetimes: data.csv:17: field sizeInBytes: "-4" is negative`.
+// Error formats the problem as `filip: data.csv:17: field sizeInBytes: "-4" is negative`.
 func (e *RowError) Error() string {
 	if e.Field == "" {
-		return fmt.Sprintf("lifetimes: %s:%d: %s", e.File, e.Line, e.Problem)
+		return fmt.Sprintf("filip: %s:%d: %s", e.File, e.Line, e.Problem)
 	}
-	return fmt.Sprintf("lifetimes: %s:%d: field %s: %q %s", e.File, e.Line, e.Field, e.Value, e.Problem)
+	return fmt.Sprintf("filip: %s:%d: field %s: %q %s", e.File, e.Line, e.Field, e.Value, e.Problem)
 }
 
 // Unwrap returns ErrBadRow.
@@ -205,7 +205,7 @@ func (e *RowError) Unwrap() error { return ErrBadRow }
 func Read(csvPath string, opts Options) (*profile.Profile, *Report, error) {
 	f, err := os.Open(csvPath)
 	if err != nil {
-		return nil, nil, fmt.Errorf("lifetimes: %w", err)
+		return nil, nil, fmt.Errorf("filip: %w", err)
 	}
 	defer f.Close()
 	var sizeHint int64 = -1
@@ -223,7 +223,7 @@ func Read(csvPath string, opts Options) (*profile.Profile, *Report, error) {
 		defer jf.Close()
 		meta = jf
 	case explicit || !errors.Is(err, fs.ErrNotExist):
-		return nil, nil, fmt.Errorf("lifetimes: metadata: %w", err)
+		return nil, nil, fmt.Errorf("filip: metadata: %w", err)
 	}
 	src := filipSource{seq: f, size: sizeHint}
 	if sizeHint >= 0 {
@@ -297,13 +297,13 @@ type filipTuning struct {
 // readFiLiP is the import behind Read and ReadFrom.
 func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, opts Options, tune filipTuning) (*profile.Profile, *Report, error) {
 	if opts.Clock < ClockAuto || opts.Clock > ClockMicros {
-		return nil, nil, fmt.Errorf("lifetimes: Options.Clock %d is not ClockAuto, ClockBytes or ClockMicros", int(opts.Clock))
+		return nil, nil, fmt.Errorf("filip: Options.Clock %d is not ClockAuto, ClockBytes or ClockMicros", int(opts.Clock))
 	}
 	if math.IsNaN(opts.NearEndFraction) || opts.NearEndFraction > 1 {
-		return nil, nil, fmt.Errorf("lifetimes: Options.NearEndFraction %v is not ≤ 1", opts.NearEndFraction)
+		return nil, nil, fmt.Errorf("filip: Options.NearEndFraction %v is not ≤ 1", opts.NearEndFraction)
 	}
 	if r := opts.SamplingRate; math.IsNaN(r) || r < 0 || r > 1 {
-		return nil, nil, fmt.Errorf("lifetimes: Options.SamplingRate %v is not in (0, 1]", r)
+		return nil, nil, fmt.Errorf("filip: Options.SamplingRate %v is not in (0, 1]", r)
 	}
 	if opts.NearEndFraction == 0 {
 		opts.NearEndFraction = DefaultNearEndFraction

@@ -31,7 +31,7 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 	for l := min(size, 64<<10); len(window) == 0; l = min(size, filipHeaderWindow) {
 		window = make([]byte, l)
 		if _, err := at.ReadAt(window, 0); err != nil && err != io.EOF {
-			return false, fmt.Errorf("lifetimes: %s: %w", r.name, err)
+			return false, fmt.Errorf("filip: %s: %w", r.name, err)
 		}
 		if bytes.IndexByte(window, '\n') < 0 && l < min(size, filipHeaderWindow) {
 			window = nil // look further
@@ -73,7 +73,7 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 	for i := 1; i < k; i++ {
 		b, err := nextLineStart(at, max(start+(size-start)*int64(i)/int64(k), bounds[len(bounds)-1]), size)
 		if err != nil {
-			return true, fmt.Errorf("lifetimes: %s: %w", r.name, err)
+			return true, fmt.Errorf("filip: %s: %w", r.name, err)
 		}
 		if b > bounds[len(bounds)-1] && b < size {
 			bounds = append(bounds, b)

@@ -19,12 +19,12 @@ func (r *filipReader) finish(run filipRun) (*profile.Profile, error) {
 	n := len(r.birth)
 	if n == 0 {
 		if r.report.SkippedRows > 0 {
-			return nil, fmt.Errorf("lifetimes: %s: no valid rows (%d bad rows skipped, the first: %s)", r.name, r.report.SkippedRows, r.report.FirstSkipped[0])
+			return nil, fmt.Errorf("filip: %s: no valid rows (%d bad rows skipped, the first: %s)", r.name, r.report.SkippedRows, r.report.FirstSkipped[0])
 		}
-		return nil, fmt.Errorf("lifetimes: %s: no rows after the header", r.name)
+		return nil, fmt.Errorf("filip: %s: no rows after the header", r.name)
 	}
 	if n > math.MaxUint32 {
-		return nil, fmt.Errorf("lifetimes: %s: %d rows, more than 2^32", r.name, n)
+		return nil, fmt.Errorf("filip: %s: %d rows, more than 2^32", r.name, n)
 	}
 	st := r.stats(run.weight)
 
@@ -58,7 +58,7 @@ func (r *filipReader) finish(run filipRun) (*profile.Profile, error) {
 	switch clock {
 	case ClockMicros:
 		if !st.sampledOK {
-			return nil, fmt.Errorf("lifetimes: %s: the records stand for more than 2^64 bytes", r.name)
+			return nil, fmt.Errorf("filip: %s: the records stand for more than 2^64 bytes", r.name)
 		}
 		conv = r.microsClock(run.weight)
 	default:
@@ -126,7 +126,7 @@ func (r *filipReader) finish(run filipRun) (*profile.Profile, error) {
 		ReportedFullGCs:     run.fullGCs,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("lifetimes: %s: %w", r.name, err)
+		return nil, fmt.Errorf("filip: %s: %w", r.name, err)
 	}
 	return p, nil
 }

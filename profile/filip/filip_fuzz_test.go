@@ -61,7 +61,7 @@ func FuzzReadFiLiP(f *testing.F) {
 			if p != nil || rep != nil {
 				t.Fatalf("error %v with a profile or a report", err)
 			}
-			if !strings.HasPrefix(err.Error(), "lifetimes: ") {
+			if !strings.HasPrefix(err.Error(), "filip: ") {
 				t.Fatalf("error %q lacks the package prefix", err)
 			}
 		} else {
@@ -141,7 +141,7 @@ func FuzzFiLiPMeta(f *testing.F) {
 				t.Fatalf("error %v with a profile or a report", err)
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "lifetimes: fuzz.json: ") || strings.ContainsAny(msg, "\n\r") {
+			if !strings.HasPrefix(msg, "filip: fuzz.json: ") || strings.ContainsAny(msg, "\n\r") {
 				t.Fatalf("error %q is not one line naming the metadata", msg)
 			}
 			return

@@ -45,14 +45,14 @@ type filipRun struct {
 // rate nothing says: no metadata, or metadata without the rate, and no Options.SamplingRate.
 // Guessing it would be guessing the size of the run (a 1/100 export read at rate 1 is a run
 // 100 times smaller).
-var ErrUnknownSamplingRate = errors.New("lifetimes: sampling rate unknown")
+var ErrUnknownSamplingRate = errors.New("filip: sampling rate unknown")
 
 // unknownRateError says which export's rate is unknown and why; it wraps ErrUnknownSamplingRate.
 type unknownRateError struct{ csv, why string }
 
-// Error formats `lifetimes: run.csv: sampling rate unknown: no metadata run.json`.
+// Error formats `filip: run.csv: sampling rate unknown: no metadata run.json`.
 func (e *unknownRateError) Error() string {
-	return fmt.Sprintf("lifetimes: %s: sampling rate unknown: %s", e.csv, e.why)
+	return fmt.Sprintf("filip: %s: sampling rate unknown: %s", e.csv, e.why)
 }
 
 // Unwrap returns ErrUnknownSamplingRate.
@@ -91,13 +91,13 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(in, filipMaxMetaBytes+1))
 	if err != nil {
-		return run, fmt.Errorf("lifetimes: %s: %w", r.jsonName, err)
+		return run, fmt.Errorf("filip: %s: %w", r.jsonName, err)
 	}
 	if len(data) > filipMaxMetaBytes {
-		return run, fmt.Errorf("lifetimes: %s: metadata larger than %d MiB: not a FiLiP metadata file", r.jsonName, filipMaxMetaBytes>>20)
+		return run, fmt.Errorf("filip: %s: metadata larger than %d MiB: not a FiLiP metadata file", r.jsonName, filipMaxMetaBytes>>20)
 	}
 	if err := checkDuplicateKeys(data); err != nil {
-		return run, fmt.Errorf("lifetimes: %s: invalid metadata JSON: %w", r.jsonName, err)
+		return run, fmt.Errorf("filip: %s: invalid metadata JSON: %w", r.jsonName, err)
 	}
 	if err := r.checkMetaValues(data); err != nil {
 		return run, err
@@ -107,11 +107,11 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			if typeErr.Field == "" {
-				return run, fmt.Errorf("lifetimes: %s: invalid metadata JSON: a JSON %s, want an object: %w", r.jsonName, typeErr.Value, err)
+				return run, fmt.Errorf("filip: %s: invalid metadata JSON: a JSON %s, want an object: %w", r.jsonName, typeErr.Value, err)
 			}
-			return run, fmt.Errorf("lifetimes: %s: invalid metadata JSON: %s is a JSON %s, want a number: %w", r.jsonName, typeErr.Field, typeErr.Value, err)
+			return run, fmt.Errorf("filip: %s: invalid metadata JSON: %s is a JSON %s, want a number: %w", r.jsonName, typeErr.Field, typeErr.Value, err)
 		}
-		return run, fmt.Errorf("lifetimes: %s: invalid metadata JSON: %w", r.jsonName, err)
+		return run, fmt.Errorf("filip: %s: invalid metadata JSON: %w", r.jsonName, err)
 	}
 	run.haveMeta = true
 	if err := r.metaRate(&run, m); err != nil {
@@ -119,7 +119,7 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 	}
 	if t := m.TotalExecutionTime; t != nil {
 		if !(*t > 0 && *t <= maxMetaTime) {
-			return run, fmt.Errorf("lifetimes: %s: totalExecutionTime %v is not a run's length (want a positive number up to %g)", r.jsonName, *t, float64(maxMetaTime))
+			return run, fmt.Errorf("filip: %s: totalExecutionTime %v is not a run's length (want a positive number up to %g)", r.jsonName, *t, float64(maxMetaTime))
 		}
 		run.totalTime = *t
 	}
@@ -128,7 +128,7 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 			return 0, false, nil
 		}
 		if *v < 0 || *v > math.MaxInt32 || *v != math.Trunc(*v) {
-			return 0, false, fmt.Errorf("lifetimes: %s: %s %v is not a count (want a whole number in [0, 2^31))", r.jsonName, name, *v)
+			return 0, false, fmt.Errorf("filip: %s: %s %v is not a count (want a whole number in [0, 2^31))", r.jsonName, name, *v)
 		}
 		return int(*v), true, nil
 	}
@@ -143,7 +143,7 @@ func (r *filipReader) readMeta(in io.Reader) (filipRun, error) {
 	if len(m.Profiler) > 0 {
 		var s string
 		if json.Unmarshal(m.Profiler, &s) != nil {
-			return run, fmt.Errorf("lifetimes: %s: invalid metadata: profiler is %s, want the profiler's class name as a string", r.jsonName, shorten(m.Profiler, 60))
+			return run, fmt.Errorf("filip: %s: invalid metadata: profiler is %s, want the profiler's class name as a string", r.jsonName, shorten(m.Profiler, 60))
 		}
 		run.profiler = s
 	}
@@ -158,7 +158,7 @@ func (r *filipReader) checkMetaValues(data []byte) error {
 		return nil
 	}
 	if string(bytes.TrimSpace(data)) == "null" {
-		return fmt.Errorf("lifetimes: %s: the metadata is null, want an object (samplingRate, totalExecutionTime, ...)", r.jsonName)
+		return fmt.Errorf("filip: %s: the metadata is null, want an object (samplingRate, totalExecutionTime, ...)", r.jsonName)
 	}
 	var raw map[string]json.RawMessage
 	if json.Unmarshal(data, &raw) != nil {
@@ -171,13 +171,13 @@ func (r *filipReader) checkMetaValues(data []byte) error {
 		}
 		text := string(bytes.TrimSpace(v))
 		if text == "null" {
-			return fmt.Errorf("lifetimes: %s: %s is null, want a value", r.jsonName, key)
+			return fmt.Errorf("filip: %s: %s is null, want a value", r.jsonName, key)
 		}
 		if key == "profiler" || len(text) == 0 || (text[0] != '-' && (text[0] < '0' || text[0] > '9')) {
 			continue
 		}
 		if f, err := strconv.ParseFloat(text, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return fmt.Errorf("lifetimes: %s: %s %s is not a finite number", r.jsonName, key, shorten(v, 40))
+			return fmt.Errorf("filip: %s: %s %s is not a finite number", r.jsonName, key, shorten(v, 40))
 		}
 	}
 	return nil
@@ -207,14 +207,14 @@ func (r *filipReader) metaRate(run *filipRun, m filipMeta) error {
 		v /= 100 // an integer percentage, before 531b884
 	case v <= 0 || v > 1 || math.IsNaN(v):
 		if run.sampligRate {
-			return fmt.Errorf("lifetimes: %s: sampligRate %v is neither a fraction in (0, 1] nor a percentage in (1, 100]", r.jsonName, *rate)
+			return fmt.Errorf("filip: %s: sampligRate %v is neither a fraction in (0, 1] nor a percentage in (1, 100]", r.jsonName, *rate)
 		}
-		return fmt.Errorf("lifetimes: %s: samplingRate %v is not a fraction in (0, 1] (the exporter writes 1/100 as 0.01)", r.jsonName, *rate)
+		return fmt.Errorf("filip: %s: samplingRate %v is not a fraction in (0, 1] (the exporter writes 1/100 as 0.01)", r.jsonName, *rate)
 	case v == 1 && run.sampligRate:
 		r.warnf("%s: sampligRate 1 read as every allocation (a fraction, as written from 2024-03-07); before, the rate was a percentage and 1 meant 1 %%", r.jsonName)
 	}
 	if given != 0 && math.Abs(given-v) > 1e-9*v {
-		return fmt.Errorf("lifetimes: %s: the given sampling rate %v contradicts the metadata's %s %v", r.jsonName, given, key, *rate)
+		return fmt.Errorf("filip: %s: the given sampling rate %v contradicts the metadata's %s %v", r.jsonName, given, key, *rate)
 	}
 	if err := r.setRate(run, v, r.jsonName+": "+key+" "+strconv.FormatFloat(*rate, 'g', -1, 64)); err != nil {
 		return err
@@ -228,11 +228,11 @@ func (r *filipReader) metaRate(run *filipRun, m filipMeta) error {
 // setRate sets the rate v, in (0, 1], and the weight round(1/v); what names v in errors.
 func (r *filipReader) setRate(run *filipRun, v float64, what string) error {
 	if !(v > 0 && v <= 1) {
-		return fmt.Errorf("lifetimes: %s: %v is not a fraction in (0, 1]", what, v)
+		return fmt.Errorf("filip: %s: %v is not a fraction in (0, 1]", what, v)
 	}
 	w := math.Round(1 / v)
 	if w > math.MaxUint32 {
-		return fmt.Errorf("lifetimes: %s is too small (a record would stand for more than 2^32 objects)", what)
+		return fmt.Errorf("filip: %s is too small (a record would stand for more than 2^32 objects)", what)
 	}
 	run.rate, run.weight = v, uint32(w)
 	return nil

@@ -69,11 +69,11 @@ func (r *filipReader) readCSV(in io.Reader, sizeHint int64) error {
 		case err == io.EOF:
 			eof = true
 		case err != nil:
-			return fmt.Errorf("lifetimes: %s: %w", r.name, err)
+			return fmt.Errorf("filip: %s: %w", r.name, err)
 		}
 	}
 	if r.layout.name == "" {
-		return fmt.Errorf("lifetimes: %s: empty file: no header", r.name)
+		return fmt.Errorf("filip: %s: empty file: no header", r.name)
 	}
 	return nil
 }
@@ -146,14 +146,14 @@ func (r *filipReader) header(line []byte) error {
 		return nil
 	}
 	if _, e := parseTimestamp(bytes.TrimSpace(bytes.SplitN(line, []byte(","), 2)[0])); e == numOK || e == numEmpty || e == numNegative {
-		return fmt.Errorf("lifetimes: %s:%d: no header: the first line is a data row (want a header starting with %q)",
+		return fmt.Errorf("filip: %s:%d: no header: the first line is a data row (want a header starting with %q)",
 			r.name, r.line, "finalizationTimeInMicroSeconds")
 	}
 	var want []string
 	for _, l := range filipLayouts() {
 		want = append(want, strings.Join(l.columns, ","))
 	}
-	return fmt.Errorf("lifetimes: %s:%d: unknown header %q: want one of the FiLiP layouts %q",
+	return fmt.Errorf("filip: %s:%d: unknown header %q: want one of the FiLiP layouts %q",
 		r.name, r.line, shorten(line, 300), want)
 }
 

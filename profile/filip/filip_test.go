@@ -319,7 +319,7 @@ func TestReadFiLiPFixtures(t *testing.T) {
 			}
 			require.Len(t, rep.FirstSkipped, len(tt.firstSkip))
 			for i, s := range tt.firstSkip {
-				assert.Equal(t, "lifetimes: testdata/filip/"+s, rep.FirstSkipped[i])
+				assert.Equal(t, "filip: testdata/filip/"+s, rep.FirstSkipped[i])
 			}
 
 			// The reader-based entry point gives the same profile.
@@ -352,7 +352,7 @@ func TestReadFiLiPBadRows(t *testing.T) {
 	tests := []struct {
 		name, row string
 		field     string // "" for a column-count error
-		msg       string // the whole message after "lifetimes: data.csv:3: "
+		msg       string // the whole message after "filip: data.csv:3: "
 	}{
 		{"too few columns", "200,24,100,ByteString,0,0,String class>>new:", "", "row has 7 fields, want 8"},
 		{"far too few columns", "200", "", "row has 1 fields, want 8"},
@@ -385,7 +385,7 @@ func TestReadFiLiPBadRows(t *testing.T) {
 			csv := filipHeader8 + "\n" + good + "\n" + tt.row + "\n" + good + "\n"
 			_, _, err := ReadFrom(strings.NewReader(csv), "data.csv", nil, Options{SamplingRate: 1})
 			require.Error(t, err)
-			assert.Equal(t, "lifetimes: data.csv:3: "+tt.msg, err.Error())
+			assert.Equal(t, "filip: data.csv:3: "+tt.msg, err.Error())
 			assert.ErrorIs(t, err, ErrBadRow)
 			var rowErr *RowError
 			require.ErrorAs(t, err, &rowErr)
@@ -397,7 +397,7 @@ func TestReadFiLiPBadRows(t *testing.T) {
 			assert.Equal(t, 2, p.Len())
 			assert.Equal(t, 2, rep.Rows)
 			assert.Equal(t, 1, rep.SkippedRows)
-			assert.Equal(t, []string{"lifetimes: data.csv:3: " + tt.msg}, rep.FirstSkipped)
+			assert.Equal(t, []string{"filip: data.csv:3: " + tt.msg}, rep.FirstSkipped)
 		})
 	}
 }
@@ -410,7 +410,7 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 	} {
 		_, _, err := ReadFrom(strings.NewReader(header+"\n"+row+"\n"), "old.csv", nil, Options{SamplingRate: 1})
 		require.Error(t, err)
-		assert.Equal(t, "lifetimes: old.csv:2: "+msg, err.Error())
+		assert.Equal(t, "filip: old.csv:2: "+msg, err.Error())
 		assert.ErrorIs(t, err, ErrBadRow)
 	}
 	// The layouts with site columns after forcedFinalization: the method's commas are its own.
@@ -422,7 +422,7 @@ func TestReadFiLiPForcedLayoutBadRows(t *testing.T) {
 	} {
 		_, _, err := ReadFrom(strings.NewReader(header10+"\n"+row+"\n"), "dev.csv", nil, Options{SamplingRate: 1})
 		require.Error(t, err)
-		assert.Equal(t, "lifetimes: dev.csv:2: "+msg, err.Error())
+		assert.Equal(t, "filip: dev.csv:2: "+msg, err.Error())
 	}
 	p, rep, err := ReadFrom(strings.NewReader(header10+"\n300,32,150,Array,0,0,false,SequenceableCollection>>#,,OrderedCollection,3\n"), "dev.csv", nil, Options{SamplingRate: 1})
 	require.NoError(t, err)
@@ -443,76 +443,76 @@ func TestReadFiLiPBadInput(t *testing.T) {
 		opts            Options
 		want            string
 	}{
-		{"empty file", "", "-", Options{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
-		{"blank lines only", "\n\r\n\n", "-", Options{SamplingRate: 1}, "lifetimes: data.csv: empty file: no header"},
-		{"header only", filipHeader8 + "\n", "-", Options{SamplingRate: 1}, "lifetimes: data.csv: no rows after the header"},
+		{"empty file", "", "-", Options{SamplingRate: 1}, "filip: data.csv: empty file: no header"},
+		{"blank lines only", "\n\r\n\n", "-", Options{SamplingRate: 1}, "filip: data.csv: empty file: no header"},
+		{"header only", filipHeader8 + "\n", "-", Options{SamplingRate: 1}, "filip: data.csv: no rows after the header"},
 		{"only bad rows", filipHeader8 + "\n1,2\n", "-", Options{SamplingRate: 1, SkipBadRows: true},
-			"lifetimes: data.csv: no valid rows (1 bad rows skipped, the first: lifetimes: data.csv:2: row has 2 fields, want 8)"},
+			"filip: data.csv: no valid rows (1 bad rows skipped, the first: filip: data.csv:2: row has 2 fields, want 8)"},
 		{"header missing", row + row, "-", Options{SamplingRate: 1},
-			`lifetimes: data.csv:1: no header: the first line is a data row (want a header starting with "finalizationTimeInMicroSeconds")`},
-		{"header missing, empty first field", "," + row, "-", Options{SamplingRate: 1}, "lifetimes: data.csv:1: no header"},
-		{"unknown header", "a,b,c\n" + row, "-", Options{SamplingRate: 1}, `lifetimes: data.csv:1: unknown header "a,b,c": want one of the FiLiP layouts`},
+			`filip: data.csv:1: no header: the first line is a data row (want a header starting with "finalizationTimeInMicroSeconds")`},
+		{"header missing, empty first field", "," + row, "-", Options{SamplingRate: 1}, "filip: data.csv:1: no header"},
+		{"unknown header", "a,b,c\n" + row, "-", Options{SamplingRate: 1}, `filip: data.csv:1: unknown header "a,b,c": want one of the FiLiP layouts`},
 		{"malformed json", filipHeader8 + "\n" + row, `{"samplingRate": }`, Options{},
-			"lifetimes: data.json: invalid metadata JSON: invalid character '}' looking for beginning of value"},
+			"filip: data.json: invalid metadata JSON: invalid character '}' looking for beginning of value"},
 		{"json not an object", filipHeader8 + "\n" + row, `[1]`, Options{},
-			"lifetimes: data.json: invalid metadata JSON: a JSON array, want an object: json: cannot unmarshal"},
+			"filip: data.json: invalid metadata JSON: a JSON array, want an object: json: cannot unmarshal"},
 		{"json wrong type", filipHeader8 + "\n" + row, `{"samplingRate": "1"}`, Options{},
-			"lifetimes: data.json: invalid metadata JSON: samplingRate is a JSON string, want a number: json: cannot unmarshal"},
+			"filip: data.json: invalid metadata JSON: samplingRate is a JSON string, want a number: json: cannot unmarshal"},
 		{"zero sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 0}`, Options{},
-			"lifetimes: data.json: samplingRate 0 is not a fraction in (0, 1] (the exporter writes 1/100 as 0.01)"},
+			"filip: data.json: samplingRate 0 is not a fraction in (0, 1] (the exporter writes 1/100 as 0.01)"},
 		{"percentage under samplingRate", filipHeader8 + "\n" + row, `{"samplingRate": 10}`, Options{},
-			"lifetimes: data.json: samplingRate 10 is not a fraction in (0, 1]"},
+			"filip: data.json: samplingRate 10 is not a fraction in (0, 1]"},
 		{"duplicate key", filipHeader8 + "\n" + row, "{\n\t\"samplingRate\" : 0.01,\n\t\"samplingRate\" : 1\n}", Options{},
-			`lifetimes: data.json: invalid metadata JSON: key "samplingRate" appears twice`},
+			`filip: data.json: invalid metadata JSON: key "samplingRate" appears twice`},
 		{"profiler not a string", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": 3}`, Options{},
-			"lifetimes: data.json: invalid metadata: profiler is 3, want the profiler's class name as a string"},
+			"filip: data.json: invalid metadata: profiler is 3, want the profiler's class name as a string"},
 		{"metadata over its cap", filipHeader8 + "\n" + row, `{"profiledCode": "` + strings.Repeat("x", filipMaxMetaBytes) + `"}`, Options{},
-			"lifetimes: data.json: metadata larger than 16 MiB: not a FiLiP metadata file"},
+			"filip: data.json: metadata larger than 16 MiB: not a FiLiP metadata file"},
 		{"sampling rate over 100", filipHeader8 + "\n" + row, `{"sampligRate": 150}`, Options{},
-			"lifetimes: data.json: sampligRate 150 is neither a fraction in (0, 1] nor a percentage in (1, 100]"},
+			"filip: data.json: sampligRate 150 is neither a fraction in (0, 1] nor a percentage in (1, 100]"},
 		// What cannot be known is refused, not guessed (issue 21): each message names its key.
 		{"no metadata", filipHeader8 + "\n" + row, "-", Options{},
-			"lifetimes: data.csv: sampling rate unknown: no metadata data.json"},
+			"filip: data.csv: sampling rate unknown: no metadata data.json"},
 		{"metadata without the rate", filipHeader8 + "\n" + row, `{"totalScavenges": 3}`, Options{},
-			"lifetimes: data.csv: sampling rate unknown: its metadata data.json has no samplingRate"},
+			"filip: data.csv: sampling rate unknown: its metadata data.json has no samplingRate"},
 		{"metadata null", filipHeader8 + "\n" + row, ` null `, Options{},
-			"lifetimes: data.json: the metadata is null, want an object"},
+			"filip: data.json: the metadata is null, want an object"},
 		{"metadata null, rate given", filipHeader8 + "\n" + row, `null`, Options{SamplingRate: 0.01},
-			"lifetimes: data.json: the metadata is null, want an object"},
+			"filip: data.json: the metadata is null, want an object"},
 		{"sampling rate null", filipHeader8 + "\n" + row, `{"samplingRate": null}`, Options{},
-			"lifetimes: data.json: samplingRate is null, want a value"},
+			"filip: data.json: samplingRate is null, want a value"},
 		{"sampligRate null", filipHeader8 + "\n" + row, `{"sampligRate": null}`, Options{SamplingRate: 0.01},
-			"lifetimes: data.json: sampligRate is null"},
+			"filip: data.json: sampligRate is null"},
 		{"time null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": null}`, Options{},
-			"lifetimes: data.json: totalExecutionTime is null"},
+			"filip: data.json: totalExecutionTime is null"},
 		{"profiler null", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "profiler": null}`, Options{},
-			"lifetimes: data.json: profiler is null"},
+			"filip: data.json: profiler is null"},
 		{"infinite rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e999}`, Options{},
-			"lifetimes: data.json: samplingRate 1e999 is not a finite number"},
+			"filip: data.json: samplingRate 1e999 is not a finite number"},
 		{"infinite count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -1E+400}`, Options{},
-			"lifetimes: data.json: totalScavenges -1E+400 is not a finite number"},
+			"filip: data.json: totalScavenges -1E+400 is not a finite number"},
 		{"negative count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalScavenges": -3}`, Options{},
-			"lifetimes: data.json: totalScavenges -3 is not a count"},
+			"filip: data.json: totalScavenges -3 is not a count"},
 		{"fractional count", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalFullGCs": 2.5}`, Options{},
-			"lifetimes: data.json: totalFullGCs 2.5 is not a count"},
+			"filip: data.json: totalFullGCs 2.5 is not a count"},
 		{"zero run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 0}`, Options{},
-			"lifetimes: data.json: totalExecutionTime 0 is not a run's length"},
+			"filip: data.json: totalExecutionTime 0 is not a run's length"},
 		{"absurd run length", filipHeader8 + "\n" + row, `{"samplingRate": 0.01, "totalExecutionTime": 1e308}`, Options{},
-			"lifetimes: data.json: totalExecutionTime 1e+308 is not a run's length"},
+			"filip: data.json: totalExecutionTime 1e+308 is not a run's length"},
 		{"given rate contradicts the metadata", filipHeader8 + "\n" + row, `{"samplingRate": 0.01}`, Options{SamplingRate: 0.001},
-			"lifetimes: data.json: the given sampling rate 0.001 contradicts the metadata's samplingRate 0.01"},
+			"filip: data.json: the given sampling rate 0.001 contradicts the metadata's samplingRate 0.01"},
 		{"given rate out of range", filipHeader8 + "\n" + row, "-", Options{SamplingRate: 2},
-			"lifetimes: Options.SamplingRate 2 is not in (0, 1]"},
+			"filip: Options.SamplingRate 2 is not in (0, 1]"},
 		{"tiny sampling rate", filipHeader8 + "\n" + row, `{"samplingRate": 1e-12}`, Options{},
-			"lifetimes: data.json: samplingRate 1e-12 is too small"},
+			"filip: data.json: samplingRate 1e-12 is too small"},
 		{"json named in options", filipHeader8 + "\n" + row, "{", Options{JSONPath: "run.json"},
-			"lifetimes: run.json: invalid metadata JSON"},
+			"filip: run.json: invalid metadata JSON"},
 		{"bad clock option", filipHeader8 + "\n" + row, "-", Options{SamplingRate: 1, Clock: 7},
-			"lifetimes: Options.Clock 7 is not ClockAuto, ClockBytes or ClockMicros"},
+			"filip: Options.Clock 7 is not ClockAuto, ClockBytes or ClockMicros"},
 		{"bad near-end option", filipHeader8 + "\n" + row, "-", Options{SamplingRate: 1, NearEndFraction: 2},
-			"lifetimes: Options.NearEndFraction 2 is not ≤ 1"},
+			"filip: Options.NearEndFraction 2 is not ≤ 1"},
 		{"line too long", filipHeader8 + "\n" + strings.Repeat("1", filipMaxLineBytes+1), "-", Options{SamplingRate: 1},
-			"lifetimes: data.csv:2: line longer than 16777216 bytes"},
+			"filip: data.csv:2: line longer than 16777216 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -546,7 +546,7 @@ func TestReadFiLiPFiles(t *testing.T) {
 	// A malformed metadata file is named.
 	_, _, err = Read("testdata/filip/malformed.csv", Options{})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "lifetimes: testdata/filip/malformed.json: invalid metadata JSON")
+	assert.Contains(t, err.Error(), "filip: testdata/filip/malformed.json: invalid metadata JSON")
 
 	// A CSV without an extension gets "<name>.json".
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "run"), []byte(filipHeader8+"\n200,24,100,A,0,0,m,1\n"), 0o644))
@@ -676,7 +676,7 @@ func TestFiLiPParseClock(t *testing.T) {
 		assert.Equal(t, want, c)
 	}
 	_, err := ParseClock("ms")
-	assert.EqualError(t, err, `lifetimes: unknown clock "ms" (want auto, bytes or us)`)
+	assert.EqualError(t, err, `filip: unknown clock "ms" (want auto, bytes or us)`)
 	for _, c := range []Clock{ClockAuto, ClockBytes, ClockMicros} {
 		back, err := ParseClock(c.String())
 		require.NoError(t, err)
@@ -768,7 +768,7 @@ func TestReadFiLiPSmallReads(t *testing.T) {
 
 	// A read error is reported with the file name.
 	_, _, err = ReadFrom(&oneByteReader{}, "m.csv", nil, Options{SamplingRate: 1})
-	assert.EqualError(t, err, "lifetimes: m.csv: EOF expected earlier")
+	assert.EqualError(t, err, "filip: m.csv: EOF expected earlier")
 }
 
 func ExampleReadFrom() {

@@ -16,7 +16,7 @@ import (
 )
 
 // ErrBadSample is wrapped by the errors WriteSample returns for bad options.
-var ErrBadSample = errors.New("lifetimes: bad sample options")
+var ErrBadSample = errors.New("filip: bad sample options")
 
 // Defaults of SampleOptions, as the current exporter would see them.
 const (
@@ -138,7 +138,7 @@ func WriteSample(p *profile.Profile, csv, meta io.Writer, opts SampleOptions) (S
 		bw.Write(buf)
 	})
 	if err := bw.Flush(); err != nil {
-		return SampleReport{}, fmt.Errorf("lifetimes: write sample CSV: %w", err)
+		return SampleReport{}, fmt.Errorf("filip: write sample CSV: %w", err)
 	}
 	rep.Rows = rows
 	rep.SamplingRate = 1 / float64(every)
@@ -260,7 +260,7 @@ func exportDeath(checkpoints []sampleCheckpoint, deathProf, start, birth, end ui
 func writeSampleMeta(w io.Writer, rep SampleReport, avgLifetime float64, opts SampleOptions) error {
 	code, err := json.Marshal(opts.ProfiledCode)
 	if err != nil {
-		return fmt.Errorf("lifetimes: write sample JSON: %w", err)
+		return fmt.Errorf("filip: write sample JSON: %w", err)
 	}
 	rate := "1"
 	if every := max(opts.Every, 1); every > 1 {
@@ -277,7 +277,7 @@ func writeSampleMeta(w io.Writer, rep SampleReport, avgLifetime float64, opts Sa
 	}
 	text := "{\n\t" + strings.Join(entries, ",\n\t") + "\n}"
 	if _, err := io.WriteString(w, text); err != nil {
-		return fmt.Errorf("lifetimes: write sample JSON: %w", err)
+		return fmt.Errorf("filip: write sample JSON: %w", err)
 	}
 	return nil
 }

@@ -335,7 +335,7 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 	meta.TotalAllocatedBytes = end
 	out, err := b.Build(meta)
 	if err != nil {
-		return nil, nil, fmt.Errorf("lifetimes: rebuild: %w", err)
+		return nil, nil, fmt.Errorf("filip: rebuild: %w", err)
 	}
 	if end > 0 {
 		rep.ExplainedShare = float64(rep.SmallBytes+rep.SampledLargeBytes+rep.InferredLargeBytes) / float64(end)

@@ -345,7 +345,7 @@ func TestHypothesisAndClockNames(t *testing.T) {
 			t.Errorf("ParseHypothesis(%q) = %v, %v", tc.in, h, err)
 		}
 	}
-	if _, err := ParseHypothesis("sometimes"); err == nil || err.Error() != `lifetimes: unknown rebuild mode "sometimes" (want auto, short, long, off or stored)` {
+	if _, err := ParseHypothesis("sometimes"); err == nil || err.Error() != `filip: unknown rebuild mode "sometimes" (want auto, short, long, off or stored)` {
 		t.Errorf("ParseHypothesis(sometimes): %v", err)
 	}
 	if got := Hypothesis(9).String(); got != "Hypothesis(9)" {

@@ -45,7 +45,7 @@ import (
 
 // ErrCorrupt is wrapped by the errors Read and Load return for data that is
 // not an intact gctune binary profile (wrong magic, truncated, bad checksum, absurd lengths).
-var ErrCorrupt = errors.New("lifetimes: corrupt binary profile")
+var ErrCorrupt = errors.New("gcprof: corrupt binary profile")
 
 // Magic starts every gctune binary profile.
 const Magic = "GCTPROF1"
@@ -165,14 +165,14 @@ func (br *binReader) readReferences(p *profile.Profile) (storedIn bool, err erro
 // Write writes p in gctune's binary format. It refuses a profile that does not validate.
 func Write(w io.Writer, p *profile.Profile) error {
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("lifetimes: write binary profile: %w", err)
+		return fmt.Errorf("gcprof: write binary profile: %w", err)
 	}
 	meta, err := json.Marshal(p.Meta)
 	if err != nil {
-		return fmt.Errorf("lifetimes: write binary profile: meta: %w", err)
+		return fmt.Errorf("gcprof: write binary profile: meta: %w", err)
 	}
 	if len(meta) > binaryMaxMetaBytes {
-		return fmt.Errorf("lifetimes: write binary profile: meta is %d bytes, over %d", len(meta), binaryMaxMetaBytes)
+		return fmt.Errorf("gcprof: write binary profile: meta is %d bytes, over %d", len(meta), binaryMaxMetaBytes)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	cw := &crcWriter{w: bw, table: crc32.MakeTable(crc32.Castagnoli)}
@@ -191,7 +191,7 @@ func Write(w io.Writer, p *profile.Profile) error {
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.ClassNames)))
 	for _, name := range p.ClassNames {
 		if len(name) > binaryMaxNameBytes {
-			return fmt.Errorf("lifetimes: write binary profile: class name of %d bytes, over %d", len(name), binaryMaxNameBytes)
+			return fmt.Errorf("gcprof: write binary profile: class name of %d bytes, over %d", len(name), binaryMaxNameBytes)
 		}
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(name)))
 		hdr = append(hdr, name...)
@@ -218,13 +218,13 @@ func Write(w io.Writer, p *profile.Profile) error {
 		writeColumn(cw, buf, p.StoredIn, binary.LittleEndian.AppendUint16)
 	}
 	if cw.err != nil {
-		return fmt.Errorf("lifetimes: write binary profile: %w", cw.err)
+		return fmt.Errorf("gcprof: write binary profile: %w", cw.err)
 	}
 	if _, err := bw.Write(binary.LittleEndian.AppendUint32(nil, cw.crc)); err != nil {
-		return fmt.Errorf("lifetimes: write binary profile: %w", err)
+		return fmt.Errorf("gcprof: write binary profile: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("lifetimes: write binary profile: %w", err)
+		return fmt.Errorf("gcprof: write binary profile: %w", err)
 	}
 	return nil
 }
@@ -269,7 +269,7 @@ func Read(r io.Reader) (*profile.Profile, error) {
 // file or the new one, never half of one.
 func Save(path string, p *profile.Profile) error {
 	if err := outfile.Write(path, func(w io.Writer) error { return Write(w, p) }); err != nil {
-		return fmt.Errorf("lifetimes: save profile: %w", err)
+		return fmt.Errorf("gcprof: save profile: %w", err)
 	}
 	return nil
 }
@@ -279,7 +279,7 @@ func Save(path string, p *profile.Profile) error {
 func Load(path string) (*profile.Profile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("lifetimes: load profile: %w", err)
+		return nil, fmt.Errorf("gcprof: load profile: %w", err)
 	}
 	defer f.Close()
 	size := int64(-1)
@@ -307,7 +307,7 @@ func (br *binReader) full(b []byte, what string) error {
 	case err == io.EOF || err == io.ErrUnexpectedEOF:
 		return fmt.Errorf("%w: %s: truncated at byte %d, reading %s: %w", ErrCorrupt, br.name, br.pos, what, io.ErrUnexpectedEOF)
 	case err != nil:
-		return fmt.Errorf("lifetimes: %s: reading %s: %w", br.name, what, err)
+		return fmt.Errorf("gcprof: %s: reading %s: %w", br.name, what, err)
 	}
 	return nil
 }
@@ -483,7 +483,7 @@ func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) 
 		return nil, br.corrupt("checksum mismatch (stored %08x, computed %08x): the file is damaged", stored, sum)
 	}
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("lifetimes: %s: %w", name, err)
+		return nil, fmt.Errorf("gcprof: %s: %w", name, err)
 	}
 	if err := checkTotals(p, name); err != nil {
 		return nil, err

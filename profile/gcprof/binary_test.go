@@ -192,13 +192,13 @@ func TestBinaryTruncated(t *testing.T) {
 		assert.Contains(t, err.Error(), path)
 	}
 	_, err := Read(bytes.NewReader(data[:100]))
-	assert.EqualError(t, err, "lifetimes: corrupt binary profile: binary profile: truncated at byte 100, reading meta: unexpected EOF")
+	assert.EqualError(t, err, "gcprof: corrupt binary profile: binary profile: truncated at byte 100, reading meta: unexpected EOF")
 	_, err = Read(bytes.NewReader(data[:len(data)-2]))
-	assert.EqualError(t, err, fmt.Sprintf("lifetimes: corrupt binary profile: binary profile: truncated at byte %d, reading checksum: unexpected EOF", len(data)-2))
+	assert.EqualError(t, err, fmt.Sprintf("gcprof: corrupt binary profile: binary profile: truncated at byte %d, reading checksum: unexpected EOF", len(data)-2))
 	path := filepath.Join(dir, "short.gcprof")
 	require.NoError(t, os.WriteFile(path, data[:len(data)-10], 0o644))
 	_, err = Load(path)
-	assert.EqualError(t, err, fmt.Sprintf("lifetimes: corrupt binary profile: %s: truncated: %d bytes, the header announces 4 records and %d bytes: unexpected EOF",
+	assert.EqualError(t, err, fmt.Sprintf("gcprof: corrupt binary profile: %s: truncated: %d bytes, the header announces 4 records and %d bytes: unexpected EOF",
 		path, len(data)-10, len(data)))
 }
 
@@ -221,11 +221,11 @@ func TestBinaryDamaged(t *testing.T) {
 	assert.ErrorContains(t, err, "checksum mismatch")
 
 	_, err = Read(strings.NewReader("GCTPROF9xxxxxxxxxxxxxxxxxxxx"))
-	assert.EqualError(t, err, `lifetimes: corrupt binary profile: binary profile: not a gctune binary profile (magic "GCTPROF9", want "GCTPROF1")`)
+	assert.EqualError(t, err, `gcprof: corrupt binary profile: binary profile: not a gctune binary profile (magic "GCTPROF9", want "GCTPROF1")`)
 	v3 := slices.Clone(data)
 	v3[8] = 3
 	_, err = Read(bytes.NewReader(v3))
-	assert.EqualError(t, err, "lifetimes: corrupt binary profile: binary profile: format version 3, this gctune reads versions 1 and 2")
+	assert.EqualError(t, err, "gcprof: corrupt binary profile: binary profile: format version 3, this gctune reads versions 1 and 2")
 
 	// Absurd lengths are refused before anything is allocated for them.
 	huge := slices.Clone(data[:12])
@@ -284,7 +284,7 @@ func TestWriteBinaryError(t *testing.T) {
 	p := syntheticProfile(t, 100_000)
 	for _, after := range []int{0, 100, 1 << 20} {
 		err := Write(&failingWriter{after: after}, p)
-		assert.EqualError(t, err, "lifetimes: write binary profile: disk full")
+		assert.EqualError(t, err, "gcprof: write binary profile: disk full")
 	}
 }
 

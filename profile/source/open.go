@@ -24,7 +24,7 @@ import (
 
 // ErrUnknownWorkload is wrapped by the error Open and Fingerprint return for a reference that
 // is neither a bundled workload nor a file.
-var ErrUnknownWorkload = errors.New("lifetimes: unknown workload")
+var ErrUnknownWorkload = errors.New("source: unknown workload")
 
 // Source kinds: where Open found a profile.
 const (
@@ -83,9 +83,9 @@ type UnknownWorkloadError struct {
 	Known []string
 }
 
-// Error formats `lifetimes: "foo": not a bundled workload (known: a, b) nor a file`.
+// Error formats `source: "foo": not a bundled workload (known: a, b) nor a file`.
 func (e *UnknownWorkloadError) Error() string {
-	return fmt.Sprintf("lifetimes: %q: not a bundled workload (known: %s) nor a file", e.Ref, strings.Join(e.Known, ", "))
+	return fmt.Sprintf("source: %q: not a bundled workload (known: %s) nor a file", e.Ref, strings.Join(e.Known, ", "))
 }
 
 // Unwrap returns ErrUnknownWorkload.
@@ -113,7 +113,7 @@ func resolve(ref string) (kind, path string, err error) {
 		names[i] = w.Name
 	}
 	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
-		return "", "", fmt.Errorf("lifetimes: %q: unknown file type %q (want .csv with its .json, .yaml or .yml spec, or .gcprof)", ref, filepath.Ext(ref))
+		return "", "", fmt.Errorf("source: %q: unknown file type %q (want .csv with its .json, .yaml or .yml spec, or .gcprof)", ref, filepath.Ext(ref))
 	}
 	return "", "", &UnknownWorkloadError{Ref: ref, Known: names}
 }
@@ -214,7 +214,7 @@ func Fingerprint(ref string, opts Options) (string, error) {
 		}
 		canon, err := json.Marshal(sp)
 		if err != nil {
-			return "", fmt.Errorf("lifetimes: fingerprint %s: %w", ref, err)
+			return "", fmt.Errorf("source: fingerprint %s: %w", ref, err)
 		}
 		writeChunk(h, canon)
 		writeUint64(h, opts.Seed)
@@ -259,16 +259,16 @@ func Fingerprint(ref string, opts Options) (string, error) {
 func hashFile(h hash.Hash, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("lifetimes: fingerprint: %w", err)
+		return fmt.Errorf("source: fingerprint: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("lifetimes: fingerprint: %w", err)
+		return fmt.Errorf("source: fingerprint: %w", err)
 	}
 	writeUint64(h, uint64(st.Size()))
 	if _, err := io.Copy(h, f); err != nil {
-		return fmt.Errorf("lifetimes: fingerprint: %w", err)
+		return fmt.Errorf("source: fingerprint: %w", err)
 	}
 	return nil
 }

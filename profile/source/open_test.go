@@ -116,7 +116,7 @@ func TestOpenErrors(t *testing.T) {
 	for _, w := range spec.Bundled() {
 		names = append(names, w.Name)
 	}
-	assert.EqualError(t, err, `lifetimes: "foo": not a bundled workload (known: `+strings.Join(names, ", ")+`) nor a file`)
+	assert.EqualError(t, err, `source: "foo": not a bundled workload (known: `+strings.Join(names, ", ")+`) nor a file`)
 	_, err = Fingerprint("foo", Options{})
 	assert.ErrorIs(t, err, ErrUnknownWorkload)
 

@@ -13,7 +13,7 @@ import (
 
 // ErrTooManyRecords is wrapped by the error Generate returns when a spec, at the requested
 // resolution, would produce more records than GenerateOptions.MaxRecords allows.
-var ErrTooManyRecords = errors.New("lifetimes: too many records")
+var ErrTooManyRecords = errors.New("spec: too many records")
 
 // DefaultMaxRecords is the record budget Generate enforces when GenerateOptions.MaxRecords is
 // 0: 50 M records, about 1.5 GB of Profile.
@@ -287,7 +287,7 @@ type genPlan struct {
 func newGenPlan(s *Spec, opts GenerateOptions) (*genPlan, error) {
 	res := s.generationResolution(opts.Resolution)
 	if !(res >= specMinResolution && res <= 1) {
-		return nil, fmt.Errorf("lifetimes: generate %s: resolution %v is not a number of records per real object in [%g, 1]", s.Name, opts.Resolution, specMinResolution)
+		return nil, fmt.Errorf("spec: generate %s: resolution %v is not a number of records per real object in [%g, 1]", s.Name, opts.Resolution, specMinResolution)
 	}
 	maxRecords := opts.MaxRecords
 	if maxRecords <= 0 {
@@ -575,7 +575,7 @@ func (g *genPlan) run() (*profile.Profile, error) {
 	}
 	p, err := b.Build(meta)
 	if err != nil {
-		return nil, fmt.Errorf("lifetimes: generate %s: %w", s.Name, err)
+		return nil, fmt.Errorf("spec: generate %s: %w", s.Name, err)
 	}
 	return p, nil
 }
@@ -753,7 +753,7 @@ func (g *genPlan) resolveStores() error {
 		v, ok := g.stores[key]
 		if !ok {
 			if len(g.stores) >= math.MaxUint16 {
-				return fmt.Errorf("lifetimes: generate %s: more than %d distinct stores into containers", g.spec.Name, math.MaxUint16)
+				return fmt.Errorf("spec: generate %s: more than %d distinct stores into containers", g.spec.Name, math.MaxUint16)
 			}
 			v = b.AddStore(key)
 			g.stores[key] = v

@@ -9,9 +9,11 @@ import (
 
 // ErrInvalid is wrapped by every error Parse, Load and Spec.Validate return for a
 // malformed workload spec. The concrete error is a *Error naming the key.
-var ErrInvalid = errors.New("lifetimes: invalid workload spec")
+var ErrInvalid = errors.New("spec: invalid workload spec")
 
-// Error is a workload spec error located at a key: "lifetimes: spec FILE:LINE: PATH: MSG".
+// Error is a workload spec error located at a key: "spec FILE:LINE: PATH: MSG". Its first
+// word names the package, as the "spec: " of the package's other errors does, and is also what
+// the command line's one line keeps ("spec my.yaml:14: ..."), which drops package prefixes.
 type Error struct {
 	// File is the name given to Parse (a file name or "workload:NAME"); may be empty.
 	File string
@@ -23,11 +25,11 @@ type Error struct {
 	Msg string
 }
 
-// Error formats the error as "lifetimes: spec FILE:LINE: PATH: MSG", leaving out the parts
+// Error formats the error as "spec FILE:LINE: PATH: MSG", leaving out the parts
 // that are unknown.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("lifetimes: spec")
+	b.WriteString("spec")
 	switch {
 	case e.File != "" && e.Line > 0:
 		fmt.Fprintf(&b, " %s:%d:", e.File, e.Line)

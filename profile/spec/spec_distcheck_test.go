@@ -36,7 +36,7 @@ func TestSpecDistChecks(t *testing.T) {
 		doc := fmt.Sprintf("{name: d, classes: [{name: A, size: %s}], phases: [{name: p, allocate: 1MB, mix: [{class: A, share: 1, lifetime: %s}]}]}", c.size, c.life)
 		_, err := Parse([]byte(doc), "d.yaml")
 		if assert.Error(t, err, doc) {
-			assert.Equal(t, "lifetimes: spec d.yaml:1: "+c.want, err.Error(), doc)
+			assert.Equal(t, "spec d.yaml:1: "+c.want, err.Error(), doc)
 		}
 	}
 }

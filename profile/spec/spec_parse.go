@@ -19,7 +19,7 @@ import (
 func Load(path string) (*Spec, error) {
 	data, err := ReadCapped(path, MaxBytes, "spec")
 	if err != nil {
-		return nil, fmt.Errorf("lifetimes: load spec: %w", err)
+		return nil, fmt.Errorf("spec: load spec: %w", err)
 	}
 	return Parse(data, path)
 }

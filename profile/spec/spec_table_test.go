@@ -26,7 +26,7 @@ func TestSpecErrorOrderDeterministic(t *testing.T) {
 					MeanBytes: math.Inf(1), StdDevBytes: math.NaN()}}}}},
 		}
 	}
-	const want = "lifetimes: spec phases[0].mix[0].lifetime.min: +Inf: want a finite, non-negative number"
+	const want = "spec phases[0].mix[0].lifetime.min: +Inf: want a finite, non-negative number"
 	for range 20 {
 		err := bad().Validate()
 		require.Error(t, err)
@@ -173,6 +173,6 @@ func TestSpecEveryKeyParsed(t *testing.T) {
 func TestProfileValidateErrorOrder(t *testing.T) {
 	for range 20 {
 		p := &profile.Profile{Birth: []uint64{1, 2}, Class: []uint32{0, 0}, Meta: profile.Meta{SamplingRate: 1}}
-		assert.EqualError(t, p.Validate(), "lifetimes: invalid profile: size column has 0 entries, birth has 2")
+		assert.EqualError(t, p.Validate(), "profile: invalid profile: size column has 0 entries, birth has 2")
 	}
 }

@@ -134,7 +134,7 @@ func TestParseSpecErrors(t *testing.T) {
 			_, err := Parse([]byte(src), "base.yaml")
 			require.Error(t, err)
 			assert.ErrorIs(t, err, ErrInvalid)
-			assert.True(t, strings.HasPrefix(err.Error(), "lifetimes: spec base.yaml"), err.Error())
+			assert.True(t, strings.HasPrefix(err.Error(), "spec base.yaml"), err.Error())
 			assert.Contains(t, err.Error(), c.want)
 			_, isSpecErr := errors.AsType[*Error](err)
 			assert.True(t, isSpecErr)
@@ -203,7 +203,7 @@ func TestSpecValidateInGo(t *testing.T) {
 	}
 	_, err := s.Generate(GenerateOptions{})
 	require.ErrorIs(t, err, ErrInvalid)
-	assert.EqualError(t, err, "lifetimes: spec phases[0].mix[0].lifetime.sigma: distribution exponential does not take sigma")
+	assert.EqualError(t, err, "spec phases[0].mix[0].lifetime.sigma: distribution exponential does not take sigma")
 	s.Phases[0].Mix[0].Lifetime.Sigma = 0
 	p, err := s.Generate(GenerateOptions{})
 	require.NoError(t, err)
@@ -224,12 +224,12 @@ func TestLoadSpec(t *testing.T) {
 
 	_, err = Load(filepath.Join(dir, "missing.yaml"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
-	assert.ErrorContains(t, err, "lifetimes: load spec:")
+	assert.ErrorContains(t, err, "spec: load spec:")
 
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("name: x\nfoo: 1\n"), 0o644))
 	_, err = Load(bad)
-	assert.ErrorContains(t, err, "lifetimes: spec "+bad+`:2: unknown key "foo"`)
+	assert.ErrorContains(t, err, "spec "+bad+`:2: unknown key "foo"`)
 }
 
 // TestSpecFiles runs the spec files in testdata/specs: a file whose first line is
@@ -313,5 +313,5 @@ phases:
       - {class: A, share: 0.47, lifetime: until-end}
 `), "bad.yaml")
 	fmt.Println(err)
-	// Output: lifetimes: spec bad.yaml:7: phases[0].mix: shares sum to 0.97, want 1
+	// Output: spec bad.yaml:7: phases[0].mix: shares sum to 0.97, want 1
 }

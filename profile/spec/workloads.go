@@ -69,7 +69,7 @@ func BundledSpec(name string) (*Spec, error) {
 			}
 		}
 		slices.Sort(names)
-		return nil, fmt.Errorf("lifetimes: unknown workload %q (bundled: %s)", name, strings.Join(names, ", "))
+		return nil, fmt.Errorf("spec: unknown workload %q (bundled: %s)", name, strings.Join(names, ", "))
 	}
 	return Parse(data, "workload:"+name)
 }

@@ -53,7 +53,7 @@ func TestLoadSpecSizeCap(t *testing.T) {
 	require.NoError(t, os.Symlink("/dev/zero", zero))
 	_, err := Load(zero)
 	require.ErrorIs(t, err, ErrTooLarge)
-	assert.Equal(t, "lifetimes: load spec: "+zero+": larger than the 16 MiB a spec may have (too large)", err.Error())
+	assert.Equal(t, "spec: load spec: "+zero+": larger than the 16 MiB a spec may have (too large)", err.Error())
 
 	big := filepath.Join(dir, "big.yaml")
 	require.NoError(t, os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxBytes)+"\n"), 0o644))
