@@ -392,3 +392,26 @@ func TestRebuildSplitsWholeMultiplesOfTheSampledSize(t *testing.T) {
 		t.Errorf("no sampled large: %d inferred in %d windows, sizes %q", rep.InferredLarge, rep.InferredWindows, rep.Sizes)
 	}
 }
+
+// TestRebuildFindsABurstOfLargeObjects: large objects allocated closer together than two
+// sampling windows (a burst, as the type detection's column arrays on dataframe-3.1gb) fill
+// most windows of a block; the baseline is taken from the windows that cannot hold one, so
+// every one of them is still found.
+func TestRebuildFindsABurstOfLargeObjects(t *testing.T) {
+	const n, every, burst = 200_000, 100, 60
+	large := map[int]uint32{}
+	var largeBytes uint64
+	for k := range burst {
+		s := uint32(10<<20) + uint32(k)*8
+		large[50_000+150*k] = s
+		largeBytes += uint64(s)
+	}
+	p := profiletest.WithLarge(t, n, large, 7)
+	_, _, rep := sampledAndRebuilt(t, p, every, 13, HypothesisAuto)
+	if got := rep.InferredLarge + rep.SampledLarge; got < burst-2 || got > burst+2 {
+		t.Errorf("%d inferred + %d sampled large objects, want %d ± 2", rep.InferredLarge, rep.SampledLarge, burst)
+	}
+	if got := rep.InferredLargeBytes + rep.SampledLargeBytes; math.Abs(float64(got)/float64(largeBytes)-1) > 0.03 {
+		t.Errorf("large bytes %d, want %d ± 3 %%", got, largeBytes)
+	}
+}
