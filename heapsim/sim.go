@@ -201,7 +201,10 @@ type oldSpace struct {
 	holeBytes uint64
 	// holeFloorBytes is how many live bytes lie below the lowest of those holes: the bounded
 	// compaction that left them compacted everything up to its last moved object (§4.3), so
-	// the next compaction starts no lower. Meaningful while holeBytes > 0.
+	// the next compaction starts no lower. Meaningful while holeBytes > 0. Simplification:
+	// objects tenured into the holes since (takeHoles) do not raise it, though the free lists
+	// may have filled the lowest ones; the next compaction may then start a little lower than
+	// the VM's and move a little more, never less, and the bytes of the holes stay right.
 	holeFloorBytes   float64
 	usedAtLastFullGC uint64
 	// immortalObjects + mortalObjects is the number of objects in old space.

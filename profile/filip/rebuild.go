@@ -243,13 +243,19 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 	// dataframe-3.1gb at 1/100, 42 of 64 windows hold one of the type detection's column
 	// arrays), and a median over all of them would take a column array for the baseline and
 	// see no excess. A block with too few such windows takes the whole profile's.
-	globalBase, globalSpread := baseline(rest[1:], nil)
+	var globalBase, globalSpread float64
+	globalDone := false
 	block := make([]float64, 0, rebuildBlock)
 	for lo := 1; lo < n; lo += rebuildBlock {
 		hi := min(lo+rebuildBlock, n)
 		var base, spread float64
-		base, spread = baseline(rest[lo:hi], block)
-		if smallWindows(rest[lo:hi]) < rebuildBlock/4 {
+		if smallWindows(rest[lo:hi]) >= max(1, (hi-lo)/4) {
+			base, spread = baseline(rest[lo:hi], block)
+		} else {
+			if !globalDone { // a sort of every window: only when a block needs it
+				globalBase, globalSpread = baseline(rest[1:], nil)
+				globalDone = true
+			}
 			base, spread = globalBase, globalSpread
 		}
 		for k := lo; k < hi; k++ {
