@@ -278,8 +278,8 @@ young allocation, which the published scavenge counts fix. Against [IWST23-L] Ta
     parked cells too, so in the VM the write barrier remembers them beside the Array2D
     (6 × 2.25 M slots for the 1.6 GB file); heapsim gives each referent one referrer.
   - Compaction is a small share (1.8, 4.3 and 29 s), about what a complete compaction at
-    every full GC costs (Params.CompleteCompaction: 1.7, 3.4 and 23 s at the prior's
-    scale). Before issue 20 it was not: a bounded compaction's pooled holes left residues of a
+    every full GC costs (Params.CompleteCompaction: 1.7, 3.4 and 23 s at the same
+    scales). Before issue 20 it was not: a bounded compaction's pooled holes left residues of a
     few bytes, smaller than any object, and a full GC that found only holes compacted the whole
     heap from its bottom, where the VM starts at the lowest free chunk, above everything the
     bounded pass moved (docs/spur-model.md §4.3, scenario compactfloor.txt). That cost 700 s
