@@ -140,9 +140,8 @@ const (
 //   - Unsampled large objects. A window's excess, its bytes less the sampled object's less
 //     the median of its block's windows that cannot hold a large object, that is at least a
 //     large object's size and 8 robust standard deviations above the block's spread holds a
-//     large object: its size is
-//     the excess, or k objects when the excess is k times the nearest sampled large object's
-//     size (inferredCount), born from the middle of the window.
+//     large object: its size is the excess, or k objects when the excess is k times the
+//     nearest sampled large object's size (inferredCount), born from the middle of the window.
 //   - Their lifetimes are not in the file: opts.Hypothesis (see Hypothesis) decides.
 //   - Nor are pointers: under HypothesisStored the long-lived large objects of pointer classes
 //     (the inferred ones included) become containers that hold the long-lived small objects:
