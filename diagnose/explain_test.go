@@ -19,7 +19,7 @@ import (
 // testdata/explain/*.txt. Each case names a workload and the best point (as gctune optimize
 // found it); regenerate with
 //
-//	go test ./report -run TestExplainGolden -rewrite
+//	go test ./diagnose -run TestExplainGolden -rewrite
 //
 // and review the diff.
 func TestExplainGolden(t *testing.T) {

@@ -440,20 +440,17 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 		if f == 0 {
 			f = 2
 		}
-		steps := growSteps(gr.FromBytes, gr.ToBytes, f)
-		sizes := make([]uint64, steps)
-		s := float64(gr.FromBytes)
-		for j := range sizes {
-			sizes[j] = uint64(math.Min(s, float64(gr.ToBytes)))
-			s *= f
+		sizes := growSizes(gr.FromBytes, gr.ToBytes, f)
+		fill := gr.FillBytes
+		if fill == 0 {
+			fill = gr.ToBytes
 		}
-		sizes[steps-1] = gr.ToBytes
 		class := g.classOf(gr.Class)
 		for range gr.Count {
 			for j, sz := range sizes {
 				var at uint64
 				if j > 0 {
-					at = uint64(float64(sizes[j-1]) / float64(gr.ToBytes) * float64(mixBytes))
+					at = uint64(float64(sizes[j-1]) / float64(fill) * float64(mixBytes))
 				}
 				ct := containerNone
 				switch {

@@ -454,7 +454,18 @@ func extrasBefore(p *profile.Profile, from, to uint64) uint64 {
 }
 
 func TestGenerateGrowing(t *testing.T) {
-	s := genSpec(t, `name: grow
+	for _, tc := range []struct {
+		name, fill string
+		fillBytes  float64
+	}{
+		{"full at the end", "", 1 << 20},
+		// An OrderedCollection of 100,000 elements at the end of the phase: its last array
+		// (131,072 slots) comes when the 65,536-slot one is full, at 65,536/100,000 of the
+		// phase, not at half of it.
+		{"filled to 100,000 slots", ", fill: 800016", 800016},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := genSpec(t, `name: grow
 resolution: 0.1
 classes: [{name: Temp, size: 32}, {name: Array, size: 64}]
 phases:
@@ -462,38 +473,48 @@ phases:
     allocate: 100MB
     mix: [{class: Temp, share: 1, lifetime: immediate}]
     growing:
-      - {class: Array, count: 2, from: 1KiB, to: 1MiB, container: true}
+      - {class: Array, count: 2, from: 1KiB, to: 1MiB, container: true`+tc.fill+`}
 `)
-	p, err := s.Generate(GenerateOptions{Seed: 1})
-	require.NoError(t, err)
-	var steps []int
-	for i := range p.Birth {
-		if p.ClassName(i) == "Array" {
-			steps = append(steps, i)
-		}
-	}
-	require.Len(t, steps, 2*11, "1 KiB to 1 MiB doubling: 11 arrays per collection")
-	require.Len(t, p.Containers, 22)
-	// The two collections grow side by side: steps come in pairs of equal size.
-	for j := 0; j < 11; j++ {
-		a, b := steps[2*j], steps[2*j+1]
-		assert.Equal(t, uint32(1024<<j), p.SizeBytes[a])
-		assert.Equal(t, p.SizeBytes[a], p.SizeBytes[b])
-		if j < 10 {
-			next := steps[2*j+2]
-			// Dies when its successor is allocated (to within one mix record).
-			assert.InDelta(t, float64(p.Birth[next]), float64(p.Death[a]), 10*32+1)
-			assert.LessOrEqual(t, p.Death[a], p.Birth[next])
-			// Step j+1 comes when the mix reaches size(j)/1 MiB of the phase.
-			want := float64(uint64(1024<<j)) / float64(1<<20) * 1e8
-			assert.InDelta(t, want, float64(p.Birth[next]-extrasBefore(p, 0, p.Birth[next])), 400)
-		} else {
-			assert.True(t, p.AliveAtEnd(a))
-		}
-	}
-	for _, c := range p.Containers {
-		assert.Equal(t, p.Birth[c.Record], c.StoresFromBytes)
-		assert.Equal(t, p.Death[c.Record], c.StoresUntilBytes)
+			p, err := s.Generate(GenerateOptions{Seed: 1})
+			require.NoError(t, err)
+			var steps []int
+			for i := range p.Birth {
+				if p.ClassName(i) == "Array" {
+					steps = append(steps, i)
+				}
+			}
+			require.Len(t, steps, 2*11, "1 KiB to 1 MiB doubling: 11 arrays per collection")
+			require.Len(t, p.Containers, 22)
+			// The two collections grow side by side: steps come in pairs of equal size. Each
+			// step doubles the slots, as OrderedCollection>>growAtLast does (127 slots in
+			// 1 KiB, 254 in the next array, ...), the last is `to`.
+			size := func(j int) uint64 {
+				if j == 10 {
+					return 1 << 20
+				}
+				return profile.ObjectBytesForSlots(127 << j)
+			}
+			for j := 0; j < 11; j++ {
+				a, b := steps[2*j], steps[2*j+1]
+				assert.Equal(t, uint32(size(j)), p.SizeBytes[a], "step %d", j)
+				assert.Equal(t, p.SizeBytes[a], p.SizeBytes[b])
+				if j < 10 {
+					next := steps[2*j+2]
+					// Dies when its successor is allocated (to within one mix record).
+					assert.InDelta(t, float64(p.Birth[next]), float64(p.Death[a]), 10*32+1)
+					assert.LessOrEqual(t, p.Death[a], p.Birth[next])
+					// Step j+1 comes when the content fills step j: at size(j)/fill of the phase.
+					want := float64(size(j)) / tc.fillBytes * 1e8
+					assert.InDelta(t, want, float64(p.Birth[next]-extrasBefore(p, 0, p.Birth[next])), 400)
+				} else {
+					assert.True(t, p.AliveAtEnd(a))
+				}
+			}
+			for _, c := range p.Containers {
+				assert.Equal(t, p.Birth[c.Record], c.StoresFromBytes)
+				assert.Equal(t, p.Death[c.Record], c.StoresUntilBytes)
+			}
+		})
 	}
 }
 
@@ -650,7 +671,7 @@ func ExampleBundledSpec() {
 	// Output:
 	// read rows: 19% of the young allocation
 	// detect types: 81% of the young allocation
-	// workload:dataframe-500mb 266 18
+	// workload:dataframe-500mb 266 19
 }
 
 // TestSizeTable checks that tabulated sizes follow the exact distribution of the rounded,

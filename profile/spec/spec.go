@@ -203,10 +203,10 @@ type Large struct {
 
 // Growing describes Count collections growing side by side from FromBytes to ToBytes by
 // Factor, like an OrderedCollection's internal array: each step allocates the bigger array and
-// the previous one dies when its successor is allocated. Step j > 0 comes when the phase's mix
-// allocation reaches the fraction size(j−1)/ToBytes of the phase (the content grows steadily),
-// step 0 at the start. Arrays over the 65,535-slot limit go to old space by size. One record
-// (weight 1) per array.
+// the previous one dies when its successor is allocated. The content grows steadily over the
+// phase, to FillBytes at its end, and step j > 0 comes when it fills step j−1's array: at the
+// fraction size(j−1)/FillBytes of the phase's mix allocation; step 0 at the start. Arrays over
+// the 65,535-slot limit go to old space by size. One record (weight 1) per array.
 type Growing struct {
 	// Class names a declared class.
 	Class string
@@ -216,6 +216,10 @@ type Growing struct {
 	FromBytes, ToBytes uint64
 	// Factor is the growth factor between steps, > 1 (0 means 2).
 	Factor float64
+	// FillBytes is the size, in the arrays' bytes, of the content at the end of the phase (an
+	// OrderedCollection of n elements: 8 × n + 16): at least the next-to-last array's size, at
+	// most ToBytes; 0 means ToBytes (the last array is full at the end).
+	FillBytes uint64
 	// Lifetime of the last array; a zero Dist means until-end.
 	Lifetime Dist
 	// Container makes each array a Container receiving young references from its birth until

@@ -159,6 +159,7 @@ var growingKeys = []specKey[Growing]{
 	valueKey("from", (*specParser).byteCount, func(g *Growing) *uint64 { return &g.FromBytes }),
 	valueKey("to", (*specParser).byteCount, func(g *Growing) *uint64 { return &g.ToBytes }),
 	valueKey("factor", (*specParser).number, func(g *Growing) *float64 { return &g.Factor }),
+	valueKey("fill", (*specParser).byteCount, func(g *Growing) *uint64 { return &g.FillBytes }),
 	valueKey("lifetime", (*specParser).lifetime, func(g *Growing) *Dist { return &g.Lifetime }),
 	valueKey("container", (*specParser).boolean, func(g *Growing) *bool { return &g.Container }),
 	valueKey("name", (*specParser).str, func(g *Growing) *string { return &g.Name }),

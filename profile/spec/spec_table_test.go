@@ -58,7 +58,7 @@ func TestSpecKeyTables(t *testing.T) {
 	checkKeyTable(t, "mix", mixKeys, []string{"class", "share", "size", "lifetime", "resolution", "storedInto", "heldBy"})
 	checkKeyTable(t, "storedInto", storedIntoKeys, []string{"container", "from", "for", "at"})
 	checkKeyTable(t, "large", largeKeys, []string{"class", "size", "count", "lifetime", "at", "every"})
-	checkKeyTable(t, "growing", growingKeys, []string{"class", "count", "from", "to", "factor", "lifetime", "container", "name"})
+	checkKeyTable(t, "growing", growingKeys, []string{"class", "count", "from", "to", "factor", "fill", "lifetime", "container", "name"})
 	checkKeyTable(t, "containers", containerKeys, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace", "name", "immediates"})
 
 	params := make([]specKey[Dist], len(distParams))
@@ -128,7 +128,7 @@ phases:
     large:
       - {class: A, size: 1MiB, count: 2, lifetime: until-end, at: even, every: 100KB}
     growing:
-      - {class: A, count: 2, from: 1KB, to: 8KB, factor: 2, lifetime: until-end, container: true, name: g}
+      - {class: A, count: 2, from: 1KB, to: 8KB, factor: 2, fill: 6KB, lifetime: until-end, container: true, name: g}
     containers:
       - {class: A, slots: 10, size: 96, count: 2, lifetime: until-end, at: end, receives: life,
          oldSpace: true, name: c, immediates: 25%}

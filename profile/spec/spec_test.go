@@ -115,6 +115,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"percentages do not sum", "resolution: 0.5", "resolution: 0.5\nallocate: 2MB", "allocate: the spec gives a total allocation but phases give bytes"},
 		{"growing factor", "    containers:\n", "    growing:\n      - {class: Bar, count: 1, from: 16, to: 1GB, factor: 1.01}\n    containers:\n", "phases[1].growing[0].factor: growing from 16 to 1000000000 bytes by 1.01 takes more than 64 steps"},
 		{"growing from", "    containers:\n", "    growing:\n      - {class: Bar, count: 1, from: 8, to: 1MB}\n    containers:\n", "phases[1].growing[0].from: 8 bytes is below the 16-byte minimum object"},
+		{"growing fill above to", "    containers:\n", "    growing:\n      - {class: Bar, count: 1, from: 1KiB, to: 4KiB, fill: 5KiB}\n    containers:\n", "phases[1].growing[0].fill: 5120 bytes is more than the last array (to: 4096)"},
+		{"growing fill below the next-to-last", "    containers:\n", "    growing:\n      - {class: Bar, count: 1, from: 1KiB, to: 4KiB, fill: 1KiB}\n    containers:\n", "phases[1].growing[0].fill: 1024 bytes is less than the next-to-last array (2040 bytes): the last would come after the phase"},
 		{"boolean", "slots: 100000}", "slots: 100000, oldSpace: maybe}", `phases[1].containers[0].oldSpace: want true or false, got "maybe"`},
 		{"choice weights", "size: 24\n", "size: {dist: choice, values: [16, 32], weights: [1]}\n", "classes[1].size.weights: 1 weights for 2 values"},
 		{"inf", "sigma: 0.5", "sigma: .inf", `classes[0].size.sigma: want a finite number, got ".inf"`},

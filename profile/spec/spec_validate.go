@@ -327,6 +327,15 @@ func (v *specValidator) phase(i int) error {
 		if growSteps(g.FromBytes, g.ToBytes, f) > specMaxGrowSteps {
 			return v.errf(gp+".factor", "growing from %d to %d bytes by %v takes more than %d steps", g.FromBytes, g.ToBytes, f, specMaxGrowSteps)
 		}
+		if g.FillBytes != 0 {
+			sizes := growSizes(g.FromBytes, g.ToBytes, f)
+			if g.FillBytes > g.ToBytes {
+				return v.errf(gp+".fill", "%d bytes is more than the last array (to: %d)", g.FillBytes, g.ToBytes)
+			}
+			if n := len(sizes); n > 1 && g.FillBytes < sizes[n-2] {
+				return v.errf(gp+".fill", "%d bytes is less than the next-to-last array (%d bytes): the last would come after the phase", g.FillBytes, sizes[n-2])
+			}
+		}
 		if err := v.optionalLifetime(&g.Lifetime, gp+".lifetime", i); err != nil {
 			return err
 		}
@@ -677,13 +686,36 @@ func checkUntilPhaseEnd(c *distCheck) error {
 	return nil
 }
 
+// growSizes is the array sizes of a growing collection from from to to bytes: as an
+// OrderedCollection grows (growAtLast: Array new: array size × 2), each step multiplies the
+// previous array's slots by factor (rounded to whole slots; at least one more), and its size
+// is that many slots' bytes (profile.ObjectBytesForSlots). The last array is to: it takes the
+// place of the last step below to when it is nearer to it than a factor's square root (sizes
+// given in round bytes, such as 1KiB to 1MiB, differ from a doubling of slots by the
+// headers), else it follows it. At most specMaxGrowSteps + 2 sizes.
+func growSizes(from, to uint64, factor float64) []uint64 {
+	sizes := []uint64{min(from, to)}
+	slots := float64(profile.SlotsOf(uint32(min(from, math.MaxUint32))))
+	for len(sizes) <= specMaxGrowSteps {
+		slots = math.Max(math.Round(slots*factor), slots+1)
+		next := profile.ObjectBytesForSlots(uint64(slots))
+		if next >= to {
+			break
+		}
+		sizes = append(sizes, next)
+	}
+	last := len(sizes) - 1
+	if last > 0 && float64(to)/float64(sizes[last]) < math.Sqrt(factor) {
+		sizes[last] = to
+	} else if sizes[last] < to {
+		sizes = append(sizes, to)
+	}
+	return sizes
+}
+
 // growSteps is the number of arrays a collection growing from from to to by factor allocates.
 func growSteps(from, to uint64, factor float64) int {
-	n := 1
-	for s := float64(from); s < float64(to) && n <= specMaxGrowSteps; s *= factor {
-		n++
-	}
-	return n
+	return len(growSizes(from, to, factor))
 }
 
 // Origin is the name the spec was parsed under (file name or "workload:NAME"), or
