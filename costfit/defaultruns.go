@@ -11,31 +11,29 @@ import (
 )
 
 // DefaultRun is one run at the default GC parameters for FitDefaultRuns: its times simulated
-// at the base cost, split by scale group from that one simulation, and the measured GC and
-// total times it is fitted to.
-//
-// The split is the calibration's simplification: the inner scavenge of each full GC, priced
-// with the scavenge coefficients, is counted (as the VM counts it, parameter 8) in FullGC and
-// scaled with the full-GC group. Basis, for Fit, separates it exactly by simulating each group
-// alone; heapsim's calibration keeps this split, which docs/calibration.md states.
+// at the base cost, split by scale group, and the measured GC and total times it is fitted to.
 type DefaultRun struct {
 	// MutatorByte and MutatorObject are the mutator's per-byte and per-object seconds,
-	// Scavenge and FullGC the scavenges' and full GCs' seconds, GrowShrink the seconds of
-	// growing and shrinking old space (no scale touches them), all at the base cost.
+	// Scavenge and FullGC the seconds priced by the scavenge and the full-GC coefficients
+	// (the inner scavenge of a full GC is priced with the scavenge coefficients, and so
+	// falls in Scavenge, though the VM counts its time in the full GC's, parameter 8),
+	// GrowShrink the seconds of growing and shrinking old space (no scale touches them), all
+	// at the base cost.
 	MutatorByte, MutatorObject, Scavenge, FullGC, GrowShrink float64
 	// GCSeconds and TotalSeconds are the measured GC and total (wall) times, positive.
 	GCSeconds, TotalSeconds float64
 }
 
-// NewDefaultRun splits st, a run simulated at cost base, by scale group; the measured times are
+// NewDefaultRun splits the default run b decomposes by scale group, exactly: at any scales,
+// its Times are the times heapsim simulates at b.Base scaled by them. The measured times are
 // left to the caller.
-func NewDefaultRun(st heapsim.Stats, base heapsim.Cost) DefaultRun {
+func NewDefaultRun(b *Basis) DefaultRun {
 	return DefaultRun{
-		MutatorByte:   float64(st.AllocatedBytes) * base.MutatorSecondsPerByte,
-		MutatorObject: st.AllocatedObjects * base.MutatorSecondsPerObject,
-		Scavenge:      st.ScavengeSeconds,
-		FullGC:        st.FullGCSeconds,
-		GrowShrink:    st.GrowSeconds + st.ShrinkSeconds,
+		MutatorByte:   float64(b.Stats.AllocatedBytes) * b.Base.MutatorSecondsPerByte,
+		MutatorObject: b.Stats.AllocatedObjects * b.Base.MutatorSecondsPerObject,
+		Scavenge:      b.GC.Scavenge,
+		FullGC:        b.GC.FullGC,
+		GrowShrink:    b.GC.Const,
 	}
 }
 

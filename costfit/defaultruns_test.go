@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/profile/spec"
 )
 
 // TestFitDefaultRuns: runs whose measured times are exactly their split at known scales give
@@ -58,12 +59,26 @@ func TestFitDefaultRunsGCFromGCTime(t *testing.T) {
 	assert.Greater(t, got.MutatorByte, want.MutatorByte, "the mutator scale takes the error")
 }
 
-// TestNewDefaultRun: the split of one simulated run adds up to its times at scale 1.
+// TestNewDefaultRun: the split of a simulated default run gives, at any scales, the times
+// heapsim simulates at the base cost so scaled; the inner scavenges of the full GCs included.
 func TestNewDefaultRun(t *testing.T) {
+	sp, err := spec.BundledSpec("dataframe-500mb")
+	require.NoError(t, err)
+	p, err := sp.Generate(spec.GenerateOptions{Seed: 1, Resolution: 0.005})
+	require.NoError(t, err)
 	base := heapsim.PriorCost()
-	st := heapsim.Stats{AllocatedBytes: 1 << 30, AllocatedObjects: 1e7, ScavengeSeconds: 2, FullGCSeconds: 3, GrowSeconds: 0.1, ShrinkSeconds: 0.05}
-	r := NewDefaultRun(st, base)
-	gc, total := r.Times(heapsim.Scales{MutatorByte: 1, MutatorObject: 1, Scavenge: 1, FullGC: 1})
-	assert.InDelta(t, 5.15, gc, 1e-12)
-	assert.InDelta(t, 5.15+float64(1<<30)*base.MutatorSecondsPerByte+1e7*base.MutatorSecondsPerObject, total, 1e-12)
+	b, err := NewBasis(p, heapsim.DefaultParams(), base)
+	require.NoError(t, err)
+	require.Positive(t, b.Stats.FullGCs, "the workload must have full GCs, whose inner scavenges the split must place")
+	r := NewDefaultRun(b)
+	for _, s := range []heapsim.Scales{
+		{MutatorByte: 1, MutatorObject: 1, Scavenge: 1, FullGC: 1},
+		{MutatorByte: 2.5, MutatorObject: 2.5, Scavenge: 0.5, FullGC: 4},
+	} {
+		st, err := heapsim.Simulate(p, heapsim.DefaultParams(), base.Scaled(s))
+		require.NoError(t, err)
+		gc, total := r.Times(s)
+		assert.InEpsilon(t, st.GCSeconds, gc, 1e-9, "%+v", s)
+		assert.InEpsilon(t, st.TotalSeconds, total, 1e-9, "%+v", s)
+	}
 }

@@ -44,6 +44,6 @@ func ExampleProblem_Evaluate() {
 	fmt.Printf("feasible: %v, %.2fx as fast as the defaults\n", res.Feasible, res.Speedup)
 	fmt.Printf("full GCs: %d at the defaults, %d with the candidate\n", problem.Baseline(0).FullGCs, res.Stats[0].FullGCs)
 	// Output:
-	// feasible: true, 1.19x as fast as the defaults
+	// feasible: true, 1.21x as fast as the defaults
 	// full GCs: 17 at the defaults, 6 with the candidate
 }

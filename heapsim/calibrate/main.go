@@ -22,6 +22,7 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/spec"
 )
 
@@ -46,11 +47,11 @@ func targets() []published {
 type run struct {
 	published
 	records int
-	stats   heapsim.Stats
+	profile *profile.Profile
 	fit     costfit.DefaultRun
+	// stats is the run simulated at the calibrated cost, once fitted.
+	stats heapsim.Stats
 }
-
-func (r run) times(s heapsim.Scales) (gc, total float64) { return r.fit.Times(s) }
 
 func main() {
 	write := flag.Bool("write", false, "rewrite heapsim/calibration_fit.go and docs/calibration.md")
@@ -75,13 +76,13 @@ func calibrate(out io.Writer, write bool, seed uint64) (heapsim.Scales, error) {
 		if err != nil {
 			return heapsim.Scales{}, err
 		}
-		st, err := heapsim.Simulate(p, heapsim.DefaultParams(), prior)
+		b, err := costfit.NewBasis(p, heapsim.DefaultParams(), prior)
 		if err != nil {
 			return heapsim.Scales{}, fmt.Errorf("%s: %w", t.workload, err)
 		}
-		fit := costfit.NewDefaultRun(st, prior)
+		fit := costfit.NewDefaultRun(b)
 		fit.GCSeconds, fit.TotalSeconds = t.gcSeconds, t.totalSecs
-		runs = append(runs, run{published: t, records: p.Len(), stats: st, fit: fit})
+		runs = append(runs, run{published: t, records: p.Len(), profile: p, fit: fit})
 	}
 	fits := make([]costfit.DefaultRun, len(runs))
 	for i, r := range runs {
@@ -90,6 +91,12 @@ func calibrate(out io.Writer, write bool, seed uint64) (heapsim.Scales, error) {
 	scales, loss, err := costfit.FitDefaultRuns(fits)
 	if err != nil {
 		return heapsim.Scales{}, err
+	}
+	// The tables are the simulator's runs at the calibrated cost, what gctune simulate prints.
+	for i := range runs {
+		if runs[i].stats, err = heapsim.Simulate(runs[i].profile, heapsim.DefaultParams(), prior.Scaled(scales)); err != nil {
+			return heapsim.Scales{}, fmt.Errorf("%s: %w", runs[i].workload, err)
+		}
 	}
 	report := table(runs, scales, loss, seed)
 	fixed, err := fixedRuns(prior.Scaled(scales), seed)
@@ -175,7 +182,7 @@ func table(runs []run, s heapsim.Scales, loss float64, seed uint64) string {
 	fmt.Fprintln(&b, "| workload | records | scavenges sim / pub | full GCs sim / pub | GC time sim / pub | total sim / pub | GC share sim / pub |")
 	fmt.Fprintln(&b, "| --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range runs {
-		gc, total := r.times(s)
+		gc, total := r.stats.GCSeconds, r.stats.TotalSeconds
 		fmt.Fprintf(&b, "| %s | %d | %d / %d | %d / %d | %.0f s / %.0f s | %.0f s / %.0f s | %.0f %% / %.0f %% |\n",
 			r.workload, r.records, r.stats.Scavenges, r.scavenges, r.stats.FullGCs, r.fullGCs,
 			gc, r.gcSeconds, total, r.totalSecs, 100*gc/total, 100*r.gcSeconds/r.totalSecs)
@@ -188,8 +195,8 @@ func table(runs []run, s heapsim.Scales, loss float64, seed uint64) string {
 	for _, r := range runs {
 		st := r.stats
 		fmt.Fprintf(&b, "| %s | %.1f s | %.1f s | %d / %d, %.1f s | %.1f s | %.1f s | %.2f GB | %.2f GB |\n",
-			r.workload, s.Scavenge*st.ScavengeSeconds, s.Scavenge*st.RSScanSeconds, st.FullGCsRatio, st.FullGCsLargeAlloc,
-			s.FullGC*st.FullGCSeconds, s.FullGC*st.MarkSeconds, s.FullGC*st.CompactSeconds,
+			r.workload, st.ScavengeSeconds, st.RSScanSeconds, st.FullGCsRatio, st.FullGCsLargeAlloc,
+			st.FullGCSeconds, st.MarkSeconds, st.CompactSeconds,
 			float64(st.TenuredBytes)/1e9, float64(st.PeakFootprintBytes)/1e9)
 	}
 	return b.String()
