@@ -227,6 +227,7 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 	minDead := s.reclaimDead()
 	reclaimed := usedBefore - s.oldUsed
 	// The scavenge inside the full GC: not counted as a scavenge (§3.7), no age tenuring.
+	edenBefore := s.edenUsed
 	if err := s.scavenge(scavengeInner); err != nil {
 		return err
 	}
@@ -303,7 +304,7 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 	s.st.MarkSeconds += markSecs
 	s.st.CompactSeconds += compactSecs
 	if s.onEvt != nil {
-		s.onEvt(&Event{Kind: EventFullGC, Cause: cause, ClockBytes: s.now,
+		s.onEvt(&Event{Kind: EventFullGC, Cause: cause, ClockBytes: s.now, EdenUsedBytes: edenBefore,
 			SurvivorBytesAfter: s.pastBytes, OldUsedBytes: s.oldUsed, OldLiveBytes: liveOld,
 			FootprintBytes: s.footprint(), HoleBytes: s.holeBytes, OldUsedBeforeBytes: usedBefore, OldReclaimedBytes: reclaimed, RequestBytes: requestBytes,
 			TenuredGarbageBytes: s.st.TenuredGarbageBytes - garbageBefore, TenuredBytes: s.lastScavengeTenuredBytes,

@@ -168,7 +168,8 @@ type Event struct {
 	Cause FullGCCause `json:"cause"`
 	// ClockBytes is when it happened, in bytes allocated since start.
 	ClockBytes uint64 `json:"clockBytes"`
-	// EdenUsedBytes is eden's fill when the scavenge started.
+	// EdenUsedBytes is eden's fill when the scavenge started; for a full GC, when its inner
+	// scavenge started: the eden it empties without counting a scavenge (§3.7).
 	EdenUsedBytes uint64 `json:"edenUsedBytes"`
 	// SurvivorBytesBefore and SurvivorBytesAfter are past-space use before and survivor use after.
 	SurvivorBytesBefore uint64 `json:"survivorBytesBefore"`
