@@ -246,11 +246,11 @@ young allocation, which the published scavenge counts fix. Against [IWST23-L] Ta
   makes (21, 25, 310), each costing a full GC when the free old space cannot hold it (§2.3),
   and the ratio test (§4.2). dataframe-3.1gb is within 2 % (the 310 allocations, most of
   them 10.5 MB against a 16 MiB headroom, cost 301 full GCs; the ratio test 14). The aws
-  files are 17 % short: of their 21 and 25 allocations, those that follow a full GC that
+  files are 17 % and 19 % short: of their 21 and 25 allocations, those that follow a full GC that
   freed the previous ones (the row names, the columns asArrayOfColumns makes after
   calculateDataTypes dropped its own) need none, and a 16 MiB growth holds two of the 500 MB
-  file's 5.9 MB arrays; the ratio test adds 7 and 11 on the way from the image (56 MiB,
-  assumed) to the live heap. The 3 and 6 full GCs missing are nowhere in the code path
+  file's 5.9 MB arrays; the ratio test adds 7 and 10 on the way from the image (56 MiB,
+  assumed) to the live heap. The 3 and 7 full GCs missing are nowhere in the code path
   (DataFrame at f75db9c, NeoCSV as of 2023: every Array over 65,535 slots is listed in the
   specs). One detail of the code that the specs simplify was checked and changes nothing:
   withRows: makes the Array2D before setDefaultRowColumnNames and calculateDataTypes make
