@@ -206,8 +206,8 @@ type Recommendation struct {
 	PutBack []recommend.Step `json:"putBack"`
 	Kept    []recommend.Step `json:"kept"`
 	// Margins say how far each kept parameter may move before the expected run time rises by
-	// the tolerance, and Moves the kept parameters moved off a cliff (robust recommendations
-	// only).
+	// the tolerance, and Moves the kept parameters moved off a cliff or to a faster neighbour
+	// (robust recommendations only).
 	Margins []recommend.Margin `json:"margins,omitempty"`
 	Moves   []recommend.Move   `json:"moves,omitempty"`
 	// Instead says why the configuration is not the selected trial with its put-backs

@@ -87,7 +87,7 @@ func WriteST(w io.Writer, c *Config) error {
 			add("Recommended instead: %s.", r.Instead)
 		}
 		for _, m := range r.Moves {
-			add("Moved off a cliff: %s %s instead of %s (%s).", m.Label, stValue(m.Param, m.To, false), stValue(m.Param, m.From, false), m.Why)
+			add("%s: %s %s instead of %s (%s).", upperFirst(m.Verb()), m.Label, stValue(m.Param, m.To, false), stValue(m.Param, m.From, false), m.Why)
 		}
 		for _, m := range r.Margins {
 			add("Margin: %s may be %s before the run time rises by %s.", m.Label, recommend.MarginText(m), recommend.Percent(r.Tolerance))

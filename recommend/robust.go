@@ -36,6 +36,10 @@ var marginLadder = []float64{Neighbourhood, 0.10, 0.20, 0.40}
 // moveSteps are the moves, in neighbourhoods, tried to take a parameter off a cliff.
 var moveSteps = []float64{1, 2, 4, 8}
 
+// maxClimbs bounds the steps settle takes to a faster neighbour: each is at least the
+// tolerance faster, so a few are all a recommendation chosen among the fastest trials can use.
+const maxClimbs = 4
+
 func parallelism() int { return runtime.GOMAXPROCS(0) }
 
 // Robustness is what the recommendation knows about the user's later runs: its value on each
@@ -81,14 +85,26 @@ type Robustness struct {
 	Margins []Margin `json:"margins,omitempty"`
 }
 
-// Move is one kept parameter moved off a cliff into a flat region.
+// Move is one kept parameter moved off a cliff into a flat region, or, Faster, to a neighbour
+// faster by the tolerance or more.
 type Move struct {
 	Param string  `json:"param"`
 	Label string  `json:"label"`
 	From  float64 `json:"from"`
 	To    float64 `json:"to"`
-	// Why names the neighbour that cost more than the tolerance, and what it cost.
+	// Faster marks a move to a faster neighbour; otherwise the move left a cliff.
+	Faster bool `json:"faster,omitempty"`
+	// Why names the neighbour that cost more than the tolerance, and what it cost, or the
+	// faster neighbour moved to, and by how much it was faster.
 	Why string `json:"why"`
+}
+
+// Verb says what the move did: "moved off a cliff" or "moved to a faster neighbour".
+func (m Move) Verb() string {
+	if m.Faster {
+		return "moved to a faster neighbour"
+	}
+	return "moved off a cliff"
 }
 
 // Margin is how far a kept parameter may move before the recommendation's value rises past
@@ -223,12 +239,16 @@ func costOf(res objective.Result, ref float64) float64 {
 // keep the judged value within the tolerance of r's. A parameter that fails is moved away from
 // the failing side (its value stepped by 1, 2, 4 and 8 neighbourhoods) to the first place whose
 // own neighbours pass and whose value stays within the tolerance of limit (the best judged
-// value, times 1 + tolerance). It returns whether every kept parameter passes, and the moves.
+// value, times 1 + tolerance). When every kept parameter passes but a neighbour is faster than
+// r by the tolerance or more, r stands on a bump its search did not see past: it takes the
+// fastest such neighbour (a Move marked Faster, at most maxClimbs of them) and is judged again.
+// It returns whether every kept parameter passes, and the moves.
 func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []Move, error) {
 	base := j.vm()
 	var moves []Move
 	stuck := map[string]bool{}
-	for range 2*len(tunable.All()) + 1 {
+	climbs := 0
+	for range 2*len(tunable.All()) + 1 + maxClimbs {
 		cur, err := j.decision(r.Params(base))
 		if err != nil {
 			return false, nil, err
@@ -236,12 +256,15 @@ func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []M
 		failing := ""
 		var sides []float64
 		var why string
+		var climb *Move
+		var climbTo tunable.Point
+		climbValue := cur.Value
 		for _, t := range tunable.All() {
 			if !r.Changed(t.Name) || stuck[t.Name] {
 				continue
 			}
 			for _, side := range []float64{-1, 1} {
-				_, params, ok := neighbour(r.Point, r.AtDefault, t, side*Neighbourhood, base)
+				q, params, ok := neighbour(r.Point, r.AtDefault, t, side*Neighbourhood, base)
 				if !ok {
 					continue
 				}
@@ -249,9 +272,15 @@ func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []M
 				if err != nil {
 					return false, nil, err
 				}
-				if c := costOf(res, cur.Value); c >= tol && c > 0 {
+				c := costOf(res, cur.Value)
+				if c >= tol && c > 0 {
 					sides = append(sides, side)
 					why = fmt.Sprintf("%s %+.0f %% costs %s", t.Label, 100*side*Neighbourhood, costText(c))
+				}
+				if c <= -tol && res.Feasible && res.Value < climbValue {
+					climbValue, climbTo = res.Value, q
+					climb = &Move{Param: t.Name, Label: t.Label, From: t.Get(r.Point), To: t.Get(q), Faster: true,
+						Why: fmt.Sprintf("%s %+.0f %% %s", t.Label, 100*side*Neighbourhood, CostText(c))}
 				}
 			}
 			if len(sides) > 0 {
@@ -260,7 +289,14 @@ func settle(j judging, r *Recommendation, limit float64, tol float64) (bool, []M
 			}
 		}
 		if failing == "" {
-			return len(stuck) == 0, moves, nil
+			if climb == nil || climbs == maxClimbs {
+				return len(stuck) == 0, moves, nil
+			}
+			climbs++
+			r.Point = climbTo
+			limit = min(limit, climbValue*(1+tol))
+			moves = append(moves, *climb)
+			continue
 		}
 		t, _ := tunable.Named(failing)
 		moved, err := moveOff(j, r, t, sides, limit, tol)

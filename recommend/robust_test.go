@@ -80,6 +80,69 @@ func TestSettleMovesOffACliff(t *testing.T) {
 	assert.Greater(t, eden.Down, 0.1)
 }
 
+// A recommendation on a bump its search did not see past (10 % slower than both neighbours)
+// moves to the faster one, and then off the bump's edge, which is now a cliff beside it.
+func TestSettleLeavesABump(t *testing.T) {
+	bump := func(p heapsim.Params) float64 {
+		if p.GrowthHeadroomBytes >= 1000*heapsim.MiB && p.GrowthHeadroomBytes < 1100*heapsim.MiB {
+			return 110
+		}
+		return 100
+	}
+	r := recommendationAt(tunable.Point{NewSpaceBytes: 256 << 20, HeadroomBytes: 1050 << 20, Ratio: 10})
+	flat, moves, err := settle(synthetic(bump), r, 110*1.01, 0.01)
+	require.NoError(t, err)
+	assert.True(t, flat)
+	require.Len(t, moves, 2)
+	assert.True(t, moves[0].Faster)
+	assert.Equal(t, "moved to a faster neighbour", moves[0].Verb())
+	assert.Equal(t, float64(1050<<20), moves[0].From)
+	assert.Equal(t, float64(998<<20), moves[0].To, "5 % lower, the first side tried, rounded to MiB")
+	assert.Contains(t, moves[0].Why, "growth headroom -5 % saves 9.1 %")
+	assert.False(t, moves[1].Faster, "then 5 % more headroom is the bump again: a cliff")
+	assert.Equal(t, "moved off a cliff", moves[1].Verb())
+	assert.Equal(t, 100.0, bump(r.Params(heapsim.DefaultParams())))
+}
+
+// On rugged landscapes (random values on 2 % cells of the new space and the headroom) settle
+// ends, takes at most maxClimbs faster neighbours, and gives the same moves for the same
+// landscape.
+func TestSettleClimbsAtMostMaxClimbs(t *testing.T) {
+	climbed, bounded := 0, 0
+	for seed := uint64(1); seed <= 200; seed++ {
+		rugged := func(p heapsim.Params) float64 {
+			cell := func(b uint64) uint64 { return uint64(math.Round(math.Log(float64(b)) / math.Log(1.02))) }
+			h := (cell(p.NewSpaceBytes)*1_000_003 + cell(p.GrowthHeadroomBytes)) * (seed*0x9e3779b97f4a7c15 | 1)
+			h ^= h >> 29
+			h *= 0xbf58476d1ce4e5b9
+			h ^= h >> 32
+			return 100 + 20*float64(h%1000)/1000
+		}
+		start := tunable.Point{NewSpaceBytes: 256 << 20, HeadroomBytes: 1 << 30, Ratio: 10}
+		var runs [2][]Move
+		for k := range runs {
+			r := recommendationAt(start)
+			_, moves, err := settle(synthetic(rugged), r, 130, 0.01)
+			require.NoError(t, err)
+			runs[k] = moves
+		}
+		assert.Equal(t, runs[0], runs[1], "seed %d: the same landscape, the same moves", seed)
+		faster := 0
+		for _, m := range runs[0] {
+			if m.Faster {
+				faster++
+			}
+		}
+		assert.LessOrEqual(t, faster, maxClimbs, "seed %d", seed)
+		climbed += min(faster, 1)
+		if faster == maxClimbs {
+			bounded++
+		}
+	}
+	assert.Positive(t, climbed, "some landscapes must have a faster neighbour to take")
+	assert.Positive(t, bounded, "some landscape must reach the bound, or the test does not check it")
+}
+
 // A value over the limit is not a place to move to; a comb (a cliff whichever way) leaves the
 // parameter where it is and says the region is not flat.
 func TestSettleWithoutAFlatRegion(t *testing.T) {

@@ -91,7 +91,7 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 			p("  recommended instead: %s\n", rb.Instead)
 		}
 		for _, m := range rb.Moves {
-			p("  moved off a cliff: %s %s → %s (%s)\n", m.Label, Value(m.Param, m.From), Value(m.Param, m.To), m.Why)
+			p("  %s: %s %s → %s (%s)\n", m.Verb(), m.Label, Value(m.Param, m.From), Value(m.Param, m.To), m.Why)
 		}
 		for _, m := range rb.Margins {
 			p("  margin: %s %s may be %s before the run time rises by %s\n", m.Label, Value(m.Param, m.Value), MarginText(m), Percent(r.Tolerance))

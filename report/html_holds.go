@@ -54,7 +54,7 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 				htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }),
 				val(rb.NominalValue), numfmt.Plain(numfmt.Speedup(rb.NominalSpeedup))))
 		for _, m := range rb.Moves {
-			h.Notes = append(h.Notes, fmt.Sprintf("Moved off a cliff: %s %s → %s (%s).", m.Label,
+			h.Notes = append(h.Notes, fmt.Sprintf("%s: %s %s → %s (%s).", upperFirst(m.Verb()), m.Label,
 				numfmt.Plain(htmlParam(m.Param, false, m.From)), numfmt.Plain(htmlParam(m.Param, false, m.To)), m.Why))
 		}
 		if !rb.Flat {

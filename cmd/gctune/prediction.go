@@ -30,7 +30,7 @@ type predictionDoc struct {
 	NominalValue   float64 `json:"nominalValue"`
 	NominalSpeedup float64 `json:"nominalSpeedup"`
 	// Flat says every kept parameter survives a move of ±5 %; Margins say how far each may move
-	// and Moves which were moved off a cliff.
+	// and Moves which were moved off a cliff or to a faster neighbour.
 	Flat    bool               `json:"flat"`
 	Margins []recommend.Margin `json:"margins,omitempty"`
 	Moves   []recommend.Move   `json:"moves,omitempty"`

@@ -191,7 +191,7 @@ func printShow(w io.Writer, d *showDoc) error {
 		ew.Printf("    speedup %s\n", expectedSpeedupText(r))
 		if rb := r.Robust; rb != nil {
 			for _, m := range rb.Moves {
-				ew.Printf("    moved off a cliff: %s %s → %s (%s)\n", m.Label, recommend.Value(m.Param, m.From), recommend.Value(m.Param, m.To), m.Why)
+				ew.Printf("    %s: %s %s → %s (%s)\n", m.Verb(), m.Label, recommend.Value(m.Param, m.From), recommend.Value(m.Param, m.To), m.Why)
 			}
 			for _, m := range rb.Margins {
 				ew.Printf("    margin: %s %s may be %s before the run time rises by %s\n", m.Label, recommend.Value(m.Param, m.Value), recommend.MarginText(m), recommend.Percent(r.Tolerance))
