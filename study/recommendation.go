@@ -42,7 +42,9 @@ type RecommendationSettings struct {
 	// Save stores a recommendation made now (optimize, resume: commands that may write the
 	// study).
 	Save bool
-	// Version is the gctune build's version, part of the stored recommendation's key.
+	// Version is the gctune build's version, part of the stored recommendation's key; ""
+	// (a build with no identity, such as one from a modified checkout) never reuses a stored
+	// recommendation and never stores one.
 	Version string
 }
 
@@ -64,7 +66,7 @@ func Recommendation(ctx context.Context, store *studies.Store, id int, name stri
 	if err != nil {
 		return nil, fmt.Errorf("study %q: %w", name, err)
 	}
-	if s.Save && store != nil {
+	if s.Save && store != nil && key != "" {
 		if err := store.SaveDoc(id, RecommendationDoc, StoredRecommendation{Key: key, Recommendation: r}); err != nil {
 			return nil, fmt.Errorf("study %q: %w", name, err)
 		}
@@ -93,8 +95,12 @@ func storedFor(store *studies.Store, id int, key string) *recommend.Recommendati
 }
 
 // RecommendationKey digests what a recommendation depends on: the gctune build (version), the
-// tolerance, the objective's settings and workloads as opened, and every finished trial.
+// tolerance, the objective's settings and workloads as opened, and every finished trial. It is
+// "" when version is: no key, nothing reused.
 func RecommendationKey(prob *objective.Problem, trials []goptuna.FrozenTrial, tolerance float64, version string) string {
+	if version == "" {
+		return ""
+	}
 	type trialKey struct {
 		Number int
 		State  goptuna.TrialState

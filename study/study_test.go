@@ -222,4 +222,14 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	assert.NotEqual(t, k, RecommendationKey(prob, trials, 0.01, "v2"))
 	assert.NotEqual(t, k, RecommendationKey(prob, trials, 0.02, "test"))
 	assert.NotEqual(t, k, RecommendationKey(prob, nil, 0.01, "test"))
+
+	// A build with no identity (version ""): never reuses the stored recommendation, never
+	// stores its own.
+	assert.Empty(t, RecommendationKey(prob, trials, 0.01, ""))
+	assert.Nil(t, StoredRecommendationFor(store, id, prob, trials, RecommendationSettings{Tolerance: 0.01}))
+	_, err = Recommendation(ctx, store, id, "tiny", prob, trials, RecommendationSettings{Tolerance: 0.01, Save: true})
+	require.NoError(t, err)
+	stored3, err := LoadRecommendation(store, id)
+	require.NoError(t, err)
+	assert.Equal(t, stored.Key, stored3.Key, "the stored recommendation is kept")
 }

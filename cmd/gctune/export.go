@@ -136,7 +136,7 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 		if err != nil {
 			return err
 		}
-		r, err := study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: version})
+		r, err := study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
 		if err != nil {
 			return err
 		}

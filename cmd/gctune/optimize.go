@@ -338,7 +338,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		if err != nil {
 			return err
 		}
-		if doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: version}); err != nil {
+		if doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: buildRecommendationVersion()}); err != nil {
 			return err
 		}
 	}

@@ -188,7 +188,7 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 	if in.Trial < 0 {
 		// The recommendation optimize or resume stored, when it is still the study's.
 		in.Recommendation = study.StoredRecommendationFor(store, id, in.Problem, trials,
-			study.RecommendationSettings{Tolerance: in.Tolerance, Version: version})
+			study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()})
 	}
 	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
@@ -232,7 +232,7 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	point, trial := tunable.Point{}, in.Trial
 	if in.Trial < 0 {
 		if rec = in.Recommendation; rec == nil {
-			if rec, err = study.Recommendation(ctx, nil, 0, name, in.Problem, in.Trials, study.RecommendationSettings{Tolerance: in.Tolerance, Version: version}); err != nil {
+			if rec, err = study.Recommendation(ctx, nil, 0, name, in.Problem, in.Trials, study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()}); err != nil {
 				return err
 			}
 		}

@@ -227,7 +227,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int
 	if err != nil {
 		return nil, err
 	}
-	rec, err := study.Recommendation(ctx, store, id, o.Study, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: version})
+	rec, err := study.Recommendation(ctx, store, id, o.Study, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
 	if err != nil {
 		return nil, err
 	}

@@ -46,21 +46,41 @@ type versionInfo struct {
 }
 
 func runVersion(w io.Writer, o versionOptions) error {
+	v := resolveVersion(o.Build, o.BuildInfo)
+	if o.JSON {
+		return writeJSON(w, v)
+	}
+	commit := v.Commit
+	if v.Modified {
+		commit += " (modified)"
+	}
+	if v.Date != "" {
+		commit += ", " + v.Date
+	}
+	_, err := fmt.Fprintf(w, "gctune %s\ncommit  %s\ngo      %s %s\n", v.Version, commit, v.Go, v.Platform)
+	return err
+}
+
+// resolveVersion is the build's version, commit and date: what -ldflags set, completed from the
+// binary's embedded build information bi (nil when unavailable): the module version of a
+// `go install module@version`, the vcs revision, time and modified flag of a build from a
+// checkout.
+func resolveVersion(build BuildInfo, bi *debug.BuildInfo) versionInfo {
 	v := versionInfo{
-		Version:  o.Build.Version,
-		Commit:   o.Build.Commit,
-		Date:     o.Build.Date,
+		Version:  build.Version,
+		Commit:   build.Commit,
+		Date:     build.Date,
 		Go:       runtime.Version(),
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
 	}
 	if v.Version == "" {
 		v.Version = "dev"
 	}
-	if o.BuildInfo != nil {
-		if v.Version == "dev" && o.BuildInfo.Main.Version != "" && o.BuildInfo.Main.Version != "(devel)" {
-			v.Version = o.BuildInfo.Main.Version // go install module@version
+	if bi != nil {
+		if v.Version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v.Version = bi.Main.Version // go install module@version
 		}
-		for _, s := range o.BuildInfo.Settings {
+		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
 				if v.Commit == "" {
@@ -78,16 +98,23 @@ func runVersion(w io.Writer, o versionOptions) error {
 	if v.Commit == "" {
 		v.Commit = "unknown"
 	}
-	if o.JSON {
-		return writeJSON(w, v)
-	}
-	commit := v.Commit
+	return v
+}
+
+// recommendationVersion is the build's part of a stored recommendation's key
+// (study.RecommendationSettings.Version): the version and the commit, so that a study's
+// recommendation made by another gctune, a release or a build from another commit alike, is
+// made again rather than reused. A build from a modified checkout has no identity to key on:
+// "" makes its recommendations every time and never reuses one.
+func recommendationVersion(v versionInfo) string {
 	if v.Modified {
-		commit += " (modified)"
+		return ""
 	}
-	if v.Date != "" {
-		commit += ", " + v.Date
-	}
-	_, err := fmt.Fprintf(w, "gctune %s\ncommit  %s\ngo      %s %s\n", v.Version, commit, v.Go, v.Platform)
-	return err
+	return v.Version + "+" + v.Commit
+}
+
+// buildRecommendationVersion is recommendationVersion for the running binary.
+func buildRecommendationVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return recommendationVersion(resolveVersion(BuildInfo{Version: version, Commit: commit, Date: date}, bi))
 }

@@ -39,3 +39,18 @@ func TestVersionFromBuildInfo(t *testing.T) {
 	assert.Contains(t, buf.String(), `"commit": "fff"`)
 	assert.Contains(t, buf.String(), `"date": "today"`)
 }
+
+// A stored recommendation is keyed on the build: the version and the commit, so that another
+// release or a build from another commit makes it again; a modified checkout has no identity
+// and reuses none.
+func TestRecommendationVersion(t *testing.T) {
+	clean := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abc"}}}
+	assert.Equal(t, "dev+0123abc", recommendationVersion(resolveVersion(BuildInfo{}, clean)))
+	other := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "4567def"}}}
+	assert.NotEqual(t, recommendationVersion(resolveVersion(BuildInfo{}, clean)), recommendationVersion(resolveVersion(BuildInfo{}, other)))
+	installed := &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}
+	assert.Equal(t, "v1.4.0+unknown", recommendationVersion(resolveVersion(BuildInfo{}, installed)), "go install module@v1.4.0")
+	modified := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abc"}, {Key: "vcs.modified", Value: "true"}}}
+	assert.Empty(t, recommendationVersion(resolveVersion(BuildInfo{}, modified)))
+	assert.Equal(t, "dev+unknown", recommendationVersion(resolveVersion(BuildInfo{}, nil)), "no build information: one key, as before")
+}
