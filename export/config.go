@@ -181,10 +181,29 @@ type Prediction struct {
 	DefaultInterval *uncertainty.Interval `json:"defaultInterval,omitempty"`
 	SpeedupInterval *uncertainty.Interval `json:"speedupInterval,omitempty"`
 	NominalSpeedup  float64               `json:"nominalSpeedup,omitempty"`
+	// Runs names what the Replicas runs are, in words: "runs of this input again" (the
+	// headline's scenario), or "perturbed runs" for a recommendation made before the two
+	// scenarios.
+	Runs string `json:"runs,omitempty"`
+	// Like is the forecast for inputs like this one, stated beside the headline
+	// (recommend.Forecast; absent when the headline is it).
+	Like *LikePrediction `json:"like,omitempty"`
+	// Evidence says which readings of a sampled export the forecast stands on, and why
+	// (recommend.Evidence.Words; absent for other workloads).
+	Evidence string `json:"evidence,omitempty"`
 	// Workloads are the seconds against the defaults on each workload of several (a sampled
 	// export's hypotheses), and which one the recommendation guards against
 	// (recommend.WorkloadFigures); absent for one workload.
 	Workloads []recommend.WorkloadFigures `json:"workloads,omitempty"`
+}
+
+// LikePrediction is the forecast for inputs like the profiled one: over Replicas runs, what
+// they assume beyond a run of the same input again, the expected speedup and its interval.
+type LikePrediction struct {
+	Replicas        int                  `json:"replicas"`
+	Assumes         string               `json:"assumes"`
+	Speedup         float64              `json:"speedup"`
+	SpeedupInterval uncertainty.Interval `json:"speedupInterval"`
 }
 
 // Recommendation is how gctune chose the configuration (recommend.Recommend).
@@ -268,6 +287,16 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 		}
 		iv, div, siv := rb.ValueInterval, rb.DefaultInterval(), rb.SpeedupInterval
 		c.Predicted.Interval, c.Predicted.DefaultInterval, c.Predicted.SpeedupInterval = &iv, &div, &siv
+		c.Predicted.Runs = "perturbed runs"
+		if rb.Scenario != "" {
+			c.Predicted.Runs = rb.Scenario.Words()
+		}
+		if l := rb.Like; l != nil {
+			c.Predicted.Like = &LikePrediction{Replicas: l.Replicas, Assumes: l.Assumes, Speedup: l.Speedup, SpeedupInterval: l.SpeedupInterval}
+		}
+		if rb.Evidence != nil {
+			c.Predicted.Evidence = rb.Evidence.Words
+		}
 		c.Recommendation.Margins, c.Recommendation.Moves, c.Recommendation.Instead = rb.Margins, rb.Moves, rb.Instead
 	}
 	if c.Recommendation.PutBack == nil {

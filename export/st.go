@@ -46,10 +46,18 @@ func WriteST(w io.Writer, c *Config) error {
 		unit := predictionUnit(pr.ValueUnit)
 		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, expected over", pr.Speedup)
 		if pr.ValueUnit == "s" {
-			add("%d perturbed runs of the workload: %s %s; the defaults %s.", pr.Replicas, predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit), recommend.IntervalText(*pr.DefaultInterval, unit))
+			add("%d %s: %s %s; the defaults %s; the speedup %s.", pr.Replicas, pr.runsWords(), predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit),
+				recommend.IntervalRange(*pr.DefaultInterval, unit), recommend.IntervalRange(*pr.SpeedupInterval, recommend.SpeedupText))
 		} else {
 			// The defaults' slowdown is 1 on every run: no interval to state.
-			add("%d perturbed runs of the workloads: %s against the defaults' run time %s.", pr.Replicas, predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit))
+			add("%d %s: %s against the defaults' run time %s; the speedup %s.", pr.Replicas, pr.runsWords(), predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit),
+				recommend.IntervalRange(*pr.SpeedupInterval, recommend.SpeedupText))
+		}
+		if pr.Evidence != "" {
+			add("The export's evidence: %s.", pr.Evidence)
+		}
+		if l := pr.Like; l != nil {
+			add("On %d runs of inputs like this one (%s): %.2fx faster, the speedup %s.", l.Replicas, l.Assumes, l.Speedup, recommend.IntervalText(l.SpeedupInterval, recommend.SpeedupText))
 		}
 		add("The run exactly as profiled: %.2fx. GC share %.1f %%, peak footprint %s.", pr.NominalSpeedup, 100*pr.GCShare, units.FormatBytes(pr.PeakFootprintBytes))
 		workloadLines(add, c.Predicted, "expected, the mean over those runs")

@@ -112,6 +112,15 @@ func predictedInterval(pr Prediction) string {
 	if pr.Replicas == 0 || pr.Interval == nil || pr.SpeedupInterval == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d perturbed runs: %s %s, speedup %.3g-%.3gx", pr.Replicas, predictionWord(pr.ValueUnit),
-		recommend.IntervalText(*pr.Interval, predictionUnit(pr.ValueUnit)), pr.SpeedupInterval.Lo, pr.SpeedupInterval.Hi)
+	return fmt.Sprintf("%d %s: %s %s; speedup %s", pr.Replicas, pr.runsWords(), predictionWord(pr.ValueUnit),
+		recommend.IntervalText(*pr.Interval, predictionUnit(pr.ValueUnit)), recommend.IntervalText(*pr.SpeedupInterval, recommend.SpeedupText))
+}
+
+// runsWords names the prediction's runs ("runs of this input again"); "perturbed runs" for a
+// configuration exported before it was said.
+func (pr Prediction) runsWords() string {
+	if pr.Runs == "" {
+		return "perturbed runs"
+	}
+	return pr.Runs
 }

@@ -81,6 +81,9 @@ type Problem struct {
 	replicas []*replicaRun
 	// searchDefault is the defaults' value on the search replicas (0: none).
 	searchDefault float64
+	// again is the same problem judged on the "this input again" scenario's replicas
+	// (uncertainty.Model.Again), nil when the model has none; see Again.
+	again *Problem
 }
 
 // NewProblem simulates each workload at base (the default parameters, which also carry the VM
@@ -113,6 +116,14 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 	for _, r := range s.Uncertainty.Draw(s.Seed) {
 		p.replicas = append(p.replicas, &replicaRun{replica: r})
 	}
+	if again := s.Uncertainty.Again(); !again.Off() && s.Uncertainty.Question() == uncertainty.ScenarioLike {
+		as := s
+		as.Uncertainty = again
+		p.again = &Problem{workloads: workloads, cost: cost, base: base, settings: as, runOf: p.runOf, runs: p.runs}
+		for _, r := range again.Draw(s.Seed) {
+			p.again.replicas = append(p.again.replicas, &replicaRun{replica: r})
+		}
+	}
 	for _, w := range workloads {
 		if w.Profile == nil {
 			return nil, fmt.Errorf("objective: workload %q has no profile", w.Name)
@@ -125,6 +136,9 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 			return nil, fmt.Errorf("objective: workload %q: default run time %v is not a positive finite number", w.Name, st.TotalSeconds)
 		}
 		p.baseline = append(p.baseline, st)
+		if p.again != nil {
+			p.again.baseline = p.baseline
+		}
 		if s.MaxFootprintBytes > 0 {
 			if min := MinFootprintBytes(w.Profile, base); s.MaxFootprintBytes < min {
 				return nil, fmt.Errorf("objective: budget of %d bytes is below the smallest possible footprint of workload %q (%d bytes: image, peak live data and the smallest new space)", s.MaxFootprintBytes, w.Name, min)
@@ -169,6 +183,13 @@ func MinNewSpaceBytes(base heapsim.Params) uint64 {
 	}
 	return lo
 }
+
+// Again returns the problem judged on the replicas of the "this input again" scenario
+// (uncertainty.ScenarioAgain: the same workloads, cost and budget, the run-to-run differences
+// of the same input only, drawn from the same seed on their own stream), which the headline
+// forecast is stated on; nil when the uncertainty model has no such replicas. Its replicas are
+// prepared on first use, like this problem's.
+func (p *Problem) Again() *Problem { return p.again }
 
 // Workloads returns the problem's workloads.
 func (p *Problem) Workloads() []Workload { return p.workloads }

@@ -209,6 +209,19 @@ func medianIndex(values []float64) int {
 	return idx[(len(idx)-1)/2]
 }
 
+// ReplicaDefaults returns replica k's runs of every workload at the default parameters (each
+// workload's Stats, in workload order), preparing the replica when it was not yet.
+func (p *Problem) ReplicaDefaults(k int) ([]heapsim.Stats, error) {
+	if k < 0 || k >= len(p.replicas) {
+		return nil, fmt.Errorf("objective: replica %d of %d", k, len(p.replicas))
+	}
+	rr := p.replicas[k]
+	if err := p.prepare(rr); err != nil {
+		return nil, err
+	}
+	return rr.baseline, nil
+}
+
 // Replicas returns the model's replicas (nil when it is off).
 func (p *Problem) Replicas() []uncertainty.Replica {
 	out := make([]uncertainty.Replica, len(p.replicas))

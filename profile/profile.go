@@ -67,6 +67,25 @@ type Meta struct {
 	// run (0 = not reported). They are information, not simulation input.
 	ReportedScavenges int `json:"reportedScavenges,omitempty"`
 	ReportedFullGCs   int `json:"reportedFullGCs,omitempty"`
+	// ProfilerBytes is what the profiler itself allocated during the profiled run, counted by
+	// the export's clock and taken off it by the rebuild of a sampled export (0 = none, or
+	// unknown). The profiled run's reported counts include the collections those bytes caused.
+	ProfilerBytes uint64 `json:"profilerBytes,omitempty"`
+	// FullGCsFloor says that the rebuild of a sampled export placed the large objects the
+	// sample missed one per window, the fewest the clock allows (it sampled none to give their
+	// size): a run with the same lifetimes and more, smaller objects forces more full GCs, so
+	// this profile's count at the defaults is a floor of the run's, not an estimate.
+	FullGCsFloor bool `json:"fullGCsFloor,omitempty"`
+}
+
+// ProfilerShare is the profiler's own bytes over the application's (ProfilerBytes over
+// EndBytes): how much more the profiled run allocated than the application alone. 0 when
+// unknown.
+func (m Meta) ProfilerShare() float64 {
+	if m.EndBytes == 0 {
+		return 0
+	}
+	return float64(m.ProfilerBytes) / float64(m.EndBytes)
 }
 
 // Container is a long-lived object that keeps receiving references to young objects, such as a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/gctune/gctune/heapsim"
@@ -148,4 +149,29 @@ func (j *judge) on(params heapsim.Params, n int) (objective.Result, error) {
 		return objective.Result{}, fmt.Errorf("recommend: %w", err)
 	}
 	return res, nil
+}
+
+// cachedRuns returns params' results on every replica of the statement and each replica's runs
+// at the defaults; params must have been judged on all of them (statement).
+func (j *judge) cachedRuns(params heapsim.Params) ([]objective.Result, [][]heapsim.Stats, error) {
+	j.mu.Lock()
+	cached := slices.Clone(j.runs[params])
+	j.mu.Unlock()
+	if len(cached) != j.state {
+		return nil, nil, fmt.Errorf("recommend: %d of %d replicas judged", len(cached), j.state)
+	}
+	results := make([]objective.Result, j.state)
+	defaults := make([][]heapsim.Stats, j.state)
+	for k, r := range cached {
+		if r == nil {
+			return nil, nil, fmt.Errorf("recommend: replica %d not judged", k)
+		}
+		results[k] = *r
+		d, err := j.prob.ReplicaDefaults(k)
+		if err != nil {
+			return nil, nil, fmt.Errorf("recommend: %w", err)
+		}
+		defaults[k] = d
+	}
+	return results, defaults, nil
 }

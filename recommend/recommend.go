@@ -138,7 +138,6 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	if err != nil {
 		return nil, err
 	}
-	base := prob.Base()
 	r, cur, err := attempt(j, sel, sel.Chosen, true, s.Tolerance)
 	if err != nil {
 		return nil, err
@@ -161,68 +160,82 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	}
 	final := cur
 	if j.robust() {
-		if final, err = robustness(j, r, flat, moves, rejudged, prob.Settings().Statistic.String()); err != nil {
+		var head Forecast
+		if final, head, err = robustness(j, r, flat, moves, rejudged, prob.Settings().Statistic.String()); err != nil {
 			return nil, err
 		}
 		r.Robust.Instead = instead
-		r.DefaultValue = r.Robust.defaultStatistic(prob)
+		r.Value, r.DefaultValue, r.Speedup = head.Value, head.DefaultValue, head.Speedup
+	} else {
+		r.Value, r.Speedup = final.Value, r.DefaultValue/final.Value
+		r.Workloads = workloadFigures(prob, []objective.Result{final}, final)
 	}
-	r.Value, r.Speedup = final.Value, r.DefaultValue/final.Value
 	r.PeakFootprintBytes, r.GCShare, r.TotalSeconds = final.Metrics.PeakFootprintBytes, final.Metrics.GCShare, final.Metrics.TotalSeconds
 	r.KeepDefaults = r.Speedup < 1+KeepDefaultsWithin
-	r.Workloads = workloadFigures(j, r.Params(base), final)
 	return r, nil
 }
 
-// robustness measures the margins of r, settled (flat, after moves), and states the result on
-// every replica (r.Robust); it returns the statement's result.
-func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged int, statistic string) (objective.Result, error) {
-	rb := &Robustness{Replicas: j.state, DecisionReplicas: j.decide, Statistic: statistic, Rejudged: rejudged, Neighbourhood: Neighbourhood}
+// robustness measures the margins of r, settled (flat, after moves), and states the result
+// (r.Robust): the headline forecast on the "this input again" replicas when the problem has
+// them (objective.Problem.Again), else on the decisions' replicas, and the forecast for inputs
+// like this one beside it. Readings of a sampled export are weighed by the export's own counts
+// (weighReadings). It returns the headline's result (the median run's figures) and forecast.
+func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged int, statistic string) (objective.Result, Forecast, error) {
+	rb := &Robustness{DecisionReplicas: j.decide, Statistic: statistic, Rejudged: rejudged, Neighbourhood: Neighbourhood}
 	base := j.prob.Base()
+	params := r.Params(base)
 	rb.Flat, rb.Moves = flat, moves
 	var err error
 	if rb.Margins, err = margins(j, r, r.Tolerance); err != nil {
-		return objective.Result{}, err
+		return objective.Result{}, Forecast{}, err
 	}
-	final, err := j.statement(r.Params(base))
+	if _, err := j.statement(params); err != nil {
+		return objective.Result{}, Forecast{}, err
+	}
+	nominal, err := j.on(params, 0)
 	if err != nil {
-		return objective.Result{}, err
+		return objective.Result{}, Forecast{}, err
 	}
-	nominal, err := j.on(r.Params(base), 0)
+	likeResults, likeDefaults, err := j.cachedRuns(params)
 	if err != nil {
-		return objective.Result{}, err
+		return objective.Result{}, Forecast{}, err
 	}
-	_, defaults, err := j.prob.RobustDefault()
-	if err != nil {
-		return objective.Result{}, fmt.Errorf("recommend: %w", err)
-	}
-	rb.Values, rb.Speedups, rb.DefaultValues = final.Replicas, final.ReplicaSpeedups, defaults
-	values, speedups := final.Replicas, final.ReplicaSpeedups
-	if slow := readingSlowdowns(j, r.Params(base)); len(slow) > 0 {
-		// One run read several ways (a sampled export's hypotheses): the value is their mean,
-		// and the run is any of them, so the interval covers each reading on each replica.
-		rb.Readings = len(j.prob.Workloads())
-		values = append(slices.Clone(values), slow...)
-		speedups = slices.Clone(speedups)
-		for _, v := range slow {
-			speedups = append(speedups, 1/v)
+	stat := j.prob.Settings().Statistic
+	headProb, headResults, headDefaults := j.prob, likeResults, likeDefaults
+	if again := j.prob.Again(); again != nil {
+		headProb = again
+		if headResults, headDefaults, err = runAll(again, params); err != nil {
+			return objective.Result{}, Forecast{}, err
 		}
 	}
-	rb.ValueInterval = uncertainty.PredictionInterval(values, uncertainty.DefaultCoverage)
-	if rb.Readings > 0 {
-		// Readings far apart make two clusters, which a log-normal fit would stretch: their
-		// range instead.
-		rb.ValueInterval = uncertainty.RangeInterval(values)
+	scenario := headProb.Settings().Uncertainty.Question()
+	weights, readings, evidence := weighReadings(headProb, headDefaults)
+	head := newForecast(scenario, headResults, headDefaults, stat, weights)
+	head.Assumes = headProb.Settings().Uncertainty.Assumes()
+	if headProb != j.prob {
+		like := newForecast(uncertainty.ScenarioLike, likeResults, likeDefaults, stat, weights)
+		like.Assumes = j.prob.Settings().Uncertainty.Assumes()
+		rb.Like = &like
+		rb.Scenario = scenario
 	}
-	rb.SpeedupInterval = uncertainty.RangeInterval(speedups)
+	if weights != nil {
+		rb.Readings = len(weights)
+		readingFigures(readings, headResults, headDefaults)
+		rb.Weighed, rb.Evidence = readings, evidence
+	}
+	rb.Replicas = head.Replicas
+	rb.Values, rb.Speedups, rb.DefaultValues = head.Values, head.Speedups, head.DefaultValues
+	rb.ValueInterval, rb.SpeedupInterval = head.ValueInterval, head.SpeedupInterval
+	div := head.DefaultInterval
+	rb.DefaultsInterval = &div
 	rb.NominalValue, rb.NominalSpeedup = nominal.Value, nominal.Speedup
 	r.Robust = rb
 	if len(moves) > 0 {
 		// A move changes a kept value: what putting each kept change back alone costs is
 		// measured again from where the recommendation now is.
-		cur, err := j.decision(r.Params(base))
+		cur, err := j.decision(params)
 		if err != nil {
-			return objective.Result{}, err
+			return objective.Result{}, Forecast{}, err
 		}
 		for k := range r.Kept {
 			st := &r.Kept[k]
@@ -230,19 +243,19 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 			st.Value = t.Get(r.Point)
 			res, err := j.decision(Params(r.Point, withParam(r.AtDefault, st.Param), base))
 			if err != nil {
-				return objective.Result{}, err
+				return objective.Result{}, Forecast{}, err
 			}
 			st.Objective, st.Feasible, st.PeakFootprintBytes = res.Value, res.Feasible, res.Metrics.PeakFootprintBytes
 			st.Cost, st.Slowdowns = res.Value/cur.Value-1, res.Slowdowns
 		}
 		slices.SortStableFunc(r.Kept, func(a, b Step) int { return cmp.Compare(b.Cost, a.Cost) })
 	}
-	return final, nil
-}
-
-// defaultStatistic is the defaults' value on the replicas, reduced by the problem's statistic.
-func (rb *Robustness) defaultStatistic(prob *objective.Problem) float64 {
-	return prob.Settings().Statistic.Reduce(rb.DefaultValues)
+	final, err := headProb.Reduce(headResults)
+	if err != nil {
+		return objective.Result{}, Forecast{}, fmt.Errorf("recommend: %w", err)
+	}
+	r.Workloads = workloadFigures(headProb, headResults, final)
+	return final, head, nil
 }
 
 // screenRefusal is the cost on the screening replicas from which a change put back is refused

@@ -69,6 +69,20 @@ type Robustness struct {
 	// intervals are ranges that cover each reading's slowdown (speedup) on each replica too,
 	// since the run may be any of them.
 	Readings int `json:"readings,omitempty"`
+	// Scenario is the question the headline figures above (and the recommendation's Value,
+	// Speedup and DefaultValue) answer: "again", this input run again
+	// (uncertainty.ScenarioAgain), its own replicas; empty when they are the decisions' replicas
+	// (a study made before the two scenarios, or one without "again" replicas). Like is the
+	// forecast for inputs like this one (the decisions' scenario), stated beside the headline.
+	Scenario uncertainty.Scenario `json:"scenario,omitempty"`
+	Like     *Forecast            `json:"like,omitempty"`
+	// DefaultsInterval is the defaults' interval on the headline runs (nil in recommendations
+	// made before it was stored: DefaultInterval then gives their range).
+	DefaultsInterval *uncertainty.Interval `json:"defaultInterval,omitempty"`
+	// Weighed are the readings of a sampled export as the forecast weighed them, and Evidence
+	// what the export's own counts said (nil unless the workloads are readings of one run).
+	Weighed  []Reading `json:"weighed,omitempty"`
+	Evidence *Evidence `json:"evidence,omitempty"`
 	// NominalValue and NominalSpeedup are the single simulation of the profile: what the
 	// recommendation would promise if the run were exactly the profiled one.
 	NominalValue   float64 `json:"nominalValue"`
@@ -440,8 +454,12 @@ func costText(c float64) string {
 	return SignedPercent(c)
 }
 
-// DefaultInterval is the range of the defaults' values on the same replicas
-// (uncertainty.RangeInterval: the defaults may sit on a cliff).
+// DefaultInterval is the defaults' interval on the headline runs: as stated
+// (DefaultsInterval), or, for a recommendation stored before it was, the range of the
+// defaults' values on the same replicas (uncertainty.RangeInterval).
 func (rb *Robustness) DefaultInterval() uncertainty.Interval {
+	if rb.DefaultsInterval != nil {
+		return *rb.DefaultsInterval
+	}
 	return uncertainty.RangeInterval(rb.DefaultValues)
 }

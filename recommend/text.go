@@ -39,16 +39,8 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 			Percent(r.Tolerance), r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
 	} else {
 		p("recommended: trial %d, %s\n", r.Trial, r.Describe())
-		switch rb := r.Robust; {
-		case rb != nil && seconds:
-			p("  expected %s against %s with the defaults: %.2fx faster, over %d perturbed runs (%s; the defaults %s)\n",
-				val(r.Value), val(r.DefaultValue), r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val), IntervalText(rb.DefaultInterval(), val))
-		case rb != nil && rb.Readings > 0:
-			p("  expected %s the defaults' run time on average over the %d readings of the run: %.2fx faster, the mean over %d perturbed runs (%s: any reading on any run)\n",
-				val(r.Value), rb.Readings, r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val))
-		case rb != nil:
-			p("  expected %s the defaults' run time %s of each run: %.2fx faster, the mean over %d perturbed runs (%s)\n",
-				val(r.Value), r.aggregateWords(), r.Speedup, rb.Replicas, IntervalText(rb.ValueInterval, val))
+		if rb := r.Robust; rb != nil {
+			r.writeForecast(p, val, seconds)
 		}
 		if rb := r.Robust; rb != nil {
 			r.writeWorkloads(p, "expected")
@@ -102,6 +94,59 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeForecast writes the headline forecast (the recommendation's Value, DefaultValue and
+// Speedup, on the headline runs, with its intervals at one coverage), the evidence a sampled
+// export's counts gave, and the forecast for inputs like this one on its own line.
+func (r *Recommendation) writeForecast(p func(string, ...any), val func(float64) string, seconds bool) {
+	rb := r.Robust
+	runs := fmt.Sprintf("%d %s", rb.Replicas, rb.Scenario.Words())
+	if rb.Scenario == "" {
+		runs = fmt.Sprintf("%d perturbed runs", rb.Replicas)
+	}
+	switch {
+	case seconds:
+		p("  expected %s against %s with the defaults: %s faster, over %d %s (%s; the defaults %s; the speedup %s)\n",
+			val(r.Value), val(r.DefaultValue), SpeedupText(r.Speedup), rb.Replicas, runsWords(rb), IntervalText(rb.ValueInterval, val),
+			IntervalRange(rb.DefaultInterval(), val), IntervalRange(rb.SpeedupInterval, SpeedupText))
+	case rb.Readings > 0:
+		p("  expected %s faster (%s the defaults' run time, weighed over the %d readings of the run), over %s (the speedup %s)\n",
+			SpeedupText(r.Speedup), val(r.Value), rb.Readings, runs, IntervalText(rb.SpeedupInterval, SpeedupText))
+		if rb.Evidence != nil {
+			p("  the export's evidence: %s\n", rb.Evidence.Words)
+		}
+	default:
+		p("  expected %s the defaults' run time %s of each run: %s faster, over %s (%s; the speedup %s)\n",
+			val(r.Value), r.aggregateWords(), SpeedupText(r.Speedup), runs, IntervalText(rb.ValueInterval, val), IntervalRange(rb.SpeedupInterval, SpeedupText))
+	}
+	if l := rb.Like; l != nil {
+		p("  on %d %s (%s): %s faster, the speedup %s\n", l.Replicas, l.Scenario.Words(), l.Assumes, SpeedupText(l.Speedup), IntervalText(l.SpeedupInterval, SpeedupText))
+	}
+}
+
+// runsWords names the runs the headline is stated over: "runs of this input again", or, for a
+// recommendation made before the two scenarios, "perturbed runs".
+func runsWords(rb *Robustness) string {
+	if rb.Scenario == "" {
+		return "perturbed runs"
+	}
+	return rb.Scenario.Words()
+}
+
+// SpeedupText writes a speedup: "9.14x".
+func SpeedupText(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "x" }
+
+// IntervalRange writes an interval's ends only ("8.14-9.85x"), where the sentence has already
+// said what share of runs it holds.
+func IntervalRange(iv uncertainty.Interval, unit func(float64) string) string {
+	lo, hi := unit(iv.Lo), unit(iv.Hi)
+	if i := strings.LastIndexByte(hi, ' '); i > 0 && strings.HasSuffix(lo, hi[i:]) {
+		lo = strings.TrimSuffix(lo, hi[i:])
+	} else if strings.HasSuffix(lo, "x") && strings.HasSuffix(hi, "x") {
+		lo = strings.TrimSuffix(lo, "x")
+	}
+	return lo + "-" + hi
 }
 
 // writeWorkloads writes one line per workload of several: its seconds under the
@@ -270,6 +315,9 @@ func IntervalText(iv uncertainty.Interval, unit func(float64) string) string {
 	// One unit for both ends: "498-698 s", not "498 s-698 s".
 	if i := strings.LastIndexByte(hi, ' '); i > 0 && strings.HasSuffix(lo, hi[i:]) {
 		lo = strings.TrimSuffix(lo, hi[i:])
+	}
+	if strings.HasSuffix(lo, "x") && strings.HasSuffix(hi, "x") {
+		lo = strings.TrimSuffix(lo, "x")
 	}
 	return fmt.Sprintf("%s-%s, %s of runs", lo, hi, Percent(iv.Coverage))
 }

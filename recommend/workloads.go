@@ -1,7 +1,6 @@
 package recommend
 
 import (
-	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/objective"
 )
 
@@ -27,28 +26,16 @@ type WorkloadFigures struct {
 	Worst bool `json:"worst,omitempty"`
 }
 
-// workloadFigures returns each workload's figures under params as j judged them: with replicas,
-// the means over the replicas of the statement (cached by the judge: no simulation is run
-// again); without, the single simulation final. Nil for one workload (the recommendation's
-// own figures are then its seconds).
-func workloadFigures(j *judge, params heapsim.Params, final objective.Result) []WorkloadFigures {
-	ws := j.prob.Workloads()
+// workloadFigures returns each workload's figures from runs (the replicas' runs the figures
+// are stated on, or the single simulation): the means over them. Nil for one workload (the
+// recommendation's own figures are then its seconds).
+func workloadFigures(prob *objective.Problem, runs []objective.Result, final objective.Result) []WorkloadFigures {
+	ws := prob.Workloads()
 	if len(ws) < 2 {
 		return nil
 	}
-	runs := []objective.Result{final}
-	if j.robust() {
-		j.mu.Lock()
-		runs = runs[:0]
-		for _, r := range j.runs[params] {
-			if r != nil {
-				runs = append(runs, *r)
-			}
-		}
-		j.mu.Unlock()
-		if len(runs) == 0 {
-			runs = []objective.Result{final}
-		}
+	if len(runs) == 0 {
+		runs = []objective.Result{final}
 	}
 	out := make([]WorkloadFigures, len(ws))
 	worst := -1
@@ -66,7 +53,7 @@ func workloadFigures(j *judge, params heapsim.Params, final objective.Result) []
 		}
 		if n == 0 {
 			// No run of this workload: the profile's defaults, and nothing against them.
-			defs, secs, slow, n = j.prob.Baseline(i).TotalSeconds, j.prob.Baseline(i).TotalSeconds, 1, 1
+			defs, secs, slow, n = prob.Baseline(i).TotalSeconds, prob.Baseline(i).TotalSeconds, 1, 1
 		}
 		f := WorkloadFigures{Name: w.Name, Seconds: secs / float64(n), DefaultSeconds: defs / float64(n), Slowdown: slow / float64(n)}
 		if f.Seconds > 0 {
@@ -77,32 +64,8 @@ func workloadFigures(j *judge, params heapsim.Params, final objective.Result) []
 			worst = i
 		}
 	}
-	if j.prob.Settings().Aggregate != objective.AggregateMean && j.prob.Runs() == len(ws) && worst >= 0 {
+	if prob.Settings().Aggregate != objective.AggregateMean && prob.Runs() == len(ws) && worst >= 0 {
 		out[worst].Worst = true
-	}
-	return out
-}
-
-// readingSlowdowns returns, when the problem's workloads are several readings of one run
-// (objective.Workload.Run), each reading's slowdown on each replica of the statement that j
-// judged params on (cached: nothing is simulated again); nil otherwise.
-func readingSlowdowns(j *judge, params heapsim.Params) []float64 {
-	ws := j.prob.Workloads()
-	if len(ws) < 2 || j.prob.Runs() != 1 || !j.robust() {
-		return nil
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	var out []float64
-	for _, r := range j.runs[params] {
-		if r == nil {
-			continue
-		}
-		for _, s := range r.Slowdowns {
-			if s > 0 {
-				out = append(out, s)
-			}
-		}
 	}
 	return out
 }

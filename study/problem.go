@@ -72,6 +72,10 @@ type WorkloadRef struct {
 	SkipBadRows bool    `json:"skipBadRows"`
 	// Rebuild is the rebuild mode of a sampled FiLiP export (empty: auto).
 	Rebuild string `json:"rebuild,omitempty"`
+	// RebuildLargeBytes is the size the unsampled large objects were cut into when the export
+	// sampled none: the size whose default run reproduces the export's own full-GC count
+	// (ChooseLargeBytes; 0: one object per window).
+	RebuildLargeBytes uint64 `json:"rebuildLargeBytes,omitempty"`
 	// Meta and SamplingRate are a FiLiP export's metadata file and sampling rate as the
 	// command line gave them (--meta, --rate; empty and 0: the CSV's .json, the metadata's).
 	Meta         string  `json:"meta,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
@@ -30,7 +31,7 @@ func (w WorkloadRef) OpenOptions() (source.Options, error) {
 		return source.Options{}, err
 	}
 	return source.Options{Seed: w.Seed, Resolution: w.Resolution, Clock: clock, SkipBadRows: w.SkipBadRows, Rebuild: rebuild,
-		FiLiPJSONPath: w.Meta, SamplingRate: w.SamplingRate}, nil
+		RebuildLargeBytes: w.RebuildLargeBytes, FiLiPJSONPath: w.Meta, SamplingRate: w.SamplingRate}, nil
 }
 
 // Opened says how one workload's profile was read this time.
@@ -69,6 +70,11 @@ type OpenSettings struct {
 	// Check, when set, is called on each reference before it is opened: the command line
 	// refuses profiles it cannot read twice (pipes).
 	Check func(ref string, opts source.Options) error
+	// VM and Cost simulate a sampled export's default run, so that the export's own counts can
+	// choose the size of the large objects its sample missed (ChooseLargeBytes). A zero Cost
+	// leaves them one per window.
+	VM   heapsim.Params
+	Cost heapsim.Cost
 }
 
 // OpenWorkloads opens each reference, fingerprints it and summarises it. A sampled FiLiP export whose
@@ -93,7 +99,7 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 		wr := WorkloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
 			Clock: s.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
 		if info.Kind == source.KindFiLiP {
-			wr.Rebuild = opts.Rebuild.String()
+			wr.Rebuild, wr.RebuildLargeBytes = opts.Rebuild.String(), opts.RebuildLargeBytes
 			wr.Meta, wr.SamplingRate = opts.FiLiPJSONPath, opts.SamplingRate
 		}
 		if info.Kind == source.KindSpec {
@@ -117,7 +123,11 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 		if err != nil {
 			return nil, asInput(err)
 		}
-		if err := add(ref, opts, p, info); err != nil {
+		first := opts
+		if p, info, first, err = s.countInformed(ref, opts, p, info); err != nil {
+			return nil, err
+		}
+		if err := add(ref, first, p, info); err != nil {
 			return nil, err
 		}
 		r := info.Rebuild
@@ -137,6 +147,9 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 		p, info, err = source.Open(ref, other)
 		if err != nil {
 			return nil, asInput(err)
+		}
+		if p, info, other, err = s.countInformed(ref, other, p, info); err != nil {
+			return nil, err
 		}
 		if err := add(ref, other, p, info); err != nil {
 			return nil, err

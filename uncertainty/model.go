@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // ErrInvalidModel is wrapped by every error Model.Validate returns.
@@ -36,7 +37,45 @@ const (
 	// of the two smaller workloads come from their specs' full-GC counts (docs/calibration.md),
 	// which no cost factor can fix.
 	DefaultCostSigma = 0.05
+	// DefaultAgainReplicas is how many replicas the "this input again" scenario states the
+	// forecast on (ScenarioAgain): as many as the decisions' scenario, so that its interval's
+	// spread is known as well.
+	DefaultAgainReplicas = 16
+	// DefaultAgainCostSigma is the run-to-run spread of each cost group's factor when the same
+	// input runs again: the published default runs were each measured twice ([IWST23-L] Table 1
+	// and the default rows of Tables 3-5: 71 / 70.78 s, 248 / 248 s, 4,265 / 3,978 s, GC time
+	// 11 / 11.18 s, 60 / 60.31 s, 3,793 / 3,498 s); the pooled standard deviation of the log of
+	// one run, √(Σ d²/2 / 3) over the three pairs' log differences d, is 2.9 % for the total
+	// and 3.4 % for the GC time: 3.5 % (docs/search.md, "Two questions").
+	DefaultAgainCostSigma = 0.035
 )
+
+// Scenario names the question a set of replicas answers.
+type Scenario string
+
+const (
+	// ScenarioLike is "inputs like this one": the same job on another day's input or in
+	// another image (allocation scaled, object sizes varied), besides what differs between
+	// two runs of the same input. The search and the recommendation's decisions are judged
+	// on it, so that the choice holds off the one profiled input.
+	ScenarioLike Scenario = "like"
+	// ScenarioAgain is "this input again": the run-to-run differences of the same work only
+	// (where the work starts in the eden cycle, the image's own young garbage, the run-to-run
+	// spread of the cost), with every object as profiled. The headline forecast answers it.
+	ScenarioAgain Scenario = "again"
+)
+
+// Words says what the scenario's replicas stand for, for people.
+func (s Scenario) Words() string {
+	if s == ScenarioAgain {
+		return "runs of this input again"
+	}
+	return "runs of inputs like this one"
+}
+
+// againStream separates the "this input again" replicas' random stream from the decisions'
+// (pcgStream), so that each scenario has its own replicas from the one study seed.
+const againStream = 0x5a3e_a9a1_0000_0000
 
 // Model is the uncertainty model: how many replicas and how each is perturbed. The zero value
 // is not the default (use Default); Replicas = 0 turns perturbation off: every configuration is
@@ -61,6 +100,17 @@ type Model struct {
 	// CostSigma is the log-normal spread of each cost group's factor (mutator, scavenge, full
 	// GC); in [0, 1].
 	CostSigma float64 `json:"costSigma" mapstructure:"cost_sigma"`
+	// AgainReplicas is how many replicas of the "this input again" scenario (Again) the
+	// headline forecast is stated over, at most Replicas; 0 = none: the forecast is stated on
+	// the K replicas above (as studies made before the two scenarios were).
+	AgainReplicas int `json:"againReplicas,omitempty" mapstructure:"again_replicas"`
+	// AgainCostSigma is the log-normal spread of each cost group's factor from one run of the
+	// same input to the next; in [0, 1].
+	AgainCostSigma float64 `json:"againCostSigma,omitempty" mapstructure:"again_cost_sigma"`
+	// Scenario is the question these replicas answer: "" or ScenarioLike for the model as
+	// configured, ScenarioAgain for the model Again returns (its replicas come from their own
+	// random stream). Not a configuration key.
+	Scenario Scenario `json:"scenario,omitempty" mapstructure:"-"`
 }
 
 // Default returns the model gctune uses unless told otherwise.
@@ -73,7 +123,66 @@ func Default() Model {
 		Phases:           DefaultPhases,
 		PhaseSpread:      DefaultPhaseSpread,
 		CostSigma:        DefaultCostSigma,
+		AgainReplicas:    DefaultAgainReplicas,
+		AgainCostSigma:   DefaultAgainCostSigma,
 	}
+}
+
+// Again returns the "this input again" scenario of m: AgainReplicas replicas (at most
+// Replicas: --replicas bounds both scenarios' cost), each starting at
+// its own point of the eden cycle (when m's do) with m's phase garbage (the image's own young
+// garbage) and the run-to-run cost spread AgainCostSigma, but every object as profiled (no
+// allocation scale), drawn from their own random stream. The zero Model (off) when m has no
+// such replicas or is off.
+func (m Model) Again() Model {
+	if m.Off() || m.AgainReplicas == 0 || m.Scenario == ScenarioAgain {
+		if m.Scenario == ScenarioAgain {
+			return m
+		}
+		return Model{}
+	}
+	return Model{
+		Replicas:    min(m.AgainReplicas, m.Replicas),
+		StartPhase:  m.StartPhase,
+		Phases:      m.Phases,
+		PhaseSpread: m.PhaseSpread,
+		CostSigma:   m.AgainCostSigma,
+		Scenario:    ScenarioAgain,
+	}
+}
+
+// Assumes says in words what m's replicas vary beyond the profiled run, for the line that
+// states their forecast. For the decisions' scenario, only what it adds to "this input again":
+// "every object's size scaled by up to ±3 %: another day's input of the same job".
+func (m Model) Assumes() string {
+	if m.Question() == ScenarioLike {
+		if m.AllocationSpread > 0 {
+			return fmt.Sprintf("every object's size scaled by up to ±%.3g %%: another day's input of the same job", 100*m.AllocationSpread)
+		}
+		return "the same allocation as profiled"
+	}
+	var parts []string
+	if m.StartPhase {
+		parts = append(parts, "a random start in the eden cycle")
+	}
+	if m.Phases > 1 && m.PhaseSpread > 0 {
+		parts = append(parts, fmt.Sprintf("up to %.3g %% more young garbage between phases", 100*m.PhaseSpread))
+	}
+	if m.CostSigma > 0 {
+		parts = append(parts, fmt.Sprintf("a run-to-run cost spread of %.3g %%", 100*m.CostSigma))
+	}
+	if len(parts) == 0 {
+		return "the profiled run itself"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Question is the scenario m's replicas answer (ScenarioLike unless m is an Again model).
+func (m Model) Question() Scenario {
+	if m.Scenario == ScenarioAgain {
+		return ScenarioAgain
+	}
+	return ScenarioLike
 }
 
 // Off reports whether the model perturbs nothing: one simulation per configuration.
@@ -98,6 +207,12 @@ func (m Model) Validate() error {
 		return bad("phase spread", "%v is not a fraction in [0, 1]", m.PhaseSpread)
 	case !finite(m.CostSigma) || m.CostSigma < 0 || m.CostSigma > 1:
 		return bad("cost sigma", "%v is not in [0, 1]", m.CostSigma)
+	case m.AgainReplicas < 0 || m.AgainReplicas > MaxReplicas:
+		return bad("again replicas", "%d is not in [0, %d]", m.AgainReplicas, MaxReplicas)
+	case !finite(m.AgainCostSigma) || m.AgainCostSigma < 0 || m.AgainCostSigma > 1:
+		return bad("again cost sigma", "%v is not in [0, 1]", m.AgainCostSigma)
+	case m.Scenario != "" && m.Scenario != ScenarioLike && m.Scenario != ScenarioAgain:
+		return bad("scenario", "%q is not like or again", m.Scenario)
 	}
 	return nil
 }

@@ -43,8 +43,12 @@ func (m Model) Draw(seed uint64) []Replica {
 		return nil
 	}
 	out := make([]Replica, m.Replicas)
+	stream := uint64(pcgStream)
+	if m.Scenario == ScenarioAgain {
+		stream = againStream
+	}
 	for k := range out {
-		rng := rand.New(rand.NewPCG(seed, pcgStream+uint64(k)))
+		rng := rand.New(rand.NewPCG(seed, stream+uint64(k)))
 		r := Replica{Index: k, Scale: 1, Cost: CostFactors{Mutator: 1, Scavenge: 1, FullGC: 1}}
 		// Every draw is made whether or not it is used, so switching one perturbation off
 		// leaves the others' values unchanged.

@@ -186,6 +186,56 @@ func TestRangeInterval(t *testing.T) {
 	bimodal := []float64{4340, 2541, 4195, 3721, 1506, 2255, 4080, 4229, 2436, 2466, 2508, 4016, 1372, 1537, 1500, 3671}
 	r := RangeInterval(bimodal)
 	assert.Equal(t, 1372.0, r.Lo)
-	assert.Less(t, PredictionInterval(bimodal, DefaultCoverage).Lo, 1000.0)
+	assert.Less(t, PredictionInterval(bimodal, 0.999).Lo, 1000.0)
 	assert.InDelta(t, 15.0/17, r.Coverage, 1e-12)
+}
+
+// The two scenarios: "this input again" keeps every object as profiled (scale 1: the replica's
+// profile is the profile itself), draws its own start phases, garbage and run-to-run cost from
+// its own stream (not the decisions' replicas again), and is deterministic in the seed.
+func TestAgainScenario(t *testing.T) {
+	m := Default()
+	a := m.Again()
+	require.NoError(t, a.Validate())
+	assert.Equal(t, ScenarioAgain, a.Question())
+	assert.Equal(t, ScenarioLike, m.Question())
+	assert.Equal(t, DefaultAgainReplicas, a.Replicas)
+	assert.Zero(t, a.SearchReplicas)
+	assert.Zero(t, a.AllocationSpread)
+	assert.Equal(t, DefaultAgainCostSigma, a.CostSigma)
+	assert.Equal(t, a, a.Again(), "an again model is its own again scenario")
+	like, again := m.Draw(5), a.Draw(5)
+	require.Len(t, again, DefaultAgainReplicas)
+	assert.Equal(t, again, a.Draw(5))
+	prof := &profile.Profile{SizeBytes: []uint32{16, 24}}
+	for k, r := range again {
+		assert.Equal(t, 1.0, r.Scale, "replica %d", k)
+		assert.Same(t, prof, r.Profile(prof), "the same input: no copy")
+		assert.NotEqual(t, like[k].StartFraction, r.StartFraction, "replica %d: its own stream", k)
+		assert.InDelta(t, 1, r.Cost.FullGC, 6*DefaultAgainCostSigma)
+	}
+	off := m
+	off.AgainReplicas = 0
+	assert.True(t, off.Again().Off(), "no again replicas: no scenario")
+	assert.True(t, Model{}.Again().Off())
+	bad := m
+	bad.AgainCostSigma = math.NaN()
+	assert.ErrorContains(t, bad.Validate(), "again cost sigma")
+	bad = m
+	bad.Scenario = "other"
+	assert.ErrorContains(t, bad.Validate(), "scenario")
+}
+
+// CountWeight: inside the band a reading weighs 1, the profiler's share widens the band
+// upwards only, and a reading far off the export's counts weighs next to nothing.
+func TestCountWeight(t *testing.T) {
+	assert.Equal(t, 1.0, CountWeight(1145, 315, 1145, 309, 0, false))
+	assert.Equal(t, 1.0, CountWeight(1000, 10, 1150, 11, 0.05, false), "up to the profiler's share and the tolerance more")
+	assert.Less(t, CountWeight(1000, 10, 1400, 10, 0.05, false), 0.2, "beyond it")
+	assert.Less(t, CountWeight(1000, 10, 700, 10, 0.5, false), 0.1, "the profiler never makes fewer scavenges")
+	assert.Less(t, CountWeight(1188, 43, 1145, 315, 0.01, false), MinCountWeight, "43 full GCs is not 315")
+	assert.Equal(t, 1.0, CountWeight(300, 0, 300, 1, 0, false), "one full GC more is inside")
+	assert.Equal(t, CountWeight(300, 40, 0, 40, 0, false), 1.0, "no scavenges reported: only the full GCs speak")
+	assert.Equal(t, 1.0, CountWeight(1200, 19, 1145, 315, 0.01, true), "a floor of 19 full GCs allows 315")
+	assert.Less(t, CountWeight(1200, 80, 1145, 20, 0.01, true), MinCountWeight, "but not fewer than the floor")
 }

@@ -189,11 +189,11 @@ func runOptimize(ctx context.Context, w, ew io.Writer, cfg Config, o optimizeOpt
 // newProblem opens the workloads (openWorkloads), reads the cost model and plans the search
 // (study.New): the problem a new study stores, with its objective.
 func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, error) {
-	lw, err := openWorkloads(refs, cfg)
+	cost, _, err := loadCost(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	cost, _, err := loadCost(cfg)
+	lw, err := openWorkloads(refs, cfg, cost)
 	if err != nil {
 		return nil, nil, err
 	}

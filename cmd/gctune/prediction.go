@@ -79,5 +79,13 @@ func expectedSpeedupText(rec *recommend.Recommendation) string {
 	if knownInterval(rb.SpeedupInterval) != nil {
 		s += speedupText(rb.SpeedupInterval) + ", "
 	}
-	return s + fmt.Sprintf("over %d perturbed runs; the profiled run exactly as recorded: %.2fx", rb.Replicas, rb.NominalSpeedup)
+	runs := "perturbed runs"
+	if rb.Scenario != "" {
+		runs = rb.Scenario.Words()
+	}
+	s += fmt.Sprintf("over %d %s", rb.Replicas, runs)
+	if l := rb.Like; l != nil {
+		s += fmt.Sprintf(" (on %d %s: %.2fx, %s)", l.Replicas, l.Scenario.Words(), l.Speedup, speedupText(l.SpeedupInterval))
+	}
+	return s + fmt.Sprintf("; the profiled run exactly as recorded: %.2fx", rb.NominalSpeedup)
 }

@@ -54,7 +54,8 @@ func TestRobustTrialsHoldTheirDistribution(t *testing.T) {
 	require.NotNil(t, ex.Predicted.Interval)
 	assert.True(t, ex.Predicted.Interval.Contains(ex.Predicted.Value))
 	st, _ := gctuneOK(t, "export", "r", "--storage", db, "--format", "st")
-	assert.Contains(t, st, "6 perturbed runs of the workload")
+	assert.Contains(t, st, "6 runs of this input again: run time ")
+	assert.Contains(t, st, "On 6 runs of inputs like this one (every object's size scaled by up to ±3 %")
 }
 
 // --no-robust restores the single simulation: no distribution stored, no interval stated.

@@ -32,7 +32,7 @@ func TestPredictionEverywhere(t *testing.T) {
 		wantShow []string
 	}{
 		{"robust", []string{"--replicas", "4", "--search-replicas", "2"}, true,
-			[]string{"expected (mean), ", "x in 60 % of runs, over 4 perturbed runs; the profiled run exactly as recorded: "},
+			[]string{"expected (mean), ", "x in 95 % of runs, over 4 runs of this input again (on 4 runs of inputs like this one: ", "; the profiled run exactly as recorded: "},
 			[]string{"uncertainty: 4 perturbed runs (2 per search trial): start at a random point of the eden cycle, allocation ±3 %", "; statistic mean\n",
 				"recommended (as stored by optimize or resume): trial "}},
 		{"single simulation", []string{"--no-robust"}, false,
@@ -94,7 +94,8 @@ func TestPredictionEverywhere(t *testing.T) {
 				require.NotNil(t, p.ValueInterval)
 				require.NotNil(t, p.DefaultInterval)
 				assert.Equal(t, uncertainty.DefaultCoverage, p.ValueInterval.Coverage)
-				assert.InDelta(t, 0.6, p.SpeedupInterval.Coverage, 1e-12, "the range of 4 runs")
+				assert.Equal(t, uncertainty.DefaultCoverage, p.SpeedupInterval.Coverage, "one coverage for every interval")
+				assert.Equal(t, uncertainty.DefaultCoverage, p.DefaultInterval.Coverage)
 				assert.Equal(t, 4, p.SpeedupInterval.N)
 				assert.LessOrEqual(t, p.SpeedupInterval.Lo, p.Speedup)
 				assert.GreaterOrEqual(t, p.SpeedupInterval.Hi, p.Speedup)
@@ -119,9 +120,9 @@ func TestPredictionEverywhere(t *testing.T) {
 			assert.Equal(t, best.PredictedInterval.Contains(best.Speedup.Estimate), best.Comparison.Inside)
 			assert.Contains(t, []string{"inside", "below", "above"}, best.Comparison.Side)
 			vout, _ := gctuneOK(t, "verify", "demo", "--storage", db, "--runs", "2", "-q", "--", "sh", standin, "{eden}", "{st}")
-			assert.Contains(t, vout, "predicted (60 % of runs)")
+			assert.Contains(t, vout, "predicted (95 % of runs)")
 			assert.Regexp(t, `best \(trial \d+\) .* \d\.\d\dx \[\d\.\d\dx, \d\.\d\dx\] +\d\.\d\dx \[\d\.\d\dx, \d\.\d\dx\]`, vout)
-			assert.Regexp(t, `best: the measured speedup, \d\.\d\dx, (lies in|is below|is above) the predicted \d\.\d\d-\d\.\d\dx \(60 % of runs; \d\.\d\dx expected\)`, vout)
+			assert.Regexp(t, `best: the measured speedup, \d\.\d\dx, (lies in|is below|is above) the predicted \d\.\d\d-\d\.\d\dx \(95 % of runs; \d\.\d\dx expected\)`, vout)
 		})
 	}
 }

@@ -68,6 +68,7 @@ how benchmark scripts in other languages drive the simulator.`,
 	f.BoolVar(&o.Batch, "batch", false, "read parameter sets as JSON lines on standard input, answer one JSON line each")
 	f.IntVar(&o.Replicas, "replicas", 0, "also run both configurations on this many perturbed replicas of the run (the uncertainty section's model) and print each one's values and interval")
 	f.Uint64Var(&o.ReplicaSeed, "replica-seed", 1, "seed the replicas are drawn from (a study draws them from its own seed)")
+	f.StringVar(&o.Scenario, "scenario", string(uncertainty.ScenarioLike), "what the --replicas runs are: like (inputs like this one: the allocation scaled too, as the search judges) or again (this input run again, as the headline forecast is stated)")
 	return cmd
 }
 
@@ -100,6 +101,8 @@ type simulateOptions struct {
 	// of the run (the configuration's uncertainty model), drawn from ReplicaSeed.
 	Replicas    int
 	ReplicaSeed uint64
+	// Scenario is the question the replicas answer: "like" or "again" (uncertainty.Scenario).
+	Scenario string
 }
 
 // runSimulate simulates the workload o.Ref at the configured parameters and at the defaults
@@ -132,7 +135,17 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 		if cfg.Uncertainty.Off {
 			m = uncertainty.Default()
 		}
-		m.Replicas, m.SearchReplicas = o.Replicas, 0
+		m.Replicas, m.SearchReplicas, m.AgainReplicas = o.Replicas, 0, o.Replicas
+		switch uncertainty.Scenario(o.Scenario) {
+		case uncertainty.ScenarioLike:
+		case uncertainty.ScenarioAgain:
+			if m.AgainCostSigma == 0 {
+				m.AgainCostSigma = uncertainty.DefaultAgainCostSigma
+			}
+			m = m.Again()
+		default:
+			return usageErrorf("--scenario %s: want like or again", o.Scenario)
+		}
 		s.Replicas, s.ReplicaSeed = m, o.ReplicaSeed
 	}
 	return simulateOnce(w, s)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/gctune/gctune/heapsim"
 	"io"
 	"runtime"
 
@@ -21,14 +22,16 @@ func clockFlag(cmd *cobra.Command) string {
 }
 
 // openWorkloads opens the workloads of a new study as configured (study.OpenWorkloads), refusing
-// profiles that are pipes (refuseStreamProfile).
-func openWorkloads(refs []string, cfg Config) (*study.Workloads, error) {
+// profiles that are pipes (refuseStreamProfile); cost simulates a sampled export's default run
+// for its counts.
+func openWorkloads(refs []string, cfg Config, cost heapsim.Cost) (*study.Workloads, error) {
 	opts, err := cfg.openOptions()
 	if err != nil {
 		return nil, err
 	}
 	return study.OpenWorkloads(refs, study.OpenSettings{Open: opts, Clock: cfg.Lifetimes.Clock,
-		LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, Check: refuseStreamProfile})
+		LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold, Check: refuseStreamProfile,
+		VM: cfg.Simulate.VMFacts(), Cost: cost})
 }
 
 // reopenOptions are study.ReopenOptions with the configured long-lived threshold.

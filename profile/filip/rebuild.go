@@ -57,6 +57,16 @@ type RebuildOptions struct {
 	// by parameter 34 but not part of the application: it is taken off the clock, window by
 	// window. 0 means DefaultSampleOverheadBytes; negative means none.
 	ProfilerBytesPerSample int64
+	// LargeObjectBytes, when not 0, is the size the unsampled large objects are taken to have
+	// when the export sampled none (so that no sampled object gives their size): a window's
+	// excess is cut into round(excess / LargeObjectBytes) objects, at least one. The clock
+	// gives only their sum; the export's own full-GC count says how many there were, and
+	// study.OpenWorkloads chooses the size that reproduces it (docs/sampling.md, "The export's
+	// evidence"). 0: one object per window, the fewest the clock allows. Under
+	// HypothesisStored the window with the most inferred bytes stays one object
+	// (wholeLargestWindow): the largest container the clock allows, the pessimistic end stored
+	// stands for, while the other windows follow the counts.
+	LargeObjectBytes uint64
 }
 
 // RebuildReport tells what Rebuild found and assumed.
@@ -222,6 +232,8 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 	case opts.Hypothesis == HypothesisStored:
 		sizeBy = nil
 		rep.Sizes = "one object per window (stored: one large container is the most slots to scan)"
+	case len(sampledLarge) == 0 && opts.LargeObjectBytes > 0:
+		rep.Sizes = fmt.Sprintf("objects of about %d bytes (no large object was sampled; the size whose default run reproduces the export's full GCs)", opts.LargeObjectBytes)
 	case len(sampledLarge) == 0:
 		rep.Sizes = "one object per window (no large object was sampled)"
 	default:
@@ -266,6 +278,9 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 			// middle of the window's small part, one after the other.
 			at := births[k-1] + uint64(math.Max(base, 0)/2)
 			m := inferredCount(excess, rebuildSpreads*spread, at, sizeBy, p.SizeBytes, births)
+			if len(sampledLarge) == 0 && opts.LargeObjectBytes > 0 {
+				m = math.Max(m, math.Min(math.Round(excess/float64(opts.LargeObjectBytes)), math.Floor(excess/(largeMinBytes+8))))
+			}
 			size := uint64(excess/m) &^ 7
 			for range int(m) {
 				at += size
@@ -274,6 +289,10 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 			rep.InferredWindows++
 			rep.InferredLargeBytes += size * uint64(m)
 		}
+	}
+	if opts.Hypothesis == HypothesisStored && opts.LargeObjectBytes > 0 && len(sampledLarge) == 0 {
+		found = wholeLargestWindow(found, func(f inferred) (int, uint32) { return f.window, f.size },
+			func(f inferred, size uint32) inferred { f.size = size; return f })
 	}
 	rep.InferredLarge = len(found)
 
@@ -344,6 +363,10 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 	meta := p.Meta
 	meta.EndBytes = end
 	meta.TotalAllocatedBytes = end
+	meta.ProfilerBytes = rep.ProfilerBytes
+	// One object per window is the fewest the clock allows: the full GCs their allocations
+	// force in this reading are about the fewest the run can have had.
+	meta.FullGCsFloor = rep.InferredLarge > 0 && rep.InferredLarge == rep.InferredWindows && len(sampledLarge) == 0
 	out, err := b.Build(meta)
 	if err != nil {
 		return nil, nil, fmt.Errorf("filip: rebuild: %w", err)
@@ -476,4 +499,40 @@ func median(v []float64) float64 {
 		return v[m]
 	}
 	return (v[m-1] + v[m]) / 2
+}
+
+// wholeLargestWindow merges the inferred objects of the window holding the most inferred bytes
+// back into one object, the first of them (born where the window's first was), as large as
+// their sum (at most math.MaxUint32 − 7 bytes): under HypothesisStored with a size from the
+// counts, the pessimistic end is one container as large as the clock allows for one object (a
+// table built at once, DataFrame's 1 GiB Array2D among its 10 MiB column arrays), the other
+// windows cut as the counts say. found is in window order; window and resize read and set an
+// element's window and size.
+func wholeLargestWindow[T any](found []T, window func(T) (int, uint32), resize func(T, uint32) T) []T {
+	if len(found) < 2 {
+		return found
+	}
+	best, bestBytes := -1, uint64(0)
+	sum := map[int]uint64{}
+	for _, f := range found {
+		w, size := window(f)
+		sum[w] += uint64(size)
+		if sum[w] > bestBytes || (sum[w] == bestBytes && w < best) {
+			best, bestBytes = w, sum[w]
+		}
+	}
+	out := make([]T, 0, len(found))
+	merged := false
+	for _, f := range found {
+		w, _ := window(f)
+		if w != best {
+			out = append(out, f)
+			continue
+		}
+		if !merged {
+			out = append(out, resize(f, uint32(min(bestBytes, math.MaxUint32-7))&^7))
+			merged = true
+		}
+	}
+	return out
 }

@@ -58,6 +58,9 @@ type Options struct {
 	// HypothesisLong with the pointers a FiLiP export does not record guessed, HypothesisOff
 	// to weigh every record by 1/rate.
 	Rebuild filip.Hypothesis
+	// RebuildLargeBytes is filip.RebuildOptions.LargeObjectBytes: the size the unsampled large
+	// objects of an export that sampled none are cut into (0: one per window).
+	RebuildLargeBytes uint64
 }
 
 // Info tells what Open opened.
@@ -157,7 +160,7 @@ func Open(ref string, opts Options) (*profile.Profile, *Info, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if p, info.Rebuild, err = rebuildOpened(p, info.FiLiP, opts.Rebuild); err != nil {
+		if p, info.Rebuild, err = rebuildOpened(p, info.FiLiP, opts.Rebuild, opts.RebuildLargeBytes); err != nil {
 			return nil, nil, err
 		}
 	case KindGCProf:
@@ -171,11 +174,11 @@ func Open(ref string, opts Options) (*profile.Profile, *Info, error) {
 // rebuildOpened rebuilds a sampled export read on the bytes clock. One on the microsecond clock
 // cannot be: the reader has already warned so (profile/filip/filip_convert.go), and it is kept
 // as read.
-func rebuildOpened(p *profile.Profile, r *filip.Report, h filip.Hypothesis) (*profile.Profile, *filip.RebuildReport, error) {
+func rebuildOpened(p *profile.Profile, r *filip.Report, h filip.Hypothesis, largeBytes uint64) (*profile.Profile, *filip.RebuildReport, error) {
 	if p.Meta.SamplingRate >= 1 || h == filip.HypothesisOff || r.Clock != filip.ClockBytes {
 		return p, nil, nil
 	}
-	return filip.Rebuild(p, filip.RebuildOptions{Hypothesis: h})
+	return filip.Rebuild(p, filip.RebuildOptions{Hypothesis: h, LargeObjectBytes: largeBytes})
 }
 
 func openSpec(kind, ref string) (*spec.Spec, error) {
