@@ -48,11 +48,15 @@ func figSpread(r *Report) Figure {
 	rb := rec.Robust
 	vl := figValueLabel(&r.Search)
 	defNominal := rb.NominalValue * rb.NominalSpeedup
-	caption := fmt.Sprintf("Each dot is one of the %d perturbed runs of the uncertainty model (the same runs for both "+
+	runs := "perturbed runs"
+	if rb.Scenario != "" {
+		runs = rb.Scenario.Words()
+	}
+	caption := fmt.Sprintf("Each dot is one of the %d %s the forecast is stated over (the same runs for both "+
 		"configurations): left the %s with the recommendation (%s) and the defaults (%s), right the "+
 		"recommendation's speedup on the same run. The bar under the dots is the stated interval (%s of runs), "+
 		"the square the %s the report states, the ring the single simulation of the profile exactly as recorded.",
-		rb.Replicas, vl, figColBest.Word, figColDefault.Word, numfmt.PercentText(rb.ValueInterval.Coverage), rb.Statistic)
+		rb.Replicas, runs, vl, figColBest.Word, figColDefault.Word, numfmt.PercentText(rb.ValueInterval.Coverage), rb.Statistic)
 	return Figure{
 		Name: "holds-spread", Section: SectionHolds, Workload: -1,
 		Title:   "The spread of the perturbed runs",

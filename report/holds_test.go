@@ -115,7 +115,8 @@ func TestHoldsSectionRenders(t *testing.T) {
 		assert.Contains(t, page, want)
 	}
 	for _, want := range []string{
-		"Expected with the recommendation", "over 4 perturbed runs", "Interval (99.9 % of runs)", "expected over the VM defaults (mean over 4 perturbed runs); 60 % of runs: ",
+		"Expected with the recommendation", "over 4 runs of this input again", "Interval (95 % of runs)", "expected over the VM defaults (mean over 4 runs of this input again); 95 % of runs: ",
+		"On 4 runs of inputs like this one (every object's size scaled by up to ±3 %",
 		"The profiled run exactly as recorded, one simulation",
 		numfmt.Plain(numfmt.Speedup(rb.SpeedupInterval.Hi)), numfmt.Plain(numfmt.Speedup(rb.NominalSpeedup)),
 	} {
@@ -198,7 +199,7 @@ func TestMeasuredAgainstPrediction(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, Render(&buf, &r, nil))
 	text := strings.ReplaceAll(textOf(parseHTML(t, buf.String())), "\u00a0", " ")
-	assert.Contains(t, text, "The measured speedup of best, "+numfmt.Plain(numfmt.Speedup(iv.Hi*1.5))+", is above the interval predicted for 60 % of runs")
+	assert.Contains(t, text, "The measured speedup of best, "+numfmt.Plain(numfmt.Speedup(iv.Hi*1.5))+", is above the interval predicted for 95 % of runs")
 	assert.Contains(t, text, "even its 95 % interval lies outside")
 	assert.Contains(t, text, numfmt.Plain(numfmt.Speedup(rec.Speedup))+" ["+numfmt.Plain(numfmt.Speedup(iv.Lo))+", "+numfmt.Plain(numfmt.Speedup(iv.Hi))+"]")
 }
