@@ -233,5 +233,9 @@ func uncertaintyText(p *study.Problem) string {
 		parts = append(parts, "nothing perturbed")
 	}
 	stat := cmp.Or(p.Statistic, "mean")
-	return fmt.Sprintf("uncertainty: %d perturbed runs (%s): %s; statistic %s", m.Replicas, per, strings.Join(parts, ", "), stat)
+	s := fmt.Sprintf("uncertainty: %d perturbed runs (%s): %s; statistic %s", m.Replicas, per, strings.Join(parts, ", "), stat)
+	if a := m.Again(); !a.Off() {
+		s += fmt.Sprintf("; the forecast stated over %d %s (%s)", a.Replicas, a.Question().Words(), a.Assumes())
+	}
+	return s
 }
