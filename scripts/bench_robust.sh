@@ -9,16 +9,23 @@
 #   - neighbours: each exported parameter moved by ±2, ±5 and ±10 %, everything else as
 #     exported, judged on the same fresh runs: the worst cost against the recommendation;
 #   - regret: the recommendation's expected value on the fresh runs against the one of a long
-#     study (LONG trials, same settings) of the same workload.
+#     study (LONG trials, same settings) of the same workload;
+#   - calibration (issue 29): the stated speedup, its interval and width against the full profile
+#     as recorded (one simulation of the exported configuration) and REPLICAS fresh runs of
+#     "this input again" (--scenario again, seed AGAIN + the study seed): the table
+#     OUT/calibration.md (scripts/calibration_table.py), from OUT/calibration.jsonl.
 #
 #   scripts/bench_robust.sh                 every bundled workload, seeds 1 2 3
 #   WORKLOADS="dataframe-3.1gb" SEEDS="1 2 3" DESIGN="--search-replicas 2" scripts/bench_robust.sh
+#   TRIALS=60 SEEDS=1 LONG=0 NEIGHBOURS=0 WORKLOADS="scripts/specs/job-queue.yaml" scripts/bench_robust.sh
 #
-# Environment: WORKLOADS (space-separated; default every bundled workload), SEEDS ("1 2 3"),
+# Environment: WORKLOADS (space-separated names or spec/profile paths, e.g. scripts/specs/*.yaml;
+# default every bundled workload), SEEDS ("1 2 3"),
 # TRIALS (200), LONG (trials of the long study, 1000; 0 skips the regret), FRESH (seed of the
 # fresh replicas, 1000 + the study seed), REPLICAS (fresh runs, 16), DESIGN (extra optimize
 # flags, e.g. "--search-replicas 0" for the single-simulation search), NEIGHBOURS (0 skips the
-# neighbours), OUT (/tmp/bench-robust).
+# neighbours), AGAIN (seed of the fresh "again" runs, 2000 + the study seed), OUT (/tmp/bench-robust),
+# GCTUNE (a gctune binary to use; default: built from this tree into OUT).
 # Prints one TSV line per workload and seed (and its commands on stderr); writes the studies
 # and the JSON documents to OUT. A long study already in OUT (an earlier run's) is reused.
 set -euo pipefail
@@ -33,9 +40,12 @@ FRESH=${FRESH:-1000}
 REPLICAS=${REPLICAS:-16}
 DESIGN=${DESIGN:-}
 NEIGHBOURS=${NEIGHBOURS:-1}
+AGAIN=${AGAIN:-2000}
 mkdir -p "$OUT"
-bin="$OUT/gctune"
-go build -o "$bin" ./cmd/gctune
+CAL=$OUT/calibration.jsonl
+: >"$CAL" # this run's cells only
+bin=${GCTUNE:-$OUT/gctune}
+[ -n "${GCTUNE:-}" ] || go build -o "$bin" ./cmd/gctune # GCTUNE: a binary already built
 WORKLOADS=${WORKLOADS:-$("$bin" workloads --json | jq -r '.workloads[].name' | tr '\n' ' ')}
 
 # The simulate flag of each exported parameter (search.Tunables: Name, FlagName).
@@ -64,22 +74,28 @@ study() {
 
 printf 'workload\tseed\tcpu_s\twall_s\tpredicted\tlo\thi\tfresh_mean\tfresh_in\tworst_neighbour\tworst_at\tregret\n'
 for w in $WORKLOADS; do
-	long_mean=""
-	if [ "$LONG" -gt 0 ] && [ ! -s "$OUT/$w-long.yaml" ]; then # an earlier run's long study in OUT is kept
-		study "$w" 99 "$LONG" "$OUT/$w-long.db" >/dev/null
-		"$bin" export s --storage "$OUT/$w-long.db" --format yaml -o "$OUT/$w-long.yaml"
+	n=$(wname "$w") # files and cells by name: a spec path's file name
+	if [ "$LONG" -gt 0 ] && [ ! -s "$OUT/$n-long.yaml" ]; then # an earlier run's long study in OUT is kept
+		study "$w" 99 "$LONG" "$OUT/$n-long.db" >/dev/null
+		"$bin" export s --storage "$OUT/$n-long.db" --format yaml -o "$OUT/$n-long.yaml"
 	fi
 	for seed in $SEEDS; do
-		db="$OUT/$w-$seed.db"
+		db="$OUT/$n-$seed.db"
 		read -r cpu wall < <(study "$w" "$seed" "$TRIALS" "$db")
-		"$bin" export s --storage "$db" --format yaml -o "$OUT/$w-$seed.yaml"
-		"$bin" export s --storage "$db" --format json >"$OUT/$w-$seed.export.json"
-		rec="$OUT/$w-$seed.export.json"
+		"$bin" export s --storage "$db" --format yaml -o "$OUT/$n-$seed.yaml"
+		"$bin" export s --storage "$db" --format json >"$OUT/$n-$seed.export.json"
+		rec="$OUT/$n-$seed.export.json"
+		# Calibration: the full profile as recorded, and fresh runs of "this input again".
+		"$bin" simulate "$w" --config "$OUT/$n-$seed.yaml" --json >"$OUT/$n-$seed.sim.json" 2>/dev/null
+		"$bin" simulate "$w" --config "$OUT/$n-$seed.yaml" --replicas "$REPLICAS" --replica-seed $((AGAIN + seed)) \
+			--scenario again --json >"$OUT/$n-$seed.again.json" 2>/dev/null
+		python3 scripts/calibration_table.py add "$CAL" --cell "$n seed $seed" --kind full --export "$rec" \
+			--recorded "$OUT/$n-$seed.sim.json" --again "$OUT/$n-$seed.again.json"
 		pred=$(jq -r '.predicted.value' "$rec")
 		lo=$(jq -r '.predicted.interval.lo // .predicted.value' "$rec")
 		hi=$(jq -r '.predicted.interval.hi // .predicted.value' "$rec")
 		fs=$((FRESH + seed))
-		read -r -a base < <(fresh "$w" "$fs" --config "$OUT/$w-$seed.yaml")
+		read -r -a base < <(fresh "$w" "$fs" --config "$OUT/$n-$seed.yaml")
 		mean=${base[0]}
 		inside=$(printf '%s\n' "${base[@]:1}" | awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 <= hi {n++} END {print n + 0}')
 		worst=0 worst_at=-
@@ -89,7 +105,7 @@ for w in $WORKLOADS; do
 				nv=$(awk -v v="$v" -v f="$f" -v p="$p" 'BEGIN { x = v * (1 + f); if (p == "full_gc_ratio" || p == "tenuring_proportion") printf "%.6g", x; else printf "%d", x }')
 				# A move past what the VM accepts (eden over 1 GiB) is no configuration: skipped.
 				nb=()
-				read -r -a nb < <(fresh "$w" "$fs" --config "$OUT/$w-$seed.yaml" "--${flag[$p]}" "$nv") || true
+				read -r -a nb < <(fresh "$w" "$fs" --config "$OUT/$n-$seed.yaml" "--${flag[$p]}" "$nv") || true
 				cost=$(awk -v a="${nb[0]:-0}" -v b="$mean" 'BEGIN { if (a == 0) print "nan"; else printf "%.4f", a / b - 1 }')
 				if awk -v c="$cost" -v w="$worst" 'BEGIN { exit !(c != "nan" && c + 0 > w + 0) }'; then
 					worst=$cost worst_at="$p$f"
@@ -98,10 +114,13 @@ for w in $WORKLOADS; do
 		done
 		regret=-
 		if [ -n "${LONG:-}" ] && [ "$LONG" -gt 0 ]; then
-			read -r -a lg < <(fresh "$w" "$fs" --config "$OUT/$w-long.yaml")
+			read -r -a lg < <(fresh "$w" "$fs" --config "$OUT/$n-long.yaml")
 			regret=$(awk -v a="$mean" -v b="${lg[0]}" 'BEGIN { printf "%.4f", a / b - 1 }')
 		fi
-		printf '%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%s/%s\t%s\t%s\t%s\n' "$w" "$seed" "$cpu" "$wall" "$pred" "$lo" "$hi" \
+		printf '%s\t%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%s/%s\t%s\t%s\t%s\n' "$n" "$seed" "$cpu" "$wall" "$pred" "$lo" "$hi" \
 			"$mean" "$inside" "$REPLICAS" "$worst" "$worst_at" "$regret"
 	done
 done
+python3 scripts/calibration_table.py table "$CAL" --title "Calibration, full profiles (TRIALS=$TRIALS, seeds $SEEDS; fresh again runs: $REPLICAS from seed $AGAIN + the study seed)" >"$OUT/calibration.md"
+echo "calibration table: $OUT/calibration.md" >&2
+cat "$OUT/calibration.md" >&2

@@ -18,3 +18,16 @@ sampler_env() {
 	PAR=${PAR:-2}
 	OUT=${OUT:-/tmp/bench}
 }
+
+# wname WORKLOAD: the name a benchmark script gives a workload's files and cells: a bundled
+# workload's own name, or a spec or profile path's file name without its directory and
+# extension (scripts/specs/job-queue.yaml: job-queue).
+wname() {
+	case $1 in
+	*/* | *.yaml | *.yml | *.csv | *.gcprof)
+		b=${1##*/}
+		echo "${b%.*}"
+		;;
+	*) echo "$1" ;;
+	esac
+}
