@@ -10,16 +10,24 @@
 #      (like with like: single simulation against single simulation, the mean over the same
 #      perturbed runs against the mean). A cell passes when the robust share is at least 0.95;
 #      the table also says whether the realised speedup lies in the stated speedup interval.
+#   5. calibration (issue 29): the sampled study's stated speedup, its interval and width against
+#      the full profile as recorded and REPLICAS fresh runs of "this input again" (--scenario
+#      again, seed AGAIN_SEED) of the full profile; the full profile's own study (workload
+#      "full") the same way. Whether the export carries the run's GC counts (totalScavenges,
+#      totalFullGCs in its .json) is recorded: the width target applies to those.
 # Results are JSON lines in $OUT/results.jsonl (one per finished cell, appended as it goes, so a
 # run cut short keeps what it measured; cells already there are skipped) and the table
-# $OUT/table.md. Every command is printed first.
+# $OUT/table.md; the calibration's in $OUT/calibration.jsonl and $OUT/calibration.md
+# (scripts/calibration_table.py). Every command is printed first.
 #
 #   nice -n 10 scripts/bench_sampled.sh
+#   WORKLOADS="scripts/specs/job-queue.yaml" RATES=100 PHASES=0 MODES=auto TRIALS=40 nice -n 10 scripts/bench_sampled.sh
 #
-# Environment: WORKLOADS (names, default every bundled workload by size), RATES (default
-# "100 1000"), PHASES (fractions of N, default "0 0.37"), TRIALS (120), WORKERS (1), SEED (1),
-# MODES ("auto off"), REPLICAS (16), REPLICA_SEED (1000 + SEED), OUT (/tmp/bench-sampled),
-# GCTUNE (the binary; built once from this tree when missing).
+# Environment: WORKLOADS (names or spec paths such as scripts/specs/*.yaml, default every
+# bundled workload by size), RATES (default "100 1000"), PHASES (fractions of N, default
+# "0 0.37"), TRIALS (120), WORKERS (1), SEED (1), MODES ("auto off"), REPLICAS (16),
+# REPLICA_SEED (1000 + SEED), AGAIN_SEED (seed of the fresh "again" runs, 2000 + SEED), OUT
+# (/tmp/bench-sampled), GCTUNE (the binary; built once from this tree when missing).
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -34,8 +42,10 @@ SEED=${SEED:-1}
 MODES=${MODES:-auto off}
 REPLICAS=${REPLICAS:-16}
 REPLICA_SEED=${REPLICA_SEED:-$((1000 + SEED))}
+AGAIN_SEED=${AGAIN_SEED:-$((2000 + SEED))}
 DB=$OUT/studies.db
 RES=$OUT/results.jsonl
+CAL=$OUT/calibration.jsonl
 
 mkdir -p "$OUT"
 [ -x "$GCTUNE" ] || run go build -o "$GCTUNE" ./cmd/gctune
@@ -43,7 +53,7 @@ if [ -z "${WORKLOADS:-}" ]; then
 	WORKLOADS=$("$GCTUNE" workloads --json | python3 -c 'import json,sys
 for w in sorted(json.load(sys.stdin)["workloads"], key=lambda w: w["records"]): print(w["name"])')
 fi
-touch "$RES"
+touch "$RES" "$CAL"
 # The exports are on the bytes clock (parameter 34), which the reader tells from the era with no
 # flag (docs/filip.md).
 
@@ -78,22 +88,44 @@ d=json.load(open(sys.argv[1])); r=d["replicas"]
 print(d["speedup"], (sum(r["default"])/len(r["default"]))/(sum(r["given"])/len(r["given"])))' "$OUT/$2.sim.json"
 }
 
+# calibrate W STUDY CELL KIND COUNTS: unless CELL is in $CAL, simulate STUDY's export on the full
+# profile W on REPLICAS fresh runs of "this input again" and add the cell to $CAL (the run as
+# recorded is $OUT/STUDY.sim.json's speedup, from realised).
+calibrate() {
+	grep -qF "\"cell\": \"$3\"" "$CAL" && return 0
+	run "$GCTUNE" simulate "$1" --config "$OUT/$2.yaml" --replicas "$REPLICAS" --replica-seed "$AGAIN_SEED" --scenario again --json >"$OUT/$2.again.json"
+	python3 scripts/calibration_table.py add "$CAL" --cell "$3" --kind "$4" --counts "$5" --export "$OUT/$2.json" \
+		--recorded "$OUT/$2.sim.json" --again "$OUT/$2.again.json"
+}
+
 for w in $WORKLOADS; do
-	optimize_best "full-$w" "$w"
-	set -- $(realised "$w" "full-$w")
+	wn=$(wname "$w") # files, studies and cells by name: a spec path's file name
+	optimize_best "full-$wn" "$w"
+	set -- $(realised "$w" "full-$wn")
 	full=$1
 	fullRobust=$2
+	calibrate "$w" "full-$wn" "$wn full" full yes
 	for n in $RATES; do
 		for f in $PHASES; do
 			p=$(python3 -c "import sys; print(int(float(sys.argv[1])*int(sys.argv[2])))" "$f" "$n")
-			csv=$OUT/$w-1in$n-p$p.csv
+			csv=$OUT/$wn-1in$n-p$p.csv
 			[ -s "$csv" ] || run "$GCTUNE" sample "$w" --rate "1/$n" --phase "$p" --seed "$SEED" -o "$csv" --force >/dev/null
+			# Whether the export carries the profiled run's GC counts (the exporter's .json).
+			counts=$(python3 -c 'import json,sys
+try: m=json.load(open(sys.argv[1]))
+except Exception: m={}
+print("yes" if m.get("totalScavenges") is not None and m.get("totalFullGCs") is not None else "no")' "${csv%.csv}.json")
 			for mode in $MODES; do
-				cell="$w 1/$n phase $p $mode"
+				cell="$wn 1/$n phase $p $mode"
+				study=s-$wn-1in$n-p$p-$mode
 				if grep -qF "\"cell\": \"$cell\"" "$RES"; then
+					if ! grep -qF "\"cell\": \"$cell\"" "$CAL"; then # a cell of a run before the calibration
+						optimize_best "$study" "$csv" --rebuild "$mode"
+						realised "$w" "$study" >/dev/null
+						calibrate "$w" "$study" "$cell" sampled "$counts"
+					fi
 					continue
 				fi
-				study=s-$w-1in$n-p$p-$mode
 				optimize_best "$study" "$csv" --rebuild "$mode"
 				pred=$(field "$OUT/$study.json" predicted.speedup)
 				predLo=$(field "$OUT/$study.json" predicted.speedupInterval.lo)
@@ -111,7 +143,8 @@ print(json.dumps({"cell": "%s 1/%s phase %s %s" % (w,n,p,mode), "workload": w, "
   "predicted": pred, "realised": real, "fullBest": full, "recommendationShare": real/full,
   "realisedRobust": realR, "fullBestRobust": fullR, "robustShare": realR/fullR,
   "predictedOverRealised": pred/realR, "predictedLo": lo, "predictedHi": hi, "realisedInInterval": lo <= realR <= hi, "rebuild": rb}))' \
-					"$w" "$n" "$p" "$mode" "$pred" "$real" "$full" "$realRobust" "$fullRobust" "$predLo" "$predHi" "$rebuild" >>"$RES"
+					"$wn" "$n" "$p" "$mode" "$pred" "$real" "$full" "$realRobust" "$fullRobust" "$predLo" "$predHi" "$rebuild" >>"$RES"
+				calibrate "$w" "$study" "$cell" sampled "$counts"
 			done
 		done
 	done
@@ -134,3 +167,5 @@ for r in rows:
         r["robustShare"], ok1, r["realised"], r["fullBest"], r["recommendationShare"], r["predictedOverRealised"], ok2, r["rebuild"]))
 EOF
 cat "$OUT/table.md"
+python3 scripts/calibration_table.py table "$CAL" --title "Calibration, sampled exports and their full profiles (TRIALS=$TRIALS, seed $SEED; fresh again runs: $REPLICAS from seed $AGAIN_SEED)" >"$OUT/calibration.md"
+cat "$OUT/calibration.md"

@@ -12,8 +12,8 @@ import (
 )
 
 // Sizes the unsampled large objects of an export are tried at (ChooseLargeBytes): from the
-// smallest large object (just over 65,535 slots, 512 KiB) by factors of √2, at most
-// largeBytesTries of them (to 512 KiB × 2^20: 512 GiB), then by 2^¼ beside the best.
+// smallest large object (just over 65,535 slots, 512 KiB) by factors of 2, at most
+// largeBytesTries of them, then by √2 and 2^¼ beside the best.
 const (
 	largeBytesLow   = 512 << 10
 	largeBytesStep  = 1.189207115002721 // 2^(1/4)
@@ -55,9 +55,9 @@ func (s OpenSettings) countInformed(ref string, opts source.Options, p *profile.
 // (uncertainty.CountWeight), or 0 when one object per window does as well as any. The clock
 // gives only the missed objects' total; how many there were decides the full GCs their
 // allocations force, and the export's full-GC count says it (docs/sampling.md, "The export's
-// evidence"). Sizes are tried from 512 KiB by factors of √2 until every window holds one
-// object, then by 2^¼ beside the best; deterministic, ties to one object per window, then to
-// the smaller size.
+// evidence"). Sizes are tried from 512 KiB by factors of 2 until every window holds one
+// object, then by √2 and 2^¼ beside the best (a dozen default runs for gigabytes of missed
+// objects); deterministic, ties to one object per window, then to the smaller size.
 func ChooseLargeBytes(raw *profile.Profile, hyp filip.Hypothesis, vm heapsim.Params, cost heapsim.Cost) (uint64, error) {
 	try := func(size uint64) (score, bool, error) {
 		p, rep, err := filip.Rebuild(raw, filip.RebuildOptions{Hypothesis: hyp, LargeObjectBytes: size})
@@ -73,7 +73,7 @@ func ChooseLargeBytes(raw *profile.Profile, hyp filip.Hypothesis, vm heapsim.Par
 	}
 	bestSize := uint64(0)
 	var tried []uint64
-	for size, n := float64(largeBytesLow), 0; n < largeBytesTries; size, n = size*math.Sqrt2, n+1 {
+	for size, n := float64(largeBytesLow), 0; n < largeBytesTries; size, n = size*2, n+1 {
 		sc, onePerWindow, err := try(uint64(size))
 		if err != nil {
 			return 0, err
@@ -86,9 +86,14 @@ func ChooseLargeBytes(raw *profile.Profile, hyp filip.Hypothesis, vm heapsim.Par
 			break
 		}
 	}
-	if bestSize > 0 {
-		for _, f := range []float64{1 / largeBytesStep, largeBytesStep} {
-			size := uint64(float64(bestSize) * f)
+	// Beside the best: by √2, then by 2^¼ around the better of the three.
+	for _, step := range []float64{math.Sqrt2, largeBytesStep} {
+		if bestSize == 0 {
+			break
+		}
+		center := bestSize
+		for _, f := range []float64{1 / step, step} {
+			size := uint64(float64(center) * f)
 			sc, _, err := try(size)
 			if err != nil {
 				return 0, err
