@@ -252,7 +252,7 @@ beyond any cache), load the slot, test for an immediate, read the referent's hea
 (copyAndForward:) or write an old one back (storePointerUnchecked:). TestRSScanKernel checks the
 kernel. Run: ` + "`go test ./heapsim -run '^$' -bench RSScan -benchtime 20x -count 3`" + `. The machine
 is 2 cores shared with other work (load average 5-15 during the runs), so the runs spread by up
-to 4×; the prices taken are the least of 3 to 6 runs each, the uncontended machine:
+to 4×; the prices taken are the least of 3 to 7 runs each, the uncontended machine:
 
 | layout | ns per slot (least) | runs |
 | --- | --- | --- |
