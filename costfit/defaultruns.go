@@ -22,6 +22,20 @@ type DefaultRun struct {
 	MutatorByte, MutatorObject, Scavenge, FullGC, GrowShrink float64
 	// GCSeconds and TotalSeconds are the measured GC and total (wall) times, positive.
 	GCSeconds, TotalSeconds float64
+	// Again holds further measurements of the same run (the same work on the same machine,
+	// e.g. [IWST23-L]'s Tables 3-5 "Default" rows beside its Table 1): each is one more
+	// observation of the run's GC and total times, weighed like the first.
+	Again []Observation
+}
+
+// Observation is one measurement of a default run: its GC and total (wall) seconds.
+type Observation struct {
+	GCSeconds, TotalSeconds float64
+}
+
+// observations returns every measurement of the run, the first (GCSeconds, TotalSeconds) first.
+func (r DefaultRun) observations() []Observation {
+	return append([]Observation{{r.GCSeconds, r.TotalSeconds}}, r.Again...)
 }
 
 // NewDefaultRun splits the default run b decomposes by scale group, exactly: at any scales,
@@ -46,7 +60,9 @@ func (r DefaultRun) Times(s heapsim.Scales) (gc, total float64) {
 // FitDefaultRuns finds the three scales (one for both mutator costs, one for scavenges, one for
 // full GCs) for runs in two stages, each with gonum's Nelder-Mead from scale 1: the scavenge and
 // full-GC scales minimise the squared log errors of GC time, then the mutator scale minimises
-// those of total time with the GC scales fixed. It returns the scales and the sum of both
+// those of total time with the GC scales fixed; a run measured more than once (DefaultRun.Again)
+// adds one squared log error per measurement, so it is fitted to the geometric mean of its
+// measurements with the weight of their number. It returns the scales and the sum of both
 // stages' losses. The GC coefficients price GC work alone and decide which configuration is
 // best, while the mutator time does not depend on the GC parameters; fitting them jointly on
 // total time would let the GC scales absorb what the allocation-driven mutator model cannot
@@ -58,8 +74,10 @@ func FitDefaultRuns(runs []DefaultRun) (heapsim.Scales, float64, error) {
 		return heapsim.Scales{}, 0, errors.New("costfit: no run to fit")
 	}
 	for i, r := range runs {
-		if !(r.GCSeconds > 0) || !(r.TotalSeconds > 0) {
-			return heapsim.Scales{}, 0, fmt.Errorf("costfit: run %d: measured times %g s (GC) and %g s (total) must be positive", i, r.GCSeconds, r.TotalSeconds)
+		for j, o := range r.observations() {
+			if !(o.GCSeconds > 0) || !(o.TotalSeconds > 0) {
+				return heapsim.Scales{}, 0, fmt.Errorf("costfit: run %d, measurement %d: measured times %g s (GC) and %g s (total) must be positive", i, j+1, o.GCSeconds, o.TotalSeconds)
+			}
 		}
 	}
 	s := heapsim.Scales{MutatorByte: 1, MutatorObject: 1, Scavenge: 1, FullGC: 1}
@@ -69,7 +87,9 @@ func FitDefaultRuns(runs []DefaultRun) (heapsim.Scales, float64, error) {
 		var l float64
 		for _, r := range runs {
 			gc, _ := r.Times(t)
-			l += sq(math.Log(gc / r.GCSeconds))
+			for _, o := range r.observations() {
+				l += sq(math.Log(gc / o.GCSeconds))
+			}
 		}
 		return l
 	}
@@ -84,7 +104,9 @@ func FitDefaultRuns(runs []DefaultRun) (heapsim.Scales, float64, error) {
 		var l float64
 		for _, r := range runs {
 			_, total := r.Times(t)
-			l += sq(math.Log(total / r.TotalSeconds))
+			for _, o := range r.observations() {
+				l += sq(math.Log(total / o.TotalSeconds))
+			}
 		}
 		return l
 	}

@@ -37,6 +37,33 @@ func TestFitDefaultRuns(t *testing.T) {
 	assert.ErrorContains(t, err, "run 1")
 }
 
+// TestFitDefaultRunsAgain: a run measured twice (DefaultRun.Again) is fitted to the geometric
+// mean of its measurements: measurements 10 % above and below exact times at known scales give
+// those scales back, and a second measurement is checked like the first.
+func TestFitDefaultRunsAgain(t *testing.T) {
+	want := heapsim.Scales{MutatorByte: 2.3, MutatorObject: 2.3, Scavenge: 1.7, FullGC: 2.9}
+	runs := []DefaultRun{
+		{MutatorByte: 10, MutatorObject: 5, Scavenge: 2, FullGC: 1, GrowShrink: 0.01},
+		{MutatorByte: 40, MutatorObject: 20, Scavenge: 6, FullGC: 30, GrowShrink: 0.02},
+		{MutatorByte: 100, MutatorObject: 60, Scavenge: 40, FullGC: 600, GrowShrink: 0.05},
+	}
+	for i := range runs {
+		gc, total := runs[i].Times(want)
+		runs[i].GCSeconds, runs[i].TotalSeconds = gc*1.1, total*1.1
+		runs[i].Again = []Observation{{GCSeconds: gc / 1.1, TotalSeconds: total / 1.1}}
+	}
+	got, loss, err := FitDefaultRuns(runs)
+	require.NoError(t, err)
+	assert.InDelta(t, 6*2*0.0953*0.0953, loss, 1e-3, "each measurement is off by log 1.1")
+	assert.InDelta(t, want.MutatorByte, got.MutatorByte, 1e-3)
+	assert.InDelta(t, want.Scavenge, got.Scavenge, 1e-3)
+	assert.InDelta(t, want.FullGC, got.FullGC, 1e-3)
+
+	runs[2].Again[0].GCSeconds = 0
+	_, _, err = FitDefaultRuns(runs)
+	assert.ErrorContains(t, err, "run 2, measurement 2")
+}
+
 // TestFitDefaultRunsGCFromGCTime: when no mutator scale explains every total (the mutator
 // model is off for one run), the GC scales still come from the GC times alone; only the
 // mutator scale bears the total-time error.

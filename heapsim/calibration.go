@@ -22,6 +22,7 @@ func (c Cost) Scaled(s Scales) Cost {
 	c.CopySecondsPerByte *= s.Scavenge
 	c.CopySecondsPerObject *= s.Scavenge
 	c.RSPointerSlotSeconds *= s.Scavenge
+	c.RSInOrderSlotSeconds *= s.Scavenge
 	c.RSImmediateSlotSeconds *= s.Scavenge
 	c.TenureSecondsPerObject *= s.Scavenge
 	c.TenureSecondsPerByte *= s.Scavenge
@@ -58,15 +59,16 @@ func PriorCost() Cost {
 		CopySecondsPerByte:   0.33e-9,
 		CopySecondsPerObject: 10e-9,
 		// Remembered set, per slot of each entry at every scavenge, no card marking
-		// (scavengeReferentsOf:additionalTestingBlock:, docs/spur-model.md §3.2, §3.6). The
-		// entry is read sequentially: 8 bytes at ~10-20 GB/s is ~0.5 ns, all an immediate slot
-		// costs (a load and a tag test, nothing written). A pointer slot also reads its
-		// referent's header (isForwarded:, the young test) and writes the slot back
-		// (storePointerUnchecked:): the header read is a cache miss for scattered referents,
-		// ~80 ns of latency that out-of-order execution overlaps about 16 ways, ~5 ns, and the
-		// write-back dirties the entry's lines, ~0.5 ns more at write bandwidth.
-		RSPointerSlotSeconds:   5.5e-9,
-		RSImmediateSlotSeconds: 0.5e-9,
+		// (scavengeReferentsOf:additionalTestingBlock:, docs/spur-model.md §3.2, §3.6),
+		// measured on this project's machine by BenchmarkRSScan (heapsim/rsscan_bench_test.go,
+		// the least of repeated runs, docs/calibration.md): an immediate slot (a load and a tag
+		// test) 0.31 ns; a pointer slot reads its referent's header (isForwarded:) and writes
+		// the slot back: 20.4 ns when the referents are scattered, 1.95 ns when each lies
+		// 32 bytes after the previous slot's, as objects tenured together do (locality.go
+		// prices other strides and which slots are in order).
+		RSPointerSlotSeconds:   20.4e-9,
+		RSInOrderSlotSeconds:   1.95e-9,
+		RSImmediateSlotSeconds: 0.31e-9,
 		// Tenure: free-list allocation (~30 ns) and copy plus the slot scan of the new copy (§3.2).
 		TenureSecondsPerObject: 30e-9,
 		TenureSecondsPerByte:   0.5e-9,

@@ -22,9 +22,13 @@ type Cost struct {
 	CopySecondsPerByte   float64 `json:"copySecondsPerByte"`
 	CopySecondsPerObject float64 `json:"copySecondsPerObject"`
 	// RSPointerSlotSeconds charges each pointer slot of each remembered-set entry at every
-	// scavenge: the referent's header is read and the slot written back (§3.2).
-	// RSImmediateSlotSeconds charges each immediate slot: a load and a tag test.
+	// scavenge whose referent is scattered or young: the referent's header is read and the
+	// slot written back (§3.2). RSInOrderSlotSeconds charges a pointer slot whose referent
+	// lies just after the previous slot's, at a 32-byte stride, and a nil slot (locality.go
+	// prices other strides). RSImmediateSlotSeconds charges each immediate slot: a load and
+	// a tag test.
 	RSPointerSlotSeconds   float64 `json:"rsPointerSlotSeconds"`
+	RSInOrderSlotSeconds   float64 `json:"rsInOrderSlotSeconds"`
 	RSImmediateSlotSeconds float64 `json:"rsImmediateSlotSeconds"`
 	// TenureSecondsPerObject and TenureSecondsPerByte charge promotion: free-list allocation,
 	// the copy and the slot scan of the new old copy (§3.2).

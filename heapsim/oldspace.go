@@ -64,6 +64,7 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 	if flags&profile.FlagContainer != 0 {
 		s.rs.noteOld(r, n)
 	}
+	s.noteReferentOld(r, n, tenured)
 	if s.yr != nil {
 		s.yr.noteOld(r, n)
 	}

@@ -74,6 +74,8 @@ type rememberedSet struct {
 	nextWindow int
 	open       []int32
 	capacity   float64 // entries the set can hold before it doubles (§3.6)
+	// loc is where the containers' referents lie, for the scan's price (locality.go).
+	loc rsLocality
 }
 
 func (rs *rememberedSet) init(p *profile.Profile) {
@@ -93,6 +95,7 @@ func (rs *rememberedSet) init(p *profile.Profile) {
 	rs.holderNow = make([]int32, n)
 	rs.stamp = make([]uint32, n)
 	rs.death = make([]uint64, n)
+	rs.initLocality(p)
 	for i, c := range p.Containers {
 		rs.death[i] = p.Death[c.Record]
 		if p.Flags[c.Record]&profile.FlagAliveAtEnd != 0 {
@@ -247,6 +250,7 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint64) {
 	rs := &s.rs
 	rs.members = rs.members[:0]
+	rs.loc.inOrderSlots, rs.loc.inOrderSeconds = 0, 0
 	for _, ci := range rs.touched {
 		c := int(ci)
 		if rs.scanned[c] {
@@ -257,6 +261,7 @@ func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint6
 			entries += float64(n)
 			pointerSlots += n * (slots - imm)
 			immediateSlots += n * imm
+			s.priceScan(ci, n*(slots-imm), uint64(rs.youngRefs[c]))
 		}
 		// Kept (or joined, when tenured just now) iff it still refers to a young object. A
 		// container not touched had no young referent: it stays out.
@@ -293,7 +298,7 @@ func (s *sim) growRememberedSet(entries float64, pointerSlots, immediateSlots ui
 	rs := &s.rs
 	for entries > rs.capacity {
 		rs.capacity *= 2
-		rsSeconds := float64(pointerSlots)*s.cost.RSPointerSlotSeconds + float64(immediateSlots)*s.cost.RSImmediateSlotSeconds
+		rsSeconds := s.rsScanSeconds(pointerSlots, immediateSlots)
 		secs := s.cost.ScavengeFixedSeconds + rsSeconds
 		s.st.Scavenges++
 		s.st.RSGrowthScavenges++

@@ -318,7 +318,7 @@ func (s *sim) scavenge(kind scavengeKind) error {
 	s.st.TenuredBytes += tenuredB
 	s.st.TenuredObjects += tenuredN
 	s.st.TenuredByAgeBytes += ageB
-	rsSeconds := float64(rsPointerSlots)*s.cost.RSPointerSlotSeconds + float64(rsImmediateSlots)*s.cost.RSImmediateSlotSeconds
+	rsSeconds := s.rsScanSeconds(rsPointerSlots, rsImmediateSlots)
 	copySeconds := float64(copiedB)*s.cost.CopySecondsPerByte + copiedN*s.cost.CopySecondsPerObject
 	tenureSeconds := float64(tenuredB)*s.cost.TenureSecondsPerByte + tenuredN*s.cost.TenureSecondsPerObject
 	secs := s.cost.ScavengeFixedSeconds + copySeconds + rsSeconds + tenureSeconds

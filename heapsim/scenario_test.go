@@ -24,7 +24,7 @@ import (
 //	    prints T, S, E, the scavenge threshold and param 6 as Pharo sets it.
 //	profile [end=SIZE]
 //	rec size=SIZE [w=N] [n=N] [life=SIZE|end] [old] [class=NAME]
-//	    [container [until=SIZE] [imm=F] [after=K]] [into=K [from=F] [for=F]] [by=L]
+//	    [container [until=SIZE] [imm=F] [after=K]] [into=K [from=F] [for=F] [at=SIZE]] [by=L]
 //	loop N
 //	  rec ...
 //	endloop
@@ -36,7 +36,8 @@ import (
 //	    death; until=0: none, only listed referents), imm is the share of its slots holding
 //	    immediates, after=K makes it the successor of container K (0-based, in order).
 //	    into=K stores each object into container K from `from` × its lifetime for `for` ×
-//	    its lifetime (default 0 and the rest). by=L states a young→young reference
+//	    its lifetime (default 0 and the rest), or from the clock at=SIZE (Store.AtBytes) to
+//	    its death. by=L states a young→young reference
 //	    (Profile.HeldBy): each record is held by the newest record of rec line L (0-based,
 //	    after loops are expanded; L < 0: the line −L lines before) added before it, or by
 //	    that line's first record if none is.
@@ -107,7 +108,7 @@ func runLayout(t *testing.T, td *datadriven.TestData) string {
 type recSpec struct {
 	size, weight, n, life uint64
 	end, old, container   bool
-	until                 uint64
+	until, at             uint64
 	hasUntil              bool
 	class                 string
 	imm, from, forF       float64
@@ -152,6 +153,8 @@ func parseRec(line string) (recSpec, error) {
 			r.from, err = strconv.ParseFloat(v, 64)
 		case "for":
 			r.forF, err = strconv.ParseFloat(v, 64)
+		case "at":
+			r.at, err = units.ParseBytes(v)
 		case "by":
 			r.by, err = strconv.Atoi(v)
 			r.hasBy = true
@@ -217,7 +220,7 @@ func buildScenarioProfile(td *datadriven.TestData) (*profile.Profile, error) {
 	var b profile.Builder
 	clock = 0
 	containers := 0
-	stores := map[[3]float64]uint16{}
+	stores := map[[4]float64]uint16{}
 	lineRecs := make([][]int, len(specs))
 	type heldBy struct{ rec, line, after int }
 	var held []heldBy
@@ -261,10 +264,10 @@ func buildScenarioProfile(td *datadriven.TestData) (*profile.Profile, error) {
 				if forF == 0 {
 					forF = 1 - r.from
 				}
-				key := [3]float64{float64(r.into), r.from, forF}
+				key := [4]float64{float64(r.into), r.from, forF, float64(r.at)}
 				v, ok := stores[key]
 				if !ok {
-					v = b.AddStore(profile.Store{Container: int32(r.into), FromFraction: float32(r.from), ForFraction: float32(forF)})
+					v = b.AddStore(profile.Store{Container: int32(r.into), FromFraction: float32(r.from), ForFraction: float32(forF), AtBytes: r.at})
 					stores[key] = v
 				}
 				b.SetStoredIn(i, v)

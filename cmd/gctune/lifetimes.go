@@ -29,6 +29,7 @@ func NewLifetimesCmd(ro *rootOptions) *cobra.Command {
 		scale   string
 		classes int
 		top     int
+		bucket  float64
 	)
 	cmd := &cobra.Command{
 		Use:   "lifetimes WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof",
@@ -63,6 +64,7 @@ gctune profile (.gcprof).`,
 				Classes:  classes,
 				Plot:     plot,
 				JSON:     ro.json,
+				Bucket:   bucket,
 			})
 		}),
 	}
@@ -78,6 +80,7 @@ gctune profile (.gcprof).`,
 	f.StringVar(&scale, "scale", string(lifetimes.LogScale), "histogram bins in the text output and --plot: log or linear")
 	f.IntVar(&classes, "classes", 20, "rows of the per-class table in the text output (0 = all)")
 	f.IntVar(&top, "top", lifetimes.DefaultTopObjects, "number of largest objects to list (0 = none)")
+	f.Float64Var(&bucket, "bucket-seconds", 0, bucketSecondsUsage)
 	return cmd
 }
 
@@ -100,6 +103,9 @@ type lifetimesOptions struct {
 	JSON bool
 	// Stderr receives the line about the profile read and its warnings (nil: discarded).
 	Stderr io.Writer
+	// Bucket, when not 0, also reads the long-lived share on the simulated wall clock in
+	// buckets of this many seconds (--bucket-seconds, lifetimes_wall.go).
+	Bucket float64
 }
 
 // lifetimesDoc is `gctune lifetimes --json`.
@@ -116,6 +122,8 @@ type lifetimesDoc struct {
 	// Stored is the other hypothesis optimize weighs for a sampled export whose rebuild
 	// inferred large objects (auto mode): the analysis above is the estimate's.
 	Stored *storedHypothesisDoc `json:"storedHypothesis,omitempty"`
+	// Wall is the long-lived share on the simulated wall clock (--bucket-seconds).
+	Wall *lifetimes.BucketShare `json:"wallClockShare,omitempty"`
 }
 
 // inputDoc describes the opened profile.
@@ -170,6 +178,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		return err
 	}
 	doc := lifetimesDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Summary: sum, Plot: o.Plot}
+	if doc.Wall, err = wallShare(p, o.Bucket); err != nil {
+		return err
+	}
 	if doc.Stored, err = storedHypothesis(o, info); err != nil {
 		return err
 	}
@@ -252,6 +263,10 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	row("allocated", "%s (%s bytes); run length %s on the bytes clock", units.FormatBytes(s.Bytes), formatCount(s.Bytes), units.FormatBytes(s.EndBytes))
 	row("long-lived", "%s of objects, %s of bytes (lifetime ≥ %s of the run)",
 		formatPercent(s.LongLivedObjectShare), formatPercent(s.LongLivedByteShare), formatPercent(s.LongLivedThreshold))
+	if wl := doc.Wall; wl != nil {
+		row("long-lived (wall)", "%s of objects, %s of bytes (lifetime ≥ %g s on the default run's simulated wall clock, %.1f s with GC pauses; %s of the run)",
+			formatPercent(wl.LongLivedObjectShare), formatPercent(wl.LongLivedByteShare), wl.BucketSeconds, wl.RunSeconds, formatPercent(wl.ThresholdShare))
+	}
 	row("average lifetime", "%s of the run", formatPercent(s.AverageLifetime))
 	row("alive at end", "%s objects, %s", formatCount(s.AliveAtEndObjects), units.FormatBytes(s.AliveAtEndBytes))
 	peakAt := 0.0
