@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/gctune/gctune/heapsim"
@@ -181,7 +182,8 @@ func weighReadings(prob *objective.Problem, defaults [][]heapsim.Stats) ([]float
 	readings := make([]Reading, len(ws))
 	raw := make([]float64, len(ws))
 	for i, w := range ws {
-		readings[i].Name = w.Name
+		// The readings share the run's name: each is named by what it assumes.
+		readings[i].Name = strings.TrimPrefix(w.Name, w.Run+", ")
 		for _, d := range defaults {
 			st := d[i]
 			readings[i].Scavenges += float64(st.Scavenges) / float64(len(defaults))

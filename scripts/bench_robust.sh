@@ -25,7 +25,10 @@
 # fresh replicas, 1000 + the study seed), REPLICAS (fresh runs, 16), DESIGN (extra optimize
 # flags, e.g. "--search-replicas 0" for the single-simulation search), NEIGHBOURS (0 skips the
 # neighbours), AGAIN (seed of the fresh "again" runs, 2000 + the study seed), OUT (/tmp/bench-robust),
-# GCTUNE (a gctune binary to use; default: built from this tree into OUT).
+# GCTUNE (a gctune binary to use; default: built from this tree into OUT), FRESH_SCENARIO (what
+# the fresh runs of fresh_in, the neighbours and the regret are: like, the default, or again;
+# the stated interval is on "again" runs, so fresh_in of "like" runs measures it on the wider
+# question; the calibration table always uses "again" runs).
 # Prints one TSV line per workload and seed (and its commands on stderr); writes the studies
 # and the JSON documents to OUT. A long study already in OUT (an earlier run's) is reused.
 set -euo pipefail
@@ -41,6 +44,7 @@ REPLICAS=${REPLICAS:-16}
 DESIGN=${DESIGN:-}
 NEIGHBOURS=${NEIGHBOURS:-1}
 AGAIN=${AGAIN:-2000}
+FRESH_SCENARIO=${FRESH_SCENARIO:-like}
 mkdir -p "$OUT"
 CAL=$OUT/calibration.jsonl
 : >"$CAL" # this run's cells only
@@ -58,7 +62,7 @@ declare -A key=([new_space_bytes]=edenBytes [growth_headroom_bytes]=headroomByte
 fresh() {
 	local w=$1 seed=$2
 	shift 2
-	"$bin" simulate "$w" --replicas "$REPLICAS" --replica-seed "$seed" --json "$@" 2>/dev/null |
+	"$bin" simulate "$w" --replicas "$REPLICAS" --replica-seed "$seed" --scenario "$FRESH_SCENARIO" --json "$@" 2>/dev/null |
 		jq -r '[.replicas.meanGiven] + .replicas.given | map(tostring) | join(" ")'
 }
 
