@@ -83,7 +83,7 @@ func testHypotheses() *recommend.Recommendation {
 	}
 	r.Robust.SpeedupInterval = r.Robust.ValueInterval.Invert()
 	one := uncertainty.Interval{Lo: 1, Hi: 1, Coverage: uncertainty.DefaultCoverage, N: len(vals)}
-	r.Robust.DefaultsInterval = &one
+	r.Robust.Forecast.DefaultInterval = one
 	r.Robust.Readings = 2
 	r.Robust.Evidence = &recommend.Evidence{HasCounts: true, Scavenges: 1145, FullGCs: 309, Agrees: true,
 		Words: "weighed against the export's 1145 scavenges and 309 full GCs: it stands on df.csv, if the large objects the sample missed live as estimated from the sample (1187 scavenges, 302 full GCs at the defaults; weight 61 %) and df.csv, if the large objects the sample missed live to the end and hold the long-lived small objects (1150 scavenges, 335 full GCs at the defaults; weight 39 %)"}

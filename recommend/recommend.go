@@ -208,26 +208,19 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 			return objective.Result{}, Forecast{}, err
 		}
 	}
-	scenario := headProb.Settings().Uncertainty.Question()
 	weights, readings, evidence := weighReadings(headProb, headDefaults)
-	head := newForecast(scenario, headResults, headDefaults, stat, weights)
-	head.Assumes = headProb.Settings().Uncertainty.Assumes()
+	rb.Forecast = newForecast(headProb.Settings().Uncertainty.Question(), headResults, headDefaults, stat, weights)
+	rb.Assumes = headProb.Settings().Uncertainty.Assumes()
 	if headProb != j.prob {
 		like := newForecast(uncertainty.ScenarioLike, likeResults, likeDefaults, stat, weights)
 		like.Assumes = j.prob.Settings().Uncertainty.Assumes()
 		rb.Like = &like
-		rb.Scenario = scenario
 	}
 	if weights != nil {
 		rb.Readings = len(weights)
 		readingFigures(readings, headResults, headDefaults)
 		rb.Weighed, rb.Evidence = readings, evidence
 	}
-	rb.Replicas = head.Replicas
-	rb.Values, rb.Speedups, rb.DefaultValues = head.Values, head.Speedups, head.DefaultValues
-	rb.ValueInterval, rb.SpeedupInterval = head.ValueInterval, head.SpeedupInterval
-	div := head.DefaultInterval
-	rb.DefaultsInterval = &div
 	rb.NominalValue, rb.NominalSpeedup = nominal.Value, nominal.Speedup
 	r.Robust = rb
 	if len(moves) > 0 {
@@ -255,7 +248,7 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 		return objective.Result{}, Forecast{}, fmt.Errorf("recommend: %w", err)
 	}
 	r.Workloads = workloadFigures(headProb, headResults, final)
-	return final, head, nil
+	return final, rb.Forecast, nil
 }
 
 // screenRefusal is the cost on the screening replicas from which a change put back is refused

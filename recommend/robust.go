@@ -42,43 +42,28 @@ const maxClimbs = 4
 
 func parallelism() int { return runtime.GOMAXPROCS(0) }
 
-// Robustness is what the recommendation knows about the user's later runs: its value on each
-// replica of the uncertainty model, the interval stated from them, and how far each kept
-// parameter may move.
+// Robustness is what the recommendation knows about the user's later runs: the headline
+// forecast (its embedded Forecast: each run's values, the intervals stated from them), the
+// forecast for inputs like this one beside it, and how far each kept parameter may move.
 type Robustness struct {
-	// Replicas is K, the replicas the figures are stated on; DecisionReplicas the first ones
-	// the choices were judged on; Statistic reduces them (mean, or a quantile).
-	Replicas         int    `json:"replicas"`
+	// Forecast is the headline: on the "this input again" runs (Scenario "again",
+	// uncertainty.ScenarioAgain) when the study has them, else on the decisions' replicas
+	// (Scenario "like"; empty in recommendations stored before the two scenarios). Its Value,
+	// DefaultValue and Speedup are the recommendation's.
+	Forecast
+	// DecisionReplicas is how many replicas (the first ones) the choices were judged on;
+	// Statistic reduces a configuration's runs (mean, or a quantile).
 	DecisionReplicas int    `json:"decisionReplicas"`
 	Statistic        string `json:"statistic"`
 	// Rejudged is how many of the study's trials were judged again on the decision replicas.
 	Rejudged int `json:"rejudged"`
-	// Values are the recommendation's value on each replica and Speedups its speedup against
-	// the defaults on the same replica; DefaultValues the defaults' values.
-	Values        []float64 `json:"values"`
-	Speedups      []float64 `json:"speedups"`
-	DefaultValues []float64 `json:"defaultValues"`
-	// ValueInterval holds a further run's value with probability Coverage
-	// (uncertainty.PredictionInterval: the recommendation stands where every kept parameter
-	// may move 5 %, so its spread comes from smooth perturbations); SpeedupInterval is the range
-	// of the paired speedups (uncertainty.RangeInterval: the defaults need not be so placed).
-	ValueInterval   uncertainty.Interval `json:"valueInterval"`
-	SpeedupInterval uncertainty.Interval `json:"speedupInterval"`
 	// Readings, when not 0, is how many readings of one run the workloads are (a sampled
-	// export's hypotheses, objective.Workload.Run): the value is their mean slowdown, and both
-	// intervals are ranges that cover each reading's slowdown (speedup) on each replica too,
-	// since the run may be any of them.
+	// export's hypotheses, objective.Workload.Run): the value is their weighted mean slowdown
+	// (Weighed), and the intervals cover each kept reading's runs.
 	Readings int `json:"readings,omitempty"`
-	// Scenario is the question the headline figures above (and the recommendation's Value,
-	// Speedup and DefaultValue) answer: "again", this input run again
-	// (uncertainty.ScenarioAgain), its own replicas; empty when they are the decisions' replicas
-	// (a study made before the two scenarios, or one without "again" replicas). Like is the
-	// forecast for inputs like this one (the decisions' scenario), stated beside the headline.
-	Scenario uncertainty.Scenario `json:"scenario,omitempty"`
-	Like     *Forecast            `json:"like,omitempty"`
-	// DefaultsInterval is the defaults' interval on the headline runs (nil in recommendations
-	// made before it was stored: DefaultInterval then gives their range).
-	DefaultsInterval *uncertainty.Interval `json:"defaultInterval,omitempty"`
+	// Like is the forecast for inputs like this one (the decisions' replicas), stated beside
+	// the headline; nil when the headline is it.
+	Like *Forecast `json:"like,omitempty"`
 	// Weighed are the readings of a sampled export as the forecast weighed them, and Evidence
 	// what the export's own counts said (nil unless the workloads are readings of one run).
 	Weighed  []Reading `json:"weighed,omitempty"`
@@ -455,11 +440,11 @@ func costText(c float64) string {
 }
 
 // DefaultInterval is the defaults' interval on the headline runs: as stated
-// (DefaultsInterval), or, for a recommendation stored before it was, the range of the
+// (Forecast.DefaultInterval), or, for a recommendation stored before it was, the range of the
 // defaults' values on the same replicas (uncertainty.RangeInterval).
 func (rb *Robustness) DefaultInterval() uncertainty.Interval {
-	if rb.DefaultsInterval != nil {
-		return *rb.DefaultsInterval
+	if rb.Forecast.DefaultInterval.N > 0 {
+		return rb.Forecast.DefaultInterval
 	}
 	return uncertainty.RangeInterval(rb.DefaultValues)
 }

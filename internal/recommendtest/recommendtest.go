@@ -58,11 +58,13 @@ func Robust() *recommend.Recommendation {
 	like.ValueInterval = uncertainty.PredictionInterval(like.Values, uncertainty.DefaultCoverage)
 	like.DefaultInterval = uncertainty.PredictionInterval(like.DefaultValues, uncertainty.DefaultCoverage)
 	like.SpeedupInterval = uncertainty.PredictionInterval(like.Speedups, uncertainty.DefaultCoverage)
-	r.Robust = &recommend.Robustness{Replicas: 16, DecisionReplicas: 8, Statistic: "mean", Rejudged: 14,
+	head := recommend.Forecast{Scenario: uncertainty.ScenarioAgain, Replicas: 16, Assumes: uncertainty.Default().Again().Assumes(),
 		Values: values, Speedups: speedups, DefaultValues: defaults,
-		Scenario: uncertainty.ScenarioAgain, Like: &like, DefaultsInterval: &div,
+		Value: r.Value, DefaultValue: r.DefaultValue, Speedup: r.Speedup,
 		ValueInterval:   uncertainty.PredictionInterval(values, uncertainty.DefaultCoverage),
-		SpeedupInterval: uncertainty.PredictionInterval(speedups, uncertainty.DefaultCoverage),
+		DefaultInterval: div,
+		SpeedupInterval: uncertainty.PredictionInterval(speedups, uncertainty.DefaultCoverage)}
+	r.Robust = &recommend.Robustness{Forecast: head, DecisionReplicas: 8, Statistic: "mean", Rejudged: 14, Like: &like,
 		NominalValue:    576.1, NominalSpeedup: 7.955, Neighbourhood: 0.05, Flat: true,
 		Moves: []recommend.Move{{Param: tunable.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
 			Why: "growth headroom -5 % costs +8.9 %"}},
