@@ -65,7 +65,7 @@ func Robust() *recommend.Recommendation {
 		DefaultInterval: div,
 		SpeedupInterval: uncertainty.PredictionInterval(speedups, uncertainty.DefaultCoverage)}
 	r.Robust = &recommend.Robustness{Forecast: head, DecisionReplicas: 8, Statistic: "mean", Rejudged: 14, Like: &like,
-		NominalValue:    576.1, NominalSpeedup: 7.955, Neighbourhood: 0.05, Flat: true,
+		NominalValue: 576.1, NominalSpeedup: 7.955, Neighbourhood: 0.05, Flat: true,
 		Moves: []recommend.Move{{Param: tunable.ParamHeadroom, Label: "growth headroom", From: 1990 << 20, To: 2089 << 20,
 			Why: "growth headroom -5 % costs +8.9 %"}},
 		Margins: []recommend.Margin{
