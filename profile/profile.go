@@ -187,6 +187,10 @@ type Profile struct {
 	// no object pointers (bytes or words: ByteString, Float, …), so marking does not scan
 	// them (docs/spur-model.md §4.1). Nil means: decide by name with IsByteClassName.
 	PointerFree []bool
+	// SiteNames is the interned allocation-site table (sites.go); Site[i] indexes it. Site is
+	// nil when the input names no site (docs/sites.md).
+	SiteNames []string
+	Site      []uint32
 }
 
 // ClassPointerFree reports whether class c's instances hold no pointers: from PointerFree
@@ -230,6 +234,7 @@ func (p *Profile) ClassName(i int) string { return p.ClassNames[p.Class[i]] }
 type Builder struct {
 	p          Profile
 	classIndex map[string]uint32
+	siteIndex  map[string]uint32
 }
 
 // Grow reserves room for n more records.
@@ -245,6 +250,9 @@ func (b *Builder) Grow(n int) {
 	}
 	if b.p.HeldBy != nil {
 		b.p.HeldBy = slices.Grow(b.p.HeldBy, n)
+	}
+	if b.p.Site != nil {
+		b.p.Site = slices.Grow(b.p.Site, n)
 	}
 }
 
@@ -275,6 +283,9 @@ func (b *Builder) Add(class uint32, sizeBytes uint32, birth, death uint64, weigh
 	}
 	if b.p.HeldBy != nil {
 		b.p.HeldBy = append(b.p.HeldBy, 0)
+	}
+	if b.p.Site != nil {
+		b.p.Site = append(b.p.Site, noSite)
 	}
 	return len(b.p.Birth) - 1
 }
@@ -340,6 +351,7 @@ func (b *Builder) NumStores() int { return len(b.p.Stores) }
 // Build sorts the records by birth (stably, so equal births keep insertion order), remaps the
 // containers, sets meta, validates and returns the Profile. The Builder must not be used after.
 func (b *Builder) Build(meta Meta) (*Profile, error) {
+	b.resolveSites()
 	p := &b.p
 	p.Meta = meta
 	n := p.Len()
@@ -373,6 +385,9 @@ func (b *Builder) Build(meta Meta) (*Profile, error) {
 		if p.StoredIn != nil {
 			p.StoredIn = permute(p.StoredIn, perm)
 		}
+		if p.Site != nil {
+			p.Site = permute(p.Site, perm)
+		}
 		inv := make([]int32, n)
 		for newIdx, oldIdx := range perm {
 			inv[oldIdx] = int32(newIdx)
@@ -399,7 +414,7 @@ func (b *Builder) Build(meta Meta) (*Profile, error) {
 	}
 	out := *p
 	b.p = Profile{}
-	b.classIndex = nil
+	b.classIndex, b.siteIndex = nil, nil
 	if err := out.Validate(); err != nil {
 		return nil, err
 	}
@@ -468,6 +483,9 @@ func (p *Profile) Validate() error {
 		return err
 	}
 	if err := p.validateHeldBy(); err != nil {
+		return err
+	}
+	if err := p.validateSites(); err != nil {
 		return err
 	}
 	if p.PointerFree != nil && len(p.PointerFree) != len(p.ClassNames) {
