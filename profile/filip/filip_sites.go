@@ -19,11 +19,11 @@ import (
 type siteShape uint8
 
 const (
-	siteNone         siteShape = iota // no site column
-	siteMethod                        // method
-	siteMethodOffset                  // method, offset
-	siteMethodClassOffset             // method, allocatorClass, offset
-	siteClassMethod                   // allocatorClass, method
+	siteNone              siteShape = iota // no site column
+	siteMethod                             // method
+	siteMethodOffset                       // method, offset
+	siteMethodClassOffset                  // method, allocatorClass, offset
+	siteClassMethod                        // allocatorClass, method
 )
 
 // siteShapeOf returns the site shape of the layout named name.
