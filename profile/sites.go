@@ -135,8 +135,10 @@ func SplitSite(name string) (method, offset string) {
 	return name, ""
 }
 
-// normalMethod writes a method the way Pharo prints a CompiledMethod ("Foo>>#bar"), so that
-// "Foo>>bar", as a user or a paper may write it, names the same method.
+// NormalSiteName writes a site's method the way Pharo prints a CompiledMethod ("Foo>>#bar"),
+// so that "Foo>>bar", as a user or a paper may write it, names the same method.
+func NormalSiteName(m string) string { return normalMethod(m) }
+
 func normalMethod(m string) string {
 	m = strings.TrimSpace(m)
 	if i := strings.Index(m, ">>"); i >= 0 && !strings.HasPrefix(m[i+2:], "#") {
