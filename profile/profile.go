@@ -27,6 +27,10 @@ const (
 	// simulator's marker can skip its slots without a lookup per record. Builder.Build and
 	// the readers set it (SetPointerFreeFlags).
 	FlagPointerFree
+	// FlagPretenured marks a record whose allocation site the application changed to
+	// allocate in old space (Behavior>>basicNewTenured, docs/sites.md): set, with FlagOldSpace,
+	// only on the view heapsim.Pretenured returns, never by a reader.
+	FlagPretenured
 )
 
 // SetPointerFreeFlags sets FlagPointerFree on every record whose class holds no pointers and
