@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gctune/gctune/profile"
 )
@@ -281,6 +282,10 @@ type filipReader struct {
 	siteNameBytes int
 	classBytes    int   // bytes of the class names
 	namesErr      error // a name table's bound was passed (profile.ErrTooManyNames)
+	// sharedNames, in a parallel worker, counts the new class [0] and site [1] names of every
+	// worker, so that the bound holds for all of them together (a name new to two workers
+	// counts twice: at most 8 times a real profile's few thousand); nil in a sequential read.
+	sharedNames *[2]atomic.Int64
 
 	class  []uint32
 	size   []uint32

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gctune/gctune/profile"
 )
@@ -87,11 +88,12 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 	}
 
 	ws := make([]*filipReader, len(bounds)-1)
+	var shared [2]atomic.Int64
 	errs := make([]error, len(ws))
 	var wg sync.WaitGroup
 	for i := range ws {
 		w := newFiLiPReader(r.name, r.opts, r.slowRows)
-		w.layout, w.siteShape = r.layout, r.siteShape
+		w.layout, w.siteShape, w.sharedNames = r.layout, r.siteShape, &shared
 		ws[i] = w
 		from, to := bounds[i], bounds[i+1]
 		wg.Go(func() { errs[i] = w.readCSV(io.NewSectionReader(at, from, to-from), to-from) })

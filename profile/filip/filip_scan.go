@@ -351,7 +351,11 @@ func (r *filipReader) intern(cls []byte) uint32 {
 	c, ok := r.classes[string(cls)]
 	if !ok {
 		r.classBytes += len(cls)
-		if err := profile.CheckNameTable("class", len(r.names)+1, r.classBytes); err != nil {
+		count := len(r.names) + 1
+		if r.sharedNames != nil {
+			count = int(r.sharedNames[0].Add(1))
+		}
+		if err := profile.CheckNameTable("class", count, r.classBytes); err != nil {
 			r.tooMany(err)
 			return 0
 		}

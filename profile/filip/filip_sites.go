@@ -81,7 +81,11 @@ func (r *filipReader) internSite(rest []byte) uint32 {
 	name := string(key)
 	i := uint32(len(r.siteNames))
 	r.siteNameBytes += len(name)
-	if err := profile.CheckNameTable("site", len(r.siteNames)+1, r.siteNameBytes); err != nil {
+	count := len(r.siteNames) + 1
+	if r.sharedNames != nil {
+		count = int(r.sharedNames[1].Add(1))
+	}
+	if err := profile.CheckNameTable("site", count, r.siteNameBytes); err != nil {
 		r.tooMany(err)
 		return 0
 	}
@@ -96,7 +100,11 @@ func (r *filipReader) internSite(rest []byte) uint32 {
 
 // tooMany keeps the first bound error, naming the input and the line.
 func (r *filipReader) tooMany(err error) {
-	if r.namesErr == nil {
+	switch {
+	case r.namesErr != nil:
+	case r.sharedNames != nil: // a parallel worker counts lines from its chunk's start
+		r.namesErr = fmt.Errorf("filip: %s: %w: refused", r.name, err)
+	default:
 		r.namesErr = fmt.Errorf("filip: %s:%d: %w: refused", r.name, r.line, err)
 	}
 }

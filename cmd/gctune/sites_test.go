@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLifetimesSitesFiLiP: an export of the current exporter gets the sites table, its figures
+// stated with their 95 % interval at the export's 1/10.
+func TestLifetimesSitesFiLiP(t *testing.T) {
+	out, _ := gctuneOK(t, "lifetimes", "--bins", "4", "--top", "0", "../../profile/filip/testdata/filip/era-filip.csv")
+	for _, want := range []string{
+		"allocation sites by bytes tenured by the scavenger at the defaults (5 of 5)",
+		"sampled at 0.1: ± is a 95 % interval",
+		`"String class>>#new: @11"`, `"DataFrame>>#addRow: @40"`, "COPIED THEN TENURED", " ± ",
+	} {
+		assert.Contains(t, out, want)
+	}
+	var doc lifetimesDoc
+	gctuneJSON(t, &doc, "lifetimes", "../../profile/filip/testdata/filip/era-filip.csv")
+	require.NotNil(t, doc.Sites)
+	assert.True(t, doc.Sites.Sampled)
+	assert.Len(t, doc.Sites.Rows, 5)
+	for _, r := range doc.Sites.Rows {
+		assert.Greater(t, r.ObjectsCI95, 0.0, r.Site)
+	}
+
+	// An era that writes no site: no table.
+	out, _ = gctuneOK(t, "lifetimes", "../../profile/filip/testdata/filip/era-v1.1.csv")
+	assert.NotContains(t, out, "allocation sites")
+}
+
+// TestSimulatePretenure: --pretenure runs the given configuration with the site's objects in
+// old space and says so; a site the profile does not name is the user's error (exit 2, one
+// line).
+func TestSimulatePretenure(t *testing.T) {
+	spec := writeFile(t, "sites.yaml", `name: sites
+classes: [{name: A, size: 64}]
+phases:
+  - name: p
+    allocate: 64MiB
+    mix:
+      - {class: A, share: 0.1, lifetime: until-end, site: "App>>cache"}
+      - {class: A, share: 0.9, lifetime: 1KiB, site: "App>>parse"}
+`)
+	var doc simulateDoc
+	gctuneJSON(t, &doc, "simulate", spec, "--pretenure", "App>>cache")
+	require.NotNil(t, doc.Pretenured)
+	assert.Equal(t, []string{"App>>#cache"}, doc.Pretenured.Sites)
+	assert.Less(t, doc.Given.Stats.TenuredBytes, doc.Default.Stats.TenuredBytes, "the cache is no longer tenured by the scavenger")
+	assert.Greater(t, doc.Given.Stats.DirectOldBytes, doc.Default.Stats.DirectOldBytes)
+
+	out, _ := gctuneOK(t, "simulate", spec, "--pretenure", "App>>#cache")
+	assert.Contains(t, out, `given run with pretenuring (a code change: basicNewTenured): "App>>#cache"`)
+
+	_, errOut, code := gctune(t, "simulate", spec, "--pretenure", "Nope>>#x")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+	assert.Contains(t, errOut, `--pretenure "Nope>>#x": no allocation site of the profile matches`)
+
+	_, errOut, code = gctune(t, "simulate", "../../profile/filip/testdata/filip/era-v1.1.csv", "--pretenure", "A>>#b")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "names no allocation sites")
+}
