@@ -65,3 +65,37 @@ phases:
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "names no allocation sites")
 }
+
+// TestPretenureAdvice: `gctune pretenure` tries the site the scavenger tenures, judges it on
+// replicas and says the Pharo change and that it is no GC parameter; a site dying young is not
+// tried.
+func TestPretenureAdvice(t *testing.T) {
+	spec := writeFile(t, "sites.yaml", `name: sites
+classes: [{name: A, size: 64}]
+phases:
+  - name: p
+    allocate: 256MiB
+    mix:
+      - {class: A, share: 0.3, lifetime: until-end, site: "App>>cache"}
+      - {class: A, share: 0.7, lifetime: 1KiB, site: "App>>parse"}
+`)
+	var doc pretenureDocOut
+	gctuneJSON(t, &doc, "pretenure", spec, "--replicas", "2", "--headroom", "512MiB", "--tolerance", "0.001")
+	require.NotNil(t, doc.Advice)
+	require.Len(t, doc.Advice.Candidates, 1)
+	c := doc.Advice.Candidates[0]
+	assert.Equal(t, []string{"App>>#cache"}, c.Sites)
+	assert.Len(t, c.Gains, 2)
+	assert.Contains(t, doc.Advice.Note, "not part of the exported configuration")
+
+	out, _ := gctuneOK(t, "pretenure", spec, "--replicas", "2", "--headroom", "512MiB", "--tolerance", "0.001")
+	assert.Contains(t, out, "judged on 2 perturbed replicas")
+	assert.Contains(t, out, `"App>>#cache"`)
+	assert.NotContains(t, out, `"App>>#parse"`)
+
+	_, errOut, code := gctune(t, "pretenure", "../../profile/filip/testdata/filip/era-v1.1.csv")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "names no allocation sites")
+	_, _, code = gctune(t, "pretenure", spec, "--candidates", "0")
+	assert.Equal(t, 2, code)
+}
