@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -98,4 +99,37 @@ phases:
 	assert.Contains(t, errOut, "names no allocation sites")
 	_, _, code = gctune(t, "pretenure", spec, "--candidates", "0")
 	assert.Equal(t, 2, code)
+}
+
+// TestExplainSites: explain attributes the cost at the defaults to the sites and gives the
+// pretenuring advice on top of the recommendation, in text and JSON, never in the
+// configuration.
+func TestExplainSites(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeFile(t, "sites.yaml", `name: sites
+classes: [{name: A, size: 64}]
+phases:
+  - name: p
+    allocate: 96MiB
+    mix:
+      - {class: A, share: 0.3, lifetime: until-end, site: "App>>cache"}
+      - {class: A, share: 0.7, lifetime: 1KiB, site: "App>>parse"}
+`)
+	db := dir + "/s.db"
+	gctuneOK(t, "optimize", spec, "--trials", "3", "--workers", "1", "--storage", db, "--study", "s", "-q")
+	out, _ := gctuneOK(t, "explain", "s", "--storage", db)
+	assert.Contains(t, out, "Where the GC cost comes from at the defaults, by allocation site (")
+	assert.Contains(t, out, `"App>>#cache":`)
+	assert.Contains(t, out, "copied by the scavenger then tenured")
+	assert.Contains(t, out, "Pretenuring on top of the recommendation (pretenuring is a change to the application's code")
+	var ex struct {
+		Sites     []siteCostDoc    `json:"sites"`
+		Pretenure *json.RawMessage `json:"pretenure"`
+	}
+	gctuneJSON(t, &ex, "explain", "s", "--storage", db)
+	require.Len(t, ex.Sites, 1)
+	assert.NotNil(t, ex.Pretenure)
+	yaml, _ := gctuneOK(t, "export", "s", "--storage", db, "--format", "yaml")
+	assert.NotContains(t, yaml, "pretenur")
+	assert.NotContains(t, yaml, "App>>")
 }
