@@ -41,6 +41,9 @@ type SiteSummary struct {
 	// uncertainty of the site's bytes when sampled.
 	TenuredBytes     uint64  `json:"tenuredBytes"`
 	TenuredBytesCI95 float64 `json:"tenuredBytesCI95,omitempty"`
+	// LargeAllocFullGCs are the full GCs the simulation ran because one of the site's objects,
+	// allocated straight into old space, found no free chunk (SiteOptions.LargeAllocFullGCs).
+	LargeAllocFullGCs int `json:"largeAllocFullGCs"`
 }
 
 // SiteOptions are the settings of Sites.
@@ -54,10 +57,13 @@ type SiteOptions struct {
 	// TenuredBytes, one entry per Profile.SiteNames, are the bytes a simulation's scavenger
 	// tenured by site; nil leaves SiteSummary.TenuredBytes 0.
 	TenuredBytes []uint64
+	// LargeAllocFullGCs, one entry per Profile.SiteNames, are the full GCs a simulation's
+	// allocation failures ran, by the site allocating; nil leaves them 0.
+	LargeAllocFullGCs []int
 }
 
-// Sites returns the per-site table of p, the sites that tenured the most bytes first, then
-// by bytes allocated, then by name. It fails when p names no sites.
+// Sites returns the per-site table of p, the sites that forced the most full GCs first, then
+// those that tenured the most bytes, then by bytes allocated, then by name. It fails when p names no sites.
 //
 // Uncertainty at 1/N. The exporter records every N-th allocation; a site's k records then
 // estimate its count as k·N. Taking the recorded allocations as a random 1/N draw (the
@@ -144,6 +150,9 @@ func Sites(p *profile.Profile, opts SiteOptions) ([]SiteSummary, error) {
 		if opts.TenuredBytes != nil {
 			row.TenuredBytes = opts.TenuredBytes[s]
 		}
+		if s < len(opts.LargeAllocFullGCs) {
+			row.LargeAllocFullGCs = opts.LargeAllocFullGCs[s]
+		}
 		if opts.Sampled && a.sampledK > 0 {
 			n := a.sampledW
 			f := 1 - 1/n
@@ -164,6 +173,9 @@ func Sites(p *profile.Profile, opts SiteOptions) ([]SiteSummary, error) {
 		out = append(out, row)
 	}
 	slices.SortStableFunc(out, func(x, y SiteSummary) int {
+		if c := cmp.Compare(y.LargeAllocFullGCs, x.LargeAllocFullGCs); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(y.TenuredBytes, x.TenuredBytes); c != 0 {
 			return c
 		}

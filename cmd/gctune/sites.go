@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"text/tabwriter"
 
 	"github.com/gctune/gctune/heapsim"
@@ -34,11 +35,20 @@ func newSitesDoc(p *profile.Profile, info *source.Info, threshold float64) (*sit
 		return nil, nil
 	}
 	tenured := make([]uint64, len(p.SiteNames))
-	if _, err := heapsim.Run(p, heapsim.DefaultParams(), heapsim.DefaultCost(), heapsim.Options{TenuredBytesBySite: tenured}); err != nil {
+	fulls := make([]int, len(p.SiteNames))
+	onEvent := func(e *heapsim.Event) {
+		if e.Kind == heapsim.EventFullGC && e.Cause == heapsim.CauseLargeAlloc {
+			if i := sort.Search(p.Len(), func(i int) bool { return p.Birth[i] > e.ClockBytes }) - 1; i >= 0 {
+				fulls[p.Site[i]]++
+			}
+		}
+	}
+	opts := heapsim.Options{TenuredBytesBySite: tenured, OnEvent: onEvent}
+	if _, err := heapsim.Run(p, heapsim.DefaultParams(), heapsim.DefaultCost(), opts); err != nil {
 		return nil, fmt.Errorf("sites: the simulation at the defaults: %w", err)
 	}
 	sampled := info.Kind == source.KindFiLiP && p.Meta.SamplingRate < 1
-	rows, err := lifetimes.Sites(p, lifetimes.SiteOptions{LongLivedThreshold: threshold, Sampled: sampled, TenuredBytes: tenured})
+	rows, err := lifetimes.Sites(p, lifetimes.SiteOptions{LongLivedThreshold: threshold, Sampled: sampled, TenuredBytes: tenured, LargeAllocFullGCs: fulls})
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +65,7 @@ func printSites(w io.Writer, d *sitesDoc, n int) error {
 		rows = rows[:n]
 	}
 	ew := errwriter.New(w)
-	ew.Printf("\nallocation sites by bytes tenured by the scavenger at the defaults (%d of %d)\n", len(rows), len(d.Rows))
+	ew.Printf("\nallocation sites by full GCs forced, then bytes tenured by the scavenger, at the defaults (%d of %d)\n", len(rows), len(d.Rows))
 	if d.Sampled {
 		ew.Printf("  sampled at %g: ± is a 95 %% interval\n", d.SamplingRate)
 	}
@@ -64,7 +74,7 @@ func printSites(w io.Writer, d *sitesDoc, n int) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	tew := errwriter.New(tw)
-	tew.Printf("  SITE\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\tDIRECT OLD\tCOPIED THEN TENURED\n")
+	tew.Printf("  SITE\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\tDIRECT OLD\tFULL GCS FORCED\tCOPIED THEN TENURED\n")
 	pm := func(v, ci float64, f func(float64) string) string {
 		if ci == 0 {
 			return f(v)
@@ -74,10 +84,10 @@ func printSites(w io.Writer, d *sitesDoc, n int) error {
 	count := func(v float64) string { return formatCount(uint64(v + 0.5)) }
 	bytes := func(v float64) string { return units.FormatBytes(uint64(v + 0.5)) }
 	for _, r := range rows {
-		tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", quoteName(r.Site),
+		tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", quoteName(r.Site),
 			pm(float64(r.Objects), r.ObjectsCI95, count), pm(float64(r.Bytes), r.BytesCI95, bytes),
 			pm(r.AverageLifetime, r.AverageLifetimeCI95, formatPercent), pm(r.LongLivedShare, r.LongLivedShareCI95, formatPercent),
-			units.FormatBytes(r.DirectOldBytes), pm(float64(r.TenuredBytes), r.TenuredBytesCI95, bytes))
+			units.FormatBytes(r.DirectOldBytes), r.LargeAllocFullGCs, pm(float64(r.TenuredBytes), r.TenuredBytesCI95, bytes))
 	}
 	if tew.Err() != nil {
 		return tew.Err()

@@ -14,7 +14,7 @@ import (
 func TestLifetimesSitesFiLiP(t *testing.T) {
 	out, _ := gctuneOK(t, "lifetimes", "--bins", "4", "--top", "0", "../../profile/filip/testdata/filip/era-filip.csv")
 	for _, want := range []string{
-		"allocation sites by bytes tenured by the scavenger at the defaults (5 of 5)",
+		"allocation sites by full GCs forced, then bytes tenured by the scavenger, at the defaults (5 of 5)",
 		"sampled at 0.1: ± is a 95 % interval",
 		`"String class>>#new: @11"`, `"DataFrame>>#addRow: @40"`, "COPIED THEN TENURED", " ± ",
 	} {
