@@ -1,115 +1,17 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
 	"io"
-	"slices"
-	"sort"
 
-	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/pretenure"
-	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/recommend"
 )
 
-// siteCostDoc attributes the GC cost of one workload's run at the defaults to its allocation
-// sites (docs/sites.md): who forced the full GCs that allocation failures ran, whose objects
-// the scavenger copied and then tenured, and which containers the remembered set scanned.
-type siteCostDoc struct {
-	Workload string          `json:"workload"`
-	Sites    []siteCostEntry `json:"sites"`
-	// RSScanSeconds is the run's remembered-set scanning, which the containers cause.
-	RSScanSeconds float64 `json:"rsScanSeconds"`
-}
-
-// siteCostEntry is one site's share of the cost, with the evidence.
-type siteCostEntry struct {
-	Site string `json:"site"`
-	// LargeAllocFullGCs are the full GCs run because one of its objects, allocated straight
-	// into old space, found no free chunk (heapsim's CauseLargeAlloc events, by the record
-	// allocating at the event's clock).
-	LargeAllocFullGCs int `json:"largeAllocFullGCs"`
-	// DirectOldBytes are its bytes allocated straight into old space; TenuredBytes those the
-	// scavenger copied and then tenured.
-	DirectOldBytes uint64 `json:"directOldBytes"`
-	TenuredBytes   uint64 `json:"tenuredBytes"`
-	// OldShare is its share of all the bytes that entered old space (direct and tenured):
-	// what the full-GC ratio counts.
-	OldShare float64 `json:"oldShare"`
-	// ContainerSlots are the slots of its containers (Profile.Containers), which the
-	// remembered set scans while they hold young objects.
-	ContainerSlots uint64 `json:"containerSlots,omitempty"`
-}
-
-// siteCosts simulates each workload of prob that names sites at the defaults and attributes
-// the cost by site; nil when none does.
-func siteCosts(prob *objective.Problem) ([]siteCostDoc, error) {
-	var out []siteCostDoc
-	for _, w := range prob.Workloads() {
-		p := w.Profile
-		if !p.HasSites() {
-			continue
-		}
-		tenured := make([]uint64, len(p.SiteNames))
-		fulls := make([]int, len(p.SiteNames))
-		onEvent := func(e *heapsim.Event) {
-			if e.Kind != heapsim.EventFullGC || e.Cause != heapsim.CauseLargeAlloc {
-				return
-			}
-			i := sort.Search(p.Len(), func(i int) bool { return p.Birth[i] > e.ClockBytes }) - 1
-			if i >= 0 {
-				fulls[p.Site[i]]++
-			}
-		}
-		st, err := heapsim.Run(p, prob.Base(), prob.Cost(), heapsim.Options{OnEvent: onEvent, TenuredBytesBySite: tenured})
-		if err != nil {
-			return nil, fmt.Errorf("sites: workload %q at the defaults: %w", w.Name, err)
-		}
-		entries := make([]siteCostEntry, len(p.SiteNames))
-		var old float64
-		for i := range p.Len() {
-			e := &entries[p.Site[i]]
-			if profile.AllocatesInOldSpace(p.SizeBytes[i], p.Flags[i]) {
-				b := uint64(p.Weight[i]) * uint64(p.SizeBytes[i])
-				e.DirectOldBytes += b
-				old += float64(b)
-			}
-		}
-		for _, c := range p.Containers {
-			entries[p.Site[c.Record]].ContainerSlots += uint64(profile.SlotsOf(p.SizeBytes[c.Record]))
-		}
-		for s := range entries {
-			entries[s].Site = p.SiteNames[s]
-			entries[s].TenuredBytes = tenured[s]
-			entries[s].LargeAllocFullGCs = fulls[s]
-			old += float64(tenured[s])
-		}
-		d := siteCostDoc{Workload: w.Name, RSScanSeconds: st.RSScanSeconds}
-		for _, e := range entries {
-			if old > 0 {
-				e.OldShare = (float64(e.DirectOldBytes) + float64(e.TenuredBytes)) / old
-			}
-			if e.LargeAllocFullGCs > 0 || e.OldShare >= 0.01 || e.ContainerSlots > 0 {
-				d.Sites = append(d.Sites, e)
-			}
-		}
-		slices.SortStableFunc(d.Sites, func(a, b siteCostEntry) int {
-			if c := cmp.Compare(b.LargeAllocFullGCs, a.LargeAllocFullGCs); c != 0 {
-				return c
-			}
-			return cmp.Compare(b.OldShare, a.OldShare)
-		})
-		out = append(out, d)
-	}
-	return out, nil
-}
-
 // writeSiteCosts writes the attribution and the pretenuring advice (nil: none) as text.
-func writeSiteCosts(w io.Writer, docs []siteCostDoc, adv *pretenure.Advice) error {
+func writeSiteCosts(w io.Writer, docs []pretenure.WorkloadSites, adv *pretenure.Advice) error {
 	if len(docs) == 0 {
 		return nil
 	}
@@ -157,8 +59,8 @@ func writeSiteCosts(w io.Writer, docs []siteCostDoc, adv *pretenure.Advice) erro
 // explainSites is what explain adds for a study whose workloads name sites: the attribution at
 // the defaults and, with a recommendation, the pretenuring advice on top of it (judged on the
 // study's own replicas). Both nil when no workload names sites.
-func explainSites(prob *objective.Problem, rec *recommend.Recommendation) ([]siteCostDoc, *pretenure.Advice, error) {
-	docs, err := siteCosts(prob)
+func explainSites(prob *objective.Problem, rec *recommend.Recommendation) ([]pretenure.WorkloadSites, *pretenure.Advice, error) {
+	docs, err := pretenure.Attribute(prob)
 	if err != nil || len(docs) == 0 {
 		return nil, nil, err
 	}

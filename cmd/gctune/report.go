@@ -263,7 +263,7 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 			Prediction     *predictionDoc            `json:"prediction,omitempty"`
 			Diagnosis      *diagnose.Diagnosis       `json:"diagnosis"`
-			Sites          []siteCostDoc             `json:"sites,omitempty"`
+			Sites          []pretenure.WorkloadSites `json:"sites,omitempty"`
 			Pretenure      *pretenure.Advice         `json:"pretenure,omitempty"`
 		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d, sites, advice})
 	}

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/pretenure"
 )
 
 // TestLifetimesSitesFiLiP: an export of the current exporter gets the sites table, its figures
@@ -123,12 +126,18 @@ phases:
 	assert.Contains(t, out, "copied by the scavenger then tenured")
 	assert.Contains(t, out, "Pretenuring on top of the recommendation (pretenuring is a change to the application's code")
 	var ex struct {
-		Sites     []siteCostDoc    `json:"sites"`
-		Pretenure *json.RawMessage `json:"pretenure"`
+		Sites     []pretenure.WorkloadSites `json:"sites"`
+		Pretenure *json.RawMessage          `json:"pretenure"`
 	}
 	gctuneJSON(t, &ex, "explain", "s", "--storage", db)
 	require.Len(t, ex.Sites, 1)
 	assert.NotNil(t, ex.Pretenure)
+	page := dir + "/r.html"
+	gctuneOK(t, "report", "s", "--storage", db, "-o", page, "--sweep-points", "3")
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "Where the cost comes from, by allocation site")
+	assert.Contains(t, string(html), "Pretenuring on top of the recommendation")
 	yaml, _ := gctuneOK(t, "export", "s", "--storage", db, "--format", "yaml")
 	assert.NotContains(t, yaml, "pretenur")
 	assert.NotContains(t, yaml, "App>>")
