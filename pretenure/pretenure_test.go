@@ -98,3 +98,16 @@ func TestAdviseModelOff(t *testing.T) {
 	_, err = Advise(problem(t, plain, 0), heapsim.DefaultParams(), Options{})
 	assert.ErrorIs(t, err, ErrNoSites)
 }
+
+// TestAttribute: at the defaults the long-lived site's objects are what the scavenger tenures,
+// all of what enters old space; the site dying young is left out.
+func TestAttribute(t *testing.T) {
+	ws, err := Attribute(problem(t, twoSites(t), 0))
+	require.NoError(t, err)
+	require.Len(t, ws, 1)
+	require.Len(t, ws[0].Sites, 1)
+	s := ws[0].Sites[0]
+	assert.Equal(t, "App>>#cache @3", s.Site)
+	assert.Greater(t, s.TenuredBytes, uint64(0))
+	assert.InDelta(t, 1.0, s.OldShare, 0.01)
+}
