@@ -169,3 +169,29 @@ func TestReadRefusesTooManyNames(t *testing.T) {
 	allocated := after.TotalAlloc - before.TotalAlloc
 	assert.Less(t, allocated, uint64(1<<30), "bytes allocated reading up to the bound")
 }
+
+// TestSampleKeepsSites: gctune sample writes each record's site as the exporter does (the
+// method, then the offset, 0 when the profile has none), and reading the export back gives
+// them.
+func TestSampleKeepsSites(t *testing.T) {
+	var b profile.Builder
+	c := b.Class("A")
+	m, n := b.Site("App>>#m"), b.Site("App>>#n @9")
+	for k := range 200 {
+		i := b.Add(c, 32, uint64(k)*32, uint64(k)*32+64, 1, 0)
+		if k%2 == 0 {
+			b.SetSite(i, m)
+		} else {
+			b.SetSite(i, n)
+		}
+	}
+	p, err := b.Build(profile.Meta{Source: "s", EndBytes: 200*32 + 64})
+	require.NoError(t, err)
+	var csv, meta bytes.Buffer
+	_, err = WriteSample(p, &csv, &meta, SampleOptions{Every: 3})
+	require.NoError(t, err)
+	assert.Contains(t, csv.String(), ",App>>#m,0\n")
+	q, _, err := ReadFrom(&csv, "s.csv", &meta, Options{})
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"App>>#m @0", "App>>#n @9"}, q.SiteNames)
+}
