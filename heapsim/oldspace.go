@@ -109,6 +109,9 @@ func (s *sim) takeHoles(need, size uint64) bool {
 // that fails one growth by the headroom (growOldSpaceByAtLeast: 0) and a retry; a second
 // failure is the VM's fatal error (rule 11).
 func (s *sim) tenure(r int32, n uint32, size uint64) error {
+	if s.tenuredBySite != nil {
+		s.tenuredBySite[s.p.Site[r]] += uint64(n) * size
+	}
 	if s.p.Flags[r]&profile.FlagAliveAtEnd == 0 && s.p.Death[r] < s.now+s.soonBytes {
 		s.st.TenuredShortLivedBytes += uint64(n) * size
 		s.st.TenuredShortLivedObjects += float64(n)

@@ -27,6 +27,10 @@ type Options struct {
 	// the profile's objects per byte allocated (GarbageRate), given by a caller that runs many
 	// simulations of one profile; 0 = computed from the profile at the first burst.
 	GarbageObjectsPerByte float64
+	// TenuredBytesBySite, when not nil (one entry per Profile.SiteNames), receives the bytes
+	// the scavenger copied and then tenured, by the allocation site of the objects
+	// (pretenure.go). The caller owns it; Run adds to it.
+	TenuredBytesBySite []uint64
 }
 
 // Garbage is a burst of young objects that die at once, allocated just before the first record
@@ -162,6 +166,8 @@ type sim struct {
 	// yr is the young→young rule's state (youngrefs.go), nil when the profile states no
 	// reference: last, so that the fields above keep their places.
 	yr *youngRefs
+	// tenuredBySite is Options.TenuredBytesBySite when the profile names sites, else nil.
+	tenuredBySite []uint64
 }
 
 // newSpace is eden and the two survivor spaces (docs/spur-model.md §1.1, §3).
@@ -270,6 +276,9 @@ func newSim(p *profile.Profile, params Params, cost Cost, opts Options) *sim {
 	s.yr = newYoungRefs(p)
 	s.planGarbage(opts.Garbage)
 	s.objectsPerByte = opts.GarbageObjectsPerByte
+	if p.Site != nil && len(opts.TenuredBytesBySite) >= len(p.SiteNames) {
+		s.tenuredBySite = opts.TenuredBytesBySite
+	}
 	return s
 }
 
@@ -336,6 +345,12 @@ func (s *sim) run() error {
 		s.now = births[i]
 		s.cur = i
 		if isDirectOld(sizes[i], f) {
+			if f&profile.FlagPretenured != 0 && size <= profile.MaxNewSpaceObjectBytes {
+				if err := s.allocatePretenured(i, size, w); err != nil { // pretenure.go
+					return err
+				}
+				continue
+			}
 			// Rule 3: large (and pinned) objects go straight to old space.
 			for range w {
 				if err := s.allocateLarge(i, size); err != nil {

@@ -27,6 +27,10 @@ const (
 	// simulator's marker can skip its slots without a lookup per record. Builder.Build and
 	// the readers set it (SetPointerFreeFlags).
 	FlagPointerFree
+	// FlagPretenured marks a record whose allocation site the application changed to
+	// allocate in old space (Behavior>>basicNewTenured, docs/sites.md): set, with FlagOldSpace,
+	// only on the view heapsim.Pretenured returns, never by a reader.
+	FlagPretenured
 )
 
 // SetPointerFreeFlags sets FlagPointerFree on every record whose class holds no pointers and
@@ -206,6 +210,10 @@ type Profile struct {
 	// no object pointers (bytes or words: ByteString, Float, …), so marking does not scan
 	// them (docs/spur-model.md §4.1). Nil means: decide by name with IsByteClassName.
 	PointerFree []bool
+	// SiteNames is the interned allocation-site table (sites.go); Site[i] indexes it. Site is
+	// nil when the input names no site (docs/sites.md).
+	SiteNames []string
+	Site      []uint32
 }
 
 // ClassPointerFree reports whether class c's instances hold no pointers: from PointerFree
@@ -249,6 +257,7 @@ func (p *Profile) ClassName(i int) string { return p.ClassNames[p.Class[i]] }
 type Builder struct {
 	p          Profile
 	classIndex map[string]uint32
+	siteIndex  map[string]uint32
 }
 
 // Grow reserves room for n more records.
@@ -264,6 +273,9 @@ func (b *Builder) Grow(n int) {
 	}
 	if b.p.HeldBy != nil {
 		b.p.HeldBy = slices.Grow(b.p.HeldBy, n)
+	}
+	if b.p.Site != nil {
+		b.p.Site = slices.Grow(b.p.Site, n)
 	}
 }
 
@@ -294,6 +306,9 @@ func (b *Builder) Add(class uint32, sizeBytes uint32, birth, death uint64, weigh
 	}
 	if b.p.HeldBy != nil {
 		b.p.HeldBy = append(b.p.HeldBy, 0)
+	}
+	if b.p.Site != nil {
+		b.p.Site = append(b.p.Site, noSite)
 	}
 	return len(b.p.Birth) - 1
 }
@@ -359,6 +374,7 @@ func (b *Builder) NumStores() int { return len(b.p.Stores) }
 // Build sorts the records by birth (stably, so equal births keep insertion order), remaps the
 // containers, sets meta, validates and returns the Profile. The Builder must not be used after.
 func (b *Builder) Build(meta Meta) (*Profile, error) {
+	b.resolveSites()
 	p := &b.p
 	p.Meta = meta
 	n := p.Len()
@@ -392,6 +408,9 @@ func (b *Builder) Build(meta Meta) (*Profile, error) {
 		if p.StoredIn != nil {
 			p.StoredIn = permute(p.StoredIn, perm)
 		}
+		if p.Site != nil {
+			p.Site = permute(p.Site, perm)
+		}
 		inv := make([]int32, n)
 		for newIdx, oldIdx := range perm {
 			inv[oldIdx] = int32(newIdx)
@@ -418,7 +437,7 @@ func (b *Builder) Build(meta Meta) (*Profile, error) {
 	}
 	out := *p
 	b.p = Profile{}
-	b.classIndex = nil
+	b.classIndex, b.siteIndex = nil, nil
 	if err := out.Validate(); err != nil {
 		return nil, err
 	}
@@ -487,6 +506,9 @@ func (p *Profile) Validate() error {
 		return err
 	}
 	if err := p.validateHeldBy(); err != nil {
+		return err
+	}
+	if err := p.validateSites(); err != nil {
 		return err
 	}
 	if p.PointerFree != nil && len(p.PointerFree) != len(p.ClassNames) {

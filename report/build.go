@@ -213,6 +213,9 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		return nil, sweepErr
 	}
 	r.Sensitivity = sweeps
+	if err := buildSites(r, in.Problem, r.Recommendation); err != nil { // sites.go
+		return nil, err
+	}
 	if holdsErr != nil {
 		return nil, holdsErr
 	}

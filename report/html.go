@@ -11,7 +11,7 @@ import (
 
 // The page's template and stylesheet; the stylesheet is inlined into the page's <style>.
 //
-//go:embed templates/report.html.tmpl templates/report.css templates/measured.html.tmpl templates/holds.html.tmpl
+//go:embed templates/report.html.tmpl templates/report.css templates/measured.html.tmpl templates/holds.html.tmpl templates/sites.html.tmpl
 var htmlFS embed.FS
 
 // RenderedFigure is a figure ready for the page: what Figures describes, with its SVG.
@@ -54,7 +54,7 @@ const htmlMaxClassRows = 15
 // htmlMaxParetoRows is how many Pareto-front trials the search section lists.
 const htmlMaxParetoRows = 40
 
-var htmlTemplate = template.Must(template.New("report.html.tmpl").ParseFS(htmlFS, "templates/report.html.tmpl", "templates/measured.html.tmpl", "templates/holds.html.tmpl"))
+var htmlTemplate = template.Must(template.New("report.html.tmpl").ParseFS(htmlFS, "templates/report.html.tmpl", "templates/measured.html.tmpl", "templates/holds.html.tmpl", "templates/sites.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: inline CSS and SVG, no script,
 // no reference to anything outside the page (its only links are in-page anchors). figs are

@@ -133,6 +133,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	p.Search = htmlSearchSection(r, seconds, p.Search.Figures)
 	p.Sensitivity.Rows = htmlSensitivityRows(r.Sensitivity)
 	htmlHoldsSection(p, r, holdsFigs, seconds, use)
+	p.Sites = htmlSitesSection(r)
 	for i, c := range r.Comparisons {
 		p.Runs = append(p.Runs, htmlRunSection(i, c, runFigs[i], use))
 	}

@@ -36,6 +36,7 @@ type htmlPage struct {
 	Runs        []htmlRun
 	Measured    *htmlMeasured
 	Holds       *htmlHolds
+	Sites       *htmlSites // sites.go
 }
 
 type htmlTOCEntry struct{ ID, Label string }

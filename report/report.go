@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/pretenure"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
 )
@@ -32,6 +33,11 @@ type Report struct {
 	Apply *Apply `json:"apply"`
 	// Holds is the landscape around the recommendation (diagnose/holds.go), nil for an explicit trial.
 	Holds *diagnose.Holds `json:"holds,omitempty"`
+	// Sites attributes the cost at the defaults to allocation sites, and Pretenure is the
+	// pretenuring advice on top of the recommendation (sites.go, docs/sites.md); both nil
+	// when no workload names sites.
+	Sites     []pretenure.WorkloadSites `json:"sites,omitempty"`
+	Pretenure *pretenure.Advice         `json:"pretenure,omitempty"`
 }
 
 // Trial is one trial of the study as the report draws it.

@@ -30,6 +30,7 @@ func NewLifetimesCmd(ro *rootOptions) *cobra.Command {
 		classes int
 		top     int
 		bucket  float64
+		sites   int
 	)
 	cmd := &cobra.Command{
 		Use:   "lifetimes WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof",
@@ -62,6 +63,7 @@ gctune profile (.gcprof).`,
 				Bins:     cfg.Lifetimes.HistogramBins,
 				Scale:    lifetimes.HistogramScale(scale),
 				Classes:  classes,
+				Sites:    sites,
 				Plot:     plot,
 				JSON:     ro.json,
 				Bucket:   bucket,
@@ -81,6 +83,7 @@ gctune profile (.gcprof).`,
 	f.IntVar(&classes, "classes", 20, "rows of the per-class table in the text output (0 = all)")
 	f.IntVar(&top, "top", lifetimes.DefaultTopObjects, "number of largest objects to list (0 = none)")
 	f.Float64Var(&bucket, "bucket-seconds", 0, bucketSecondsUsage)
+	f.IntVar(&sites, "sites", 20, "rows of the allocation-site table in the text output (0 = all; docs/sites.md)")
 	return cmd
 }
 
@@ -98,6 +101,8 @@ type lifetimesOptions struct {
 	Scale lifetimes.HistogramScale
 	// Classes bounds the per-class table in text (0 = all); the JSON has every class.
 	Classes int
+	// Sites bounds the allocation-site table in text (0 = all); the JSON has every site.
+	Sites int
 	// Plot, when set, is the figure file to write.
 	Plot string
 	JSON bool
@@ -119,6 +124,8 @@ type lifetimesDoc struct {
 	} `json:"histograms"`
 	// Plot is the figure file written, if any.
 	Plot string `json:"plot,omitempty"`
+	// Sites is the allocation-site table, when the profile names sites (docs/sites.md).
+	Sites *sitesDoc `json:"sites,omitempty"`
 	// Stored is the other hypothesis optimize weighs for a sampled export whose rebuild
 	// inferred large objects (auto mode): the analysis above is the estimate's.
 	Stored *storedHypothesisDoc `json:"storedHypothesis,omitempty"`
@@ -162,6 +169,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	if o.Classes < 0 {
 		return usageErrorf("--classes %d: want 0 or more", o.Classes)
 	}
+	if o.Sites < 0 {
+		return usageErrorf("--sites %d: want 0 or more", o.Sites)
+	}
 	format := ""
 	if o.Plot != "" {
 		var err error
@@ -182,6 +192,9 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		return err
 	}
 	if doc.Stored, err = storedHypothesis(o, info); err != nil {
+		return err
+	}
+	if doc.Sites, err = newSitesDoc(p, info, o.Analysis.LongLivedThreshold); err != nil {
 		return err
 	}
 	if doc.Histograms.Log, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LogScale}); err != nil {
@@ -354,6 +367,9 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 		return err
 	}
 
+	if err := printSites(w, doc.Sites, o.Sites); err != nil {
+		return err
+	}
 	ew.Printf("\n")
 	printHistogram(ew, hist)
 	if doc.Plot != "" {

@@ -18,6 +18,7 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/pretenure"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
 	"github.com/gctune/gctune/study"
@@ -248,6 +249,10 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	if err != nil {
 		return err
 	}
+	sites, advice, err := explainSites(in.Problem, rec) // explainsites.go
+	if err != nil {
+		return err
+	}
 	printProfileInfos(ew, profiles)
 	seconds := len(in.Problem.Workloads()) == 1
 	if o.JSON {
@@ -258,7 +263,9 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 			Prediction     *predictionDoc            `json:"prediction,omitempty"`
 			Diagnosis      *diagnose.Diagnosis       `json:"diagnosis"`
-		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d})
+			Sites          []pretenure.WorkloadSites `json:"sites,omitempty"`
+			Pretenure      *pretenure.Advice         `json:"pretenure,omitempty"`
+		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d, sites, advice})
 	}
 	if rec != nil {
 		if err := writeExplainHeader(w, name, workloadList(in), rec, seconds); err != nil {
@@ -267,7 +274,10 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	} else if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial); err != nil {
 		return err
 	}
-	return d.WriteText(w)
+	if err := d.WriteText(w); err != nil {
+		return err
+	}
+	return writeSiteCosts(w, sites, advice)
 }
 
 // writeExplainHeader writes what explain says before the diagnosis about study name's

@@ -71,6 +71,7 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 		NewLifetimesCmd(ro),
 		NewSampleCmd(ro),
 		NewSimulateCmd(ro, nil),
+		NewPretenureCmd(ro, nil),
 		NewOptimizeCmd(ro, nil),
 		NewResumeCmd(ro, nil),
 		NewExportCmd(ro, nil),

@@ -69,6 +69,7 @@ how benchmark scripts in other languages drive the simulator.`,
 	f.IntVar(&o.Replicas, "replicas", 0, "also run both configurations on this many perturbed replicas of the run (the uncertainty section's model) and print each one's values and interval")
 	f.Uint64Var(&o.ReplicaSeed, "replica-seed", 1, "seed the replicas are drawn from (a study draws them from its own seed)")
 	f.StringVar(&o.Scenario, "scenario", string(uncertainty.ScenarioLike), "what the --replicas runs are: like (inputs like this one: the allocation scaled too, as the search judges) or again (this input run again, as the headline forecast is stated)")
+	f.StringArrayVar(&o.Pretenure, "pretenure", nil, "allocate this site's objects straight into old space in the given run, as basicNewTenured does: a site (\"Foo>>#bar @23\") or a method, all its sites (repeatable; docs/sites.md)")
 	return cmd
 }
 
@@ -103,6 +104,8 @@ type simulateOptions struct {
 	ReplicaSeed uint64
 	// Scenario is the question the replicas answer: "like" or "again" (uncertainty.Scenario).
 	Scenario string
+	// Pretenure names allocation sites the given run allocates in old space (pretenureflag.go).
+	Pretenure []string
 }
 
 // runSimulate simulates the workload o.Ref at the configured parameters and at the defaults
@@ -126,7 +129,10 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 	if o.Batch {
 		return runSimulateBatch(o.Stdin, w, s)
 	}
-	s.Events, s.JSON = o.Events, o.JSON
+	s.Events, s.JSON, s.Pretenure = o.Events, o.JSON, o.Pretenure
+	if len(o.Pretenure) > 0 && o.Replicas > 0 {
+		return usageErrorf("--pretenure with --replicas: judge pretenuring on replicas with optimize's advice (docs/sites.md)")
+	}
 	if o.Replicas < 0 || o.Replicas > uncertainty.MaxReplicas {
 		return usageErrorf("--replicas %d: want 0 (none) to %d", o.Replicas, uncertainty.MaxReplicas)
 	}
@@ -170,6 +176,8 @@ type simulation struct {
 	// ReplicaSeed.
 	Replicas    uncertainty.Model
 	ReplicaSeed uint64
+	// Pretenure names the sites the given run pretenures.
+	Pretenure []string
 }
 
 // simulateDoc is `gctune simulate --json`.
@@ -184,6 +192,8 @@ type simulateDoc struct {
 	Events  string  `json:"events,omitempty"`
 	// Replicas is the two configurations on perturbed replicas of the run (--replicas).
 	Replicas *replicasDoc `json:"replicas,omitempty"`
+	// Pretenured says which sites the given run pretenured (--pretenure).
+	Pretenured *pretenureDoc `json:"pretenured,omitempty"`
 }
 
 // replicasDoc is both configurations judged on the uncertainty model's replicas.
@@ -244,8 +254,14 @@ func simulateOnce(w io.Writer, o simulation) error {
 		return inputError(err)
 	}
 	doc := simulateDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Records: p.Len()}
-	run := func(params heapsim.Params, opts heapsim.Options) runDoc {
-		st, err := heapsim.Run(p, params, o.Cost, opts)
+	given := p
+	if len(o.Pretenure) > 0 {
+		if given, doc.Pretenured, err = pretenuredProfile(p, o.Pretenure); err != nil {
+			return err
+		}
+	}
+	run := func(q *profile.Profile, params heapsim.Params, opts heapsim.Options) runDoc {
+		st, err := heapsim.Run(q, params, o.Cost, opts)
 		d := runDoc{Params: params, Layout: heapsim.ComputeLayout(params), Survivors: params.SurvivorsToKeep(),
 			Proportion: params.TenuringProportion(), Stats: st}
 		if err != nil {
@@ -253,14 +269,14 @@ func simulateOnce(w io.Writer, o simulation) error {
 		}
 		return d
 	}
-	doc.Default = run(o.Default, heapsim.Options{})
+	doc.Default = run(p, o.Default, heapsim.Options{})
 	if o.Events != "" {
 		err := writeOutput(o.Events, func(f io.Writer) error {
 			log, err := eventlog.NewWriter(f)
 			if err != nil {
 				return err
 			}
-			doc.Given = run(o.Given, heapsim.Options{OnEvent: log.Add})
+			doc.Given = run(given, o.Given, heapsim.Options{OnEvent: log.Add})
 			return log.Flush()
 		})
 		if err != nil {
@@ -268,7 +284,7 @@ func simulateOnce(w io.Writer, o simulation) error {
 		}
 		doc.Events = o.Events
 	} else {
-		doc.Given = run(o.Given, heapsim.Options{})
+		doc.Given = run(given, o.Given, heapsim.Options{})
 	}
 	if doc.Default.Error == "" && doc.Given.Error == "" && doc.Given.Stats.TotalSeconds > 0 {
 		doc.Speedup = doc.Default.Stats.TotalSeconds / doc.Given.Stats.TotalSeconds
@@ -290,6 +306,9 @@ func simulateOnce(w io.Writer, o simulation) error {
 func printSimulate(w io.Writer, d *simulateDoc) error {
 	ew := errwriter.New(w)
 	ew.Printf("%s: %s records\n", quoteName(d.Input.Ref), formatCount(uint64(d.Records)))
+	if d.Pretenured != nil {
+		ew.Printf("%s\n", d.Pretenured.line())
+	}
 	if d.Input.Rebuild != nil {
 		ew.Printf("%s\n", d.Input.Rebuild)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gctune/gctune/profile"
 )
@@ -272,11 +273,26 @@ type filipReader struct {
 
 	firstSkipped []*RowError // the first 10 skipped rows; formatted into the report last
 
+	// The site table (filip_sites.go): names in order of first appearance, the map from the
+	// key as built to its index, the scratch key, the names' bytes; siteShape is the layout's.
+	siteShape     siteShape
+	siteNames     []string
+	sites         map[string]uint32
+	siteBuf       []byte
+	siteNameBytes int
+	classBytes    int   // bytes of the class names
+	namesErr      error // a name table's bound was passed (profile.ErrTooManyNames)
+	// sharedNames, in a parallel worker, counts the new class [0] and site [1] names of every
+	// worker, so that the bound holds for all of them together (a name new to two workers
+	// counts twice: at most 8 times a real profile's few thousand); nil in a sequential read.
+	sharedNames *[2]atomic.Int64
+
 	class  []uint32
 	size   []uint32
 	birth  []float64
 	death  []float64 // -1: empty (never finalized)
 	forced []bool
+	site   []uint32 // nil for a layout without site columns
 }
 
 // filipSource is the CSV: a reader positioned at its start and, when it is a regular file, random
@@ -334,7 +350,7 @@ func readFiLiP(src filipSource, name string, meta io.Reader, jsonName string, op
 
 func newFiLiPReader(name string, opts Options, slowRows bool) *filipReader {
 	return &filipReader{name: name, opts: opts, report: &Report{}, slowRows: slowRows,
-		classes: make(map[string]classCacheEntry)}
+		classes: make(map[string]classCacheEntry), sites: make(map[string]uint32)}
 }
 
 func (r *filipReader) warnf(format string, args ...any) {

@@ -7,6 +7,9 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // Parallel parsing: a CSV with random access is cut into chunks at line boundaries, at least
@@ -85,11 +88,12 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 	}
 
 	ws := make([]*filipReader, len(bounds)-1)
+	var shared [2]atomic.Int64
 	errs := make([]error, len(ws))
 	var wg sync.WaitGroup
 	for i := range ws {
 		w := newFiLiPReader(r.name, r.opts, r.slowRows)
-		w.layout = r.layout
+		w.layout, w.siteShape, w.sharedNames = r.layout, r.siteShape, &shared
 		ws[i] = w
 		from, to := bounds[i], bounds[i+1]
 		wg.Go(func() { errs[i] = w.readCSV(io.NewSectionReader(at, from, to-from), to-from) })
@@ -117,14 +121,22 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 		total += len(w.birth)
 	}
 	globalIndex := make(map[string]uint32)
+	globalSites := make(map[string]uint32)
 	for _, w := range ws {
+		if err := r.mergeSites(w, globalSites); err != nil {
+			return true, err
+		}
 		global := make([]uint32, len(w.names))
 		for li, name := range w.names {
 			gi, ok := globalIndex[name]
 			if !ok {
 				gi = uint32(len(r.names))
 				r.names = append(r.names, name)
+				r.classBytes += len(name)
 				globalIndex[name] = gi
+				if err := profile.CheckNameTable("class", len(r.names), r.classBytes); err != nil {
+					return true, fmt.Errorf("filip: %s: %w: refused", r.name, err)
+				}
 			}
 			global[li] = gi
 		}
@@ -133,6 +145,7 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 		}
 		if len(ws) == 1 {
 			r.class, r.size, r.birth, r.death, r.forced = w.class, w.size, w.birth, w.death, w.forced
+			r.site = w.site
 		} else {
 			if r.birth == nil {
 				r.class, r.size = make([]uint32, 0, total), make([]uint32, 0, total)
@@ -144,6 +157,9 @@ func (r *filipReader) readParallel(at io.ReaderAt, size int64, tune filipTuning)
 			r.birth = append(r.birth, w.birth...)
 			r.death = append(r.death, w.death...)
 			r.forced = append(r.forced, w.forced...)
+			if w.site != nil {
+				r.site = append(r.site, w.site...)
+			}
 		}
 		r.report.SkippedRows += w.report.SkippedRows
 		r.firstSkipped = append(r.firstSkipped, w.firstSkipped[:min(len(w.firstSkipped), 10-len(r.firstSkipped))]...)

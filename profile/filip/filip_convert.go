@@ -85,6 +85,13 @@ func (r *filipReader) finish(run filipRun) (*profile.Profile, error) {
 			r.class[i] = global[c]
 		}
 	}
+	var siteGlobal []uint32
+	if r.site != nil {
+		siteGlobal = make([]uint32, len(r.siteNames))
+		for i, name := range r.siteNames {
+			siteGlobal[i] = b.Site(name)
+		}
+	}
 	for j := range n {
 		i := j
 		if conv.order != nil {
@@ -95,7 +102,10 @@ func (r *filipReader) finish(run filipRun) (*profile.Profile, error) {
 		if !alive(i) {
 			death, flags = conv.death(r.death[i]), 0
 		}
-		b.Add(r.class[i], r.size[i], birth, death, run.weight, flags)
+		k := b.Add(r.class[i], r.size[i], birth, death, run.weight, flags)
+		if r.site != nil {
+			b.SetSite(k, siteGlobal[r.site[i]])
+		}
 	}
 	r.report.Rows = n
 	profiler := run.profiler

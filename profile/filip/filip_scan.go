@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gctune/gctune/profile"
 )
 
 // filipMaxLineBytes bounds a CSV line: no real row comes near it, and a file without newlines
@@ -93,6 +95,9 @@ func (r *filipReader) presize(chunk []byte, sizeBytes int64) bool {
 		r.birth = slices.Grow(r.birth, n)
 		r.death = slices.Grow(r.death, n)
 		r.forced = slices.Grow(r.forced, n)
+		if r.siteShape != siteNone {
+			r.site = slices.Grow(r.site, n)
+		}
 	}
 	return true
 }
@@ -109,11 +114,11 @@ func (r *filipReader) handleLine(line []byte) error {
 		return r.header(line)
 	}
 	if !r.slowRows && r.rowFast(line) {
-		return nil
+		return r.namesErr
 	}
 	err := r.row(line)
 	if err == nil {
-		return nil
+		return r.namesErr
 	}
 	if !r.opts.SkipBadRows {
 		return err
@@ -142,6 +147,7 @@ func (r *filipReader) header(line []byte) error {
 			l.columns[colFullGCs] = "survivedFullGC"
 		}
 		r.layout, r.oldSpelling = l, oldSpelling
+		r.siteShape = siteShapeOf(l.name)
 		r.report.Layout = l.name
 		return nil
 	}
@@ -226,7 +232,7 @@ func (r *filipReader) rowFast(line []byte) bool {
 	if !siteCommas(rest, r.layout.site) {
 		return false
 	}
-	r.appendRow(cls, uint32(size), birth, death, forced)
+	r.appendRow(cls, rest, uint32(size), birth, death, forced)
 	return true
 }
 
@@ -317,9 +323,13 @@ func scanCount(line []byte, pos int) (n uint64, next int, ok bool) {
 	return n, pos + 1, true
 }
 
-// appendRow interns the class and appends a parsed row to the raw columns.
-func (r *filipReader) appendRow(cls []byte, size uint32, birth, death float64, forced bool) {
+// appendRow interns the class and the site (the allocation-site columns siteCols) and appends
+// a parsed row to the raw columns.
+func (r *filipReader) appendRow(cls, siteCols []byte, size uint32, birth, death float64, forced bool) {
 	r.class = append(r.class, r.intern(cls))
+	if r.siteShape != siteNone {
+		r.site = append(r.site, r.internSite(siteCols))
+	}
 	r.size = append(r.size, size)
 	r.birth = append(r.birth, birth)
 	r.death = append(r.death, death)
@@ -340,6 +350,15 @@ func (r *filipReader) intern(cls []byte) uint32 {
 	}
 	c, ok := r.classes[string(cls)]
 	if !ok {
+		r.classBytes += len(cls)
+		count := len(r.names) + 1
+		if r.sharedNames != nil {
+			count = int(r.sharedNames[0].Add(1))
+		}
+		if err := profile.CheckNameTable("class", count, r.classBytes); err != nil {
+			r.tooMany(err)
+			return 0
+		}
 		c.name = string(cls)
 		c.index = uint32(len(r.names))
 		if len(c.name) == 0 {
@@ -431,7 +450,7 @@ func (r *filipReader) row(line []byte) *RowError {
 		}
 	}
 
-	r.appendRow(f[colClass], uint32(size), birth, death, forced)
+	r.appendRow(f[colClass], rest, uint32(size), birth, death, forced)
 	return nil
 }
 

@@ -30,7 +30,7 @@ const (
 	// slots, 96 bytes, in old space) and the senders' Array new: 120 (968 bytes). The contexts
 	// it reifies walking the stack are not counted.
 	DefaultSampleOverheadBytes = 96 + 968
-	// sampleAllocator is the allocation site written in every row: gctune profiles keep none.
+	// sampleAllocator is the allocation site written in a row whose profile names none.
 	sampleAllocator = "UndefinedObject>>#DoIt"
 )
 
@@ -95,7 +95,8 @@ type SampleReport struct {
 // force-finalizes it with no marker. The real profiler stamps a death when the collector
 // mourns the ephemeron, at the first scavenge (or full GC) after it; the profile's own death
 // instant is written instead. survivedScavenges and survivedFullGCs are written 0 (a profile
-// does not know them); the allocation site is "UndefinedObject>>#DoIt" at offset 0.
+// does not know them); the allocation site is the record's (profile.SplitSite: its method, its
+// offset or 0), or "UndefinedObject>>#DoIt" at offset 0 when the profile names none.
 func WriteSample(p *profile.Profile, csv, meta io.Writer, opts SampleOptions) (SampleReport, error) {
 	every := max(opts.Every, 1)
 	if opts.Phase >= every {
@@ -134,7 +135,9 @@ func WriteSample(p *profile.Profile, csv, meta io.Writer, opts SampleOptions) (S
 		buf = strconv.AppendUint(buf, birth, 10)
 		buf = append(buf, ',')
 		buf = append(buf, p.ClassNames[p.Class[i]]...)
-		buf = append(buf, ",0,0,"+sampleAllocator+",0\n"...)
+		buf = append(buf, ",0,0,"...)
+		buf = appendSampleSite(buf, p, i)
+		buf = append(buf, '\n')
 		bw.Write(buf)
 	})
 	if err := bw.Flush(); err != nil {
@@ -306,4 +309,21 @@ func pharoFloat(f float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// appendSampleSite appends record i's textualAllocatorMethod and textualAllocatorMethodOffset
+// columns.
+func appendSampleSite(buf []byte, p *profile.Profile, i int) []byte {
+	method, offset := sampleAllocator, "0"
+	if p.Site != nil {
+		if name := p.SiteNames[p.Site[i]]; name != profile.UnknownSite {
+			method, offset = profile.SplitSite(name)
+			if offset == "" {
+				offset = "0"
+			}
+		}
+	}
+	buf = append(buf, method...)
+	buf = append(buf, ',')
+	return append(buf, offset...)
 }

@@ -313,6 +313,9 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 		b.Class(name)
 	}
 	inferredClass := b.Class("(large, inferred from the clock)")
+	for _, name := range p.SiteNames {
+		b.Site(name)
+	}
 	stored := newStoreAssumer(&b, rep, hyp, p, sampledLarge)
 	lifeHyp := hyp
 	if hyp == HypothesisStored {
@@ -327,6 +330,9 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 			f := found[next]
 			death, flags := inferredDeath(f.birth, births[f.window], end, lifeHyp, p, sampledLarge, births, remap)
 			idx := b.Add(inferredClass, f.size, f.birth, death, 1, flags)
+			if p.Site != nil {
+				b.SetSite(idx, b.Site(profile.UnknownSite))
+			}
 			if flags&profile.FlagAliveAtEnd != 0 {
 				stored.container(idx, f.birth, f.size)
 			}
@@ -345,6 +351,9 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 		}
 		idx := b.Add(p.Class[i], p.SizeBytes[i], births[i], death, w, p.Flags[i])
 		newIndex[i] = int32(idx)
+		if p.Site != nil {
+			b.SetSite(idx, p.Site[i])
+		}
 		switch {
 		case !p.AliveAtEnd(i):
 		case !large(i):

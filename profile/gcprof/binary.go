@@ -33,9 +33,12 @@ import (
 //	            float32 for, uint64 at;
 //	            uint8 1 if a pointer-free table follows, then [classes]uint8;
 //	            uint8 1 if the StoredIn column follows the Flags column
+//	sites       version 3 only (Profile.SiteNames and Site; a profile with sites is written
+//	            as version 3, its references block always present): uint32 count, then per
+//	            site: uint32 length, name bytes
 //	columns     Class [n]uint32, SizeBytes [n]uint32, Birth [n]uint64, Death [n]uint64,
-//	            Weight [n]uint32, Flags [n]uint8, and in version 2 StoredIn [n]uint16 when
-//	            announced
+//	            Weight [n]uint32, Flags [n]uint8, and in versions 2 and 3 StoredIn [n]uint16
+//	            when announced, and in version 3 Site [n]uint32
 //	checksum    uint32   CRC-32C (Castagnoli) of every byte before it
 //
 // A reader checks the magic, the version, every length against sane bounds (and against the
@@ -50,10 +53,10 @@ var ErrCorrupt = errors.New("gcprof: corrupt binary profile")
 // Magic starts every gctune binary profile.
 const Magic = "GCTPROF1"
 
-// Version is the newest format version: Write writes it for a profile that
-// carries references (Profile.Stores and friends) and version 1 otherwise; Read reads
-// both.
-const Version = 2
+// Version is the newest format version: Write writes it for a profile that names
+// allocation sites (Profile.Site), version 2 for one that carries references
+// (Profile.Stores and friends) and no sites, and version 1 otherwise; Read reads all three.
+const Version = 3
 
 // Bounds a reader applies before trusting a length.
 const (
@@ -179,10 +182,13 @@ func Write(w io.Writer, p *profile.Profile) error {
 
 	hdr := make([]byte, 0, 64)
 	hdr = append(hdr, Magic...)
-	refs := hasReferences(p)
+	refs := hasReferences(p) || p.Site != nil
 	version := uint32(1)
-	if refs {
-		version = Version
+	switch {
+	case p.Site != nil:
+		version = 3
+	case refs:
+		version = 2
 	}
 	hdr = binary.LittleEndian.AppendUint32(hdr, version)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(meta)))
@@ -205,6 +211,12 @@ func Write(w io.Writer, p *profile.Profile) error {
 	if refs {
 		hdr = appendReferences(hdr, p)
 	}
+	if p.Site != nil {
+		var err error
+		if hdr, err = appendSiteNames(hdr, p); err != nil {
+			return err
+		}
+	}
 	cw.Write(hdr)
 
 	buf := make([]byte, 0, binaryChunkBytes)
@@ -216,6 +228,9 @@ func Write(w io.Writer, p *profile.Profile) error {
 	cw.Write(p.Flags)
 	if refs && p.StoredIn != nil {
 		writeColumn(cw, buf, p.StoredIn, binary.LittleEndian.AppendUint16)
+	}
+	if p.Site != nil {
+		writeColumn(cw, buf, p.Site, binary.LittleEndian.AppendUint32)
 	}
 	if cw.err != nil {
 		return fmt.Errorf("gcprof: write binary profile: %w", cw.err)
@@ -364,8 +379,8 @@ func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) 
 	if err != nil {
 		return nil, err
 	}
-	if version != 1 && version != Version {
-		return nil, br.corrupt("format version %d, this gctune reads versions 1 and %d", version, Version)
+	if version < 1 || version > Version {
+		return nil, br.corrupt("format version %d, this gctune reads versions 1 to %d", version, Version)
 	}
 
 	metaLen, err := br.u32("meta length")
@@ -397,8 +412,8 @@ func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) 
 	if err != nil {
 		return nil, err
 	}
-	if classes > binaryMaxClasses {
-		return nil, br.corrupt("class count %d over %d", classes, binaryMaxClasses)
+	if classes > binaryMaxClasses || classes > profile.MaxClassNames {
+		return nil, br.corrupt("class count %d over %d (%v)", classes, min(binaryMaxClasses, profile.MaxClassNames), profile.ErrTooManyNames)
 	}
 	if classes > 0 {
 		p.ClassNames = make([]string, 0, min(classes, 1<<16))
@@ -444,6 +459,12 @@ func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) 
 	if storedIn {
 		recordBytes += 2
 	}
+	if version >= 3 {
+		if err := br.readSiteNames(p); err != nil {
+			return nil, err
+		}
+		recordBytes += 4
+	}
 
 	// With the size known, the columns and the checksum must fill the rest exactly.
 	capHint := min(n, binaryChunkBytes)
@@ -468,6 +489,11 @@ func readBinary(r io.Reader, size int64, name string) (*profile.Profile, error) 
 	if storedIn {
 		if p.StoredIn = readColumn(cols, "stored-in column", decodeU16); p.StoredIn == nil {
 			p.StoredIn = []uint16{}
+		}
+	}
+	if version >= 3 {
+		if p.Site = readColumn(cols, "site column", decodeU32); p.Site == nil {
+			p.Site = []uint32{}
 		}
 	}
 	if cols.err != nil {

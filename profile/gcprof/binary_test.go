@@ -73,6 +73,9 @@ func requireSameProfile(t *testing.T, want, got *profile.Profile) {
 	require.True(t, slices.Equal(want.StoredIn, got.StoredIn), "stored-in column")
 	require.Equal(t, want.StoredIn == nil, got.StoredIn == nil, "stored-in column presence")
 	require.True(t, slices.Equal(want.PointerFree, got.PointerFree), "pointer-free table")
+	require.True(t, slices.Equal(want.SiteNames, got.SiteNames), "site names %q vs %q", want.SiteNames, got.SiteNames)
+	require.True(t, slices.Equal(want.Site, got.Site), "site column")
+	require.Equal(t, want.Site == nil, got.Site == nil, "site column presence")
 }
 
 // binaryReferencesProfile is binaryTestProfile with the version 2 references: a successor,
@@ -102,11 +105,14 @@ func TestBinaryRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	exported, _, err := filip.Read("../filip/testdata/filip/era-v1.1.csv", filip.Options{})
 	require.NoError(t, err)
+	withSites, _, err := filip.Read("../filip/testdata/filip/era-filip.csv", filip.Options{})
+	require.NoError(t, err)
 	for name, p := range map[string]*profile.Profile{
 		"small":      binaryTestProfile(t),
 		"references": binaryReferencesProfile(t),
 		"empty":      empty,
 		"filip":      exported,
+		"sites":      withSites,
 		"synthetic":  syntheticProfile(t, 300_000), // several conversion chunks per column
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -222,10 +228,10 @@ func TestBinaryDamaged(t *testing.T) {
 
 	_, err = Read(strings.NewReader("GCTPROF9xxxxxxxxxxxxxxxxxxxx"))
 	assert.EqualError(t, err, `gcprof: corrupt binary profile: binary profile: not a gctune binary profile (magic "GCTPROF9", want "GCTPROF1")`)
-	v3 := slices.Clone(data)
-	v3[8] = 3
-	_, err = Read(bytes.NewReader(v3))
-	assert.EqualError(t, err, "gcprof: corrupt binary profile: binary profile: format version 3, this gctune reads versions 1 and 2")
+	v4 := slices.Clone(data)
+	v4[8] = 4
+	_, err = Read(bytes.NewReader(v4))
+	assert.EqualError(t, err, "gcprof: corrupt binary profile: binary profile: format version 4, this gctune reads versions 1 to 3")
 
 	// Absurd lengths are refused before anything is allocated for them.
 	huge := slices.Clone(data[:12])
@@ -385,4 +391,19 @@ func BenchmarkSaveProfile(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(p.Len())*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// TestBinaryVersions: a profile is written in the oldest version that holds it (1 plain, 2
+// with references, 3 with sites), and each reads back.
+func TestBinaryVersions(t *testing.T) {
+	withSites, _, err := filip.Read("../filip/testdata/filip/era-filip.csv", filip.Options{})
+	require.NoError(t, err)
+	for want, p := range map[uint32]*profile.Profile{1: binaryTestProfile(t), 2: binaryReferencesProfile(t), 3: withSites} {
+		var buf bytes.Buffer
+		require.NoError(t, Write(&buf, p))
+		assert.Equal(t, want, binary.LittleEndian.Uint32(buf.Bytes()[8:12]))
+		got, err := Read(bytes.NewReader(buf.Bytes()))
+		require.NoError(t, err)
+		requireSameProfile(t, p, got)
+	}
 }

@@ -156,6 +156,7 @@ type genMixEntry struct {
 	store     *StoredInto // nil: stored into no container
 	heldBy    int         // the entry whose newest object holds this one's (Mix.HeldBy); −1: none
 	holds     bool        // some entry is held by this one's objects: remember its newest record
+	site      uint32      // 1 + the site's index (Mix.Site); 0: none named
 }
 
 // drawBytes is the expected weighted bytes of one mix draw.
@@ -203,6 +204,9 @@ func (s *Spec) mixEntries(i int, weight uint32, res float64, g *genPlan) []genMi
 		}
 		e.life = newSampler(&m.Lifetime, true, lifeSrc, phaseEnd)
 		e.store = m.StoredInto
+		if g != nil {
+			e.site = g.siteOf(m.Site)
+		}
 		e.heldBy = slices.IndexFunc(ph.Mix, func(h Mix) bool { return m.HeldBy != "" && h.Class == m.HeldBy })
 		e.prob = m.Share / float64(e.weight)
 		total += e.prob
@@ -231,6 +235,7 @@ type genEvent struct {
 	chain        int32       // growing arrays: the collection's id (≥ 0); −1 otherwise
 	name         string      // the container name mix entries store into ("" = none)
 	immediates   float32     // Container.ImmediateFraction
+	site         uint32      // 1 + the site's index; 0: none named
 }
 
 const (
@@ -430,7 +435,7 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 			if sz <= profile.MaxNewSpaceObjectBytes {
 				flags = profile.FlagOldSpace
 			}
-			events = append(events, genEvent{offsetBytes: at, sizeBytes: sz, class: class, flags: flags, lifeSpec: &l.Lifetime, chain: -1})
+			events = append(events, genEvent{offsetBytes: at, sizeBytes: sz, class: class, flags: flags, lifeSpec: &l.Lifetime, chain: -1, site: g.siteOf(l.Site)})
 		}
 	}
 	chain := int32(0)
@@ -459,7 +464,7 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 				case gr.Name != "":
 					ct = containerNamed
 				}
-				events = append(events, genEvent{offsetBytes: at, sizeBytes: roundSize(float64(sz)), class: class, container: ct, lifeSpec: &gr.Lifetime, chain: chain, name: gr.Name})
+				events = append(events, genEvent{offsetBytes: at, sizeBytes: roundSize(float64(sz)), class: class, container: ct, lifeSpec: &gr.Lifetime, chain: chain, name: gr.Name, site: g.siteOf(gr.Site)})
 			}
 			chain++
 		}
@@ -493,7 +498,7 @@ func (g *genPlan) planEvents(i int, mixBytes uint64) []genEvent {
 			if c.OldSpace && sz <= profile.MaxNewSpaceObjectBytes {
 				flags = profile.FlagOldSpace
 			}
-			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1, name: c.Name, immediates: float32(c.Immediates)})
+			events = append(events, genEvent{offsetBytes: p, sizeBytes: sz, class: class, flags: flags, container: ct, lifeSpec: &c.Lifetime, chain: -1, name: c.Name, immediates: float32(c.Immediates), site: g.siteOf(c.Site)})
 		}
 	}
 	slices.SortStableFunc(events, func(a, b genEvent) int { return cmp.Compare(a.offsetBytes, b.offsetBytes) })
@@ -637,6 +642,9 @@ func (g *genPlan) runMix(ph *genPhase, pick rand.Source) (clock uint64, ev int, 
 			death, flags = e.life.death(clock, end)
 		}
 		idx := b.Add(e.class, size, clock, death, e.weight, flags)
+		if e.site != 0 {
+			b.SetSite(idx, e.site-1)
+		}
 		if idx >= budget {
 			return 0, 0, g.tooMany()
 		}
@@ -680,6 +688,9 @@ func (g *genPlan) emit(ph *genPhase, e *genEvent, clock uint64) uint64 {
 		death = clock
 	}
 	idx := b.Add(e.class, e.sizeBytes, clock, death, 1, flags)
+	if e.site != 0 {
+		b.SetSite(idx, e.site-1)
+	}
 	c := profile.Container{Record: int32(idx), StoresFromBytes: clock, ImmediateFraction: e.immediates}
 	switch e.container {
 	case containerNone:
@@ -764,4 +775,13 @@ func (g *genPlan) resolveStores() error {
 // phaseStart is the clock at which the named phase starts.
 func (g *genPlan) phaseStart(name string) uint64 {
 	return g.phases[slices.IndexFunc(g.spec.Phases, func(p Phase) bool { return p.Name == name })].startBytes
+}
+
+// siteOf interns a spec's site name (profile.NormalSiteName) and returns 1 + its index, 0 for
+// none.
+func (g *genPlan) siteOf(name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	return g.builder.Site(profile.NormalSiteName(name)) + 1
 }

@@ -158,6 +158,11 @@ type Mix struct {
 	// breadth-first after their holder and remembers a tenured holder
 	// (docs/spur-model.md §3.1, §3.6).
 	HeldBy string
+	// Site names the allocation site of the entry's objects, as the exporter writes it
+	// (textualAllocatorMethod, "NeoCSVReader>>#readField"; "Foo>>bar" is read as "Foo>>#bar"),
+	// optionally with its offset ("… @23"): the profile's site column (docs/sites.md). Empty:
+	// the unknown site.
+	Site string
 }
 
 // StoredInto says which container references a mix entry's objects, and when: from
@@ -199,6 +204,11 @@ type Large struct {
 	// EveryBytes, when set, places object k (from 1) after k × EveryBytes of the phase's mix
 	// allocation; Count × EveryBytes must not exceed the phase's allocation.
 	EveryBytes uint64
+	// Site names the allocation site of the entry's objects, as the exporter writes it
+	// (textualAllocatorMethod, "NeoCSVReader>>#readField"; "Foo>>bar" is read as "Foo>>#bar"),
+	// optionally with its offset ("… @23"): the profile's site column (docs/sites.md). Empty:
+	// the unknown site.
+	Site string
 }
 
 // Growing describes Count collections growing side by side from FromBytes to ToBytes by
@@ -228,6 +238,11 @@ type Growing struct {
 	// Name, when set, makes the collection a container that mix entries can name in
 	// storedInto: each array holds the references stored into it and hands them to the next.
 	Name string
+	// Site names the allocation site of the entry's objects, as the exporter writes it
+	// (textualAllocatorMethod, "NeoCSVReader>>#readField"; "Foo>>bar" is read as "Foo>>#bar"),
+	// optionally with its offset ("… @23"): the profile's site column (docs/sites.md). Empty:
+	// the unknown site.
+	Site string
 }
 
 // Container describes long-lived objects that keep receiving references to young objects
@@ -261,6 +276,11 @@ type Container struct {
 	// OldSpace flags a container small enough for new space as allocated straight into old
 	// space (FlagOldSpace).
 	OldSpace bool
+	// Site names the allocation site of the entry's objects, as the exporter writes it
+	// (textualAllocatorMethod, "NeoCSVReader>>#readField"; "Foo>>bar" is read as "Foo>>#bar"),
+	// optionally with its offset ("… @23"): the profile's site column (docs/sites.md). Empty:
+	// the unknown site.
+	Site string
 }
 
 // Dist is a distribution of sizes or lifetimes, both in bytes (lifetimes on the allocation

@@ -125,6 +125,7 @@ var mixKeys = []specKey[Mix]{
 		return parseSection(p, f.node, f.path, storedIntoKeys, m.StoredInto)
 	}},
 	valueKey("heldBy", (*specParser).str, func(m *Mix) *string { return &m.HeldBy }),
+	valueKey("site", (*specParser).str, func(m *Mix) *string { return &m.Site }),
 }
 
 // storedIntoKeys are the keys of a mix entry's storedInto mapping.
@@ -150,6 +151,7 @@ var largeKeys = []specKey[Large]{
 	valueKey("lifetime", (*specParser).lifetime, func(l *Large) *Dist { return &l.Lifetime }),
 	valueKey("at", (*specParser).str, func(l *Large) *string { return &l.At }),
 	valueKey("every", (*specParser).byteCount, func(l *Large) *uint64 { return &l.EveryBytes }),
+	valueKey("site", (*specParser).str, func(l *Large) *string { return &l.Site }),
 }
 
 // growingKeys are the keys of a phase's growing entry.
@@ -163,6 +165,7 @@ var growingKeys = []specKey[Growing]{
 	valueKey("lifetime", (*specParser).lifetime, func(g *Growing) *Dist { return &g.Lifetime }),
 	valueKey("container", (*specParser).boolean, func(g *Growing) *bool { return &g.Container }),
 	valueKey("name", (*specParser).str, func(g *Growing) *string { return &g.Name }),
+	valueKey("site", (*specParser).str, func(g *Growing) *string { return &g.Site }),
 }
 
 // containerKeys are the keys of a phase's containers entry.
@@ -177,4 +180,5 @@ var containerKeys = []specKey[Container]{
 	valueKey("oldSpace", (*specParser).boolean, func(c *Container) *bool { return &c.OldSpace }),
 	valueKey("name", (*specParser).str, func(c *Container) *string { return &c.Name }),
 	valueKey("immediates", (*specParser).fraction, func(c *Container) *float64 { return &c.Immediates }),
+	valueKey("site", (*specParser).str, func(c *Container) *string { return &c.Site }),
 }

@@ -55,11 +55,11 @@ func TestSpecKeyTables(t *testing.T) {
 	checkKeyTable(t, "reported", reportedKeys, []string{"scavenges", "fullGCs", "runSeconds"})
 	checkKeyTable(t, "classes", classKeys, []string{"name", "size", "pointers"})
 	checkKeyTable(t, "phases", phaseKeys, []string{"name", "allocate", "mix", "large", "growing", "containers"})
-	checkKeyTable(t, "mix", mixKeys, []string{"class", "share", "size", "lifetime", "resolution", "storedInto", "heldBy"})
+	checkKeyTable(t, "mix", mixKeys, []string{"class", "share", "size", "lifetime", "resolution", "storedInto", "heldBy", "site"})
 	checkKeyTable(t, "storedInto", storedIntoKeys, []string{"container", "from", "for", "at"})
-	checkKeyTable(t, "large", largeKeys, []string{"class", "size", "count", "lifetime", "at", "every"})
-	checkKeyTable(t, "growing", growingKeys, []string{"class", "count", "from", "to", "factor", "fill", "lifetime", "container", "name"})
-	checkKeyTable(t, "containers", containerKeys, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace", "name", "immediates"})
+	checkKeyTable(t, "large", largeKeys, []string{"class", "size", "count", "lifetime", "at", "every", "site"})
+	checkKeyTable(t, "growing", growingKeys, []string{"class", "count", "from", "to", "factor", "fill", "lifetime", "container", "name", "site"})
+	checkKeyTable(t, "containers", containerKeys, []string{"class", "slots", "size", "count", "lifetime", "at", "receives", "oldSpace", "name", "immediates", "site"})
 
 	params := make([]specKey[Dist], len(distParams))
 	for i, dp := range distParams {
@@ -124,14 +124,14 @@ phases:
     allocate: 1MB
     mix:
       - {class: A, share: 1, size: 32, lifetime: until-end, resolution: 0.25,
-         storedInto: {container: c, from: 10%, for: 50%, at: start}, heldBy: B}
+         storedInto: {container: c, from: 10%, for: 50%, at: start}, heldBy: B, site: A>>#m}
     large:
-      - {class: A, size: 1MiB, count: 2, lifetime: until-end, at: even, every: 100KB}
+      - {class: A, size: 1MiB, count: 2, lifetime: until-end, at: even, every: 100KB, site: A>>#l}
     growing:
-      - {class: A, count: 2, from: 1KB, to: 8KB, factor: 2, fill: 6KB, lifetime: until-end, container: true, name: g}
+      - {class: A, count: 2, from: 1KB, to: 8KB, factor: 2, fill: 6KB, lifetime: until-end, container: true, name: g, site: A>>#g}
     containers:
       - {class: A, slots: 10, size: 96, count: 2, lifetime: until-end, at: end, receives: life,
-         oldSpace: true, name: c, immediates: 25%}
+         oldSpace: true, name: c, immediates: 25%, site: A>>#c}
 `
 
 // TestSpecEveryKeyParsed parses a spec giving every section key a value and checks that each

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/pretenure"
+	"github.com/gctune/gctune/uncertainty"
+)
+
+// NewPretenureCmd returns `gctune pretenure`; its RunE calls runF (nil: runPretenure).
+func NewPretenureCmd(ro *rootOptions, runF runFunc[pretenureOptions]) *cobra.Command {
+	run := orRun(runF, runPretenure)
+	var o pretenureOptions
+	cmd := &cobra.Command{
+		Use:   "pretenure WORKLOAD|PROFILE",
+		Short: "Advise which allocation sites to allocate in old space (basicNewTenured), on top of GC parameters",
+		Long: `Try pretenuring the most promising allocation sites of a profile on top of the configured GC
+parameters (the tuned ones: --config best.yaml from 'gctune export --format yaml'), as
+Behavior>>basicNewTenured would allocate them, and judge each on the uncertainty model's
+perturbed replicas, the ones a recommendation is judged on (docs/sites.md).
+
+The sites tried are those whose objects the scavenger copies and then tenures the most at
+these parameters, weighted by the share of their objects that live long. Each is reported with
+its paired gain over the same parameters without it, the range of the gains over the replicas,
+the full GCs on each side, and the change to make in the Pharo code. It is a code change, not a
+GC parameter: it is never part of an exported configuration.`,
+		Example: `  gctune pretenure dataframe-500mb --headroom 512MiB --eden 64MiB
+  gctune export mystudy --format yaml -o best.yaml && gctune pretenure run.csv --config best.yaml`,
+		Args: exactArgs(1),
+		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
+			o.Ref, o.JSON = args[0], ro.json
+			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
+		}),
+	}
+	addSimulateFlags(cmd)
+	addCostFlag(cmd)
+	addProfileFlags(cmd)
+	addWorkloadFlags(cmd, "seed")
+	addRebuildFlags(cmd)
+	f := cmd.Flags()
+	f.IntVar(&o.Candidates, "candidates", pretenure.DefaultCandidates, "how many sites to try")
+	f.IntVar(&o.Replicas, "replicas", 0, "replicas to judge on (0: the uncertainty section's K)")
+	f.Uint64Var(&o.ReplicaSeed, "replica-seed", 1, "seed the replicas are drawn from (a study draws them from its own seed)")
+	f.Float64Var(&o.Tolerance, "tolerance", pretenure.DefaultTolerance, "the gain a site must beat to be advised")
+	return cmd
+}
+
+// pretenureOptions are what `gctune pretenure` is asked besides the configuration.
+type pretenureOptions struct {
+	Ref         string
+	JSON        bool
+	Candidates  int
+	Replicas    int
+	ReplicaSeed uint64
+	Tolerance   float64
+}
+
+// maxPretenureCandidates bounds --candidates: each candidate is K more simulations.
+const maxPretenureCandidates = 20
+
+// pretenureDocOut is `gctune pretenure --json`.
+type pretenureDocOut struct {
+	Input   inputDoc          `json:"input"`
+	Profile profileInfoDoc    `json:"profile"`
+	Advice  *pretenure.Advice `json:"advice"`
+}
+
+// runPretenure opens the profile, builds the objective problem of the configuration's
+// uncertainty model and advises on top of the configured parameters.
+func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureOptions) error {
+	if o.Candidates < 1 || o.Candidates > maxPretenureCandidates {
+		return usageErrorf("--candidates %d: want 1 to %d", o.Candidates, maxPretenureCandidates)
+	}
+	if o.Replicas < 0 || o.Replicas > uncertainty.MaxReplicas {
+		return usageErrorf("--replicas %d: want 0 (the model's) to %d", o.Replicas, uncertainty.MaxReplicas)
+	}
+	if !(o.Tolerance > 0 && o.Tolerance < 1) {
+		return usageErrorf("--tolerance %v: want a fraction in (0, 1)", o.Tolerance)
+	}
+	params, err := cfg.Simulate.Params()
+	if err != nil {
+		return asUsage(err)
+	}
+	open, err := cfg.openOptions()
+	if err != nil {
+		return err
+	}
+	cost, _, err := loadCostContext(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	p, info, err := openProfile(ctx, o.Ref, open)
+	if err != nil {
+		return inputError(err)
+	}
+	if !p.HasSites() {
+		return usageErrorf("%s names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)", quoteName(o.Ref))
+	}
+	m := cfg.Uncertainty.Effective()
+	if cfg.Uncertainty.Off {
+		m = uncertainty.Model{}
+	}
+	if o.Replicas > 0 {
+		if m.Off() {
+			m = uncertainty.Default()
+		}
+		m.Replicas = o.Replicas
+	}
+	m.SearchReplicas = 0
+	prob, err := objective.NewProblem([]objective.Workload{{Name: o.Ref, Profile: p}}, cost, cfg.Simulate.VMFacts(),
+		objective.Settings{Uncertainty: m, Seed: o.ReplicaSeed})
+	if err != nil {
+		return asUsage(err)
+	}
+	adv, err := pretenure.Advise(prob, params, pretenure.Options{Candidates: o.Candidates, Tolerance: o.Tolerance})
+	if errors.Is(err, pretenure.ErrNoSites) {
+		return usageErrorf("%s: %v", quoteName(o.Ref), err)
+	}
+	if err != nil {
+		return err
+	}
+	doc := pretenureDocOut{Input: newInputDoc(info, open), Profile: newProfileInfo(info, p), Advice: adv}
+	printProfileInfo(ew, doc.Profile)
+	if o.JSON {
+		return writeJSON(w, doc)
+	}
+	return printAdvice(w, adv)
+}
+
+// printAdvice writes the advice as text: what was tried, then what is advised.
+func printAdvice(w io.Writer, a *pretenure.Advice) error {
+	ew := errwriter.New(w)
+	judged := fmt.Sprintf("%d perturbed replicas", a.Replicas)
+	if a.Replicas == 0 {
+		judged = "the profiled run (uncertainty model off)"
+	}
+	ew.Printf("pretenuring on top of eden %s, headroom %s, ratio %g; judged on %s\n",
+		units.FormatBytes(a.Params.NewSpaceBytes), units.FormatBytes(a.Params.GrowthHeadroomBytes), a.Params.FullGCRatio, judged)
+	ew.Printf("(%s)\n\n", pretenure.Note)
+	if ew.Err() != nil {
+		return ew.Err()
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tew := errwriter.New(tw)
+	tew.Printf("  SITES\tCOPIED THEN TENURED\tLONG-LIVED\tGAIN\tRANGE\tFULL GCS\tADVISED\n")
+	row := func(c pretenure.Candidate) {
+		names := make([]string, len(c.Sites))
+		for i, s := range c.Sites {
+			names[i] = quoteName(s)
+		}
+		adv := "no"
+		if c.Advised {
+			adv = "yes"
+		}
+		tew.Printf("  %s\t%s\t%s\t%.3fx\t%.3fx-%.3fx\t%d → %d\t%s\n", strings.Join(names, " + "), units.FormatBytes(c.TenuredBytes),
+			formatPercent(c.LongLivedShare), c.Gain, c.Interval.Lo, c.Interval.Hi, c.FullGCs, c.FullGCsPretenured, adv)
+	}
+	for _, c := range a.Candidates {
+		row(c)
+	}
+	if a.Combined != nil {
+		row(*a.Combined)
+	}
+	if tew.Err() != nil {
+		return tew.Err()
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	advised := a.Advised()
+	if len(advised) == 0 {
+		ew.Printf("\nno site gains more than %s: leave the code as it is\n", formatPercent(a.Tolerance))
+		return ew.Err()
+	}
+	best := advised[0]
+	ew.Printf("\nadvised: %.3fx faster (%.3fx to %.3fx over the replicas) with this change to the Pharo code:\n  %s\n",
+		best.Gain, best.Interval.Lo, best.Interval.Hi, best.Change)
+	return ew.Err()
+}
