@@ -77,7 +77,8 @@ var profileArgCommands = map[string]bool{"lifetimes": true, "simulate": true, "s
 // checkOutputsNotInputs refuses, before any work, an output of cmd (its output flags, and the
 // .json that sample writes beside its CSV) that is one of its own inputs, by device and inode:
 // a profile argument or the metadata beside it (--meta), --measured, the cost file, the
-// configuration file, and the SQLite study database of a command that takes --storage.
+// configuration file, and the SQLite study database of a command that takes --storage, with
+// the files SQLite keeps beside it (-wal, -shm, -journal: outfile.CheckNotDatabaseFiles).
 // `report --storage r.db -o r.db` would write the page over the database, `simulate ev.csv
 // --events ev.csv` the event log over the profile. The error is an *outfile.Error naming the
 // flag (exit code 2).
@@ -105,8 +106,10 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 		configFile = defaultConfigFile
 	}
 	inputs = append(inputs, configFile, cfg.Cost)
+	db := ""
 	if cmd.Flags().Lookup("storage") != nil {
-		inputs = append(inputs, sqlitePath(cfg.Storage))
+		db = sqlitePath(cfg.Storage)
+		inputs = append(inputs, db)
 	}
 	for _, name := range spec.files {
 		f := cmd.Flags().Lookup(name)
@@ -118,6 +121,10 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 			outputs = append(outputs, sampleMetaPath(f.Value.String()))
 		}
 		if err := outfile.CheckNotInputs(outputs, inputs); err != nil {
+			return fmt.Errorf("--%s: %w", name, err)
+		}
+		// and the database's own files: its write-ahead log, shared memory and journal
+		if err := outfile.CheckNotDatabaseFiles(outputs, db); err != nil {
 			return fmt.Errorf("--%s: %w", name, err)
 		}
 	}
