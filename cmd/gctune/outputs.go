@@ -40,8 +40,11 @@ func checkOutputFlags(cmd *cobra.Command, _ []string) error {
 		if err := outfile.Check(f.Value.String()); err != nil {
 			return fmt.Errorf("--%s: %w", name, err)
 		}
-		if cmd.Name() == "sample" { // and the metadata beside the CSV
+		if cmd.Name() == "sample" { // and the metadata beside the CSV; both files
 			if err := outfile.Check(sampleMetaPath(f.Value.String())); err != nil {
+				return fmt.Errorf("--%s: %w", name, err)
+			}
+			if err := checkSampleFiles(f.Value.String()); err != nil {
 				return fmt.Errorf("--%s: %w", name, err)
 			}
 		}
@@ -146,4 +149,21 @@ func sqlitePath(storage string) string {
 		return ""
 	}
 	return storage
+}
+
+// checkSampleFiles refuses a sample output pair (the CSV and the .json beside it) of which
+// either is a named pipe, device or socket: the two are written as files renamed into place
+// together, and opening a FIFO nobody reads would block with the other half written (issue
+// 35: a FIFO X.json hung sample past a minute).
+func checkSampleFiles(csv string) error {
+	for _, p := range []string{csv, sampleMetaPath(csv)} {
+		kind, err := outfile.Kind(p)
+		if err != nil {
+			return err
+		}
+		if kind != "" {
+			return &outfile.Error{Path: p, Err: fmt.Errorf("is a %s: sample writes regular files only, %s and %s", kind, csv, sampleMetaPath(csv))}
+		}
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
 package outfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,4 +38,28 @@ func TestCheckNotDatabaseFiles(t *testing.T) {
 	require.Error(t, CheckNotDatabaseFiles([]string{db + "-shm"}, filepath.Join(dir, "link.db")))
 	require.NoError(t, CheckNotDatabaseFiles([]string{db + "-other", db + ".html", filepath.Join(dir, "sub", "s.db-wal")}, db))
 	require.NoError(t, CheckNotDatabaseFiles([]string{db + "-wal"}, ""))
+}
+
+// TestCheckRefusesDevicesThatKeepNothing: /dev/zero and /dev/urandom, by name or through a
+// link, are no output (Check and Write alike); /dev/null and /dev/full stay outputs (issue 35).
+func TestCheckRefusesDevicesThatKeepNothing(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("Linux's devices only")
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink("/dev/urandom", link))
+	for _, p := range []string{"/dev/zero", "/dev/urandom", link} {
+		err := Check(p)
+		require.Error(t, err, p)
+		assert.Contains(t, err.Error(), "is a device that keeps nothing written into it", p)
+		assert.Error(t, Write(p, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err }), p)
+	}
+	require.NoError(t, Check("/dev/null"))
+	require.NoError(t, Check("/dev/full"))
+	kind, err := Kind("/dev/null")
+	require.NoError(t, err)
+	assert.Equal(t, "device", kind)
+	kind, err = Kind(filepath.Join(t.TempDir(), "new"))
+	require.NoError(t, err)
+	assert.Equal(t, "", kind)
 }
