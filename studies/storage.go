@@ -722,16 +722,21 @@ func redactQuery(rawURL string, from int) string {
 // that percent-decodes to one, or a key that does not decode), or password=... in a libpq
 // keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
 // wherever a storage URL is printed, logged or stored.
+//
+// Leading white space is kept as it is and the URL after it masked (" postgres://u:pw@h" is
+// masked as "postgres://u:pw@h" is), and so is anything before a "scheme://" (urlStart); any
+// URL user info elsewhere is masked by RedactText.
 func RedactURL(rawURL string) string {
-	if urlScheme.MatchString(rawURL) {
-		out, from := rawURL, 0
-		if start, end, ok := passwordSpan(rawURL); ok {
-			out = rawURL[:start] + redactedPassword + rawURL[end:]
+	if at := urlStart(rawURL); at >= 0 {
+		lead, trimmed := rawURL[:at], rawURL[at:]
+		out, from := trimmed, 0
+		if start, end, ok := passwordSpan(trimmed); ok {
+			out = trimmed[:start] + redactedPassword + trimmed[end:]
 			from = start + len(redactedPassword)
 		}
-		return redactQuery(out, from)
+		return lead + redactQuery(out, from)
 	}
-	return keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword)
+	return RedactText(keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword))
 }
 
 // checkPostgresURL refuses a PostgreSQL URL that does not parse, or that parses to another
