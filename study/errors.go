@@ -3,6 +3,8 @@ package study
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gctune/gctune/studies"
 )
 
 // ErrInput is matched (errors.Is) by every error this package returns that is the user's to
@@ -54,4 +56,26 @@ func asInput(err error) error {
 		return err
 	}
 	return &inputError{err: err}
+}
+
+// ErrDamagedRecord is matched (errors.Is) by an error that says a record read from a study
+// decoded but holds a value gctune never writes (its stored recommendation with an eden of
+// 1e300 bytes): the error also matches studies.ErrDamagedStudy (exit code 2), names the
+// record and says how to go on.
+var ErrDamagedRecord = errors.New("study: damaged record")
+
+// recordError is an error of kind ErrDamagedRecord with err's message word for word.
+type recordError struct{ err error }
+
+func (e *recordError) Error() string { return e.err.Error() }
+
+func (e *recordError) Unwrap() error { return e.err }
+
+// Is matches ErrDamagedRecord.
+func (e *recordError) Is(target error) bool { return target == ErrDamagedRecord }
+
+// damagedRecordf formats a damaged record's error, matching ErrDamagedRecord and
+// studies.ErrDamagedStudy.
+func damagedRecordf(format string, args ...any) error {
+	return studies.Damaged(&recordError{err: fmt.Errorf(format, args...)})
 }

@@ -188,8 +188,10 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 	}
 	if in.Trial < 0 {
 		// The recommendation optimize or resume stored, when it is still the study's.
-		in.Recommendation = study.StoredRecommendationFor(store, id, in.Problem, trials,
-			study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()})
+		if in.Recommendation, err = study.StoredRecommendationFor(store, id, in.Problem, trials,
+			study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()}); err != nil {
+			return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
+		}
 	}
 	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
