@@ -14,8 +14,8 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/profile"
-	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/tunable"
