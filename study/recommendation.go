@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/c-bata/goptuna"
 
@@ -29,7 +30,8 @@ type StoredRecommendation struct {
 
 // LoadRecommendation reads the recommendation stored with study id: an error matching
 // studies.ErrNoDoc when there is none.
-// A document that decodes but holds a value gctune never writes (CheckRecommendation: an eden
+// Every string in it comes back printable (control characters escaped: \x1b for ESC). A
+// document that decodes but holds a value gctune never writes (CheckRecommendation: an eden
 // of 1e300 bytes, a negative ratio) is an error matching studies.ErrDamagedStudy that names it
 // and says how to go on.
 func LoadRecommendation(store *studies.Store, id int) (StoredRecommendation, error) {
@@ -41,6 +43,8 @@ func LoadRecommendation(store *studies.Store, id int) (StoredRecommendation, err
 		return StoredRecommendation{}, damagedRecordf("the stored recommendation (study attribute %s) is damaged: %w; "+
 			"'gctune resume STUDY' makes it again from the trials and stores it, or start a new study", RecommendationDoc, err)
 	}
+	// Its strings (labels, reasons, workload names) are printed: never a raw escape sequence.
+	sanitizeStrings(reflect.ValueOf(stored.Recommendation))
 	return stored, nil
 }
 

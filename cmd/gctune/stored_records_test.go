@@ -9,8 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/tunable"
 )
 
 // damageStoredRecommendation rewrites the recommendation stored with study name in db through
@@ -83,4 +85,45 @@ func TestStoredRecordsValidatedOnRead(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 		}
 	})
+}
+
+// TestStoredStringsPrintEscaped: the strings of a stored recommendation (labels, reasons) are
+// printed with their control characters escaped, never raw (issue 35: ESC sequences in stored
+// labels were printed raw by export --format st and explain).
+func TestStoredStringsPrintEscaped(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "s.db")
+	optimizeTiny(t, db, "s", 3)
+	const evil = "\x1b]0;owned\x07\x1b[2J"
+	damageStoredRecommendation(t, db, "s", func(s *study.StoredRecommendation) {
+		r := s.Recommendation
+		r.KeepDefaults = false
+		r.Kept = append(r.Kept, recommend.Step{Param: tunable.ParamNewSpace, Label: "eden", Value: r.Point.NewSpaceBytes, Default: 16 << 20})
+		r.PutBack = append(r.PutBack, recommend.Step{Param: tunable.ParamRatio, Label: "ratio", Value: 0.5, Default: r.Point.Ratio})
+		for i := range r.Workloads {
+			r.Workloads[i].Name += evil
+		}
+		for i := range r.PutBack {
+			r.PutBack[i].Label += evil
+			r.PutBack[i].Why += evil
+		}
+		for i := range r.Kept {
+			r.Kept[i].Label += evil
+			r.Kept[i].Why += evil
+		}
+		r.AtDefault = append(r.AtDefault, evil)
+		require.NotEmpty(t, append(r.PutBack, r.Kept...), "a change to label")
+	})
+	for _, args := range [][]string{
+		{"export", "s", "--format", "st"},
+		{"export", "s", "--format", "yaml"},
+		{"explain", "s"},
+		{"studies", "show", "s"},
+	} {
+		out, errOut := gctuneOK(t, append(args, "--storage", db)...)
+		assert.NotContains(t, out+errOut, "\x1b", args)
+		assert.NotContains(t, out+errOut, "\x07", args)
+	}
+	out, _ := gctuneOK(t, "export", "s", "--format", "st", "--storage", db)
+	assert.Contains(t, out, `\x1b]0;owned\a`, "escaped, still visible")
 }
