@@ -286,7 +286,17 @@ const (
 // write the file or its folder and no -wal file holds commits not yet in the database file
 // (SQLite would need the -shm to read them, and is then left to open it read-only itself);
 // else query_only.
+//
+// A database without a -wal file is read immutable too, writable or not: no process has it
+// open in WAL mode, every commit is in the database file, and a query_only connection would
+// create the -wal and -shm files beside it (issue 35: on a full disk that fails with "disk
+// I/O error" and leaves them behind). In WAL mode a writer that starts meanwhile changes the
+// database file only when it checkpoints; the reader sees the file as it stood.
 func readOnlyMode(path string) sqliteMode {
+	_, walErr := os.Stat(path + "-wal")
+	if errors.Is(walErr, fs.ErrNotExist) {
+		return sqliteImmutable
+	}
 	if canWrite(path, false) && canWrite(filepath.Dir(path), true) {
 		return sqliteReadOnly
 	}
@@ -338,7 +348,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	}
 	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, mode)
 	if err != nil {
-		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, inWords(err)))
 	}
 	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup, sqliteMode: mode}
 	if opts.ReadOnly {
@@ -351,7 +361,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		if err == nil && !ok {
 			err = &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (no study tables)", path), is: ErrNotStudies}
 		} else if err != nil {
-			err = corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+			err = corrupt(fmt.Errorf("studies: open %q: %w", path, inWords(err)))
 		}
 		if err != nil {
 			_ = s.Close()
