@@ -82,6 +82,7 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 		NewVerifyCmd(ro, nil),
 	)
 	addCompletions(root, ro)
+	addInputsHelp(root)
 	return root
 }
 
