@@ -3,6 +3,7 @@ package study
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gctune/gctune/studies"
 )
@@ -64,10 +65,32 @@ func asInput(err error) error {
 // record and says how to go on.
 var ErrDamagedRecord = errors.New("study: damaged record")
 
-// recordError is an error of kind ErrDamagedRecord with err's message word for word.
-type recordError struct{ err error }
+// recordError is an error of kind ErrDamagedRecord with err's message word for word, the
+// placeholder STUDY in it replaced by the study's name once known (nameStudy).
+type recordError struct {
+	err   error
+	study string
+}
 
-func (e *recordError) Error() string { return e.err.Error() }
+func (e *recordError) Error() string {
+	if e.study == "" {
+		return e.err.Error()
+	}
+	return strings.ReplaceAll(e.err.Error(), "gctune resume STUDY", "gctune resume "+e.study)
+}
+
+// nameStudy names study name in err's how-to-go-on, when err is a damaged record's.
+func nameStudy(err error, name string) error {
+	var re *recordError
+	if errors.As(err, &re) {
+		re.study = name
+	}
+	return err
+}
+
+// NameStudy is nameStudy for the command line, which reads a stored record itself (studies
+// show).
+func NameStudy(err error, name string) error { return nameStudy(err, name) }
 
 func (e *recordError) Unwrap() error { return e.err }
 

@@ -71,7 +71,7 @@ func Recommendation(ctx context.Context, store *studies.Store, id int, name stri
 	key := RecommendationKey(prob, trials, s.Tolerance, s.Version)
 	r, err := storedFor(store, id, key)
 	if err != nil && !s.Save { // optimize and resume make a damaged one again, and store it
-		return nil, fmt.Errorf("study %q: %w", name, err)
+		return nil, fmt.Errorf("study %q: %w", name, nameStudy(err, name))
 	}
 	if r != nil {
 		return r, nil

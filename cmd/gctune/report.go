@@ -190,7 +190,7 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 		// The recommendation optimize or resume stored, when it is still the study's.
 		if in.Recommendation, err = study.StoredRecommendationFor(store, id, in.Problem, trials,
 			study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()}); err != nil {
-			return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
+			return report.Input{}, nil, fmt.Errorf("study %q: %w", name, study.NameStudy(err, name))
 		}
 	}
 	profiles := withDefaultRuns(profileInfos(sp), in.Problem)

@@ -63,7 +63,7 @@ func TestStoredRecordsValidatedOnRead(t *testing.T) {
 				assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
 				assert.Contains(t, errOut, `study "s": the stored recommendation (study attribute gctune:recommendation) is damaged: `, args)
 				assert.Contains(t, errOut, c.want, args)
-				assert.Contains(t, errOut, "'gctune resume STUDY' makes it again", args)
+				assert.Contains(t, errOut, "'gctune resume s' makes it again", args)
 				assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 				assert.Empty(t, out, args)
 				assert.NoFileExists(t, filepath.Join(dir, "r.html"))
