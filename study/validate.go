@@ -84,3 +84,33 @@ func CheckRecommendation(r *recommend.Recommendation) error {
 	}
 	return nil
 }
+
+// maxStoredTrials bounds a stored problem's target: config.MaxTrials, which every command
+// that sets the target checks (the study layer does not import the configuration).
+const maxStoredTrials = 100_000
+
+// check checks a problem read from a study with the rules it was written by: a target of
+// trials in range, workloads, a valid configured space, VM facts, cost and uncertainty model.
+func (p *Problem) check() error {
+	switch {
+	case p.Trials < 1 || p.Trials > maxStoredTrials:
+		return fmt.Errorf("target of %d trials is not in [1, %d]", p.Trials, maxStoredTrials)
+	case len(p.Workloads) == 0:
+		return fmt.Errorf("no workload")
+	case math.IsNaN(p.DefaultValue) || math.IsInf(p.DefaultValue, 0) || p.DefaultValue < 0:
+		return fmt.Errorf("the defaults' value %g is not a number ≥ 0", p.DefaultValue)
+	}
+	if err := p.ConfiguredSpace.Validate(); err != nil {
+		return fmt.Errorf("space: %w", err)
+	}
+	if err := p.VM.Validate(); err != nil {
+		return fmt.Errorf("VM facts: %w", err)
+	}
+	if err := p.Cost.Validate(); err != nil {
+		return fmt.Errorf("cost model: %w", err)
+	}
+	if err := p.Uncertainty.Validate(); err != nil {
+		return fmt.Errorf("uncertainty model: %w", err)
+	}
+	return nil
+}

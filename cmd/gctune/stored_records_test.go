@@ -127,3 +127,36 @@ func TestStoredStringsPrintEscaped(t *testing.T) {
 	out, _ := gctuneOK(t, "export", "s", "--format", "st", "--storage", db)
 	assert.Contains(t, out, `\x1b]0;owned\a`, "escaped, still visible")
 }
+
+// TestStoredProblemValidatedOnRead: a stored problem holding a value gctune never writes (a
+// target of 2e9 trials, a negative cost coefficient) is refused by every command that loads
+// it, exit 2, one line naming the record (issue 35).
+func TestStoredProblemValidatedOnRead(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*study.Problem)
+		want string
+	}{
+		{"trials", func(p *study.Problem) { p.Trials = 2_000_000_000 }, "target of 2000000000 trials is not in [1, 100000]"},
+		{"cost", func(p *study.Problem) { p.Cost.ScavengeFixedSeconds = -1 }, "cost model: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "s.db")
+			optimizeTiny(t, db, "s", 3)
+			store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true})
+			require.NoError(t, err)
+			id, sp, err := study.Load(store, "s")
+			require.NoError(t, err)
+			c.edit(sp)
+			require.NoError(t, store.SaveProblem(id, "", sp))
+			require.NoError(t, store.Close())
+			for _, args := range [][]string{{"studies", "show", "s"}, {"export", "s"}, {"resume", "s"}, {"explain", "s"}} {
+				_, errOut, code := gctune(t, append(args, "--storage", db)...)
+				assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+				assert.Contains(t, errOut, `the stored problem (study attribute gctune:problem) is damaged: `+c.want, args)
+				assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+			}
+		})
+	}
+}
