@@ -46,8 +46,10 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"many bins", func(c *Config) { c.Lifetimes.HistogramBins = 1001 }, "config: lifetimes.histogram_bins = 1001: must be in [2, 1000]"},
 		// A tunable's value is parsed while decoding (TestDecodeTunables); Validate judges its range.
 		{"tunable", func(c *Config) { c.Simulate.Tunables["eden"] = mustValue(tunable.ParamNewSpace, "2GiB") }, "config: simulate: "},
-		{"trials", func(c *Config) { c.Search.Trials = 0 }, "config: search.trials = 0: must be at least 1"},
-		{"workers", func(c *Config) { c.Search.Workers = -1 }, "config: search.workers = -1: must be ≥ 0 (0 = the number of cores)"},
+		{"trials", func(c *Config) { c.Search.Trials = 0 }, "config: search.trials = 0: must be in [1, 100000]"},
+		{"trials over the limit", func(c *Config) { c.Search.Trials = math.MaxInt64 }, "config: search.trials = 9223372036854775807: must be in [1, 100000]"},
+		{"workers", func(c *Config) { c.Search.Workers = -1 }, "config: search.workers = -1: must be in [0, 256] (0 = the number of cores)"},
+		{"workers over the limit", func(c *Config) { c.Search.Workers = math.MaxInt64 }, "config: search.workers = 9223372036854775807: must be in [0, 256] (0 = the number of cores)"},
 		{"heartbeat", func(c *Config) { c.Search.HeartbeatInterval = 0 }, "config: search.heartbeat_interval = 0s: must be positive"},
 		{"reap", func(c *Config) { c.Search.ReapTimeout = c.Search.HeartbeatInterval }, "config: search.reap_timeout = 5s: must be longer than search.heartbeat_interval"},
 		{"aggregate", func(c *Config) { c.Search.Aggregate = "min" }, `config: search.aggregate = "min": must be max or mean`},

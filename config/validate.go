@@ -47,10 +47,10 @@ func (c Config) Validate() error {
 	}
 	sc := c.Search
 	switch {
-	case sc.Trials < 1: // search.Settings takes 0 for "no new trial"; a study needs one
-		return bad("search.trials", sc.Trials, "must be at least 1")
-	case search.Settings{Workers: sc.Workers}.Validate() != nil:
-		return bad("search.workers", sc.Workers, "must be ≥ 0 (0 = the number of cores)")
+	case sc.Trials < 1 || sc.Trials > MaxTrials: // search.Settings takes 0 for "no new trial"; a study needs one
+		return bad("search.trials", sc.Trials, fmt.Sprintf("must be in [1, %d]", MaxTrials))
+	case search.Settings{Workers: sc.Workers}.Validate() != nil || sc.Workers > MaxWorkers:
+		return bad("search.workers", sc.Workers, fmt.Sprintf("must be in [0, %d] (0 = the number of cores)", MaxWorkers))
 	case sc.HeartbeatInterval <= 0:
 		return bad("search.heartbeat_interval", sc.HeartbeatInterval, "must be positive")
 	case sc.ReapTimeout <= sc.HeartbeatInterval:

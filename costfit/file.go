@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -70,6 +71,11 @@ func (f *File) Cost() (heapsim.Cost, error) {
 	}
 	if len(missing) > 0 {
 		return c, fmt.Errorf("coefficient %s missing (a file from another gctune version? run gctune calibrate again)", strings.Join(missing, ", "))
+	}
+	for _, k := range want { // in order: the first bad one named
+		if v := f.Coefficients[k]; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return c, fmt.Errorf("coefficient %s = %v: must be a finite number ≥ 0", k, v)
+		}
 	}
 	b, err := json.Marshal(f.Coefficients)
 	if err != nil {
@@ -148,6 +154,9 @@ func ReadFile(r io.Reader, name string) (*File, heapsim.Cost, error) {
 		return nil, heapsim.Cost{}, fmt.Errorf("costfit: cost file %s: kind %q, want %q (a file written by gctune calibrate -o)", name, f.Kind, FileKind)
 	}
 	c, err := f.Cost()
+	if err == nil {
+		err = f.checkRanges(c)
+	}
 	if err != nil {
 		return nil, heapsim.Cost{}, fmt.Errorf("costfit: cost file %s: %w", name, err)
 	}

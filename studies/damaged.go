@@ -77,3 +77,7 @@ func walkErrors(err error, visit func(error) bool) bool {
 	}
 	return true
 }
+
+// Damaged marks err as ErrDamagedStudy (nil stays nil): for a record that decoded but holds
+// a value gctune never writes, found by the package that knows the record's rules.
+func Damaged(err error) error { return damaged(err) }

@@ -2,7 +2,9 @@ package studies
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -108,10 +110,44 @@ func (s *Store) MeasuredRuns(studyID int) ([]MeasuredRun, error) {
 	runs := make([]MeasuredRun, 0, len(keys))
 	for _, k := range keys {
 		var r MeasuredRun
-		if err := json.Unmarshal([]byte(attrs[k]), &r); err != nil {
-			return nil, fmt.Errorf("studies: study %d: measured run %s: %w", studyID, strings.TrimPrefix(k, AttrMeasuredPrefix), err)
+		err := json.Unmarshal([]byte(attrs[k]), &r)
+		if err == nil {
+			err = r.check()
+		} else {
+			err = errors.New("not the JSON gctune writes")
+		}
+		if err != nil {
+			return nil, damaged(fmt.Errorf("studies: study %d: the stored measured run %s (study attribute %s) is damaged: %w; "+
+				"the trials are not: export and explain still work; for report and calibrate --from-study, verify again into a new study",
+				studyID, strings.TrimPrefix(k, AttrMeasuredPrefix), k, err))
 		}
 		runs = append(runs, r)
 	}
 	return runs, nil
+}
+
+// maxStoredWallSeconds bounds a stored run's wall time: a year.
+const maxStoredWallSeconds = 365 * 24 * 3600
+
+// check checks a measured run read back with the rules verify writes it by: a session, a
+// configuration, a sequence and round in range, a wall time in [0, a year], a predicted speedup
+// ≥ 0, and stats (when present) a JSON object.
+func (r MeasuredRun) check() error {
+	switch {
+	case r.Session == "" || r.Config == "":
+		return errors.New("no session or configuration")
+	case r.Seq < 0 || r.Round < -1 || r.Trial < -1:
+		return fmt.Errorf("sequence %d, round %d or trial %d out of range", r.Seq, r.Round, r.Trial)
+	case !(r.WallSeconds >= 0) || r.WallSeconds > maxStoredWallSeconds:
+		return fmt.Errorf("wall time %g s is not in [0, %d]", r.WallSeconds, maxStoredWallSeconds)
+	case !(r.PredictedSpeedup >= 0) || math.IsInf(r.PredictedSpeedup, 0):
+		return fmt.Errorf("predicted speedup %g is not a number ≥ 0", r.PredictedSpeedup)
+	}
+	if len(r.Stats) > 0 {
+		var obj map[string]any
+		if err := json.Unmarshal(r.Stats, &obj); err != nil || obj == nil {
+			return errors.New("its gctune-stats figures are not a JSON object")
+		}
+	}
+	return nil
 }

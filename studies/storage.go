@@ -286,7 +286,17 @@ const (
 // write the file or its folder and no -wal file holds commits not yet in the database file
 // (SQLite would need the -shm to read them, and is then left to open it read-only itself);
 // else query_only.
+//
+// A database without a -wal file is read immutable too, writable or not: no process has it
+// open in WAL mode, every commit is in the database file, and a query_only connection would
+// create the -wal and -shm files beside it (issue 35: on a full disk that fails with "disk
+// I/O error" and leaves them behind). In WAL mode a writer that starts meanwhile changes the
+// database file only when it checkpoints; the reader sees the file as it stood.
 func readOnlyMode(path string) sqliteMode {
+	_, walErr := os.Stat(path + "-wal")
+	if errors.Is(walErr, fs.ErrNotExist) {
+		return sqliteImmutable
+	}
 	if canWrite(path, false) && canWrite(filepath.Dir(path), true) {
 		return sqliteReadOnly
 	}
@@ -338,7 +348,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	}
 	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, mode)
 	if err != nil {
-		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, inWords(err)))
 	}
 	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup, sqliteMode: mode}
 	if opts.ReadOnly {
@@ -351,7 +361,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 		if err == nil && !ok {
 			err = &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (no study tables)", path), is: ErrNotStudies}
 		} else if err != nil {
-			err = corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+			err = corrupt(fmt.Errorf("studies: open %q: %w", path, inWords(err)))
 		}
 		if err != nil {
 			_ = s.Close()
@@ -722,16 +732,21 @@ func redactQuery(rawURL string, from int) string {
 // that percent-decodes to one, or a key that does not decode), or password=... in a libpq
 // keyword/value string. Other strings, such as SQLite paths, come back unchanged. Use it
 // wherever a storage URL is printed, logged or stored.
+//
+// Leading white space is kept as it is and the URL after it masked (" postgres://u:pw@h" is
+// masked as "postgres://u:pw@h" is), and so is anything before a "scheme://" (urlStart); any
+// URL user info elsewhere is masked by RedactText.
 func RedactURL(rawURL string) string {
-	if urlScheme.MatchString(rawURL) {
-		out, from := rawURL, 0
-		if start, end, ok := passwordSpan(rawURL); ok {
-			out = rawURL[:start] + redactedPassword + rawURL[end:]
+	if at := urlStart(rawURL); at >= 0 {
+		lead, trimmed := rawURL[:at], rawURL[at:]
+		out, from := trimmed, 0
+		if start, end, ok := passwordSpan(trimmed); ok {
+			out = trimmed[:start] + redactedPassword + trimmed[end:]
 			from = start + len(redactedPassword)
 		}
-		return redactQuery(out, from)
+		return lead + redactQuery(out, from)
 	}
-	return keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword)
+	return RedactText(keywordPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword))
 }
 
 // checkPostgresURL refuses a PostgreSQL URL that does not parse, or that parses to another

@@ -188,15 +188,38 @@ func TestReadOnlyOpenMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
+	// While a writer has it open (its -wal is there), a writable database is read through
+	// SQLite's locks, so that the reader sees the writer's commits.
+	if _, err := ListStudies(w); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Fatal("the writer's -wal: ", err)
+	}
 	r, err := Open(context.Background(), path, OpenOptions{MustExist: true, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Immutable() {
-		t.Error("a writable database was opened immutable")
+		t.Error("a writable database with a writer was opened immutable")
 	}
 	r.Close()
+	w.Close()
+	// Without a -wal file, every commit is in the file: read immutable, creating no -wal or
+	// -shm (issue 35).
+	r, err = Open(context.Background(), path, OpenOptions{MustExist: true, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Immutable() {
+		t.Error("a database without a -wal file was not opened immutable")
+	}
+	r.Close()
+	for _, side := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(path + side); err == nil {
+			t.Errorf("a read-only open left %s", side)
+		}
+	}
 
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,9 @@ package study
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/gctune/gctune/studies"
 )
 
 // ErrInput is matched (errors.Is) by every error this package returns that is the user's to
@@ -54,4 +57,48 @@ func asInput(err error) error {
 		return err
 	}
 	return &inputError{err: err}
+}
+
+// ErrDamagedRecord is matched (errors.Is) by an error that says a record read from a study
+// decoded but holds a value gctune never writes (its stored recommendation with an eden of
+// 1e300 bytes): the error also matches studies.ErrDamagedStudy (exit code 2), names the
+// record and says how to go on.
+var ErrDamagedRecord = errors.New("study: damaged record")
+
+// recordError is an error of kind ErrDamagedRecord with err's message word for word, the
+// placeholder STUDY in it replaced by the study's name once known (nameStudy).
+type recordError struct {
+	err   error
+	study string
+}
+
+func (e *recordError) Error() string {
+	if e.study == "" {
+		return e.err.Error()
+	}
+	return strings.ReplaceAll(e.err.Error(), "gctune resume STUDY", "gctune resume "+e.study)
+}
+
+// nameStudy names study name in err's how-to-go-on, when err is a damaged record's.
+func nameStudy(err error, name string) error {
+	var re *recordError
+	if errors.As(err, &re) {
+		re.study = name
+	}
+	return err
+}
+
+// NameStudy is nameStudy for the command line, which reads a stored record itself (studies
+// show).
+func NameStudy(err error, name string) error { return nameStudy(err, name) }
+
+func (e *recordError) Unwrap() error { return e.err }
+
+// Is matches ErrDamagedRecord.
+func (e *recordError) Is(target error) bool { return target == ErrDamagedRecord }
+
+// damagedRecordf formats a damaged record's error, matching ErrDamagedRecord and
+// studies.ErrDamagedStudy.
+func damagedRecordf(format string, args ...any) error {
+	return studies.Damaged(&recordError{err: fmt.Errorf(format, args...)})
 }

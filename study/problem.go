@@ -168,7 +168,8 @@ func (p *Problem) WorkloadNames() string {
 }
 
 // Load reads study name's problem from store, with the study's id. A missing study is an
-// input error; a study without a problem one matching ErrNoProblem.
+// input error; a study without a problem one matching ErrNoProblem; a problem holding a value
+// gctune never writes (Problem.check) one matching ErrDamagedRecord.
 func Load(store *studies.Store, name string) (int, *Problem, error) {
 	st, err := studies.LoadStudy(store, name)
 	if err != nil {
@@ -180,6 +181,10 @@ func Load(store *studies.Store, name string) (int, *Problem, error) {
 			return 0, nil, inputErrorf(ErrNoProblem, "study %q was not created by gctune optimize (no problem stored)", name)
 		}
 		return 0, nil, err
+	}
+	if err := p.check(); err != nil {
+		return 0, nil, damagedRecordf("study %q: the stored problem (study attribute gctune:problem) is damaged: %w; "+
+			"its trials are as they were, but gctune cannot go on with it: start a new study", name, err)
 	}
 	return st.ID, &p, nil
 }

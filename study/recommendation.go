@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/c-bata/goptuna"
 
@@ -29,10 +30,22 @@ type StoredRecommendation struct {
 
 // LoadRecommendation reads the recommendation stored with study id: an error matching
 // studies.ErrNoDoc when there is none.
+// Every string in it comes back printable (control characters escaped: \x1b for ESC). A
+// document that decodes but holds a value gctune never writes (CheckRecommendation: an eden
+// of 1e300 bytes, a negative ratio) is an error matching studies.ErrDamagedStudy that names it
+// and says how to go on.
 func LoadRecommendation(store *studies.Store, id int) (StoredRecommendation, error) {
 	var stored StoredRecommendation
-	err := store.LoadDoc(id, RecommendationDoc, &stored)
-	return stored, err
+	if err := store.LoadDoc(id, RecommendationDoc, &stored); err != nil {
+		return StoredRecommendation{}, err
+	}
+	if err := CheckRecommendation(stored.Recommendation); err != nil {
+		return StoredRecommendation{}, damagedRecordf("the stored recommendation (study attribute %s) is damaged: %w; "+
+			"'gctune resume STUDY' makes it again from the trials and stores it, or start a new study", RecommendationDoc, err)
+	}
+	// Its strings (labels, reasons, workload names) are printed: never a raw escape sequence.
+	sanitizeStrings(reflect.ValueOf(stored.Recommendation))
+	return stored, nil
 }
 
 // RecommendationSettings say how Recommendation finds a study's recommendation.
@@ -56,10 +69,14 @@ type RecommendationSettings struct {
 func Recommendation(ctx context.Context, store *studies.Store, id int, name string, prob *objective.Problem,
 	trials []goptuna.FrozenTrial, s RecommendationSettings) (*recommend.Recommendation, error) {
 	key := RecommendationKey(prob, trials, s.Tolerance, s.Version)
-	if r := storedFor(store, id, key); r != nil {
+	r, err := storedFor(store, id, key)
+	if err != nil && !s.Save { // optimize and resume make a damaged one again, and store it
+		return nil, fmt.Errorf("study %q: %w", name, nameStudy(err, name))
+	}
+	if r != nil {
 		return r, nil
 	}
-	r, err := recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: s.Tolerance})
+	r, err = recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: s.Tolerance})
 	if errors.Is(err, recommend.ErrNoCandidate) {
 		return nil, inputErrorf(ErrNoCandidate, "study %q has no completed feasible trial yet", name)
 	}
@@ -77,21 +94,28 @@ func Recommendation(ctx context.Context, store *studies.Store, id int, name stri
 // StoredRecommendationFor is the recommendation stored with study id (store may be nil) when
 // it was made from these trials, tolerance, problem and gctune version, else nil: what
 // Recommendation returns without making one.
+// A stored one that is damaged (LoadRecommendation) is an error.
 func StoredRecommendationFor(store *studies.Store, id int, prob *objective.Problem, trials []goptuna.FrozenTrial,
-	s RecommendationSettings) *recommend.Recommendation {
+	s RecommendationSettings) (*recommend.Recommendation, error) {
 	return storedFor(store, id, RecommendationKey(prob, trials, s.Tolerance, s.Version))
 }
 
-// storedFor is the recommendation stored with study id under key, else nil.
-func storedFor(store *studies.Store, id int, key string) *recommend.Recommendation {
-	if store == nil || key == "" {
-		return nil
+// storedFor is the recommendation stored with study id under key, else nil. A document that
+// does not load (none, another key, a checksum that does not match: a cache to make again) is
+// nil; one that loads but holds impossible values is an error (LoadRecommendation), whatever
+// its key: its values must never be printed.
+func storedFor(store *studies.Store, id int, key string) (*recommend.Recommendation, error) {
+	if store == nil {
+		return nil, nil
 	}
 	stored, err := LoadRecommendation(store, id)
-	if err != nil || stored.Key != key {
-		return nil
+	if errors.Is(err, ErrDamagedRecord) {
+		return nil, err
 	}
-	return stored.Recommendation
+	if err != nil || key == "" || stored.Key != key {
+		return nil, nil
+	}
+	return stored.Recommendation, nil
 }
 
 // RecommendationKey digests what a recommendation depends on: the gctune build (version), the

@@ -15,6 +15,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/tunable"
@@ -202,10 +203,15 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, RecommendationKey(prob, trials, 0.01, "test"), stored.Key)
 	assert.Equal(t, r.Trial, stored.Recommendation.Trial)
-	assert.Equal(t, stored.Recommendation, StoredRecommendationFor(store, id, prob, trials, rs))
-	assert.Nil(t, StoredRecommendationFor(store, id, prob, trials, RecommendationSettings{Tolerance: 0.02, Version: "test"}))
-	assert.Nil(t, StoredRecommendationFor(store, id, prob, trials[:1], rs), "other trials")
-	assert.Nil(t, StoredRecommendationFor(nil, id, prob, trials, rs))
+	storedFor := func(store *studies.Store, trials []goptuna.FrozenTrial, rs RecommendationSettings) *recommend.Recommendation {
+		r, err := StoredRecommendationFor(store, id, prob, trials, rs)
+		require.NoError(t, err)
+		return r
+	}
+	assert.Equal(t, stored.Recommendation, storedFor(store, trials, rs))
+	assert.Nil(t, storedFor(store, trials, RecommendationSettings{Tolerance: 0.02, Version: "test"}))
+	assert.Nil(t, storedFor(store, trials[:1], rs), "other trials")
+	assert.Nil(t, storedFor(nil, trials, rs))
 	// Read back while nothing changed; made again (not stored) for another tolerance.
 	again, err := Recommendation(ctx, store, id, "tiny", prob, trials, rs)
 	require.NoError(t, err)
@@ -226,7 +232,7 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	// A build with no identity (version ""): never reuses the stored recommendation, never
 	// stores its own.
 	assert.Empty(t, RecommendationKey(prob, trials, 0.01, ""))
-	assert.Nil(t, StoredRecommendationFor(store, id, prob, trials, RecommendationSettings{Tolerance: 0.01}))
+	assert.Nil(t, storedFor(store, trials, RecommendationSettings{Tolerance: 0.01}))
 	_, err = Recommendation(ctx, store, id, "tiny", prob, trials, RecommendationSettings{Tolerance: 0.01, Save: true})
 	require.NoError(t, err)
 	stored3, err := LoadRecommendation(store, id)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,23 +146,7 @@ func Session(ctx context.Context, p Plan, runner Runner, record func(Run) error)
 			return nil, false, fmt.Errorf("verify: write startup script: %w", err)
 		}
 	}
-	type step struct{ config, round int }
-	var steps []step
-	if p.Warmup {
-		for i := range p.Configs {
-			steps = append(steps, step{i, -1})
-		}
-	}
-	for r := 0; r < p.Runs; r++ {
-		for k := range p.Configs {
-			i := k
-			if r%2 == 1 {
-				i = len(p.Configs) - 1 - k
-			}
-			steps = append(steps, step{i, r})
-		}
-	}
-	for _, s := range steps {
+	for s := range p.steps() {
 		if ctx.Err() != nil {
 			return runs, true, nil
 		}
@@ -190,6 +175,36 @@ func Session(ctx context.Context, p Plan, runner Runner, record func(Run) error)
 		}
 	}
 	return runs, false, nil
+}
+
+// step is one run of a plan: a configuration (its index) in a round (-1: the warm-up).
+type step struct{ config, round int }
+
+// steps yields the plan's runs in order: the warm-ups, then each round, the configurations
+// in turn, every other round in reverse. They are generated as they are run, never held: the
+// memory of a session does not grow with Runs (issue 35: --runs 1000000000 took 8 GB before
+// its first run).
+func (p Plan) steps() iter.Seq[step] {
+	return func(yield func(step) bool) {
+		if p.Warmup {
+			for i := range p.Configs {
+				if !yield(step{i, -1}) {
+					return
+				}
+			}
+		}
+		for r := 0; r < p.Runs; r++ {
+			for k := range p.Configs {
+				i := k
+				if r%2 == 1 {
+					i = len(p.Configs) - 1 - k
+				}
+				if !yield(step{i, r}) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // expand replaces the placeholders in argv.

@@ -16,6 +16,9 @@ import (
 // named pipe with no writer yet): the first SIGINT stops the command instead of a second one.
 // The readers bound what they read by the format's own limits.
 func openProfile(ctx context.Context, ref string, opts source.Options) (*profile.Profile, *source.Info, error) {
+	if needsSniffing(ref) { // "-", <(zcat run.csv.gz), an extensionless file: its content says
+		return openSniffedProfile(ctx, ref, opts)
+	}
 	var p *profile.Profile
 	var info *source.Info
 	err := infile.Do(ctx, func() error {

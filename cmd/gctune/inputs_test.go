@@ -27,11 +27,22 @@ const tinyRun = `{"wallSeconds": 0.5}`
 // calibrate -o a device writes into it in place and never reads it; -o /dev/null works.
 func TestCalibrateOutputDevices(t *testing.T) {
 	run := writeFile(t, "run.json", tinyRun)
-	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/urandom"} {
-		_, errOut, code := gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", run, "-o", dev)
-		assert.Equal(t, 0, code, "%s: %s", dev, errOut)
+	_, errOut, code := gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", run, "-o", "/dev/null")
+	assert.Equal(t, 0, code, errOut)
+	// Issue 35: a device that keeps nothing and is not /dev/null is no output (the cost file
+	// would be lost without a word), refused before any work, as by every other output.
+	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
+		for _, cmd := range [][]string{
+			{"calibrate", "testdata/tiny.yaml", "--measured", run, "-o", dev},
+			{"simulate", "testdata/tiny.yaml", "--events", dev},
+		} {
+			_, errOut, code := gctune(t, cmd...)
+			assert.Equal(t, exitUsage, code, "%s: %s", dev, errOut)
+			assert.Contains(t, errOut, "cannot write "+dev+": is a device that keeps nothing written into it", cmd)
+			assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+		}
 	}
-	_, errOut, code := gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", run, "-o", "/dev/full")
+	_, errOut, code = gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", run, "-o", "/dev/full")
 	assert.Equal(t, exitUsage, code)
 	assert.Equal(t, "gctune: calibrate: write /dev/full: cannot write /dev/full: no space left on device\n", errOut)
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/gctune/gctune/studies"
 )
 
 // Set with -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234 -X main.date=2025-01-31".
@@ -47,8 +49,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	err = note.nameDamaged(err)
 	note.finish(err)
 	if err != nil {
-		// Escaped: a message may quote a name or a line from the input.
-		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(userMessage(err)+errorHint(cmd, err)))
+		// Escaped: a message may quote a name or a line from the input; and any URL's
+		// password in it masked, wherever an input is echoed (studies.RedactText).
+		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(studies.RedactText(userMessage(err)+errorHint(cmd, err))))
 	}
 	return exitCode(err)
 }

@@ -225,8 +225,8 @@ type resumeOptions struct {
 // trials run (runSession), the result written to w and progress to ew.
 func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions) error {
 	name, clock, trials, more, force, asJSON, quiet := o.Study, o.Clock, o.Trials, o.More, o.Force, o.JSON, o.Quiet
-	if trials < 0 || more < 0 {
-		return usageErrorf("--trials and --more must not be negative")
+	if err := checkTrialsTarget(trials, more); err != nil {
+		return err
 	}
 	store, id, sp, err := openStudy(ctx, cfg.Storage, name, false)
 	if err != nil {

@@ -40,8 +40,11 @@ func checkOutputFlags(cmd *cobra.Command, _ []string) error {
 		if err := outfile.Check(f.Value.String()); err != nil {
 			return fmt.Errorf("--%s: %w", name, err)
 		}
-		if cmd.Name() == "sample" { // and the metadata beside the CSV
+		if cmd.Name() == "sample" { // and the metadata beside the CSV; both files
 			if err := outfile.Check(sampleMetaPath(f.Value.String())); err != nil {
+				return fmt.Errorf("--%s: %w", name, err)
+			}
+			if err := checkSampleFiles(f.Value.String()); err != nil {
 				return fmt.Errorf("--%s: %w", name, err)
 			}
 		}
@@ -77,7 +80,8 @@ var profileArgCommands = map[string]bool{"lifetimes": true, "simulate": true, "s
 // checkOutputsNotInputs refuses, before any work, an output of cmd (its output flags, and the
 // .json that sample writes beside its CSV) that is one of its own inputs, by device and inode:
 // a profile argument or the metadata beside it (--meta), --measured, the cost file, the
-// configuration file, and the SQLite study database of a command that takes --storage.
+// configuration file, and the SQLite study database of a command that takes --storage, with
+// the files SQLite keeps beside it (-wal, -shm, -journal: outfile.CheckNotDatabaseFiles).
 // `report --storage r.db -o r.db` would write the page over the database, `simulate ev.csv
 // --events ev.csv` the event log over the profile. The error is an *outfile.Error naming the
 // flag (exit code 2).
@@ -105,8 +109,10 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 		configFile = defaultConfigFile
 	}
 	inputs = append(inputs, configFile, cfg.Cost)
+	db := ""
 	if cmd.Flags().Lookup("storage") != nil {
-		inputs = append(inputs, sqlitePath(cfg.Storage))
+		db = sqlitePath(cfg.Storage)
+		inputs = append(inputs, db)
 	}
 	for _, name := range spec.files {
 		f := cmd.Flags().Lookup(name)
@@ -118,6 +124,10 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 			outputs = append(outputs, sampleMetaPath(f.Value.String()))
 		}
 		if err := outfile.CheckNotInputs(outputs, inputs); err != nil {
+			return fmt.Errorf("--%s: %w", name, err)
+		}
+		// and the database's own files: its write-ahead log, shared memory and journal
+		if err := outfile.CheckNotDatabaseFiles(outputs, db); err != nil {
 			return fmt.Errorf("--%s: %w", name, err)
 		}
 	}
@@ -139,4 +149,21 @@ func sqlitePath(storage string) string {
 		return ""
 	}
 	return storage
+}
+
+// checkSampleFiles refuses a sample output pair (the CSV and the .json beside it) of which
+// either is a named pipe, device or socket: the two are written as files renamed into place
+// together, and opening a FIFO nobody reads would block with the other half written (issue
+// 35: a FIFO X.json hung sample past a minute).
+func checkSampleFiles(csv string) error {
+	for _, p := range []string{csv, sampleMetaPath(csv)} {
+		kind, err := outfile.Kind(p)
+		if err != nil {
+			return err
+		}
+		if kind != "" {
+			return &outfile.Error{Path: p, Err: fmt.Errorf("is a %s: sample writes regular files only, %s and %s", kind, csv, sampleMetaPath(csv))}
+		}
+	}
+	return nil
 }

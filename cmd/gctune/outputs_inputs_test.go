@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -123,4 +124,37 @@ func mustRead(t *testing.T, path string) string {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return string(b)
+}
+
+// TestDatabaseFilesAreNotOutputs: the files SQLite keeps beside a study database (-wal, -shm,
+// -journal) are refused as outputs of the commands that read the database, existing or not,
+// one line, exit 2, the database and its files untouched (issue 35: report -o STUDY.db-wal and
+// export -o STUDY.db-journal exited 0 and wrote over them).
+func TestDatabaseFilesAreNotOutputs(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	optimizeTiny(t, db, "rs", 3)
+	wal := db + "-wal"
+	require.NoError(t, os.WriteFile(wal, nil, 0o644)) // as a live database's would be
+	for _, c := range [][]string{
+		{"report", "rs", "--storage", db, "-o", db + "-wal"},
+		{"export", "rs", "--storage", db, "-o", db + "-journal"},
+		{"export", "rs", "--storage", "sqlite://" + db, "--format", "json", "-o", db + "-shm"},
+	} {
+		before, err := os.ReadFile(db)
+		require.NoError(t, err)
+		_, errOut, code := gctune(t, c...)
+		assert.Equal(t, exitUsage, code, c)
+		out := c[len(c)-1]
+		assert.Regexp(t, `^gctune: --output: cannot write `+regexp.QuoteMeta(out)+`: is the study database .*'s (wal|shm|journal) file: not writing over it\n$`, errOut, c)
+		after, err := os.ReadFile(db)
+		require.NoError(t, err)
+		assert.Equal(t, before, after, c)
+		for _, s := range []string{"-journal", "-shm"} {
+			assert.NoFileExists(t, db+s, c)
+		}
+		w, err := os.ReadFile(wal)
+		require.NoError(t, err)
+		assert.Empty(t, w, c)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
@@ -188,8 +189,10 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 	}
 	if in.Trial < 0 {
 		// The recommendation optimize or resume stored, when it is still the study's.
-		in.Recommendation = study.StoredRecommendationFor(store, id, in.Problem, trials,
-			study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()})
+		if in.Recommendation, err = study.StoredRecommendationFor(store, id, in.Problem, trials,
+			study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()}); err != nil {
+			return report.Input{}, nil, fmt.Errorf("study %q: %w", name, study.NameStudy(err, name))
+		}
 	}
 	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
@@ -222,8 +225,8 @@ func checkTrial(trials []goptuna.FrozenTrial, name string, n int) error {
 // (diagnose.Diagnose) and writes the findings to w, how each profile was read to ew.
 func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptions) error {
 	name := o.Study
-	if o.Workers < 0 {
-		return usageErrorf("--workers %d: want 0 (one per core) or more", o.Workers)
+	if err := checkCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
+		return err
 	}
 	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
 	if err != nil {
@@ -336,6 +339,14 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 	name := o.Study
 	if err := checkOutputs(o); err != nil {
 		return err
+	}
+	if err := checkCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
+		return err
+	}
+	if o.SweepPoints != 0 {
+		if err := checkCount("sweep-points", o.SweepPoints, 3, maxSweepPoints, ""); err != nil {
+			return err
+		}
 	}
 	if err := (report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers}).Validate(); err != nil {
 		return asUsage(err)

@@ -120,7 +120,7 @@ func TestReportBadInput(t *testing.T) {
 	assert.Contains(t, errOut, `study "demo" has no trial 999`)
 	_, errOut, code = gctune(t, "report", "demo", "--storage", db, "--sweep-points", "2")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "SweepPoints 2")
+	assert.Contains(t, errOut, "--sweep-points 2: want 3 to 1000")
 	// Outputs that cannot be written are refused before any simulation, with one line and exit
 	// 2, and nothing is written anywhere.
 	file := writeFile(t, "f", "x")

@@ -83,6 +83,7 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 		NewVerifyCmd(ro, nil),
 	)
 	addCompletions(root, ro)
+	addInputsHelp(root)
 	return root
 }
 

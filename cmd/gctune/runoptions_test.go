@@ -38,7 +38,7 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 	assert.Empty(t, out.String(), "quiet")
 
 	err := runResume(ctx, &out, &errOut, cfg, resumeOptions{Study: "s", More: -1})
-	assert.EqualError(t, err, "--trials and --more must not be negative")
+	assert.EqualError(t, err, "--more -1: want 0 to 100000")
 	assert.Equal(t, exitUsage, exitCode(err))
 	err = runResume(ctx, &out, &errOut, cfg, resumeOptions{Study: "ghost"})
 	assert.Equal(t, exitUsage, exitCode(err), "%v", err)
@@ -64,7 +64,7 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 		assert.EqualError(t, err, "worker needs --study NAME (see 'gctune studies list')")
 		assert.Equal(t, exitUsage, exitCode(err))
 		err = runWorker(ctx, &out, &errOut, cfg, workerOptions{Study: "s", Retries: 0})
-		assert.EqualError(t, err, "--retries must be at least 1")
+		assert.EqualError(t, err, "--retries 0: want 1 to 1000")
 		require.NoError(t, runWorker(ctx, &out, &errOut, cfg, workerOptions{Study: "s", Trials: 4, Retries: 1, JSON: true, Quiet: true}))
 		var wd workerDoc
 		require.NoError(t, json.Unmarshal(out.Bytes(), &wd), out.String())
@@ -93,7 +93,7 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 	t.Run("explain", func(t *testing.T) {
 		var out, errOut bytes.Buffer
 		err := runExplain(ctx, &out, &errOut, cfg, explainOptions{studyTrialOptions: studyTrialOptions{Study: "s", Workers: -1}})
-		assert.EqualError(t, err, "--workers -1: want 0 (one per core) or more")
+		assert.EqualError(t, err, "--workers -1: want 0 to 256 (0 = one per core)")
 		require.NoError(t, runExplain(ctx, &out, &errOut, cfg, explainOptions{studyTrialOptions: studyTrialOptions{Study: "s", Workers: 1}, JSON: true}))
 		var ed struct {
 			Study     string          `json:"study"`
@@ -120,7 +120,7 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 	t.Run("verify", func(t *testing.T) {
 		var out, errOut bytes.Buffer
 		err := runVerify(ctx, &out, &errOut, cfg, verifyOptions{Study: "s", Argv: []string{"true"}})
-		assert.EqualError(t, err, "--runs 0: must be at least 1")
+		assert.EqualError(t, err, "--runs 0: want 1 to 10000")
 		assert.Equal(t, exitUsage, exitCode(err))
 		require.NoError(t, runVerify(ctx, &out, &errOut, cfg, verifyOptions{Study: "s", Argv: []string{"app"}, Runs: 2,
 			NoWarmup: true, JSON: true, Runner: fixedRuns{}}))

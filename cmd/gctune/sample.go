@@ -166,13 +166,26 @@ func runSample(w io.Writer, o sampleOptions) error {
 			return usageErrorf("%s exists: not replaced (--force replaces it)", p)
 		}
 	}
-	p, _, err := openProfile(o.Ctx, o.Ref, o.Open)
+	ctx := o.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	stopped := func() error {
+		return interruptedf("sample stopped before %s and %s were complete: neither written (run it again)", quoteName(o.Out), quoteName(metaPath))
+	}
+	p, _, err := openProfile(ctx, o.Ref, o.Open)
 	if err != nil {
 		return inputError(err)
+	}
+	if ctx.Err() != nil {
+		return stopped()
 	}
 	st, err := heapsim.Run(p, o.VM, heapsim.DefaultCost(), heapsim.Options{})
 	if err != nil {
 		return fmt.Errorf("simulate the VM defaults for totalScavenges: %w", err)
+	}
+	if ctx.Err() != nil {
+		return stopped()
 	}
 	code := o.Code
 	if code == "" {
@@ -180,7 +193,10 @@ func runSample(w io.Writer, o sampleOptions) error {
 	}
 	opts := filip.SampleOptions{Every: every, Phase: o.Phase, Seed: o.Seed, StartBytes: o.StartBytes,
 		OverheadBytes: o.OverheadBytes, Scavenges: st.Scavenges, FullGCs: st.FullGCs, ProfiledCode: code}
-	rep, err := writeSamplePair(p, o.Out, metaPath, opts)
+	rep, err := writeSamplePair(ctx, p, o.Out, metaPath, opts)
+	if err != nil && ctx.Err() != nil {
+		return stopped()
+	}
 	if err != nil {
 		if errors.Is(err, filip.ErrBadSample) {
 			return asUsage(err)
@@ -205,11 +221,13 @@ func runSample(w io.Writer, o sampleOptions) error {
 // writeSamplePair writes the CSV and its JSON as outfile.WritePair does: each regular file
 // through a temporary file renamed only once both are complete, so a failure leaves neither
 // half-written; links written through, devices and FIFOs in place, modes kept.
-func writeSamplePair(p *profile.Profile, csvPath, metaPath string, opts filip.SampleOptions) (rep filip.SampleReport, err error) {
+// A cancelled ctx (SIGINT, SIGTERM) stops the writing at the next write: neither file is
+// replaced, no temporary file is left.
+func writeSamplePair(ctx context.Context, p *profile.Profile, csvPath, metaPath string, opts filip.SampleOptions) (rep filip.SampleReport, err error) {
 	var bad error
 	err = outfile.WritePair([2]string{csvPath, metaPath}, func(csv, meta io.Writer) error {
 		var err error
-		rep, err = filip.WriteSample(p, csv, meta, opts)
+		rep, err = filip.WriteSample(p, ctxWriter{ctx, csv}, ctxWriter{ctx, meta}, opts)
 		if errors.Is(err, filip.ErrBadSample) {
 			bad = err // the options' fault, not the output's
 		}
@@ -224,4 +242,17 @@ func writeSamplePair(p *profile.Profile, csvPath, metaPath string, opts filip.Sa
 // sampleMetaPath is the metadata file sample writes beside the CSV out.
 func sampleMetaPath(out string) string {
 	return strings.TrimSuffix(out, filepath.Ext(out)) + ".json"
+}
+
+// ctxWriter is w that fails every write once ctx is cancelled.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }

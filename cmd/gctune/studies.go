@@ -64,6 +64,8 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			if stored, err := study.LoadRecommendation(store, id); err == nil && stored.Recommendation != nil {
 				doc.Recommendation = stored.Recommendation
 				doc.Prediction = newPredictionDoc(stored.Recommendation, len(sp.Workloads) == 1)
+			} else if errors.Is(err, study.ErrDamagedRecord) {
+				return fmt.Errorf("study %q: %w", args[0], study.NameStudy(err, args[0])) // its values are never printed
 			} else if err != nil && !errors.Is(err, studies.ErrNoDoc) {
 				doc.RecommendationError = err.Error()
 			}

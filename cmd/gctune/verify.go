@@ -123,8 +123,8 @@ type verifyDoc struct {
 // storing each run in the study as it finishes, and writes the measured speedups beside the
 // predicted ones to w, a line per run to ew.
 func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions) error {
-	if o.Runs < 1 {
-		return usageErrorf("--runs %d: must be at least 1", o.Runs)
+	if err := checkCount("runs", o.Runs, 1, maxVerifyRuns, ""); err != nil {
+		return err
 	}
 	if o.Timeout < 0 {
 		return usageErrorf("--timeout %s: must not be negative", o.Timeout)

@@ -87,11 +87,11 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if o.Study == "" {
 		return usageErrorf("worker needs --study NAME (see 'gctune studies list')")
 	}
-	if o.Trials < 0 {
-		return usageErrorf("--trials must not be negative")
+	if err := checkTrialsTarget(o.Trials, 0); err != nil {
+		return err
 	}
-	if o.Retries < 1 {
-		return usageErrorf("--retries must be at least 1")
+	if err := checkCount("retries", o.Retries, 1, maxRetries, ""); err != nil {
+		return err
 	}
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("%s:%d", host, os.Getpid())

@@ -318,7 +318,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 		{[]string{"worker", "--storage", db}, "worker needs --study NAME"},
 		{[]string{"worker", "--study", "nope", "--storage", db}, `no study named "nope"`},
 		{[]string{"worker", "--study", "s1", "--storage", filepath.Join(dir, "missing.db")}, "does not exist"},
-		{[]string{"worker", "--study", "s1", "--storage", db, "--retries", "0"}, "--retries must be at least 1"},
+		{[]string{"worker", "--study", "s1", "--storage", db, "--retries", "0"}, "--retries 0: want 1 to 1000"},
 		{[]string{"study", "create", "s9"}, "needs a study name and at least one workload"},
 		{[]string{"study", "create", "s1", gcdemo, "--storage", db}, `study "s1" already exists`},
 		{[]string{"study", "create", "s9", "nope", "--storage", db}, "not a bundled workload"},
@@ -557,7 +557,7 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 	assert.GreaterOrEqual(t, search.Finished(trials), target)
 
 	// The server away for longer than the retries: a clear error, bounded in time.
-	more := search.Counted(trials) + 100000
+	more := search.Counted(trials) + 10000 // out of reach, within config.MaxTrials
 	var stopped []*proc
 	for range 2 {
 		stopped = append(stopped, startProc(t, env, "worker", "--study", "restart", "--storage", url, "--workers", "2",

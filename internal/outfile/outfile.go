@@ -89,13 +89,18 @@ func cause(err error) error {
 // Check reports, without writing anything, whether Write(path, ...) can succeed as far as the
 // file system says: path is not a directory; for a regular or new file, its directory exists
 // and is writable (the temporary file goes there) and an existing file is writable (a
-// read-only file is not replaced); a device or FIFO is writable.
+// read-only file is not replaced); a device or FIFO is writable, and no device that keeps
+// nothing and is not /dev/null (/dev/zero, /dev/urandom: written "successfully" into, the
+// output is lost without a word).
 func Check(path string) error {
 	t, err := resolve(path)
 	if err != nil {
 		return &Error{Path: path, Err: err}
 	}
 	if !t.regular {
+		if st, err := os.Stat(t.path); err == nil && discards(st) {
+			return &Error{Path: path, Err: errors.New("is a device that keeps nothing written into it (/dev/null is the one to discard an output)")}
+		}
 		if err := writable(t.path, false); err != nil {
 			return &Error{Path: path, Err: cause(err)}
 		}
@@ -138,6 +143,9 @@ func Write(path string, write func(io.Writer) error) error {
 		}
 	}
 	if !t.regular {
+		if st, serr := os.Stat(t.path); serr == nil && discards(st) {
+			return &Error{Path: path, Err: errors.New("is a device that keeps nothing written into it (/dev/null is the one to discard an output)")}
+		}
 		err = writeInPlace(t.path, write)
 	} else {
 		err = writeAtomic(t, write)

@@ -126,3 +126,25 @@ func Replaces(path string) (bool, error) {
 	}
 	return t.exists && t.regular, nil
 }
+
+// Kind says what an output path is, after its symbolic links: "" for a regular file or one
+// that does not exist yet (a dangling link: the file it would create), else "named pipe",
+// "device" or "socket". A command whose outputs must be files (sample's pair, renamed into
+// place together) refuses the others before any work: opening a FIFO nobody reads blocks.
+func Kind(path string) (string, error) {
+	t, err := resolve(path)
+	if err != nil {
+		return "", &Error{Path: path, Err: err}
+	}
+	switch {
+	case !t.exists || t.regular:
+		return "", nil
+	case t.mode&fs.ModeNamedPipe != 0:
+		return "named pipe", nil
+	case t.mode&fs.ModeSocket != 0:
+		return "socket", nil
+	case t.mode&fs.ModeDevice != 0:
+		return "device", nil
+	}
+	return "special file", nil
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"github.com/gctune/gctune/config"
+)
+
+// Upper limits of the count flags that are no configuration key (the keys' limits are in
+// package config: config.MaxTrials, config.MaxWorkers). README, Guarantees, lists them all.
+const (
+	// maxVerifyRuns bounds verify --runs: measured runs of each configuration.
+	maxVerifyRuns = 10_000
+	// maxSweepPoints bounds report --sweep-points, as report.Options.Validate does.
+	maxSweepPoints = 1000
+	// maxRetries bounds worker --retries: attempts at a database operation.
+	maxRetries = 1_000
+)
+
+// checkCount refuses a count flag's value outside [lo, hi], naming the flag and the range
+// (want says what lo means when it is special: "0 = the study's own").
+func checkCount(flag string, v, lo, hi int, want string) error {
+	if v >= lo && v <= hi {
+		return nil
+	}
+	if want != "" {
+		want = " (" + want + ")"
+	}
+	return usageErrorf("--%s %d: want %d to %d%s", flag, v, lo, hi, want)
+}
+
+// checkTrialsTarget refuses resume's or worker's --trials, and resume's --more, past
+// config.MaxTrials.
+func checkTrialsTarget(trials, more int) error {
+	if err := checkCount("trials", trials, 0, config.MaxTrials, "0 = the study's own target"); err != nil {
+		return err
+	}
+	return checkCount("more", more, 0, config.MaxTrials, "")
+}
