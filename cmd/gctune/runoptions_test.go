@@ -208,10 +208,10 @@ func TestFlagsToOptions(t *testing.T) {
 	file := func(name string) string { return filepath.Join(dir, name) }
 
 	sim, cfg := optionsFrom(t, NewSimulateCmd, "--json", "simulate", tiny, "--events", file("ev.csv"),
-		"--replicas", "3", "--replica-seed", "7", "--resolution", "0.5")
+		"--replicas", "3", "--replica-seed", "7", "--scenario", "again", "--resolution", "0.5")
 	assert.NotNil(t, sim.Stdin)
 	sim.Stdin = nil
-	assert.Equal(t, simulateOptions{Ref: tiny, Events: file("ev.csv"), JSON: true, Replicas: 3, ReplicaSeed: 7}, sim)
+	assert.Equal(t, simulateOptions{Ref: tiny, Events: file("ev.csv"), JSON: true, Replicas: 3, ReplicaSeed: 7, Scenario: "again"}, sim)
 	assert.Equal(t, 0.5, cfg.Workload.Resolution, "bound flags go to the configuration")
 	sim, _ = optionsFrom(t, NewSimulateCmd, "simulate", "--batch", tiny)
 	assert.True(t, sim.Batch)

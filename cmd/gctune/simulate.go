@@ -143,7 +143,7 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 		}
 		m.Replicas, m.SearchReplicas, m.AgainReplicas = o.Replicas, 0, o.Replicas
 		switch uncertainty.Scenario(o.Scenario) {
-		case uncertainty.ScenarioLike:
+		case uncertainty.ScenarioLike, "":
 		case uncertainty.ScenarioAgain:
 			if m.AgainCostSigma == 0 {
 				m.AgainCostSigma = uncertainty.DefaultAgainCostSigma
