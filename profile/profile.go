@@ -80,6 +80,10 @@ type Meta struct {
 	// size): a run with the same lifetimes and more, smaller objects forces more full GCs, so
 	// this profile's count at the defaults is a floor of the run's, not an estimate.
 	FullGCsFloor bool `json:"fullGCsFloor,omitempty"`
+	// Pessimistic says that the profile is a sampled export read at the pessimistic end of
+	// what it allows (the rebuild's stored hypothesis: the pointers it never records guessed
+	// at their costliest): a bound of the run, not an estimate of it.
+	Pessimistic bool `json:"pessimistic,omitempty"`
 }
 
 // ProfilerShare is the profiler's own bytes over the application's (ProfilerBytes over

@@ -55,10 +55,14 @@ type Reading struct {
 	// export's (Evidence).
 	Scavenges float64 `json:"scavenges"`
 	FullGCs   float64 `json:"fullGCs"`
-	// Weight is the reading's share of the forecast, in [0, 1] (the weights sum to 1); Kept
+	// Weight is the reading's share of the evidence, in [0, 1] (the weights sum to 1); Kept
 	// whether the forecast stands on it (a share of at least MinReadingWeight).
 	Weight float64 `json:"weight"`
 	Kept   bool    `json:"kept"`
+	// Bound marks a reading at the pessimistic end of what the export allows (the rebuild's
+	// stored hypothesis, profile.Meta.Pessimistic): kept, it widens the interval, but the
+	// expectation stands on the estimates beside it (unless every kept reading is a bound).
+	Bound bool `json:"bound,omitempty"`
 }
 
 // Evidence is what the export said of its own run, and what the forecast made of it.
@@ -115,9 +119,9 @@ func runAll(prob *objective.Problem, params heapsim.Params) ([]objective.Result,
 
 // newForecast states results (each replica's run under the recommendation) against defaults
 // (each replica's runs at the defaults), reduced by stat. weights, when not nil, are each
-// workload's weight as a reading of one run (readings): the values are then the weighted mean
-// slowdown per run, and the intervals cover each kept reading's runs.
-func newForecast(scenario uncertainty.Scenario, results []objective.Result, defaults [][]heapsim.Stats, stat uncertainty.Statistic, weights []float64) Forecast {
+// workload's weight in the expectation as a reading of one run (readings): the values are then
+// the weighted mean slowdown per run, and the intervals cover the runs of each reading kept.
+func newForecast(scenario uncertainty.Scenario, results []objective.Result, defaults [][]heapsim.Stats, stat uncertainty.Statistic, weights []float64, kept []bool) Forecast {
 	n := len(results)
 	f := Forecast{Scenario: scenario, Replicas: n, Values: make([]float64, n), DefaultValues: make([]float64, n), Speedups: make([]float64, n)}
 	for k, r := range results {
@@ -148,8 +152,8 @@ func newForecast(scenario uncertainty.Scenario, results []objective.Result, defa
 		// reading's own runs (a reading's interval over its replicas), and their union is
 		// stated.
 		lo, hi := math.Inf(1), math.Inf(-1)
-		for i, w := range weights {
-			if w < MinReadingWeight {
+		for i := range weights {
+			if !kept[i] {
 				continue
 			}
 			slow := make([]float64, n)
@@ -171,10 +175,10 @@ func newForecast(scenario uncertainty.Scenario, results []objective.Result, defa
 // readings of a sampled export) by how well each one's default runs on the replicas reproduce
 // the export's own counts (uncertainty.CountWeight); nil weights when the workloads are not
 // readings. The evidence says what survived.
-func weighReadings(prob *objective.Problem, defaults [][]heapsim.Stats) ([]float64, []Reading, *Evidence) {
+func weighReadings(prob *objective.Problem, defaults [][]heapsim.Stats) ([]float64, []bool, []Reading, *Evidence) {
 	ws := prob.Workloads()
 	if len(ws) < 2 || prob.Runs() != 1 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	meta := ws[0].Profile.Meta
 	ev := &Evidence{HasCounts: meta.ReportedScavenges > 0 && meta.ReportedFullGCs >= 0 && meta.ReportedScavenges+meta.ReportedFullGCs > 0,
@@ -194,21 +198,37 @@ func weighReadings(prob *objective.Problem, defaults [][]heapsim.Stats) ([]float
 		}
 	}
 	weights := make([]float64, len(ws))
+	kept := make([]bool, len(ws))
 	total := 0.0
 	for _, v := range raw {
 		total += v
 	}
 	ev.Agrees = ev.HasCounts && total > uncertainty.MinCountWeight
-	for i := range weights {
-		weights[i] = 1 / float64(len(ws))
+	estimates := 0.0
+	for i, w := range ws {
+		share := 1 / float64(len(ws))
 		if ev.Agrees {
-			weights[i] = raw[i] / total
+			share = raw[i] / total
 		}
-		readings[i].Weight = weights[i]
-		readings[i].Kept = weights[i] >= MinReadingWeight
+		readings[i].Weight, readings[i].Bound = share, w.Profile.Meta.Pessimistic
+		readings[i].Kept = share >= MinReadingWeight
+		kept[i] = readings[i].Kept
+		if kept[i] && !readings[i].Bound {
+			estimates += share
+		}
+	}
+	// The expectation stands on the kept estimates; a kept bound only widens the interval.
+	for i := range weights {
+		switch {
+		case !kept[i]:
+		case estimates == 0:
+			weights[i] = readings[i].Weight
+		case !readings[i].Bound:
+			weights[i] = readings[i].Weight / estimates
+		}
 	}
 	ev.Words = evidenceWords(ev, readings)
-	return weights, readings, ev
+	return weights, kept, readings, ev
 }
 
 // evidenceWords says which readings the forecast stands on and why.
@@ -222,14 +242,18 @@ func evidenceWords(ev *Evidence, rs []Reading) string {
 	}
 	switch {
 	case !ev.HasCounts:
-		return "the export gives no totalScavenges and totalFullGCs, so no reading can be told from another: the forecast stands on every reading and is wider for it (add the profiled run's counts to the export's JSON, pass --meta, or calibrate with a measured run: gctune calibrate)"
+		return "the export gives no totalScavenges and totalFullGCs, so no reading can be told from another: the interval covers every reading and is wider for it (add the profiled run's counts to the export's JSON, pass --meta, or calibrate with a measured run: gctune calibrate)"
 	case !ev.Agrees:
-		return fmt.Sprintf("no reading reproduces the export's %d scavenges and %d full GCs (at the defaults: %s), so the forecast stands on every reading and is wider for it", ev.Scavenges, ev.FullGCs, counts())
+		return fmt.Sprintf("no reading reproduces the export's %d scavenges and %d full GCs (at the defaults: %s), so the interval covers every reading and is wider for it", ev.Scavenges, ev.FullGCs, counts())
 	}
 	var kept, dropped []string
 	for _, r := range rs {
 		if r.Kept {
-			kept = append(kept, fmt.Sprintf("%s (%.0f scavenges, %.0f full GCs at the defaults; weight %.0f %%)", r.Name, r.Scavenges, r.FullGCs, 100*r.Weight))
+			bound := ""
+			if r.Bound {
+				bound = "; a bound: it widens the interval, the expectation stands on the estimates"
+			}
+			kept = append(kept, fmt.Sprintf("%s (%.0f scavenges, %.0f full GCs at the defaults; weight %.0f %%%s)", r.Name, r.Scavenges, r.FullGCs, 100*r.Weight, bound))
 		} else {
 			dropped = append(dropped, fmt.Sprintf("%s (%.0f scavenges, %.0f full GCs)", r.Name, r.Scavenges, r.FullGCs))
 		}

@@ -2,6 +2,7 @@ package recommend
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,13 +16,14 @@ import (
 
 // readingsProblem makes two readings of one run (as a sampled export's two hypotheses are)
 // from two bundled workloads, each profile carrying the export's counts scav and full.
-func readingsProblem(t *testing.T, m uncertainty.Model, scav, full int) *objective.Problem {
+func readingsProblem(t *testing.T, m uncertainty.Model, scav, full int, bound ...string) *objective.Problem {
 	t.Helper()
 	var ws []objective.Workload
 	for _, name := range []string{"cache-churn", "image-processing"} {
 		w := testfixture.Bundled(t, name)
 		p := *w.Profile
 		p.Meta.ReportedScavenges, p.Meta.ReportedFullGCs = scav, full
+		p.Meta.Pessimistic = slices.Contains(bound, name)
 		w.Profile, w.Run = &p, "run.csv"
 		ws = append(ws, w)
 	}
@@ -82,4 +84,21 @@ func TestForecastWeighsReadingsByTheExportsCounts(t *testing.T) {
 	}
 	assert.Contains(t, rn.Robust.Evidence.Words, "wider")
 	assert.Contains(t, rn.Robust.Evidence.Words, "--meta")
+
+	// A reading at the pessimistic end (the rebuild's stored hypothesis) widens the interval
+	// but does not move the expectation: it is a bound, not an estimate.
+	bounded := readingsProblem(t, m, 0, 0, "image-processing")
+	rbd, err := Recommend(context.Background(), bounded, stored(t, bounded, randomPoints(8, 4)), s)
+	require.NoError(t, err)
+	require.Len(t, rbd.Robust.Weighed, 2)
+	assert.True(t, rbd.Robust.Weighed[1].Bound)
+	headB := bounded.Again()
+	var est float64
+	for k := range headB.ReplicaCount() {
+		rr, err := headB.EvaluateReplica(rbd.Params(bounded.Base()), k)
+		require.NoError(t, err)
+		est += rr.Slowdowns[0] / float64(headB.ReplicaCount())
+		assert.True(t, rbd.Robust.ValueInterval.Contains(rr.Slowdowns[1]), "the bound's run %d is covered", k)
+	}
+	assert.InDelta(t, est, rbd.Value, 1e-9, "the expectation is the estimate's")
 }

@@ -208,11 +208,11 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 			return objective.Result{}, Forecast{}, err
 		}
 	}
-	weights, readings, evidence := weighReadings(headProb, headDefaults)
-	rb.Forecast = newForecast(headProb.Settings().Uncertainty.Question(), headResults, headDefaults, stat, weights)
+	weights, kept, readings, evidence := weighReadings(headProb, headDefaults)
+	rb.Forecast = newForecast(headProb.Settings().Uncertainty.Question(), headResults, headDefaults, stat, weights, kept)
 	rb.Assumes = headProb.Settings().Uncertainty.Assumes()
 	if headProb != j.prob {
-		like := newForecast(uncertainty.ScenarioLike, likeResults, likeDefaults, stat, weights)
+		like := newForecast(uncertainty.ScenarioLike, likeResults, likeDefaults, stat, weights, kept)
 		like.Assumes = j.prob.Settings().Uncertainty.Assumes()
 		rb.Like = &like
 	}

@@ -20,13 +20,14 @@ const (
 	largeBytesTries = 40
 )
 
-// countInformed reopens a sampled export whose rebuild inferred large objects but sampled none,
-// when the export carries its own counts and s can simulate, with the large objects cut into
-// the size whose default run reproduces those counts (ChooseLargeBytes). Otherwise, or when no
-// size does better than one object per window, it returns what it was given.
+// countInformed reopens a sampled export whose rebuild inferred large objects, when the export
+// carries its own counts and s can simulate, with the large objects cut into the size whose
+// default run reproduces those counts (ChooseLargeBytes). Otherwise, or when no size does better
+// than the rebuild's own rule (the nearest sampled large object's size, or one object per
+// window), it returns what it was given.
 func (s OpenSettings) countInformed(ref string, opts source.Options, p *profile.Profile, info *source.Info) (*profile.Profile, *source.Info, source.Options, error) {
 	r := info.Rebuild
-	if r == nil || r.InferredLarge == 0 || r.SampledLarge > 0 || p.Meta.ReportedScavenges == 0 ||
+	if r == nil || r.InferredLarge == 0 || p.Meta.ReportedScavenges == 0 ||
 		s.Cost.Validate() != nil || s.VM.Validate() != nil || opts.RebuildLargeBytes != 0 {
 		return p, info, opts, nil
 	}
@@ -49,10 +50,11 @@ func (s OpenSettings) countInformed(ref string, opts source.Options, p *profile.
 	return q, qi, o, nil
 }
 
-// ChooseLargeBytes returns the size the large objects a sampled export missed are best cut into
-// when it sampled none: the one whose default run (raw, the export as read, rebuilt under hyp,
-// simulated at vm with cost) best reproduces the export's own totalScavenges and totalFullGCs
-// (uncertainty.CountWeight), or 0 when one object per window does as well as any. The clock
+// ChooseLargeBytes returns the size the large objects a sampled export missed are best cut into:
+// the one whose default run (raw, the export as read, rebuilt under hyp, simulated at vm with
+// cost) best reproduces the export's own totalScavenges and totalFullGCs
+// (uncertainty.CountWeight), or 0 when the rebuild's own rule (the nearest sampled large
+// object's size, or one object per window when it sampled none) does as well as any. The clock
 // gives only the missed objects' total; how many there were decides the full GCs their
 // allocations force, and the export's full-GC count says it (docs/sampling.md, "The export's
 // evidence"). Sizes are tried from 512 KiB by factors of 2 until every window holds one

@@ -57,9 +57,10 @@ type RebuildOptions struct {
 	// by parameter 34 but not part of the application: it is taken off the clock, window by
 	// window. 0 means DefaultSampleOverheadBytes; negative means none.
 	ProfilerBytesPerSample int64
-	// LargeObjectBytes, when not 0, is the size the unsampled large objects are taken to have
-	// when the export sampled none (so that no sampled object gives their size): a window's
-	// excess is cut into round(excess / LargeObjectBytes) objects, at least one. The clock
+	// LargeObjectBytes, when not 0, is the size the unsampled large objects are taken to have,
+	// in place of the nearest sampled large object's (or of one object per window when the
+	// export sampled none): a window's excess is cut into round(excess / LargeObjectBytes)
+	// objects, at least one. The clock
 	// gives only their sum; the export's own full-GC count says how many there were, and
 	// study.OpenWorkloads chooses the size that reproduces it (docs/sampling.md, "The export's
 	// evidence"). 0: one object per window, the fewest the clock allows. Under
@@ -229,11 +230,15 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 	// per window is the most slots to scan the clock allows (storeAssumer).
 	sizeBy := sampledLarge
 	switch {
+	case opts.LargeObjectBytes > 0:
+		sizeBy = nil
+		rep.Sizes = fmt.Sprintf("objects of about %d bytes (the size whose default run reproduces the export's full GCs)", opts.LargeObjectBytes)
+		if opts.Hypothesis == HypothesisStored {
+			rep.Sizes += "; the window with the most, one container"
+		}
 	case opts.Hypothesis == HypothesisStored:
 		sizeBy = nil
 		rep.Sizes = "one object per window (stored: one large container is the most slots to scan)"
-	case len(sampledLarge) == 0 && opts.LargeObjectBytes > 0:
-		rep.Sizes = fmt.Sprintf("objects of about %d bytes (no large object was sampled; the size whose default run reproduces the export's full GCs)", opts.LargeObjectBytes)
 	case len(sampledLarge) == 0:
 		rep.Sizes = "one object per window (no large object was sampled)"
 	default:
@@ -278,8 +283,8 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 			// middle of the window's small part, one after the other.
 			at := births[k-1] + uint64(math.Max(base, 0)/2)
 			m := inferredCount(excess, rebuildSpreads*spread, at, sizeBy, p.SizeBytes, births)
-			if len(sampledLarge) == 0 && opts.LargeObjectBytes > 0 {
-				m = math.Max(m, math.Min(math.Round(excess/float64(opts.LargeObjectBytes)), math.Floor(excess/(largeMinBytes+8))))
+			if opts.LargeObjectBytes > 0 {
+				m = math.Max(1, math.Min(math.Round(excess/float64(opts.LargeObjectBytes)), math.Floor(excess/(largeMinBytes+8))))
 			}
 			size := uint64(excess/m) &^ 7
 			for range int(m) {
@@ -290,7 +295,7 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 			rep.InferredLargeBytes += size * uint64(m)
 		}
 	}
-	if opts.Hypothesis == HypothesisStored && opts.LargeObjectBytes > 0 && len(sampledLarge) == 0 {
+	if opts.Hypothesis == HypothesisStored && opts.LargeObjectBytes > 0 {
 		found = wholeLargestWindow(found, func(f inferred) (int, uint32) { return f.window, f.size },
 			func(f inferred, size uint32) inferred { f.size = size; return f })
 	}
@@ -375,7 +380,10 @@ func Rebuild(p *profile.Profile, opts RebuildOptions) (*profile.Profile, *Rebuil
 	meta.ProfilerBytes = rep.ProfilerBytes
 	// One object per window is the fewest the clock allows: the full GCs their allocations
 	// force in this reading are about the fewest the run can have had.
-	meta.FullGCsFloor = rep.InferredLarge > 0 && rep.InferredLarge == rep.InferredWindows && len(sampledLarge) == 0
+	meta.FullGCsFloor = rep.InferredLarge > 0 && rep.InferredLarge == rep.InferredWindows && len(sampledLarge) == 0 && opts.LargeObjectBytes == 0
+	// Stored guesses the pointers the export never records, at their pessimistic end: a bound
+	// of what they may cost, not an estimate.
+	meta.Pessimistic = hyp == HypothesisStored
 	out, err := b.Build(meta)
 	if err != nil {
 		return nil, nil, fmt.Errorf("filip: rebuild: %w", err)
