@@ -75,7 +75,7 @@ func (s *sim) pointerSlotsOf(r int) float64 {
 	if s.p.Flags[r]&profile.FlagPointerFree != 0 {
 		return 0
 	}
-	return float64(profile.SlotsOf(s.p.SizeBytes[r]))
+	return float64(profile.SlotsOf(uint32(s.size(r))))
 }
 
 // setHoles sets the bytes of holes left between objects. Fewer than profile.MinObjectBytes
@@ -325,7 +325,7 @@ func (s *sim) reclaimDead() int {
 	nowBucket := int(s.now / s.bucketWidth)
 	take := func(e *oldEntry) {
 		ep := int(e.epochFlags & epochMask)
-		bytes := uint64(e.count) * uint64(s.p.SizeBytes[e.rec])
+		bytes := uint64(e.count) * s.size(int(e.rec))
 		s.epochLive[ep] -= float64(bytes)
 		s.mortalObjects -= float64(e.count)
 		s.pointerSlots -= float64(e.count) * s.pointerSlotsOf(int(e.rec))

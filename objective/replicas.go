@@ -9,35 +9,33 @@ import (
 	"sync"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/uncertainty"
 )
 
-// replicaRun is one replica prepared for simulation: each workload's profile as the replica
-// allocates it, its garbage, its cost, and its runs at the default parameters. Prepared once,
-// on first use, then read-only.
+// replicaRun is one replica prepared for simulation: each workload's run options as the
+// replica allocates it (its garbage, and its sizes scaled as heapsim reads them: no copy of
+// the profile), its cost, and its runs at the default parameters. Prepared once, on first
+// use, then read-only.
 type replicaRun struct {
-	replica  uncertainty.Replica
-	once     sync.Once
-	err      error
-	profiles []*profile.Profile
-	garbage  [][]heapsim.Garbage
-	// rates are each workload's heapsim.GarbageRate, on the replica's profile.
-	rates    []float64
+	replica uncertainty.Replica
+	once    sync.Once
+	err     error
+	// opts are each workload's heapsim.Options: the replica's garbage, size scale and seed,
+	// and GarbageObjectsPerByte on the replica's sizes.
+	opts     []heapsim.Options
 	cost     heapsim.Cost
 	baseline []heapsim.Stats
 }
 
-// prepare scales the profiles and simulates the defaults of replica rr.
+// prepare derives the run options and simulates the defaults of replica rr.
 func (p *Problem) prepare(rr *replicaRun) error {
 	rr.once.Do(func() {
 		r := rr.replica
 		rr.cost = r.ScaleCost(p.cost)
-		for _, w := range p.workloads {
-			prof := r.Profile(w.Profile)
-			g := r.Garbage(w.Profile)
-			rate := heapsim.GarbageRate(prof)
-			st, err := heapsim.Run(prof, p.base, rr.cost, heapsim.Options{Garbage: g, GarbageObjectsPerByte: rate})
+		for i, w := range p.workloads {
+			opts := r.Options(w.Profile)
+			opts.GarbageObjectsPerByte = p.prepared[i].GarbageRate(opts)
+			st, err := p.prepared[i].Run(p.base, rr.cost, opts)
 			if err == nil && (!(st.TotalSeconds > 0) || math.IsInf(st.TotalSeconds, 0)) {
 				err = fmt.Errorf("default run time %v is not a positive finite number", st.TotalSeconds)
 			}
@@ -45,9 +43,7 @@ func (p *Problem) prepare(rr *replicaRun) error {
 				rr.err = fmt.Errorf("objective: workload %q, replica %d at default parameters: %w", w.Name, r.Index, err)
 				return
 			}
-			rr.profiles = append(rr.profiles, prof)
-			rr.garbage = append(rr.garbage, g)
-			rr.rates = append(rr.rates, rate)
+			rr.opts = append(rr.opts, opts)
 			rr.baseline = append(rr.baseline, st)
 		}
 	})
@@ -107,7 +103,7 @@ func (p *Problem) EvaluateReplica(params heapsim.Params, k int) (Result, error) 
 	stats := make([]heapsim.Stats, len(p.workloads))
 	failed := make([]error, len(p.workloads))
 	for i := range p.workloads {
-		stats[i], failed[i] = heapsim.Run(rr.profiles[i], params, rr.cost, heapsim.Options{Garbage: rr.garbage[i], GarbageObjectsPerByte: rr.rates[i]})
+		stats[i], failed[i] = p.prepared[i].Run(params, rr.cost, rr.opts[i])
 	}
 	res, err := p.combine(stats, failed, rr.baseline)
 	if err != nil {
