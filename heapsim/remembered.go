@@ -212,7 +212,9 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 	p := s.p
 	k := p.StoredIn[r] - 1
 	st := &p.Stores[k]
-	s.touch(st.Container)
+	if rs := &s.rs; rs.stamp[st.Container] != rs.scav { // touch's test, inlined
+		s.touch(st.Container)
+	}
 	c := s.rs.holderNow[st.Container]
 	if c < 0 {
 		return -1, false

@@ -199,23 +199,33 @@ func (sc *scavengeRun) copyEdenRest() error {
 // threshold: their counts are edenStartN and curEdenN, every record in between is whole.
 func (sc *scavengeRun) walkEden() error {
 	s := sc.s
-	weights, deaths, flags, stored := s.p.Weight, s.p.Death, s.p.Flags, s.p.StoredIn
-	now := s.now
+	weights, deaths, flags, stored, sizes := s.p.Weight, s.p.Death, s.p.Flags, s.p.StoredIn, s.p.SizeBytes
+	now, refs, scaled := s.now, sc.refs, s.scaled
 	if s.edenStart < s.cur {
 		if err := sc.edenRec(s.edenStart, s.edenStartN); err != nil {
 			return err
 		}
-		for r := s.edenStart + 1; r < s.cur; r++ {
-			if deaths[r] <= now && flags[r]&profile.FlagAliveAtEnd == 0 && (!sc.refs || stored[r] == 0) {
-				if size := s.size(r); !isDirectOld(size, flags[r]) {
-					s.st.ReclaimedBytes += uint64(weights[r]) * size
+		// The dead records' bytes are summed here and added once (an integer sum: the same
+		// total in any order).
+		var reclaimed uint64
+		for r, end := s.edenStart+1, s.cur; r < end; r++ {
+			f := flags[r]
+			if deaths[r] <= now && f&profile.FlagAliveAtEnd == 0 && (!refs || stored[r] == 0) {
+				size := uint64(sizes[r])
+				if scaled {
+					size = s.scaledSize(r)
+				}
+				if !isDirectOld(size, f) {
+					reclaimed += uint64(weights[r]) * size
 				}
 				continue
 			}
 			if err := sc.edenRec(r, weights[r]); err != nil {
+				s.st.ReclaimedBytes += reclaimed
 				return err
 			}
 		}
+		s.st.ReclaimedBytes += reclaimed
 	}
 	return sc.edenRec(s.cur, s.curEdenN)
 }

@@ -125,6 +125,7 @@ type sim struct {
 	// size reads every record's size through them.
 	scale    float64
 	sizeSeed uint64
+	scaled   bool // scale ≠ 1
 	params   Params
 	cost     Cost
 	layout   Layout
@@ -244,6 +245,7 @@ func newSim(pp *Prepared, params Params, cost Cost, opts Options) *sim {
 	if opts.SizeScale != 0 {
 		s.scale = opts.SizeScale
 	}
+	s.scaled = s.scale != 1
 	// Survivor chunks: at most S / 16 objects fit, but runs of one record are merged, so a few
 	// thousand entries is the usual size.
 	s.past = make([]chunk, 0, 1024)
@@ -307,9 +309,12 @@ func (s *sim) dead(r int) bool {
 
 func (s *sim) run() error {
 	p := s.p
-	births, weights, flags := p.Birth, p.Weight, p.Flags
-	// The hot loop keeps its totals in locals and takes a division-free path for records that
-	// fit in eden whole, which is nearly all of them.
+	births, sizes, weights, flags := p.Birth, p.SizeBytes, p.Weight, p.Flags
+	scaled := s.scaled
+	// The hot loop keeps its totals and eden's fill in locals and takes a division-free path
+	// for records that fit in eden whole, which is nearly all of them; edenUsed, thresholdB
+	// and edenStart are written back to s before, and read again after, every other path.
+	edenUsed, threshold, edenStart := s.edenUsed, s.thresholdB, s.edenStart
 	var allocatedBytes, aliveAtEndBytes uint64
 	var allocatedObjects uint64
 	defer func() {
@@ -319,13 +324,22 @@ func (s *sim) run() error {
 	}()
 	garbageAt := s.garbageAt // the next burst's record (−1: none), kept in a register
 	for i := range births {
-		for i == garbageAt {
-			if err := s.allocateGarbage(i); err != nil {
-				return err
+		if i == garbageAt {
+			s.edenUsed = edenUsed
+			for i == garbageAt {
+				if err := s.allocateGarbage(i); err != nil {
+					return err
+				}
+				garbageAt = s.garbageAt
 			}
-			garbageAt = s.garbageAt
+			edenUsed, threshold, edenStart = s.edenUsed, s.thresholdB, s.edenStart
 		}
-		size := s.size(i)
+		var size uint64
+		if scaled {
+			size = s.scaledSize(i)
+		} else {
+			size = uint64(sizes[i])
+		}
 		w := weights[i]
 		f := flags[i]
 		bytes := uint64(w) * size
@@ -334,56 +348,70 @@ func (s *sim) run() error {
 		if f&profile.FlagAliveAtEnd != 0 {
 			aliveAtEndBytes += bytes
 		}
-		if !isDirectOld(size, f) && s.edenUsed+bytes <= s.thresholdB {
+		if !isDirectOld(size, f) && edenUsed+bytes <= threshold {
 			// Rule 4: bump allocation in eden.
-			s.edenUsed += bytes
-			if i == s.edenStart {
+			edenUsed += bytes
+			if i == edenStart {
 				s.edenStartN = w
 			}
 			continue
 		}
-		s.now = births[i]
-		s.cur = i
-		if isDirectOld(size, f) {
-			// Rule 3: large (and pinned) objects go straight to old space.
-			for range w {
-				if err := s.allocateLarge(i, size); err != nil {
-					return err
-				}
-			}
-			continue
+		s.edenUsed = edenUsed
+		if err := s.allocateSlow(i, size, w, f); err != nil {
+			return err
 		}
-		// Rule 4 at the threshold: objects fill eden up to it one by one.
-		s.curEdenN = 0
-		remaining := w
-		for {
-			k := (s.thresholdB - s.edenUsed) / size
-			if k > uint64(remaining) {
-				k = uint64(remaining)
-			}
-			s.edenUsed += k * size
-			s.curEdenN += uint32(k)
-			remaining -= uint32(k)
-			if remaining == 0 {
-				break
-			}
-			// The object that would cross the threshold goes to old space when a free chunk
-			// fits it (§2.2 item 2); otherwise it is retried in eden after the scavenge.
-			if s.fitOld(i, size, 1, false) {
-				s.st.DirectOldObjects++
-				s.st.DirectOldBytes += size
-				remaining--
-			}
-			if err := s.scheduledScavenge(); err != nil {
+		edenUsed, threshold, edenStart = s.edenUsed, s.thresholdB, s.edenStart
+	}
+	s.edenUsed = edenUsed
+	return nil
+}
+
+// allocateSlow allocates the w objects of size bytes of record i (flags f) that do not fit
+// in eden whole: straight into old space (rule 3), or up to the scavenge threshold and on
+// after the scavenges they cause (rule 4).
+func (s *sim) allocateSlow(i int, size uint64, w uint32, f uint8) error {
+	births := s.p.Birth
+	s.now = births[i]
+	s.cur = i
+	if isDirectOld(size, f) {
+		// Rule 3: large (and pinned) objects go straight to old space.
+		for range w {
+			if err := s.allocateLarge(i, size); err != nil {
 				return err
 			}
-			if remaining == 0 {
-				break
-			}
 		}
-		if i == s.edenStart {
-			s.edenStartN = s.curEdenN
+		return nil
+	}
+	// Rule 4 at the threshold: objects fill eden up to it one by one.
+	s.curEdenN = 0
+	remaining := w
+	for {
+		k := (s.thresholdB - s.edenUsed) / size
+		if k > uint64(remaining) {
+			k = uint64(remaining)
 		}
+		s.edenUsed += k * size
+		s.curEdenN += uint32(k)
+		remaining -= uint32(k)
+		if remaining == 0 {
+			break
+		}
+		// The object that would cross the threshold goes to old space when a free chunk
+		// fits it (§2.2 item 2); otherwise it is retried in eden after the scavenge.
+		if s.fitOld(i, size, 1, false) {
+			s.st.DirectOldObjects++
+			s.st.DirectOldBytes += size
+			remaining--
+		}
+		if err := s.scheduledScavenge(); err != nil {
+			return err
+		}
+		if remaining == 0 {
+			break
+		}
+	}
+	if i == s.edenStart {
+		s.edenStartN = s.curEdenN
 	}
 	return nil
 }

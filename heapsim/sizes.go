@@ -48,11 +48,17 @@ func validateSizes(opts Options) error {
 // under Options.SizeScale. The test of the scale is one predictable branch where the run
 // reads a size.
 func (s *sim) size(r int) uint64 {
-	sz := s.p.SizeBytes[r]
-	if s.scale != 1 {
-		return uint64(ScaledSize(sz, s.scale, s.sizeSeed, r))
+	if s.scaled {
+		return s.scaledSize(r)
 	}
-	return uint64(sz)
+	return uint64(s.p.SizeBytes[r])
+}
+
+// scaledSize is size's path under Options.SizeScale, kept out of line so that size inlines.
+//
+//go:noinline
+func (s *sim) scaledSize(r int) uint64 {
+	return uint64(ScaledSize(s.p.SizeBytes[r], s.scale, s.sizeSeed, r))
 }
 
 // GarbageRate is the prepared profile's objects per byte allocated with opts' sizes

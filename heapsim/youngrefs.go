@@ -152,13 +152,18 @@ const (
 // are later sorted by their container's place in the set; a holder among them is placed in
 // walk order.
 func (yr *youngRefs) place(r int32, phase uint32) {
-	if yr.holds(r) {
-		h := yr.holderIndex(r)
-		yr.touch(h)
-		if yr.seq[h] == 0 {
-			yr.seq[h] = phase<<phaseShift | yr.nextSeq
-			yr.nextSeq++
-		}
+	if yr.t.isHolder[r>>6]&(1<<(r&63)) != 0 { // holds, inlined: most survivors hold nothing
+		yr.placeHolder(r, phase)
+	}
+}
+
+// placeHolder is place for a record r that holds others.
+func (yr *youngRefs) placeHolder(r int32, phase uint32) {
+	h := yr.holderIndex(r)
+	yr.touch(h)
+	if yr.seq[h] == 0 {
+		yr.seq[h] = phase<<phaseShift | yr.nextSeq
+		yr.nextSeq++
 	}
 }
 
