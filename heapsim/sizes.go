@@ -13,11 +13,13 @@ import (
 // r alone (SplitMix64's finaliser of seed + (r+1) × the golden ratio), so the run computes it
 // where it reads a size and no replica holds a copy of the sizes.
 func ScaledSize(sizeBytes uint32, scale float64, seed uint64, r int) uint32 {
-	unit := uint64(1)
+	// x = sizeBytes × scale / unit, the division by a power of two written as the exact
+	// multiplication by its inverse (the same value, without a division's latency).
+	unit, inverse := uint64(1), 1.0
 	if sizeBytes%8 == 0 {
-		unit = 8
+		unit, inverse = 8, 0.125
 	}
-	x := float64(sizeBytes) * scale / float64(unit)
+	x := float64(sizeBytes) * scale * inverse
 	n := math.Floor(x)
 	if uniform(seed+uint64(r+1)*0x9e3779b97f4a7c15) < x-n {
 		n++
