@@ -84,7 +84,7 @@ func (s *sim) allocateGarbage(i int) error {
 // per run unless Options.GarbageObjectsPerByte gave it.
 func (s *sim) meanObjectsPerByte() float64 {
 	if s.objectsPerByte == 0 {
-		s.objectsPerByte = GarbageRate(s.p)
+		s.objectsPerByte = s.pp.GarbageRate(Options{SizeScale: s.scale, SizeSeed: s.sizeSeed})
 	}
 	return s.objectsPerByte
 }

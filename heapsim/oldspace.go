@@ -16,7 +16,7 @@ func (s *sim) fitOld(r int, size uint64, n uint32, tenured bool) bool {
 		return false
 	}
 	if s.takeHoles(need, size) {
-		s.addOld(r, n, need, tenured)
+		s.addOld(r, n, size, tenured)
 		return true
 	}
 	// Find room for all n before placing any, so a failed fit changes nothing.
@@ -38,17 +38,18 @@ func (s *sim) fitOld(r int, size uint64, n uint32, tenured bool) bool {
 	}
 	s.oldUsed += need
 	s.st.PeakOldUsedBytes = max(s.st.PeakOldUsedBytes, s.oldUsed)
-	s.addOld(r, n, need, tenured)
+	s.addOld(r, n, size, tenured)
 	return true
 }
 
-// addOld records n objects of record r that just entered old space: in the death calendar if
+// addOld records n objects of record r (size bytes each) that just entered old space: in the death calendar if
 // they die before the end, in the immortal total otherwise; containers become remembered-set
 // candidates. Marking's pointer-slot total follows.
-func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
-	s.epochLive[s.epoch] += float64(bytes)
-	s.pointerSlots += float64(n) * s.pointerSlotsOf(r)
+func (s *sim) addOld(r int, n uint32, size uint64, tenured bool) {
+	bytes := uint64(n) * size
 	flags := s.p.Flags[r]
+	s.epochLive[s.epoch] += float64(bytes)
+	s.pointerSlots += float64(n) * pointerSlots(size, flags)
 	if flags&profile.FlagAliveAtEnd != 0 {
 		s.immortalObjects += float64(n)
 	} else {
@@ -73,10 +74,16 @@ func (s *sim) addOld(r int, n uint32, bytes uint64, tenured bool) {
 // pointerSlotsOf is how many pointer slots one object of record r has: all its slots, or
 // none for a byte class (docs/spur-model.md §4.1).
 func (s *sim) pointerSlotsOf(r int) float64 {
-	if s.p.Flags[r]&profile.FlagPointerFree != 0 {
+	return pointerSlots(s.size(r), s.p.Flags[r])
+}
+
+// pointerSlots is pointerSlotsOf for an object of size bytes with record flags f: callers
+// that hold the size need not read it again.
+func pointerSlots(size uint64, f uint8) float64 {
+	if f&profile.FlagPointerFree != 0 {
 		return 0
 	}
-	return float64(profile.SlotsOf(s.p.SizeBytes[r]))
+	return float64(profile.SlotsOf(uint32(size)))
 }
 
 // setHoles sets the bytes of holes left between objects. Fewer than profile.MinObjectBytes
@@ -117,7 +124,7 @@ func (s *sim) tenure(r int32, n uint32, size uint64) error {
 		s.st.TenuredShortLivedObjects += float64(n)
 	}
 	if need := uint64(n) * size; s.takeHoles(need, size) {
-		s.addOld(int(r), n, need, true)
+		s.addOld(int(r), n, size, true)
 		return nil
 	}
 	// Fast path: the lowest segment with room takes them all.
@@ -125,7 +132,7 @@ func (s *sim) tenure(r int32, n uint32, size uint64) error {
 		s.segs[s.hint].usedBytes += need
 		s.oldUsed += need
 		s.st.PeakOldUsedBytes = max(s.st.PeakOldUsedBytes, s.oldUsed)
-		s.addOld(int(r), n, need, true)
+		s.addOld(int(r), n, size, true)
 		return nil
 	}
 	for n > 0 {
@@ -327,12 +334,17 @@ func (s *sim) fullGC(cause FullGCCause, requestBytes uint64) error {
 func (s *sim) reclaimDead() int {
 	minDead := -1
 	nowBucket := int(s.now / s.bucketWidth)
+	sizes, scaled := s.p.SizeBytes, s.scaled
 	take := func(e *oldEntry) {
 		ep := int(e.epochFlags & epochMask)
-		bytes := uint64(e.count) * uint64(s.p.SizeBytes[e.rec])
+		size := uint64(sizes[e.rec])
+		if scaled {
+			size = s.scaledSize(int(e.rec))
+		}
+		bytes := uint64(e.count) * size
 		s.epochLive[ep] -= float64(bytes)
 		s.mortalObjects -= float64(e.count)
-		s.pointerSlots -= float64(e.count) * s.pointerSlotsOf(int(e.rec))
+		s.pointerSlots -= float64(e.count) * pointerSlots(size, s.p.Flags[e.rec])
 		s.oldUsed -= bytes
 		s.st.ReclaimedBytes += bytes
 		if e.epochFlags&tenuredFlag != 0 && uint32(ep) == s.epoch {

@@ -213,8 +213,11 @@ func (rs *rememberedSet) sortedItems() []rsItem {
 // for a store made since the last scavenge.
 func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 	p := s.p
-	st := &p.Stores[p.StoredIn[r]-1]
-	s.touch(st.Container)
+	k := p.StoredIn[r] - 1
+	st := &p.Stores[k]
+	if rs := &s.rs; rs.stamp[st.Container] != rs.scav { // touch's test, inlined
+		s.touch(st.Container)
+	}
 	c := s.rs.holderNow[st.Container]
 	if c < 0 {
 		return -1, false
@@ -222,12 +225,12 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 	rs := &s.rs
 	dead := p.Death[r] <= s.now && p.Flags[r]&profile.FlagAliveAtEnd == 0
 	var since, active bool
-	if st.FromFraction == 0 && st.ForFraction >= 1 && st.AtBytes == 0 {
+	if s.pp.storeLife[k] {
 		// The commonest store, from birth to death: made since the last scavenge iff the
 		// record was allocated since (its birth need not be read), active while it lives.
 		since, active = inEden, !dead
 	} else {
-		_, from, until, _ := p.StoreWindow(r)
+		from, until := storeWindow(p, st, r)
 		since = from > rs.lastScavengeClock && from <= s.now
 		active = !dead && from <= s.now && until > s.now
 	}
@@ -244,6 +247,22 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 	return c, rs.oldAtStart[c]
 }
 
+// storeWindow is profile.StoreWindow's [from, until) of record r for its store st, one that
+// does not last from birth to death (Prepared.storeLife), without looking the store up again.
+func storeWindow(p *profile.Profile, st *profile.Store, r int) (from, until uint64) {
+	birth, death := p.Birth[r], p.Death[r]
+	if st.AtBytes != 0 {
+		return max(birth, st.AtBytes), max(death, st.AtBytes)
+	}
+	life := float64(death - birth)
+	from = birth + uint64(float64(st.FromFraction)*life)
+	until = birth + uint64(float64(st.FromFraction+st.ForFraction)*life)
+	if st.FromFraction+st.ForFraction >= 1 {
+		until = death
+	}
+	return from, until
+}
+
 // endScavenge applies the membership rule after a scavenge and returns what the scan cost:
 // entries (objects), pointer and immediate slots (the scavenge then grows the set for them
 // and the holders', growRememberedSet).
@@ -256,7 +275,7 @@ func (s *sim) endScavenge() (entries float64, pointerSlots, immediateSlots uint6
 		if rs.scanned[c] {
 			ct := &rs.containers[c]
 			n := uint64(rs.old[c])
-			slots := uint64(profile.SlotsOf(s.p.SizeBytes[ct.Record]))
+			slots := uint64(profile.SlotsOf(uint32(s.size(int(ct.Record)))))
 			imm := uint64(float64(slots)*float64(ct.ImmediateFraction) + 0.5)
 			entries += float64(n)
 			pointerSlots += n * (slots - imm)
@@ -370,7 +389,7 @@ func (sc *scavengeRun) pastReferents() {
 	rs.pastRef = rs.pastRef[:0]
 	var addr uint64
 	for _, c := range s.past {
-		size := uint64(s.p.SizeBytes[c.rec])
+		size := s.size(int(c.rec))
 		start := addr
 		addr += uint64(c.count) * size
 		holder := refUnknown

@@ -25,8 +25,15 @@ type scavengeRun struct {
 // rest: overflow is decided per object (§3.2). It returns how many stayed young.
 func (sc *scavengeRun) copyOrTenure(r int32, n uint32, size uint64) (uint32, error) {
 	s := sc.s
-	room := (s.survivorB - sc.futureUsed) / size
-	k := uint32(min(room, uint64(n)))
+	// k = min(free / size, n), with no division when the future space is full, as it is for
+	// most survivors of a scavenge that overflows, or when one object is asked.
+	var k uint32
+	if free := s.survivorB - sc.futureUsed; free >= size {
+		k = 1
+		if n > 1 {
+			k = uint32(min(free/size, uint64(n)))
+		}
+	}
 	if k > 0 {
 		if last := len(s.future) - 1; last >= 0 && s.future[last].rec == r {
 			s.future[last].count += k
@@ -74,12 +81,11 @@ func (sc *scavengeRun) ageThenCopy(r int32, n uint32, size uint64, pastStart int
 // copyAll copies (or tenures) queued survivors in order. referents says that items are the
 // remembered set's referents: under TenureToShrinkRT they are all tenured.
 func (sc *scavengeRun) copyAll(items []rsItem, referents bool) error {
-	sizes := sc.s.p.SizeBytes
 	if referents && sc.shrinkRT {
 		return sc.tenureReferents(items)
 	}
 	for _, it := range items {
-		if _, err := sc.ageThenCopy(it.rec, it.count, uint64(sizes[it.rec]), it.pastStart, it.holder); err != nil {
+		if _, err := sc.ageThenCopy(it.rec, it.count, sc.s.size(int(it.rec)), it.pastStart, it.holder); err != nil {
 			return err
 		}
 	}
@@ -90,10 +96,10 @@ func (sc *scavengeRun) copyAll(items []rsItem, referents bool) error {
 // §3.1 item 4), skipping the set's referents (copied first) and reclaiming the dead.
 func (sc *scavengeRun) walkPast() error {
 	s := sc.s
-	sizes, deaths, flags := s.p.SizeBytes, s.p.Death, s.p.Flags
+	deaths, flags := s.p.Death, s.p.Flags
 	var addr uint64
 	for k, c := range s.past {
-		size := uint64(sizes[c.rec])
+		size := s.size(int(c.rec))
 		start := addr
 		addr += uint64(c.count) * size
 		holder := int32(-1)
@@ -123,8 +129,9 @@ func (sc *scavengeRun) walkPast() error {
 // items, the rest in edenRest (copy order, in scavenge).
 func (sc *scavengeRun) edenRec(r int, n uint32) error {
 	s := sc.s
-	sizes, flags := s.p.SizeBytes, s.p.Flags
-	if n == 0 || isDirectOld(sizes[r], flags[r]) {
+	flags := s.p.Flags
+	size := s.size(r)
+	if n == 0 || isDirectOld(size, flags[r]) {
 		return nil
 	}
 	holder, rsFirst := int32(-1), false
@@ -133,7 +140,6 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 		// then); every other one since.
 		holder, rsFirst = s.referent(r, r != s.edenStart)
 	}
-	size := uint64(sizes[r])
 	if s.p.Death[r] <= s.now && flags[r]&profile.FlagAliveAtEnd == 0 {
 		s.st.ReclaimedBytes += uint64(n) * size
 		return nil
@@ -178,9 +184,8 @@ func (s *sim) edenCount(r int32) uint32 {
 // edenItems; eden objects are never tenured by age, §3.3).
 func (sc *scavengeRun) copyEdenRest() error {
 	s := sc.s
-	sizes := s.p.SizeBytes
 	for _, it := range s.rs.edenRest {
-		k, err := sc.copyOrTenure(it.rec, s.edenCount(it.rec), uint64(sizes[it.rec]))
+		k, err := sc.copyOrTenure(it.rec, s.edenCount(it.rec), s.size(int(it.rec)))
 		s.rs.noteYoung(it.holder, k)
 		if err != nil {
 			return err
@@ -194,23 +199,33 @@ func (sc *scavengeRun) copyEdenRest() error {
 // threshold: their counts are edenStartN and curEdenN, every record in between is whole.
 func (sc *scavengeRun) walkEden() error {
 	s := sc.s
-	sizes, weights, deaths, flags, stored := s.p.SizeBytes, s.p.Weight, s.p.Death, s.p.Flags, s.p.StoredIn
-	now := s.now
+	weights, deaths, flags, stored, sizes := s.p.Weight, s.p.Death, s.p.Flags, s.p.StoredIn, s.p.SizeBytes
+	now, refs, scaled := s.now, sc.refs, s.scaled
 	if s.edenStart < s.cur {
 		if err := sc.edenRec(s.edenStart, s.edenStartN); err != nil {
 			return err
 		}
-		for r := s.edenStart + 1; r < s.cur; r++ {
-			if deaths[r] <= now && flags[r]&profile.FlagAliveAtEnd == 0 && (!sc.refs || stored[r] == 0) {
-				if !isDirectOld(sizes[r], flags[r]) {
-					s.st.ReclaimedBytes += uint64(weights[r]) * uint64(sizes[r])
+		// The dead records' bytes are summed here and added once (an integer sum: the same
+		// total in any order).
+		var reclaimed uint64
+		for r, end := s.edenStart+1, s.cur; r < end; r++ {
+			f := flags[r]
+			if deaths[r] <= now && f&profile.FlagAliveAtEnd == 0 && (!refs || stored[r] == 0) {
+				size := uint64(sizes[r])
+				if scaled {
+					size = s.scaledSize(r)
+				}
+				if !isDirectOld(size, f) {
+					reclaimed += uint64(weights[r]) * size
 				}
 				continue
 			}
 			if err := sc.edenRec(r, weights[r]); err != nil {
+				s.st.ReclaimedBytes += reclaimed
 				return err
 			}
 		}
+		s.st.ReclaimedBytes += reclaimed
 	}
 	return sc.edenRec(s.cur, s.curEdenN)
 }

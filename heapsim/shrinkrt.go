@@ -12,9 +12,8 @@ package heapsim
 // of 0 and are copied as usual (tenured only by overflow).
 func (sc *scavengeRun) tenureReferents(items []rsItem) error {
 	s := sc.s
-	sizes := s.p.SizeBytes
 	for _, it := range items {
-		size := uint64(sizes[it.rec])
+		size := s.size(int(it.rec))
 		if err := s.tenure(it.rec, it.count, size); err != nil {
 			return err
 		}

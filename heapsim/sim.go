@@ -24,13 +24,21 @@ type Options struct {
 	// another input). Nil: the profile alone.
 	Garbage []Garbage
 	// GarbageObjectsPerByte counts the garbage's objects for the mutator's per-object cost:
-	// the profile's objects per byte allocated (GarbageRate), given by a caller that runs many
-	// simulations of one profile; 0 = computed from the profile at the first burst.
+	// the profile's objects per byte allocated (GarbageRate, or Prepared.GarbageRate with
+	// these Options' sizes), given by a caller that runs many simulations of one profile;
+	// 0 = computed from the profile at the first burst.
 	GarbageObjectsPerByte float64
 	// TenuredBytesBySite, when not nil (one entry per Profile.SiteNames), receives the bytes
 	// the scavenger copied and then tenured, by the allocation site of the objects
 	// (pretenure.go). The caller owns it; Run adds to it.
 	TenuredBytesBySite []uint64
+	// SizeScale, when neither 0 nor 1, multiplies every object's size, each rounded as
+	// ScaledSize rounds it with SizeSeed: the run is that of the profile a perturbed replica
+	// allocates (package uncertainty), computed record by record as the run reads the sizes,
+	// so that no replica holds a copy of the profile's sizes.
+	SizeScale float64
+	// SizeSeed seeds the per-object rounding of scaled sizes (ScaledSize).
+	SizeSeed uint64
 }
 
 // Garbage is a burst of young objects that die at once, allocated just before the first record
@@ -51,24 +59,15 @@ func Simulate(profile *profile.Profile, params Params, cost Cost) (Stats, error)
 	return Run(profile, params, cost, Options{})
 }
 
-// Run is Simulate with Options (an event log).
+// Run is Simulate with Options (an event log, a replica's garbage and sizes). It prepares
+// profile for this one run: a caller that runs many simulations of one profile calls Prepare
+// once and Prepared.Run for each.
 func Run(profile *profile.Profile, params Params, cost Cost, opts Options) (Stats, error) {
-	if profile == nil {
-		return Stats{}, errors.New("heapsim: nil profile")
-	}
-	if err := params.Validate(); err != nil {
+	pp, err := Prepare(profile)
+	if err != nil {
 		return Stats{}, err
 	}
-	if err := cost.Validate(); err != nil {
-		return Stats{}, err
-	}
-	if err := validateGarbage(opts.Garbage); err != nil {
-		return Stats{}, err
-	}
-	s := newSim(profile, params, cost, opts)
-	err := s.run()
-	s.finish()
-	return s.st, err
+	return pp.Run(params, cost, opts)
 }
 
 // chunk is a run of count objects of one profile record lying together in a survivor space.
@@ -124,12 +123,18 @@ const (
 // sim is one run's state, grouped by the part of the heap it describes. Each field states
 // the invariant it keeps between two records of the allocation loop.
 type sim struct {
-	p      *profile.Profile
-	params Params
-	cost   Cost
-	layout Layout
-	onEvt  func(*Event)
-	st     Stats
+	p  *profile.Profile
+	pp *Prepared
+	// scale is Options.SizeScale (1: the profile's sizes) and sizeSeed Options.SizeSeed:
+	// size reads every record's size through them.
+	scale    float64
+	sizeSeed uint64
+	scaled   bool // scale ≠ 1
+	params   Params
+	cost     Cost
+	layout   Layout
+	onEvt    func(*Event)
+	st       Stats
 
 	// garbage is Options.Garbage with each burst's record index (the first record born at or
 	// after it); nextGarbage indexes the next burst to allocate, garbageAt its record index
@@ -229,10 +234,12 @@ type oldSpace struct {
 	large         []largeObj // objects allocated straight into old space, in address order
 }
 
-func newSim(p *profile.Profile, params Params, cost Cost, opts Options) *sim {
+func newSim(pp *Prepared, params Params, cost Cost, opts Options) *sim {
+	p := pp.p
 	l := ComputeLayout(params)
 	s := &sim{
-		p: p, params: params, cost: cost, layout: l, onEvt: opts.OnEvent,
+		p: p, pp: pp, params: params, cost: cost, layout: l, onEvt: opts.OnEvent,
+		scale: 1, sizeSeed: opts.SizeSeed,
 		newSpace: newSpace{
 			thresholdB:  uint64(l.ScavengeThresholdBytes),
 			survivorB:   l.SurvivorBytes,
@@ -241,6 +248,10 @@ func newSim(p *profile.Profile, params Params, cost Cost, opts Options) *sim {
 		},
 	}
 	s.youngSlotsPerObject = -1
+	if opts.SizeScale != 0 {
+		s.scale = opts.SizeScale
+	}
+	s.scaled = s.scale != 1
 	// Survivor chunks: at most S / 16 objects fit, but runs of one record are merged, so a few
 	// thousand entries is the usual size.
 	s.past = make([]chunk, 0, 1024)
@@ -273,7 +284,7 @@ func newSim(p *profile.Profile, params Params, cost Cost, opts Options) *sim {
 	}
 
 	s.rs.init(p)
-	s.yr = newYoungRefs(p)
+	s.yr = newYoungRefs(pp.holders)
 	s.planGarbage(opts.Garbage)
 	s.objectsPerByte = opts.GarbageObjectsPerByte
 	if p.Site != nil && len(opts.TenuredBytesBySite) >= len(p.SiteNames) {
@@ -296,8 +307,8 @@ func (s *sim) footprint() uint64 { return s.layout.NewSpaceBytes + s.segmentByte
 
 // isDirectOld reports whether an object of size bytes with record flags f is allocated
 // straight into old space (rule 3, profile.AllocatesInOldSpace).
-func isDirectOld(size uint32, f uint8) bool {
-	return profile.AllocatesInOldSpace(size, f)
+func isDirectOld(size uint64, f uint8) bool {
+	return f&profile.FlagOldSpace != 0 || size > profile.MaxNewSpaceObjectBytes
 }
 
 // dead reports whether record r is dead at the current clock.
@@ -308,8 +319,11 @@ func (s *sim) dead(r int) bool {
 func (s *sim) run() error {
 	p := s.p
 	births, sizes, weights, flags := p.Birth, p.SizeBytes, p.Weight, p.Flags
-	// The hot loop keeps its totals in locals and takes a division-free path for records that
-	// fit in eden whole, which is nearly all of them.
+	scaled := s.scaled
+	// The hot loop keeps its totals and eden's fill in locals and takes a division-free path
+	// for records that fit in eden whole, which is nearly all of them; edenUsed, thresholdB
+	// and edenStart are written back to s before, and read again after, every other path.
+	edenUsed, threshold, edenStart := s.edenUsed, s.thresholdB, s.edenStart
 	var allocatedBytes, aliveAtEndBytes uint64
 	var allocatedObjects uint64
 	defer func() {
@@ -319,13 +333,22 @@ func (s *sim) run() error {
 	}()
 	garbageAt := s.garbageAt // the next burst's record (−1: none), kept in a register
 	for i := range births {
-		for i == garbageAt {
-			if err := s.allocateGarbage(i); err != nil {
-				return err
+		if i == garbageAt {
+			s.edenUsed = edenUsed
+			for i == garbageAt {
+				if err := s.allocateGarbage(i); err != nil {
+					return err
+				}
+				garbageAt = s.garbageAt
 			}
-			garbageAt = s.garbageAt
+			edenUsed, threshold, edenStart = s.edenUsed, s.thresholdB, s.edenStart
 		}
-		size := uint64(sizes[i])
+		var size uint64
+		if scaled {
+			size = s.scaledSize(i)
+		} else {
+			size = uint64(sizes[i])
+		}
 		w := weights[i]
 		f := flags[i]
 		bytes := uint64(w) * size
@@ -334,62 +357,73 @@ func (s *sim) run() error {
 		if f&profile.FlagAliveAtEnd != 0 {
 			aliveAtEndBytes += bytes
 		}
-		if !isDirectOld(sizes[i], f) && s.edenUsed+bytes <= s.thresholdB {
+		if !isDirectOld(size, f) && edenUsed+bytes <= threshold {
 			// Rule 4: bump allocation in eden.
-			s.edenUsed += bytes
-			if i == s.edenStart {
+			edenUsed += bytes
+			if i == edenStart {
 				s.edenStartN = w
 			}
 			continue
 		}
-		s.now = births[i]
-		s.cur = i
-		if isDirectOld(sizes[i], f) {
-			if f&profile.FlagPretenured != 0 && size <= profile.MaxNewSpaceObjectBytes {
-				if err := s.allocatePretenured(i, size, w); err != nil { // pretenure.go
-					return err
-				}
-				continue
-			}
-			// Rule 3: large (and pinned) objects go straight to old space.
-			for range w {
-				if err := s.allocateLarge(i, size); err != nil {
-					return err
-				}
-			}
-			continue
+		s.edenUsed = edenUsed
+		if err := s.allocateSlow(i, size, w, f); err != nil {
+			return err
 		}
-		// Rule 4 at the threshold: objects fill eden up to it one by one.
-		s.curEdenN = 0
-		remaining := w
-		for {
-			k := (s.thresholdB - s.edenUsed) / size
-			if k > uint64(remaining) {
-				k = uint64(remaining)
-			}
-			s.edenUsed += k * size
-			s.curEdenN += uint32(k)
-			remaining -= uint32(k)
-			if remaining == 0 {
-				break
-			}
-			// The object that would cross the threshold goes to old space when a free chunk
-			// fits it (§2.2 item 2); otherwise it is retried in eden after the scavenge.
-			if s.fitOld(i, size, 1, false) {
-				s.st.DirectOldObjects++
-				s.st.DirectOldBytes += size
-				remaining--
-			}
-			if err := s.scheduledScavenge(); err != nil {
+		edenUsed, threshold, edenStart = s.edenUsed, s.thresholdB, s.edenStart
+	}
+	s.edenUsed = edenUsed
+	return nil
+}
+
+// allocateSlow allocates the w objects of size bytes of record i (flags f) that do not fit
+// in eden whole: straight into old space (rule 3), or up to the scavenge threshold and on
+// after the scavenges they cause (rule 4).
+func (s *sim) allocateSlow(i int, size uint64, w uint32, f uint8) error {
+	births := s.p.Birth
+	s.now = births[i]
+	s.cur = i
+	if isDirectOld(size, f) {
+		if f&profile.FlagPretenured != 0 && size <= profile.MaxNewSpaceObjectBytes {
+			return s.allocatePretenured(i, size, w) // pretenure.go
+		}
+		// Rule 3: large (and pinned) objects go straight to old space.
+		for range w {
+			if err := s.allocateLarge(i, size); err != nil {
 				return err
 			}
-			if remaining == 0 {
-				break
-			}
 		}
-		if i == s.edenStart {
-			s.edenStartN = s.curEdenN
+		return nil
+	}
+	// Rule 4 at the threshold: objects fill eden up to it one by one.
+	s.curEdenN = 0
+	remaining := w
+	for {
+		k := (s.thresholdB - s.edenUsed) / size
+		if k > uint64(remaining) {
+			k = uint64(remaining)
 		}
+		s.edenUsed += k * size
+		s.curEdenN += uint32(k)
+		remaining -= uint32(k)
+		if remaining == 0 {
+			break
+		}
+		// The object that would cross the threshold goes to old space when a free chunk
+		// fits it (§2.2 item 2); otherwise it is retried in eden after the scavenge.
+		if s.fitOld(i, size, 1, false) {
+			s.st.DirectOldObjects++
+			s.st.DirectOldBytes += size
+			remaining--
+		}
+		if err := s.scheduledScavenge(); err != nil {
+			return err
+		}
+		if remaining == 0 {
+			break
+		}
+	}
+	if i == s.edenStart {
+		s.edenStartN = s.curEdenN
 	}
 	return nil
 }

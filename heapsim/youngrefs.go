@@ -2,7 +2,6 @@ package heapsim
 
 import (
 	"cmp"
-	"math/bits"
 	"slices"
 
 	"github.com/gctune/gctune/profile"
@@ -52,13 +51,9 @@ import (
 // DataFrame ones), the simulator has no youngRefs (sim.yr is nil) and no path below runs: a
 // scavenge tests one pointer.
 type youngRefs struct {
-	// isHolder has bit r set when record r holds others; a holder's index is its rank among
-	// the holders, the bits set before it: rankBase[w] counts those in the words below w, so
-	// holderIndex is a table read and a popcount, with no map (1.5 bits per record: 1.2 MB
-	// for 6 M records, allocated only when references are stated).
-	isHolder []uint64
-	rankBase []int32
-	rec      []int32 // holder index → record
+	// t indexes the holders (Prepared, shared by every run of the profile): per-holder state
+	// below is indexed by a holder's rank among them.
+	t *holderTable
 	// lastRec and lastH: the holder record classifyHeld looked up last in this scavenge and
 	// its index (−1: none yet).
 	lastRec, lastH int32
@@ -82,33 +77,14 @@ type youngRefs struct {
 	first, held, ready []rsItem
 }
 
-// newYoungRefs returns the rule's state for p, nil when p states no young→young reference.
-func newYoungRefs(p *profile.Profile) *youngRefs {
-	if p.HeldBy == nil {
+// newYoungRefs returns the rule's state over the holder index t, nil when t is (the profile
+// states no young→young reference).
+func newYoungRefs(t *holderTable) *youngRefs {
+	if t == nil {
 		return nil
 	}
-	yr := &youngRefs{}
-	yr.isHolder = make([]uint64, (len(p.HeldBy)+63)/64)
-	for _, h := range p.HeldBy {
-		if h != 0 {
-			yr.isHolder[(h-1)>>6] |= 1 << ((h - 1) & 63)
-		}
-	}
-	yr.rankBase = make([]int32, len(yr.isHolder))
-	n := 0
-	for w, word := range yr.isHolder {
-		yr.rankBase[w] = int32(n)
-		n += bits.OnesCount64(word)
-	}
-	if n == 0 {
-		return nil
-	}
-	yr.rec = make([]int32, 0, n)
-	for w, word := range yr.isHolder {
-		for ; word != 0; word &= word - 1 {
-			yr.rec = append(yr.rec, int32(w<<6+bits.TrailingZeros64(word)))
-		}
-	}
+	n := len(t.rec)
+	yr := &youngRefs{t: t}
 	yr.old = make([]uint32, n)
 	yr.remembered = make([]bool, n)
 	yr.stamp = make([]uint32, n)
@@ -120,13 +96,10 @@ func newYoungRefs(p *profile.Profile) *youngRefs {
 }
 
 // holderIndex returns record r's holder index, r being a holder.
-func (yr *youngRefs) holderIndex(r int32) int32 {
-	w := r >> 6
-	return yr.rankBase[w] + int32(bits.OnesCount64(yr.isHolder[w]&(1<<(r&63)-1)))
-}
+func (yr *youngRefs) holderIndex(r int32) int32 { return yr.t.index(r) }
 
 // holds reports whether record r holds others.
-func (yr *youngRefs) holds(r int32) bool { return yr.isHolder[r>>6]&(1<<(r&63)) != 0 }
+func (yr *youngRefs) holds(r int32) bool { return yr.t.isHolder[r>>6]&(1<<(r&63)) != 0 }
 
 // touch prepares holder h's scratch values for the scavenge under way.
 func (yr *youngRefs) touch(h int32) {
@@ -179,13 +152,18 @@ const (
 // are later sorted by their container's place in the set; a holder among them is placed in
 // walk order.
 func (yr *youngRefs) place(r int32, phase uint32) {
-	if yr.holds(r) {
-		h := yr.holderIndex(r)
-		yr.touch(h)
-		if yr.seq[h] == 0 {
-			yr.seq[h] = phase<<phaseShift | yr.nextSeq
-			yr.nextSeq++
-		}
+	if yr.t.isHolder[r>>6]&(1<<(r&63)) != 0 { // holds, inlined: most survivors hold nothing
+		yr.placeHolder(r, phase)
+	}
+}
+
+// placeHolder is place for a record r that holds others.
+func (yr *youngRefs) placeHolder(r int32, phase uint32) {
+	h := yr.holderIndex(r)
+	yr.touch(h)
+	if yr.seq[h] == 0 {
+		yr.seq[h] = phase<<phaseShift | yr.nextSeq
+		yr.nextSeq++
 	}
 }
 
@@ -227,7 +205,7 @@ func (sc *scavengeRun) copyFirst() error {
 		return sc.tenureReferents(items)
 	}
 	for _, it := range items {
-		k, err := sc.ageThenCopy(it.rec, it.count, uint64(s.p.SizeBytes[it.rec]), it.pastStart, -1)
+		k, err := sc.ageThenCopy(it.rec, it.count, s.size(int(it.rec)), it.pastStart, -1)
 		s.yr.youngKept[it.yh] += k
 		if err != nil {
 			return err
@@ -243,7 +221,6 @@ func (sc *scavengeRun) copyFirst() error {
 func (sc *scavengeRun) copyHeld() error {
 	s := sc.s
 	yr := s.yr
-	sizes := s.p.SizeBytes
 	pending := yr.held
 	for len(pending) > 0 {
 		ready, later := pending, []rsItem(nil)
@@ -266,7 +243,7 @@ func (sc *scavengeRun) copyHeld() error {
 		}
 		for _, it := range ready {
 			yr.place(it.rec, phaseHeld) // a referent that holds others in turn
-			k, err := sc.ageThenCopy(it.rec, it.count, uint64(sizes[it.rec]), it.pastStart, -1)
+			k, err := sc.ageThenCopy(it.rec, it.count, s.size(int(it.rec)), it.pastStart, -1)
 			yr.youngKept[it.yh] += k
 			if err != nil {
 				return err
@@ -298,11 +275,11 @@ func (s *sim) endYoungRefs() (entries float64, pointerSlots uint64) {
 	yr := s.yr
 	yr.members = yr.members[:0]
 	for _, h := range yr.touched {
-		r := yr.rec[h]
+		r := yr.t.rec[h]
 		if yr.scanned[h] {
 			n := uint64(yr.old[h])
 			entries += float64(n)
-			pointerSlots += n * uint64(profile.SlotsOf(s.p.SizeBytes[r]))
+			pointerSlots += n * uint64(profile.SlotsOf(uint32(s.size(int(r)))))
 		}
 		alive := s.p.Death[r] > s.now || s.p.Flags[r]&profile.FlagAliveAtEnd != 0
 		yr.remembered[h] = yr.youngKept[h] > 0 && yr.old[h] > 0 && alive

@@ -71,6 +71,9 @@ type Problem struct {
 	base      heapsim.Params
 	settings  Settings
 	baseline  []heapsim.Stats
+	// prepared[i] is workload i's profile prepared once for every simulation of it (the
+	// replicas' too: they scale its sizes as they run, heapsim.Options.SizeScale).
+	prepared []*heapsim.Prepared
 	// runOf[i] is workload i's run (Workload.Run), counted from 0 in order of first
 	// appearance; runs the number of runs.
 	runOf []int
@@ -128,7 +131,12 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 		if w.Profile == nil {
 			return nil, fmt.Errorf("objective: workload %q has no profile", w.Name)
 		}
-		st, err := heapsim.Simulate(w.Profile, base, cost)
+		pp, err := heapsim.Prepare(w.Profile)
+		if err != nil {
+			return nil, fmt.Errorf("objective: workload %q: %w", w.Name, err)
+		}
+		p.prepared = append(p.prepared, pp)
+		st, err := pp.Run(base, cost, heapsim.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("objective: workload %q at default parameters: %w", w.Name, err)
 		}
@@ -137,7 +145,7 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 		}
 		p.baseline = append(p.baseline, st)
 		if p.again != nil {
-			p.again.baseline = p.baseline
+			p.again.baseline, p.again.prepared = p.baseline, p.prepared
 		}
 		if s.MaxFootprintBytes > 0 {
 			if min := MinFootprintBytes(w.Profile, base); s.MaxFootprintBytes < min {
@@ -266,8 +274,8 @@ func (p *Problem) EvaluateNominal(params heapsim.Params) (Result, error) {
 	}
 	stats := make([]heapsim.Stats, len(p.workloads))
 	failed := make([]error, len(p.workloads))
-	for i, w := range p.workloads {
-		stats[i], failed[i] = heapsim.Simulate(w.Profile, params, p.cost)
+	for i := range p.workloads {
+		stats[i], failed[i] = p.prepared[i].Run(params, p.cost, heapsim.Options{})
 	}
 	return p.combine(stats, failed, p.baseline)
 }

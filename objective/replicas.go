@@ -9,35 +9,45 @@ import (
 	"sync"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/uncertainty"
 )
 
-// replicaRun is one replica prepared for simulation: each workload's profile as the replica
-// allocates it, its garbage, its cost, and its runs at the default parameters. Prepared once,
-// on first use, then read-only.
+// replicaRun is one replica prepared for simulation: each workload's run options as the
+// replica allocates it (its garbage, and its sizes scaled as heapsim reads them: no copy of
+// the profile), its cost, and its runs at the default parameters. Prepared once, on first
+// use, then read-only.
 type replicaRun struct {
-	replica  uncertainty.Replica
-	once     sync.Once
-	err      error
-	profiles []*profile.Profile
-	garbage  [][]heapsim.Garbage
-	// rates are each workload's heapsim.GarbageRate, on the replica's profile.
-	rates    []float64
+	replica uncertainty.Replica
+	once    sync.Once
+	err     error
+	// prepared and opts are each workload's profile as the replica runs it and its
+	// heapsim.Options: the replica's garbage, GarbageObjectsPerByte on the replica's sizes,
+	// and the sizes either copied and scaled (prepared is the copy's) or scaled as the run
+	// reads them (SizeScale; prepared is the workload's own): copiesReplicaSizes decides.
+	prepared []*heapsim.Prepared
+	opts     []heapsim.Options
 	cost     heapsim.Cost
 	baseline []heapsim.Stats
 }
 
-// prepare scales the profiles and simulates the defaults of replica rr.
+// prepare derives the run options and simulates the defaults of replica rr.
 func (p *Problem) prepare(rr *replicaRun) error {
 	rr.once.Do(func() {
 		r := rr.replica
 		rr.cost = r.ScaleCost(p.cost)
-		for _, w := range p.workloads {
-			prof := r.Profile(w.Profile)
-			g := r.Garbage(w.Profile)
-			rate := heapsim.GarbageRate(prof)
-			st, err := heapsim.Run(prof, p.base, rr.cost, heapsim.Options{Garbage: g, GarbageObjectsPerByte: rate})
+		for i, w := range p.workloads {
+			opts := r.Options(w.Profile)
+			pp := p.prepared[i]
+			if opts.SizeScale != 0 && copiesReplicaSizes(r.Index) {
+				var err error
+				if pp, err = heapsim.Prepare(r.Profile(w.Profile)); err != nil {
+					rr.err = fmt.Errorf("objective: workload %q, replica %d: %w", w.Name, r.Index, err)
+					return
+				}
+				opts.SizeScale, opts.SizeSeed = 0, 0
+			}
+			opts.GarbageObjectsPerByte = pp.GarbageRate(opts)
+			st, err := pp.Run(p.base, rr.cost, opts)
 			if err == nil && (!(st.TotalSeconds > 0) || math.IsInf(st.TotalSeconds, 0)) {
 				err = fmt.Errorf("default run time %v is not a positive finite number", st.TotalSeconds)
 			}
@@ -45,13 +55,24 @@ func (p *Problem) prepare(rr *replicaRun) error {
 				rr.err = fmt.Errorf("objective: workload %q, replica %d at default parameters: %w", w.Name, r.Index, err)
 				return
 			}
-			rr.profiles = append(rr.profiles, prof)
-			rr.garbage = append(rr.garbage, g)
-			rr.rates = append(rr.rates, rate)
+			rr.prepared = append(rr.prepared, pp)
+			rr.opts = append(rr.opts, opts)
 			rr.baseline = append(rr.baseline, st)
 		}
 	})
 	return rr.err
+}
+
+// copiesReplicaSizes reports whether replica k (0-based) copies its scaled sizes (4 bytes a
+// record) rather than have heapsim round each size as it reads it (heapsim.Options.SizeScale):
+// the first replicas do, as many as fit together in the profile's own columns (about 29 bytes
+// a record), so that memory stays bounded by the input whatever the number of replicas
+// (issue 35), and the replicas simulated most (the search's are the first) run at full speed:
+// on dataframe-3.1gb rounding as the run reads costs 60-80 % more CPU a simulation (heapsim's
+// BenchmarkSimulateReplica, docs/benchmarks.md). Both give the same sizes, so the same results.
+func copiesReplicaSizes(k int) bool {
+	const profileBytesPerRecord = 29 // Birth, Death 8; SizeBytes, Weight, Class 4; Flags 1
+	return (k+1)*4 <= profileBytesPerRecord
 }
 
 // ReplicaCount is K, the model's number of replicas (0 when it is off).
@@ -107,7 +128,7 @@ func (p *Problem) EvaluateReplica(params heapsim.Params, k int) (Result, error) 
 	stats := make([]heapsim.Stats, len(p.workloads))
 	failed := make([]error, len(p.workloads))
 	for i := range p.workloads {
-		stats[i], failed[i] = heapsim.Run(rr.profiles[i], params, rr.cost, heapsim.Options{Garbage: rr.garbage[i], GarbageObjectsPerByte: rr.rates[i]})
+		stats[i], failed[i] = rr.prepared[i].Run(params, rr.cost, rr.opts[i])
 	}
 	res, err := p.combine(stats, failed, rr.baseline)
 	if err != nil {

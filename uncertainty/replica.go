@@ -76,42 +76,33 @@ func (m Model) Draw(seed uint64) []Replica {
 }
 
 // Profile returns profile as this replica allocates it: every object's size multiplied by
-// Scale, rounded to the object's unit (8 bytes for sizes that are multiples of 8) up or down at
-// random with the probability that keeps the expected size exact, never below the smaller of
-// its size and 16 bytes (Spur's smallest object: a header and one slot). The other columns are
-// shared with profile, which is not changed. Scale 1 returns profile itself.
+// Scale and rounded per object as heapsim.ScaledSize rounds it with SizeSeed. The other
+// columns are shared with profile, which is not changed. Scale 1 returns profile itself.
+//
+// It copies the sizes: a simulation of the replica need not, since Options gives heapsim the
+// scale and the seed and heapsim rounds each size as it reads it, to the same values.
 func (r Replica) Profile(profile *profile.Profile) *profile.Profile {
 	if r.Scale == 1 || profile == nil {
 		return profile
 	}
 	q := *profile
 	q.SizeBytes = make([]uint32, len(profile.SizeBytes))
-	state := r.SizeSeed
 	for i, s := range profile.SizeBytes {
-		unit := uint64(1)
-		if s%8 == 0 {
-			unit = 8
-		}
-		x := float64(s) * r.Scale / float64(unit)
-		n := math.Floor(x)
-		state += 0x9e3779b97f4a7c15
-		if uniform(state) < x-n {
-			n++
-		}
-		size := uint64(n) * unit
-		size = max(size, min(uint64(s), 16))
-		q.SizeBytes[i] = uint32(min(size, math.MaxUint32))
+		q.SizeBytes[i] = heapsim.ScaledSize(s, r.Scale, r.SizeSeed, i)
 	}
 	return &q
 }
 
-// uniform maps a counter to [0, 1) with SplitMix64's finaliser: cheap, and independent enough
-// between neighbouring records for rounding.
-func uniform(z uint64) float64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	z ^= z >> 31
-	return float64(z>>11) / (1 << 53)
+// Options returns the heapsim options of this replica's run of profile: its garbage
+// (Garbage) and its sizes (heapsim.Options.SizeScale and SizeSeed), with which heapsim runs
+// profile as Profile would return it without copying it. GarbageObjectsPerByte is left 0 (the
+// caller that runs the replica many times computes it once, heapsim.Prepared.GarbageRate).
+func (r Replica) Options(profile *profile.Profile) heapsim.Options {
+	o := heapsim.Options{Garbage: r.Garbage(profile)}
+	if r.Scale != 1 {
+		o.SizeScale, o.SizeSeed = r.Scale, r.SizeSeed
+	}
+	return o
 }
 
 // Garbage returns the young garbage this replica allocates beside the profile's records on its
