@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -181,7 +180,8 @@ func weighReadings(prob *objective.Problem, defaults [][]heapsim.Stats) ([]float
 		return nil, nil, nil, nil
 	}
 	meta := ws[0].Profile.Meta
-	ev := &Evidence{HasCounts: meta.ReportedScavenges > 0 && meta.ReportedFullGCs >= 0 && meta.ReportedScavenges+meta.ReportedFullGCs > 0,
+	// Every run scavenges: no scavenge count means the export gave no counts.
+	ev := &Evidence{HasCounts: meta.ReportedScavenges > 0,
 		Scavenges: meta.ReportedScavenges, FullGCs: meta.ReportedFullGCs, ProfilerShare: meta.ProfilerShare()}
 	readings := make([]Reading, len(ws))
 	raw := make([]float64, len(ws))
@@ -273,16 +273,7 @@ func joinWords(parts []string) string {
 	case 1:
 		return parts[0]
 	}
-	return fmt.Sprintf("%s and %s", joinComma(parts[:len(parts)-1]), parts[len(parts)-1])
-}
-
-func joinComma(parts []string) string {
-	s := slices.Clone(parts)
-	out := s[0]
-	for _, p := range s[1:] {
-		out += ", " + p
-	}
-	return out
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // readingFigures fills each reading's seconds under the recommendation and the defaults from
