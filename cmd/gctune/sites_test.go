@@ -42,6 +42,7 @@ func TestLifetimesSitesFiLiP(t *testing.T) {
 // line).
 func TestSimulatePretenure(t *testing.T) {
 	spec := writeFile(t, "sites.yaml", `name: sites
+resolution: 0.01
 classes: [{name: A, size: 64}]
 phases:
   - name: p
@@ -75,6 +76,7 @@ phases:
 // tried.
 func TestPretenureAdvice(t *testing.T) {
 	spec := writeFile(t, "sites.yaml", `name: sites
+resolution: 0.01
 classes: [{name: A, size: 64}]
 phases:
   - name: p
@@ -110,6 +112,7 @@ phases:
 func TestExplainSites(t *testing.T) {
 	dir := t.TempDir()
 	spec := writeFile(t, "sites.yaml", `name: sites
+resolution: 0.01
 classes: [{name: A, size: 64}]
 phases:
   - name: p
@@ -119,7 +122,7 @@ phases:
       - {class: A, share: 0.7, lifetime: 1KiB, site: "App>>parse"}
 `)
 	db := dir + "/s.db"
-	gctuneOK(t, "optimize", spec, "--trials", "3", "--workers", "1", "--storage", db, "--study", "s", "-q")
+	gctuneOK(t, "optimize", spec, "--trials", "3", "--workers", "1", "--storage", db, "--study", "s", "-q", "--replicas", "4")
 	out, _ := gctuneOK(t, "explain", "s", "--storage", db)
 	assert.Contains(t, out, "Where the GC cost comes from at the defaults, by allocation site (")
 	assert.Contains(t, out, `"App>>#cache":`)
