@@ -16,6 +16,18 @@ import (
 // the line saying so, and neither file nor any temporary file left (issue 35: sample ran on
 // for 31-39 s and exited 0 with the whole file written). The signal is sent once the
 // temporary CSV exists, so it lands in the middle of the writing.
+// manyObjectsSpec is 300 MB of 64-byte objects at 1,000 objects a record: 4.7 k records, 4.7 M rows
+// when sampled at 1/1.
+const manyObjectsSpec = `name: many
+resolution: 0.001
+classes: [{name: A, size: 64}]
+phases:
+  - name: p
+    allocate: 300MB
+    mix:
+      - {class: A, share: 1, lifetime: 1KiB}
+`
+
 func TestSampleInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a large export")
@@ -24,7 +36,10 @@ func TestSampleInterrupted(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "X.csv")
-			cmd, buf := gctuneProcess(t, nil, "sample", "request-server", "--rate", "1/1", "-o", out)
+			// Few records of many objects each: generated and simulated in a moment (even under
+			// -race), written as millions of rows at 1/1, so the signal lands mid-write.
+			spec := writeFile(t, "many.yaml", manyObjectsSpec)
+			cmd, buf := gctuneProcess(t, nil, "sample", spec, "--rate", "1/1", "-o", out)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			deadline := time.After(3 * time.Minute) // a safety net for a hung test, not a bound
