@@ -59,10 +59,10 @@ func figSpread(r *Report) Figure {
 		rb.Replicas, runs, vl, figColBest.Word, figColDefault.Word, numfmt.PercentText(rb.ValueInterval.Coverage), rb.Statistic)
 	return Figure{
 		Name: "holds-spread", Section: SectionHolds, Workload: -1,
-		Title:   "The spread of the perturbed runs",
+		Title:   "The spread of the " + runs,
 		Caption: caption,
 		render: figCanvas(figWideWidth, 3*vg.Inch, func(dc draw.Canvas) error {
-			left := plotkit.NewPlot("Over the perturbed runs", vl, "")
+			left := plotkit.NewPlot(fmt.Sprintf("Over %d %s", rb.Replicas, runs), vl, "")
 			all := append(append([]float64{}, rb.Values...), rb.DefaultValues...)
 			rows := []struct {
 				y                float64
@@ -87,10 +87,15 @@ func figSpread(r *Report) Figure {
 			right := plotkit.NewPlot("Speedup on the same run", "speedup over the defaults (×)", "")
 			figSpreadRow(right, 0, rb.Speedups, [2]float64{rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi}, rec.Speedup, rb.NominalSpeedup, figColBest, figColBestLight)
 			right.Y.Min, right.Y.Max = -0.6, 0.6
+			if lo, hi := rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi; plotkit.Finite(lo) && plotkit.Finite(hi) && hi > lo {
+				// The interval's ends inside the frame, with room around them.
+				pad := 0.08 * (hi - lo)
+				right.X.Min, right.X.Max = math.Min(right.X.Min, lo-pad), math.Max(right.X.Max, hi+pad)
+			}
 			right.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "recommended"}}
 			leg := plotkit.NewLegend()
-			leg.Add("one perturbed run", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.2))
-			leg.Add(fmt.Sprintf("interval, %s of runs", numfmt.PercentText(rb.ValueInterval.Coverage)), plotkit.Line(nil, figColTrial, 4, nil))
+			leg.Add("one run", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.2))
+			leg.Add(fmt.Sprintf("interval, %s of runs", numfmt.PercentText(rb.ValueInterval.Coverage)), plotkit.Line(nil, figColBestLight, 4, nil))
 			leg.Add(rb.Statistic+" (stated)", plotkit.Scatter(plotter.XYs{{}}, draw.BoxGlyph{}, figColTrial, 3.5))
 			leg.Add("profile as recorded", plotkit.Scatter(plotter.XYs{{}}, draw.RingGlyph{}, figColTrial, 4.5))
 			return plotkit.DrawGrid(dc, [][]*plot.Plot{{left, right}}, leg, nil)
