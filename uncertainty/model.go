@@ -135,10 +135,10 @@ func Default() Model {
 // allocation scale), drawn from their own random stream. The zero Model (off) when m has no
 // such replicas or is off.
 func (m Model) Again() Model {
-	if m.Off() || m.AgainReplicas == 0 || m.Scenario == ScenarioAgain {
-		if m.Scenario == ScenarioAgain {
-			return m
-		}
+	if m.Scenario == ScenarioAgain {
+		return m
+	}
+	if m.Off() || m.AgainReplicas == 0 {
 		return Model{}
 	}
 	return Model{
