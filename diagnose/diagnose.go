@@ -239,7 +239,7 @@ func diagnose(ctx context.Context, prob *objective.Problem, best tunable.Point, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("diagnose: best configuration: %w", err)
 	}
-	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.DefaultValue(),
+	d := &Diagnosis{ValueLabel: valueLabel, DefaultObjective: prob.NominalDefaultValue(),
 		BestObjective: measured(prob, bestRes), BestFeasible: bestRes.Feasible, BestInfeasibility: bestRes.Infeasibility}
 	// Put back means the VM default itself (base's field), not its rounded point: the ratio
 	// 0.333333, Pharo's own survivors formula.
@@ -340,7 +340,7 @@ func measured(prob *objective.Problem, res objective.Result) float64 {
 	if res.Feasible || res.Speedup <= 0 {
 		return res.Value
 	}
-	return prob.DefaultValue() / res.Speedup
+	return prob.NominalDefaultValue() / res.Speedup
 }
 
 // workloadDiagnosis fills the totals and the breakdown of where the GC time went.

@@ -20,7 +20,7 @@ import (
 func (d *Diagnosis) WriteText(w io.Writer) error {
 	ew := errwriter.New(w)
 	if d.ValueLabel == secondsLabel {
-		ew.Printf("Default configuration: %s; best: %s (%s).\n",
+		ew.Printf("The profiled run exactly as recorded, one simulation each: %s with the defaults, %s with this configuration (%s).\n",
 			numfmt.SecondsText(d.DefaultObjective), numfmt.SecondsText(d.BestObjective), numfmt.Faster(d.DefaultObjective, d.BestObjective))
 	} else {
 		ew.Printf("Objective: the %s, a workload's run time over its run time at the defaults (1 at the defaults). Best: %s (%s).\n",

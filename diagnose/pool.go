@@ -106,8 +106,10 @@ func (p *Pool) run(ctx context.Context, n int, fn func(int) error) error {
 	return nil
 }
 
-// evaluate is prob.Evaluate(params), run once per distinct params: a second caller waits for
-// the first's result.
+// evaluate is prob.EvaluateNominal(params), run once per distinct params: a second caller
+// waits for the first's result. The diagnosis and its sweeps are the profiled run exactly as
+// recorded, one simulation of each configuration, as its text says; the search's value (the
+// mean of its perturbed runs) and the recommendation's forecast are other figures.
 func (p *Pool) evaluate(prob *objective.Problem, params heapsim.Params) (objective.Result, error) {
 	p.mu.Lock()
 	m, ok := p.memo[params]
@@ -120,7 +122,7 @@ func (p *Pool) evaluate(prob *objective.Problem, params heapsim.Params) (objecti
 		<-m.ready
 		return m.res, m.err
 	}
-	m.res, m.err = prob.Evaluate(params)
+	m.res, m.err = prob.EvaluateNominal(params)
 	close(m.ready)
 	return m.res, m.err
 }

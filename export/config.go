@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +58,10 @@ type Config struct {
 	Predicted    Prediction     `json:"predicted"`
 	// Recommendation says how the configuration was chosen; nil for an explicit trial.
 	Recommendation *Recommendation `json:"recommendation,omitempty"`
-	Provenance     Provenance      `json:"provenance"`
+	// Figures are the recommendation's figures as every output writes them (nil for a trial
+	// exported as it is): the text formats state these strings, the JSON the numbers.
+	Figures    *recommend.Figures `json:"-"`
+	Provenance Provenance         `json:"provenance"`
 	// VM carries the study's VM facts (stack pages, page size, image size...), for the YAML
 	// format and the survivor-space size.
 	VM heapsim.Params `json:"-"`
@@ -274,6 +278,8 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 		}
 	}
 	c := newConfig(m, r.Trial, r.Params(m.VM), set)
+	f := r.Figures(len(m.Workloads) == 1)
+	c.Figures = &f
 	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: r.DefaultValue, TotalSeconds: r.TotalSeconds,
 		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true, Workloads: r.Workloads}
 	c.Recommendation = &Recommendation{Tolerance: r.Tolerance, KeepDefaults: r.KeepDefaults, KeepDefaultsWithin: recommend.KeepDefaultsWithin,
@@ -317,10 +323,10 @@ func FromTrial(m Meta, t goptuna.FrozenTrial) (*Config, error) {
 	}
 	p := raw.Rounded()
 	c := newConfig(m, t.Number, p.Params(m.VM), tunable.Names())
-	num := func(k string) float64 { v, _ := strconv.ParseFloat(t.UserAttrs[k], 64); return v }
+	tm := trialattr.TrialMetrics(t)
 	c.Predicted = Prediction{Speedup: m.DefaultValue / t.Value, Value: t.Value, DefaultValue: m.DefaultValue,
-		TotalSeconds: num(trialattr.TotalSeconds), GCShare: num(trialattr.GCShare),
-		PeakFootprintBytes: uint64(num(trialattr.Footprint)), Feasible: t.UserAttrs[trialattr.Feasible] != "false"}
+		TotalSeconds: zeroNaN(tm.TotalSeconds), GCShare: zeroNaN(tm.GCShare),
+		PeakFootprintBytes: tm.PeakFootprintBytes, Feasible: tm.Feasible}
 	return c, nil
 }
 
@@ -353,3 +359,11 @@ func newConfig(m Meta, trial int, p heapsim.Params, set []string) *Config {
 
 // sets reports whether the export sets the dimension.
 func (c *Config) sets(param string) bool { return slices.Contains(c.Set, param) }
+
+// zeroNaN is v, 0 when v is NaN (a metric the trial did not store; JSON has no NaN).
+func zeroNaN(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/gctune/gctune/internal/recommendtest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/gctune/gctune/internal/recommendtest"
 
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/assert"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
@@ -31,8 +32,8 @@ func WriteST(w io.Writer, c *Config) error {
 		// The verdict first: everything after it is about a configuration not recommended.
 		r := c.Recommendation
 		add("gctune: GC parameters for %s (study %s): keep the VM defaults.", strings.Join(c.Files, ", "), c.Study)
-		add("The fastest configuration found (trial %d) is %.2fx as fast as them, less than %s faster,", r.BestTrial, c.Predicted.DefaultValue/r.BestValue, recommend.Percent(r.KeepDefaultsWithin))
-		add("within the model's error. So this script sets nothing. With the fewest changes within %s of it,", recommend.Percent(r.Tolerance))
+		add("The fastest configuration found (trial %d) is %s as fast as them, less than %s faster,", r.BestTrial, numfmt.Speedup(c.Predicted.DefaultValue/r.BestValue), numfmt.PercentText(r.KeepDefaultsWithin))
+		add("within the model's error. So this script sets nothing. With the fewest changes within %s of it,", numfmt.PercentText(r.Tolerance))
 		add("trial %d, it would set:", c.Trial)
 		for _, name := range c.Set {
 			add("    %s (VM parameter %s): %s", recommend.Label(name), vmParam(name), stSetting(c, name))
@@ -42,28 +43,22 @@ func WriteST(w io.Writer, c *Config) error {
 	} else {
 		add("gctune: GC parameters for %s (study %s, trial %d).", strings.Join(c.Files, ", "), c.Study, c.Trial)
 	}
-	if pr := c.Predicted; pr.Replicas > 0 && pr.Interval != nil {
-		unit := predictionUnit(pr.ValueUnit)
-		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, expected over", pr.Speedup)
-		if pr.ValueUnit == "s" {
-			add("%d %s: %s %s; the defaults %s; the speedup %s.", pr.Replicas, pr.runsWords(), predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit),
-				recommend.IntervalRange(*pr.DefaultInterval, unit), recommend.IntervalRange(*pr.SpeedupInterval, recommend.SpeedupText))
-		} else {
-			// The defaults' slowdown is 1 on every run: no interval to state.
-			add("%d %s: %s against the defaults' run time %s; the speedup %s.", pr.Replicas, pr.runsWords(), predictionWord(pr.ValueUnit), recommend.IntervalText(*pr.Interval, unit),
-				recommend.IntervalRange(*pr.SpeedupInterval, recommend.SpeedupText))
+	if f, pr := c.Figures, c.Predicted; f != nil && f.Runs != "" {
+		add("Predicted by gctune's simulator, not measured: %s.", f.Headline())
+		if iv := f.Intervals(); iv != "" {
+			add("In %s.", iv)
 		}
 		if pr.Evidence != "" {
 			add("The export's evidence: %s.", pr.Evidence)
 		}
-		if l := pr.Like; l != nil {
-			add("On %d runs of inputs like this one (%s): %.2fx faster, the speedup %s.", l.Replicas, l.Assumes, l.Speedup, recommend.IntervalText(l.SpeedupInterval, recommend.SpeedupText))
+		if l := f.LikeLine(); l != "" {
+			add("%s.", capitalized(l))
 		}
-		add("The run exactly as profiled: %.2fx. GC share %.1f %%, peak footprint %s.", pr.NominalSpeedup, 100*pr.GCShare, units.FormatBytes(pr.PeakFootprintBytes))
+		add("%s.", capitalized(f.NominalLine()))
 		workloadLines(add, c.Predicted, "expected, the mean over those runs")
 		add("Measure it on the real application.")
 	} else {
-		add("Predicted by gctune's simulator, not measured: %.2fx faster than the VM defaults, GC share %.1f %%,", c.Predicted.Speedup, 100*c.Predicted.GCShare)
+		add("Predicted by gctune's simulator, not measured: %s faster than the VM defaults, GC share %s,", numfmt.Speedup(c.Predicted.Speedup), numfmt.PercentText(c.Predicted.GCShare))
 		if len(c.Predicted.Workloads) == 0 {
 			add("peak footprint %s. Measure it on the real application.", units.FormatBytes(c.Predicted.PeakFootprintBytes))
 		} else {
@@ -75,10 +70,10 @@ func WriteST(w io.Writer, c *Config) error {
 	if r := c.Recommendation; r != nil {
 		add("")
 		if r.ChosenTrial != r.BestTrial {
-			add("How it was chosen: of the %d trials within %s of the fastest (trial %d, peak footprint %s),", r.Within, recommend.Percent(r.Tolerance), r.BestTrial, units.FormatBytes(r.BestPeakFootprintBytes))
+			add("How it was chosen: of the %d trials within %s of the fastest (trial %d, peak footprint %s),", r.Within, numfmt.PercentText(r.Tolerance), r.BestTrial, units.FormatBytes(r.BestPeakFootprintBytes))
 			add("trial %d has the smallest peak footprint.", r.ChosenTrial)
 		} else {
-			add("How it was chosen: the fastest trial, and the smallest peak footprint of the %d within %s of it.", r.Within, recommend.Percent(r.Tolerance))
+			add("How it was chosen: the fastest trial, and the smallest peak footprint of the %d within %s of it.", r.Within, numfmt.PercentText(r.Tolerance))
 		}
 		putBack, kept := "Put back to the VM default", "Kept"
 		if keep {
@@ -86,7 +81,7 @@ func WriteST(w io.Writer, c *Config) error {
 		}
 		for _, st := range r.PutBack {
 			add("%s: %s, %s instead of %s; simulated, that %s (less than %s).",
-				putBack, st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), recommend.Percent(r.Tolerance))
+				putBack, st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), numfmt.PercentText(r.Tolerance))
 		}
 		for _, st := range r.Kept {
 			add("%s: %s %s; put back alone it %s (%s).", kept, st.Label, stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), st.Why)
@@ -98,7 +93,7 @@ func WriteST(w io.Writer, c *Config) error {
 			add("%s: %s %s instead of %s (%s).", upperFirst(m.Verb()), m.Label, stValue(m.Param, m.To, false), stValue(m.Param, m.From, false), m.Why)
 		}
 		for _, m := range r.Margins {
-			add("Margin: %s may be %s before the run time rises by %s.", m.Label, recommend.MarginText(m), recommend.Percent(r.Tolerance))
+			add("Margin: %s may be %s before the run time rises by %s.", m.Label, recommend.MarginText(m), numfmt.PercentText(r.Tolerance))
 		}
 	}
 	if keep {
@@ -161,12 +156,12 @@ func workloadLines(add func(format string, args ...any), pr Prediction, how stri
 	for _, f := range pr.Workloads {
 		guard := ""
 		if f.Worst {
-			guard = fmt.Sprintf("; the configuration guards against this one: its slowdown, %s, is the larger", recommend.Slowdown(f.Slowdown))
+			guard = fmt.Sprintf("; the configuration guards against this one: its slowdown, %s, is the larger", numfmt.Ratio(f.Slowdown))
 			if pr.Replicas > 0 {
-				guard = fmt.Sprintf("; the configuration guards against this one: its slowdown, %s on average over the runs (each against its own defaults), is the larger", recommend.Slowdown(f.Slowdown))
+				guard = fmt.Sprintf("; the configuration guards against this one: its slowdown, %s on average over the runs (each against its own defaults), is the larger", numfmt.Ratio(f.Slowdown))
 			}
 		}
-		add("    %s: %s against %s with the defaults, %.2fx faster%s.", f.Name, recommend.Seconds(f.Seconds), recommend.Seconds(f.DefaultSeconds), f.Speedup, guard)
+		add("    %s: %s against %s with the defaults, %s faster%s.", f.Name, numfmt.SecondsText(f.Seconds), numfmt.SecondsText(f.DefaultSeconds), numfmt.Speedup(f.Speedup), guard)
 	}
 }
 
@@ -379,18 +374,10 @@ func Timing(param string) (vm, takesEffect, persists string) {
 	return strconv.Itoa(t.VMParam), t.TakesEffect, t.Persists
 }
 
-// predictionUnit writes a predicted value in its unit: seconds, or a slowdown ("0.869×").
-func predictionUnit(unit string) func(float64) string {
-	if unit == "s" {
-		return recommend.Seconds
+// capitalized is s with its first letter upper case, to open a sentence.
+func capitalized(s string) string {
+	if s == "" {
+		return s
 	}
-	return func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) + "×" }
-}
-
-// predictionWord names what a predicted value is.
-func predictionWord(unit string) string {
-	if unit == "s" {
-		return "run time"
-	}
-	return "slowdown"
+	return strings.ToUpper(s[:1]) + s[1:]
 }

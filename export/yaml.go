@@ -2,7 +2,6 @@ package export
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -44,7 +42,8 @@ func WriteJSON(w io.Writer, c *Config) error {
 func WriteYAML(w io.Writer, c *Config, version string) error {
 	v := c.VM
 	sim := map[string]any{"stack_pages": v.StackPages,
-		"page_size": v.PageBytes, "max_old_space": v.MaxOldSpaceBytes, "image_size": v.ImageBytes, "bug588": v.Bug588}
+		"page_size": sizeValue(v.PageBytes), "max_old_space": sizeValue(v.MaxOldSpaceBytes),
+		"image_size": sizeValue(v.ImageBytes), "bug588": v.Bug588}
 	for _, t := range tunable.All() {
 		sim[t.Key] = t.ValueOf(v).FileValue()
 	}
@@ -56,7 +55,7 @@ func WriteYAML(w io.Writer, c *Config, version string) error {
 			"gctune_version": version,
 		},
 	}
-	if iv := predictedInterval(c.Predicted); iv != "" {
+	if iv := predictedInterval(c); iv != "" {
 		doc["provenance"].(map[string]any)["predicted_interval"] = iv
 	}
 	quoted := make([]string, len(c.Files))
@@ -106,21 +105,22 @@ func oneLine(s string) string {
 	return s
 }
 
-// predictedInterval says over how many perturbed runs the prediction holds and within what
-// ("" for the single simulation).
-func predictedInterval(pr Prediction) string {
-	if pr.Replicas == 0 || pr.Interval == nil || pr.SpeedupInterval == nil {
+// predictedInterval states the forecast's intervals as every output does (recommend.Figures):
+// "95 % of runs: 469-540 s; the defaults 4,074-4,761 s; the speedup 8.08-9.47×, over 16 runs
+// of this input again" ("" for the single simulation or a trial exported as it is).
+func predictedInterval(c *Config) string {
+	f := c.Figures
+	if f == nil || f.Intervals() == "" {
 		return ""
 	}
-	return fmt.Sprintf("%d %s: %s %s; speedup %s", pr.Replicas, pr.runsWords(), predictionWord(pr.ValueUnit),
-		recommend.IntervalText(*pr.Interval, predictionUnit(pr.ValueUnit)), recommend.IntervalText(*pr.SpeedupInterval, recommend.SpeedupText))
+	return f.Intervals() + ", over " + f.Runs
 }
 
-// runsWords names the prediction's runs ("runs of this input again"); "perturbed runs" for a
-// configuration exported before it was said.
-func (pr Prediction) runsWords() string {
-	if pr.Runs == "" {
-		return "perturbed runs"
+// sizeValue is a size as the YAML holds it, with its unit ("56MiB", units.ExactBytes), which
+// the configuration reads back exactly; 0 (no limit) stays the number 0.
+func sizeValue(n uint64) any {
+	if n == 0 {
+		return 0
 	}
-	return pr.Runs
+	return units.ExactBytes(n)
 }

@@ -413,3 +413,24 @@ func peakLiveBytes(p *profile.Profile) uint64 {
 	}
 	return s.PeakLiveBytes
 }
+
+// NominalDefaultValue is the value of the default parameters on the profile exactly as
+// recorded, one simulation: what EvaluateNominal's Speedup is measured against (the baseline
+// total seconds for one workload, 1 for several). DefaultValue differs when the search runs on
+// replicas.
+func (p *Problem) NominalDefaultValue() float64 {
+	if len(p.workloads) != 1 {
+		return 1
+	}
+	return p.baseline[0].TotalSeconds
+}
+
+// SearchRuns says what a search trial's value is measured on: "the profile as recorded (one
+// simulation)", or "the mean of 2 perturbed runs" (the search replicas and their statistic).
+func (p *Problem) SearchRuns() string {
+	k := p.settings.Uncertainty.SearchReplicas
+	if k <= 0 || len(p.replicas) == 0 {
+		return "the profile as recorded (one simulation)"
+	}
+	return fmt.Sprintf("the %s of %d perturbed runs (inputs like this one)", p.settings.Statistic, k)
+}

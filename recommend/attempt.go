@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/tunable"
 )
@@ -140,7 +141,7 @@ func fallback(j *judge, sel Selection, cands []Candidate, r *Recommendation, cur
 			why := fmt.Sprintf("trial %d without its put-backs: they left it on a cliff", t.c.Number)
 			if t.putBack {
 				why = fmt.Sprintf("trial %d (%s behind the best judged), the first within %s of it whose kept parameters may all move %s: trial %d stood on a cliff with no flat place within reach",
-					t.c.Number, Percent(t.c.Value/sel.Best.Value-1), Percent(fallbackReach(tol)), Percent(Neighbourhood), sel.Chosen.Number)
+					t.c.Number, numfmt.PercentText(t.c.Value/sel.Best.Value-1), numfmt.PercentText(fallbackReach(tol)), numfmt.PercentText(Neighbourhood), sel.Chosen.Number)
 			}
 			return r2, cur2, true, moves2, why, nil
 		}

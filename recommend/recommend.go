@@ -10,6 +10,7 @@ import (
 	"github.com/c-bata/goptuna"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
@@ -289,13 +290,13 @@ func refusal(st Step, cur, start objective.Result, tol float64) string {
 	case !st.Feasible:
 		return "infeasible without it"
 	case st.Cost >= tol && st.Cost > 0:
-		return "not less than the tolerance, " + Percent(tol)
+		return "not less than the tolerance, " + numfmt.PercentText(tol)
 	case !WithinOnEach(st.Slowdowns, cur.Slowdowns, tol) || !WithinOnEach(st.Slowdowns, start.Slowdowns, tol):
-		return "it would slow one workload by the tolerance, " + Percent(tol) + ", or more"
+		return "it would slow one workload by the tolerance, " + numfmt.PercentText(tol) + ", or more"
 	case st.Objective > start.Value*(1+tol):
-		return fmt.Sprintf("it would take the objective %s past the chosen trial's, beyond the tolerance", Percent(st.Objective/start.Value-1))
+		return fmt.Sprintf("it would take the objective %s past the chosen trial's, beyond the tolerance", numfmt.PercentText(st.Objective/start.Value-1))
 	case float64(st.PeakFootprintBytes) > float64(start.Metrics.PeakFootprintBytes)*(1+tol):
-		return fmt.Sprintf("it would raise the peak footprint by %s", Percent(float64(st.PeakFootprintBytes)/float64(max(start.Metrics.PeakFootprintBytes, 1))-1))
+		return fmt.Sprintf("it would raise the peak footprint by %s", numfmt.PercentText(float64(st.PeakFootprintBytes)/float64(max(start.Metrics.PeakFootprintBytes, 1))-1))
 	}
 	return ""
 }

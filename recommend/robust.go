@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
@@ -436,7 +437,7 @@ func costText(c float64) string {
 	if math.IsInf(c, 1) {
 		return "feasibility"
 	}
-	return SignedPercent(c)
+	return numfmt.SignedPercentText(c)
 }
 
 // DefaultInterval is the defaults' interval on the headline runs: as stated

@@ -1,12 +1,10 @@
 package recommend
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/c-bata/goptuna"
 
@@ -50,8 +48,7 @@ type Candidate struct {
 func Candidates(trials []goptuna.FrozenTrial) []Candidate {
 	var out []Candidate
 	for _, t := range trials {
-		if t.State != goptuna.TrialStateComplete || t.UserAttrs[trialattr.Feasible] == "false" ||
-			math.IsNaN(t.Value) || math.IsInf(t.Value, 0) || t.Value <= 0 {
+		if !trialattr.FeasibleValue(t) {
 			continue
 		}
 		p, err := tunable.PointFromParams(t.Params)
@@ -59,13 +56,8 @@ func Candidates(trials []goptuna.FrozenTrial) []Candidate {
 			continue
 		}
 		c := Candidate{Number: t.Number, Value: t.Value, Point: p.Rounded()}
-		if fp, err := strconv.ParseFloat(t.UserAttrs[trialattr.Footprint], 64); err == nil && fp > 0 && fp < math.MaxUint64 {
-			c.PeakFootprintBytes = uint64(fp)
-		}
-		var slow []float64
-		if err := json.Unmarshal([]byte(t.UserAttrs[trialattr.Slowdowns]), &slow); err == nil && allPositive(slow) {
-			c.Slowdowns = slow
-		}
+		m := trialattr.TrialMetrics(t)
+		c.PeakFootprintBytes, c.Slowdowns = m.PeakFootprintBytes, m.Slowdowns
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b Candidate) int { return a.Number - b.Number })
@@ -135,16 +127,6 @@ func WithinOnEach(slow, ref []float64, tolerance float64) bool {
 		}
 	}
 	return true
-}
-
-// allPositive reports whether v is non-empty and every value finite and above 0.
-func allPositive(v []float64) bool {
-	for _, x := range v {
-		if !(x > 0) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return len(v) > 0
 }
 
 // usable guards Select against candidates not made by Candidates.

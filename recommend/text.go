@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
@@ -22,9 +22,9 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	var b strings.Builder
 	val := func(v float64) string {
 		if seconds {
-			return Seconds(v)
+			return numfmt.SecondsText(v)
 		}
-		return Slowdown(v)
+		return numfmt.Ratio(v)
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	// ind is the indent of the lines on how the configuration was reached; would is how they
@@ -32,27 +32,15 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	ind, would := "  ", false
 	if r.KeepDefaults {
 		ind, would = "    ", true
-		p("recommendation: keep the VM defaults. The fastest configuration found, trial %d, is %.2fx as fast (%s against %s): less than %s faster, within the model's error\n",
-			r.Best.Number, r.DefaultValue/r.Best.Value, val(r.Best.Value), val(r.DefaultValue), Percent(KeepDefaultsWithin))
+		p("recommendation: keep the VM defaults. The fastest configuration found, trial %d, is %s as fast (%s against %s): less than %s faster, within the model's error\n",
+			r.Best.Number, numfmt.Speedup(r.DefaultValue/r.Best.Value), val(r.Best.Value), val(r.DefaultValue), numfmt.PercentText(KeepDefaultsWithin))
 		p("  it would be: %s (peak footprint %s)\n", DescribePoint(r.Best.Point), units.FormatBytes(r.Best.PeakFootprintBytes))
-		p("  were a change wanted anyway (not recommended), the fewest changes within %s of it would be trial %d's (%.2fx as fast, peak footprint %s): %s; how it was found:\n",
-			Percent(r.Tolerance), r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), r.Describe())
+		p("  were a change wanted anyway (not recommended), the fewest changes within %s of it would be trial %d's (%s as fast, peak footprint %s): %s; how it was found:\n",
+			numfmt.PercentText(r.Tolerance), r.Trial, numfmt.Speedup(r.Speedup), units.FormatBytes(r.PeakFootprintBytes), r.Describe())
 	} else {
 		p("recommended: trial %d, %s\n", r.Trial, r.Describe())
-		if rb := r.Robust; rb != nil {
-			r.writeForecast(p, val, seconds)
-		}
-		if rb := r.Robust; rb != nil {
-			r.writeWorkloads(p, "expected")
-			p("  the profiled run exactly as recorded: %s, %.2fx; peak footprint %s, GC share %s\n",
-				val(rb.NominalValue), rb.NominalSpeedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
-		} else if seconds {
-			p("  predicted (simulated) %s against %s with the defaults: %.2fx faster; peak footprint %s, GC share %s\n",
-				val(r.Value), val(r.DefaultValue), r.Speedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
-		} else {
-			p("  predicted (simulated) %s the defaults' run time %s: %.2fx faster; peak footprint %s, GC share %s\n",
-				val(r.Value), r.aggregateWords(), r.Speedup, units.FormatBytes(r.PeakFootprintBytes), Percent(r.GCShare))
-			r.writeWorkloads(p, "predicted")
+		for _, l := range r.ForecastLines(seconds) {
+			p("  %s\n", l)
 		}
 	}
 	// With replicas the trials were judged again on the decision replicas: the fastest there
@@ -63,9 +51,9 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	}
 	if r.Chosen.Number != r.Best.Number {
 		p("%schosen as the smallest peak footprint among the %d trials within %s of the fastest%s, trial %d (%s, %s)\n",
-			ind, r.Within, Percent(r.Tolerance), judged, r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
+			ind, r.Within, numfmt.PercentText(r.Tolerance), judged, r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
 	} else {
-		p("%sthe fastest trial%s, and the smallest peak footprint among the %d within %s of it\n", ind, judged, r.Within, Percent(r.Tolerance))
+		p("%sthe fastest trial%s, and the smallest peak footprint among the %d within %s of it\n", ind, judged, r.Within, numfmt.PercentText(r.Tolerance))
 	}
 	putBack, kept := "put back to the VM default", "kept"
 	if would {
@@ -73,55 +61,75 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	}
 	for _, st := range r.PutBack {
 		p("%s%s: %s %s → %s, which %s (less than %s)\n",
-			ind, putBack, st.Label, Value(st.Param, st.Value), Value(st.Param, st.Default), CostText(st.Cost), Percent(r.Tolerance))
+			ind, putBack, st.Label, tunable.FormatNamed(st.Param, st.Value), tunable.FormatNamed(st.Param, st.Default), CostText(st.Cost), numfmt.PercentText(r.Tolerance))
 	}
 	for _, st := range r.Kept {
-		p("%s%s: %s %s; put back alone it %s (%s)\n", ind, kept, st.Label, Value(st.Param, st.Value), keptCost(st), st.Why)
+		p("%s%s: %s %s; put back alone it %s (%s)\n", ind, kept, st.Label, tunable.FormatNamed(st.Param, st.Value), keptCost(st), st.Why)
 	}
 	if rb := r.Robust; rb != nil && !r.KeepDefaults {
 		if rb.Instead != "" {
 			p("  recommended instead: %s\n", rb.Instead)
 		}
 		for _, m := range rb.Moves {
-			p("  %s: %s %s → %s (%s)\n", m.Verb(), m.Label, Value(m.Param, m.From), Value(m.Param, m.To), m.Why)
+			p("  %s: %s %s → %s (%s)\n", m.Verb(), m.Label, tunable.FormatNamed(m.Param, m.From), tunable.FormatNamed(m.Param, m.To), m.Why)
 		}
 		for _, m := range rb.Margins {
-			p("  margin: %s %s may be %s before the run time rises by %s\n", m.Label, Value(m.Param, m.Value), MarginText(m), Percent(r.Tolerance))
+			p("  margin: %s %s may be %s before the run time rises by %s\n", m.Label, tunable.FormatNamed(m.Param, m.Value), MarginText(m), numfmt.PercentText(r.Tolerance))
 		}
 		if !rb.Flat {
-			p("  warning: no flat region found within reach for every kept parameter: a run may lose more than %s when it moves by %s\n", Percent(r.Tolerance), Percent(rb.Neighbourhood))
+			p("  warning: no flat region found within reach for every kept parameter: a run may lose more than %s when it moves by %s\n", numfmt.PercentText(r.Tolerance), numfmt.PercentText(rb.Neighbourhood))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
+// ForecastLines are the forecast's lines as WriteText writes them, without their indent: the
+// headline with its intervals, each workload's or reading's seconds, the export's evidence,
+// the forecast for inputs like this one, and the profiled run exactly as recorded. Without an
+// uncertainty model, the headline (one simulation) and the profiled run's figures.
+func (r *Recommendation) ForecastLines(seconds bool) []string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	f := r.Figures(seconds)
+	if r.Robust != nil {
+		r.writeForecast(p, f)
+	} else {
+		p("  %s\n", f.Headline())
+		r.writeWorkloads(p, "predicted")
+	}
+	p("  %s\n", f.NominalLine())
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "  ")
+	}
+	return lines
+}
+
 // writeForecast writes the headline forecast (the recommendation's Value, DefaultValue and
-// Speedup, on the headline runs, with its intervals at one coverage), the evidence a sampled
-// export's counts gave, and the forecast for inputs like this one on its own line.
-func (r *Recommendation) writeForecast(p func(string, ...any), val func(float64) string, seconds bool) {
+// Speedup, on the headline runs, with its intervals at one coverage), each workload's or
+// reading's seconds, the evidence a sampled export's counts gave, and the forecast for inputs
+// like this one on its own line: the Figures' strings, as every output writes them.
+func (r *Recommendation) writeForecast(p func(string, ...any), f Figures) {
 	rb := r.Robust
-	runs := fmt.Sprintf("%d %s", rb.Replicas, rb.Scenario.Words())
-	if rb.Scenario == "" {
-		runs = fmt.Sprintf("%d perturbed runs", rb.Replicas)
-	}
-	switch {
-	case seconds:
-		p("  expected %s against %s with the defaults: %s faster, over %d %s (%s; the defaults %s; the speedup %s)\n",
-			val(r.Value), val(r.DefaultValue), SpeedupText(r.Speedup), rb.Replicas, runsWords(rb), IntervalText(rb.ValueInterval, val),
-			IntervalRange(rb.DefaultInterval(), val), IntervalRange(rb.SpeedupInterval, SpeedupText))
-	case rb.Readings > 0:
-		p("  expected %s faster (%s the defaults' run time, weighed over the %d readings of the run), over %s (the speedup %s)\n",
-			SpeedupText(r.Speedup), val(r.Value), rb.Readings, runs, IntervalText(rb.SpeedupInterval, SpeedupText))
-		if rb.Evidence != nil {
-			p("  the export's evidence: %s\n", rb.Evidence.Words)
+	line := f.Headline()
+	if !f.Seconds {
+		if rb.Readings > 0 {
+			line += fmt.Sprintf(", weighed over the %d readings of the run", rb.Readings)
+		} else {
+			line += ", " + r.aggregateWords()
 		}
-	default:
-		p("  expected %s the defaults' run time %s of each run: %s faster, over %s (%s; the speedup %s)\n",
-			val(r.Value), r.aggregateWords(), SpeedupText(r.Speedup), runs, IntervalText(rb.ValueInterval, val), IntervalRange(rb.SpeedupInterval, SpeedupText))
 	}
-	if l := rb.Like; l != nil {
-		p("  on %d %s (%s): %s faster, the speedup %s\n", l.Replicas, l.Scenario.Words(), l.Assumes, SpeedupText(l.Speedup), IntervalText(l.SpeedupInterval, SpeedupText))
+	if iv := f.Intervals(); iv != "" {
+		line += " (" + iv + ")"
+	}
+	p("  %s\n", line)
+	r.writeWorkloads(p, "expected")
+	if rb.Evidence != nil {
+		p("  the export's evidence: %s\n", rb.Evidence.Words)
+	}
+	if l := f.LikeLine(); l != "" {
+		p("  %s\n", l)
 	}
 }
 
@@ -134,21 +142,6 @@ func runsWords(rb *Robustness) string {
 	return rb.Scenario.Words()
 }
 
-// SpeedupText writes a speedup: "9.14x".
-func SpeedupText(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + "x" }
-
-// IntervalRange writes an interval's ends only ("8.14-9.85x"), where the sentence has already
-// said what share of runs it holds.
-func IntervalRange(iv uncertainty.Interval, unit func(float64) string) string {
-	lo, hi := unit(iv.Lo), unit(iv.Hi)
-	if i := strings.LastIndexByte(hi, ' '); i > 0 && strings.HasSuffix(lo, hi[i:]) {
-		lo = strings.TrimSuffix(lo, hi[i:])
-	} else if strings.HasSuffix(lo, "x") && strings.HasSuffix(hi, "x") {
-		lo = strings.TrimSuffix(lo, "x")
-	}
-	return lo + "-" + hi
-}
-
 // writeWorkloads writes one line per workload of several: its seconds under the
 // recommendation against its defaults, and the speedup; the one the recommendation guards
 // against (the largest slowdown, which the study minimises) says so. how is "expected" or
@@ -157,13 +150,13 @@ func (r *Recommendation) writeWorkloads(p func(string, ...any), how string) {
 	for _, f := range r.Workloads {
 		guard := ""
 		if f.Worst {
-			guard = fmt.Sprintf("; the recommendation guards against this one: its slowdown, %s, is the larger", Slowdown(f.Slowdown))
+			guard = fmt.Sprintf("; the recommendation guards against this one: its slowdown, %s, is the larger", numfmt.Ratio(f.Slowdown))
 			if r.Robust != nil {
-				guard = fmt.Sprintf("; the recommendation guards against this one: its slowdown, %s on average over the runs (each against its own defaults), is the larger", Slowdown(f.Slowdown))
+				guard = fmt.Sprintf("; the recommendation guards against this one: its slowdown, %s on average over the runs (each against its own defaults), is the larger", numfmt.Ratio(f.Slowdown))
 			}
 		}
-		p("  %s: %s %s against %s with the defaults, %.2fx faster%s\n",
-			f.Name, how, Seconds(f.Seconds), Seconds(f.DefaultSeconds), f.Speedup, guard)
+		p("  %s: %s %s against %s with the defaults, %s faster%s\n",
+			f.Name, how, numfmt.SecondsText(f.Seconds), numfmt.SecondsText(f.DefaultSeconds), numfmt.Speedup(f.Speedup), guard)
 	}
 }
 
@@ -181,29 +174,23 @@ func (r *Recommendation) aggregateWords() string {
 	return "at worst over the workloads"
 }
 
-// Slowdown writes a value of several workloads' objective, a run time over the defaults'
-// ("0.335×"): the defaults are 1×.
-func Slowdown(v float64) string {
-	return strconv.FormatFloat(v, 'g', 3, 64) + "×"
-}
-
 // CostText says what a change costs for a sentence: "costs 13.9 %", "saves 0.25 %" (a negative
-// cost: it makes the run faster), "costs nothing" (below 0.005 %).
+// cost: it makes the run faster), "costs nothing" (below 0.005 %, under any simulation's
+// resolution).
 func CostText(f float64) string {
-	s := Percent(math.Abs(f))
 	switch {
-	case s == "0 %":
+	case math.Abs(f) < 0.00005:
 		return "costs nothing"
 	case f < 0:
-		return "saves " + s
+		return "saves " + numfmt.PercentText(-f)
 	}
-	return "costs " + s
+	return "costs " + numfmt.PercentText(f)
 }
 
 // MarginText says how far a kept parameter may move: "18 % lower or 40 % higher (or more)".
 func MarginText(m Margin) string {
 	side := func(f float64, open bool, word string) string {
-		s := Percent(f) + " " + word
+		s := numfmt.PercentText(f) + " " + word
 		if open {
 			s += " or more"
 		}
@@ -226,7 +213,7 @@ func (r *Recommendation) Describe() string {
 	var set, def []string
 	for _, t := range tunable.All() {
 		if r.Changed(t.Name) {
-			set = append(set, t.Label+" "+Value(t.Name, t.Get(r.Point)))
+			set = append(set, t.Label+" "+tunable.FormatNamed(t.Name, t.Get(r.Point)))
 		} else {
 			def = append(def, t.Label)
 		}
@@ -245,79 +232,19 @@ func (r *Recommendation) Describe() string {
 func DescribePoint(pt tunable.Point) string {
 	var parts []string
 	for _, t := range tunable.All() {
-		parts = append(parts, t.Label+" "+Value(t.Name, t.Get(pt)))
+		parts = append(parts, t.Label+" "+tunable.FormatNamed(t.Name, t.Get(pt)))
 	}
 	return strings.Join(parts, ", ")
 }
 
-// Value writes a dimension's value for people: sizes in binary units, p for the survivors.
-func Value(param string, v float64) string {
-	t, _ := tunable.Named(param)
-	switch t.Unit {
-	case tunable.UnitBytes:
-		return units.FormatBytes(uint64(v))
-	case tunable.UnitProportion:
-		if v >= 1 {
-			return fmt.Sprintf("p = %.3g: all", v)
-		}
-		return fmt.Sprintf("p = %.3g", v)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
-
-// Seconds writes a time: whole seconds with digit groups from 100 s.
-func Seconds(s float64) string {
-	switch {
-	case s >= 100:
-		return units.FormatCount(uint64(s+0.5)) + " s"
-	case s >= 1:
-		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
-	}
-	return strconv.FormatFloat(s, 'f', 3, 64) + " s"
-}
-
-// Percent writes a fraction as a percentage, trailing zeros trimmed: no decimal from 100 %,
-// one from 1 %, else two ("697 %", "11.5 %", "1 %", "0.27 %", "0 %"); just under 100 % keeps
-// two, so that it never reads as 100 % ("99.9 %", "99.99 %").
-func Percent(f float64) string {
-	v, d := 100*f, 2
-	switch a := math.Abs(v); {
-	case a >= 100:
-		d = 0
-	case a >= 99.5:
-		d = 2
-	case a >= 0.995:
-		d = 1
-	}
-	s := strconv.FormatFloat(v, 'f', d, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if s == "-0" {
-		s = "0"
-	}
-	return s + " %"
-}
-
-// SignedPercent is Percent with a sign ("+0.3 %", "-0.02 %", "0 %").
-func SignedPercent(f float64) string {
-	s := Percent(f)
-	if s != "0 %" && !strings.HasPrefix(s, "-") {
-		s = "+" + s
-	}
-	return s
-}
-
 // IntervalText writes an interval with the share of runs it holds, each end written by unit:
-// "498-698 s, 99 % of runs" with Seconds.
+// "498-698 s, 95 % of runs" with numfmt.SecondsText.
 func IntervalText(iv uncertainty.Interval, unit func(float64) string) string {
-	lo, hi := unit(iv.Lo), unit(iv.Hi)
-	// One unit for both ends: "498-698 s", not "498 s-698 s".
-	if i := strings.LastIndexByte(hi, ' '); i > 0 && strings.HasSuffix(lo, hi[i:]) {
-		lo = strings.TrimSuffix(lo, hi[i:])
-	}
-	if strings.HasSuffix(lo, "x") && strings.HasSuffix(hi, "x") {
-		lo = strings.TrimSuffix(lo, "x")
-	}
-	return fmt.Sprintf("%s-%s, %s of runs", lo, hi, Percent(iv.Coverage))
+	return fmt.Sprintf("%s, %s of runs", IntervalRange(iv, unit), numfmt.PercentText(iv.Coverage))
+}
+
+// IntervalRange writes an interval's ends only ("8.08-9.47×"), where the sentence has already
+// said what share of runs it holds.
+func IntervalRange(iv uncertainty.Interval, unit func(float64) string) string {
+	return numfmt.Range(iv.Lo, iv.Hi, unit)
 }

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 
 	"github.com/c-bata/goptuna"
@@ -288,9 +287,9 @@ func trialData(t goptuna.FrozenTrial) (Trial, bool) {
 		return Trial{}, false
 	}
 	tr := Trial{Number: t.Number, State: stateName(t.State), Value: t.Value, Point: pt,
-		Feasible: t.State == goptuna.TrialStateComplete && t.UserAttrs[trialattr.Feasible] != "false"}
-	if fp, err := strconv.ParseUint(t.UserAttrs[trialattr.Footprint], 10, 64); err == nil {
-		tr.PeakFootprintBytes = fp
+		Feasible: t.State == goptuna.TrialStateComplete && !trialattr.Infeasible(t)}
+	if m := trialattr.TrialMetrics(t); m.HasFootprint {
+		tr.PeakFootprintBytes = m.PeakFootprintBytes
 	}
 	if t.State != goptuna.TrialStateComplete {
 		tr.Value = math.NaN()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/tunable"
 )
 
 // htmlApply is the page's first section: how to apply the reported configuration.
@@ -39,7 +40,7 @@ func htmlApplySection(r *Report, seconds bool) *htmlApply {
 	case rec.KeepDefaults:
 		v.Verdict = fmt.Sprintf("Keep the VM defaults. The fastest configuration found, trial %d, is %s as fast as the defaults (%s against %s): less than %s faster, within the model's error. The rest of this report shows what it would change, with the fewest changes (trial %d).",
 			rec.Best.Number, numfmt.Speedup(rec.DefaultValue/rec.Best.Value), htmlValue(rec.Best.Value, seconds), htmlValue(rec.DefaultValue, seconds),
-			recommend.Percent(recommend.KeepDefaultsWithin), rec.Trial)
+			numfmt.PercentText(recommend.KeepDefaultsWithin), rec.Trial)
 	default:
 		v.Verdict = fmt.Sprintf("Apply trial %d's configuration: %s faster than the VM defaults (%s instead of %s), with a peak footprint of %s, predicted by simulation.",
 			rec.Trial, numfmt.Speedup(rec.Speedup), htmlValue(rec.Value, seconds), htmlValue(rec.DefaultValue, seconds), htmlBytes(rec.PeakFootprintBytes))
@@ -49,14 +50,14 @@ func htmlApplySection(r *Report, seconds bool) *htmlApply {
 	}
 	if rec.Chosen.Number != rec.Best.Number {
 		v.Chosen = append(v.Chosen, fmt.Sprintf("Of the %d trials within %s of the fastest (trial %d: %s, peak footprint %s), trial %d has the smallest peak footprint.",
-			rec.Within, recommend.Percent(rec.Tolerance), rec.Best.Number, htmlValue(rec.Best.Value, seconds), htmlBytes(rec.Best.PeakFootprintBytes), rec.Chosen.Number))
+			rec.Within, numfmt.PercentText(rec.Tolerance), rec.Best.Number, htmlValue(rec.Best.Value, seconds), htmlBytes(rec.Best.PeakFootprintBytes), rec.Chosen.Number))
 	} else {
 		v.Chosen = append(v.Chosen, fmt.Sprintf("Trial %d is the fastest, and has the smallest peak footprint of the %d trials within %s of it.",
-			rec.Trial, rec.Within, recommend.Percent(rec.Tolerance)))
+			rec.Trial, rec.Within, numfmt.PercentText(rec.Tolerance)))
 	}
 	for _, st := range rec.PutBack {
 		v.Chosen = append(v.Chosen, fmt.Sprintf("Put back to the VM default: the %s (%s instead of %s). Simulated, that %s, less than the tolerance of %s, so the script does not set it.",
-			st.Label, recommend.Value(st.Param, st.Default), recommend.Value(st.Param, st.Value), recommend.CostText(st.Cost), recommend.Percent(rec.Tolerance)))
+			st.Label, tunable.FormatNamed(st.Param, st.Default), tunable.FormatNamed(st.Param, st.Value), recommend.CostText(st.Cost), numfmt.PercentText(rec.Tolerance)))
 	}
 	for _, st := range rec.Kept {
 		cost := recommend.CostText(st.Cost)
@@ -64,7 +65,7 @@ func htmlApplySection(r *Report, seconds bool) *htmlApply {
 			cost = "costs feasibility"
 		}
 		v.Chosen = append(v.Chosen, fmt.Sprintf("Kept: the %s, %s. Put back alone, it %s (%s).",
-			st.Label, recommend.Value(st.Param, st.Value), cost, st.Why))
+			st.Label, tunable.FormatNamed(st.Param, st.Value), cost, st.Why))
 	}
 	return v
 }

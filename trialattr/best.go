@@ -10,7 +10,12 @@ import (
 
 // feasibleValue reports whether t counts for Best and ParetoFront: COMPLETE, a finite
 // positive value (ValidValue), and not marked infeasible.
-func feasibleValue(t goptuna.FrozenTrial) bool {
+func feasibleValue(t goptuna.FrozenTrial) bool { return FeasibleValue(t) }
+
+// FeasibleValue reports whether t can be a study's answer: COMPLETE, a finite positive value
+// (ValidValue), and not marked infeasible. Best, ParetoFront, the recommendation's candidates
+// and resume's fastest trial all ask this one question.
+func FeasibleValue(t goptuna.FrozenTrial) bool {
 	return t.State == goptuna.TrialStateComplete && ValidValue(t.Value) && !Infeasible(t)
 }
 

@@ -55,3 +55,24 @@ func TestByKeyKeys(t *testing.T) {
 	_, ok := ByKey("bogus")
 	assert.False(t, ok)
 }
+
+// TestFormat holds the one human form of a tunable's value.
+func TestFormat(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    float64
+		want string
+	}{
+		{ParamProportion, 1.08, "p = 1.08: all survivors"},
+		{ParamProportion, 0.5, "p = 0.5"},
+		{ParamProportion, 0.86123, "p = 0.861"},
+		{ParamRatio, 12.75, "12.75"},
+		{ParamRatio, 1.0 / 3, "0.3333"},
+		{ParamRatio, 22.4, "22.4"},
+		{ParamNewSpace, 141 << 20, "141 MiB"},
+	} {
+		if got := FormatNamed(c.name, c.v); got != c.want {
+			t.Errorf("FormatNamed(%s, %v) = %q, want %q", c.name, c.v, got, c.want)
+		}
+	}
+}

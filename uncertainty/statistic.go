@@ -155,3 +155,9 @@ func (iv Interval) Contains(v float64) bool { return v >= iv.Lo && v <= iv.Hi }
 func (iv Interval) Invert() Interval {
 	return Interval{Lo: 1 / iv.Hi, Hi: 1 / iv.Lo, Coverage: iv.Coverage, N: iv.N}
 }
+
+// Known reports whether both ends are finite numbers (JSON has no NaN; an interval the runs
+// could not give has NaN ends).
+func (iv Interval) Known() bool {
+	return !math.IsNaN(iv.Lo) && !math.IsNaN(iv.Hi) && !math.IsInf(iv.Lo, 0) && !math.IsInf(iv.Hi, 0)
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/infile"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/verify"
@@ -361,7 +362,7 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 		if v == nil {
 			return "—"
 		}
-		return secs(*v)
+		return numfmt.SecondsText(*v)
 	}
 	optN := func(v *int64) string {
 		if v == nil {
@@ -371,14 +372,14 @@ func printCalibrate(w io.Writer, d *calibrateDoc) error {
 	}
 	gc := "—"
 	if v, ok := m.GC(); ok {
-		gc = secs(v)
+		gc = numfmt.SecondsText(v)
 	}
 	rows := [][4]string{
 		{"", "measured", "calibrated", terminalSafe(d.Base)},
-		{"wall time", secs(m.WallSeconds), secs(d.Simulated.WallSeconds), secs(d.BaseSimulated.WallSeconds)},
-		{"GC time", gc, secs(d.Simulated.GCSeconds), secs(d.BaseSimulated.GCSeconds)},
-		{"scavenge time", opt(m.ScavengeSeconds), secs(d.Simulated.ScavengeSeconds), secs(d.BaseSimulated.ScavengeSeconds)},
-		{"full GC time", opt(m.FullGCSeconds), secs(d.Simulated.FullGCSeconds), secs(d.BaseSimulated.FullGCSeconds)},
+		{"wall time", numfmt.SecondsText(m.WallSeconds), numfmt.SecondsText(d.Simulated.WallSeconds), numfmt.SecondsText(d.BaseSimulated.WallSeconds)},
+		{"GC time", gc, numfmt.SecondsText(d.Simulated.GCSeconds), numfmt.SecondsText(d.BaseSimulated.GCSeconds)},
+		{"scavenge time", opt(m.ScavengeSeconds), numfmt.SecondsText(d.Simulated.ScavengeSeconds), numfmt.SecondsText(d.BaseSimulated.ScavengeSeconds)},
+		{"full GC time", opt(m.FullGCSeconds), numfmt.SecondsText(d.Simulated.FullGCSeconds), numfmt.SecondsText(d.BaseSimulated.FullGCSeconds)},
 		{"scavenges", optN(m.Scavenges), strconv.Itoa(d.Simulated.Scavenges), strconv.Itoa(d.BaseSimulated.Scavenges)},
 		{"full GCs", optN(m.FullGCs), strconv.Itoa(d.Simulated.FullGCs), strconv.Itoa(d.BaseSimulated.FullGCs)},
 	}

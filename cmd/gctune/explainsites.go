@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/pretenure"
@@ -29,7 +30,7 @@ func writeSiteCosts(w io.Writer, docs []pretenure.WorkloadSites, adv *pretenure.
 			if e.DirectOldBytes > 0 {
 				ew.Printf(" %s straight into old space;", units.FormatBytes(e.DirectOldBytes))
 			}
-			ew.Printf(" %s of what enters old space, which the full-GC ratio counts", formatPercent(e.OldShare))
+			ew.Printf(" %s of what enters old space, which the full-GC ratio counts", numfmt.PercentText(e.OldShare))
 			if e.ContainerSlots > 0 {
 				ew.Printf("; its containers (%s slots) stay in the remembered set while they hold young objects (remembered-set scans %.3g s in all)",
 					formatCount(e.ContainerSlots), d.RSScanSeconds)
@@ -44,7 +45,7 @@ func writeSiteCosts(w io.Writer, docs []pretenure.WorkloadSites, adv *pretenure.
 	advised := adv.Advised()
 	if len(advised) == 0 {
 		for _, c := range adv.Candidates {
-			ew.Printf("  %s: %.3fx (%.3fx to %.3fx), not above the %s tolerance\n", quoteName(c.Sites[0]), c.Gain, c.Interval.Lo, c.Interval.Hi, formatPercent(adv.Tolerance))
+			ew.Printf("  %s: %.3fx (%.3fx to %.3fx), not above the %s tolerance\n", quoteName(c.Sites[0]), c.Gain, c.Interval.Lo, c.Interval.Hi, numfmt.PercentText(adv.Tolerance))
 		}
 		ew.Printf("  no change advised\n")
 		return ew.Err()

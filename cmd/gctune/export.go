@@ -5,7 +5,6 @@ import (
 	"io"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
@@ -179,8 +178,8 @@ func printPareto(w io.Writer, front []goptuna.FrozenTrial, sp *study.Problem, na
 	for _, t := range front {
 		raw, _ := tunable.PointFromParams(t.Params)
 		p := raw.Rounded()
-		fp, _ := strconv.ParseUint(t.UserAttrs[trialattr.Footprint], 10, 64)
-		rows = append(rows, paretoRow{Trial: t.Number, Value: t.Value, Speedup: sp.DefaultValue / t.Value, PeakFootprintBytes: fp, Point: p})
+		rows = append(rows, paretoRow{Trial: t.Number, Value: t.Value, Speedup: sp.DefaultValue / t.Value,
+			PeakFootprintBytes: trialattr.TrialMetrics(t).PeakFootprintBytes, Point: p})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Value < rows[j].Value })
 	if asJSON {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
@@ -20,6 +22,8 @@ type finished struct {
 	best         *goptuna.FrozenTrial // nil when no trial is feasible
 	defaultValue float64
 	seconds      bool // one workload: values are seconds
+	// rec is the recommendation stored with the study, nil when none is current.
+	rec *recommend.Recommendation
 }
 
 // finishedStudy reports whether the study's trials (all, as stored) reach sp's target with none
@@ -35,13 +39,8 @@ func finishedStudy(all []goptuna.FrozenTrial, sp *study.Problem) (finished, bool
 		return finished{}, false
 	}
 	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: len(sp.Workloads) == 1}
-	for i, t := range all {
-		if t.State != goptuna.TrialStateComplete || t.UserAttrs[trialattr.Feasible] == "false" {
-			continue
-		}
-		if f.best == nil || t.Value < f.best.Value {
-			f.best = &all[i]
-		}
+	if best, ok := trialattr.Best(all); ok {
+		f.best = &best
 	}
 	return f, true
 }
@@ -58,11 +57,17 @@ func (f finished) print(w io.Writer, name string) error {
 	ew := errwriter.New(w)
 	ew.Printf("%s\n", f.hint(name))
 	if f.best != nil && f.best.Value > 0 {
+		if f.rec != nil && !f.rec.KeepDefaults {
+			ew.Printf("recommended: trial %d, %s\n", f.rec.Trial, f.rec.Describe())
+			for _, l := range f.rec.ForecastLines(f.seconds) {
+				ew.Printf("  %s\n", l)
+			}
+		}
 		if f.seconds {
-			ew.Printf("fastest: trial %d, predicted %s against %s with the defaults (%.2fx faster)\n",
-				f.best.Number, secs(f.best.Value), secs(f.defaultValue), f.defaultValue/f.best.Value)
+			ew.Printf("the search's fastest trial: trial %d, %s against %s with the defaults on the search's runs, %s faster\n",
+				f.best.Number, numfmt.SecondsText(f.best.Value), numfmt.SecondsText(f.defaultValue), numfmt.Speedup(f.defaultValue/f.best.Value))
 		} else {
-			ew.Printf("fastest: trial %d, predicted %.2fx faster than the defaults\n", f.best.Number, f.defaultValue/f.best.Value)
+			ew.Printf("the search's fastest trial: trial %d, %s faster than the defaults on the search's runs\n", f.best.Number, numfmt.Speedup(f.defaultValue/f.best.Value))
 		}
 	}
 	q := export.ShellQuote(name)

@@ -275,19 +275,19 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	row("objects", "%s (%s records, sampling rate %g)", formatCount(s.Objects), formatCount(uint64(s.Records)), s.SamplingRate)
 	row("allocated", "%s (%s bytes); run length %s on the bytes clock", units.FormatBytes(s.Bytes), formatCount(s.Bytes), units.FormatBytes(s.EndBytes))
 	row("long-lived", "%s of objects, %s of bytes (lifetime ≥ %s of the run)",
-		formatPercent(s.LongLivedObjectShare), formatPercent(s.LongLivedByteShare), formatPercent(s.LongLivedThreshold))
+		numfmt.PercentText(s.LongLivedObjectShare), numfmt.PercentText(s.LongLivedByteShare), numfmt.PercentText(s.LongLivedThreshold))
 	if wl := doc.Wall; wl != nil {
 		row("long-lived (wall)", "%s of objects, %s of bytes (lifetime ≥ %g s on the default run's simulated wall clock, %.1f s with GC pauses; %s of the run)",
-			formatPercent(wl.LongLivedObjectShare), formatPercent(wl.LongLivedByteShare), wl.BucketSeconds, wl.RunSeconds, formatPercent(wl.ThresholdShare))
+			numfmt.PercentText(wl.LongLivedObjectShare), numfmt.PercentText(wl.LongLivedByteShare), wl.BucketSeconds, wl.RunSeconds, numfmt.PercentText(wl.ThresholdShare))
 	}
-	row("average lifetime", "%s of the run", formatPercent(s.AverageLifetime))
+	row("average lifetime", "%s of the run", numfmt.PercentText(s.AverageLifetime))
 	row("alive at end", "%s objects, %s", formatCount(s.AliveAtEndObjects), units.FormatBytes(s.AliveAtEndBytes))
 	peakAt := 0.0
 	if s.EndBytes > 0 {
 		peakAt = float64(s.PeakLiveAtBytes) / float64(s.EndBytes)
 	}
-	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), formatPercent(peakAt), units.FormatBytes(s.FinalLiveBytes))
-	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), formatPercent(s.DirectToOld.ByteShare))
+	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), numfmt.PercentText(peakAt), units.FormatBytes(s.FinalLiveBytes))
+	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), numfmt.PercentText(s.DirectToOld.ByteShare))
 	if st := doc.Stored; st != nil {
 		row("containers", "%s %s (this analysis);", containersText(s.Containers), study.HypothesisWords(filip.HypothesisAuto.String()))
 		row("", "%s %s (optimize weighs both)", containersText(st.Containers), st.Hypothesis)
@@ -318,7 +318,7 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 				born = float64(l.BirthBytes) / float64(s.EndBytes)
 			}
 			return [7]string{"  " + units.FormatBytes(uint64(l.SizeBytes)), formatCount(uint64(l.Slots)),
-				formatCount(uint64(l.Weight)), quoteName(l.Class), formatPercent(born), formatPercent(l.Lifetime), strings.Join(notes, ", ")}
+				formatCount(uint64(l.Weight)), quoteName(l.Class), numfmt.PercentText(born), numfmt.PercentText(l.Lifetime), strings.Join(notes, ", ")}
 		}
 		header := [7]string{"  SIZE", "SLOTS", "COUNT", "CLASS", "BORN AT", "LIFETIME", "NOTES"}
 		var wid [7]int
@@ -357,8 +357,8 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	tew = errwriter.New(tw)
 	tew.Printf("  CLASS\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\n")
 	for _, c := range rows {
-		tew.Printf("  %s\t%s\t%s\t%s\t%s\n", quoteName(c.Class), formatPercent(c.AllocationShare), formatPercent(c.ByteShare),
-			formatPercent(c.AverageLifetime), formatPercent(c.LongLivedShare))
+		tew.Printf("  %s\t%s\t%s\t%s\t%s\n", quoteName(c.Class), numfmt.PercentText(c.AllocationShare), numfmt.PercentText(c.ByteShare),
+			numfmt.PercentText(c.AverageLifetime), numfmt.PercentText(c.LongLivedShare))
 	}
 	if tew.Err() != nil {
 		return tew.Err()
@@ -414,8 +414,8 @@ func printHistogram(ew *errwriter.Writer, h *lifetimes.Histogram) {
 	col := histBarWidth + 12
 	ew.Printf("  %s  %s%s\n", padRight("LIFETIME", labelWidth), padRight("OBJECTS", col), "BYTES")
 	for i, l := range labels {
-		objects := padRight(bar(h.ObjectShare[i], maxObj, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", formatPercent(h.ObjectShare[i]))
-		bytes := padRight(bar(h.ByteShare[i], maxBytes, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", formatPercent(h.ByteShare[i]))
+		objects := padRight(bar(h.ObjectShare[i], maxObj, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ObjectShare[i]))
+		bytes := padRight(bar(h.ByteShare[i], maxBytes, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ByteShare[i]))
 		ew.Printf("  %s  %s  %s\n", padRight(l, labelWidth), objects, strings.TrimRight(bytes, " "))
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
@@ -256,6 +256,11 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 				fmt.Fprintln(ew, f.hint(name))
 				return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
 			}
+			// A finished study states its stored recommendation, as export writes it.
+			if f.rec, err = study.StoredRecommendationFor(store, id, prob, all,
+				study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()}); err != nil {
+				return err
+			}
 			return f.print(w, name)
 		}
 	}
@@ -290,8 +295,12 @@ type sessionDoc struct {
 	Finished      int      `json:"finished"`
 	Target        int      `json:"target"`
 	Interrupted   bool     `json:"interrupted,omitempty"`
-	DefaultValue  float64  `json:"defaultValue"`
-	Best          *bestDoc `json:"best,omitempty"`
+	// DefaultValue is the defaults' value as the search measures trials: on SearchRuns.
+	DefaultValue float64 `json:"defaultValue"`
+	SearchRuns   string  `json:"searchRuns"`
+	// Best is the search's fastest trial, its value on SearchRuns: not the headline, which is
+	// the Recommendation's forecast.
+	Best *bestDoc `json:"best,omitempty"`
 	// Recommendation is what export writes (optimize and resume only).
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 	Plan           search.Plan               `json:"plan"`
@@ -376,7 +385,7 @@ func newSessionConfig(cfg Config, store *studies.Store, storage goptuna.Storage,
 func newSessionDoc(res session.Result, name string, store *studies.Store, sp *study.Problem, prob *objective.Problem) sessionDoc {
 	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: study.WithoutSpecs(sp.Workloads), WorkloadNames: study.Names(sp.Workloads), Reaped: res.Reaped,
 		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
-		DefaultValue: prob.DefaultValue(), Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
+		DefaultValue: prob.DefaultValue(), SearchRuns: prob.SearchRuns(), Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
 	if len(sp.Workloads) > 1 {
 		doc.Aggregate = cmp.Or(sp.Aggregate, string(objective.AggregateMax))
 	}
@@ -390,7 +399,7 @@ func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
 	raw, _ := tunable.PointFromParams(t.Params)
 	p := raw.Rounded()
 	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
-		Metrics: t.UserAttrs, Feasible: t.UserAttrs[trialattr.Feasible] != "false"}
+		Metrics: t.UserAttrs, Feasible: !trialattr.Infeasible(t)}
 }
 
 func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
@@ -404,11 +413,18 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 		ew.Printf("no feasible trial yet\n")
 		return ew.Err()
 	}
+	// The headline is the recommendation's forecast; the search's fastest trial and each
+	// profile's default run are labelled as what they are, on their own lines.
+	if r := d.Recommendation; r != nil {
+		if err := r.WriteText(w, seconds); err != nil {
+			return err
+		}
+	}
 	b := d.Best
-	ew.Printf("fastest: trial %d\n", b.Number)
-	ew.Printf("  %s\n", describePoint(b.Point))
+	ew.Printf("the search's fastest trial: trial %d, %s\n", b.Number, describePoint(b.Point))
 	if seconds {
-		ew.Printf("  predicted run time %s against %s with the defaults: %.2fx faster\n", secs(b.Value), secs(d.DefaultValue), b.Speedup)
+		ew.Printf("  %s against %s with the defaults, %s faster, on %s; %s\n", numfmt.SecondsText(b.Value),
+			numfmt.SecondsText(d.DefaultValue), numfmt.Speedup(b.Speedup), d.SearchRuns, trialMetricsText(b.Metrics))
 	} else {
 		how := "on the slower workload"
 		switch {
@@ -417,8 +433,8 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 		case d.Aggregate == string(objective.AggregateMean):
 			how = "on average over the workloads"
 		}
-		ew.Printf("  predicted %s the defaults' run time %s: %.2fx faster (each workload's seconds: the recommendation below)\n",
-			recommend.Slowdown(b.Value), how, b.Speedup)
+		ew.Printf("  a run time %s the defaults' %s, %s faster, on %s; %s\n", numfmt.Ratio(b.Value), how,
+			numfmt.Speedup(b.Speedup), d.SearchRuns, trialMetricsText(b.Metrics))
 	}
 	for i, p := range d.Profiles {
 		label := p.Ref
@@ -426,21 +442,12 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 			label = d.WorkloadNames[i]
 		}
 		if line := formatProfiledBeside(p.Profiled, p.SimulatedDefault); line != "" {
-			ew.Printf("  %s: %s\n", label, line)
+			ew.Printf("%s: %s\n", label, line)
 		}
 	}
-	if fp, err := strconv.ParseUint(b.Metrics[trialattr.Footprint], 10, 64); err == nil {
-		gc, _ := strconv.ParseFloat(b.Metrics[trialattr.GCShare], 64)
-		ew.Printf("  GC share %s, peak footprint %s\n", formatPercent(gc), units.FormatBytes(fp))
-	}
-	if r := d.Recommendation; r != nil {
-		if err := r.WriteText(w, seconds); err != nil {
-			return err
-		}
-		if r.KeepDefaults {
-			ew.Printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
-			return ew.Err()
-		}
+	if r := d.Recommendation; r != nil && r.KeepDefaults {
+		ew.Printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
+		return ew.Err()
 	}
 	ew.Printf("apply it: gctune export %s --format st > gctune-gc.st\n", export.ShellQuote(d.Study))
 	return ew.Err()
@@ -503,7 +510,7 @@ func (p *progressRecorder) TrialDone(r search.TrialReport) {
 	if !math.IsInf(p.best, 1) {
 		v := fmt.Sprintf("%.4g", p.best)
 		if p.seconds {
-			v = secs(p.best)
+			v = numfmt.SecondsText(p.best)
 		}
 		desc = fmt.Sprintf("best %s (%.2fx)", v, p.defaultValue/p.best)
 	}
@@ -547,4 +554,14 @@ func readingsOfOneRun(ws []study.WorkloadRef) bool {
 		}
 	}
 	return true
+}
+
+// trialMetricsText states a trial's stored GC share and peak footprint ("GC share 1.6 %, peak
+// footprint 12.5 GiB"), "" when it has none.
+func trialMetricsText(attrs map[string]string) string {
+	m := trialattr.MetricsOf(attrs)
+	if !m.HasFootprint {
+		return ""
+	}
+	return fmt.Sprintf("GC share %s, peak footprint %s", numfmt.PercentText(m.GCShare), units.FormatBytes(m.PeakFootprintBytes))
 }

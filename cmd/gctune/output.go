@@ -5,11 +5,9 @@ import (
 	"errors"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/internal/units"
 )
@@ -38,16 +36,6 @@ func writeOutput(path string, write func(io.Writer) error) error {
 
 // formatCount writes n with thousands separators: 86002607 → "86,002,607".
 func formatCount(n uint64) string { return units.FormatCount(n) }
-
-// formatPercent writes a fraction as a percentage: one decimal from 1 % up ("25.0 %"), two
-// significant digits below ("0.06 %", "0.00012 %"), "0 %" for zero.
-func formatPercent(f float64) string {
-	v := f * 100
-	if math.Abs(v) >= 1 {
-		return strconv.FormatFloat(v, 'f', 1, 64) + " %"
-	}
-	return strconv.FormatFloat(numfmt.RoundSig(v, 2), 'f', -1, 64) + " %"
-}
 
 // bar draws share/full as a horizontal bar of up to width cells with eighth-cell resolution.
 func bar(share, full float64, width int) string {

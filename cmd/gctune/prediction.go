@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/uncertainty"
 )
@@ -55,37 +52,8 @@ func newPredictionDoc(rec *recommend.Recommendation, seconds bool) *predictionDo
 
 // knownInterval is &iv, nil when its ends are not numbers (JSON has no NaN).
 func knownInterval(iv uncertainty.Interval) *uncertainty.Interval {
-	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) || math.IsInf(iv.Lo, 0) || math.IsInf(iv.Hi, 0) {
+	if !iv.Known() {
 		return nil
 	}
 	return &iv
-}
-
-// speedupText states a speedup interval: "0.99-1.36x in 99 % of runs".
-func speedupText(iv uncertainty.Interval) string {
-	return fmt.Sprintf("%.2f-%.2fx in %s of runs", iv.Lo, iv.Hi, recommend.Percent(iv.Coverage))
-}
-
-// expectedSpeedupText states rec's expected speedup with its interval and the single
-// simulation beside it: "7.02x expected, 6.70-7.20x in 99 % of runs, over 16 perturbed runs;
-// the profiled run exactly as recorded: 7.24x". Without an uncertainty model: "7.24x
-// (simulated, one run: no interval)".
-func expectedSpeedupText(rec *recommend.Recommendation) string {
-	rb := rec.Robust
-	if rb == nil {
-		return fmt.Sprintf("%.2fx (simulated on the profile, one run: no interval; the study has no uncertainty model)", rec.Speedup)
-	}
-	s := fmt.Sprintf("%.2fx expected (%s), ", rec.Speedup, rb.Statistic)
-	if knownInterval(rb.SpeedupInterval) != nil {
-		s += speedupText(rb.SpeedupInterval) + ", "
-	}
-	runs := "perturbed runs"
-	if rb.Scenario != "" {
-		runs = rb.Scenario.Words()
-	}
-	s += fmt.Sprintf("over %d %s", rb.Replicas, runs)
-	if l := rb.Like; l != nil {
-		s += fmt.Sprintf(" (on %d %s: %.2fx, %s)", l.Replicas, l.Scenario.Words(), l.Speedup, speedupText(l.SpeedupInterval))
-	}
-	return s + fmt.Sprintf("; the profiled run exactly as recorded: %.2fx", rb.NominalSpeedup)
 }

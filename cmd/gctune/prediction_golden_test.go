@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"flag"
-	"github.com/gctune/gctune/internal/recommendtest"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gctune/gctune/internal/recommendtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/pretenure"
@@ -163,7 +164,7 @@ func printAdvice(w io.Writer, a *pretenure.Advice) error {
 			adv = "yes"
 		}
 		tew.Printf("  %s\t%s\t%s\t%.3fx\t%.3fx-%.3fx\t%d → %d\t%s\n", strings.Join(names, " + "), units.FormatBytes(c.TenuredBytes),
-			formatPercent(c.LongLivedShare), c.Gain, c.Interval.Lo, c.Interval.Hi, c.FullGCs, c.FullGCsPretenured, adv)
+			numfmt.PercentText(c.LongLivedShare), c.Gain, c.Interval.Lo, c.Interval.Hi, c.FullGCs, c.FullGCsPretenured, adv)
 	}
 	for _, c := range a.Candidates {
 		row(c)
@@ -179,7 +180,7 @@ func printAdvice(w io.Writer, a *pretenure.Advice) error {
 	}
 	advised := a.Advised()
 	if len(advised) == 0 {
-		ew.Printf("\nno site gains more than %s: leave the code as it is\n", formatPercent(a.Tolerance))
+		ew.Printf("\nno site gains more than %s: leave the code as it is\n", numfmt.PercentText(a.Tolerance))
 		return ew.Err()
 	}
 	best := advised[0]

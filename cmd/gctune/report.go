@@ -294,7 +294,6 @@ func writeExplainHeader(w io.Writer, name, workloads string, rec *recommend.Reco
 			return err
 		}
 	}
-	ew.Printf("  speedup: %s\n", expectedSpeedupText(rec))
 	if rec.Robust != nil {
 		ew.Printf("The diagnosis below simulates the profiled run exactly as recorded, one run of each configuration: its figures are the single simulation's, not the expected ones above.\n")
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/heapsim/eventlog"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
@@ -337,11 +338,11 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 		rows[len(rows)-1][3] = strconv.Itoa(pr.FullGCs)
 	}
 	row("tenured", size(s0.TenuredBytes), size(s1.TenuredBytes))
-	row("scavenge time", secs(s0.ScavengeSeconds), secs(s1.ScavengeSeconds))
-	row("full GC time", secs(s0.FullGCSeconds), secs(s1.FullGCSeconds))
-	row("GC time", secs(s0.GCSeconds), secs(s1.GCSeconds))
-	row("total time", secs(s0.TotalSeconds), secs(s1.TotalSeconds))
-	row("GC share", formatPercent(s0.GCShare), formatPercent(s1.GCShare))
+	row("scavenge time", numfmt.SecondsText(s0.ScavengeSeconds), numfmt.SecondsText(s1.ScavengeSeconds))
+	row("full GC time", numfmt.SecondsText(s0.FullGCSeconds), numfmt.SecondsText(s1.FullGCSeconds))
+	row("GC time", numfmt.SecondsText(s0.GCSeconds), numfmt.SecondsText(s1.GCSeconds))
+	row("total time", numfmt.SecondsText(s0.TotalSeconds), numfmt.SecondsText(s1.TotalSeconds))
+	row("GC share", numfmt.PercentText(s0.GCShare), numfmt.PercentText(s1.GCShare))
 	row("peak footprint", size(s0.PeakFootprintBytes), size(s1.PeakFootprintBytes))
 	wid := columnWidths(rows)
 	for _, r := range rows {
@@ -367,23 +368,13 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 	}
 	if r := d.Replicas; r != nil {
 		ew.Printf("on %d perturbed replicas (seed %d): default %s (%s), given %s (%s); speedup %.2fx of the means, %.2f-%.2fx across the replicas\n",
-			len(r.Given), r.Seed, secs(r.MeanDefault), recommend.IntervalText(r.DefaultInterval, recommend.Seconds), secs(r.MeanGiven), recommend.IntervalText(r.GivenInterval, recommend.Seconds),
+			len(r.Given), r.Seed, numfmt.SecondsText(r.MeanDefault), recommend.IntervalText(r.DefaultInterval, numfmt.SecondsText), numfmt.SecondsText(r.MeanGiven), recommend.IntervalText(r.GivenInterval, numfmt.SecondsText),
 			r.MeanDefault/r.MeanGiven, slices.Min(r.Speedups), slices.Max(r.Speedups))
 	}
 	if d.Events != "" {
 		ew.Printf("event log: %s\n", quoteName(d.Events))
 	}
 	return ew.Err()
-}
-
-func secs(s float64) string {
-	switch {
-	case s >= 100:
-		return fmt.Sprintf("%.0f s", s)
-	case s >= 1:
-		return fmt.Sprintf("%.1f s", s)
-	}
-	return fmt.Sprintf("%.3f s", s)
 }
 
 func padLeft(s string, width int) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
@@ -86,7 +87,7 @@ func printSites(w io.Writer, d *sitesDoc, n int) error {
 	for _, r := range rows {
 		tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", quoteName(r.Site),
 			pm(float64(r.Objects), r.ObjectsCI95, count), pm(float64(r.Bytes), r.BytesCI95, bytes),
-			pm(r.AverageLifetime, r.AverageLifetimeCI95, formatPercent), pm(r.LongLivedShare, r.LongLivedShareCI95, formatPercent),
+			pm(r.AverageLifetime, r.AverageLifetimeCI95, numfmt.PercentText), pm(r.LongLivedShare, r.LongLivedShareCI95, numfmt.PercentText),
 			units.FormatBytes(r.DirectOldBytes), r.LargeAllocFullGCs, pm(float64(r.TenuredBytes), r.TenuredBytesCI95, bytes))
 	}
 	if tew.Err() != nil {

@@ -12,11 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/tunable"
 )
 
 // NewStudiesCmd returns `gctune studies` and its subcommands list, show and delete.
@@ -162,7 +164,12 @@ func printShow(w io.Writer, d *showDoc) error {
 	ew := errwriter.New(w)
 	p := d.Problem
 	ew.Printf("study %s in %s (created by gctune %s)\n", quoteName(d.Study), d.Storage, p.Version)
-	for _, wl := range p.Workloads {
+	names := study.Names(p.Workloads)
+	for i, wl := range p.Workloads {
+		if names[i] != wl.Ref {
+			ew.Printf("  workload %s: %s (%s, fingerprint %.12s)\n", wl.Ref, strings.TrimPrefix(strings.TrimPrefix(names[i], wl.Ref), ", "), wl.Kind, wl.Fingerprint)
+			continue
+		}
 		ew.Printf("  workload %s (%s, fingerprint %.12s)\n", wl.Ref, wl.Kind, wl.Fingerprint)
 	}
 	budget := "none"
@@ -182,7 +189,7 @@ func printShow(w io.Writer, d *showDoc) error {
 	}
 	ew.Printf("  %s\n", uncertaintyText(p))
 	if d.Best != nil {
-		ew.Printf("  best: trial %d, %.2fx faster than the defaults (the search's value)\n    %s\n", d.Best.Number, d.Best.Speedup, describePoint(d.Best.Point))
+		ew.Printf("  the search's fastest trial: trial %d, %s faster than the defaults on the search's runs\n    %s\n", d.Best.Number, numfmt.Speedup(d.Best.Speedup), describePoint(d.Best.Point))
 	}
 	if r := d.Recommendation; r != nil {
 		verdict := "recommended"
@@ -190,13 +197,15 @@ func printShow(w io.Writer, d *showDoc) error {
 			verdict = "recommended: keep the VM defaults; the best would be"
 		}
 		ew.Printf("  %s (as stored by optimize or resume): trial %d, %s\n", verdict, r.Trial, r.Describe())
-		ew.Printf("    speedup %s\n", expectedSpeedupText(r))
+		for _, l := range r.ForecastLines(len(p.Workloads) == 1) {
+			ew.Printf("    %s\n", l)
+		}
 		if rb := r.Robust; rb != nil {
 			for _, m := range rb.Moves {
-				ew.Printf("    %s: %s %s → %s (%s)\n", m.Verb(), m.Label, recommend.Value(m.Param, m.From), recommend.Value(m.Param, m.To), m.Why)
+				ew.Printf("    %s: %s %s → %s (%s)\n", m.Verb(), m.Label, tunable.FormatNamed(m.Param, m.From), tunable.FormatNamed(m.Param, m.To), m.Why)
 			}
 			for _, m := range rb.Margins {
-				ew.Printf("    margin: %s %s may be %s before the run time rises by %s\n", m.Label, recommend.Value(m.Param, m.Value), recommend.MarginText(m), recommend.Percent(r.Tolerance))
+				ew.Printf("    margin: %s %s may be %s before the run time rises by %s\n", m.Label, tunable.FormatNamed(m.Param, m.Value), recommend.MarginText(m), numfmt.PercentText(r.Tolerance))
 			}
 		}
 	} else if d.RecommendationError != "" {
@@ -223,13 +232,13 @@ func uncertaintyText(p *study.Problem) string {
 		parts = append(parts, "start at a random point of the eden cycle")
 	}
 	if m.AllocationSpread > 0 {
-		parts = append(parts, "allocation ±"+recommend.Percent(m.AllocationSpread))
+		parts = append(parts, "allocation ±"+numfmt.PercentText(m.AllocationSpread))
 	}
 	if m.Phases > 1 && m.PhaseSpread > 0 {
-		parts = append(parts, fmt.Sprintf("young garbage up to %s of a phase before each of %d phases", recommend.Percent(m.PhaseSpread), m.Phases))
+		parts = append(parts, fmt.Sprintf("young garbage up to %s of a phase before each of %d phases", numfmt.PercentText(m.PhaseSpread), m.Phases))
 	}
 	if m.CostSigma > 0 {
-		parts = append(parts, "cost factors σ "+recommend.Percent(m.CostSigma))
+		parts = append(parts, "cost factors σ "+numfmt.PercentText(m.CostSigma))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "nothing perturbed")

@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/gctune/gctune/heapsim"
 	"io"
 	"runtime"
+
+	"github.com/gctune/gctune/heapsim"
 
 	"github.com/spf13/cobra"
 

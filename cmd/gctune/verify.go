@@ -14,7 +14,7 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
@@ -169,10 +169,10 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 				note = "  (gctune-stats line unreadable: " + r.StatsErr + ")"
 			} else if r.Measured != nil {
 				if gc, ok := r.Measured.GC(); ok {
-					note = fmt.Sprintf("  (in Pharo: %s, GC %s)", secs(r.Measured.WallSeconds), secs(gc))
+					note = fmt.Sprintf("  (in Pharo: %s, GC %s)", numfmt.SecondsText(r.Measured.WallSeconds), numfmt.SecondsText(gc))
 				}
 			}
-			fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", seq, total, round, r.Config, secs(r.Wall.Seconds()), note)
+			fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", seq, total, round, r.Config, numfmt.SecondsText(r.Wall.Seconds()), note)
 		}
 		// Stored at once (a cancelled context must not stop the store: the run finished).
 		return store.SaveMeasuredRun(id, mr)
@@ -287,7 +287,7 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 	predHead := "predicted"
 	for _, c := range d.Configs {
 		if c.PredictedInterval != nil {
-			predHead = fmt.Sprintf("predicted (%s of runs)", recommend.Percent(c.PredictedInterval.Coverage))
+			predHead = fmt.Sprintf("predicted (%s of runs)", numfmt.PercentText(c.PredictedInterval.Coverage))
 		}
 	}
 	rows := [][]string{{"configuration", "runs", "mean", "median", "CV", "GC (Pharo)", predHead, "measured speedup (95 % t interval)"}}
@@ -302,7 +302,7 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 		gc := "—"
 		if c.Stats != nil {
 			if v, ok := c.Stats.GC(); ok {
-				gc = secs(v)
+				gc = numfmt.SecondsText(v)
 			}
 		}
 		pred, meas := "", ""
@@ -323,9 +323,9 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 		}
 		cv := "—"
 		if c.Runs > 1 {
-			cv = formatPercent(c.CV)
+			cv = numfmt.PercentText(c.CV)
 		}
-		rows = append(rows, []string{name, fmt.Sprint(c.Runs), secs(c.MeanSeconds), secs(c.MedianSeconds), cv, gc, pred, meas})
+		rows = append(rows, []string{name, fmt.Sprint(c.Runs), numfmt.SecondsText(c.MeanSeconds), numfmt.SecondsText(c.MedianSeconds), cv, gc, pred, meas})
 	}
 	if len(rows) == 1 {
 		rows = nil
@@ -356,7 +356,7 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 	for _, c := range d.Configs {
 		if c.Wild {
 			ew.Printf("warning: the runs under %s vary wildly (coefficient of variation %s > %.0f %%): the machine is busy or the work is not the same from run to run; the speedup is uncertain\n",
-				c.Name, formatPercent(c.CV), 100*verify.WildCV)
+				c.Name, numfmt.PercentText(c.CV), 100*verify.WildCV)
 		}
 	}
 	ew.Printf("stored %d run(s) in study %s (session %s): 'gctune report %s' shows them, 'gctune calibrate --from-study %s' fits the cost model on the default runs\n",
@@ -373,7 +373,7 @@ func comparisonText(c verify.ConfigSummary) string {
 		return ""
 	}
 	iv := cmp.Predicted
-	pred := fmt.Sprintf("the predicted %.2f-%.2fx (%s of runs; %.2fx expected)", iv.Lo, iv.Hi, recommend.Percent(iv.Coverage), c.PredictedSpeedup)
+	pred := fmt.Sprintf("the predicted %.2f-%.2fx (%s of runs; %.2fx expected)", iv.Lo, iv.Hi, numfmt.PercentText(iv.Coverage), c.PredictedSpeedup)
 	meas := fmt.Sprintf("the measured speedup, %.2fx,", c.Speedup.Estimate)
 	var s string
 	switch cmp.Side {

@@ -90,7 +90,8 @@ func Seconds(s float64) string {
 	return Sig(s*1e6, 3, false) + NBSP + "µs"
 }
 
-// Percent writes a fraction as a percentage: "12.3 %", "0.06 %", "1,250 %".
+// Percent writes a fraction as a percentage: "12.3 %", "0.06 %", "1,250 %". Just under
+// 100 % it keeps two decimals, so that it never reads as 100 % ("99.9 %", "99.95 %").
 func Percent(f float64) string {
 	if math.IsNaN(f) {
 		return Dash
@@ -100,8 +101,10 @@ func Percent(f float64) string {
 	switch {
 	case a == 0:
 		return "0" + NBSP + "%"
-	case a >= 99.95 || math.IsInf(v, 0):
+	case a >= 100 || math.IsInf(v, 0):
 		return Fixed(v, 0) + NBSP + "%"
+	case a >= 99.5:
+		return strings.TrimRight(Fixed(math.Min(v, 99.99), 2), "0") + NBSP + "%"
 	case a >= 0.995:
 		return Fixed(v, 1) + NBSP + "%"
 	}

@@ -44,6 +44,17 @@ func TestTextFormats(t *testing.T) {
 	for i, c := range []struct{ got, want string }{
 		{SecondsText(4583.2), "4,583 s"},
 		{PercentText(0.25), "25 %"},
+		{PercentText(0.999), "99.9 %"}, // a 99.9 % interval is not 100 %
+		{PercentText(0.9995), "99.95 %"},
+		{PercentText(0.99999), "99.99 %"},
+		{PercentText(1), "100 %"},
+		{PercentText(6.97), "697 %"},
+		{PercentText(0.115), "11.5 %"},
+		{SignedPercentText(0.003), "+0.3 %"},
+		{SignedPercentText(-0.0002), "−0.02 %"},
+		{Ratio(0.96312), "0.963×"},
+		{Range(8.081, 9.472, Speedup), "8.08-9.47×"},
+		{Range(469.2, 540.4, SecondsText), "469-540 s"},
 		{PercentText(0.881), "88.1 %"},
 		{Faster(10, 1.25), "8.00× faster"},
 		{Faster(1.01, 1), "1 % faster"},

@@ -1,6 +1,9 @@
 package numfmt
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // The sentence forms: the page's number formats (page.go) with plain spaces, for text such as
 // gctune explain's and the figures' captions.
@@ -41,4 +44,34 @@ func Plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return Count(n) + " " + many
+}
+
+// SignedPercentText is PercentText with a sign: "+0.3 %", "−0.02 %", "0 %".
+func SignedPercentText(f float64) string {
+	s := PercentText(f)
+	if s != "0 %" && !strings.HasPrefix(s, "−") {
+		s = "+" + s
+	}
+	return s
+}
+
+// Ratio writes a run time over the defaults' run time with three significant digits:
+// "0.963×" (the defaults are 1×).
+func Ratio(v float64) string {
+	if math.IsNaN(v) || v <= 0 {
+		return Dash
+	}
+	return Sig(v, 3, false) + "×"
+}
+
+// Range writes the ends of an interval, each by unit, with the unit once: "469-540 s",
+// "8.08-9.47×".
+func Range(lo, hi float64, unit func(float64) string) string {
+	l, h := unit(lo), unit(hi)
+	for _, suffix := range []string{" s", " ms", " µs", " %", "×", NBSP + "s", NBSP + "%"} {
+		if strings.HasSuffix(l, suffix) && strings.HasSuffix(h, suffix) {
+			return strings.TrimSuffix(l, suffix) + "-" + h
+		}
+	}
+	return l + "-" + h
 }

@@ -140,3 +140,18 @@ func GroupDigits(digits string) string {
 
 // FormatCount writes n with thousands separators: 86002607 → "86,002,607".
 func FormatCount(n uint64) string { return GroupDigits(strconv.FormatUint(n, 10)) }
+
+// ExactBytes writes n as a configuration file holds a size: in the largest binary unit that
+// divides it exactly ("56MiB", "2GiB", "4KiB"), else in bytes ("58720257"). ParseBytes reads
+// it back exactly.
+func ExactBytes(n uint64) string {
+	for _, u := range []struct {
+		size uint64
+		name string
+	}{{TiB, "TiB"}, {GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}} {
+		if n >= u.size && n%u.size == 0 {
+			return strconv.FormatUint(n/u.size, 10) + u.name
+		}
+	}
+	return strconv.FormatUint(n, 10)
+}
