@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"sort"
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/tunable"
 )
@@ -477,15 +475,4 @@ func remedy(f *Finding, kind string, rs []runResult, changed []int, best, def tu
 
 // ParamValue formats a value of parameter pi for people, as explain writes it: "741 MiB",
 // "p = 0.9", "0.333".
-func ParamValue(pi tunable.Tunable, v float64) string {
-	switch {
-	case pi.IsBytes():
-		return units.FormatBytes(uint64(math.Round(v)))
-	case pi.Unit == tunable.UnitProportion:
-		if v >= 1 {
-			return fmt.Sprintf("p = %.3g (keep all survivors)", v)
-		}
-		return fmt.Sprintf("p = %.3g", v)
-	}
-	return fmt.Sprintf("%.3g", v)
-}
+func ParamValue(pi tunable.Tunable, v float64) string { return pi.Format(v) }

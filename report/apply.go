@@ -8,7 +8,6 @@ import (
 
 	"github.com/c-bata/goptuna"
 
-	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
@@ -107,10 +106,7 @@ func applyData(in Input, rec *recommend.Recommendation) (*Apply, error) {
 		for _, name := range c.Set {
 			vm, when, persists := export.Timing(name)
 			pi, _ := tunable.Named(name) // c.Set holds the table's names only
-			val := diagnose.ParamValue(pi, pointValue(c, name))
-			if pi.IsBytes() {
-				val = export.MiB(uint64(pointValue(c, name)))
-			}
+			val := pi.Format(pointValue(c, name))
 			a.Rows = append(a.Rows, ApplyRow{Label: pi.Label, VMParam: vm, Value: val,
 				TakesEffect: when, Persists: persists})
 		}

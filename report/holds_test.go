@@ -115,9 +115,9 @@ func TestHoldsSectionRenders(t *testing.T) {
 		assert.Contains(t, page, want)
 	}
 	for _, want := range []string{
-		"Expected with the recommendation", "over 4 runs of this input again", "Interval (95 % of runs)", "expected over the VM defaults (mean over 4 runs of this input again); 95 % of runs: ",
+		"Expected with the recommendation", "over 4 runs of this input again", "In 95 % of runs: ", "expected over the VM defaults, over 4 runs of this input again; 95 % of runs: ",
 		"On 4 runs of inputs like this one (every object's size scaled by up to ±3 %",
-		"The profiled run exactly as recorded, one simulation",
+		"The profiled run exactly as recorded (one simulation)",
 		numfmt.Plain(numfmt.Speedup(rb.SpeedupInterval.Hi)), numfmt.Plain(numfmt.Speedup(rb.NominalSpeedup)),
 	} {
 		assert.Contains(t, text, want)

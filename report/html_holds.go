@@ -39,32 +39,28 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 		p.TOC = append(p.TOC, entry)
 	}
 	h := &htmlHolds{Figures: figs}
-	val := func(v float64) string { return numfmt.Plain(htmlValue(v, seconds)) }
 	if rb := rec.Robust; rb != nil {
-		// The header states the expected figures too, with the interval.
-		p.Speedup, p.DefaultValue, p.BestValue = numfmt.Speedup(rec.Speedup), htmlValue(rec.DefaultValue, seconds), htmlValue(rec.Value, seconds)
-		runs := "perturbed runs"
-		if rb.Scenario != "" {
-			runs = rb.Scenario.Words()
+		// The header states the headline forecast too, with its interval: the Figures'
+		// strings, as every output writes them.
+		f := rec.Figures(seconds)
+		p.Speedup, p.DefaultValue, p.BestValue = f.Speedup, htmlValue(rec.DefaultValue, seconds), htmlValue(rec.Value, seconds)
+		p.SpeedupNote = "expected over the VM defaults, over " + f.Runs
+		if iv := f.Intervals(); iv != "" {
+			p.SpeedupNote += "; " + iv
 		}
-		p.SpeedupNote = fmt.Sprintf("expected over the VM defaults (%s over %d %s); %s of runs: %s",
-			rb.Statistic, rb.Replicas, runs, numfmt.PercentText(rb.SpeedupInterval.Coverage),
-			htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }))
-		h.Lead = append(h.Lead, fmt.Sprintf("Expected with the recommendation: %s against %s with the defaults, %s faster (the %s over %d %s of the study's uncertainty model: what a user's next runs of this work are expected to give).",
-			val(rec.Value), val(rec.DefaultValue), numfmt.Plain(numfmt.Speedup(rec.Speedup)), rb.Statistic, rb.Replicas, runs),
-			fmt.Sprintf("Interval (%s of runs): %s with the recommendation, %s with the defaults; speedup %s. The profiled run exactly as recorded, one simulation: %s, %s (the figures of the diagnosis and of the runs below).",
-				numfmt.PercentText(rb.ValueInterval.Coverage), htmlIntervalText(rb.ValueInterval.Lo, rb.ValueInterval.Hi, val),
-				htmlIntervalText(rb.DefaultInterval().Lo, rb.DefaultInterval().Hi, val),
-				htmlIntervalText(rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }),
-				val(rb.NominalValue), numfmt.Plain(numfmt.Speedup(rb.NominalSpeedup))))
+		h.Lead = append(h.Lead, "Expected with the recommendation: "+f.Headline()+" (the "+rb.Statistic+" of the study's uncertainty model: what a user's next runs of this work are expected to give).")
+		if iv := f.Intervals(); iv != "" {
+			h.Lead = append(h.Lead, "In "+iv+".")
+		}
+		for _, rd := range f.Readings {
+			h.Lead = append(h.Lead, fmt.Sprintf("%s: %s against %s with the defaults, %s faster.", rd.Name, rd.Value, rd.DefaultValue, rd.Speedup))
+		}
+		h.Lead = append(h.Lead, upperFirst(f.NominalLine())+" (the figures of the diagnosis and of the runs below).")
 		if rb.Evidence != nil {
 			h.Lead = append(h.Lead, "The export's evidence: "+rb.Evidence.Words+".")
 		}
-		if l := rb.Like; l != nil {
-			h.Lead = append(h.Lead, fmt.Sprintf("On %d %s (%s): %s faster, the speedup %s in %s of runs. A wider question than the one above: another input of the same job, not this one again.",
-				l.Replicas, l.Scenario.Words(), l.Assumes, numfmt.Plain(numfmt.Speedup(l.Speedup)),
-				htmlIntervalText(l.SpeedupInterval.Lo, l.SpeedupInterval.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }),
-				numfmt.PercentText(l.SpeedupInterval.Coverage)))
+		if l := f.LikeLine(); l != "" {
+			h.Lead = append(h.Lead, upperFirst(l)+". A wider question than the one above: another input of the same job, not this one again.")
 		}
 		for _, m := range rb.Moves {
 			h.Notes = append(h.Notes, fmt.Sprintf("%s: %s %s → %s (%s).", upperFirst(m.Verb()), m.Label,

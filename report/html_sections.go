@@ -12,6 +12,7 @@ import (
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -124,7 +125,7 @@ func newHTMLPage(r *Report, figs []RenderedFigure) (*htmlPage, error) {
 	}
 
 	if r.Diagnosis != nil {
-		p.Diagnosis = htmlDiagnosisSection(r.Diagnosis, seconds, use)
+		p.Diagnosis = htmlDiagnosisSection(r.Diagnosis, r.Recommendation, seconds, use)
 	}
 	for i, w := range r.Workloads {
 		p.Lifetimes = append(p.Lifetimes, htmlWorkloadSection(i, w, wlFigs[i], use))
@@ -284,7 +285,10 @@ func htmlConfigRows(r *Report, hasBest bool) []htmlConfigRow {
 	return rows
 }
 
-func htmlDiagnosisSection(d *diagnose.Diagnosis, seconds bool, use func(id, what string) string) *htmlDiagnosis {
+// On the recommendation (rec not nil), a change it kept states the recommendation's own cost of
+// putting it back (recommend.Step, judged on its decision runs), the one figure "How it was
+// chosen" states too, not a second measurement.
+func htmlDiagnosisSection(d *diagnose.Diagnosis, rec *recommend.Recommendation, seconds bool, use func(id, what string) string) *htmlDiagnosis {
 	v := &htmlDiagnosis{}
 	if d.BestObjective > 0 {
 		what := htmlUnitRe.ReplaceAllString(d.ValueLabel, "")
@@ -373,6 +377,13 @@ func htmlDiagnosisSection(d *diagnose.Diagnosis, seconds bool, use func(id, what
 				pen = 0 // below the 0.1 % the table resolves
 			}
 			cv.Penalty = htmlSignedPercent(pen)
+		}
+		if rec != nil {
+			if i := slices.IndexFunc(rec.Kept, func(st recommend.Step) bool { return st.Param == c.Param }); i >= 0 {
+				st := rec.Kept[i]
+				cv.Reverted, cv.Infeasible = htmlValue(st.Objective, seconds), !st.Feasible
+				cv.Penalty = htmlSignedPercent(st.Cost)
+			}
 		}
 		v.Changes = append(v.Changes, cv)
 	}
