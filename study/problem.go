@@ -64,7 +64,13 @@ func (p *Problem) CheckClock(clock string) error {
 
 // WorkloadRef names a workload and fixes its content.
 type WorkloadRef struct {
-	Ref         string  `json:"ref"`
+	// Ref is the workload as the user gave it (a bundled name, or a path as typed): its name
+	// in what commands print.
+	Ref string `json:"ref"`
+	// Path is the absolute path of a workload file, as resolved where the study was made
+	// (empty for a bundled workload, and in studies made before it was kept): resume, export,
+	// explain, report and workers read the file there from any folder (ReopenWorkloads).
+	Path        string  `json:"path,omitempty"`
 	Kind        string  `json:"kind"`
 	Seed        uint64  `json:"seed"`
 	Resolution  float64 `json:"resolution"`

@@ -2,6 +2,7 @@ package study
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -97,10 +98,10 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 			return asInput(err)
 		}
 		wr := WorkloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
-			Clock: s.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp}
+			Clock: s.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp, Path: absolutePath(info.Path)}
 		if info.Kind == source.KindFiLiP {
 			wr.Rebuild, wr.RebuildLargeBytes = opts.Rebuild.String(), opts.RebuildLargeBytes
-			wr.Meta, wr.SamplingRate = opts.FiLiPJSONPath, opts.SamplingRate
+			wr.Meta, wr.SamplingRate = absolutePath(opts.FiLiPJSONPath), opts.SamplingRate
 		}
 		if info.Kind == source.KindSpec {
 			if text, err := os.ReadFile(ref); err == nil && len(text) <= maxStoredSpec {
@@ -196,7 +197,13 @@ func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 		if err != nil {
 			return nil, asInput(err)
 		}
-		path, cleanup, err := w.source(ro.PreferStored)
+		path, stored, cleanup, err := w.source(ro.PreferStored)
+		if errors.Is(err, os.ErrNotExist) {
+			if ro.Worker {
+				return nil, asInput(fmt.Errorf("workload %q of the study: %w (a worker needs the same file at the same path)", w.Ref, err))
+			}
+			return nil, asInput(fmt.Errorf("workload %q of the study: %w", w.Ref, err))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +218,7 @@ func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 			}
 			switch {
 			case fp == w.Fingerprint:
-			case path != w.Ref && (ro.Worker || !ro.Force):
+			case stored && (ro.Worker || !ro.Force):
 				return nil, inputErrorf(ErrWorkloadChanged, "workload %q: the spec stored with the study gives fingerprint %.12s, not the study's %.12s (a gctune that reads specs differently?)", w.Ref, fp, w.Fingerprint)
 			case ro.Worker:
 				return nil, inputErrorf(ErrWorkloadChanged, "workload %q differs from the study's (fingerprint %.12s, the study's %.12s): every worker needs the same workload (same file, or a gctune whose bundled workload is the same)", w.Ref, fp, w.Fingerprint)
@@ -251,31 +258,69 @@ func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 	return lw, nil
 }
 
-// source returns the path to open the workload from: its reference, or, for a spec whose text
-// the study stores, a temporary copy of that text when preferStored is set or the file is
-// missing (cleanup removes it).
-func (w WorkloadRef) source(preferStored bool) (path string, cleanup func(), err error) {
+// source returns the path to open the workload from: the file where the study was made
+// (Path, absolute), else its reference from this folder (a worker on another machine with the
+// file at the same relative place, or a study made before Path was kept); for a spec whose
+// text the study stores, a temporary copy of that text when preferStored is set or the file is
+// missing (stored; cleanup removes it). A missing file is an error naming where it was looked
+// for.
+func (w WorkloadRef) source(preferStored bool) (path string, stored bool, cleanup func(), err error) {
 	cleanup = func() {}
-	if w.Kind != source.KindSpec || w.Spec == "" {
-		return w.Ref, cleanup, nil
+	if w.Kind == source.KindSpec && w.Spec != "" && preferStored {
+		return w.storedCopy()
 	}
-	if !preferStored {
-		if _, err := os.Stat(w.Ref); err == nil {
-			return w.Ref, cleanup, nil
+	if w.Path == "" && !w.isFile() {
+		return w.Ref, false, cleanup, nil // a bundled workload
+	}
+	for _, p := range []string{w.Path, w.Ref} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p, false, cleanup, nil
 		}
 	}
+	if w.Kind == source.KindSpec && w.Spec != "" {
+		return w.storedCopy()
+	}
+	where := w.Ref
+	if w.Path != "" && w.Path != w.Ref {
+		where = fmt.Sprintf("%s, where the study was made, nor %s from this folder", w.Path, w.Ref)
+	}
+	return "", false, cleanup, fmt.Errorf("the profile is not at %s: %w (put it back, or start a new study)", where, os.ErrNotExist)
+}
+
+// isFile reports whether the workload was read from a file (not a bundled workload).
+func (w WorkloadRef) isFile() bool {
+	return w.Kind != source.KindWorkload
+}
+
+// storedCopy writes the stored spec text to a temporary file of the same base name (its
+// extension tells source.Open that it is a spec).
+func (w WorkloadRef) storedCopy() (path string, stored bool, cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "gctune-spec-")
 	if err != nil {
-		return "", cleanup, err
+		return "", false, func() {}, err
 	}
 	cleanup = func() { _ = os.RemoveAll(dir) }
-	// The same base name: its extension tells source.Open that it is a spec.
 	path = filepath.Join(dir, filepath.Base(w.Ref))
 	if err := os.WriteFile(path, []byte(w.Spec), 0o600); err != nil {
 		cleanup()
-		return "", func() {}, err
+		return "", false, func() {}, err
 	}
-	return path, cleanup, nil
+	return path, true, cleanup, nil
+}
+
+// absolutePath is p made absolute from the working folder ("" and "-", standard input, stay as
+// they are; so does a path that cannot be resolved).
+func absolutePath(p string) string {
+	if p == "" || p == "-" {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // Objective builds the objective.Problem of a stored problem on its opened workloads.
