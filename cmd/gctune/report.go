@@ -7,17 +7,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/c-bata/goptuna"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
+	"github.com/gctune/gctune/internal/stage"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/pretenure"
 	"github.com/gctune/gctune/recommend"
@@ -350,16 +348,19 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 	if err := (report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers}).Validate(); err != nil {
 		return asUsage(err)
 	}
+	st := stage.New(ew, isTerminal(ew), nil)
+	defer st.End()
+	st.Begin("reading the study and its profiles")
 	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
 	if err != nil {
 		return err
 	}
-	progress, done := newReportProgress(ew)
-	r, err := report.Build(ctx, in, report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers, Progress: progress})
-	done()
+	st.Begin("simulating the report's runs (the recommendation, the diagnosis, the sweeps and the landscape)")
+	r, err := report.Build(ctx, in, report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers, Progress: st.Progress})
 	if err != nil {
 		return reportError(name, err)
 	}
+	st.Begin("drawing the figures and writing the page")
 	figs, err := report.Figures(r)
 	if err != nil {
 		return err
@@ -379,50 +380,11 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 	if err := writeOutput(o.Output, func(f io.Writer) error { _, err := page.WriteTo(f); return err }); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
+	st.End()
 	printProfileInfos(ew, profiles)
 	fmt.Fprintf(w, "wrote %s (%d figures)\n", o.Output, len(figs))
 	if o.PNGDir != "" {
 		fmt.Fprintf(w, "wrote %d PNG files to %s\n", len(pngs), o.PNGDir)
 	}
 	return nil
-}
-
-// newReportProgress returns report.Options.Progress drawing a bar of the simulations on w, and
-// the function that clears it; (nil, no-op) when w is not a terminal (a log, a pipe, CI), as
-// for optimize's bar.
-func newReportProgress(w io.Writer) (func(done, total int), func()) {
-	if !isTerminal(w) {
-		return nil, func() {}
-	}
-	var mu sync.Mutex
-	var bar *progressbar.ProgressBar
-	// The bar's length is one more than the simulations announced, the last step being the
-	// figures and the page: a bar that reaches its end is finished and ignores the simulations
-	// announced after it (the sweeps start once the recommendation is chosen).
-	progress := func(done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar == nil {
-			bar = progressbar.NewOptions(total+1,
-				progressbar.OptionSetWriter(w),
-				progressbar.OptionSetElapsedTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionSetWidth(24),
-				progressbar.OptionClearOnFinish(),
-			)
-		}
-		if bar.GetMax() != total+1 {
-			bar.ChangeMax(total + 1)
-		}
-		bar.Describe(fmt.Sprintf("simulations %d/%d", done, total))
-		_ = bar.Set(done)
-	}
-	finish := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar != nil {
-			_ = bar.Finish()
-		}
-	}
-	return progress, finish
 }

@@ -219,19 +219,16 @@ func distinctColours(img image.Image, r image.Rectangle) int {
 	return len(seen)
 }
 
-// TestReportProgressOnlyOnATerminal: the report's progress bar is drawn on a terminal only: a
-// buffer or a pipe (a log, CI) gets nothing, not a stream of redrawn lines.
-func TestReportProgressOnlyOnATerminal(t *testing.T) {
-	var buf bytes.Buffer
-	progress, done := newReportProgress(&buf)
-	assert.Nil(t, progress)
-	done()
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	defer r.Close()
-	defer w.Close()
-	progress, done = newReportProgress(w)
-	assert.Nil(t, progress)
-	done()
-	assert.Empty(t, buf.String())
+// TestReportStagesInAPipe: in a pipe (a log, CI) the report says each stage in one line, and
+// draws no bar (no control characters).
+func TestReportStagesInAPipe(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	gctuneOK(t, "optimize", "testdata/tiny.yaml", "--trials", "4", "--storage", db, "--study", "s", "--quiet",
+		"--replicas", "0", "--search-replicas", "0")
+	_, stderr := gctuneOK(t, "report", "s", "--storage", db, "-o", filepath.Join(t.TempDir(), "s.html"))
+	for _, want := range []string{"reading the study and its profiles ...\n", "simulating the report's runs", "drawing the figures and writing the page ...\n"} {
+		assert.Contains(t, stderr, want)
+	}
+	assert.NotContains(t, stderr, "\r")
+	assert.NotContains(t, stderr, "\x1b")
 }
