@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,8 +52,12 @@ func flagErrorText(c *cobra.Command, err error) string {
 }
 
 // flagValueWant says what a flag's value must be, from its type: the parser's own reason only
-// for a value type gctune defines (whose errors are gctune's words already).
+// for a value type gctune defines (whose errors are gctune's words already). A number too
+// large (or too small) for its type is said to be out of range, not "not a number".
 func flagValueWant(f *pflag.Flag, cause error) string {
+	if errors.Is(cause, strconv.ErrRange) {
+		return "out of range (" + flagRange(f.Value.Type()) + ")"
+	}
 	switch f.Value.Type() {
 	case "int", "int8", "int16", "int32", "int64":
 		return "not a whole number"
@@ -69,6 +74,21 @@ func flagValueWant(f *pflag.Flag, cause error) string {
 		return "not a valid value"
 	}
 	return cause.Error()
+}
+
+// flagRange says which numbers a numeric flag's type holds.
+func flagRange(typ string) string {
+	switch typ {
+	case "float32":
+		return "a number up to 3.4e38 in magnitude"
+	case "float64":
+		return "a number up to 1.8e308 in magnitude"
+	case "uint", "uint64":
+		return "a whole number from 0 to 18446744073709551615"
+	case "int", "int64":
+		return "a whole number from -9223372036854775808 to 9223372036854775807"
+	}
+	return "too large or too small for a " + typ
 }
 
 // suggestFlags lists the flags of c (its own and inherited) nearest to name, as "--name": those
