@@ -44,7 +44,7 @@ func TestConfigUnknownKeyIsRejected(t *testing.T) {
 	path := writeFile(t, "c.yaml", "lifetimes:\n  long_lived_treshold: 0.1\n")
 	_, errOut, code := gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
 	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, "gctune: config "+path+`: unknown key "lifetimes.long_lived_treshold"`+"\n", errOut)
+	assert.Equal(t, "gctune: config "+path+`: unknown key "lifetimes.long_lived_treshold" (did you mean "lifetimes.long_lived_threshold"?)`+"\n", errOut)
 
 	path = writeFile(t, "c.yaml", "simulate:\n  eden_size: 16MiB\nworkload:\n  seed: 1\n")
 	_, errOut, code = gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
@@ -136,6 +136,15 @@ func TestUnknownEnvironmentVariableIsRejected(t *testing.T) {
 	assert.Equal(t, "gctune: config: unknown environment variable GCTUNE_LIFETIMES_THRESHOLD (known: GCTUNE_LIFETIMES_CLOCK, "+
 		"GCTUNE_LIFETIMES_HISTOGRAM_BINS, GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD, GCTUNE_LIFETIMES_REBUILD, GCTUNE_LIFETIMES_SKIP_BAD_ROWS)\n", errOut)
 	assert.Equal(t, "GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD", envName("lifetimes.long_lived_threshold"))
+}
+
+// TestMistypedEnvironmentVariableIsSuggested: a GCTUNE_ variable one or two edits from a known
+// one names it (issue 31), as a mistyped flag does.
+func TestMistypedEnvironmentVariableIsSuggested(t *testing.T) {
+	t.Setenv("GCTUNE_SEARCH_TRAILS", "5")
+	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: config: unknown environment variable GCTUNE_SEARCH_TRAILS (did you mean GCTUNE_SEARCH_TRIALS?)\n", errOut)
 }
 
 // TestVerifyEnvironmentIsNotConfig: the variables gctune verify hands the application it runs

@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -111,7 +112,11 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
-		return Config{}, usageErrorf("config %s: unknown key %s", source, quoteJoin(unknown))
+		hint := ""
+		if len(unknown) == 1 {
+			hint = didYouMean(nearestNames(unknown[0], slices.Collect(maps.Keys(known))), strconv.Quote)
+		}
+		return Config{}, usageErrorf("config %s: unknown key %s%s", source, quoteJoin(unknown), hint)
 	}
 
 	// GCTUNE_* variables that name no key are refused like unknown keys in the file: a typo
@@ -125,6 +130,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] && !verify.IsRunEnv(name) {
+			if hint := didYouMean(nearestNames(name, slices.Collect(maps.Keys(envNames))), nil); hint != "" {
+				return Config{}, usageErrorf("config: unknown environment variable %s%s", name, hint)
+			}
 			return Config{}, usageErrorf("config: unknown environment variable %s (known: %s)", name, strings.Join(similarEnvNames(name, envNames), ", "))
 		}
 	}

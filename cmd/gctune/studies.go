@@ -47,7 +47,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
 		Args:  exactArgs(1),
 		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *studies.Store) error {
-			id, sp, err := study.Load(store, args[0])
+			id, sp, err := loadStudy(store, args[0])
 			if err != nil {
 				return err
 			}
@@ -82,6 +82,9 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		RunE: ro.withStore(true, func(cmd *cobra.Command, args []string, store *studies.Store) error {
 			force, _ := cmd.Flags().GetBool("force")
 			if err := studies.DeleteStudy(store, args[0], force); err != nil {
+				if errors.Is(err, studies.ErrNoStudy) {
+					err = suggestStudy(store, args[0], err)
+				}
 				return asUsage(err)
 			}
 			if ro.json {
