@@ -108,7 +108,7 @@ func suggestFlags(c *cobra.Command, name string) []string {
 // nearestNames lists the candidates a mistyped name may have meant, sorted and each once: those
 // at the smallest edit distance from name (a transposition counts one edit), if it is at most
 // a third of name's length (two at most), and those that start with name when it has three
-// letters or more. Flags, study names, configuration keys and GCTUNE_ variables are suggested
+// letters or more; never name itself. Flags, study names, configuration keys and GCTUNE_ variables are suggested
 // by it.
 func nearestNames(name string, candidates []string) []string {
 	limit := min(2, len(name)/3)

@@ -71,7 +71,7 @@ func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store,
 	}
 	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, asUsage(storeOpenError(url, err))
 	}
 	noteStore(ctx, st)
 	return st, nil
@@ -84,7 +84,7 @@ func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store,
 func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
 	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, asUsage(storeOpenError(url, err))
 	}
 	noteStore(ctx, st)
 	return st, nil
