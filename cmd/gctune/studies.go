@@ -31,7 +31,20 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Use:   "list",
 		Short: "List the studies with their trial counts and best values",
 		Args:  noArgs,
-		RunE: ro.withStore(false, func(cmd *cobra.Command, _ []string, store *studies.Store) error {
+		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
+			store, err := openStoreReadOnly(cmd.Context(), cfg.Storage)
+			if errors.Is(err, studies.ErrNoDatabase) {
+				// Before the first study there is nothing to list, which is no error.
+				if ro.json {
+					return writeJSON(cmd.OutOrStdout(), []studyRow{})
+				}
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "no studies yet: gctune optimize will keep them in %s\n", quoteName(cfg.Storage))
+				return err
+			}
+			if err != nil {
+				return err
+			}
+			defer store.Close()
 			sums, err := studies.ListStudies(store)
 			if err != nil {
 				return err

@@ -511,3 +511,23 @@ func TestStorageFIFO(t *testing.T) {
 		assert.Equal(t, `gctune: database "`+fifo+`" is not a regular file (a named pipe, device or socket), not a SQLite file`+"\n", out.String(), args)
 	}
 }
+
+// TestStudiesListBeforeAnyStudy: before the first study, studies list is no error: it says
+// there are none yet and where optimize will keep them, and --json is an empty list; the
+// database is not created (issue 31: it exited 2).
+func TestStudiesListBeforeAnyStudy(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
+	t.Chdir(root)
+	db := filepath.Join(root, "data", "gctune", "gctune.db")
+	out, errOut := gctuneOK(t, "studies", "list")
+	assert.Equal(t, "no studies yet: gctune optimize will keep them in "+db+"\n", out)
+	assert.Empty(t, errOut)
+	out, _ = gctuneOK(t, "--json", "studies", "list")
+	assert.JSONEq(t, "[]", out)
+	named := filepath.Join(root, "named.db")
+	out, _ = gctuneOK(t, "studies", "list", "--storage", named)
+	assert.Equal(t, "no studies yet: gctune optimize will keep them in "+named+"\n", out)
+	assert.NoFileExists(t, db)
+	assert.NoFileExists(t, named)
+}
