@@ -14,13 +14,15 @@ import (
 	"github.com/gctune/gctune/uncertainty"
 )
 
-// Validate checks every field, returning an error that names the first bad key and its value.
+// Validate checks every field, returning an error that names the first bad key and its value
+// (a *KeyError for the checks of one key, to which the command line adds where the value came
+// from).
 // Where a package has a validator for a value, Validate calls it and words its refusal for the
 // key; the rules left here are the configuration's own (a study needs a trial, a reap timeout
 // longer than the heartbeat, a key given is never "the default").
 func (c Config) Validate() error {
 	bad := func(key string, value any, why string) error {
-		return fmt.Errorf("config: %s = %v: %s", key, value, why)
+		return &KeyError{Key: key, Value: fmt.Sprint(value), Why: why}
 	}
 	if r := c.Workload.Resolution; math.IsNaN(r) || r < 0 || r > 1 {
 		return bad("workload.resolution", r, "must be in (0, 1], records per object, or 0 for the spec's own")
@@ -76,6 +78,30 @@ func (c Config) Validate() error {
 		return fmt.Errorf("config: uncertainty: %w", err)
 	}
 	return nil
+}
+
+// KeyError is a configured value Validate refuses: one line naming the key, the value and what
+// it must be, `config: search.tolerance = 2 (--tolerance): must be a fraction in [0, 1)`. The
+// command line sets Origin, where the value came from (its flag, its GCTUNE_ variable, the
+// file), so that the user finds what they typed.
+type KeyError struct {
+	// Key is the configuration key ("search.tolerance").
+	Key string
+	// Value is the value as Validate shows it (text quoted).
+	Value string
+	// Origin, when set, says where the value came from; the command line sets it.
+	Origin string
+	// Why says what the value must be.
+	Why string
+}
+
+// Error is `config: key = value (origin): why`, without the parenthesis when Origin is empty.
+func (e *KeyError) Error() string {
+	origin := ""
+	if e.Origin != "" {
+		origin = " (" + e.Origin + ")"
+	}
+	return fmt.Sprintf("config: %s = %s%s: %s", e.Key, e.Value, origin, e.Why)
 }
 
 // RebuildModes are the values of lifetimes.rebuild (and --rebuild), as

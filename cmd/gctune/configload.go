@@ -173,6 +173,13 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		cfg.Lifetimes.Rebuild = filip.HypothesisOff.String()
 	}
 	if err := cfg.Validate(); err != nil {
+		// The key refused is named with where its value came from (its flag, its variable,
+		// the file), as badValue does for a value that does not decode.
+		if ke, ok := errors.AsType[*config.KeyError](err); ok {
+			if origin := valueOrigin(cmd, ke.Key, source); origin != "default" {
+				ke.Origin = origin
+			}
+		}
 		return Config{}, &UsageError{Err: err}
 	}
 	if cfg.given, err = readGivenInput(cmd); err != nil {

@@ -112,12 +112,9 @@ func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
 	}
 }
 
-// valueOrigin says where key's value came from: its environment variable, its flag, or the
-// file.
+// valueOrigin says where key's value came from, in the order of precedence: its flag, its
+// environment variable, the file; "default" when none of them set it.
 func valueOrigin(cmd *cobra.Command, key, source string) string {
-	if _, ok := os.LookupEnv(envName(key)); ok {
-		return envName(key)
-	}
 	origin := ""
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if keys := f.Annotations[configKeyAnnotation]; len(keys) == 1 && keys[0] == key && f.Changed {
@@ -126,6 +123,9 @@ func valueOrigin(cmd *cobra.Command, key, source string) string {
 	})
 	if origin != "" {
 		return origin
+	}
+	if _, ok := os.LookupEnv(envName(key)); ok {
+		return envName(key)
 	}
 	if source != "" {
 		return "from " + source
