@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -43,14 +41,10 @@ func defaultConfig() Config {
 
 // openOptions are the options a command opens a profile by reference with: the workload
 // section's seed and resolution, the lifetimes section's clock, bad-row handling and rebuild
-// mode. A bad clock is a usage error (Validate has checked it).
+// mode (decoded by config.DecodeValues), and what the command line says of the export.
 func (c Config) openOptions() (source.Options, error) {
-	clock, err := filip.ParseClock(c.Lifetimes.Clock)
-	if err != nil {
-		return source.Options{}, asUsage(err)
-	}
 	return source.Options{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
-		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
+		Clock: c.Lifetimes.Clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: c.Lifetimes.Rebuild,
 		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
 
@@ -78,9 +72,13 @@ func bindFlag(cmd *cobra.Command, name, key string) {
 // belong to another program). Errors in the configuration itself are usage errors (exit code 2).
 func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	v := viper.New()
-	defaults := defaultConfig()
 	known := map[string]bool{}
-	setDefaults(v, "", reflect.ValueOf(defaults.Config), known)
+	for _, l := range config.Leaves(defaultConfig().Config) {
+		// Defaults matter twice: they are the lowest layer, and viper only looks up
+		// environment variables for keys it knows.
+		v.SetDefault(l.Key, l.Value)
+		known[l.Key] = true
+	}
 
 	v.SetConfigType("yaml")
 	source, err := configSource(configFile)
@@ -170,7 +168,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		return Config{}, usageErrorf("config %s: %w", source, err)
 	}
 	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
-		cfg.Lifetimes.Rebuild = filip.HypothesisOff.String()
+		cfg.Lifetimes.Rebuild = filip.HypothesisOff
 	}
 	if err := cfg.Validate(); err != nil {
 		// The key refused is named with where its value came from (its flag, its variable,
@@ -189,64 +187,10 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	return cfg, nil
 }
 
-// decodeHook converts strings while decoding: into any encoding.TextUnmarshaler (so
-// units.Bytes fields accept "64MiB") and into time.Duration ("90s"); and it parses the
-// simulate section's tunables into their tunable.Value (config.DecodeTunables: the one
-// place a configured tunable's text is parsed).
+// decodeHook is config.DecodeHook as a viper option: the one place a configured value's text
+// is parsed (sizes, durations, the tunables, the clock, rebuild mode, aggregate and statistic).
 func decodeHook() viper.DecoderConfigOption {
-	return viper.DecodeHook(decodeHookFunc())
-}
-
-// decodeHookFunc is decodeHook's conversion, for decoding one value (badValue).
-func decodeHookFunc() mapstructure.DecodeHookFunc {
-	return mapstructure.ComposeDecodeHookFunc(
-		mapstructure.TextUnmarshallerHookFunc(),
-		mapstructure.StringToTimeDurationHookFunc(),
-		config.DecodeTunables,
-	)
-}
-
-// setDefaults registers every leaf of the Config value rv (walking its mapstructure tags) as a
-// viper default, and records its key in known. Defaults matter twice: they are the lowest
-// layer, and viper only looks up environment variables for keys it knows.
-func setDefaults(v *viper.Viper, prefix string, rv reflect.Value, known map[string]bool) {
-	t := rv.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
-		if opts == "squash" { // a struct whose keys are the section's (UncertaintyConfig's Model)
-			setDefaults(v, prefix, rv.Field(i), known)
-			continue
-		}
-		if f.Type.Kind() == reflect.Map && tag == "" { // ",remain": keys the defaults list (SimulateConfig.Tunables)
-			iter := rv.Field(i).MapRange()
-			for iter.Next() {
-				k := prefix + iter.Key().String()
-				v.SetDefault(k, iter.Value().Interface())
-				known[k] = true
-			}
-			continue
-		}
-		if tag == "" || tag == "-" {
-			continue
-		}
-		key := prefix + tag
-		if f.Type.Kind() == reflect.Struct {
-			setDefaults(v, key+".", rv.Field(i), known)
-			continue
-		}
-		if f.Type.Kind() == reflect.Map { // a section whose keys the defaults list (SpaceConfig)
-			iter := rv.Field(i).MapRange()
-			for iter.Next() {
-				k := key + "." + iter.Key().String()
-				v.SetDefault(k, iter.Value().Interface())
-				known[k] = true
-			}
-			continue
-		}
-		v.SetDefault(key, rv.Field(i).Interface())
-		known[key] = true
-	}
+	return viper.DecodeHook(config.DecodeHook())
 }
 
 // envPrefix starts the environment variables that set config keys.
