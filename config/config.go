@@ -9,7 +9,9 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/tunable"
@@ -86,8 +88,9 @@ type SearchConfig struct {
 	// MaxFootprint is the memory budget (0 = none): a configuration whose peak footprint
 	// exceeds it is infeasible.
 	MaxFootprint units.Bytes `mapstructure:"max_footprint" json:"max_footprint"`
-	// Aggregate combines several workloads: max or mean slowdown.
-	Aggregate string `mapstructure:"aggregate" json:"aggregate"`
+	// Aggregate combines several workloads: max or mean slowdown (text decoded by
+	// DecodeValues).
+	Aggregate objective.Aggregate `mapstructure:"aggregate" json:"aggregate"`
 	// Tolerance is how much slower than the best trial the recommended configuration may be,
 	// as a fraction in [0, 1): the recommendation is the smallest footprint within it, with
 	// every change that costs less than it put back to the VM default (package recommend).
@@ -115,8 +118,8 @@ type UncertaintyConfig struct {
 	// (--search-replicas), start_phase, allocation_spread, phases, phase_spread, cost_sigma.
 	uncertainty.Model `mapstructure:",squash"`
 	// Statistic reduces a configuration's replicas: mean, max, or a percentile such as p90
-	// (--statistic).
-	Statistic string `mapstructure:"statistic" json:"statistic"`
+	// (--statistic; text decoded by DecodeValues).
+	Statistic uncertainty.Statistic `mapstructure:"statistic" json:"statistic"`
 }
 
 // Effective returns the uncertainty model a new study judges configurations on: the
@@ -197,13 +200,14 @@ type LifetimesConfig struct {
 	// LongLivedThreshold is the lifetime, as a fraction of the run, from which an object is
 	// long-lived. In (0, 1].
 	LongLivedThreshold float64 `mapstructure:"long_lived_threshold" json:"long_lived_threshold"`
-	// Clock is the clock of FiLiP timestamps: "auto", "bytes" or "us".
-	Clock string `mapstructure:"clock" json:"clock"`
+	// Clock is the clock of FiLiP timestamps: "auto", "bytes" or "us" (text decoded by
+	// DecodeValues).
+	Clock filip.Clock `mapstructure:"clock" json:"clock"`
 	// SkipBadRows skips malformed FiLiP rows instead of failing on the first one.
 	SkipBadRows bool `mapstructure:"skip_bad_rows" json:"skip_bad_rows"`
 	// Rebuild is how a sampled FiLiP export on the bytes clock is rebuilt: "auto", "short",
-	// "long", "stored" or "off" (filip.ParseHypothesis).
-	Rebuild string `mapstructure:"rebuild" json:"rebuild"`
+	// "long", "stored" or "off" (text decoded by DecodeValues, with filip.ParseHypothesis).
+	Rebuild filip.Hypothesis `mapstructure:"rebuild" json:"rebuild"`
 	// HistogramBins is the number of lifetime histogram bins, in [2, 1000].
 	HistogramBins int `mapstructure:"histogram_bins" json:"histogram_bins"`
 }
@@ -215,20 +219,20 @@ func Default() Config {
 		Workload: WorkloadConfig{Seed: 1, Resolution: 0},
 		Lifetimes: LifetimesConfig{
 			LongLivedThreshold: profile.DefaultLongLivedThreshold,
-			Clock:              "auto",
+			Clock:              filip.ClockAuto,
 			SkipBadRows:        false,
-			Rebuild:            "auto",
+			Rebuild:            filip.HypothesisAuto,
 			HistogramBins:      lifetimes.DefaultHistogramBins,
 		},
 		Simulate: simulateConfigFrom(heapsim.DefaultParams()),
 		Storage:  "",
 		Search: SearchConfig{
-			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: "max",
+			Trials: 200, Workers: 0, Seed: 1, Sampler: search.DefaultSampler, Aggregate: objective.AggregateMax,
 			Tolerance:         recommend.DefaultTolerance,
 			HeartbeatInterval: 5 * time.Second, ReapTimeout: 30 * time.Second,
 			Space: SpaceConfigFrom(tunable.DefaultSpace()),
 		},
-		Uncertainty: UncertaintyConfig{Model: uncertainty.Default(), Statistic: uncertainty.Statistic{}.String()},
+		Uncertainty: UncertaintyConfig{Model: uncertainty.Default(), Statistic: uncertainty.Statistic{}},
 	}
 }
 

@@ -38,8 +38,10 @@ func TestValidateNamesTheKey(t *testing.T) {
 		// AnalysisOptions takes a zero threshold for its default; a configured one is refused.
 		{"threshold zero", func(c *Config) { c.Lifetimes.LongLivedThreshold = 0 }, "config: lifetimes.long_lived_threshold = 0: must be in (0, 1], a fraction of the run"},
 		{"threshold NaN", func(c *Config) { c.Lifetimes.LongLivedThreshold = math.NaN() }, "config: lifetimes.long_lived_threshold = NaN: must be in (0, 1], a fraction of the run"},
-		{"rebuild", func(c *Config) { c.Lifetimes.Rebuild = "" }, `config: lifetimes.rebuild = "": must be auto, short, long, stored or off`},
-		{"clock", func(c *Config) { c.Lifetimes.Clock = "sundial" }, `config: lifetimes.clock = "sundial": must be auto, bytes or us`},
+		// Text is parsed while decoding (TestDecodeValues); a value set in code out of its type's
+		// range is still refused.
+		{"rebuild", func(c *Config) { c.Lifetimes.Rebuild = 9 }, `config: lifetimes.rebuild = "Hypothesis(9)": must be auto, short, long, stored or off`},
+		{"clock", func(c *Config) { c.Lifetimes.Clock = 7 }, `config: lifetimes.clock = "Clock(7)": must be auto, bytes or us`},
 		// The configured bins serve the log-scale histogram too: one bin is refused.
 		{"one bin", func(c *Config) { c.Lifetimes.HistogramBins = 1 }, "config: lifetimes.histogram_bins = 1: must be in [2, 1000]"},
 		{"zero bins", func(c *Config) { c.Lifetimes.HistogramBins = 0 }, "config: lifetimes.histogram_bins = 0: must be in [2, 1000]"},
@@ -56,7 +58,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"tolerance", func(c *Config) { c.Search.Tolerance = 1 }, "config: search.tolerance = 1: must be a fraction in [0, 1) (0.01 = 1 %)"},
 		{"sampler", func(c *Config) { c.Search.Sampler = "" }, `config: search.sampler = "": must be one of `},
 		{"space", func(c *Config) { c.Search.Space["eden_min"] = c.Search.Space["eden_max"] + 1 }, "config: "},
-		{"statistic", func(c *Config) { c.Uncertainty.Statistic = "p0" }, `config: uncertainty.statistic = "p0": must be mean, max, or a percentile such as p90`},
+		{"statistic", func(c *Config) { c.Uncertainty.Statistic = uncertainty.Statistic{Quantile: 2} }, `config: uncertainty.statistic = "p200": must be mean, max, or a percentile such as p90`},
 		{"model", func(c *Config) { c.Uncertainty.CostSigma = 5 }, "config: uncertainty: uncertainty: invalid model: cost sigma: 5 is not in [0, 1]"},
 	}
 	for _, tc := range cases {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
@@ -46,7 +47,7 @@ func writeSpec(t *testing.T, extra string) string {
 }
 
 func openSettings() OpenSettings {
-	return OpenSettings{Open: source.Options{Seed: 1}, Clock: "auto",
+	return OpenSettings{Open: source.Options{Seed: 1}, Clock: filip.ClockAuto,
 		LongLivedThreshold: profile.DefaultLongLivedThreshold}
 }
 

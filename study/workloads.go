@@ -63,9 +63,9 @@ type OpenSettings struct {
 	// Open are the options each reference is opened with (Rebuild auto searches a sampled
 	// export with missed large objects under two hypotheses).
 	Open source.Options
-	// Clock is the configured clock as written ("auto", "bytes", "us"), stored with each
-	// workload.
-	Clock string
+	// Clock is the configured clock, stored with each workload by its name ("auto", "bytes",
+	// "us").
+	Clock filip.Clock
 	// LongLivedThreshold is the lifetime analysis' threshold (lifetimes.AnalysisOptions).
 	LongLivedThreshold float64
 	// Check, when set, is called on each reference before it is opened: the command line
@@ -98,7 +98,7 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 			return asInput(err)
 		}
 		wr := WorkloadRef{Ref: ref, Kind: info.Kind, Seed: opts.Seed, Resolution: opts.Resolution,
-			Clock: s.Clock, SkipBadRows: opts.SkipBadRows, Fingerprint: fp, Path: absolutePath(info.Path)}
+			Clock: s.Clock.String(), SkipBadRows: opts.SkipBadRows, Fingerprint: fp, Path: absolutePath(info.Path)}
 		if info.Kind == source.KindFiLiP {
 			wr.Rebuild, wr.RebuildLargeBytes = opts.Rebuild.String(), opts.RebuildLargeBytes
 			wr.Meta, wr.SamplingRate = absolutePath(opts.FiLiPJSONPath), opts.SamplingRate
@@ -181,9 +181,9 @@ type ReopenOptions struct {
 	PreferStored bool
 	// Worker words the errors for `gctune worker`.
 	Worker bool
-	// Clock, when not "" nor "auto", reads FiLiP workloads on this clock instead of the
-	// study's (report, explain: --clock). The fingerprint is still checked with the study's.
-	Clock string
+	// Clock, when not ClockAuto, reads FiLiP workloads on this clock instead of the study's
+	// (report, explain: --clock). The fingerprint is still checked with the study's.
+	Clock filip.Clock
 	// LongLivedThreshold is the lifetime analysis' threshold (lifetimes.AnalysisOptions).
 	LongLivedThreshold float64
 }
@@ -197,6 +197,7 @@ func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 		if err != nil {
 			return nil, asInput(err)
 		}
+		studyClock := opts.Clock
 		path, stored, cleanup, err := w.source(ro.PreferStored)
 		if errors.Is(err, os.ErrNotExist) {
 			if ro.Worker {
@@ -225,17 +226,15 @@ func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 			case !ro.Force:
 				return nil, inputErrorf(ErrWorkloadChanged, "workload %q changed since the study began (fingerprint %.12s, now %.12s): pass --force to use it anyway", w.Ref, w.Fingerprint, fp)
 			}
-			if ro.Clock != "" && ro.Clock != "auto" && w.Kind == source.KindFiLiP {
-				if opts.Clock, err = filip.ParseClock(ro.Clock); err != nil {
-					return nil, asInput(err)
-				}
+			if ro.Clock != filip.ClockAuto && w.Kind == source.KindFiLiP {
+				opts.Clock = ro.Clock
 			}
 			prof, info, err := source.Open(path, opts)
 			if err != nil {
 				return nil, asInput(err)
 			}
 			o := Opened{Ref: w.Ref, Info: info, Profile: prof}
-			if ro.Clock != "" && ro.Clock != "auto" && w.Kind == source.KindFiLiP && ro.Clock != w.Clock {
+			if ro.Clock != filip.ClockAuto && w.Kind == source.KindFiLiP && ro.Clock != studyClock {
 				o.OtherClock, o.StudyClock = true, w.Clock
 			}
 			lw.Opened = append(lw.Opened, o)

@@ -80,16 +80,18 @@ func TestCompletionFlagValues(t *testing.T) {
 	})
 }
 
-// TestCompletionListsShells: completion without a shell says which it takes; its help says
-// that bash's script needs the bash-completion package.
+// TestCompletionListsShells: completion without a shell lists the shells it writes scripts
+// for, one a line, and succeeds, as the README says (issue 31); a shell it does not know is a
+// usage error; its help says that bash's script needs the bash-completion package.
 func TestCompletionListsShells(t *testing.T) {
-	_, errOut, code := gctune(t, "completion")
-	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, "gctune: completion needs a shell: bash, zsh, fish, powershell (see gctune completion --help)\n", errOut)
+	out, errOut, code := gctune(t, "completion")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "bash\nzsh\nfish\npowershell\n", out)
+	assert.Empty(t, errOut)
 	_, errOut, code = gctune(t, "completion", "tcsh")
 	assert.Equal(t, exitUsage, code)
 	assert.Equal(t, "gctune: completion: no shell \"tcsh\": want bash, zsh, fish, powershell\n", errOut)
-	out, _ := gctuneOK(t, "completion", "--help")
+	out, _ = gctuneOK(t, "completion", "--help")
 	assert.Contains(t, out, "bash-completion")
 	got, _ := completions(t, "completion", "")
 	assert.Equal(t, []string{"bash", "zsh", "fish", "powershell"}, got)

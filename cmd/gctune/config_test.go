@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,7 +46,7 @@ func TestConfigUnknownKeyIsRejected(t *testing.T) {
 	path := writeFile(t, "c.yaml", "lifetimes:\n  long_lived_treshold: 0.1\n")
 	_, errOut, code := gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
 	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, "gctune: config "+path+`: unknown key "lifetimes.long_lived_treshold"`+"\n", errOut)
+	assert.Equal(t, "gctune: config "+path+`: unknown key "lifetimes.long_lived_treshold" (did you mean "lifetimes.long_lived_threshold"?)`+"\n", errOut)
 
 	path = writeFile(t, "c.yaml", "simulate:\n  eden_size: 16MiB\nworkload:\n  seed: 1\n")
 	_, errOut, code = gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
@@ -56,10 +58,10 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	cases := []struct {
 		yaml, want string
 	}{
-		{"lifetimes:\n  long_lived_threshold: 1.5\n", "config: lifetimes.long_lived_threshold = 1.5: must be in (0, 1]"},
-		{"lifetimes:\n  clock: sundial\n", `config: lifetimes.clock = "sundial": must be auto, bytes or us`},
-		{"lifetimes:\n  histogram_bins: 1\n", "config: lifetimes.histogram_bins = 1: must be in [2, 1000]"},
-		{"workload:\n  resolution: 2\n", "config: workload.resolution = 2: must be in (0, 1]"},
+		{"lifetimes:\n  long_lived_threshold: 1.5\n", "config: lifetimes.long_lived_threshold = 1.5 (from PATH): must be in (0, 1]"},
+		{"lifetimes:\n  clock: sundial\n", `config: lifetimes.clock = "sundial" (from PATH): must be auto, bytes or us`},
+		{"lifetimes:\n  histogram_bins: 1\n", "config: lifetimes.histogram_bins = 1 (from PATH): must be in [2, 1000]"},
+		{"workload:\n  resolution: 2\n", "config: workload.resolution = 2 (from PATH): must be in (0, 1]"},
 		{"lifetimes:\n  histogram_bins: many\n", "lifetimes.histogram_bins"},
 		{"workload: 3\n", "workload"},
 		{"lifetimes: [\n", "config"},
@@ -68,7 +70,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		path := writeFile(t, "c.yaml", c.yaml)
 		_, errOut, code := gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
 		assert.Equal(t, exitUsage, code, c.yaml)
-		assert.Contains(t, errOut, c.want, c.yaml)
+		assert.Contains(t, errOut, strings.ReplaceAll(c.want, "PATH", path), c.yaml)
 		assert.Equal(t, 1, countLines(errOut), "one line: %q", errOut)
 	}
 	_, errOut, code := gctune(t, "--config", "/nonexistent/gctune.yaml", "lifetimes", "testdata/tiny.yaml")
@@ -126,7 +128,24 @@ func TestEnvOverrideIsValidated(t *testing.T) {
 	t.Setenv("GCTUNE_LIFETIMES_CLOCK", "sundial")
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
 	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, `gctune: config: lifetimes.clock = "sundial": must be auto, bytes or us`+"\n", errOut)
+	assert.Equal(t, `gctune: config: lifetimes.clock = "sundial" (GCTUNE_LIFETIMES_CLOCK): must be auto, bytes or us`+"\n", errOut)
+}
+
+// TestRefusedValueNamesItsFlag: a value Validate refuses is named with where it came from, the
+// flag the user typed first (issue 31: `--tolerance 2` said only search.tolerance), then its
+// GCTUNE_ variable, then the file.
+func TestRefusedValueNamesItsFlag(t *testing.T) {
+	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml", "--threshold", "2")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: config: lifetimes.long_lived_threshold = 2 (--threshold): must be in (0, 1], a fraction of the run\n", errOut)
+	_, errOut, code = gctune(t, "export", "s", "--tolerance", "2", "--storage", filepath.Join(t.TempDir(), "s.db"))
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: config: search.tolerance = 2 (--tolerance): must be a fraction in [0, 1) (0.01 = 1 %)\n", errOut)
+	t.Setenv("GCTUNE_SEARCH_TOLERANCE", "3")
+	_, errOut, _ = gctune(t, "export", "s", "--storage", filepath.Join(t.TempDir(), "s.db"))
+	assert.Equal(t, "gctune: config: search.tolerance = 3 (GCTUNE_SEARCH_TOLERANCE): must be a fraction in [0, 1) (0.01 = 1 %)\n", errOut)
+	_, errOut, _ = gctune(t, "export", "s", "--tolerance", "4", "--storage", filepath.Join(t.TempDir(), "s.db"))
+	assert.Contains(t, errOut, "search.tolerance = 4 (--tolerance)", "the flag wins over the variable, and is named")
 }
 
 func TestUnknownEnvironmentVariableIsRejected(t *testing.T) {
@@ -136,6 +155,15 @@ func TestUnknownEnvironmentVariableIsRejected(t *testing.T) {
 	assert.Equal(t, "gctune: config: unknown environment variable GCTUNE_LIFETIMES_THRESHOLD (known: GCTUNE_LIFETIMES_CLOCK, "+
 		"GCTUNE_LIFETIMES_HISTOGRAM_BINS, GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD, GCTUNE_LIFETIMES_REBUILD, GCTUNE_LIFETIMES_SKIP_BAD_ROWS)\n", errOut)
 	assert.Equal(t, "GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD", envName("lifetimes.long_lived_threshold"))
+}
+
+// TestMistypedEnvironmentVariableIsSuggested: a GCTUNE_ variable one or two edits from a known
+// one names it (issue 31), as a mistyped flag does.
+func TestMistypedEnvironmentVariableIsSuggested(t *testing.T) {
+	t.Setenv("GCTUNE_SEARCH_TRAILS", "5")
+	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: config: unknown environment variable GCTUNE_SEARCH_TRAILS (did you mean GCTUNE_SEARCH_TRIALS?)\n", errOut)
 }
 
 // TestVerifyEnvironmentIsNotConfig: the variables gctune verify hands the application it runs

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -42,14 +41,10 @@ func defaultConfig() Config {
 
 // openOptions are the options a command opens a profile by reference with: the workload
 // section's seed and resolution, the lifetimes section's clock, bad-row handling and rebuild
-// mode. A bad clock is a usage error (Validate has checked it).
+// mode (decoded by config.DecodeValues), and what the command line says of the export.
 func (c Config) openOptions() (source.Options, error) {
-	clock, err := filip.ParseClock(c.Lifetimes.Clock)
-	if err != nil {
-		return source.Options{}, asUsage(err)
-	}
 	return source.Options{Seed: c.Workload.Seed, Resolution: c.Workload.Resolution,
-		Clock: clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: rebuildMode(c),
+		Clock: c.Lifetimes.Clock, SkipBadRows: c.Lifetimes.SkipBadRows, Rebuild: c.Lifetimes.Rebuild,
 		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
 
@@ -77,9 +72,13 @@ func bindFlag(cmd *cobra.Command, name, key string) {
 // belong to another program). Errors in the configuration itself are usage errors (exit code 2).
 func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	v := viper.New()
-	defaults := defaultConfig()
 	known := map[string]bool{}
-	setDefaults(v, "", reflect.ValueOf(defaults.Config), known)
+	for _, l := range config.Leaves(defaultConfig().Config) {
+		// Defaults matter twice: they are the lowest layer, and viper only looks up
+		// environment variables for keys it knows.
+		v.SetDefault(l.Key, l.Value)
+		known[l.Key] = true
+	}
 
 	v.SetConfigType("yaml")
 	source, err := configSource(configFile)
@@ -111,7 +110,11 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
-		return Config{}, usageErrorf("config %s: unknown key %s", source, quoteJoin(unknown))
+		hint := ""
+		if len(unknown) == 1 {
+			hint = didYouMean(nearestNames(unknown[0], slices.Collect(maps.Keys(known))), strconv.Quote)
+		}
+		return Config{}, usageErrorf("config %s: unknown key %s%s", source, quoteJoin(unknown), hint)
 	}
 
 	// GCTUNE_* variables that name no key are refused like unknown keys in the file: a typo
@@ -125,6 +128,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(name, envPrefix+"_") && !envNames[name] && !verify.IsRunEnv(name) {
+			if hint := didYouMean(nearestNames(name, slices.Collect(maps.Keys(envNames))), nil); hint != "" {
+				return Config{}, usageErrorf("config: unknown environment variable %s%s", name, hint)
+			}
 			return Config{}, usageErrorf("config: unknown environment variable %s (known: %s)", name, strings.Join(similarEnvNames(name, envNames), ", "))
 		}
 	}
@@ -162,9 +168,16 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		return Config{}, usageErrorf("config %s: %w", source, err)
 	}
 	if f := cmd.Flags().Lookup("no-rebuild"); f != nil && f.Changed && f.Value.String() == "true" {
-		cfg.Lifetimes.Rebuild = filip.HypothesisOff.String()
+		cfg.Lifetimes.Rebuild = filip.HypothesisOff
 	}
 	if err := cfg.Validate(); err != nil {
+		// The key refused is named with where its value came from (its flag, its variable,
+		// the file), as badValue does for a value that does not decode.
+		if ke, ok := errors.AsType[*config.KeyError](err); ok {
+			if origin := valueOrigin(cmd, ke.Key, source); origin != "default" {
+				ke.Origin = origin
+			}
+		}
 		return Config{}, &UsageError{Err: err}
 	}
 	if cfg.given, err = readGivenInput(cmd); err != nil {
@@ -174,64 +187,10 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	return cfg, nil
 }
 
-// decodeHook converts strings while decoding: into any encoding.TextUnmarshaler (so
-// units.Bytes fields accept "64MiB") and into time.Duration ("90s"); and it parses the
-// simulate section's tunables into their tunable.Value (config.DecodeTunables: the one
-// place a configured tunable's text is parsed).
+// decodeHook is config.DecodeHook as a viper option: the one place a configured value's text
+// is parsed (sizes, durations, the tunables, the clock, rebuild mode, aggregate and statistic).
 func decodeHook() viper.DecoderConfigOption {
-	return viper.DecodeHook(decodeHookFunc())
-}
-
-// decodeHookFunc is decodeHook's conversion, for decoding one value (badValue).
-func decodeHookFunc() mapstructure.DecodeHookFunc {
-	return mapstructure.ComposeDecodeHookFunc(
-		mapstructure.TextUnmarshallerHookFunc(),
-		mapstructure.StringToTimeDurationHookFunc(),
-		config.DecodeTunables,
-	)
-}
-
-// setDefaults registers every leaf of the Config value rv (walking its mapstructure tags) as a
-// viper default, and records its key in known. Defaults matter twice: they are the lowest
-// layer, and viper only looks up environment variables for keys it knows.
-func setDefaults(v *viper.Viper, prefix string, rv reflect.Value, known map[string]bool) {
-	t := rv.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
-		if opts == "squash" { // a struct whose keys are the section's (UncertaintyConfig's Model)
-			setDefaults(v, prefix, rv.Field(i), known)
-			continue
-		}
-		if f.Type.Kind() == reflect.Map && tag == "" { // ",remain": keys the defaults list (SimulateConfig.Tunables)
-			iter := rv.Field(i).MapRange()
-			for iter.Next() {
-				k := prefix + iter.Key().String()
-				v.SetDefault(k, iter.Value().Interface())
-				known[k] = true
-			}
-			continue
-		}
-		if tag == "" || tag == "-" {
-			continue
-		}
-		key := prefix + tag
-		if f.Type.Kind() == reflect.Struct {
-			setDefaults(v, key+".", rv.Field(i), known)
-			continue
-		}
-		if f.Type.Kind() == reflect.Map { // a section whose keys the defaults list (SpaceConfig)
-			iter := rv.Field(i).MapRange()
-			for iter.Next() {
-				k := key + "." + iter.Key().String()
-				v.SetDefault(k, iter.Value().Interface())
-				known[k] = true
-			}
-			continue
-		}
-		v.SetDefault(key, rv.Field(i).Interface())
-		known[key] = true
-	}
+	return viper.DecodeHook(config.DecodeHook())
 }
 
 // envPrefix starts the environment variables that set config keys.

@@ -18,7 +18,6 @@ import (
 
 	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/tunable"
 )
 
 // defaultConfigFile is the configuration file read from the working directory when --config
@@ -59,7 +58,11 @@ func configSource(configFile string) (string, error) {
 // scalar, for instance), leaving the caller's message.
 func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 	types := map[string]reflect.Type{}
-	leafTypes("", reflect.TypeOf(config.Config{}), types)
+	for _, l := range config.Leaves(defaultConfig().Config) {
+		if !l.Tunable { // the tunables' errors name their key already (config.TunableError)
+			types[l.Key] = l.Type
+		}
+	}
 	for _, key := range slices.Sorted(maps.Keys(types)) {
 		// A section written as a value ("search: 5").
 		if sec, _, more := strings.Cut(key, "."); more {
@@ -72,7 +75,7 @@ func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 		raw := v.Get(key)
 		target := reflect.New(types[key])
 		dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
-			DecodeHook:       decodeHookFunc(),
+			DecodeHook:       config.DecodeHook(),
 			WeaklyTypedInput: true, // as viper decodes
 			Result:           target.Interface(),
 		})
@@ -86,38 +89,9 @@ func badValue(cmd *cobra.Command, v *viper.Viper, source string) error {
 	return nil
 }
 
-// leafTypes records the Go type of every leaf key of a Config type, as setDefaults walks it.
-func leafTypes(prefix string, t reflect.Type, out map[string]reflect.Type) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
-		if opts == "squash" { // a struct whose keys are the section's (UncertaintyConfig's Model)
-			leafTypes(prefix, f.Type, out)
-			continue
-		}
-		if tag == "" || tag == "-" {
-			continue
-		}
-		if f.Type.Kind() == reflect.Struct {
-			leafTypes(prefix+tag+".", f.Type, out)
-			continue
-		}
-		if f.Type == reflect.TypeOf(config.SpaceConfig{}) { // its keys come from the tunables table
-			for k := range config.SpaceConfigFrom(tunable.DefaultSpace()) {
-				out[prefix+tag+"."+k] = reflect.TypeOf(config.SpaceValue(0))
-			}
-			continue
-		}
-		out[prefix+tag] = f.Type
-	}
-}
-
-// valueOrigin says where key's value came from: its environment variable, its flag, or the
-// file.
+// valueOrigin says where key's value came from, in the order of precedence: its flag, its
+// environment variable, the file; "default" when none of them set it.
 func valueOrigin(cmd *cobra.Command, key, source string) string {
-	if _, ok := os.LookupEnv(envName(key)); ok {
-		return envName(key)
-	}
 	origin := ""
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if keys := f.Annotations[configKeyAnnotation]; len(keys) == 1 && keys[0] == key && f.Changed {
@@ -126,6 +100,9 @@ func valueOrigin(cmd *cobra.Command, key, source string) string {
 	})
 	if origin != "" {
 		return origin
+	}
+	if _, ok := os.LookupEnv(envName(key)); ok {
+		return envName(key)
 	}
 	if source != "" {
 		return "from " + source
@@ -173,9 +150,12 @@ func mentionsStorage(msg string, raw any) bool {
 	return mentionsStorage(msg, fmt.Sprint(raw))
 }
 
-// want says what a key of type t accepts; for a type with its own parser (byte sizes) the
-// parser's reason is kept.
+// want says what a key of type t accepts; for a type with its own parser (byte sizes,
+// config.DecodeValues's types) the parser's reason is kept.
 func want(t reflect.Type, err error) string {
+	if ve, ok := errors.AsType[*config.ValueError](err); ok {
+		return ve.Why
+	}
 	switch t {
 	case reflect.TypeOf(units.Bytes(0)):
 		msg := err.Error()

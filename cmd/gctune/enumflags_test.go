@@ -72,5 +72,5 @@ func TestEmptyRebuildInConfigRefused(t *testing.T) {
 	path := writeFile(t, "c.yaml", "lifetimes:\n  rebuild: \"\"\n")
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml", "--config", path)
 	assert.Equal(t, exitUsage, code)
-	assert.Equal(t, `gctune: config: lifetimes.rebuild = "": must be auto, short, long, stored or off`+"\n", errOut)
+	assert.Equal(t, `gctune: config: lifetimes.rebuild = "" (from `+path+`): must be auto, short, long, stored or off`+"\n", errOut)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -34,11 +35,7 @@ func flagErrorText(c *cobra.Command, err error) string {
 		if notExist.GetSpecifiedShortnames() != "" {
 			return fmt.Sprintf("unknown flag -%s", name)
 		}
-		msg := "unknown flag --" + name
-		if s := suggestFlags(c, name); len(s) > 0 {
-			msg += " (did you mean " + strings.Join(s, " or ") + "?)"
-		}
-		return msg
+		return "unknown flag --" + name + didYouMean(suggestFlags(c, name), nil)
 	case errors.As(err, &required):
 		return fmt.Sprintf("--%s needs a value", required.GetFlag().Name)
 	case errors.As(err, &invalid):
@@ -51,8 +48,12 @@ func flagErrorText(c *cobra.Command, err error) string {
 }
 
 // flagValueWant says what a flag's value must be, from its type: the parser's own reason only
-// for a value type gctune defines (whose errors are gctune's words already).
+// for a value type gctune defines (whose errors are gctune's words already). A number too
+// large (or too small) for its type is said to be out of range, not "not a number".
 func flagValueWant(f *pflag.Flag, cause error) string {
+	if errors.Is(cause, strconv.ErrRange) {
+		return "out of range (" + flagRange(f.Value.Type()) + ")"
+	}
 	switch f.Value.Type() {
 	case "int", "int8", "int16", "int32", "int64":
 		return "not a whole number"
@@ -71,41 +72,86 @@ func flagValueWant(f *pflag.Flag, cause error) string {
 	return cause.Error()
 }
 
-// suggestFlags lists the flags of c (its own and inherited) nearest to name, as "--name": those
-// at the smallest edit distance (a transposition counts one edit), if it is at most a third of
-// name's length (two at most), and those that start with name when it has three letters or
-// more.
+// flagRange says which numbers a numeric flag's type holds.
+func flagRange(typ string) string {
+	switch typ {
+	case "float32":
+		return "a number up to 3.4e38 in magnitude"
+	case "float64":
+		return "a number up to 1.8e308 in magnitude"
+	case "uint", "uint64":
+		return "a whole number from 0 to 18446744073709551615"
+	case "int", "int64":
+		return "a whole number from -9223372036854775808 to 9223372036854775807"
+	}
+	return "too large or too small for a " + typ
+}
+
+// suggestFlags lists the flags of c (its own and inherited) nearest to name (nearestNames), as
+// "--name".
 func suggestFlags(c *cobra.Command, name string) []string {
-	name = strings.ToLower(name)
-	limit := min(2, len(name)/3)
-	best := limit + 1
-	var near, prefixed []string
+	var flags []string
 	visit := func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		flag := "--" + f.Name
-		if len(name) >= 3 && strings.HasPrefix(f.Name, name) && !slices.Contains(prefixed, flag) {
-			prefixed = append(prefixed, flag)
-		}
-		switch d := editDistance(name, f.Name); {
-		case d > limit:
-		case d < best:
-			best, near = d, []string{flag}
-		case d == best && !slices.Contains(near, flag):
-			near = append(near, flag)
+		if !f.Hidden {
+			flags = append(flags, f.Name)
 		}
 	}
 	c.Flags().VisitAll(visit)
 	c.InheritedFlags().VisitAll(visit)
+	near := nearestNames(strings.ToLower(name), flags)
+	for i, f := range near {
+		near[i] = "--" + f
+	}
+	return near
+}
+
+// nearestNames lists the candidates a mistyped name may have meant, sorted and each once: those
+// at the smallest edit distance from name (a transposition counts one edit), if it is at most
+// a third of name's length (two at most), and those that start with name when it has three
+// letters or more; never name itself. Flags, study names, configuration keys and GCTUNE_ variables are suggested
+// by it.
+func nearestNames(name string, candidates []string) []string {
+	limit := min(2, len(name)/3)
+	best := limit + 1
+	var near, prefixed []string
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		if len(name) >= 3 && strings.HasPrefix(c, name) && !slices.Contains(prefixed, c) {
+			prefixed = append(prefixed, c)
+		}
+		switch d := editDistance(name, c); {
+		case d > limit:
+		case d < best:
+			best, near = d, []string{c}
+		case d == best && !slices.Contains(near, c):
+			near = append(near, c)
+		}
+	}
 	out := prefixed
-	for _, f := range near {
-		if !slices.Contains(out, f) {
-			out = append(out, f)
+	for _, c := range near {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// didYouMean is " (did you mean a or b?)" for the suggestions, quoted with quote when it is
+// not nil, or "" when there are none.
+func didYouMean(suggestions []string, quote func(string) string) string {
+	if len(suggestions) == 0 {
+		return ""
+	}
+	q := slices.Clone(suggestions)
+	if quote != nil {
+		for i, s := range q {
+			q[i] = quote(s)
+		}
+	}
+	return " (did you mean " + strings.Join(q, " or ") + "?)"
 }
 
 // editDistance is the optimal-string-alignment distance between a and b, by bytes: the

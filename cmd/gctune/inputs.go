@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"strings"
 
+	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/source"
@@ -14,7 +16,8 @@ import (
 // openProfile is source.Open, given up at once when ctx is done while it waits on a FIFO or
 // pipe (the profile, or a FiLiP export's metadata beside it, given as <(zcat run.csv.gz) or a
 // named pipe with no writer yet): the first SIGINT stops the command instead of a second one.
-// The readers bound what they read by the format's own limits.
+// The readers bound what they read by the format's own limits. A sampling rate or metadata
+// file given for a profile that is not a FiLiP export is refused (refuseExportFlags).
 func openProfile(ctx context.Context, ref string, opts source.Options) (*profile.Profile, *source.Info, error) {
 	if needsSniffing(ref) { // "-", <(zcat run.csv.gz), an extensionless file: its content says
 		return openSniffedProfile(ctx, ref, opts)
@@ -29,7 +32,42 @@ func openProfile(ctx context.Context, ref string, opts source.Options) (*profile
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := refuseExportFlags(info, opts); err != nil {
+		return nil, nil, err
+	}
 	return p, info, nil
+}
+
+// refuseExportFlags refuses --rate and --meta for a profile that is not a FiLiP export (a
+// bundled workload, a spec, a binary profile): they say how an export was sampled and where
+// its metadata is, and such a profile has neither, so they would be silently ignored (issue
+// 31: `lifetimes --rate 1/7 dataframe-3.1gb` read the whole workload). Refused rather than
+// applied: applying a rate is sampling the profile, which gctune sample does and says so.
+func refuseExportFlags(info *source.Info, opts source.Options) error {
+	if info == nil || info.Kind == source.KindFiLiP {
+		return nil
+	}
+	switch {
+	case opts.SamplingRate != 0:
+		return usageErrorf("%s is a %s, not a FiLiP export: a sampling rate (1/%.0f) says how an export was recorded, and this profile has every object (to sample it: gctune sample %s --rate 1/%.0f -o out.csv)",
+			quoteName(info.Ref), kindWords(info.Kind), math.Round(1/opts.SamplingRate), export.ShellQuote(info.Ref), math.Round(1/opts.SamplingRate))
+	case opts.FiLiPJSONPath != "":
+		return usageErrorf("%s is a %s, not a FiLiP export: it has no metadata file (--meta %s)", quoteName(info.Ref), kindWords(info.Kind), export.ShellQuote(opts.FiLiPJSONPath))
+	}
+	return nil
+}
+
+// kindWords names a profile's kind for a message.
+func kindWords(kind string) string {
+	switch kind {
+	case source.KindWorkload:
+		return "bundled workload"
+	case source.KindSpec:
+		return "workload spec"
+	case source.KindGCProf:
+		return "binary profile"
+	}
+	return kind + " profile"
 }
 
 // profileFiles lists the files Open(ref) reads: ref, and a FiLiP export's metadata.

@@ -18,9 +18,9 @@ func TestCountFlagLimits(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"optimize", "no-such-workload", "--trials", huge}, "search.trials = " + huge + ": must be in [1, 100000]"},
-		{[]string{"optimize", "no-such-workload", "--trials", "100001"}, "search.trials = 100001: must be in [1, 100000]"},
-		{[]string{"optimize", "no-such-workload", "--workers", huge}, "search.workers = " + huge + ": must be in [0, 256]"},
+		{[]string{"optimize", "no-such-workload", "--trials", huge}, "search.trials = " + huge + " (--trials): must be in [1, 100000]"},
+		{[]string{"optimize", "no-such-workload", "--trials", "100001"}, "search.trials = 100001 (--trials): must be in [1, 100000]"},
+		{[]string{"optimize", "no-such-workload", "--workers", huge}, "search.workers = " + huge + " (--workers): must be in [0, 256]"},
 		{[]string{"optimize", "no-such-workload", "--replicas", "257"}, "replicas: 257 is not in [0, 256]"},
 		{[]string{"resume", "s", "--trials", huge}, "--trials " + huge + ": want 0 to 100000"},
 		{[]string{"resume", "s", "--more", "100001"}, "--more 100001: want 0 to 100000"},

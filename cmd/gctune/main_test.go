@@ -38,6 +38,13 @@ func TestFlagErrorIsOneLine(t *testing.T) {
 	_, errOut, code = gctune(t, "lifetimes", "--threshold", "lots", "tiny")
 	assert.Equal(t, exitUsage, code)
 	assert.Equal(t, "gctune: --threshold lots: not a number (see gctune lifetimes --help)\n", errOut)
+	// A number too large for its type is out of range, not "not a number" (issue 31).
+	_, errOut, code = gctune(t, "lifetimes", "--threshold", "1e400", "tiny")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: --threshold 1e400: out of range (a number up to 1.8e308 in magnitude) (see gctune lifetimes --help)\n", errOut)
+	_, errOut, code = gctune(t, "optimize", "tiny", "--trials", "99999999999999999999")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--trials 99999999999999999999: out of range (a whole number from")
 }
 
 // TestFlagErrorsInGctunesWords: a bad flag value says which flag, the value as typed and what

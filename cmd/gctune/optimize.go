@@ -89,14 +89,14 @@ func addProblemFlags(cmd *cobra.Command) {
 	addBoundFlag(cmd, "trials", d.Search.Trials, "search.trials", "finished trials the study should reach (search.trials)")
 	addBoundFlag(cmd, "seed", d.Search.Seed, "search.seed", "study seed (search.seed)")
 	addBoundFlag(cmd, "max-footprint", d.Search.MaxFootprint.String(), "search.max_footprint", "memory budget on the peak footprint; 0 = none (search.max_footprint)")
-	addBoundFlag(cmd, "aggregate", d.Search.Aggregate, "search.aggregate", "several workloads: max or mean slowdown (search.aggregate)")
+	addBoundFlag(cmd, "aggregate", string(d.Search.Aggregate), "search.aggregate", "several workloads: max or mean slowdown (search.aggregate)")
 	addBoundFlag(cmd, "no-seed", false, "search.no_seed", "do not start from the lifetime-informed configurations (search.no_seed)")
 	addBoundFlag(cmd, "no-constrain", false, "search.no_constrain", "do not narrow the space from the lifetime profile (search.no_constrain)")
 	addBoundFlag(cmd, "resolution", d.Workload.Resolution, "workload.resolution", "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
 	addBoundFlag(cmd, "sampler", d.Search.Sampler, "search.sampler", "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
 	addBoundFlag(cmd, "replicas", d.Uncertainty.Replicas, "uncertainty.replicas", "perturbed runs the recommendation is judged and stated on (uncertainty.replicas)")
 	addBoundFlag(cmd, "search-replicas", d.Uncertainty.SearchReplicas, "uncertainty.search_replicas", "perturbed runs each search trial is judged on; 0 = the single simulation (uncertainty.search_replicas)")
-	addBoundFlag(cmd, "statistic", d.Uncertainty.Statistic, "uncertainty.statistic", "what the replicas are reduced to: mean, max, or a percentile such as p90 (uncertainty.statistic)")
+	addBoundFlag(cmd, "statistic", d.Uncertainty.Statistic.String(), "uncertainty.statistic", "what the replicas are reduced to: mean, max, or a percentile such as p90 (uncertainty.statistic)")
 	addBoundFlag(cmd, "no-robust", false, "uncertainty.off", "judge every configuration on the single simulation of the profile, without perturbed runs (uncertainty.off)")
 	addBoundFlag(cmd, "start-phase", d.Uncertainty.StartPhase, "uncertainty.start_phase", "start each perturbed run at a random point of its eden cycle (uncertainty.start_phase)")
 	addBoundFlag(cmd, "allocation-spread", d.Uncertainty.AllocationSpread, "uncertainty.allocation_spread", "scale each perturbed run's objects by up to this fraction either way (uncertainty.allocation_spread)")
@@ -198,11 +198,11 @@ func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, 
 		return nil, nil, err
 	}
 	return study.New(lw, study.Problem{
-		MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: cfg.Search.Aggregate,
+		MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: string(cfg.Search.Aggregate),
 		ConfiguredSpace: cfg.Search.Space.Space(), NoSeed: cfg.Search.NoSeed,
 		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
 		Trials: cfg.Search.Trials, VM: cfg.Simulate.VMFacts(), Cost: cost, Version: version,
-		Uncertainty: cfg.Uncertainty.Effective(), Statistic: cfg.Uncertainty.Statistic,
+		Uncertainty: cfg.Uncertainty.Effective(), Statistic: cfg.Uncertainty.Statistic.String(),
 	})
 }
 

@@ -18,7 +18,7 @@ import (
 // addClockFlag adds --clock, bound to lifetimes.clock: every command that reads a profile takes
 // it.
 func addClockFlag(cmd *cobra.Command) {
-	addBoundFlag(cmd, "clock", defaultConfig().Lifetimes.Clock, "lifetimes.clock",
+	addBoundFlag(cmd, "clock", defaultConfig().Lifetimes.Clock.String(), "lifetimes.clock",
 		"clock of FiLiP timestamps: auto (from the exporter's era), bytes or us (lifetimes.clock)")
 }
 

@@ -173,6 +173,16 @@ func TestLonelyExportNeedsRate(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "--meta testdata/run.json names one export's metadata, and there are 2 workloads")
 
+	// A rate or metadata for a profile that is not a FiLiP export is refused, not silently
+	// ignored (issue 31: lifetimes --rate 1/7 on a bundled workload read it whole).
+	_, errOut, code = gctune(t, "lifetimes", "cache-churn", "--rate", "1/7")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: cache-churn is a bundled workload, not a FiLiP export: a sampling rate (1/7) says how an export was recorded, "+
+		"and this profile has every object (to sample it: gctune sample cache-churn --rate 1/7 -o out.csv)\n", errOut)
+	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--meta", "testdata/run.json")
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, "gctune: testdata/tiny.yaml is a workload spec, not a FiLiP export: it has no metadata file (--meta testdata/run.json)\n", errOut)
+
 	// The study keeps the rate: resume reopens the lonely export with it.
 	gctuneOK(t, "optimize", csv, "--rate", "1/100", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1", "--study", "lonely")
 	_, errOut = gctuneOK(t, "resume", "lonely", "--storage", db, "--more", "1", "--workers", "1")

@@ -33,7 +33,20 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Use:   "list",
 		Short: "List the studies with their trial counts and best values",
 		Args:  noArgs,
-		RunE: ro.withStore(false, func(cmd *cobra.Command, _ []string, store *studies.Store) error {
+		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
+			store, err := openStoreReadOnly(cmd.Context(), cfg.Storage)
+			if errors.Is(err, studies.ErrNoDatabase) {
+				// Before the first study there is nothing to list, which is no error.
+				if ro.json {
+					return writeJSON(cmd.OutOrStdout(), []studyRow{})
+				}
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "no studies yet: gctune optimize will keep them in %s\n", quoteName(cfg.Storage))
+				return err
+			}
+			if err != nil {
+				return err
+			}
+			defer store.Close()
 			sums, err := studies.ListStudies(store)
 			if err != nil {
 				return err
@@ -49,7 +62,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Short: "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
 		Args:  exactArgs(1),
 		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *studies.Store) error {
-			id, sp, err := study.Load(store, args[0])
+			id, sp, err := loadStudy(store, args[0])
 			if err != nil {
 				return err
 			}
@@ -84,6 +97,9 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		RunE: ro.withStore(true, func(cmd *cobra.Command, args []string, store *studies.Store) error {
 			force, _ := cmd.Flags().GetBool("force")
 			if err := studies.DeleteStudy(store, args[0], force); err != nil {
+				if errors.Is(err, studies.ErrNoStudy) {
+					err = suggestStudy(store, args[0], err)
+				}
 				return asUsage(err)
 			}
 			if ro.json {

@@ -61,7 +61,8 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 }
 
 // TestCorruptDatabaseExit2: a file that is not a database is one line naming it and exit 2 in
-// every command that opens the storage.
+// every command that opens the storage, saying it is not a gctune study database, without
+// SQLite's result code (issue 31: "file is not a database (26)").
 func TestCorruptDatabaseExit2(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.db")
@@ -75,8 +76,7 @@ func TestCorruptDatabaseExit2(t *testing.T) {
 		_, errOut, code := gctune(t, append(args, "--storage", bad)...)
 		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
 		assert.Contains(t, errOut, bad, args)
-		assert.Contains(t, errOut, "not a database", args)
-		assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+		assert.Equal(t, "gctune: "+bad+" is not a gctune study database (not a SQLite file at all)\n", errOut, args)
 	}
 }
 
@@ -510,4 +510,24 @@ func TestStorageFIFO(t *testing.T) {
 		assert.Equal(t, exitUsage, ee.ExitCode(), "%v: %s", args, out.String())
 		assert.Equal(t, `gctune: database "`+fifo+`" is not a regular file (a named pipe, device or socket), not a SQLite file`+"\n", out.String(), args)
 	}
+}
+
+// TestStudiesListBeforeAnyStudy: before the first study, studies list is no error: it says
+// there are none yet and where optimize will keep them, and --json is an empty list; the
+// database is not created (issue 31: it exited 2).
+func TestStudiesListBeforeAnyStudy(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "data"))
+	t.Chdir(root)
+	db := filepath.Join(root, "data", "gctune", "gctune.db")
+	out, errOut := gctuneOK(t, "studies", "list")
+	assert.Equal(t, "no studies yet: gctune optimize will keep them in "+db+"\n", out)
+	assert.Empty(t, errOut)
+	out, _ = gctuneOK(t, "--json", "studies", "list")
+	assert.JSONEq(t, "[]", out)
+	named := filepath.Join(root, "named.db")
+	out, _ = gctuneOK(t, "studies", "list", "--storage", named)
+	assert.Equal(t, "no studies yet: gctune optimize will keep them in "+named+"\n", out)
+	assert.NoFileExists(t, db)
+	assert.NoFileExists(t, named)
 }

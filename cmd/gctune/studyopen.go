@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/c-bata/goptuna"
@@ -70,7 +71,7 @@ func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store,
 	}
 	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, asUsage(storeOpenError(url, err))
 	}
 	noteStore(ctx, st)
 	return st, nil
@@ -83,7 +84,7 @@ func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store,
 func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
 	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, asUsage(storeOpenError(url, err))
 	}
 	noteStore(ctx, st)
 	return st, nil
@@ -105,12 +106,41 @@ func openStudy(ctx context.Context, url, name string, readOnly bool) (*studies.S
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	id, sp, err := study.Load(store, name)
+	id, sp, err := loadStudy(store, name)
 	if err != nil {
 		store.Close()
 		return nil, 0, nil, err
 	}
 	return store, id, sp, nil
+}
+
+// loadStudy is study.Load, with the names a mistyped study name may have meant when store has
+// no study of that name ("no study named "datafram-3.1gb" in gctune.db (did you mean
+// "dataframe-3.1gb"?)").
+func loadStudy(store *studies.Store, name string) (int, *study.Problem, error) {
+	id, sp, err := study.Load(store, name)
+	if errors.Is(err, studies.ErrNoStudy) {
+		err = suggestStudy(store, name, err)
+	}
+	return id, sp, err
+}
+
+// suggestStudy adds to err, store's error for a study name it does not have, the study names
+// nearest to name (nearestNames); err unchanged when none is near or the names cannot be read.
+func suggestStudy(store *studies.Store, name string, err error) error {
+	sums, lerr := studies.ListStudies(store)
+	if lerr != nil {
+		return err
+	}
+	names := make([]string, len(sums))
+	for i, s := range sums {
+		names[i] = s.Name
+	}
+	hint := didYouMean(nearestNames(name, names), export.ShellQuote)
+	if hint == "" {
+		return err
+	}
+	return fmt.Errorf("%w%s", err, hint)
 }
 
 // withStore returns the RunE of a command that works on the configured study database

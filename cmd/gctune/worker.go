@@ -124,7 +124,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		return err
 	})
 	if err != nil {
-		return asUsage(err)
+		return asUsage(storeOpenError(cfg.Storage, err))
 	}
 	defer store.Close()
 	noteStore(ctx, store)
