@@ -17,6 +17,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/internal/stage"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
@@ -347,7 +348,15 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies
 		if err != nil {
 			return err
 		}
-		if doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: buildRecommendationVersion()}); err != nil {
+		// Choosing and stating the recommendation simulates hundreds of runs: say so.
+		var st *stage.Reporter
+		if !quiet && !asJSON {
+			st = stage.New(ew, isTerminal(ew), nil)
+			st.Begin("choosing the recommendation among the trials within " + numfmt.PercentText(cfg.Search.Tolerance) + " of the fastest, and stating its forecast")
+		}
+		doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: buildRecommendationVersion()})
+		st.End()
+		if err != nil {
 			return err
 		}
 	}

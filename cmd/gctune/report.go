@@ -226,6 +226,9 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	if err := checkCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
 		return err
 	}
+	st := stage.New(ew, isTerminal(ew), nil)
+	defer st.End()
+	st.Begin("reading the study and its profiles")
 	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
 	if err != nil {
 		return err
@@ -246,6 +249,7 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 		}
 		point = best.Point
 	}
+	st.Begin("diagnosing: the defaults, the configuration and each change put back, simulated on the profile")
 	d, err := diagnose.Diagnose(ctx, in.Problem, point, o.Workers)
 	if err != nil {
 		return err
@@ -254,6 +258,7 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	if err != nil {
 		return err
 	}
+	st.End()
 	printProfileInfos(ew, profiles)
 	seconds := len(in.Problem.Workloads()) == 1
 	if o.JSON {
