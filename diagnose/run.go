@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"fmt"
+
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
@@ -13,6 +15,9 @@ const secondsLabel = "run time (s)"
 func ValueLabel(p *objective.Problem) string {
 	if len(p.Workloads()) == 1 {
 		return secondsLabel
+	}
+	if ws := p.Workloads(); p.Runs() == 1 && ws[0].Run != "" {
+		return fmt.Sprintf("mean slowdown over the defaults of the %d readings of the run (×)", len(ws))
 	}
 	if p.Settings().Aggregate == objective.AggregateMean {
 		return "mean slowdown over the defaults (×)"

@@ -51,7 +51,7 @@ func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	}
 	if r.Chosen.Number != r.Best.Number {
 		p("%schosen as the smallest peak footprint among the %d trials within %s of the fastest%s, trial %d (%s, %s)\n",
-			ind, r.Within, numfmt.PercentText(r.Tolerance), judged, r.Best.Number, val(r.Best.Value), units.FormatBytes(r.Best.PeakFootprintBytes))
+			ind, r.Within, numfmt.PercentText(r.Tolerance), judged, r.Best.Number, bestText(r.Best.Value, seconds), units.FormatBytes(r.Best.PeakFootprintBytes))
 	} else {
 		p("%sthe fastest trial%s, and the smallest peak footprint among the %d within %s of it\n", ind, judged, r.Within, numfmt.PercentText(r.Tolerance))
 	}
@@ -247,4 +247,13 @@ func IntervalText(iv uncertainty.Interval, unit func(float64) string) string {
 // said what share of runs it holds.
 func IntervalRange(iv uncertainty.Interval, unit func(float64) string) string {
 	return numfmt.Range(iv.Lo, iv.Hi, unit)
+}
+
+// bestText writes the fastest trial's value as the selection judged it: its seconds, or, with
+// several workloads, its speedup ("1.07× faster"), never a bare ratio.
+func bestText(v float64, seconds bool) string {
+	if seconds {
+		return numfmt.SecondsText(v)
+	}
+	return numfmt.Speedup(1/v) + " faster"
 }

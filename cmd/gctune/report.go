@@ -305,8 +305,12 @@ func writeExplainHeader(w io.Writer, name, workloads string, rec *recommend.Reco
 }
 
 func workloadList(in report.Input) string {
+	ws := in.Problem.Workloads()
+	if in.Problem.Runs() == 1 && len(ws) > 1 && ws[0].Run != "" {
+		return fmt.Sprintf("%s, read under %d hypotheses", ws[0].Run, len(ws))
+	}
 	var names []string
-	for _, w := range in.Problem.Workloads() {
+	for _, w := range ws {
 		names = append(names, w.Name)
 	}
 	return strings.Join(names, ", ")

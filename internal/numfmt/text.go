@@ -21,19 +21,16 @@ func SecondsText(s float64) string { return Plain(Seconds(s)) }
 // dropped).
 func PercentText(f float64) string { return strings.Replace(Plain(Percent(f)), ".0 %", " %", 1) }
 
-// Faster says how much faster a time (or slowdown) of v is than ref: "7.96× faster",
-// "1.1 % faster", "0.5 % slower", "as fast".
+// Faster says how much faster a time (or slowdown) of v is than ref, as every speedup is
+// written (Speedup): "7.96× faster", "1.07× faster", "1.02× slower", "as fast" (within 0.5 %,
+// which two decimals do not show).
 func Faster(ref, v float64) string {
 	r := ref / v
 	switch {
-	case r >= 1.1:
+	case r >= 1.005:
 		return Speedup(r) + " faster"
-	case r >= 1.0005:
-		return PercentText(r-1) + " faster"
-	case r <= 1/1.1:
+	case r <= 1/1.005:
 		return Speedup(1/r) + " slower"
-	case r <= 0.9995:
-		return PercentText(1/r-1) + " slower"
 	}
 	return "as fast"
 }
