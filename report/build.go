@@ -18,8 +18,8 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -42,7 +42,7 @@ type Input struct {
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
 	// Measured are the runs gctune verify stored in the study (measured.go).
-	Measured []studies.MeasuredRun
+	Measured []trialstore.MeasuredRun
 	// Profiles says how each workload's profile was read, by workload index (nil or shorter:
 	// nothing to say). The workload section shows it.
 	Profiles []ProfileInfo

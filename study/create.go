@@ -7,7 +7,7 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // New plans the search from the opened workloads' lifetime profiles (search.PlanSearch) and
@@ -34,9 +34,9 @@ func New(lw *Workloads, settings Problem) (*Problem, *objective.Problem, error) 
 
 // Create creates the study name in store with problem p and enqueues the plan's seeds. Only
 // the process whose creation wins enqueues them: a study created twice at once gives the
-// other an error matching studies.ErrStudyExists.
-func Create(ctx context.Context, store *studies.Store, name string, p *Problem) (*goptuna.Study, error) {
-	st, err := studies.CreateStudy(ctx, store, name, goptuna.StudyDirectionMinimize, p)
+// other an error matching trialstore.ErrStudyExists.
+func Create(ctx context.Context, store *trialstore.Store, name string, p *Problem) (*goptuna.Study, error) {
+	st, err := trialstore.CreateStudy(ctx, store, name, goptuna.StudyDirectionMinimize, p)
 	if err != nil {
 		return nil, err
 	}

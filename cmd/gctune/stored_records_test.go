@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -19,7 +19,7 @@ import (
 // the store (its checksum right), with edit applied.
 func damageStoredRecommendation(t *testing.T, db, name string, edit func(*study.StoredRecommendation)) {
 	t.Helper()
-	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true})
+	store, err := trialstore.Open(context.Background(), db, trialstore.OpenOptions{MustExist: true})
 	require.NoError(t, err)
 	defer store.Close()
 	id, err := store.Storage().GetStudyIDFromName(name)
@@ -144,7 +144,7 @@ func TestStoredProblemValidatedOnRead(t *testing.T) {
 			dir := t.TempDir()
 			db := filepath.Join(dir, "s.db")
 			optimizeTiny(t, db, "s", 3)
-			store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true})
+			store, err := trialstore.Open(context.Background(), db, trialstore.OpenOptions{MustExist: true})
 			require.NoError(t, err)
 			id, sp, err := study.Load(store, "s")
 			require.NoError(t, err)

@@ -15,9 +15,9 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -107,16 +107,16 @@ type verifyOptions struct {
 
 // verifyDoc is `gctune verify --json`.
 type verifyDoc struct {
-	Study       string                 `json:"study"`
-	Storage     string                 `json:"storage"`
-	Session     string                 `json:"session"`
-	Command     []string               `json:"command"`
-	Runs        int                    `json:"runs"`
-	Warmup      bool                   `json:"warmup"`
-	Interrupted bool                   `json:"interrupted,omitempty"`
-	Error       string                 `json:"error,omitempty"`
-	Configs     []verify.ConfigSummary `json:"configs"`
-	Measured    []studies.MeasuredRun  `json:"measured"`
+	Study       string                   `json:"study"`
+	Storage     string                   `json:"storage"`
+	Session     string                   `json:"session"`
+	Command     []string                 `json:"command"`
+	Runs        int                      `json:"runs"`
+	Warmup      bool                     `json:"warmup"`
+	Interrupted bool                     `json:"interrupted,omitempty"`
+	Error       string                   `json:"error,omitempty"`
+	Configs     []verify.ConfigSummary   `json:"configs"`
+	Measured    []trialstore.MeasuredRun `json:"measured"`
 }
 
 // runVerify runs the command under the defaults, the recommendation and o.Trial (verify.Session),
@@ -142,7 +142,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		return err
 	}
 	plan := verify.Plan{Configs: configs, Argv: o.Argv, Runs: o.Runs, Warmup: !o.NoWarmup, Timeout: o.Timeout}
-	session := studies.NewMeasuredSession(time.Now(), os.Getpid())
+	session := trialstore.NewMeasuredSession(time.Now(), os.Getpid())
 	doc := verifyDoc{Study: o.Study, Storage: store.URL(), Session: session, Command: o.Argv, Runs: o.Runs, Warmup: plan.Warmup}
 	total := len(configs) * (o.Runs + map[bool]int{true: 1, false: 0}[plan.Warmup])
 	progress := !o.Quiet && !o.JSON
@@ -215,7 +215,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 
 // verifyConfigs returns the defaults, the study's recommendation (what export writes) and,
 // with --trial, that trial as it is.
-func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int, o verifyOptions, sp *study.Problem) ([]verify.Config, error) {
+func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id int, o verifyOptions, sp *study.Problem) ([]verify.Config, error) {
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
 		return nil, err

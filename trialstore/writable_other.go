@@ -1,6 +1,6 @@
 //go:build !unix
 
-package studies
+package trialstore
 
 import "os"
 

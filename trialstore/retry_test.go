@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -144,7 +144,7 @@ func TestRetry(t *testing.T) {
 	if calls != 4 || !errors.As(err, &re) || re.Attempts != 4 || !errors.Is(err, ErrUnreachable) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("give up: %v after %d calls", err, calls)
 	}
-	if msg := err.Error(); !strings.HasPrefix(msg, "studies: database unavailable: SetTrialValue failed 4 times in ") ||
+	if msg := err.Error(); !strings.HasPrefix(msg, "trialstore: database unavailable: SetTrialValue failed 4 times in ") ||
 		!strings.HasSuffix(msg, ", giving up: query: unexpected EOF") {
 		t.Errorf("message %q", msg)
 	}

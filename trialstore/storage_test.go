@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -49,7 +49,7 @@ func TestOpenSQLiteMustExist(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.db")
 	_, err := Open(context.Background(), path, OpenOptions{MustExist: true})
-	want := fmt.Sprintf("studies: database %q does not exist", path)
+	want := fmt.Sprintf("trialstore: database %q does not exist", path)
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %s", err, want)
 	}
@@ -151,7 +151,7 @@ func TestOpenPostgresUnreachable(t *testing.T) {
 	if !errors.Is(err, ErrUnreachable) {
 		t.Errorf("error does not match ErrUnreachable: %s", msg)
 	}
-	wantPrefix := fmt.Sprintf("studies: cannot connect to postgres://gctune:xxxxx@127.0.0.1:%d/gctune", port)
+	wantPrefix := fmt.Sprintf("trialstore: cannot connect to postgres://gctune:xxxxx@127.0.0.1:%d/gctune", port)
 	if !strings.HasPrefix(msg, wantPrefix) {
 		t.Errorf("error = %s\nwant prefix %s", msg, wantPrefix)
 	}

@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -147,7 +147,7 @@ func TestOpenCorrupt(t *testing.T) {
 func TestUnreachableMessageNotGarbled(t *testing.T) {
 	port, err := openUnreachable(t, "postgres://postgres:postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2")
 	msg := err.Error()
-	want := fmt.Sprintf("studies: cannot connect to postgres://postgres:xxxxx@127.0.0.1:%d/postgres?sslmode=disable", port)
+	want := fmt.Sprintf("trialstore: cannot connect to postgres://postgres:xxxxx@127.0.0.1:%d/postgres?sslmode=disable", port)
 	if !strings.HasPrefix(msg, want) {
 		t.Errorf("error = %s\nwant prefix %s", msg, want)
 	}

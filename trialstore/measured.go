@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"encoding/json"
@@ -56,11 +56,11 @@ func NewMeasuredSession(now time.Time, pid int) string {
 // attribute has its Error shortened, then its Stats dropped.
 func (s *Store) SaveMeasuredRun(studyID int, r MeasuredRun) error {
 	if r.Session == "" || strings.Contains(r.Session, ":") {
-		return fmt.Errorf("studies: measured run: bad session %q", r.Session)
+		return fmt.Errorf("trialstore: measured run: bad session %q", r.Session)
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("studies: encode measured run: %w", err)
+		return fmt.Errorf("trialstore: encode measured run: %w", err)
 	}
 	for len(b) > maxMeasuredJSON && r.Error != "" {
 		cut := len(r.Error) - (len(b) - maxMeasuredJSON) - 8
@@ -89,7 +89,7 @@ func (s *Store) SaveMeasuredRun(studyID int, r MeasuredRun) error {
 	}
 	key := fmt.Sprintf("%s%s:%06d", AttrMeasuredPrefix, r.Session, r.Seq)
 	if err := s.raw.SetStudySystemAttr(studyID, key, string(b)); err != nil {
-		return fmt.Errorf("studies: save measured run: %w", err)
+		return fmt.Errorf("trialstore: save measured run: %w", err)
 	}
 	return nil
 }
@@ -98,7 +98,7 @@ func (s *Store) SaveMeasuredRun(studyID int, r MeasuredRun) error {
 func (s *Store) MeasuredRuns(studyID int) ([]MeasuredRun, error) {
 	attrs, err := s.raw.GetStudySystemAttrs(studyID)
 	if err != nil {
-		return nil, fmt.Errorf("studies: load measured runs of study %d: %w", studyID, err)
+		return nil, fmt.Errorf("trialstore: load measured runs of study %d: %w", studyID, err)
 	}
 	var keys []string
 	for k := range attrs {
@@ -117,7 +117,7 @@ func (s *Store) MeasuredRuns(studyID int) ([]MeasuredRun, error) {
 			err = errors.New("not the JSON gctune writes")
 		}
 		if err != nil {
-			return nil, damaged(fmt.Errorf("studies: study %d: the stored measured run %s (study attribute %s) is damaged: %w; "+
+			return nil, damaged(fmt.Errorf("trialstore: study %d: the stored measured run %s (study attribute %s) is damaged: %w; "+
 				"the trials are not: export and explain still work; for report and calibrate --from-study, verify again into a new study",
 				studyID, strings.TrimPrefix(k, AttrMeasuredPrefix), k, err))
 		}

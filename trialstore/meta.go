@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -53,7 +53,7 @@ const (
 const chunkBytes = 2000
 
 // ErrNoProblem: the study has no problem stored (LoadProblem).
-var ErrNoProblem = errors.New("studies: study has no problem stored")
+var ErrNoProblem = errors.New("trialstore: study has no problem stored")
 
 // CreateStudy creates the study name, which must not exist yet, with its direction and, when
 // problem is not nil, its problem (SaveProblem, with the problem's Go type as kind), and
@@ -65,7 +65,7 @@ var ErrNoProblem = errors.New("studies: study has no problem stored")
 // unique constraint on study names lets exactly one win; the other gets an error that matches
 // ErrStudyExists:
 //
-//	studies: study "x" already exists
+//	trialstore: study "x" already exists
 func CreateStudy(ctx context.Context, store *Store, name string, direction goptuna.StudyDirection,
 	problem any, opts ...goptuna.StudyOption) (*goptuna.Study, error) {
 	if err := ValidateName(name); err != nil {
@@ -77,7 +77,7 @@ func CreateStudy(ctx context.Context, store *Store, name string, direction goptu
 		direction = goptuna.StudyDirectionMinimize
 	case goptuna.StudyDirectionMaximize:
 	default:
-		return nil, fmt.Errorf("studies: study %q: bad direction %q: want %q or %q",
+		return nil, fmt.Errorf("trialstore: study %q: bad direction %q: want %q or %q",
 			name, direction, goptuna.StudyDirectionMinimize, goptuna.StudyDirectionMaximize)
 	}
 	dir = string(direction)
@@ -86,11 +86,11 @@ func CreateStudy(ctx context.Context, store *Store, name string, direction goptu
 	if problem != nil {
 		var err error
 		if problemJSON, err = json.Marshal(problem); err != nil {
-			return nil, fmt.Errorf("studies: study %q: encode problem: %w", name, err)
+			return nil, fmt.Errorf("trialstore: study %q: encode problem: %w", name, err)
 		}
 		kind = reflect.TypeOf(problem).String()
 	}
-	exists := &studyError{msg: fmt.Sprintf("studies: study %q already exists", name), kind: ErrStudyExists}
+	exists := &studyError{msg: fmt.Sprintf("trialstore: study %q already exists", name), kind: ErrStudyExists}
 	err := store.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var n int64
 		if err := tx.Table("studies").Where("study_name = ?", name).Count(&n).Error; err != nil {
@@ -128,7 +128,7 @@ func CreateStudy(ctx context.Context, store *Store, name string, direction goptu
 		if isDuplicate(store.db, err) {
 			return nil, exists
 		}
-		return nil, fmt.Errorf("studies: create study %q in %s: %w", name, store.url, err)
+		return nil, fmt.Errorf("trialstore: create study %q in %s: %w", name, store.url, err)
 	}
 	return LoadStudy(store, name, opts...)
 }
@@ -137,7 +137,7 @@ func CreateStudy(ctx context.Context, store *Store, name string, direction goptu
 // and then opts (sampler, relative sampler, pruner, logger...). An unknown name is an error
 // that matches ErrNoStudy:
 //
-//	studies: no study named "x" in gctune.db
+//	trialstore: no study named "x" in gctune.db
 func LoadStudy(store *Store, name string, opts ...goptuna.StudyOption) (*goptuna.Study, error) {
 	if _, err := studyID(store, name); err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func LoadStudy(store *Store, name string, opts ...goptuna.StudyOption) (*goptuna
 		if errors.Is(err, gorm.ErrRecordNotFound) {
 			return nil, noStudy(store, name)
 		}
-		return nil, fmt.Errorf("studies: load study %q from %s: %w", name, store.url, err)
+		return nil, fmt.Errorf("trialstore: load study %q from %s: %w", name, store.url, err)
 	}
 	return study, nil
 }
@@ -160,7 +160,7 @@ func LoadStudy(store *Store, name string, opts ...goptuna.StudyOption) (*goptuna
 func studyID(store *Store, name string) (int, error) {
 	var ids []int
 	if err := store.db.Table("studies").Where("study_name = ?", name).Pluck("study_id", &ids).Error; err != nil {
-		return 0, fmt.Errorf("studies: find study %q in %s: %w", name, store.url, err)
+		return 0, fmt.Errorf("trialstore: find study %q in %s: %w", name, store.url, err)
 	}
 	if len(ids) == 0 {
 		return 0, noStudy(store, name)
@@ -169,7 +169,7 @@ func studyID(store *Store, name string) (int, error) {
 }
 
 func noStudy(store *Store, name string) error {
-	return &studyError{msg: fmt.Sprintf("studies: no study named %q in %s", name, store.url), kind: ErrNoStudy}
+	return &studyError{msg: fmt.Sprintf("trialstore: no study named %q in %s", name, store.url), kind: ErrNoStudy}
 }
 
 // studyError is an error with a fixed message that matches a sentinel.
@@ -222,13 +222,13 @@ func buildVersion() string {
 func (s *Store) SaveProblem(studyID int, kind string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("studies: encode problem: %w", err)
+		return fmt.Errorf("trialstore: encode problem: %w", err)
 	}
 	err = s.db.Transaction(func(tx *gorm.DB) error {
 		return writeProblem(tx, studyID, kind, b)
 	})
 	if err != nil {
-		return fmt.Errorf("studies: save problem of study %d: %w", studyID, err)
+		return fmt.Errorf("trialstore: save problem of study %d: %w", studyID, err)
 	}
 	return nil
 }
@@ -279,16 +279,16 @@ func splitChunks(s string, n int) []string {
 func (s *Store) LoadProblem(studyID int, v any) (kind string, err error) {
 	attrs, err := s.raw.GetStudySystemAttrs(studyID)
 	if err != nil {
-		return "", fmt.Errorf("studies: load problem of study %d: %w", studyID, err)
+		return "", fmt.Errorf("trialstore: load problem of study %d: %w", studyID, err)
 	}
 	first, ok := attrs[AttrProblem]
 	if !ok {
-		return "", fmt.Errorf("studies: study %d: %w", studyID, ErrNoProblem)
+		return "", fmt.Errorf("trialstore: study %d: %w", studyID, ErrNoProblem)
 	}
 	n := 1
 	if c, ok := attrs[AttrProblemChunks]; ok {
 		if n, err = strconv.Atoi(c); err != nil || n < 1 {
-			return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged: bad %s %q", studyID, s.url, AttrProblemChunks, c))
+			return "", damaged(fmt.Errorf("trialstore: study %d in %s: stored problem is damaged: bad %s %q", studyID, s.url, AttrProblemChunks, c))
 		}
 	}
 	var b strings.Builder
@@ -296,7 +296,7 @@ func (s *Store) LoadProblem(studyID int, v any) (kind string, err error) {
 	for i := 1; i < n; i++ {
 		chunk, ok := attrs[AttrProblem+":"+strconv.Itoa(i)]
 		if !ok {
-			return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged: chunk %d of %d missing", studyID, s.url, i, n))
+			return "", damaged(fmt.Errorf("trialstore: study %d in %s: stored problem is damaged: chunk %d of %d missing", studyID, s.url, i, n))
 		}
 		b.WriteString(chunk)
 	}
@@ -304,11 +304,11 @@ func (s *Store) LoadProblem(studyID int, v any) (kind string, err error) {
 	if want, ok := attrs[AttrProblemSHA256]; ok {
 		sum := sha256.Sum256(data)
 		if got := hex.EncodeToString(sum[:]); got != want {
-			return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged (sha256 %s, want %s)", studyID, s.url, got, want))
+			return "", damaged(fmt.Errorf("trialstore: study %d in %s: stored problem is damaged (sha256 %s, want %s)", studyID, s.url, got, want))
 		}
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return "", damaged(fmt.Errorf("studies: study %d in %s: stored problem is damaged: %w", studyID, s.url, err))
+		return "", damaged(fmt.Errorf("trialstore: study %d in %s: stored problem is damaged: %w", studyID, s.url, err))
 	}
 	return attrs[AttrProblemKind], nil
 }

@@ -1,4 +1,4 @@
-package studies_test
+package trialstore_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/c-bata/goptuna"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // A worker opens the study database, creates the study (or loads it when another worker was
@@ -24,7 +24,7 @@ func Example() {
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
 
-	store, err := studies.Open(ctx, "sqlite://"+filepath.Join(dir, "gctune.db"), studies.OpenOptions{})
+	store, err := trialstore.Open(ctx, "sqlite://"+filepath.Join(dir, "gctune.db"), trialstore.OpenOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,16 +33,16 @@ func Example() {
 
 	sampler := goptuna.StudyOptionSampler(goptuna.NewRandomSampler(goptuna.RandomSamplerOptionSeed(1)))
 	problem := map[string]string{"workload": "example"}
-	study, err := studies.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, problem, sampler)
-	if errors.Is(err, studies.ErrStudyExists) {
-		study, err = studies.LoadStudy(store, "demo", sampler)
+	study, err := trialstore.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, problem, sampler)
+	if errors.Is(err, trialstore.ErrStudyExists) {
+		study, err = trialstore.LoadStudy(store, "demo", sampler)
 	}
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	objective := func(tr goptuna.Trial) (float64, error) {
-		if err := studies.Beat(ctx, store, tr.ID); err != nil {
+		if err := trialstore.Beat(ctx, store, tr.ID); err != nil {
 			return 0, err
 		}
 		x, err := tr.SuggestFloat("x", -10, 10)
@@ -60,9 +60,9 @@ func Example() {
 	best, ok := trialattr.Best(trials)
 	fmt.Println(len(trials), ok, best.Value < 10)
 
-	_, err = studies.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, nil)
+	_, err = trialstore.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, nil)
 	fmt.Println(err)
 	// Output:
 	// 20 true true
-	// studies: study "demo" already exists
+	// trialstore: study "demo" already exists
 }

@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func testCreateLoad(t *testing.T, url string) {
 	ctx := context.Background()
 	store := openT(t, url, OpenOptions{})
 	_, err := LoadStudy(store, "x")
-	want := fmt.Sprintf("studies: no study named %q in %s", "x", RedactURL(url))
+	want := fmt.Sprintf("trialstore: no study named %q in %s", "x", RedactURL(url))
 	if err == nil || err.Error() != want || !errors.Is(err, ErrNoStudy) {
 		t.Fatalf("LoadStudy unknown: %v, want %s", err, want)
 	}
@@ -84,7 +84,7 @@ func testCreateLoad(t *testing.T, url string) {
 		t.Errorf("direction %q", st.Direction())
 	}
 	_, err = CreateStudy(ctx, store, "x", goptuna.StudyDirectionMinimize, nil)
-	if err == nil || err.Error() != `studies: study "x" already exists` || !errors.Is(err, ErrStudyExists) {
+	if err == nil || err.Error() != `trialstore: study "x" already exists` || !errors.Is(err, ErrStudyExists) {
 		t.Errorf("second CreateStudy: %v", err)
 	}
 	if _, err := CreateStudy(ctx, store, "y", "sideways", nil); err == nil {
@@ -99,7 +99,7 @@ func testCreateLoad(t *testing.T, url string) {
 	}
 	var got problemT
 	kind, err := store.LoadProblem(st.ID, &got)
-	if err != nil || kind != "studies.problemT" || !reflect.DeepEqual(got, p) {
+	if err != nil || kind != "trialstore.problemT" || !reflect.DeepEqual(got, p) {
 		t.Errorf("LoadProblem = %q %+v %v", kind, got, err)
 	}
 	attrs, err := loaded.GetSystemAttrs()
@@ -140,7 +140,7 @@ func testCreateRace(t *testing.T, url string) {
 			switch {
 			case err == nil:
 				wins++
-			case errors.Is(err, ErrStudyExists) && err.Error() == fmt.Sprintf("studies: study %q already exists", name):
+			case errors.Is(err, ErrStudyExists) && err.Error() == fmt.Sprintf("trialstore: study %q already exists", name):
 			default:
 				t.Errorf("round %d: unexpected error: %v", round, err)
 			}
@@ -154,7 +154,7 @@ func testCreateRace(t *testing.T, url string) {
 		t.Fatalf("ListStudies: %d studies, %v", len(list), err)
 	}
 	for _, s := range list {
-		if s.ProblemKind != "studies.problemT" {
+		if s.ProblemKind != "trialstore.problemT" {
 			t.Errorf("study %s: problem kind %q", s.Name, s.ProblemKind)
 		}
 	}
@@ -683,7 +683,7 @@ func testListDelete(t *testing.T, url string) {
 		t.Errorf("a meta %+v", la)
 	}
 	if lb.HasBest || lb.BestNumber != -1 || lb.Direction != goptuna.StudyDirectionMaximize || lb.Trials.Fail != 1 ||
-		lb.ProblemKind != "studies.problemT" {
+		lb.ProblemKind != "trialstore.problemT" {
 		t.Errorf("b %+v", lb)
 	}
 

@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -52,20 +52,20 @@ const (
 var (
 	// ErrNoDatabase: OpenOptions.MustExist was set and the SQLite file does not exist. Such
 	// errors also match fs.ErrNotExist.
-	ErrNoDatabase = errors.New("studies: database does not exist")
+	ErrNoDatabase = errors.New("trialstore: database does not exist")
 	// ErrUnreachable: the database server could not be reached or refused the connection.
-	ErrUnreachable = errors.New("studies: database unreachable")
+	ErrUnreachable = errors.New("trialstore: database unreachable")
 	// ErrStudyExists: CreateStudy was asked for a name that is taken.
-	ErrStudyExists = errors.New("studies: study already exists")
+	ErrStudyExists = errors.New("trialstore: study already exists")
 	// ErrNoStudy: no study has the name asked for.
-	ErrNoStudy = errors.New("studies: no such study")
+	ErrNoStudy = errors.New("trialstore: no such study")
 	// ErrStudyRunning: DeleteStudy without force found RUNNING trials.
-	ErrStudyRunning = errors.New("studies: study has running trials")
+	ErrStudyRunning = errors.New("trialstore: study has running trials")
 	// ErrNotStudies: the database lacks gctune's schema, and OpenOptions.ReadOnly was set or
 	// the SQLite file has tables of another program.
-	ErrNotStudies = errors.New("studies: not a gctune study database")
+	ErrNotStudies = errors.New("trialstore: not a gctune study database")
 	// ErrCorrupt: the SQLite file is not a database, or a damaged one.
-	ErrCorrupt = errors.New("studies: database file is damaged or not a database")
+	ErrCorrupt = errors.New("trialstore: database file is damaged or not a database")
 )
 
 // OpenOptions tunes Open. The zero value is the usual choice.
@@ -130,10 +130,10 @@ func (s *Store) Dialect() Dialect { return s.dialect }
 func (s *Store) Close() error {
 	sqlDB, err := s.db.DB()
 	if err != nil {
-		return fmt.Errorf("studies: close: %w", err)
+		return fmt.Errorf("trialstore: close: %w", err)
 	}
 	if err := sqlDB.Close(); err != nil {
-		return fmt.Errorf("studies: close: %w", err)
+		return fmt.Errorf("trialstore: close: %w", err)
 	}
 	if s.cleanup != nil {
 		s.cleanup()
@@ -201,24 +201,24 @@ func parseURL(rawURL string) (Dialect, string, error) {
 	case isPostgresScheme(rawURL):
 		// "postgres:/u:pw@h/db", "postgres:u:pw@h/db": a URL with its slashes missing, not a
 		// SQLite file name.
-		return "", "", fmt.Errorf("studies: bad PostgreSQL URL %s: want postgres://user@host/db (two slashes after the scheme)", RedactURL(rawURL))
+		return "", "", fmt.Errorf("trialstore: bad PostgreSQL URL %s: want postgres://user@host/db (two slashes after the scheme)", RedactURL(rawURL))
 	case strings.HasPrefix(lower, "sqlite://"):
 		path := rawURL[len("sqlite://"):]
 		if path == "" || path == "/" {
-			return "", "", fmt.Errorf("studies: %q names no SQLite file", rawURL)
+			return "", "", fmt.Errorf("trialstore: %q names no SQLite file", rawURL)
 		}
 		return SQLite, path, nil
 	case strings.HasPrefix(lower, "sqlite:"):
 		path := rawURL[len("sqlite:"):]
 		if path == "" {
-			return "", "", fmt.Errorf("studies: %q names no SQLite file", rawURL)
+			return "", "", fmt.Errorf("trialstore: %q names no SQLite file", rawURL)
 		}
 		return SQLite, path, nil
 	case strings.Contains(rawURL, "://"):
-		return "", "", fmt.Errorf("studies: unsupported storage URL %q: want a SQLite file, sqlite:// or postgres://", RedactURL(rawURL))
+		return "", "", fmt.Errorf("trialstore: unsupported storage URL %q: want a SQLite file, sqlite:// or postgres://", RedactURL(rawURL))
 	case libpqKeyword.MatchString(rawURL):
 		// Not quoted: where a keyword's value ends is the driver's to decide, not ours.
-		return "", "", errors.New("studies: the storage is a libpq keyword string (host=... dbname=...), not supported: give a postgres://user@host/db URL (password in PGPASSWORD)")
+		return "", "", errors.New("trialstore: the storage is a libpq keyword string (host=... dbname=...), not supported: give a postgres://user@host/db URL (password in PGPASSWORD)")
 	}
 	return SQLite, rawURL, nil
 }
@@ -317,23 +317,23 @@ func uriPath(path string) string {
 
 func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, error) {
 	if strings.ContainsRune(path, '?') {
-		return nil, fmt.Errorf("studies: SQLite path %q must not contain '?'", path)
+		return nil, fmt.Errorf("trialstore: SQLite path %q must not contain '?'", path)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("studies: database %q is a directory, not a SQLite file", path)
+		return nil, fmt.Errorf("trialstore: database %q is a directory, not a SQLite file", path)
 	} else if err == nil && !st.Mode().IsRegular() {
 		// A FIFO would block the first read for as long as no one writes into it.
-		return nil, fmt.Errorf("studies: database %q is not a regular file (a named pipe, device or socket), not a SQLite file", path)
+		return nil, fmt.Errorf("trialstore: database %q is not a regular file (a named pipe, device or socket), not a SQLite file", path)
 	} else if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("studies: database %q: %w", path, err)
+			return nil, fmt.Errorf("trialstore: database %q: %w", path, err)
 		}
 		if opts.MustExist {
-			return nil, &pathError{msg: fmt.Sprintf("studies: database %q does not exist", path), path: path}
+			return nil, &pathError{msg: fmt.Sprintf("trialstore: database %q does not exist", path), path: path}
 		}
 		dir := filepath.Dir(path)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("studies: cannot create database %q: directory %q does not exist", path, dir)
+			return nil, fmt.Errorf("trialstore: cannot create database %q: directory %q does not exist", path, dir)
 		}
 	}
 	var cleanup func()
@@ -348,7 +348,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 	}
 	db, err := openSQLiteDB(ctx, path, opts.BusyTimeout, mode)
 	if err != nil {
-		return nil, corrupt(fmt.Errorf("studies: open %q: %w", path, inWords(err)))
+		return nil, corrupt(fmt.Errorf("trialstore: open %q: %w", path, inWords(err)))
 	}
 	s := &Store{db: db, url: path, dialect: SQLite, cleanup: cleanup, sqliteMode: mode}
 	if opts.ReadOnly {
@@ -359,9 +359,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*Store, err
 			ok, err = s.schemaComplete(db.WithContext(ctx))
 		}
 		if err == nil && !ok {
-			err = &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (no study tables)", path), is: ErrNotStudies}
+			err = &sentinelError{msg: fmt.Sprintf("trialstore: %q is not a gctune study database (no study tables)", path), is: ErrNotStudies}
 		} else if err != nil {
-			err = corrupt(fmt.Errorf("studies: open %q: %w", path, inWords(err)))
+			err = corrupt(fmt.Errorf("trialstore: open %q: %w", path, inWords(err)))
 		}
 		if err != nil {
 			_ = s.Close()
@@ -388,7 +388,7 @@ func refuseForeign(ctx context.Context, path string, busy time.Duration) error {
 	}
 	db, err := openSQLiteDB(ctx, path, busy, sqliteReadOnly)
 	if err != nil {
-		return corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+		return corrupt(fmt.Errorf("trialstore: open %q: %w", path, err))
 	}
 	defer func() {
 		if sqlDB, err := db.DB(); err == nil {
@@ -398,7 +398,7 @@ func refuseForeign(ctx context.Context, path string, busy time.Duration) error {
 	var names []string
 	err = db.WithContext(ctx).Raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").Scan(&names).Error
 	if err != nil {
-		return corrupt(fmt.Errorf("studies: open %q: %w", path, err))
+		return corrupt(fmt.Errorf("trialstore: open %q: %w", path, err))
 	}
 	if len(names) == 0 {
 		return nil
@@ -409,7 +409,7 @@ func refuseForeign(ctx context.Context, path string, busy time.Duration) error {
 	}
 	for _, t := range tableNames() {
 		if !have[t] {
-			return &sentinelError{msg: fmt.Sprintf("studies: %q is not a gctune study database (%s of another program, no study tables): give gctune a file of its own", path, plural(len(names), "table")), is: ErrNotStudies}
+			return &sentinelError{msg: fmt.Sprintf("trialstore: %q is not a gctune study database (%s of another program, no study tables): give gctune a file of its own", path, plural(len(names), "table")), is: ErrNotStudies}
 		}
 	}
 	return nil
@@ -503,12 +503,12 @@ func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store,
 	}
 	db, err := gorm.Open(postgres.New(postgres.Config{DSN: rawURL}), gormConfig())
 	if err != nil {
-		return nil, fmt.Errorf("studies: bad PostgreSQL URL %s: %s", redacted, driverParseReason(rawURL, err))
+		return nil, fmt.Errorf("trialstore: bad PostgreSQL URL %s: %s", redacted, driverParseReason(rawURL, err))
 	}
 	s := &Store{db: db, url: redacted, dialect: Postgres}
 	sqlDB, err := db.DB()
 	if err != nil {
-		return nil, fmt.Errorf("studies: %s: %w", redacted, err)
+		return nil, fmt.Errorf("trialstore: %s: %w", redacted, err)
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, opts.ConnectTimeout)
 	defer cancel()
@@ -520,9 +520,9 @@ func openPostgres(ctx context.Context, rawURL string, opts OpenOptions) (*Store,
 		if ok, err := s.schemaComplete(db.WithContext(ctx)); err != nil || !ok {
 			_ = s.Close()
 			if err == nil {
-				return nil, &sentinelError{msg: fmt.Sprintf("studies: %s is not a gctune study database (no study tables)", redacted), is: ErrNotStudies}
+				return nil, &sentinelError{msg: fmt.Sprintf("trialstore: %s is not a gctune study database (no study tables)", redacted), is: ErrNotStudies}
 			}
-			return nil, fmt.Errorf("studies: %s: %w", redacted, err)
+			return nil, fmt.Errorf("trialstore: %s: %w", redacted, err)
 		}
 		return s, nil
 	}
@@ -575,7 +575,7 @@ func (s *Store) migrateSQLite(ctx context.Context) error {
 		return migrate(tx)
 	})
 	if err != nil {
-		return fmt.Errorf("studies: migrate %q: %w", s.url, err)
+		return fmt.Errorf("trialstore: migrate %q: %w", s.url, err)
 	}
 	return nil
 }
@@ -593,7 +593,7 @@ func (s *Store) migratePostgres(ctx context.Context, sqlDB *sql.DB) error {
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrationLockKey); err != nil {
-		return fmt.Errorf("studies: migrate %s: lock: %w", s.url, err)
+		return fmt.Errorf("trialstore: migrate %s: lock: %w", s.url, err)
 	}
 	defer func() {
 		// A fresh context: the unlock must run even when ctx is done. Closing the
@@ -602,12 +602,12 @@ func (s *Store) migratePostgres(ctx context.Context, sqlDB *sql.DB) error {
 	}()
 	if ok, err := s.schemaComplete(db); err != nil || ok {
 		if err != nil {
-			return fmt.Errorf("studies: migrate %s: %w", s.url, err)
+			return fmt.Errorf("trialstore: migrate %s: %w", s.url, err)
 		}
 		return nil
 	}
 	if err := migrate(db); err != nil {
-		return fmt.Errorf("studies: migrate %s: %w", s.url, err)
+		return fmt.Errorf("trialstore: migrate %s: %w", s.url, err)
 	}
 	return nil
 }
@@ -628,7 +628,7 @@ type unreachableError struct {
 }
 
 func (e *unreachableError) Error() string {
-	return fmt.Sprintf("studies: cannot connect to %s: %v", e.url, e.err)
+	return fmt.Sprintf("trialstore: cannot connect to %s: %v", e.url, e.err)
 }
 func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }
 
@@ -758,16 +758,16 @@ func checkPostgresURL(rawURL string) error {
 		"or leave the password out of the URL and set PGPASSWORD"
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return fmt.Errorf("studies: bad PostgreSQL URL %s: not a valid URL; %s", redacted, hint)
+		return fmt.Errorf("trialstore: bad PostgreSQL URL %s: not a valid URL; %s", redacted, hint)
 	}
 	if strings.Contains(rawURL, "#") {
-		return fmt.Errorf("studies: bad PostgreSQL URL %s: '#' has no meaning in it; %s", redacted, hint)
+		return fmt.Errorf("trialstore: bad PostgreSQL URL %s: '#' has no meaning in it; %s", redacted, hint)
 	}
 	if start, end, ok := passwordSpan(rawURL); ok {
 		want, err := url.PathUnescape(rawURL[start:end])
 		got, has := u.User.Password()
 		if err != nil || !has || got != want {
-			return fmt.Errorf("studies: bad PostgreSQL URL %s: the user info is ambiguous; %s", redacted, hint)
+			return fmt.Errorf("trialstore: bad PostgreSQL URL %s: the user info is ambiguous; %s", redacted, hint)
 		}
 	}
 	return nil

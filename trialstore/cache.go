@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -571,7 +571,7 @@ func (t *anyTime) parse(s string) error {
 
 type timeError struct{ v string }
 
-func (e *timeError) Error() string { return "studies: cannot read time " + strconv.Quote(e.v) }
+func (e *timeError) Error() string { return "trialstore: cannot read time " + strconv.Quote(e.v) }
 
 // Trial states as goptuna's rdb.v2 stores them.
 const (
@@ -600,7 +600,7 @@ func parseState(s string) (goptuna.TrialState, error) {
 
 type stateError struct{ state string }
 
-func (e *stateError) Error() string { return "studies: unknown trial state " + e.state }
+func (e *stateError) Error() string { return "trialstore: unknown trial state " + e.state }
 
 // The rest of goptuna.Storage: writes pass through and then invalidate, reads pass through.
 

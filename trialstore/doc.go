@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"crypto/sha256"
@@ -14,7 +14,7 @@ import (
 )
 
 // ErrNoDoc is returned (wrapped) by LoadDoc when the study holds no document under the key.
-var ErrNoDoc = errors.New("studies: no such document")
+var ErrNoDoc = errors.New("trialstore: no such document")
 
 // maxDocChunks bounds a stored document: 2,000 bytes a chunk, 4 MB in all.
 const maxDocChunks = 2000
@@ -26,11 +26,11 @@ const maxDocChunks = 2000
 func (s *Store) SaveDoc(studyID int, key string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("studies: encode %s: %w", key, err)
+		return fmt.Errorf("trialstore: encode %s: %w", key, err)
 	}
 	chunks := splitChunks(string(b), chunkBytes)
 	if len(chunks) > maxDocChunks {
-		return fmt.Errorf("studies: %s is %d bytes, more than a study stores", key, len(b))
+		return fmt.Errorf("trialstore: %s is %d bytes, more than a study stores", key, len(b))
 	}
 	sum := sha256.Sum256(b)
 	err = s.db.Transaction(func(tx *gorm.DB) error {
@@ -55,7 +55,7 @@ func (s *Store) SaveDoc(studyID int, key string, v any) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("studies: save %s of study %d: %w", key, studyID, err)
+		return fmt.Errorf("trialstore: save %s of study %d: %w", key, studyID, err)
 	}
 	return nil
 }
@@ -66,32 +66,32 @@ func (s *Store) SaveDoc(studyID int, key string, v any) error {
 func (s *Store) LoadDoc(studyID int, key string, v any) error {
 	attrs, err := s.raw.GetStudySystemAttrs(studyID)
 	if err != nil {
-		return fmt.Errorf("studies: load %s of study %d: %w", key, studyID, err)
+		return fmt.Errorf("trialstore: load %s of study %d: %w", key, studyID, err)
 	}
 	first, ok := attrs[key]
 	if !ok {
-		return fmt.Errorf("studies: study %d: %s: %w", studyID, key, ErrNoDoc)
+		return fmt.Errorf("trialstore: study %d: %s: %w", studyID, key, ErrNoDoc)
 	}
 	n, err := strconv.Atoi(attrs[key+":chunks"])
 	if err != nil || n < 1 || n > maxDocChunks {
-		return fmt.Errorf("studies: study %d: bad %s chunk count %q", studyID, key, attrs[key+":chunks"])
+		return fmt.Errorf("trialstore: study %d: bad %s chunk count %q", studyID, key, attrs[key+":chunks"])
 	}
 	var b strings.Builder
 	b.WriteString(first)
 	for i := 1; i < n; i++ {
 		chunk, ok := attrs[key+":"+strconv.Itoa(i)]
 		if !ok {
-			return fmt.Errorf("studies: study %d: %s chunk %d of %d missing", studyID, key, i, n)
+			return fmt.Errorf("trialstore: study %d: %s chunk %d of %d missing", studyID, key, i, n)
 		}
 		b.WriteString(chunk)
 	}
 	data := []byte(b.String())
 	sum := sha256.Sum256(data)
 	if got, want := hex.EncodeToString(sum[:]), attrs[key+":sha256"]; got != want {
-		return fmt.Errorf("studies: study %d: stored %s is corrupt (sha256 %s, want %s)", studyID, key, got, want)
+		return fmt.Errorf("trialstore: study %d: stored %s is corrupt (sha256 %s, want %s)", studyID, key, got, want)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("studies: study %d: decode %s: %w", studyID, key, err)
+		return fmt.Errorf("trialstore: study %d: decode %s: %w", studyID, key, err)
 	}
 	return nil
 }

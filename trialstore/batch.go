@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func (c *cachedStorage) SetTrialUserAttrs(trialID int, attrs map[string]string) 
 		DoUpdates: clause.AssignmentColumns([]string{"value"}),
 	}).Create(&rows).Error
 	if err != nil {
-		return fmt.Errorf("studies: set attributes of trial %d: %w", trialID, err)
+		return fmt.Errorf("trialstore: set attributes of trial %d: %w", trialID, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -114,7 +114,7 @@ type RetryError struct {
 }
 
 func (e *RetryError) Error() string {
-	return fmt.Sprintf("studies: database unavailable: %s failed %s in %s, giving up: %v",
+	return fmt.Sprintf("trialstore: database unavailable: %s failed %s in %s, giving up: %v",
 		e.Op, plural(e.Attempts, "time"), e.Elapsed.Round(100*time.Millisecond), e.Err)
 }
 

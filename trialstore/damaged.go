@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 // ErrDamagedStudy: a study's stored rows are not what gctune wrote: a trial value or
 // parameter that is not a number, an unknown trial state, a distribution that does not decode,
 // or a problem whose chunk count, hash or JSON is wrong. Test with errors.Is, or IsDamaged.
-var ErrDamagedStudy = errors.New("studies: study data is damaged")
+var ErrDamagedStudy = errors.New("trialstore: study data is damaged")
 
 // damagedError marks an error of reading a study's rows as ErrDamagedStudy, keeping its
 // message and chain.

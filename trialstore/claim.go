@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"

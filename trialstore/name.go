@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 )
 
 // ErrBadName is matched (errors.Is) by the errors of ValidateName.
-var ErrBadName = errors.New("studies: bad study name")
+var ErrBadName = errors.New("trialstore: bad study name")
 
 // MaxNameBytes bounds a study name: it is printed on one line and stored in an indexed column.
 const MaxNameBytes = 512

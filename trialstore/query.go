@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"database/sql"
@@ -44,7 +44,7 @@ type Summary struct {
 // best values with a few aggregate queries instead of loading every trial.
 func ListStudies(store *Store) ([]Summary, error) {
 	db := store.db
-	wrap := func(err error) error { return fmt.Errorf("studies: list studies in %s: %w", store.url, err) }
+	wrap := func(err error) error { return fmt.Errorf("trialstore: list studies in %s: %w", store.url, err) }
 	var studies []struct {
 		ID        int    `gorm:"column:study_id"`
 		Name      string `gorm:"column:study_name"`
@@ -162,7 +162,7 @@ func DeleteStudy(store *Store, name string, force bool) error {
 			}
 			if running > 0 {
 				return &sentinelError{is: ErrStudyRunning, msg: fmt.Sprintf(
-					"studies: study %q has %d running trial(s): its workers would fail; stop them first, or force the deletion (a worker that died leaves its trials running until they are reaped)", name, running)}
+					"trialstore: study %q has %d running trial(s): its workers would fail; stop them first, or force the deletion (a worker that died leaves its trials running until they are reaped)", name, running)}
 			}
 		}
 		trials := tx.Table("trials").Select("trial_id").Where("study_id = ?", id)
@@ -185,7 +185,7 @@ func DeleteStudy(store *Store, name string, force bool) error {
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("studies: delete study %q from %s: %w", name, store.url, err)
+		return fmt.Errorf("trialstore: delete study %q from %s: %w", name, store.url, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"context"
@@ -30,7 +30,7 @@ const (
 // Reap does not take it for dead.
 func Beat(ctx context.Context, store *Store, trialID int) error {
 	if err := beat(ctx, store.db, trialID); err != nil {
-		return fmt.Errorf("studies: heartbeat of trial %d: %w", trialID, err)
+		return fmt.Errorf("trialstore: heartbeat of trial %d: %w", trialID, err)
 	}
 	return nil
 }
@@ -55,7 +55,7 @@ func beat(ctx context.Context, db *gorm.DB, trialID int) error {
 }
 
 // errNotReaped rolls back a reap another reaper won, or whose trial turned out alive.
-var errNotReaped = errors.New("studies: not reaped")
+var errNotReaped = errors.New("trialstore: not reaped")
 
 // Reap fails the RUNNING trials of study studyID whose worker looks dead: whose last heartbeat
 // (AttrHeartbeat), or start time if they have none, is more than timeout ago (zero means
@@ -79,7 +79,7 @@ func Reap(ctx context.Context, store *Store, studyID int, timeout time.Duration)
 	if err := db.Table("trials").Select("trial_id, number, study_id, state, datetime_start").
 		Where("study_id = ? AND state = ?", studyID, stateRunning).Order("trial_id").
 		Find(&running).Error; err != nil {
-		return nil, fmt.Errorf("studies: reap study %d: %w", studyID, err)
+		return nil, fmt.Errorf("trialstore: reap study %d: %w", studyID, err)
 	}
 	if len(running) == 0 {
 		return nil, nil
@@ -90,7 +90,7 @@ func Reap(ctx context.Context, store *Store, studyID int, timeout time.Duration)
 	}
 	beats, err := heartbeats(db, ids)
 	if err != nil {
-		return nil, fmt.Errorf("studies: reap study %d: %w", studyID, err)
+		return nil, fmt.Errorf("trialstore: reap study %d: %w", studyID, err)
 	}
 	cutoff := time.Now().Add(-timeout)
 	for _, r := range running {
@@ -106,7 +106,7 @@ func Reap(ctx context.Context, store *Store, studyID int, timeout time.Duration)
 		}
 		won, err := reapOne(db, studyID, r, cutoff)
 		if err != nil {
-			return reaped, fmt.Errorf("studies: reap trial %d of study %d: %w", r.Number, studyID, err)
+			return reaped, fmt.Errorf("trialstore: reap trial %d of study %d: %w", r.Number, studyID, err)
 		}
 		if won {
 			reaped = append(reaped, r.ID)

@@ -1,4 +1,4 @@
-package studies
+package trialstore
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // with and without the cache. It reports ms/trial. Run it with -benchtime=Nx to fix the
 // number of trials timed, for example
 //
-//	go test -run '^$' -bench TrialOverhead -benchtime 50x ./studies
+//	go test -run '^$' -bench TrialOverhead -benchtime 50x ./trialstore
 func BenchmarkTrialOverhead(b *testing.B) {
 	for _, size := range []int{100, 1000} {
 		for _, cached := range []bool{false, true} {
