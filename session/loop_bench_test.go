@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/c-bata/goptuna"
 
 	"github.com/gctune/gctune/internal/trialbench"
 	"github.com/gctune/gctune/search"
@@ -32,7 +31,7 @@ func BenchmarkLoopOverhead(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer store.Close()
-				study, err := trialstore.CreateStudy(ctx, store, "loop", goptuna.StudyDirectionMinimize, nil)
+				study, err := trialstore.CreateStudy(ctx, store, "loop", trialstore.NewStudy{Version: "test"})
 				if err != nil {
 					b.Fatal(err)
 				}

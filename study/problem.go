@@ -176,8 +176,8 @@ func Load(store *trialstore.Store, name string) (int, *Problem, error) {
 		return 0, nil, asInput(err)
 	}
 	var p Problem
-	if _, err := store.LoadProblem(st.ID, &p); err != nil {
-		if errors.Is(err, trialstore.ErrNoProblem) {
+	if err := loadProblem(store, st.ID, &p); err != nil {
+		if errors.Is(err, ErrNoDoc) {
 			return 0, nil, inputErrorf(ErrNoProblem, "study %q was not created by gctune optimize (no problem stored)", name)
 		}
 		return 0, nil, err

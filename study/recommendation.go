@@ -29,14 +29,14 @@ type StoredRecommendation struct {
 }
 
 // LoadRecommendation reads the recommendation stored with study id: an error matching
-// trialstore.ErrNoDoc when there is none.
+// ErrNoDoc when there is none.
 // Every string in it comes back printable (control characters escaped: \x1b for ESC). A
 // document that decodes but holds a value gctune never writes (CheckRecommendation: an eden
 // of 1e300 bytes, a negative ratio) is an error matching trialstore.ErrDamagedStudy that names it
 // and says how to go on.
 func LoadRecommendation(store *trialstore.Store, id int) (StoredRecommendation, error) {
 	var stored StoredRecommendation
-	if err := store.LoadDoc(id, RecommendationDoc, &stored); err != nil {
+	if err := LoadDoc(store, id, RecommendationDoc, &stored); err != nil {
 		return StoredRecommendation{}, err
 	}
 	if err := CheckRecommendation(stored.Recommendation); err != nil {
@@ -84,7 +84,7 @@ func Recommendation(ctx context.Context, store *trialstore.Store, id int, name s
 		return nil, fmt.Errorf("study %q: %w", name, err)
 	}
 	if s.Save && store != nil && key != "" {
-		if err := store.SaveDoc(id, RecommendationDoc, StoredRecommendation{Key: key, Recommendation: r}); err != nil {
+		if err := SaveDoc(store, id, RecommendationDoc, StoredRecommendation{Key: key, Recommendation: r}); err != nil {
 			return nil, fmt.Errorf("study %q: %w", name, err)
 		}
 	}

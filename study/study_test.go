@@ -176,7 +176,7 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	require.ErrorIs(t, err, trialstore.ErrNoStudy)
 
 	// A study without a problem (not made by gctune).
-	_, err = trialstore.CreateStudy(ctx, store, "bare", goptuna.StudyDirectionMinimize, nil)
+	_, err = trialstore.CreateStudy(ctx, store, "bare", trialstore.NewStudy{Version: "test"})
 	require.NoError(t, err)
 	_, _, err = Load(store, "bare")
 	require.ErrorIs(t, err, ErrNoProblem)
@@ -192,7 +192,7 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 
 	// A few trials: recommended, stored under its key, read back.
 	_, err = LoadRecommendation(store, id)
-	require.ErrorIs(t, err, trialstore.ErrNoDoc)
+	require.ErrorIs(t, err, ErrNoDoc)
 	_, err = search.Optimize(ctx, store.Storage(), "tiny", prob, search.Settings{Trials: 3, Workers: 1, Seed: 1, Sampler: "random"})
 	require.NoError(t, err)
 	trials, err := store.Storage().GetAllTrials(id)

@@ -7,7 +7,8 @@ import (
 
 // ErrDamagedStudy: a study's stored rows are not what gctune wrote: a trial value or
 // parameter that is not a number, an unknown trial state, a distribution that does not decode,
-// or a problem whose chunk count, hash or JSON is wrong. Test with errors.Is, or IsDamaged.
+// or a record gctune keeps with the study whose chunk count, hash or JSON is wrong (marked by
+// the package that owns the record, with Damaged). Test with errors.Is, or IsDamaged.
 var ErrDamagedStudy = errors.New("trialstore: study data is damaged")
 
 // damagedError marks an error of reading a study's rows as ErrDamagedStudy, keeping its

@@ -32,8 +32,7 @@ func Example() {
 	defer store.Close()
 
 	sampler := goptuna.StudyOptionSampler(goptuna.NewRandomSampler(goptuna.RandomSamplerOptionSeed(1)))
-	problem := map[string]string{"workload": "example"}
-	study, err := trialstore.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, problem, sampler)
+	study, err := trialstore.CreateStudy(ctx, store, "demo", trialstore.NewStudy{Version: "example"}, sampler)
 	if errors.Is(err, trialstore.ErrStudyExists) {
 		study, err = trialstore.LoadStudy(store, "demo", sampler)
 	}
@@ -60,7 +59,7 @@ func Example() {
 	best, ok := trialattr.Best(trials)
 	fmt.Println(len(trials), ok, best.Value < 10)
 
-	_, err = trialstore.CreateStudy(ctx, store, "demo", goptuna.StudyDirectionMinimize, nil)
+	_, err = trialstore.CreateStudy(ctx, store, "demo", trialstore.NewStudy{Version: "example"})
 	fmt.Println(err)
 	// Output:
 	// 20 true true

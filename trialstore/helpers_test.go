@@ -68,7 +68,7 @@ func objective5(tr goptuna.Trial) (float64, error) {
 // newStudy creates a study with a readAllSampler.
 func newStudy(t testing.TB, store *Store, name string, seed int64) *goptuna.Study {
 	t.Helper()
-	st, err := CreateStudy(context.Background(), store, name, goptuna.StudyDirectionMinimize, nil,
+	st, err := CreateStudy(context.Background(), store, name, NewStudy{Version: "test"},
 		goptuna.StudyOptionSampler(newReadAllSampler(seed)))
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +14,7 @@ import (
 // testMeasured stores and reads back measured runs (runSuite: SQLite and PostgreSQL).
 func testMeasured(t *testing.T, url string) {
 	store := openT(t, url, OpenOptions{})
-	study, err := CreateStudy(context.Background(), store, "m", goptuna.StudyDirectionMinimize, map[string]int{"x": 1})
+	study, err := CreateStudy(context.Background(), store, "m", NewStudy{Version: "test"})
 	require.NoError(t, err)
 	id := study.ID
 	runs, err := store.MeasuredRuns(id)

@@ -131,7 +131,7 @@ func concurrentOpen(t *testing.T, url string, n int) {
 		}
 		defer stores[i].Close()
 	}
-	if _, err := CreateStudy(context.Background(), stores[0], "s", "", nil); err != nil {
+	if _, err := CreateStudy(context.Background(), stores[0], "s", NewStudy{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range stores {

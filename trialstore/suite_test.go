@@ -42,7 +42,7 @@ func TestPostgres(t *testing.T) {
 func runSuite(t *testing.T, newURL func(t *testing.T) string) {
 	t.Run("CreateLoad", func(t *testing.T) { testCreateLoad(t, newURL(t)) })
 	t.Run("CreateRace", func(t *testing.T) { testCreateRace(t, newURL(t)) })
-	t.Run("Problem", func(t *testing.T) { testProblem(t, newURL(t)) })
+	t.Run("ReplaceAttrs", func(t *testing.T) { testReplaceAttrs(t, newURL(t)) })
 	t.Run("Cache", func(t *testing.T) { testCache(t, newURL(t)) })
 	t.Run("Heartbeat", func(t *testing.T) { testHeartbeat(t, newURL(t)) })
 	t.Run("Reap", func(t *testing.T) { testReap(t, newURL(t)) })
@@ -75,19 +75,20 @@ func testCreateLoad(t *testing.T, url string) {
 	if err == nil || err.Error() != want || !errors.Is(err, ErrNoStudy) {
 		t.Fatalf("LoadStudy unknown: %v, want %s", err, want)
 	}
-	p := problemT{Workload: "w", Hash: "h", Space: map[string]string{"eden": "log"}}
-	st, err := CreateStudy(ctx, store, "x", goptuna.StudyDirectionMaximize, p)
+	ns := NewStudy{Direction: goptuna.StudyDirectionMaximize, Version: "v1", Kind: "problemT",
+		Attrs: [][2]string{{"gctune:record", "r0"}, {"gctune:record:1", "r1"}}}
+	st, err := CreateStudy(ctx, store, "x", ns)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Direction() != goptuna.StudyDirectionMaximize {
 		t.Errorf("direction %q", st.Direction())
 	}
-	_, err = CreateStudy(ctx, store, "x", goptuna.StudyDirectionMinimize, nil)
+	_, err = CreateStudy(ctx, store, "x", NewStudy{Version: "v1"})
 	if err == nil || err.Error() != `trialstore: study "x" already exists` || !errors.Is(err, ErrStudyExists) {
 		t.Errorf("second CreateStudy: %v", err)
 	}
-	if _, err := CreateStudy(ctx, store, "y", "sideways", nil); err == nil {
+	if _, err := CreateStudy(ctx, store, "y", NewStudy{Direction: "sideways"}); err == nil {
 		t.Errorf("bad direction accepted")
 	}
 	loaded, err := LoadStudy(store, "x", goptuna.StudyOptionSampler(newReadAllSampler(1)))
@@ -97,17 +98,13 @@ func testCreateLoad(t *testing.T, url string) {
 	if loaded.ID != st.ID || loaded.Direction() != goptuna.StudyDirectionMaximize {
 		t.Errorf("loaded ID %d direction %q, want %d maximize", loaded.ID, loaded.Direction(), st.ID)
 	}
-	var got problemT
-	kind, err := store.LoadProblem(st.ID, &got)
-	if err != nil || kind != "trialstore.problemT" || !reflect.DeepEqual(got, p) {
-		t.Errorf("LoadProblem = %q %+v %v", kind, got, err)
-	}
 	attrs, err := loaded.GetSystemAttrs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if attrs[AttrVersion] == "" {
-		t.Errorf("no %s", AttrVersion)
+	if attrs[AttrVersion] != "v1" || attrs[AttrProblemKind] != "problemT" ||
+		attrs["gctune:record"] != "r0" || attrs["gctune:record:1"] != "r1" {
+		t.Errorf("attributes written with the study: %v", attrs)
 	}
 	if c, err := time.Parse(time.RFC3339Nano, attrs[AttrCreated]); err != nil || time.Since(c) > time.Hour {
 		t.Errorf("%s = %q", AttrCreated, attrs[AttrCreated])
@@ -133,7 +130,8 @@ func testCreateRace(t *testing.T, url string) {
 		name := fmt.Sprintf("race%d", round)
 		errs := make([]error, racers)
 		atOnce(racers, func(i int) {
-			_, errs[i] = CreateStudy(context.Background(), stores[i], name, "", problemT{Workload: name})
+			_, errs[i] = CreateStudy(context.Background(), stores[i], name, NewStudy{Kind: "problemT",
+				Attrs: [][2]string{{"gctune:record", name}}})
 		})
 		wins := 0
 		for _, err := range errs {
@@ -154,63 +152,49 @@ func testCreateRace(t *testing.T, url string) {
 		t.Fatalf("ListStudies: %d studies, %v", len(list), err)
 	}
 	for _, s := range list {
-		if s.ProblemKind != "trialstore.problemT" {
+		if s.ProblemKind != "problemT" {
 			t.Errorf("study %s: problem kind %q", s.Name, s.ProblemKind)
 		}
 	}
 }
 
-func testProblem(t *testing.T, url string) {
+func testReplaceAttrs(t *testing.T, url string) {
 	store := openT(t, url, OpenOptions{})
 	st := newStudy(t, store, "p", 1)
-	var none problemT
-	if _, err := store.LoadProblem(st.ID, &none); !errors.Is(err, ErrNoProblem) {
-		t.Errorf("LoadProblem of a study without one: %v", err)
-	}
-	big := problemT{Workload: strings.Repeat("é", 1500), Space: map[string]string{}}
-	for i := 0; i < 300; i++ {
-		big.Notes = append(big.Notes, fmt.Sprintf("note %d: ∑ over ☃ %d", i, i*i))
-	}
-	if err := store.SaveProblem(st.ID, "big", big); err != nil {
+	long := strings.Repeat("é", MaxAttrChars) // 2,048 characters, 4,096 bytes
+	big := [][2]string{{"gctune:rec_n", "3"}, {"gctune:rec", long}, {"gctune:rec:1", "b"}, {"gctune:rec:2", "c"}}
+	if err := store.ReplaceStudyAttrs(st.ID, "gctune:rec:", big); err != nil {
 		t.Fatal(err)
 	}
 	attrs, _ := st.GetSystemAttrs()
-	n, _ := strconv.Atoi(attrs[AttrProblemChunks])
-	if n < 5 {
-		t.Errorf("%s = %q, want several chunks", AttrProblemChunks, attrs[AttrProblemChunks])
+	if attrs["gctune:rec"] != long || attrs["gctune:rec:2"] != "c" {
+		t.Fatalf("written: %v", attrs)
 	}
-	for k, v := range attrs {
-		if len([]rune(v)) > 2048 {
-			t.Errorf("attr %s has %d characters", k, len([]rune(v)))
-		}
+	// A record that shrank leaves none of its old pieces; '_' in the prefix is no wildcard.
+	if err := store.ReplaceStudyAttrs(st.ID, "gctune:rec:", [][2]string{{"gctune:rec_n", "1"}, {"gctune:rec", "a"}}); err != nil {
+		t.Fatal(err)
 	}
-	var got problemT
-	if kind, err := store.LoadProblem(st.ID, &got); err != nil || kind != "big" || !reflect.DeepEqual(got, big) {
-		t.Fatalf("big problem: kind %q err %v equal %v", kind, err, reflect.DeepEqual(got, big))
-	}
-	small := problemT{Workload: "small"}
-	if err := store.SaveProblem(st.ID, "small", small); err != nil {
+	if err := store.ReplaceStudyAttrs(st.ID, "gctune:re_", nil); err != nil {
 		t.Fatal(err)
 	}
 	attrs, _ = st.GetSystemAttrs()
 	for k := range attrs {
-		if strings.HasPrefix(k, AttrProblem+":") {
-			t.Errorf("stale chunk %s left", k)
+		if strings.HasPrefix(k, "gctune:rec:") {
+			t.Errorf("stale attribute %s left", k)
 		}
 	}
-	got = problemT{}
-	if kind, err := store.LoadProblem(st.ID, &got); err != nil || kind != "small" || !reflect.DeepEqual(got, small) {
-		t.Errorf("small problem: %q %+v %v", kind, got, err)
+	if attrs["gctune:rec"] != "a" || attrs["gctune:rec_n"] != "1" {
+		t.Errorf("replaced: %v", attrs)
 	}
-	// A corrupt chunk is detected.
-	if err := store.SaveProblem(st.ID, "big", big); err != nil {
-		t.Fatal(err)
+	// A value too long for the column fails as a whole: nothing is deleted (PostgreSQL
+	// enforces the length; SQLite stores any length).
+	err := store.ReplaceStudyAttrs(st.ID, "gctune:rec", [][2]string{{"gctune:rec", long + "x"}})
+	if store.Dialect() == SQLite {
+		return
 	}
-	if err := store.RawStorage().SetStudySystemAttr(st.ID, AttrProblem+":2", "garbage"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.LoadProblem(st.ID, &got); !errors.Is(err, ErrDamagedStudy) || !strings.Contains(err.Error(), "damaged") {
-		t.Errorf("corrupt problem: %v", err)
+	attrs, _ = st.GetSystemAttrs()
+	if err == nil || attrs["gctune:rec"] != "a" || attrs["gctune:rec_n"] != "1" {
+		t.Errorf("a replacement too long for the column: %v; attributes after it: %v", err, attrs)
 	}
 }
 
@@ -631,7 +615,7 @@ func testListDelete(t *testing.T, url string) {
 		t.Fatalf("empty ListStudies = %v, %v", list, err)
 	}
 	a := newStudy(t, store, "a", 1)
-	if _, err := CreateStudy(ctx, store, "b", goptuna.StudyDirectionMaximize, problemT{Workload: "b"}); err != nil {
+	if _, err := CreateStudy(ctx, store, "b", NewStudy{Direction: goptuna.StudyDirectionMaximize, Version: "v1", Kind: "problemT"}); err != nil {
 		t.Fatal(err)
 	}
 	s := store.Storage()
@@ -683,7 +667,7 @@ func testListDelete(t *testing.T, url string) {
 		t.Errorf("a meta %+v", la)
 	}
 	if lb.HasBest || lb.BestNumber != -1 || lb.Direction != goptuna.StudyDirectionMaximize || lb.Trials.Fail != 1 ||
-		lb.ProblemKind != "trialstore.problemT" {
+		lb.ProblemKind != "problemT" {
 		t.Errorf("b %+v", lb)
 	}
 
@@ -716,7 +700,7 @@ func testListDelete(t *testing.T, url string) {
 		t.Errorf("after delete: %+v, %v", list, err)
 	}
 	// The name can be used again.
-	if _, err := CreateStudy(ctx, store, "a", "", nil); err != nil {
+	if _, err := CreateStudy(ctx, store, "a", NewStudy{}); err != nil {
 		t.Errorf("re-create: %v", err)
 	}
 }

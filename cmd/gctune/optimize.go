@@ -266,7 +266,7 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 		if more > 0 {
 			sp.Trials = search.Counted(all) + more
 		}
-		if err := store.SaveProblem(id, "", sp); err != nil {
+		if err := study.SaveProblem(store, id, sp); err != nil {
 			return err
 		}
 	}

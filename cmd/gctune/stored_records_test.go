@@ -25,9 +25,9 @@ func damageStoredRecommendation(t *testing.T, db, name string, edit func(*study.
 	id, err := store.Storage().GetStudyIDFromName(name)
 	require.NoError(t, err)
 	var stored study.StoredRecommendation
-	require.NoError(t, store.LoadDoc(id, study.RecommendationDoc, &stored))
+	require.NoError(t, study.LoadDoc(store, id, study.RecommendationDoc, &stored))
 	edit(&stored)
-	require.NoError(t, store.SaveDoc(id, study.RecommendationDoc, stored))
+	require.NoError(t, study.SaveDoc(store, id, study.RecommendationDoc, stored))
 }
 
 // TestStoredRecordsValidatedOnRead: a stored recommendation holding a value gctune never
@@ -149,7 +149,7 @@ func TestStoredProblemValidatedOnRead(t *testing.T) {
 			id, sp, err := study.Load(store, "s")
 			require.NoError(t, err)
 			c.edit(sp)
-			require.NoError(t, store.SaveProblem(id, "", sp))
+			require.NoError(t, study.SaveProblem(store, id, sp))
 			require.NoError(t, store.Close())
 			for _, args := range [][]string{{"studies", "show", "s"}, {"export", "s"}, {"resume", "s"}, {"explain", "s"}} {
 				_, errOut, code := gctune(t, append(args, "--storage", db)...)

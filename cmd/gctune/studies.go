@@ -66,7 +66,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				doc.Prediction = newPredictionDoc(stored.Recommendation, len(sp.Workloads) == 1)
 			} else if errors.Is(err, study.ErrDamagedRecord) {
 				return fmt.Errorf("study %q: %w", args[0], study.NameStudy(err, args[0])) // its values are never printed
-			} else if err != nil && !errors.Is(err, trialstore.ErrNoDoc) {
+			} else if err != nil && !errors.Is(err, study.ErrNoDoc) {
 				doc.RecommendationError = err.Error()
 			}
 			if ro.json {
