@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/gctune/gctune/internal/trialbench"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/trialstore"
