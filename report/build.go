@@ -19,8 +19,8 @@ import (
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/trialattr"
-	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
+	"github.com/gctune/gctune/verify"
 )
 
 // Input is what a report is built from: the study's problem and trials.
@@ -42,7 +42,7 @@ type Input struct {
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
 	// Measured are the runs gctune verify stored in the study (measured.go).
-	Measured []trialstore.MeasuredRun
+	Measured []verify.MeasuredRun
 	// Profiles says how each workload's profile was read, by workload index (nil or shorter:
 	// nothing to say). The workload section shows it.
 	Profiles []ProfileInfo

@@ -50,7 +50,6 @@ func runSuite(t *testing.T, newURL func(t *testing.T) string) {
 	t.Run("ReapRace", func(t *testing.T) { testReapRace(t, newURL(t)) })
 	t.Run("ClaimToken", func(t *testing.T) { testClaimToken(t, newURL(t)) })
 	t.Run("ListDelete", func(t *testing.T) { testListDelete(t, newURL(t)) })
-	t.Run("Measured", func(t *testing.T) { testMeasured(t, newURL(t)) })
 	t.Run("ConcurrentFirstOpen", func(t *testing.T) {
 		for round := 0; round < 3; round++ {
 			concurrentOpen(t, newURL(t), 8)

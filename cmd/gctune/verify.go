@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -107,21 +106,21 @@ type verifyOptions struct {
 
 // verifyDoc is `gctune verify --json`.
 type verifyDoc struct {
-	Study       string                   `json:"study"`
-	Storage     string                   `json:"storage"`
-	Session     string                   `json:"session"`
-	Command     []string                 `json:"command"`
-	Runs        int                      `json:"runs"`
-	Warmup      bool                     `json:"warmup"`
-	Interrupted bool                     `json:"interrupted,omitempty"`
-	Error       string                   `json:"error,omitempty"`
-	Configs     []verify.ConfigSummary   `json:"configs"`
-	Measured    []trialstore.MeasuredRun `json:"measured"`
+	Study       string                 `json:"study"`
+	Storage     string                 `json:"storage"`
+	Session     string                 `json:"session"`
+	Command     []string               `json:"command"`
+	Runs        int                    `json:"runs"`
+	Warmup      bool                   `json:"warmup"`
+	Interrupted bool                   `json:"interrupted,omitempty"`
+	Error       string                 `json:"error,omitempty"`
+	Configs     []verify.ConfigSummary `json:"configs"`
+	Measured    []verify.MeasuredRun   `json:"measured"`
 }
 
-// runVerify runs the command under the defaults, the recommendation and o.Trial (verify.Session),
-// storing each run in the study as it finishes, and writes the measured speedups beside the
-// predicted ones to w, a line per run to ew.
+// runVerify runs the command under the defaults, the recommendation and o.Trial
+// (verify.Measure, which stores each run in the study as it finishes), and writes the measured
+// speedups beside the predicted ones to w, a line per run to ew.
 func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions) error {
 	if err := checkCount("runs", o.Runs, 1, maxVerifyRuns, ""); err != nil {
 		return err
@@ -142,40 +141,15 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		return err
 	}
 	plan := verify.Plan{Configs: configs, Argv: o.Argv, Runs: o.Runs, Warmup: !o.NoWarmup, Timeout: o.Timeout}
-	session := trialstore.NewMeasuredSession(time.Now(), os.Getpid())
-	doc := verifyDoc{Study: o.Study, Storage: store.URL(), Session: session, Command: o.Argv, Runs: o.Runs, Warmup: plan.Warmup}
 	total := len(configs) * (o.Runs + map[bool]int{true: 1, false: 0}[plan.Warmup])
 	progress := !o.Quiet && !o.JSON
 	if progress {
 		fmt.Fprintf(ew, "verify %s: %d runs of %s (%s), %d rounds after one warm-up each\n", o.Study, total,
 			strings.Join(o.Argv, " "), configNames(configs), o.Runs)
 	}
-	predicted := map[string]float64{}
-	for _, c := range configs {
-		predicted[c.Name] = c.PredictedSpeedup
-	}
-	seq := 0
-	record := func(r verify.Run) error {
-		mr := r.Stored(session, seq, predicted[r.Config], o.Timeout)
-		seq++
-		doc.Measured = append(doc.Measured, mr)
-		if progress {
-			round := fmt.Sprintf("round %d", r.Round+1)
-			if r.Round < 0 {
-				round = "warm-up"
-			}
-			note := ""
-			if r.StatsErr != "" {
-				note = "  (gctune-stats line unreadable: " + r.StatsErr + ")"
-			} else if r.Measured != nil {
-				if gc, ok := r.Measured.GC(); ok {
-					note = fmt.Sprintf("  (in Pharo: %s, GC %s)", secs(r.Measured.WallSeconds), secs(gc))
-				}
-			}
-			fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", seq, total, round, r.Config, secs(r.Wall.Seconds()), note)
-		}
-		// Stored at once (a cancelled context must not stop the store: the run finished).
-		return store.SaveMeasuredRun(id, mr)
+	rec := verify.Recording{Store: store, StudyID: id}
+	if progress {
+		rec.OnRun = func(mr verify.MeasuredRun, r verify.Run) { printVerifyRun(ew, mr.Seq+1, total, r) }
 	}
 	runner := o.Runner
 	if runner == nil {
@@ -185,20 +159,17 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		}
 		runner = er
 	}
-	_, interrupted, runErr := verify.Session(ctx, plan, runner, record)
-	doc.Interrupted = interrupted
-	var re *verify.RunError
-	if errors.Is(runErr, verify.ErrStart) {
-		return asUsage(runErr)
+	m, err := verify.Measure(ctx, plan, runner, rec)
+	if errors.Is(err, verify.ErrStart) {
+		return asUsage(err)
 	}
-	if runErr != nil && !errors.As(runErr, &re) {
-		return runErr
+	if err != nil {
+		return err
 	}
-	samples, _ := verify.SamplesFromStored(doc.Measured, session)
-	doc.Configs = verify.Summarize(samples)
-	verify.ComparePredicted(doc.Configs, configs)
-	if runErr != nil {
-		doc.Error = runErr.Error()
+	doc := verifyDoc{Study: o.Study, Storage: store.URL(), Session: m.Session, Command: o.Argv, Runs: o.Runs,
+		Warmup: plan.Warmup, Interrupted: m.Interrupted, Configs: m.Configs, Measured: m.Measured}
+	if m.Failed != nil {
+		doc.Error = m.Failed.Error()
 	}
 	if o.JSON {
 		if err := writeJSON(w, doc); err != nil {
@@ -207,10 +178,30 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	} else if err := printVerify(w, &doc); err != nil {
 		return err
 	}
-	if runErr == nil && interrupted {
+	if m.Failed != nil {
+		return m.Failed
+	}
+	if m.Interrupted {
 		return interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", quoteName(o.Study))
 	}
-	return runErr
+	return nil
+}
+
+// printVerifyRun writes run r's progress line: the n-th of total.
+func printVerifyRun(ew io.Writer, n, total int, r verify.Run) {
+	round := fmt.Sprintf("round %d", r.Round+1)
+	if r.Round < 0 {
+		round = "warm-up"
+	}
+	note := ""
+	if r.StatsErr != "" {
+		note = "  (gctune-stats line unreadable: " + r.StatsErr + ")"
+	} else if r.Measured != nil {
+		if gc, ok := r.Measured.GC(); ok {
+			note = fmt.Sprintf("  (in Pharo: %s, GC %s)", secs(r.Measured.WallSeconds), secs(gc))
+		}
+	}
+	fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", n, total, round, r.Config, secs(r.Wall.Seconds()), note)
 }
 
 // verifyConfigs returns the defaults, the study's recommendation (what export writes) and,

@@ -1,23 +1,41 @@
-package trialstore
+package verify
 
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gctune/gctune/internal/pgtest"
+	"github.com/gctune/gctune/trialstore"
 )
 
-// testMeasured stores and reads back measured runs (runSuite: SQLite and PostgreSQL).
-func testMeasured(t *testing.T, url string) {
-	store := openT(t, url, OpenOptions{})
-	study, err := CreateStudy(context.Background(), store, "m", NewStudy{Version: "test"})
+// TestMeasuredSQLite stores and reads back measured runs in a SQLite file.
+func TestMeasuredSQLite(t *testing.T) { testMeasured(t, filepath.Join(t.TempDir(), "m.db")) }
+
+// TestMeasuredPostgres does on a private PostgreSQL server, which enforces the attributes'
+// length.
+func TestMeasuredPostgres(t *testing.T) { testMeasured(t, pgtest.Start(t)) }
+
+// newStore opens url (created) and creates the study "m" in it.
+func newStore(t *testing.T, url string) (*trialstore.Store, int) {
+	t.Helper()
+	store, err := trialstore.Open(context.Background(), url, trialstore.OpenOptions{})
 	require.NoError(t, err)
-	id := study.ID
-	runs, err := store.MeasuredRuns(id)
+	t.Cleanup(func() { store.Close() })
+	study, err := trialstore.CreateStudy(context.Background(), store, "m", trialstore.NewStudy{Version: "test"})
+	require.NoError(t, err)
+	return store, study.ID
+}
+
+func testMeasured(t *testing.T, url string) {
+	store, id := newStore(t, url)
+	runs, err := MeasuredRuns(store, id)
 	require.NoError(t, err)
 	assert.Empty(t, runs)
 
@@ -31,9 +49,9 @@ func testMeasured(t *testing.T, url string) {
 	}
 	// Stored out of order; read back in session and sequence order.
 	for _, i := range []int{2, 1, 0} {
-		require.NoError(t, store.SaveMeasuredRun(id, want[i]))
+		require.NoError(t, SaveMeasuredRun(store, id, want[i]))
 	}
-	runs, err = store.MeasuredRuns(id)
+	runs, err = MeasuredRuns(store, id)
 	require.NoError(t, err)
 	require.Len(t, runs, 3)
 	assert.Equal(t, want[0].WallSeconds, runs[0].WallSeconds)
@@ -44,5 +62,5 @@ func testMeasured(t *testing.T, url string) {
 	assert.Less(t, len(runs[2].Error), 2000, "a long error is shortened to fit")
 	assert.True(t, strings.HasSuffix(runs[2].Error, "…"))
 
-	require.Error(t, store.SaveMeasuredRun(id, MeasuredRun{Session: "a:b"}))
+	require.Error(t, SaveMeasuredRun(store, id, MeasuredRun{Session: "a:b"}))
 }

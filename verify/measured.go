@@ -1,4 +1,4 @@
-package trialstore
+package verify
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gctune/gctune/trialstore"
 )
 
 // AttrMeasuredPrefix starts the study system attributes that hold runs of the real application
@@ -52,15 +54,15 @@ func NewMeasuredSession(now time.Time, pid int) string {
 	return fmt.Sprintf("%s-%d", now.UTC().Format("20060102T150405.000000000Z"), pid)
 }
 
-// SaveMeasuredRun stores run r in study studyID. A run whose JSON is too long for one
+// SaveMeasuredRun stores run r in study studyID of store. A run whose JSON is too long for one
 // attribute has its Error shortened, then its Stats dropped.
-func (s *Store) SaveMeasuredRun(studyID int, r MeasuredRun) error {
+func SaveMeasuredRun(store *trialstore.Store, studyID int, r MeasuredRun) error {
 	if r.Session == "" || strings.Contains(r.Session, ":") {
-		return fmt.Errorf("trialstore: measured run: bad session %q", r.Session)
+		return fmt.Errorf("verify: measured run: bad session %q", r.Session)
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("trialstore: encode measured run: %w", err)
+		return fmt.Errorf("verify: encode measured run: %w", err)
 	}
 	for len(b) > maxMeasuredJSON && r.Error != "" {
 		cut := len(r.Error) - (len(b) - maxMeasuredJSON) - 8
@@ -88,17 +90,19 @@ func (s *Store) SaveMeasuredRun(studyID int, r MeasuredRun) error {
 		}
 	}
 	key := fmt.Sprintf("%s%s:%06d", AttrMeasuredPrefix, r.Session, r.Seq)
-	if err := s.raw.SetStudySystemAttr(studyID, key, string(b)); err != nil {
-		return fmt.Errorf("trialstore: save measured run: %w", err)
+	if err := store.RawStorage().SetStudySystemAttr(studyID, key, string(b)); err != nil {
+		return fmt.Errorf("verify: save measured run: %w", err)
 	}
 	return nil
 }
 
-// MeasuredRuns returns the runs stored in study studyID, ordered by session then sequence.
-func (s *Store) MeasuredRuns(studyID int) ([]MeasuredRun, error) {
-	attrs, err := s.raw.GetStudySystemAttrs(studyID)
+// MeasuredRuns returns the runs stored in study studyID of store, ordered by session then
+// sequence. A stored run that does not decode, or holds values verify never writes, is an
+// error matching trialstore.ErrDamagedStudy.
+func MeasuredRuns(store *trialstore.Store, studyID int) ([]MeasuredRun, error) {
+	attrs, err := store.RawStorage().GetStudySystemAttrs(studyID)
 	if err != nil {
-		return nil, fmt.Errorf("trialstore: load measured runs of study %d: %w", studyID, err)
+		return nil, fmt.Errorf("verify: load measured runs of study %d: %w", studyID, err)
 	}
 	var keys []string
 	for k := range attrs {
@@ -117,7 +121,7 @@ func (s *Store) MeasuredRuns(studyID int) ([]MeasuredRun, error) {
 			err = errors.New("not the JSON gctune writes")
 		}
 		if err != nil {
-			return nil, damaged(fmt.Errorf("trialstore: study %d: the stored measured run %s (study attribute %s) is damaged: %w; "+
+			return nil, trialstore.Damaged(fmt.Errorf("study %d: the stored measured run %s (study attribute %s) is damaged: %w; "+
 				"the trials are not: export and explain still work; for report and calibrate --from-study, verify again into a new study",
 				studyID, strings.TrimPrefix(k, AttrMeasuredPrefix), k, err))
 		}
