@@ -48,7 +48,7 @@ type Config struct {
 	// looks at the start and every quarter of it (at least every 20 ms).
 	ReapTimeout time.Duration
 	// Retry is how the reaper retries a database error that may pass; the zero value is
-	// trialstore.DefaultRetryPolicy, and a nil Retry.After waits on Clock.
+	// trialstore.DefaultRetryPolicy(), and a nil Retry.After waits on Clock.
 	Retry trialstore.RetryPolicy
 	// MaxRestarts bounds how often the session starts over after one of its own trials was
 	// reaped while it ran; zero means DefaultMaxRestarts, negative means never.

@@ -20,7 +20,7 @@ import (
 // database error (IsTransient) is tried again: Attempts tries in all, waiting Initial after the
 // first failure, then Multiplier times longer each time up to Max, each wait varied by ±Jitter
 // (a fraction) so that workers that lost the database together do not come back in step.
-// The zero value is DefaultRetryPolicy.
+// The zero value is DefaultRetryPolicy().
 type RetryPolicy struct {
 	// Attempts is the number of tries, the first included; below 1, DefaultRetryAttempts.
 	Attempts int
@@ -45,29 +45,32 @@ type RetryPolicy struct {
 // database, time enough for a PostgreSQL restart or fail-over.
 const DefaultRetryAttempts = 10
 
-// DefaultRetryPolicy is what RetryPolicy's zero value means.
-var DefaultRetryPolicy = RetryPolicy{Attempts: DefaultRetryAttempts, Initial: 100 * time.Millisecond,
-	Max: 5 * time.Second, Multiplier: 2, Jitter: 0.2}
+// DefaultRetryPolicy returns what RetryPolicy's zero value means.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{Attempts: DefaultRetryAttempts, Initial: 100 * time.Millisecond,
+		Max: 5 * time.Second, Multiplier: 2, Jitter: 0.2}
+}
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
+	def := DefaultRetryPolicy()
 	if p.Attempts < 1 {
-		p.Attempts = DefaultRetryAttempts
+		p.Attempts = def.Attempts
 	}
 	if p.Initial <= 0 {
-		p.Initial = DefaultRetryPolicy.Initial
+		p.Initial = def.Initial
 	}
 	if p.Max <= 0 {
-		p.Max = DefaultRetryPolicy.Max
+		p.Max = def.Max
 	}
 	if p.Max < p.Initial {
 		p.Max = p.Initial
 	}
 	if p.Multiplier < 1 {
-		p.Multiplier = DefaultRetryPolicy.Multiplier
+		p.Multiplier = def.Multiplier
 	}
 	switch {
 	case p.Jitter == 0:
-		p.Jitter = DefaultRetryPolicy.Jitter
+		p.Jitter = def.Jitter
 	case p.Jitter < 0:
 		p.Jitter = 0
 	}
