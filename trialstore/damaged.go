@@ -82,3 +82,28 @@ func walkErrors(err error, visit func(error) bool) bool {
 // Damaged marks err as ErrDamagedStudy (nil stays nil): for a record that decoded but holds
 // a value gctune never writes, found by the package that knows the record's rules.
 func Damaged(err error) error { return damaged(err) }
+
+// SQLite's result codes for a file that is not a database or a damaged one.
+const (
+	sqliteCorrupt  = 11 // SQLITE_CORRUPT
+	sqliteNotADB   = 26 // SQLITE_NOTADB
+	sqliteCodeMask = 0xff
+)
+
+// corrupt makes err also match ErrCorrupt when SQLite says the file is damaged or not a
+// database.
+func corrupt(err error) error {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		if c := coded.Code() & sqliteCodeMask; c == sqliteCorrupt || c == sqliteNotADB {
+			return &corruptError{err: err}
+		}
+	}
+	return err
+}
+
+type corruptError struct{ err error }
+
+func (e *corruptError) Error() string { return e.err.Error() }
+
+func (e *corruptError) Unwrap() []error { return []error{ErrCorrupt, e.err} }
