@@ -20,5 +20,5 @@
 //
 // Select is pure and works on Candidates; Recommend runs all three steps on a study's trials.
 // The package sits between report and search: it imports search, objective, heapsim and
-// studies' constants, and nothing above it.
+// trialattr's constants, and nothing above it.
 package recommend

@@ -17,9 +17,9 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/tunable"
+	"github.com/gctune/gctune/verify"
 )
 
 // Input is what a report is built from: the study's problem and trials.
@@ -41,7 +41,7 @@ type Input struct {
 	// Analysis sets the long-lived threshold of the workload summaries.
 	Analysis lifetimes.AnalysisOptions
 	// Measured are the runs gctune verify stored in the study (measured.go).
-	Measured []studies.MeasuredRun
+	Measured []verify.MeasuredRun
 	// Profiles says how each workload's profile was read, by workload index (nil or shorter:
 	// nothing to say). The workload section shows it.
 	Profiles []ProfileInfo

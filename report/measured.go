@@ -7,7 +7,6 @@ import (
 
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -33,7 +32,7 @@ type MeasuredConfig struct {
 }
 
 // MeasuredFrom sums up the latest verify session among runs; nil when there is none.
-func MeasuredFrom(runs []studies.MeasuredRun) *Measured {
+func MeasuredFrom(runs []verify.MeasuredRun) *Measured {
 	if len(runs) == 0 {
 		return nil
 	}

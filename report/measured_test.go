@@ -7,13 +7,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/verify"
 )
 
 func TestMeasuredFrom(t *testing.T) {
 	assert.Nil(t, MeasuredFrom(nil))
 	old, cur := "20260101T000000.000000000Z-1", "20260102T000000.000000000Z-1"
-	runs := []studies.MeasuredRun{
+	runs := []verify.MeasuredRun{
 		{Session: old, Config: "default", Trial: -1, Round: 0, WallSeconds: 9},
 		{Session: cur, Config: "default", Trial: -1, Round: -1, WallSeconds: 5, PredictedSpeedup: 1},
 		{Session: cur, Config: "best", Trial: 4, Round: -1, WallSeconds: 5, PredictedSpeedup: 2.5},

@@ -78,8 +78,8 @@ func htmlSitesSection(r *Report) *htmlSites {
 		if c.Advised {
 			adv = "yes"
 		}
-		v.Advice = append(v.Advice, htmlAdviceRow{Sites: strings.Join(c.Sites, " + "), Gain: fmt.Sprintf("%.3fx", c.Gain),
-			Range: fmt.Sprintf("%.3fx to %.3fx", c.Interval.Lo, c.Interval.Hi), FullGCs: fmt.Sprintf("%d → %d", c.FullGCs, c.FullGCsPretenured),
+		v.Advice = append(v.Advice, htmlAdviceRow{Sites: strings.Join(c.Sites, " + "), Gain: fmt.Sprintf("%.3f×", c.Gain),
+			Range: fmt.Sprintf("%.3f× to %.3f×", c.Interval.Lo, c.Interval.Hi), FullGCs: fmt.Sprintf("%d → %d", c.FullGCs, c.FullGCsPretenured),
 			Advised: adv, Change: c.Change})
 	}
 	for _, c := range a.Candidates {
@@ -89,7 +89,7 @@ func htmlSitesSection(r *Report) *htmlSites {
 		add(*a.Combined)
 	}
 	if best := a.Advised(); len(best) > 0 {
-		v.AdviceLead = fmt.Sprintf("Pretenuring %s on top of the recommendation is %.3fx faster (%.3fx to %.3fx over %d replicas).",
+		v.AdviceLead = fmt.Sprintf("Pretenuring %s on top of the recommendation is %.3f× faster (%.3f× to %.3f× over %d replicas).",
 			strings.Join(best[0].Sites, " + "), best[0].Gain, best[0].Interval.Lo, best[0].Interval.Hi, len(best[0].Gains))
 	} else {
 		v.AdviceLead = fmt.Sprintf("No site gains more than %s on top of the recommendation: leave the code as it is.", numfmt.Percent(a.Tolerance))

@@ -12,8 +12,8 @@
 //
 // It is the only package that imports goptuna's samplers. It runs trials through a
 // goptuna.Storage it is given and never touches SQL or files: opening storage, heartbeats and
-// stale-trial recovery belong to package studies, and package session drives them around
-// Optimize (Settings.OnTrialStart is its heartbeat hook). It does not import studies: the
+// stale-trial recovery belong to package trialstore, and package session drives them around
+// Optimize (Settings.OnTrialStart is its heartbeat hook). It does not import trialstore: the
 // attributes it writes on each trial, the reaped marker its budget skips and the best trial
 // of its Result are package trialattr's.
 package search

@@ -114,7 +114,7 @@ func PlanSearch(summaries []*lifetimes.Summary, base heapsim.Params, space tunab
 		growth := (float64(base.ImageBytes) + peakLive) / float64(base.ImageBytes)
 		r := math.Pow(growth, 1.0/ratioFullGCsWhileGrowing) - 1
 		in.Ratio = math.Max(r, base.FullGCRatio)
-		why = append(why, fmt.Sprintf("ratio %.2f: %.0f %% of allocated bytes are long-lived and live data grows %.0fx over the image, so at most %d ratio-triggered full GCs while it grows", in.Ratio, 100*f, growth, ratioFullGCsWhileGrowing))
+		why = append(why, fmt.Sprintf("ratio %.2f: %.0f %% of allocated bytes are long-lived and live data grows %.0f× over the image, so at most %d ratio-triggered full GCs while it grows", in.Ratio, 100*f, growth, ratioFullGCsWhileGrowing))
 	}
 	if largest > 0 || directOld > 0 {
 		h := math.Max(float64(base.GrowthHeadroomBytes), largeObjectsPerSegment*float64(nextPow2(uint64(largest)+32)))

@@ -198,7 +198,7 @@ func Enqueue(study *goptuna.Study, seeds []Seed) error {
 // trial each. Each worker has its own goptuna.Study handle and its own sampler seeded by
 // WorkerSeed. A trial's attributes and value are written before its state becomes COMPLETE,
 // so a completed trial is always whole; a trial interrupted by a crash stays RUNNING until a
-// reaper (package studies, driven by package session) fails it and re-queues its parameters.
+// reaper (package trialstore, driven by package session) fails it and re-queues its parameters.
 //
 // It returns what it did (Result) and where the study stands. A storage error stops the loop
 // and is returned, with Status StatusFailed; an objective error fails that trial only.
@@ -391,7 +391,7 @@ func runOneTrial(study *goptuna.Study, problem *objective.Problem, s Settings, w
 }
 
 // attrBatcher is a storage that writes several user attributes of a trial at once (package
-// studies' caching storage does, in one statement).
+// trialstore's caching storage does, in one statement).
 type attrBatcher interface {
 	SetTrialUserAttrs(trialID int, attrs map[string]string) error
 }

@@ -14,8 +14,8 @@ import (
 
 	"github.com/gctune/gctune/internal/testfixture"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -65,7 +65,7 @@ func (m *memStudy) addTrial(t *testing.T, state goptuna.TrialState, beatAt time.
 		IntermediateValues: map[int]float64{}, InternalParams: map[string]float64{}, Params: map[string]interface{}{},
 		Distributions: map[string]interface{}{}, UserAttrs: map[string]string{}, SystemAttrs: map[string]string{}}
 	if state == goptuna.TrialStateRunning {
-		ft.SystemAttrs[studies.AttrHeartbeat] = strconv.FormatInt(beatAt.UnixNano(), 10)
+		ft.SystemAttrs[trialstore.AttrHeartbeat] = strconv.FormatInt(beatAt.UnixNano(), 10)
 		ft.InternalParams[tunable.ParamRatio] = 2 // what re-queuing carries over
 	}
 	id, err := m.st.CloneTrial(m.id, ft)
@@ -78,11 +78,11 @@ func (m *memStudy) Beat(_ context.Context, trialID int) error {
 	m.mu.Lock()
 	m.beats = append(m.beats, beat{trialID, now})
 	m.mu.Unlock()
-	_ = m.st.SetTrialSystemAttr(trialID, studies.AttrHeartbeat, strconv.FormatInt(now.UnixNano(), 10))
+	_ = m.st.SetTrialSystemAttr(trialID, trialstore.AttrHeartbeat, strconv.FormatInt(now.UnixNano(), 10))
 	return nil
 }
 
-// Reap is studies.Reap on the in-memory storage. Like studies.Reap's transaction, it is
+// Reap is trialstore.Reap on the in-memory storage. Like trialstore.Reap's transaction, it is
 // atomic: nobody reads the study between a trial's failure and its parameters' re-queuing.
 func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error) {
 	now := m.clock.Now()
@@ -108,7 +108,7 @@ func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error)
 			continue
 		}
 		last := tr.DatetimeStart
-		if n, err := strconv.ParseInt(tr.SystemAttrs[studies.AttrHeartbeat], 10, 64); err == nil {
+		if n, err := strconv.ParseInt(tr.SystemAttrs[trialstore.AttrHeartbeat], 10, 64); err == nil {
 			last = time.Unix(0, n)
 		}
 		if now.Sub(last) <= timeout {
@@ -124,7 +124,7 @@ func (m *memStudy) Reap(_ context.Context, timeout time.Duration) ([]int, error)
 		if _, err := st.CloneTrial(m.id, goptuna.FrozenTrial{State: goptuna.TrialStateWaiting, DatetimeStart: now,
 			IntermediateValues: map[int]float64{}, InternalParams: map[string]float64{}, Params: map[string]interface{}{},
 			Distributions: map[string]interface{}{}, UserAttrs: map[string]string{},
-			SystemAttrs: map[string]string{studies.AttrFixedParams: string(fixed), studies.AttrRetryOf: strconv.Itoa(tr.Number)},
+			SystemAttrs: map[string]string{trialstore.AttrFixedParams: string(fixed), trialstore.AttrRetryOf: strconv.Itoa(tr.Number)},
 		}); err != nil {
 			return reaped, err
 		}

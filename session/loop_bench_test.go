@@ -7,11 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/c-bata/goptuna"
-
 	"github.com/gctune/gctune/internal/trialbench"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -27,12 +25,12 @@ func BenchmarkLoopOverhead(b *testing.B) {
 		for _, sampler := range []string{search.SamplerRandom, search.SamplerTPE} {
 			b.Run(fmt.Sprintf("trials=%d/sampler=%s", size, sampler), func(b *testing.B) {
 				ctx := context.Background()
-				store, err := studies.Open(ctx, filepath.Join(b.TempDir(), "loop.db"), studies.OpenOptions{})
+				store, err := trialstore.Open(ctx, filepath.Join(b.TempDir(), "loop.db"), trialstore.OpenOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
 				defer store.Close()
-				study, err := studies.CreateStudy(ctx, store, "loop", goptuna.StudyDirectionMinimize, nil)
+				study, err := trialstore.CreateStudy(ctx, store, "loop", trialstore.NewStudy{Version: "test"})
 				if err != nil {
 					b.Fatal(err)
 				}

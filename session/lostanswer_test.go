@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -25,7 +25,7 @@ var errAnswerLost = fmt.Errorf("read: %w", io.ErrUnexpectedEOF)
 // losingStorage is a Store's Storage whose chosen writes commit and then lose their answer.
 type losingStorage struct {
 	goptuna.Storage
-	claimer studies.TrialClaimer
+	claimer trialstore.TrialClaimer
 	mu      sync.Mutex
 	lose    map[string]int // operation → answers still to lose
 	lost    map[string]int // operation → answers lost
@@ -74,7 +74,7 @@ func (l *losingStorage) ClaimWaitingTrial(trialID int, token string) (bool, erro
 func TestLostAnswersKeepTheBudget(t *testing.T) {
 	ctx := context.Background()
 	prob := tinyProblem(t)
-	store, err := studies.Open(ctx, filepath.Join(t.TempDir(), "s.db"), studies.OpenOptions{})
+	store, err := trialstore.Open(ctx, filepath.Join(t.TempDir(), "s.db"), trialstore.OpenOptions{})
 	require.NoError(t, err)
 	defer store.Close()
 	study, err := goptuna.CreateStudy("s", goptuna.StudyOptionStorage(store.Storage()), goptuna.StudyOptionLogger(nil))
@@ -82,13 +82,13 @@ func TestLostAnswersKeepTheBudget(t *testing.T) {
 	def := tunable.DefaultPoint(prob.Base())
 	require.NoError(t, search.Enqueue(study, []search.Seed{{Name: "a", Point: def}, {Name: "b", Point: def}}))
 
-	claimer, ok := store.Storage().(studies.TrialClaimer)
+	claimer, ok := store.Storage().(trialstore.TrialClaimer)
 	require.True(t, ok, "a Store's Storage claims with a token")
 	losing := &losingStorage{Storage: store.Storage(), claimer: claimer,
 		lose: map[string]int{"create": 2, "claim": 2}, lost: map[string]int{}}
-	policy := studies.RetryPolicy{Attempts: 5, Initial: time.Millisecond, Jitter: -1}
+	policy := trialstore.RetryPolicy{Attempts: 5, Initial: time.Millisecond, Jitter: -1}
 	res, err := Run(ctx, Config{
-		Storage: studies.NewRetryStorage(ctx, losing, policy), Study: "s", StudyID: study.ID, Problem: prob,
+		Storage: trialstore.NewRetryStorage(ctx, losing, policy), Study: "s", StudyID: study.ID, Problem: prob,
 		Keeper: StoreKeeper(store, study.ID),
 		Search: search.Settings{Trials: 6, Workers: 1, Seed: 1, Sampler: search.SamplerRandom},
 		// Short, so that a trial left behind is reaped (and counted) instead of waited for.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // DefaultMaxRestarts is what Config.MaxRestarts' zero value means.
@@ -23,8 +23,8 @@ const DefaultMaxRestarts = 20
 // Config is one session's work and the hooks it reports through. Each field's zero value is
 // said in its comment; Storage, Study, Problem and Keeper are required.
 type Config struct {
-	// Storage holds the study (a studies.Store's Storage, or that wrapped by
-	// studies.NewRetryStorage to ride out database failures).
+	// Storage holds the study (a trialstore.Store's Storage, or that wrapped by
+	// trialstore.NewRetryStorage to ride out database failures).
 	Storage goptuna.Storage
 	// Study is the study's name and StudyID its ID in Storage.
 	Study   string
@@ -41,15 +41,15 @@ type Config struct {
 	// Clock is the source of time; nil means RealClock().
 	Clock Clock
 	// HeartbeatInterval is how often a running trial beats; zero means
-	// studies.DefaultHeartbeatInterval.
+	// trialstore.DefaultHeartbeatInterval.
 	HeartbeatInterval time.Duration
 	// ReapTimeout is how long a running trial may go without a beat before it is taken for a
-	// dead worker's, reaped and run again; zero means studies.DefaultReapTimeout. The reaper
+	// dead worker's, reaped and run again; zero means trialstore.DefaultReapTimeout. The reaper
 	// looks at the start and every quarter of it (at least every 20 ms).
 	ReapTimeout time.Duration
 	// Retry is how the reaper retries a database error that may pass; the zero value is
-	// studies.DefaultRetryPolicy, and a nil Retry.After waits on Clock.
-	Retry studies.RetryPolicy
+	// trialstore.DefaultRetryPolicy(), and a nil Retry.After waits on Clock.
+	Retry trialstore.RetryPolicy
 	// MaxRestarts bounds how often the session starts over after one of its own trials was
 	// reaped while it ran; zero means DefaultMaxRestarts, negative means never.
 	MaxRestarts int
@@ -87,10 +87,10 @@ func (c Config) withDefaults() Config {
 		c.Clock = RealClock()
 	}
 	if c.HeartbeatInterval == 0 {
-		c.HeartbeatInterval = studies.DefaultHeartbeatInterval
+		c.HeartbeatInterval = trialstore.DefaultHeartbeatInterval
 	}
 	if c.ReapTimeout == 0 {
-		c.ReapTimeout = studies.DefaultReapTimeout
+		c.ReapTimeout = trialstore.DefaultReapTimeout
 	}
 	if c.Retry.After == nil {
 		c.Retry.After = c.Clock.After
@@ -280,7 +280,7 @@ func lastBeat(trials []goptuna.FrozenTrial) time.Time {
 	var last time.Time
 	for _, t := range trials {
 		at := t.DatetimeStart
-		if n, err := strconv.ParseInt(t.SystemAttrs[studies.AttrHeartbeat], 10, 64); err == nil {
+		if n, err := strconv.ParseInt(t.SystemAttrs[trialstore.AttrHeartbeat], 10, 64); err == nil {
 			at = time.Unix(0, n)
 		}
 		if at.After(last) {
@@ -333,7 +333,7 @@ func every(ctx context.Context, clock Clock, d time.Duration, f func()) {
 // reap reaps once, retrying database errors that may pass as Config.Retry says.
 func (s *session) reap(ctx context.Context) error {
 	var got []int
-	err := studies.Retry(ctx, s.c.Retry, "reap", func(bool) error {
+	err := trialstore.Retry(ctx, s.c.Retry, "reap", func(bool) error {
 		r, err := s.c.Keeper.Reap(ctx, s.c.ReapTimeout)
 		got = append(got, r...) // trials reaped before a failure stay reaped
 		return err

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -30,7 +30,7 @@ func config(m *memStudy, prob *objective.Problem, trials int, n *notices) Config
 	return Config{Storage: m.st, Study: "s", StudyID: m.id, Problem: prob, Keeper: m, Clock: m.clock,
 		Search:            search.Settings{Trials: trials, Workers: 1, Seed: 1, Sampler: search.SamplerRandom},
 		HeartbeatInterval: interval, ReapTimeout: timeout, Notify: n.add,
-		Retry: studies.RetryPolicy{Attempts: 3, Initial: 100 * time.Millisecond, Jitter: -1}}
+		Retry: trialstore.RetryPolicy{Attempts: 3, Initial: 100 * time.Millisecond, Jitter: -1}}
 }
 
 // runAsync starts s.run in the bubble and returns a function that waits for its outcome.
@@ -211,7 +211,7 @@ func TestResumeRightAfterCrash(t *testing.T) {
 		assert.Equal(t, 5, search.Counted(trials))
 		for _, tr := range trials {
 			assert.NotEqual(t, goptuna.TrialStateRunning, tr.State, "trial %d", tr.Number)
-			if tr.SystemAttrs[studies.AttrRetryOf] != "" {
+			if tr.SystemAttrs[trialstore.AttrRetryOf] != "" {
 				assert.Equal(t, goptuna.TrialStateComplete, tr.State)
 				assert.Equal(t, 2.0, tr.Params[tunable.ParamRatio], "the reaped trial's parameters ran again")
 			}
@@ -321,7 +321,7 @@ func TestReapRetriesWithBackoff(t *testing.T) {
 		synctest.Wait()
 		step(clock, 100*time.Millisecond, 3)
 		res, err := wait()
-		require.ErrorIs(t, err, studies.ErrUnreachable)
+		require.ErrorIs(t, err, trialstore.ErrUnreachable)
 		assert.ErrorContains(t, err, "reap failed 3 times")
 		assert.Equal(t, search.StatusFailed, res.Status)
 	})
@@ -346,5 +346,5 @@ func TestConfigValidate(t *testing.T) {
 		_, err := Run(context.Background(), c)
 		assert.ErrorContains(t, err, name, name)
 	}
-	assert.True(t, errors.Is(studies.ErrUnreachable, studies.ErrUnreachable))
+	assert.True(t, errors.Is(trialstore.ErrUnreachable, trialstore.ErrUnreachable))
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // New plans the search from the opened workloads' lifetime profiles (search.PlanSearch) and
@@ -32,11 +32,17 @@ func New(lw *Workloads, settings Problem) (*Problem, *objective.Problem, error) 
 	return &p, prob, nil
 }
 
-// Create creates the study name in store with problem p and enqueues the plan's seeds. Only
+// Create creates the study name in store with problem p (its version, p.Version, is the
+// study's trialstore.AttrVersion) and enqueues the plan's seeds. Only
 // the process whose creation wins enqueues them: a study created twice at once gives the
-// other an error matching studies.ErrStudyExists.
-func Create(ctx context.Context, store *studies.Store, name string, p *Problem) (*goptuna.Study, error) {
-	st, err := studies.CreateStudy(ctx, store, name, goptuna.StudyDirectionMinimize, p)
+// other an error matching trialstore.ErrStudyExists.
+func Create(ctx context.Context, store *trialstore.Store, name string, p *Problem) (*goptuna.Study, error) {
+	attrs, err := problemCodec.encode(p)
+	if err != nil {
+		return nil, err
+	}
+	st, err := trialstore.CreateStudy(ctx, store, name, trialstore.NewStudy{Direction: goptuna.StudyDirectionMinimize,
+		Version: p.Version, Kind: problemKind, Attrs: attrs})
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // ErrInput is matched (errors.Is) by every error this package returns that is the user's to
@@ -61,7 +61,7 @@ func asInput(err error) error {
 
 // ErrDamagedRecord is matched (errors.Is) by an error that says a record read from a study
 // decoded but holds a value gctune never writes (its stored recommendation with an eden of
-// 1e300 bytes): the error also matches studies.ErrDamagedStudy (exit code 2), names the
+// 1e300 bytes): the error also matches trialstore.ErrDamagedStudy (exit code 2), names the
 // record and says how to go on.
 var ErrDamagedRecord = errors.New("study: damaged record")
 
@@ -98,7 +98,7 @@ func (e *recordError) Unwrap() error { return e.err }
 func (e *recordError) Is(target error) bool { return target == ErrDamagedRecord }
 
 // damagedRecordf formats a damaged record's error, matching ErrDamagedRecord and
-// studies.ErrDamagedStudy.
+// trialstore.ErrDamagedStudy.
 func damagedRecordf(format string, args ...any) error {
-	return studies.Damaged(&recordError{err: fmt.Errorf(format, args...)})
+	return trialstore.Damaged(&recordError{err: fmt.Errorf(format, args...)})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
@@ -176,14 +176,14 @@ func (p *Problem) WorkloadNames() string {
 // Load reads study name's problem from store, with the study's id. A missing study is an
 // input error; a study without a problem one matching ErrNoProblem; a problem holding a value
 // gctune never writes (Problem.check) one matching ErrDamagedRecord.
-func Load(store *studies.Store, name string) (int, *Problem, error) {
-	st, err := studies.LoadStudy(store, name)
+func Load(store *trialstore.Store, name string) (int, *Problem, error) {
+	st, err := trialstore.LoadStudy(store, name)
 	if err != nil {
 		return 0, nil, asInput(err)
 	}
 	var p Problem
-	if _, err := store.LoadProblem(st.ID, &p); err != nil {
-		if errors.Is(err, studies.ErrNoProblem) {
+	if err := loadProblem(store, st.ID, &p); err != nil {
+		if errors.Is(err, ErrNoDoc) {
 			return 0, nil, inputErrorf(ErrNoProblem, "study %q was not created by gctune optimize (no problem stored)", name)
 		}
 		return 0, nil, err

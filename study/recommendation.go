@@ -13,7 +13,7 @@ import (
 
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // RecommendationDoc is the study document that keeps a recommendation with what it was made
@@ -29,14 +29,14 @@ type StoredRecommendation struct {
 }
 
 // LoadRecommendation reads the recommendation stored with study id: an error matching
-// studies.ErrNoDoc when there is none.
+// ErrNoDoc when there is none.
 // Every string in it comes back printable (control characters escaped: \x1b for ESC). A
 // document that decodes but holds a value gctune never writes (CheckRecommendation: an eden
-// of 1e300 bytes, a negative ratio) is an error matching studies.ErrDamagedStudy that names it
+// of 1e300 bytes, a negative ratio) is an error matching trialstore.ErrDamagedStudy that names it
 // and says how to go on.
-func LoadRecommendation(store *studies.Store, id int) (StoredRecommendation, error) {
+func LoadRecommendation(store *trialstore.Store, id int) (StoredRecommendation, error) {
 	var stored StoredRecommendation
-	if err := store.LoadDoc(id, RecommendationDoc, &stored); err != nil {
+	if err := LoadDoc(store, id, RecommendationDoc, &stored); err != nil {
 		return StoredRecommendation{}, err
 	}
 	if err := CheckRecommendation(stored.Recommendation); err != nil {
@@ -66,7 +66,7 @@ type RecommendationSettings struct {
 // problem and gctune, else made now (recommend.Recommend) and, when s.Save is set, stored. A
 // study without a candidate is an error matching ErrNoCandidate, naming it. It runs to the
 // end even when ctx is cancelled (an interrupted optimize still prints its recommendation).
-func Recommendation(ctx context.Context, store *studies.Store, id int, name string, prob *objective.Problem,
+func Recommendation(ctx context.Context, store *trialstore.Store, id int, name string, prob *objective.Problem,
 	trials []goptuna.FrozenTrial, s RecommendationSettings) (*recommend.Recommendation, error) {
 	key := RecommendationKey(prob, trials, s.Tolerance, s.Version)
 	r, err := storedFor(store, id, key)
@@ -84,7 +84,7 @@ func Recommendation(ctx context.Context, store *studies.Store, id int, name stri
 		return nil, fmt.Errorf("study %q: %w", name, err)
 	}
 	if s.Save && store != nil && key != "" {
-		if err := store.SaveDoc(id, RecommendationDoc, StoredRecommendation{Key: key, Recommendation: r}); err != nil {
+		if err := SaveDoc(store, id, RecommendationDoc, StoredRecommendation{Key: key, Recommendation: r}); err != nil {
 			return nil, fmt.Errorf("study %q: %w", name, err)
 		}
 	}
@@ -95,7 +95,7 @@ func Recommendation(ctx context.Context, store *studies.Store, id int, name stri
 // it was made from these trials, tolerance, problem and gctune version, else nil: what
 // Recommendation returns without making one.
 // A stored one that is damaged (LoadRecommendation) is an error.
-func StoredRecommendationFor(store *studies.Store, id int, prob *objective.Problem, trials []goptuna.FrozenTrial,
+func StoredRecommendationFor(store *trialstore.Store, id int, prob *objective.Problem, trials []goptuna.FrozenTrial,
 	s RecommendationSettings) (*recommend.Recommendation, error) {
 	return storedFor(store, id, RecommendationKey(prob, trials, s.Tolerance, s.Version))
 }
@@ -104,7 +104,7 @@ func StoredRecommendationFor(store *studies.Store, id int, prob *objective.Probl
 // does not load (none, another key, a checksum that does not match: a cache to make again) is
 // nil; one that loads but holds impossible values is an error (LoadRecommendation), whatever
 // its key: its values must never be printed.
-func storedFor(store *studies.Store, id int, key string) (*recommend.Recommendation, error) {
+func storedFor(store *trialstore.Store, id int, key string) (*recommend.Recommendation, error) {
 	if store == nil {
 		return nil, nil
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -155,7 +155,7 @@ func TestCheckClock(t *testing.T) {
 
 func TestCreateLoadAndRecommend(t *testing.T) {
 	ctx := context.Background()
-	store, err := studies.Open(ctx, filepath.Join(t.TempDir(), "s.db"), studies.OpenOptions{})
+	store, err := trialstore.Open(ctx, filepath.Join(t.TempDir(), "s.db"), trialstore.OpenOptions{})
 	require.NoError(t, err)
 	defer store.Close()
 
@@ -163,7 +163,7 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	st, err := Create(ctx, store, "tiny", p)
 	require.NoError(t, err)
 	_, err = Create(ctx, store, "tiny", p)
-	require.ErrorIs(t, err, studies.ErrStudyExists)
+	require.ErrorIs(t, err, trialstore.ErrStudyExists)
 
 	id, loaded, err := Load(store, "tiny")
 	require.NoError(t, err)
@@ -174,10 +174,10 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 
 	_, _, err = Load(store, "other")
 	require.ErrorIs(t, err, ErrInput)
-	require.ErrorIs(t, err, studies.ErrNoStudy)
+	require.ErrorIs(t, err, trialstore.ErrNoStudy)
 
 	// A study without a problem (not made by gctune).
-	_, err = studies.CreateStudy(ctx, store, "bare", goptuna.StudyDirectionMinimize, nil)
+	_, err = trialstore.CreateStudy(ctx, store, "bare", trialstore.NewStudy{Version: "test"})
 	require.NoError(t, err)
 	_, _, err = Load(store, "bare")
 	require.ErrorIs(t, err, ErrNoProblem)
@@ -193,7 +193,7 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 
 	// A few trials: recommended, stored under its key, read back.
 	_, err = LoadRecommendation(store, id)
-	require.ErrorIs(t, err, studies.ErrNoDoc)
+	require.ErrorIs(t, err, ErrNoDoc)
 	_, err = search.Optimize(ctx, store.Storage(), "tiny", prob, search.Settings{Trials: 3, Workers: 1, Seed: 1, Sampler: "random"})
 	require.NoError(t, err)
 	trials, err := store.Storage().GetAllTrials(id)
@@ -204,7 +204,7 @@ func TestCreateLoadAndRecommend(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, RecommendationKey(prob, trials, 0.01, "test"), stored.Key)
 	assert.Equal(t, r.Trial, stored.Recommendation.Trial)
-	storedFor := func(store *studies.Store, trials []goptuna.FrozenTrial, rs RecommendationSettings) *recommend.Recommendation {
+	storedFor := func(store *trialstore.Store, trials []goptuna.FrozenTrial, rs RecommendationSettings) *recommend.Recommendation {
 		r, err := StoredRecommendationFor(store, id, prob, trials, rs)
 		require.NoError(t, err)
 		return r

@@ -8,7 +8,7 @@
 // against footprint).
 //
 // It imports goptuna only: package search writes the attributes and counts its budget with
-// them, package studies stores them (and reads Feasible in its listing queries), and the
+// them, package trialstore stores them (and reads Feasible in its listing queries), and the
 // outputs (recommend, export, report, cmd/gctune) read them. search/tpe keeps its own copy of
 // the Feasible key, to stay a standalone goptuna sampler; a test checks the two agree.
 package trialattr

@@ -29,7 +29,7 @@ const (
 	Replicas = "replicas"
 )
 
-// Reaped is the system attribute that is "true" on a trial the reaper (studies.Reap) marked
+// Reaped is the system attribute that is "true" on a trial the reaper (trialstore.Reap) marked
 // FAIL because its worker stopped beating; its parameters were queued again in a new WAITING
 // trial, so it does not count against the study's budget.
 const Reaped = "gctune:reaped"

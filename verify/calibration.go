@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/gctune/gctune/costfit"
-	"github.com/gctune/gctune/studies"
 )
 
 // ErrNoDefaultRun is returned by DefaultMeasurement when the latest verify session has no
@@ -17,7 +16,7 @@ var ErrNoDefaultRun = errors.New("verify: no successful default run measured")
 // gctune-stats figures when every run printed them, else the mean wall time of the processes
 // (VM start-up included). Its Source says which: "verify session S, mean of N default runs
 // (their gctune-stats figures)". ErrNoDefaultRun when no default run of the session succeeded.
-func DefaultMeasurement(stored []studies.MeasuredRun) (costfit.Measured, error) {
+func DefaultMeasurement(stored []MeasuredRun) (costfit.Measured, error) {
 	samples, session := SamplesFromStored(stored, "")
 	var def *ConfigSummary
 	for _, cs := range Summarize(samples) {

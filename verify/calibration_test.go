@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/gctune/gctune/studies"
 )
 
 // TestDefaultMeasurement: calibrate fits the latest session's default runs, their stats when
@@ -16,7 +14,7 @@ import (
 func TestDefaultMeasurement(t *testing.T) {
 	old, cur := "20260101T000000.000000000Z-1", "20260102T000000.000000000Z-1"
 	stats := func(s string) json.RawMessage { return json.RawMessage(s) }
-	runs := []studies.MeasuredRun{
+	runs := []MeasuredRun{
 		{Session: old, Config: "default", Trial: -1, Round: 0, WallSeconds: 9},
 		{Session: cur, Config: "default", Trial: -1, Round: -1, WallSeconds: 5},
 		{Session: cur, Config: "best", Trial: 4, Round: 0, WallSeconds: 1},
@@ -41,7 +39,7 @@ func TestDefaultMeasurement(t *testing.T) {
 	assert.Equal(t, "verify session "+cur+", mean of 2 default runs (process wall time, VM start-up included: print a gctune-stats line for better)", m.Source)
 
 	// The latest session's default runs all failed.
-	failed := append(runs[:1:1], studies.MeasuredRun{Session: cur, Config: "default", Trial: -1, Round: 0, WallSeconds: 3, ExitCode: 1})
+	failed := append(runs[:1:1], MeasuredRun{Session: cur, Config: "default", Trial: -1, Round: 0, WallSeconds: 3, ExitCode: 1})
 	_, err = DefaultMeasurement(failed)
 	assert.ErrorIs(t, err, ErrNoDefaultRun)
 	_, err = DefaultMeasurement(nil)

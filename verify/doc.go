@@ -15,6 +15,10 @@
 // interval on those paired log ratios (exp of mean ± t(0.975, n−1)·sd/√n). Runs whose times
 // vary by more than WildCV (coefficient of variation) are called out.
 //
+// Measure runs a plan and stores every run in the study as soon as it finishes (MeasuredRun,
+// in study system attributes: SaveMeasuredRun, MeasuredRuns), then sums up the session;
+// DefaultMeasurement and the report read the stored runs back.
+//
 // Processes run through a Runner; ExecRunner starts each in its own process group, ends it at
 // the timeout or when the context is cancelled by killing the group, and keeps the last lines
 // of its standard error for the failure report. Tests inject their own Runner.

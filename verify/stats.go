@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/gctune/gctune/costfit"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -190,7 +189,7 @@ func meanOf[T int64 | float64](ms []costfit.Measured, get func(costfit.Measured)
 
 // SamplesFromStored turns a study's stored runs into samples; runs of other sessions than
 // session are left out (session "" keeps the latest session's).
-func SamplesFromStored(runs []studies.MeasuredRun, session string) (samples []Sample, used string) {
+func SamplesFromStored(runs []MeasuredRun, session string) (samples []Sample, used string) {
 	if session == "" {
 		for _, r := range runs {
 			used = max(used, r.Session)

@@ -309,7 +309,7 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 		return nil, err
 	}
 	defer store.Close()
-	stored, err := store.MeasuredRuns(id)
+	stored, err := verify.MeasuredRuns(store, id)
 	if err != nil {
 		return nil, err
 	}

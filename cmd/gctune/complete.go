@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/profile/spec"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // completionTimeout bounds opening the storage while completing a study name: a shell must
@@ -98,13 +98,13 @@ func completeStudies(cmd *cobra.Command, ro *rootOptions, prefix string) []strin
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), completionTimeout)
 	defer cancel()
-	store, err := studies.Open(ctx, cfg.Storage, studies.OpenOptions{MustExist: true, ReadOnly: true,
+	store, err := trialstore.Open(ctx, cfg.Storage, trialstore.OpenOptions{MustExist: true, ReadOnly: true,
 		BusyTimeout: completionTimeout, ConnectTimeout: completionTimeout})
 	if err != nil {
 		return nil
 	}
 	defer store.Close()
-	sums, err := studies.ListStudies(store)
+	sums, err := trialstore.ListStudies(store)
 	if err != nil {
 		return nil
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/internal/outfile"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // Exit codes main returns.
@@ -55,7 +55,7 @@ func exitCode(err error) int {
 		return exitInterrupted
 	// An output that cannot be written is the user's to fix, wherever it is found, and so is
 	// a damaged study database or study, and what package study says is the input's fault.
-	case isUsage(err), errors.As(err, &o), studies.IsDamaged(err), errors.Is(err, study.ErrInput):
+	case isUsage(err), errors.As(err, &o), trialstore.IsDamaged(err), errors.Is(err, study.ErrInput):
 		return exitUsage
 	}
 	return exitFailure

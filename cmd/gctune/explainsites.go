@@ -45,13 +45,13 @@ func writeSiteCosts(w io.Writer, docs []pretenure.WorkloadSites, adv *pretenure.
 	advised := adv.Advised()
 	if len(advised) == 0 {
 		for _, c := range adv.Candidates {
-			ew.Printf("  %s: %.3fx (%.3fx to %.3fx), not above the %s tolerance\n", quoteName(c.Sites[0]), c.Gain, c.Interval.Lo, c.Interval.Hi, numfmt.PercentText(adv.Tolerance))
+			ew.Printf("  %s: %.3f× (%.3f× to %.3f×), not above the %s tolerance\n", quoteName(c.Sites[0]), c.Gain, c.Interval.Lo, c.Interval.Hi, numfmt.PercentText(adv.Tolerance))
 		}
 		ew.Printf("  no change advised\n")
 		return ew.Err()
 	}
 	for _, c := range advised {
-		ew.Printf("  %.3fx faster (%.3fx to %.3fx over %d replicas; full GCs %d → %d): %s\n", c.Gain, c.Interval.Lo, c.Interval.Hi,
+		ew.Printf("  %.3f× faster (%.3f× to %.3f× over %d replicas; full GCs %d → %d): %s\n", c.Gain, c.Interval.Lo, c.Interval.Hi,
 			len(c.Gains), c.FullGCs, c.FullGCsPretenured, c.Change)
 	}
 	return ew.Err()

@@ -12,9 +12,9 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/units"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -145,10 +145,10 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 }
 
 // exportMeta is what an export of study name states besides the configuration.
-func exportMeta(store *studies.Store, id int, name string, sp *study.Problem) export.Meta {
+func exportMeta(store *trialstore.Store, id int, name string, sp *study.Problem) export.Meta {
 	attrs, _ := store.Storage().GetStudySystemAttrs(id)
 	meta := export.Meta{Study: name, VM: sp.VM, DefaultValue: sp.DefaultValue, Provenance: export.Provenance{
-		Storage: store.URL(), Created: attrs[studies.AttrCreated], StudyVersion: sp.Version, ExportVersion: version,
+		Storage: store.URL(), Created: attrs[trialstore.AttrCreated], StudyVersion: sp.Version, ExportVersion: version,
 		Seed: sp.Seed, Sampler: sp.Sampler, Fingerprints: map[string]string{},
 		Note: "predicted by gctune's Spur simulator (docs/simulator.md, docs/calibration.md); measure it on the real application",
 	}}

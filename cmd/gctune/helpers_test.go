@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // The helpers the tests of package main share: gctune run in-process or as a child process,
@@ -124,12 +124,12 @@ func execSQL(t *testing.T, path string, statements ...string) {
 
 // openTrials opens the database without any cache and returns the study's trials.
 func openTrials(db, study string) ([]goptuna.FrozenTrial, error) {
-	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true, NoCache: true})
+	store, err := trialstore.Open(context.Background(), db, trialstore.OpenOptions{MustExist: true, NoCache: true})
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
-	s, err := studies.LoadStudy(store, study)
+	s, err := trialstore.LoadStudy(store, study)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // Set with -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234 -X main.date=2025-01-31".
@@ -50,8 +50,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	note.finish(err)
 	if err != nil {
 		// Escaped: a message may quote a name or a line from the input; and any URL's
-		// password in it masked, wherever an input is echoed (studies.RedactText).
-		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(studies.RedactText(userMessage(err)+errorHint(cmd, err))))
+		// password in it masked, wherever an input is echoed (trialstore.RedactText).
+		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(trialstore.RedactText(userMessage(err)+errorHint(cmd, err))))
 	}
 	return exitCode(err)
 }

@@ -16,7 +16,7 @@ import (
 // packagePrefixes are the "pkg: " prefixes gctune's packages start their errors with. They say
 // where in the code an error arose, which is nothing to the user: userMessage drops them.
 var packagePrefixes = []string{"profile: ", "filip: ", "spec: ", "gcprof: ", "source: ", "lifetimes: ",
-	"studies: ", "objective: ", "heapsim: ", "tunable: ", "search: ", "recommend: ", "export: ", "diagnose: ", "report: ",
+	"trialstore: ", "objective: ", "heapsim: ", "tunable: ", "search: ", "recommend: ", "export: ", "diagnose: ", "report: ",
 	"costfit: ", "verify: ",
 	// the steps that name the file anyway, and the parsers' own names
 	"load spec: ", "load profile: ", "While parsing config: ", "yaml: "}

@@ -23,9 +23,9 @@ import (
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -272,7 +272,7 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 		if more > 0 {
 			sp.Trials = search.Counted(all) + more
 		}
-		if err := store.SaveProblem(id, "", sp); err != nil {
+		if err := study.SaveProblem(store, id, sp); err != nil {
 			return err
 		}
 	}
@@ -319,7 +319,7 @@ type bestDoc struct {
 	Feasible bool              `json:"feasible"`
 }
 
-func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *studies.Store, name string, id int,
+func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialstore.Store, name string, id int,
 	sp *study.Problem, prob *objective.Problem, asJSON, quiet bool) error {
 	var bar *progressRecorder
 	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
@@ -383,7 +383,7 @@ func stoppedShort(d sessionDoc) error {
 
 // newSessionConfig is the session optimize, resume and worker run on study name (ID id) in
 // store, through storage (the store's, or that wrapped to retry), as the configuration says.
-func newSessionConfig(cfg Config, store *studies.Store, storage goptuna.Storage, name string, id int,
+func newSessionConfig(cfg Config, store *trialstore.Store, storage goptuna.Storage, name string, id int,
 	prob *objective.Problem, settings search.Settings, notify func(session.Notice)) session.Config {
 	return session.Config{Storage: storage, Study: name, StudyID: id, Problem: prob, Search: settings,
 		Keeper: session.StoreKeeper(store, id), HeartbeatInterval: cfg.Search.HeartbeatInterval,
@@ -391,7 +391,7 @@ func newSessionConfig(cfg Config, store *studies.Store, storage goptuna.Storage,
 }
 
 // newSessionDoc describes a session's outcome.
-func newSessionDoc(res session.Result, name string, store *studies.Store, sp *study.Problem, prob *objective.Problem) sessionDoc {
+func newSessionDoc(res session.Result, name string, store *trialstore.Store, sp *study.Problem, prob *objective.Problem) sessionDoc {
 	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: study.WithoutSpecs(sp.Workloads), WorkloadNames: study.Names(sp.Workloads), Reaped: res.Reaped,
 		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
 		DefaultValue: prob.DefaultValue(), SearchRuns: prob.SearchRuns(), Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
@@ -521,7 +521,7 @@ func (p *progressRecorder) TrialDone(r search.TrialReport) {
 		if p.seconds {
 			v = numfmt.SecondsText(p.best)
 		}
-		desc = fmt.Sprintf("best %s (%.2fx)", v, p.defaultValue/p.best)
+		desc = fmt.Sprintf("fastest %s (%s)", v, numfmt.Speedup(p.defaultValue/p.best))
 	}
 	if p.failed > 0 {
 		desc += fmt.Sprintf(", %d failed", p.failed)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/profile/source"
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // outputFlags names, per command, the flags that name a file the command writes (dirFlags: a
@@ -135,12 +135,12 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 }
 
 // sqlitePath is the SQLite file a storage value names, "" for PostgreSQL or a URL it does not
-// know (studies.Open refuses those).
+// know (trialstore.Open refuses those).
 func sqlitePath(storage string) string {
 	lower := strings.ToLower(storage)
 	switch {
 	case storage == "":
-		return studies.DefaultPath
+		return trialstore.DefaultPath
 	case strings.HasPrefix(lower, "sqlite://"):
 		return storage[len("sqlite://"):]
 	case strings.HasPrefix(lower, "sqlite:"):

@@ -163,7 +163,7 @@ func printAdvice(w io.Writer, a *pretenure.Advice) error {
 		if c.Advised {
 			adv = "yes"
 		}
-		tew.Printf("  %s\t%s\t%s\t%.3fx\t%.3fx-%.3fx\t%d → %d\t%s\n", strings.Join(names, " + "), units.FormatBytes(c.TenuredBytes),
+		tew.Printf("  %s\t%s\t%s\t%.3f×\t%.3f×-%.3f×\t%d → %d\t%s\n", strings.Join(names, " + "), units.FormatBytes(c.TenuredBytes),
 			numfmt.PercentText(c.LongLivedShare), c.Gain, c.Interval.Lo, c.Interval.Hi, c.FullGCs, c.FullGCsPretenured, adv)
 	}
 	for _, c := range a.Candidates {
@@ -184,7 +184,7 @@ func printAdvice(w io.Writer, a *pretenure.Advice) error {
 		return ew.Err()
 	}
 	best := advised[0]
-	ew.Printf("\nadvised: %.3fx faster (%.3fx to %.3fx over the replicas) with this change to the Pharo code:\n  %s\n",
+	ew.Printf("\nadvised: %.3f× faster (%.3f× to %.3f× over the replicas) with this change to the Pharo code:\n  %s\n",
 		best.Gain, best.Interval.Lo, best.Interval.Hi, best.Change)
 	return ew.Err()
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/gctune/gctune/report"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/tunable"
+	"github.com/gctune/gctune/verify"
 )
 
 // studyTrialOptions are what report and explain are asked about the study: which one, and
@@ -179,7 +180,7 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 		in.Trial = o.Trial
 	}
 	in.Trials = trials
-	if in.Measured, err = store.MeasuredRuns(id); err != nil {
+	if in.Measured, err = verify.MeasuredRuns(store, id); err != nil {
 		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
 	if in.Problem, err = sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force, Clock: cfg.Lifetimes.Clock})); err != nil {

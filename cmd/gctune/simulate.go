@@ -364,12 +364,12 @@ func printSimulate(w io.Writer, d *simulateDoc) error {
 		}
 	}
 	if d.Speedup > 0 {
-		ew.Printf("\nspeedup: %.2fx (simulated; cost model calibrated on the published default runs, docs/calibration.md)\n", d.Speedup)
+		ew.Printf("\nspeedup: %s (simulated; cost model calibrated on the published default runs, docs/calibration.md)\n", numfmt.Speedup(d.Speedup))
 	}
 	if r := d.Replicas; r != nil {
-		ew.Printf("on %d perturbed replicas (seed %d): default %s (%s), given %s (%s); speedup %.2fx of the means, %.2f-%.2fx across the replicas\n",
+		ew.Printf("on %d perturbed replicas (seed %d): default %s (%s), given %s (%s); speedup %s of the means, %s across the replicas\n",
 			len(r.Given), r.Seed, numfmt.SecondsText(r.MeanDefault), recommend.IntervalText(r.DefaultInterval, numfmt.SecondsText), numfmt.SecondsText(r.MeanGiven), recommend.IntervalText(r.GivenInterval, numfmt.SecondsText),
-			r.MeanDefault/r.MeanGiven, slices.Min(r.Speedups), slices.Max(r.Speedups))
+			numfmt.Speedup(r.MeanDefault/r.MeanGiven), numfmt.Range(slices.Min(r.Speedups), slices.Max(r.Speedups), numfmt.Speedup))
 	}
 	if d.Events != "" {
 		ew.Printf("event log: %s\n", quoteName(d.Events))

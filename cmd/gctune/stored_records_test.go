@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -19,15 +19,15 @@ import (
 // the store (its checksum right), with edit applied.
 func damageStoredRecommendation(t *testing.T, db, name string, edit func(*study.StoredRecommendation)) {
 	t.Helper()
-	store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true})
+	store, err := trialstore.Open(context.Background(), db, trialstore.OpenOptions{MustExist: true})
 	require.NoError(t, err)
 	defer store.Close()
 	id, err := store.Storage().GetStudyIDFromName(name)
 	require.NoError(t, err)
 	var stored study.StoredRecommendation
-	require.NoError(t, store.LoadDoc(id, study.RecommendationDoc, &stored))
+	require.NoError(t, study.LoadDoc(store, id, study.RecommendationDoc, &stored))
 	edit(&stored)
-	require.NoError(t, store.SaveDoc(id, study.RecommendationDoc, stored))
+	require.NoError(t, study.SaveDoc(store, id, study.RecommendationDoc, stored))
 }
 
 // TestStoredRecordsValidatedOnRead: a stored recommendation holding a value gctune never
@@ -144,12 +144,12 @@ func TestStoredProblemValidatedOnRead(t *testing.T) {
 			dir := t.TempDir()
 			db := filepath.Join(dir, "s.db")
 			optimizeTiny(t, db, "s", 3)
-			store, err := studies.Open(context.Background(), db, studies.OpenOptions{MustExist: true})
+			store, err := trialstore.Open(context.Background(), db, trialstore.OpenOptions{MustExist: true})
 			require.NoError(t, err)
 			id, sp, err := study.Load(store, "s")
 			require.NoError(t, err)
 			c.edit(sp)
-			require.NoError(t, store.SaveProblem(id, "", sp))
+			require.NoError(t, study.SaveProblem(store, id, sp))
 			require.NoError(t, store.Close())
 			for _, args := range [][]string{{"studies", "show", "s"}, {"export", "s"}, {"resume", "s"}, {"explain", "s"}} {
 				_, errOut, code := gctune(t, append(args, "--storage", db)...)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // SQLite's result codes storeOpenError words: a file that is not a database, or a damaged one.
@@ -30,7 +30,7 @@ func storeOpenError(url string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, studies.ErrCorrupt) {
+	if errors.Is(err, trialstore.ErrCorrupt) {
 		var coded interface{ Code() int }
 		if errors.As(err, &coded) {
 			switch coded.Code() & 0xff {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gctune/gctune/studies"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // storeNote is what one run of the command line knows of the study databases it opened: it
@@ -49,7 +49,7 @@ func storeNoteOf(ctx context.Context) *storeNote {
 
 // noteStore notes "study database: PATH" (a SQLite file by absolute path, a URL with its
 // password masked) the first time the run opens a database, and remembers it.
-func noteStore(ctx context.Context, st *studies.Store) {
+func noteStore(ctx context.Context, st *trialstore.Store) {
 	n := storeNoteOf(ctx)
 	if n == nil {
 		return
@@ -62,7 +62,7 @@ func noteStore(ctx context.Context, st *studies.Store) {
 		}
 	}
 	n.urls = append(n.urls, st.URL())
-	n.pending += "study database: " + quoteName(storagePathForDisplay(st.URL(), st.Dialect() == studies.SQLite)) + "\n"
+	n.pending += "study database: " + quoteName(storagePathForDisplay(st.URL(), st.Dialect() == trialstore.SQLite)) + "\n"
 }
 
 // flushLocked prints the pending line; the caller holds n.mu.
@@ -103,10 +103,10 @@ type noteFdWriter struct {
 // Fd returns the file's descriptor.
 func (w noteFdWriter) Fd() uintptr { return w.fd.Fd() }
 
-// nameDamaged makes an error that says a study database is damaged (studies.IsDamaged) name
+// nameDamaged makes an error that says a study database is damaged (trialstore.IsDamaged) name
 // the database, when its message does not already: "study database PATH is damaged: ...".
 func (n *storeNote) nameDamaged(err error) error {
-	if n == nil || !studies.IsDamaged(err) {
+	if n == nil || !trialstore.IsDamaged(err) {
 		return err
 	}
 	n.mu.Lock()

@@ -15,9 +15,9 @@ import (
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -35,7 +35,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Args:  noArgs,
 		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
 			store, err := openStoreReadOnly(cmd.Context(), cfg.Storage)
-			if errors.Is(err, studies.ErrNoDatabase) {
+			if errors.Is(err, trialstore.ErrNoDatabase) {
 				// Before the first study there is nothing to list, which is no error.
 				if ro.json {
 					return writeJSON(cmd.OutOrStdout(), []studyRow{})
@@ -47,7 +47,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return err
 			}
 			defer store.Close()
-			sums, err := studies.ListStudies(store)
+			sums, err := trialstore.ListStudies(store)
 			if err != nil {
 				return err
 			}
@@ -61,7 +61,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Use:   "show STUDY",
 		Short: "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
 		Args:  exactArgs(1),
-		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *studies.Store) error {
+		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *trialstore.Store) error {
 			id, sp, err := loadStudy(store, args[0])
 			if err != nil {
 				return err
@@ -81,7 +81,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				doc.Prediction = newPredictionDoc(stored.Recommendation, len(sp.Workloads) == 1)
 			} else if errors.Is(err, study.ErrDamagedRecord) {
 				return fmt.Errorf("study %q: %w", args[0], study.NameStudy(err, args[0])) // its values are never printed
-			} else if err != nil && !errors.Is(err, studies.ErrNoDoc) {
+			} else if err != nil && !errors.Is(err, study.ErrNoDoc) {
 				doc.RecommendationError = err.Error()
 			}
 			if ro.json {
@@ -94,10 +94,10 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		Use:   "delete STUDY",
 		Short: "Delete a study and all its trials",
 		Args:  exactArgs(1),
-		RunE: ro.withStore(true, func(cmd *cobra.Command, args []string, store *studies.Store) error {
+		RunE: ro.withStore(true, func(cmd *cobra.Command, args []string, store *trialstore.Store) error {
 			force, _ := cmd.Flags().GetBool("force")
-			if err := studies.DeleteStudy(store, args[0], force); err != nil {
-				if errors.Is(err, studies.ErrNoStudy) {
+			if err := trialstore.DeleteStudy(store, args[0], force); err != nil {
+				if errors.Is(err, trialstore.ErrNoStudy) {
 					err = suggestStudy(store, args[0], err)
 				}
 				return asUsage(err)
@@ -119,15 +119,15 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 
 // studyRow is one study in `studies list --json`.
 type studyRow struct {
-	Name      string         `json:"name"`
-	Trials    studies.Counts `json:"trials"`
-	Best      *float64       `json:"best,omitempty"`
-	BestTrial *int           `json:"bestTrial,omitempty"`
-	Created   string         `json:"created,omitempty"`
-	Version   string         `json:"gctuneVersion,omitempty"`
+	Name      string            `json:"name"`
+	Trials    trialstore.Counts `json:"trials"`
+	Best      *float64          `json:"best,omitempty"`
+	BestTrial *int              `json:"bestTrial,omitempty"`
+	Created   string            `json:"created,omitempty"`
+	Version   string            `json:"gctuneVersion,omitempty"`
 }
 
-func listDoc(sums []studies.Summary) []studyRow {
+func listDoc(sums []trialstore.Summary) []studyRow {
 	rows := make([]studyRow, 0, len(sums))
 	for _, s := range sums {
 		r := studyRow{Name: s.Name, Trials: s.Trials, Version: s.Version}
@@ -143,7 +143,7 @@ func listDoc(sums []studies.Summary) []studyRow {
 	return rows
 }
 
-func printStudies(w io.Writer, url string, sums []studies.Summary) error {
+func printStudies(w io.Writer, url string, sums []trialstore.Summary) error {
 	ew := errwriter.New(w)
 	if len(sums) == 0 {
 		ew.Printf("no studies in %s\n", url)

@@ -11,14 +11,14 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/objective"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // newStudy is a study just created by createNewStudy: its database (which the caller closes),
 // the goptuna study, the problem stored with it and its objective.
 type newStudy struct {
-	store *studies.Store
+	store *trialstore.Store
 	study *goptuna.Study
 	sp    *study.Problem
 	prob  *objective.Problem
@@ -36,8 +36,8 @@ type newStudyWording struct {
 // study create): it checks the name, opens the workloads and plans the search (newProblem)
 // before it opens the database, then creates the study and queues its seeds (study.Create).
 func createNewStudy(ctx context.Context, cfg Config, name string, refs []string, words newStudyWording) (*newStudy, error) {
-	if err := studies.ValidateName(name); err != nil {
-		return nil, usageErrorf(words.badName, strings.TrimPrefix(err.Error(), "studies: "))
+	if err := trialstore.ValidateName(name); err != nil {
+		return nil, usageErrorf(words.badName, strings.TrimPrefix(err.Error(), "trialstore: "))
 	}
 	sp, prob, err := newProblem(cfg, refs)
 	if err != nil {
@@ -48,7 +48,7 @@ func createNewStudy(ctx context.Context, cfg Config, name string, refs []string,
 		return nil, err
 	}
 	st, err := study.Create(ctx, store, name, sp)
-	if errors.Is(err, studies.ErrStudyExists) {
+	if errors.Is(err, trialstore.ErrStudyExists) {
 		err = usageErrorf(words.exists, name, store.URL(), export.ShellQuote(name))
 	}
 	if err != nil {
@@ -63,13 +63,13 @@ func createNewStudy(ctx context.Context, cfg Config, name string, refs []string,
 // resume, a bad URL, another program's SQLite file, an unreachable server are the user's to
 // fix (2). A new database in the user's data folder gets its folder. The database's path is
 // noted once (noteStore).
-func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store, error) {
+func openStore(ctx context.Context, url string, mustExist bool) (*trialstore.Store, error) {
 	if !mustExist {
 		if err := makeDataFolder(url); err != nil {
 			return nil, err
 		}
 	}
-	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: mustExist})
+	st, err := trialstore.Open(ctx, url, trialstore.OpenOptions{MustExist: mustExist})
 	if err != nil {
 		return nil, asUsage(storeOpenError(url, err))
 	}
@@ -81,8 +81,8 @@ func openStore(ctx context.Context, url string, mustExist bool) (*studies.Store,
 // (studies list and show, export, explain, report): nothing is created, migrated or written,
 // and errors are the user's to fix (exit code 2). The database's path is noted once
 // (noteStore).
-func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) {
-	st, err := studies.Open(ctx, url, studies.OpenOptions{MustExist: true, ReadOnly: true})
+func openStoreReadOnly(ctx context.Context, url string) (*trialstore.Store, error) {
+	st, err := trialstore.Open(ctx, url, trialstore.OpenOptions{MustExist: true, ReadOnly: true})
 	if err != nil {
 		return nil, asUsage(storeOpenError(url, err))
 	}
@@ -92,7 +92,7 @@ func openStoreReadOnly(ctx context.Context, url string) (*studies.Store, error) 
 
 // openExistingStore opens the existing study database at url: read-only (nothing created,
 // migrated or written: openStoreReadOnly) or for writing.
-func openExistingStore(ctx context.Context, url string, readOnly bool) (*studies.Store, error) {
+func openExistingStore(ctx context.Context, url string, readOnly bool) (*trialstore.Store, error) {
 	if readOnly {
 		return openStoreReadOnly(ctx, url)
 	}
@@ -101,7 +101,7 @@ func openExistingStore(ctx context.Context, url string, readOnly bool) (*studies
 
 // openStudy opens the existing study database at url (openExistingStore) and loads study
 // name's problem (study.Load). The caller closes the store.
-func openStudy(ctx context.Context, url, name string, readOnly bool) (*studies.Store, int, *study.Problem, error) {
+func openStudy(ctx context.Context, url, name string, readOnly bool) (*trialstore.Store, int, *study.Problem, error) {
 	store, err := openExistingStore(ctx, url, readOnly)
 	if err != nil {
 		return nil, 0, nil, err
@@ -117,9 +117,9 @@ func openStudy(ctx context.Context, url, name string, readOnly bool) (*studies.S
 // loadStudy is study.Load, with the names a mistyped study name may have meant when store has
 // no study of that name ("no study named "datafram-3.1gb" in gctune.db (did you mean
 // "dataframe-3.1gb"?)").
-func loadStudy(store *studies.Store, name string) (int, *study.Problem, error) {
+func loadStudy(store *trialstore.Store, name string) (int, *study.Problem, error) {
 	id, sp, err := study.Load(store, name)
-	if errors.Is(err, studies.ErrNoStudy) {
+	if errors.Is(err, trialstore.ErrNoStudy) {
 		err = suggestStudy(store, name, err)
 	}
 	return id, sp, err
@@ -127,8 +127,8 @@ func loadStudy(store *studies.Store, name string) (int, *study.Problem, error) {
 
 // suggestStudy adds to err, store's error for a study name it does not have, the study names
 // nearest to name (nearestNames); err unchanged when none is near or the names cannot be read.
-func suggestStudy(store *studies.Store, name string, err error) error {
-	sums, lerr := studies.ListStudies(store)
+func suggestStudy(store *trialstore.Store, name string, err error) error {
+	sums, lerr := trialstore.ListStudies(store)
 	if lerr != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func suggestStudy(store *studies.Store, name string, err error) error {
 // withStore returns the RunE of a command that works on the configured study database
 // (studies list, show, delete): it opens the existing database, read-only unless write, passes
 // it to run and closes it.
-func (ro *rootOptions) withStore(write bool, run func(cmd *cobra.Command, args []string, store *studies.Store) error) func(*cobra.Command, []string) error {
+func (ro *rootOptions) withStore(write bool, run func(cmd *cobra.Command, args []string, store *trialstore.Store) error) func(*cobra.Command, []string) error {
 	return ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 		store, err := openExistingStore(cmd.Context(), cfg.Storage, !write)
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -15,9 +14,9 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -116,12 +115,12 @@ type verifyDoc struct {
 	Interrupted bool                   `json:"interrupted,omitempty"`
 	Error       string                 `json:"error,omitempty"`
 	Configs     []verify.ConfigSummary `json:"configs"`
-	Measured    []studies.MeasuredRun  `json:"measured"`
+	Measured    []verify.MeasuredRun   `json:"measured"`
 }
 
-// runVerify runs the command under the defaults, the recommendation and o.Trial (verify.Session),
-// storing each run in the study as it finishes, and writes the measured speedups beside the
-// predicted ones to w, a line per run to ew.
+// runVerify runs the command under the defaults, the recommendation and o.Trial
+// (verify.Measure, which stores each run in the study as it finishes), and writes the measured
+// speedups beside the predicted ones to w, a line per run to ew.
 func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions) error {
 	if err := checkCount("runs", o.Runs, 1, maxVerifyRuns, ""); err != nil {
 		return err
@@ -142,40 +141,15 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		return err
 	}
 	plan := verify.Plan{Configs: configs, Argv: o.Argv, Runs: o.Runs, Warmup: !o.NoWarmup, Timeout: o.Timeout}
-	session := studies.NewMeasuredSession(time.Now(), os.Getpid())
-	doc := verifyDoc{Study: o.Study, Storage: store.URL(), Session: session, Command: o.Argv, Runs: o.Runs, Warmup: plan.Warmup}
 	total := len(configs) * (o.Runs + map[bool]int{true: 1, false: 0}[plan.Warmup])
 	progress := !o.Quiet && !o.JSON
 	if progress {
 		fmt.Fprintf(ew, "verify %s: %d runs of %s (%s), %d rounds after one warm-up each\n", o.Study, total,
 			strings.Join(o.Argv, " "), configNames(configs), o.Runs)
 	}
-	predicted := map[string]float64{}
-	for _, c := range configs {
-		predicted[c.Name] = c.PredictedSpeedup
-	}
-	seq := 0
-	record := func(r verify.Run) error {
-		mr := r.Stored(session, seq, predicted[r.Config], o.Timeout)
-		seq++
-		doc.Measured = append(doc.Measured, mr)
-		if progress {
-			round := fmt.Sprintf("round %d", r.Round+1)
-			if r.Round < 0 {
-				round = "warm-up"
-			}
-			note := ""
-			if r.StatsErr != "" {
-				note = "  (gctune-stats line unreadable: " + r.StatsErr + ")"
-			} else if r.Measured != nil {
-				if gc, ok := r.Measured.GC(); ok {
-					note = fmt.Sprintf("  (in Pharo: %s, GC %s)", numfmt.SecondsText(r.Measured.WallSeconds), numfmt.SecondsText(gc))
-				}
-			}
-			fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", seq, total, round, r.Config, numfmt.SecondsText(r.Wall.Seconds()), note)
-		}
-		// Stored at once (a cancelled context must not stop the store: the run finished).
-		return store.SaveMeasuredRun(id, mr)
+	rec := verify.Recording{Store: store, StudyID: id}
+	if progress {
+		rec.OnRun = func(mr verify.MeasuredRun, r verify.Run) { printVerifyRun(ew, mr.Seq+1, total, r) }
 	}
 	runner := o.Runner
 	if runner == nil {
@@ -185,20 +159,17 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		}
 		runner = er
 	}
-	_, interrupted, runErr := verify.Session(ctx, plan, runner, record)
-	doc.Interrupted = interrupted
-	var re *verify.RunError
-	if errors.Is(runErr, verify.ErrStart) {
-		return asUsage(runErr)
+	m, err := verify.Measure(ctx, plan, runner, rec)
+	if errors.Is(err, verify.ErrStart) {
+		return asUsage(err)
 	}
-	if runErr != nil && !errors.As(runErr, &re) {
-		return runErr
+	if err != nil {
+		return err
 	}
-	samples, _ := verify.SamplesFromStored(doc.Measured, session)
-	doc.Configs = verify.Summarize(samples)
-	verify.ComparePredicted(doc.Configs, configs)
-	if runErr != nil {
-		doc.Error = runErr.Error()
+	doc := verifyDoc{Study: o.Study, Storage: store.URL(), Session: m.Session, Command: o.Argv, Runs: o.Runs,
+		Warmup: plan.Warmup, Interrupted: m.Interrupted, Configs: m.Configs, Measured: m.Measured}
+	if m.Failed != nil {
+		doc.Error = m.Failed.Error()
 	}
 	if o.JSON {
 		if err := writeJSON(w, doc); err != nil {
@@ -207,15 +178,35 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	} else if err := printVerify(w, &doc); err != nil {
 		return err
 	}
-	if runErr == nil && interrupted {
+	if m.Failed != nil {
+		return m.Failed
+	}
+	if m.Interrupted {
 		return interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", quoteName(o.Study))
 	}
-	return runErr
+	return nil
+}
+
+// printVerifyRun writes run r's progress line: the n-th of total.
+func printVerifyRun(ew io.Writer, n, total int, r verify.Run) {
+	round := fmt.Sprintf("round %d", r.Round+1)
+	if r.Round < 0 {
+		round = "warm-up"
+	}
+	note := ""
+	if r.StatsErr != "" {
+		note = "  (gctune-stats line unreadable: " + r.StatsErr + ")"
+	} else if r.Measured != nil {
+		if gc, ok := r.Measured.GC(); ok {
+			note = fmt.Sprintf("  (in Pharo: %s, GC %s)", numfmt.SecondsText(r.Measured.WallSeconds), numfmt.SecondsText(gc))
+		}
+	}
+	fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", n, total, round, r.Config, numfmt.SecondsText(r.Wall.Seconds()), note)
 }
 
 // verifyConfigs returns the defaults, the study's recommendation (what export writes) and,
 // with --trial, that trial as it is.
-func verifyConfigs(ctx context.Context, cfg Config, store *studies.Store, id int, o verifyOptions, sp *study.Problem) ([]verify.Config, error) {
+func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id int, o verifyOptions, sp *study.Problem) ([]verify.Config, error) {
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
 		return nil, err
@@ -307,15 +298,15 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 		}
 		pred, meas := "", ""
 		if c.Name != verify.DefaultName {
-			pred = fmt.Sprintf("%.2fx", c.PredictedSpeedup)
+			pred = numfmt.Speedup(c.PredictedSpeedup)
 			if iv := c.PredictedInterval; iv != nil {
-				pred += fmt.Sprintf(" [%.2fx, %.2fx]", iv.Lo, iv.Hi)
+				pred += " [" + numfmt.Range(iv.Lo, iv.Hi, numfmt.Speedup) + "]"
 			}
 			meas = "—"
 			if sp := c.Speedup; sp != nil {
-				meas = fmt.Sprintf("%.2fx", sp.Estimate)
+				meas = numfmt.Speedup(sp.Estimate)
 				if sp.HasInterval() {
-					meas += fmt.Sprintf(" [%.2fx, %.2fx]", sp.Low, sp.High)
+					meas += " [" + numfmt.Range(sp.Low, sp.High, numfmt.Speedup) + "]"
 				} else {
 					meas += " (one round: no interval)"
 				}
@@ -373,8 +364,8 @@ func comparisonText(c verify.ConfigSummary) string {
 		return ""
 	}
 	iv := cmp.Predicted
-	pred := fmt.Sprintf("the predicted %.2f-%.2fx (%s of runs; %.2fx expected)", iv.Lo, iv.Hi, numfmt.PercentText(iv.Coverage), c.PredictedSpeedup)
-	meas := fmt.Sprintf("the measured speedup, %.2fx,", c.Speedup.Estimate)
+	pred := fmt.Sprintf("the predicted %s (%s of runs; %s expected)", numfmt.Range(iv.Lo, iv.Hi, numfmt.Speedup), numfmt.PercentText(iv.Coverage), numfmt.Speedup(c.PredictedSpeedup))
+	meas := fmt.Sprintf("the measured speedup, %s,", numfmt.Speedup(c.Speedup.Estimate))
 	var s string
 	switch cmp.Side {
 	case "inside":
@@ -388,9 +379,9 @@ func comparisonText(c verify.ConfigSummary) string {
 	case !c.Speedup.HasInterval():
 		s += " (one round: no measured interval)"
 	case cmp.Side != "inside" && cmp.Overlaps:
-		s += fmt.Sprintf("; its 95 %% interval [%.2fx, %.2fx] meets it", c.Speedup.Low, c.Speedup.High)
+		s += fmt.Sprintf("; its 95 %% interval [%s] meets it", numfmt.Range(c.Speedup.Low, c.Speedup.High, numfmt.Speedup))
 	case cmp.Side != "inside":
-		s += fmt.Sprintf("; even its 95 %% interval [%.2fx, %.2fx] lies outside", c.Speedup.Low, c.Speedup.High)
+		s += fmt.Sprintf("; even its 95 %% interval [%s] lies outside", numfmt.Range(c.Speedup.Low, c.Speedup.High, numfmt.Speedup))
 	}
 	return s
 }

@@ -110,7 +110,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	defer store.Close()
 	id, _, err := study.Load(store, "demo")
 	require.NoError(t, err)
-	runs, err := store.MeasuredRuns(id)
+	runs, err := verify.MeasuredRuns(store, id)
 	require.NoError(t, err)
 	assert.Len(t, runs, 12+6+2+len(intr.Measured), "every finished run is stored, failed ones included")
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // NewWorkerCmd returns `gctune worker`; its RunE calls runF (nil: runWorker).
@@ -51,7 +51,7 @@ and be stored, then stops.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Study, "study", "", "the study to join (required)")
 	f.IntVar(&o.Trials, "trials", 0, "work until the study holds this many trials (default: the study's target; not stored)")
-	f.IntVar(&o.Retries, "retries", studies.DefaultRetryAttempts, "attempts at a database operation that fails with an error that may pass, before giving up")
+	f.IntVar(&o.Retries, "retries", trialstore.DefaultRetryAttempts, "attempts at a database operation that fails with an error that may pass, before giving up")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "print nothing but errors and the final result")
 	addSearchFlags(cmd)
 	addCostFlag(cmd)
@@ -105,7 +105,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	}
 	var logMu sync.Mutex
 	var lastLog time.Time
-	policy := studies.RetryPolicy{Attempts: o.Retries, OnRetry: func(op string, attempt int, wait time.Duration, err error) {
+	policy := trialstore.RetryPolicy{Attempts: o.Retries, OnRetry: func(op string, attempt int, wait time.Duration, err error) {
 		logMu.Lock()
 		defer logMu.Unlock()
 		if time.Since(lastLog) < time.Second {
@@ -117,10 +117,10 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	}}
 
 	// The database may be restarting as the worker starts: opening is retried too.
-	var store *studies.Store
-	err := studies.Retry(ctx, policy, "open", func(bool) error {
+	var store *trialstore.Store
+	err := trialstore.Retry(ctx, policy, "open", func(bool) error {
 		var err error
-		store, err = studies.Open(ctx, cfg.Storage, studies.OpenOptions{MustExist: true})
+		store, err = trialstore.Open(ctx, cfg.Storage, trialstore.OpenOptions{MustExist: true})
 		return err
 	})
 	if err != nil {
@@ -131,7 +131,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	keepConnections(store, workerCount(cfg.Search.Workers))
 	var id int
 	var sp *study.Problem
-	err = studies.Retry(ctx, policy, "load study", func(bool) error {
+	err = trialstore.Retry(ctx, policy, "load study", func(bool) error {
 		var err error
 		id, sp, err = study.Load(store, o.Study)
 		return err
@@ -160,7 +160,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	}
 	// Writes are retried even after SIGINT or SIGTERM, so that the trials that were running
 	// are stored; the retries are bounded.
-	storage := studies.NewRetryStorage(context.WithoutCancel(ctx), store.Storage(), policy)
+	storage := trialstore.NewRetryStorage(context.WithoutCancel(ctx), store.Storage(), policy)
 	goroutines := workerCount(cfg.Search.Workers)
 	seed := search.ProcessSeed(sp.Seed, me, time.Now())
 	logf("joined study %q in %s: target %d trials on %s, %d at once, sampler %s", o.Study, store.URL(), target,
@@ -190,7 +190,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 // heartbeats and the reaper. database/sql keeps 2 by default: past that, each connection a
 // burst of queries opens is closed again, and on PostgreSQL every new connection starts a new
 // server process.
-func keepConnections(store *studies.Store, goroutines int) {
+func keepConnections(store *trialstore.Store, goroutines int) {
 	if sqlDB, err := store.DB().DB(); err == nil {
 		sqlDB.SetMaxIdleConns(2*goroutines + 2)
 	}

@@ -22,8 +22,8 @@ import (
 
 	"github.com/gctune/gctune/internal/pgtest"
 	"github.com/gctune/gctune/search"
-	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -200,8 +200,8 @@ func checkWhole(t *testing.T, url, study string, seeds int) []goptuna.FrozenTria
 			assert.NotEmpty(t, tr.UserAttrs[k], "trial %d lacks %s", tr.Number, k)
 		}
 		assert.Len(t, tr.Params, len(tunable.Names()), "trial %d params", tr.Number)
-		if _, ok := tr.SystemAttrs[studies.AttrFixedParams]; ok {
-			if _, retry := tr.SystemAttrs[studies.AttrRetryOf]; !retry {
+		if _, ok := tr.SystemAttrs[trialstore.AttrFixedParams]; ok {
+			if _, retry := tr.SystemAttrs[trialstore.AttrRetryOf]; !retry {
 				ranSeeds++
 			}
 		}
@@ -210,7 +210,7 @@ func checkWhole(t *testing.T, url, study string, seeds int) []goptuna.FrozenTria
 	// A reaped trial's parameters ran again, once.
 	retries := map[string]int{}
 	for _, tr := range trials {
-		if n, ok := tr.SystemAttrs[studies.AttrRetryOf]; ok {
+		if n, ok := tr.SystemAttrs[trialstore.AttrRetryOf]; ok {
 			retries[n]++
 			assert.Equal(t, goptuna.TrialStateComplete, tr.State, "retry of trial %s", n)
 		}
@@ -609,7 +609,7 @@ func TestStudyCreateRace(t *testing.T) {
 			}
 			assert.ElementsMatch(t, []int{0, exitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
 			assert.Equal(t, fmt.Sprintf("gctune: study %q already exists in %s: join it with 'gctune worker --study race', or create another name\n",
-				"race", studies.RedactURL(url)), loser.stderr.String())
+				"race", trialstore.RedactURL(url)), loser.stderr.String())
 			trials := readTrials(t, url, "race")
 			assert.Len(t, trials, 2, "round %d: the seeds are queued once", round)
 		}
@@ -665,10 +665,10 @@ func TestWorkerCredentials(t *testing.T) {
 		assert.NotContains(t, o, "S3cret")
 	}
 
-	store, err := studies.Open(context.Background(), url, studies.OpenOptions{NoCache: true})
+	store, err := trialstore.Open(context.Background(), url, trialstore.OpenOptions{NoCache: true})
 	require.NoError(t, err)
 	defer store.Close()
-	s, err := studies.LoadStudy(store, "cred")
+	s, err := trialstore.LoadStudy(store, "cred")
 	require.NoError(t, err)
 	attrs, err := store.RawStorage().GetStudySystemAttrs(s.ID)
 	require.NoError(t, err)
@@ -688,7 +688,7 @@ func TestWorkerCredentials(t *testing.T) {
 // on TCP connections (pgtest's servers trust everyone), then restarts it.
 func requirePassword(t *testing.T, srv *pgtest.Server, url, password string) {
 	t.Helper()
-	store, err := studies.Open(context.Background(), url, studies.OpenOptions{NoCache: true})
+	store, err := trialstore.Open(context.Background(), url, trialstore.OpenOptions{NoCache: true})
 	require.NoError(t, err)
 	require.NoError(t, store.DB().Exec("ALTER ROLE postgres PASSWORD '"+password+"'").Error)
 	require.NoError(t, store.Close())
@@ -704,7 +704,7 @@ func requirePassword(t *testing.T, srv *pgtest.Server, url, password string) {
 	}
 	require.NoError(t, os.WriteFile(hba, []byte(strings.Join(lines, "\n")), 0o600))
 	srv.Restart(t)
-	_, err = studies.Open(context.Background(), url, studies.OpenOptions{})
+	_, err = trialstore.Open(context.Background(), url, trialstore.OpenOptions{})
 	require.Error(t, err, "the server asks for a password")
 	t.Logf("without a password: %v", err)
 }
@@ -715,7 +715,7 @@ func workerJSON(t *testing.T, db string, workers int, o workerOptions) workerDoc
 	t.Helper()
 	cfg := defaultConfig()
 	cfg.Storage, cfg.Search.Workers = db, workers
-	o.Retries, o.JSON = studies.DefaultRetryAttempts, true
+	o.Retries, o.JSON = trialstore.DefaultRetryAttempts, true
 	var out, errOut bytes.Buffer
 	require.NoError(t, runWorker(t.Context(), &out, &errOut, cfg, o), errOut.String())
 	var doc workerDoc
