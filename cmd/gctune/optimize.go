@@ -351,7 +351,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 		// Choosing and stating the recommendation simulates hundreds of runs: say so.
 		var st *stage.Reporter
 		if !quiet && !asJSON {
-			st = stage.New(ew, isTerminal(ew), nil)
+			st = stage.New(ew, isTerminal(ew))
 			st.Begin("choosing the recommendation among the trials within " + numfmt.PercentText(cfg.Search.Tolerance) + " of the fastest, and stating its forecast")
 		}
 		doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: buildRecommendationVersion()})

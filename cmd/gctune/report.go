@@ -227,7 +227,7 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	if err := checkCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
 		return err
 	}
-	st := stage.New(ew, isTerminal(ew), nil)
+	st := stage.New(ew, isTerminal(ew))
 	defer st.End()
 	st.Begin("reading the study and its profiles")
 	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
@@ -358,7 +358,7 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 	if err := (report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers}).Validate(); err != nil {
 		return asUsage(err)
 	}
-	st := stage.New(ew, isTerminal(ew), nil)
+	st := stage.New(ew, isTerminal(ew))
 	defer st.End()
 	st.Begin("reading the study and its profiles")
 	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)

@@ -219,16 +219,14 @@ func distinctColours(img image.Image, r image.Rectangle) int {
 	return len(seen)
 }
 
-// TestReportStagesInAPipe: in a pipe (a log, CI) the report says each stage in one line, and
-// draws no bar (no control characters).
+// TestReportStagesInAPipe: in a pipe (a log, CI) the report draws no bar (no control
+// characters); its stages, each said once it has run a second (package stage's tests), are
+// plain lines.
 func TestReportStagesInAPipe(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
 	gctuneOK(t, "optimize", "testdata/tiny.yaml", "--trials", "4", "--storage", db, "--study", "s", "--quiet",
 		"--replicas", "0", "--search-replicas", "0")
 	_, stderr := gctuneOK(t, "report", "s", "--storage", db, "-o", filepath.Join(t.TempDir(), "s.html"))
-	for _, want := range []string{"reading the study and its profiles ...\n", "simulating the report's runs", "drawing the figures and writing the page ...\n"} {
-		assert.Contains(t, stderr, want)
-	}
 	assert.NotContains(t, stderr, "\r")
 	assert.NotContains(t, stderr, "\x1b")
 }

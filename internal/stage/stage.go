@@ -11,6 +11,10 @@ import (
 // line would be noise.
 const minShown = 2 * time.Second
 
+// DefaultDelay is how long a stage runs before it is said at all: a command that finishes (or
+// fails, in one line) sooner says nothing of its stages.
+const DefaultDelay = time.Second
+
 // Reporter writes the stages of one command. The zero Reporter and a nil one write nothing.
 // Its methods are safe for concurrent use (progress comes from simulation workers).
 type Reporter struct {
@@ -18,19 +22,26 @@ type Reporter struct {
 	w        io.Writer
 	terminal bool
 	now      func() time.Time
+	delay    time.Duration
 	name     string
 	start    time.Time
 	lastDraw time.Time
 	open     bool
+	// shown says the current stage's line was written; timer writes it after delay.
+	shown bool
+	timer *time.Timer
+	seq   int
 }
 
-// New returns a Reporter writing to w; terminal says w is a terminal (redraw in place).
-// now is the clock (time.Now; tests give their own).
-func New(w io.Writer, terminal bool, now func() time.Time) *Reporter {
-	if now == nil {
-		now = time.Now
-	}
-	return &Reporter{w: w, terminal: terminal, now: now}
+// New returns a Reporter writing to w; terminal says w is a terminal (redraw in place). A
+// stage is said once it has run DefaultDelay.
+func New(w io.Writer, terminal bool) *Reporter {
+	return NewWith(w, terminal, time.Now, DefaultDelay)
+}
+
+// NewWith is New with a clock (now) and a delay before a stage is said (0: at once).
+func NewWith(w io.Writer, terminal bool, now func() time.Time, delay time.Duration) *Reporter {
+	return &Reporter{w: w, terminal: terminal, now: now, delay: delay}
 }
 
 // Begin ends the current stage, if any, and starts one named name ("choosing the
@@ -42,12 +53,30 @@ func (r *Reporter) Begin(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.endLocked()
-	r.name, r.start, r.open = name, r.now(), true
-	if r.terminal {
-		fmt.Fprintf(r.w, "\r\x1b[K%s ...", name)
+	r.seq++
+	r.name, r.start, r.open, r.shown = name, r.now(), true, false
+	if r.delay <= 0 {
+		r.showLocked()
 		return
 	}
-	fmt.Fprintf(r.w, "%s ...\n", name)
+	seq := r.seq
+	r.timer = time.AfterFunc(r.delay, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.open && r.seq == seq {
+			r.showLocked()
+		}
+	})
+}
+
+// showLocked writes the current stage's first line.
+func (r *Reporter) showLocked() {
+	r.shown = true
+	if r.terminal {
+		fmt.Fprintf(r.w, "\r\x1b[K%s ...", r.name)
+		return
+	}
+	fmt.Fprintf(r.w, "%s ...\n", r.name)
 }
 
 // Progress says how far the current stage is: done of total steps. On a terminal the line is
@@ -59,7 +88,7 @@ func (r *Reporter) Progress(done, total int) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.open || !r.terminal {
+	if !r.open || !r.terminal || !r.shown {
 		return
 	}
 	now := r.now()
@@ -86,6 +115,13 @@ func (r *Reporter) endLocked() {
 		return
 	}
 	r.open = false
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	if !r.shown {
+		return
+	}
 	d := r.now().Sub(r.start)
 	if r.terminal {
 		fmt.Fprint(r.w, "\r\x1b[K")

@@ -2,6 +2,7 @@ package stage
 
 import (
 	"bytes"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +17,7 @@ func fakeClock(step time.Duration) func() time.Time {
 
 func TestPipeWritesOneLinePerStage(t *testing.T) {
 	var b bytes.Buffer
-	r := New(&b, false, fakeClock(3*time.Second))
+	r := NewWith(&b, false, fakeClock(3*time.Second), 0)
 	r.Begin("choosing the recommendation")
 	r.Progress(5, 10)
 	r.Begin("writing the report")
@@ -27,7 +28,7 @@ func TestPipeWritesOneLinePerStage(t *testing.T) {
 
 func TestPipeLeavesOutShortStagesEnd(t *testing.T) {
 	var b bytes.Buffer
-	r := New(&b, false, fakeClock(time.Second/2))
+	r := NewWith(&b, false, fakeClock(time.Second/2), 0)
 	r.Begin("reading")
 	r.End()
 	assert.Equal(t, "reading ...\n", b.String())
@@ -35,7 +36,7 @@ func TestPipeLeavesOutShortStagesEnd(t *testing.T) {
 
 func TestTerminalRedrawsInPlace(t *testing.T) {
 	var b bytes.Buffer
-	r := New(&b, true, fakeClock(time.Second))
+	r := NewWith(&b, true, fakeClock(time.Second), 0)
 	r.Begin("simulating")
 	r.Progress(1, 2)
 	r.Progress(2, 2)
@@ -57,4 +58,42 @@ func TestElapsed(t *testing.T) {
 	assert.Equal(t, "0.4 s", elapsed(400*time.Millisecond))
 	assert.Equal(t, "34 s", elapsed(34*time.Second))
 	assert.Equal(t, "2 min 5 s", elapsed(125*time.Second))
+}
+
+// A stage that ends before the delay says nothing: a command that fails at once writes its
+// one error line only.
+func TestShortStageSaysNothing(t *testing.T) {
+	var b bytes.Buffer
+	r := NewWith(&b, false, time.Now, time.Hour)
+	r.Begin("reading")
+	r.Progress(1, 2)
+	r.End()
+	assert.Empty(t, b.String())
+}
+
+// A stage still running after the delay is said.
+func TestLongStageIsSaid(t *testing.T) {
+	var b safeBuffer
+	r := NewWith(&b, false, time.Now, time.Millisecond)
+	r.Begin("simulating")
+	assert.Eventually(t, func() bool { return b.String() == "simulating ...\n" }, 5*time.Second, time.Millisecond)
+	r.End()
+}
+
+// safeBuffer is a bytes.Buffer safe for the timer's goroutine.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
