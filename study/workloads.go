@@ -233,6 +233,9 @@ func ReopenWorkloads(p *Problem, ro ReopenOptions) (*Workloads, error) {
 			if err != nil {
 				return nil, asInput(err)
 			}
+			if !stored {
+				info.Ref = w.Ref // the workload as the user named it, wherever it was read
+			}
 			o := Opened{Ref: w.Ref, Info: info, Profile: prof}
 			if ro.Clock != filip.ClockAuto && w.Kind == source.KindFiLiP && ro.Clock != studyClock {
 				o.OtherClock, o.StudyClock = true, w.Clock

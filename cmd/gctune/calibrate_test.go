@@ -41,8 +41,8 @@ func TestCalibrateIWST23P(t *testing.T) {
 	var text strings.Builder
 	require.NoError(t, printCalibrate(&text, &doc))
 	out := text.String()
-	assert.Regexp(t, `wall time +5599 s +5599 s +\d+ s`, out)
-	assert.Regexp(t, `GC time +5158 s +5158 s`, out)
+	assert.Regexp(t, `wall time +5,599 s +5,599 s +[\d,]+ s`, out)
+	assert.Regexp(t, `GC time +5,158 s +5,158 s`, out)
 	assert.Regexp(t, `full GCs +— +\d+ +\d+`, out)
 
 	// simulate --cost uses it.

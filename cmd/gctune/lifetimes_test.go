@@ -22,7 +22,7 @@ func TestLifetimesSpecText(t *testing.T) {
 	assert.Equal(t, "profile testdata/tiny.yaml: workload spec; clock bytes (generated on the bytes clock); sampling rate 1 (every allocation)\n", errOut)
 	for _, want := range []string{
 		"testdata/tiny.yaml (spec tiny, seed 1, the spec's resolution)",
-		"long-lived ", "of objects", "of bytes (lifetime ≥ 5.0 % of the run)",
+		"long-lived ", "of objects", "of bytes (lifetime ≥ 5 % of the run)",
 		"live bytes ", "peak ", "final ",
 		"direct to old space ", "containers ",
 		"largest objects", "alive at end",

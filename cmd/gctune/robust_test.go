@@ -54,7 +54,7 @@ func TestRobustTrialsHoldTheirDistribution(t *testing.T) {
 	require.NotNil(t, ex.Predicted.Interval)
 	assert.True(t, ex.Predicted.Interval.Contains(ex.Predicted.Value))
 	st, _ := gctuneOK(t, "export", "r", "--storage", db, "--format", "st")
-	assert.Contains(t, st, "6 runs of this input again: run time ")
+	assert.Contains(t, st, "expected over 6 runs of this input again.\n In 95 % of runs: ")
 	assert.Contains(t, st, "On 6 runs of inputs like this one (every object's size scaled by up to ±3 %")
 }
 

@@ -32,11 +32,11 @@ func TestPredictionEverywhere(t *testing.T) {
 		wantShow []string
 	}{
 		{"robust", []string{"--replicas", "4", "--search-replicas", "2"}, true,
-			[]string{"expected (mean), ", "x in 95 % of runs, over 4 runs of this input again (on 4 runs of inputs like this one: ", "; the profiled run exactly as recorded: "},
+			[]string{"× faster: ", " with the defaults, expected over 4 runs of this input again (95 % of runs: ", "on 4 runs of inputs like this one (", "the profiled run exactly as recorded (one simulation): "},
 			[]string{"uncertainty: 4 perturbed runs (2 per search trial): start at a random point of the eden cycle, allocation ±3 %", "; statistic mean; the forecast stated over 4 runs of this input again (a random start in the eden cycle",
 				"recommended (as stored by optimize or resume): trial "}},
 		{"single simulation", []string{"--no-robust"}, false,
-			[]string{"(simulated on the profile, one run: no interval; the study has no uncertainty model)"},
+			[]string{"simulated on the profile (one run: no interval; the study has no uncertainty model)"},
 			[]string{"uncertainty: off (every configuration judged on the single simulation of the profile; no interval)",
 				"recommended (as stored by optimize or resume): trial "}},
 	} {
@@ -121,8 +121,8 @@ func TestPredictionEverywhere(t *testing.T) {
 			assert.Contains(t, []string{"inside", "below", "above"}, best.Comparison.Side)
 			vout, _ := gctuneOK(t, "verify", "demo", "--storage", db, "--runs", "2", "-q", "--", "sh", standin, "{eden}", "{st}")
 			assert.Contains(t, vout, "predicted (95 % of runs)")
-			assert.Regexp(t, `best \(trial \d+\) .* \d+\.\d\dx \[\d+\.\d\dx, \d+\.\d\dx\] +\d+\.\d\dx \[\d+\.\d\dx, \d+\.\d\dx\]`, vout)
-			assert.Regexp(t, `best: the measured speedup, \d+\.\d\dx, (lies in|is below|is above) the predicted \d+\.\d\d-\d+\.\d\dx \(95 % of runs; \d\.\d\dx expected\)`, vout)
+			assert.Regexp(t, `best \(trial \d+\) .* \d+\.\d\d× \[\d+\.\d\d-\d+\.\d\d×\] +\d+\.\d\d× \[\d+\.\d\d-\d+\.\d\d×\]`, vout)
+			assert.Regexp(t, `best: the measured speedup, \d+\.\d\d×, (lies in|is below|is above) the predicted \d+\.\d\d-\d+\.\d\d× \(95 % of runs; \d\.\d\d× expected\)`, vout)
 		})
 	}
 }
@@ -135,13 +135,13 @@ func TestComparisonText(t *testing.T) {
 		want string
 	}{
 		{verify.Speedup{Estimate: 1.2, Low: 1.1, High: 1.3, Pairs: 3},
-			"best: the measured speedup, 1.20x, lies in the predicted 1.10-1.40x (99 % of runs; 1.25x expected)"},
+			"best: the measured speedup, 1.20×, lies in the predicted 1.10-1.40× (99 % of runs; 1.25× expected)"},
 		{verify.Speedup{Estimate: 1.0, Low: 0.9, High: 1.15, Pairs: 3},
-			"best: the measured speedup, 1.00x, is below the predicted 1.10-1.40x (99 % of runs; 1.25x expected): the real application gains less than the model of its runs says; its 95 % interval [0.90x, 1.15x] meets it"},
+			"best: the measured speedup, 1.00×, is below the predicted 1.10-1.40× (99 % of runs; 1.25× expected): the real application gains less than the model of its runs says; its 95 % interval [0.90-1.15×] meets it"},
 		{verify.Speedup{Estimate: 2.0, Low: 1.9, High: 2.1, Pairs: 3},
-			"best: the measured speedup, 2.00x, is above the predicted 1.10-1.40x (99 % of runs; 1.25x expected): the real application gains more than the model of its runs says; even its 95 % interval [1.90x, 2.10x] lies outside"},
+			"best: the measured speedup, 2.00×, is above the predicted 1.10-1.40× (99 % of runs; 1.25× expected): the real application gains more than the model of its runs says; even its 95 % interval [1.90-2.10×] lies outside"},
 		{verify.Speedup{Estimate: 1.2, Pairs: 1},
-			"best: the measured speedup, 1.20x, lies in the predicted 1.10-1.40x (99 % of runs; 1.25x expected) (one round: no measured interval)"},
+			"best: the measured speedup, 1.20×, lies in the predicted 1.10-1.40× (99 % of runs; 1.25× expected) (one round: no measured interval)"},
 	} {
 		c := verify.ConfigSummary{Name: "best", PredictedSpeedup: 1.25, Speedup: &tc.sp}
 		verify.ComparePredicted([]verify.ConfigSummary{c}, nil) // no interval: nothing said

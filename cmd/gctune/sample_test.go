@@ -123,11 +123,11 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	assert.NotContains(t, stdout, "against 1×")
 	assert.NotContains(t, stdout, "worst slowdown")
 	for _, h := range []string{"auto", "stored"} {
-		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(out+", "+study.HypothesisWords(h))+`: (expected|predicted) [0-9.,]+ s against [0-9.,]+ s with the defaults, [0-9.]+x faster`, stdout)
+		assert.Regexp(t, `(?m)^  `+regexp.QuoteMeta(out+", "+study.HypothesisWords(h))+`: (expected|predicted) [0-9.,]+ s against [0-9.,]+ s with the defaults, [0-9.]+× faster`, stdout)
 	}
 	assert.NotContains(t, stdout, "guards against", stdout)
 	// The run may be any kept reading: the stated intervals cover each kept one on every run.
-	assert.Contains(t, stdout, "on average over the 2 readings of the run")
+	assert.Contains(t, stdout, "weighed over the 2 readings of the run")
 	assert.NotContains(t, stdout, "on the slower workload", "the search's fastest is judged on the readings' mean too")
 	assert.Contains(t, stdout, "weighed over the 2 readings of the run")
 	assert.Contains(t, stdout, "  the export's evidence: ")

@@ -58,7 +58,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	out, errOut, code := gctune(t, "verify", "demo", "--storage", db, "--runs", "2", "--", "sh", standin, "{eden}", "{st}", "gc-only")
 	require.Equal(t, 0, code, errOut)
 	// (The predicted speedup has its interval when the study has an uncertainty model.)
-	assert.Regexp(t, `best \(trial \d+\) +2 .* \d\.\d\dx( \[\d\.\d\dx, \d\.\d\dx\])? +\d\.\d\dx \[\d\.\d\dx, \d\.\d\dx\]`, out)
+	assert.Regexp(t, `best \(trial \d+\) +2 .* \d\.\d\d×( \[\d\.\d\d-\d\.\d\d×\])? +\d\.\d\d× \[\d\.\d\d-\d\.\d\d×\]`, out)
 	assert.Contains(t, errOut, "1/6 warm-up  default")
 
 	// calibrate --from-study fits on the latest session's default runs (wall and GC time).
