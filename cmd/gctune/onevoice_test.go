@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -101,6 +102,12 @@ func TestOneVoice(t *testing.T) {
 	assert.Equal(t, rec.DefaultValue, explained.Prediction.DefaultValue)
 	require.NotNil(t, show.Prediction)
 	assert.Equal(t, rec.Speedup, show.Prediction.Speedup)
+
+	// studies list states each study's fastest trial as a speedup, as studies show does.
+	list, _ := gctuneOK(t, "studies", "list", "--storage", db)
+	require.NotNil(t, show.Best)
+	assert.Contains(t, list, "#"+strconv.Itoa(show.Best.Number)+": "+numfmt.Speedup(show.Best.Speedup))
+	assert.Contains(t, showText, "the search's fastest trial: trial "+strconv.Itoa(show.Best.Number)+", "+numfmt.Speedup(show.Best.Speedup))
 
 	// The search's fastest trial is labelled as what it is, never as the headline.
 	assert.Contains(t, opt, "the search's fastest trial: trial ")

@@ -321,7 +321,7 @@ func TestNamesPrintedEscaped(t *testing.T) {
 	assert.Regexp(t, `(apply it: gctune export 'it'\\''s mine' --format st|see why: gctune explain 'it'\\''s mine')`, out)
 
 	var b bytes.Buffer
-	require.NoError(t, printStudies(&b, "n.db", []trialstore.Summary{{Name: "a\nstorage: evil"}}))
+	require.NoError(t, printStudies(&b, "n.db", []trialstore.Summary{{Name: "a\nstorage: evil"}}, nil))
 	assert.Contains(t, b.String(), `"a\nstorage: evil"`)
 	assert.NotContains(t, b.String(), "\nstorage: evil")
 }

@@ -54,7 +54,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			if ro.json {
 				return writeJSON(cmd.OutOrStdout(), listDoc(sums))
 			}
-			return printStudies(cmd.OutOrStdout(), store.URL(), sums)
+			return printStudies(cmd.OutOrStdout(), store.URL(), sums, fastestSpeedups(store, sums))
 		}),
 	}
 	show := &cobra.Command{
@@ -143,19 +143,40 @@ func listDoc(sums []trialstore.Summary) []studyRow {
 	return rows
 }
 
-func printStudies(w io.Writer, url string, sums []trialstore.Summary) error {
+// fastestSpeedups is each study's fastest trial's speedup over the defaults, as the search
+// measured it (its value against the study's default value), NaN where it is not known (no
+// trial yet, or a study gctune did not make): the one unit every study's best is stated in,
+// whether its value is seconds or a slowdown.
+func fastestSpeedups(store *trialstore.Store, sums []trialstore.Summary) []float64 {
+	out := make([]float64, len(sums))
+	for i, s := range sums {
+		out[i] = math.NaN()
+		if !s.HasBest || !trialattr.ValidValue(s.Best) {
+			continue
+		}
+		if _, sp, err := study.Load(store, s.Name); err == nil && sp.DefaultValue > 0 {
+			out[i] = sp.DefaultValue / s.Best
+		}
+	}
+	return out
+}
+
+func printStudies(w io.Writer, url string, sums []trialstore.Summary, speedups []float64) error {
 	ew := errwriter.New(w)
 	if len(sums) == 0 {
 		ew.Printf("no studies in %s\n", url)
 		return ew.Err()
 	}
-	ew.Printf("%-32s  %8s  %8s  %7s  %6s  %12s\n", "study", "complete", "running", "waiting", "failed", "best")
-	for _, s := range sums {
+	ew.Printf("%-32s  %8s  %8s  %7s  %6s  %s\n", "study", "complete", "running", "waiting", "failed", "fastest trial (speedup over the defaults, as the search measured it)")
+	for i, s := range sums {
 		best := "-"
 		if s.HasBest {
-			best = fmt.Sprintf("%.4g (#%d)", s.Best, s.BestNumber)
+			best = fmt.Sprintf("#%d", s.BestNumber)
+			if i < len(speedups) && !math.IsNaN(speedups[i]) {
+				best += ": " + numfmt.Speedup(speedups[i])
+			}
 		}
-		ew.Printf("%-32s  %8d  %8d  %7d  %6d  %12s\n", quoteName(s.Name), s.Trials.Complete, s.Trials.Running, s.Trials.Waiting, s.Trials.Fail, best)
+		ew.Printf("%-32s  %8d  %8d  %7d  %6d  %s\n", quoteName(s.Name), s.Trials.Complete, s.Trials.Running, s.Trials.Waiting, s.Trials.Fail, best)
 	}
 	return ew.Err()
 }
