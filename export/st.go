@@ -80,8 +80,12 @@ func WriteST(w io.Writer, c *Config) error {
 			putBack, kept = "It would put back to the VM default", "It would keep"
 		}
 		for _, st := range r.PutBack {
+			def := stValue(st.Param, st.Default, true)
+			if st.Param == tunable.ParamProportion {
+				def = pharoSurvivorsText(c, st.Default)
+			}
 			add("%s: %s, %s instead of %s; simulated, that %s (less than %s).",
-				putBack, st.Label, stValue(st.Param, st.Default, true), stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), numfmt.PercentText(r.Tolerance))
+				putBack, st.Label, def, stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), numfmt.PercentText(r.Tolerance))
 		}
 		for _, st := range r.Kept {
 			add("%s: %s %s; put back alone it %s (%s).", kept, st.Label, stValue(st.Param, st.Value, false), recommend.CostText(st.Cost), st.Why)
@@ -380,4 +384,16 @@ func capitalized(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// pharoSurvivorsText says what Pharo's own survivors formula keeps: its p depends on the new
+// space size (N = round(0.9 × eden / 5 / 64), heapsim.Params.SurvivorsToKeep), so it is
+// stated at the VM's default new space (defP, the recommendation's figure) and, when that
+// differs, at this configuration's (the JSON's survivorsProportion).
+func pharoSurvivorsText(c *Config, defP float64) string {
+	s := fmt.Sprintf("Pharo's own (p = %.3g at the default %s new space", defP, units.FormatBytes(heapsim.DefaultParams().NewSpaceBytes))
+	if c.VM.NewSpaceBytes != heapsim.DefaultParams().NewSpaceBytes {
+		s += fmt.Sprintf("; at this configuration's %s, p = %.3g", units.FormatBytes(c.VM.NewSpaceBytes), c.VM.TenuringProportion())
+	}
+	return s + ")"
 }
