@@ -32,7 +32,7 @@ func TestWriteHTMLSites(t *testing.T) {
 	for _, want := range []string{
 		"Where the cost comes from, by allocation site", "DataFrameTypeDetector>>#convertToFloat:", "100",
 		"NeoCSVReader>>#readField", "4 GiB", "131500000 slots in the remembered set",
-		"Pretenuring on top of the recommendation", "is 1.155x faster (1.133x to 1.189x over 8 replicas)",
+		"Pretenuring on top of the recommendation", "is 1.155× faster (1.133× to 1.189× over 8 replicas)",
 		"basicNew → basicNewTenured", "not part of the exported configuration",
 	} {
 		assert.Contains(t, text, want)
