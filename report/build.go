@@ -262,12 +262,9 @@ func SelectTrial(trials []goptuna.FrozenTrial, n int) (Trial, error) {
 			return Trial{}, ErrNoBestTrial
 		}
 	} else {
-		i := slices.IndexFunc(trials, func(t goptuna.FrozenTrial) bool { return t.Number == n })
-		if i < 0 {
-			return Trial{}, fmt.Errorf("report: no trial %d", n)
-		}
-		if t = trials[i]; t.State != goptuna.TrialStateComplete {
-			return Trial{}, fmt.Errorf("report: trial %d is not complete", n)
+		var err error
+		if t, err = trialattr.Find(trials, n); err != nil {
+			return Trial{}, fmt.Errorf("report: %w", err)
 		}
 	}
 	tr, ok := trialData(t)

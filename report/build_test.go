@@ -98,7 +98,7 @@ func TestBuildErrors(t *testing.T) {
 	_, err = Build(context.Background(), Input{Problem: prob, Space: space, Trials: trials, Trial: 7}, Options{})
 	assert.ErrorContains(t, err, "no trial 7")
 	_, err = Build(context.Background(), Input{Problem: prob, Space: space, Trials: trials, Trial: 2}, Options{})
-	assert.ErrorContains(t, err, "trial 2 is not complete")
+	assert.ErrorContains(t, err, "trial 2 is failed, not complete")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = Build(ctx, Input{Problem: prob, Space: space, Trials: trials, Trial: -1}, Options{})

@@ -120,26 +120,24 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 	meta := exportMeta(store, id, name, sp)
 	var c *export.Config
 	if o.TrialSet {
-		if err := checkTrial(trials, name, o.Trial); err != nil {
+		t, err := study.FindTrial(trials, name, o.Trial)
+		if err != nil {
 			return err
 		}
-		for _, t := range trials {
-			if t.Number == o.Trial {
-				if c, err = export.FromTrial(meta, t); err != nil {
-					return err
-				}
-			}
+		if c, err = export.FromTrial(meta, t); err != nil {
+			return err
 		}
 	} else {
 		prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force}))
 		if err != nil {
 			return err
 		}
-		r, err := study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
+		ans, err := study.AnswerFor(ctx, store, id, name, prob, trials, study.Choice{},
+			study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
 		if err != nil {
 			return err
 		}
-		c = export.FromRecommendation(meta, r)
+		c = export.FromRecommendation(meta, ans.Recommendation)
 	}
 	return write(func(w io.Writer) error { return export.Write(w, format, c, version) })
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/config"
@@ -155,7 +154,10 @@ func addReportFlags(cmd *cobra.Command, o *studyTrialOptions) {
 }
 
 // loadReportInput opens the study and its workloads and builds the report's input, with how
-// each profile was read (also in the returned docs, for --json and standard error).
+// each profile was read (also in the returned docs, for --json and standard error). The
+// input's Recommendation is the study's answer (study.AnswerFor): the stored recommendation,
+// else one made now (not stored: explain and report only read a study); nil for a trial as it
+// is.
 func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (report.Input, []profileInfoDoc, error) {
 	name := o.Study
 	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
@@ -173,11 +175,13 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 	in := report.Input{Study: name, Version: version, Space: sp.ConfiguredSpace, Trial: -1,
 		Analysis:  lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold},
 		Tolerance: cfg.Search.Tolerance, Export: exportMeta(store, id, name, sp)}
+	choice := study.Choice{}
 	if o.TrialSet {
-		if err := checkTrial(trials, name, o.Trial); err != nil {
+		// Checked before the profiles are read: a mistyped trial fails at once.
+		if _, err := study.FindTrial(trials, name, o.Trial); err != nil {
 			return report.Input{}, nil, err
 		}
-		in.Trial = o.Trial
+		in.Trial, choice = o.Trial, study.TrialChoice(o.Trial)
 	}
 	in.Trials = trials
 	if in.Measured, err = verify.MeasuredRuns(store, id); err != nil {
@@ -186,13 +190,12 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 	if in.Problem, err = sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force, Clock: cfg.Lifetimes.Clock})); err != nil {
 		return report.Input{}, nil, err
 	}
-	if in.Trial < 0 {
-		// The recommendation optimize or resume stored, when it is still the study's.
-		if in.Recommendation, err = study.StoredRecommendationFor(store, id, in.Problem, trials,
-			study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()}); err != nil {
-			return report.Input{}, nil, fmt.Errorf("study %q: %w", name, study.NameStudy(err, name))
-		}
+	ans, err := study.AnswerFor(ctx, store, id, name, in.Problem, trials, choice,
+		study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()})
+	if err != nil {
+		return report.Input{}, nil, err
 	}
+	in.Recommendation = ans.Recommendation
 	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
 		pi := report.ProfileInfo{Line: d.Line}
@@ -205,19 +208,6 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 		in.Profiles = append(in.Profiles, pi)
 	}
 	return in, profiles, nil
-}
-
-// checkTrial checks that trial n exists and is complete.
-func checkTrial(trials []goptuna.FrozenTrial, name string, n int) error {
-	for _, t := range trials {
-		if t.Number == n {
-			if t.State != goptuna.TrialStateComplete {
-				return usageErrorf("trial %d of study %q is %s, not complete", n, name, strings.ToLower(t.State.String()))
-			}
-			return nil
-		}
-	}
-	return usageErrorf("study %q has no trial %d", name, n)
 }
 
 // runExplain diagnoses the study's recommendation (or o.Trial as it is) against the defaults
@@ -234,21 +224,19 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	if err != nil {
 		return err
 	}
-	var rec *recommend.Recommendation
-	point, trial := tunable.Point{}, in.Trial
-	if in.Trial < 0 {
-		if rec = in.Recommendation; rec == nil {
-			if rec, err = study.Recommendation(ctx, nil, 0, name, in.Problem, in.Trials, study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()}); err != nil {
-				return err
-			}
-		}
+	rec, point, trial := in.Recommendation, tunable.Point{}, in.Trial
+	if rec != nil {
 		point, trial = rec.Point, rec.Trial
 	} else {
-		best, err := report.SelectTrial(in.Trials, in.Trial)
+		t, err := study.FindTrial(in.Trials, name, in.Trial)
 		if err != nil {
-			return reportError(name, err)
+			return err
 		}
-		point = best.Point
+		raw, err := tunable.PointFromParams(t.Params)
+		if err != nil {
+			return fmt.Errorf("study %q: trial %d: %w", name, t.Number, err)
+		}
+		point = raw.Rounded()
 	}
 	st.Begin("diagnosing: the defaults, the configuration and each change put back, simulated on the profile")
 	d, err := diagnose.Diagnose(ctx, in.Problem, point, o.Workers)

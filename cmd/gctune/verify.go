@@ -218,10 +218,12 @@ func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id 
 	if err != nil {
 		return nil, err
 	}
-	rec, err := study.Recommendation(ctx, store, id, o.Study, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
+	ans, err := study.AnswerFor(ctx, store, id, o.Study, prob, trials, study.Choice{},
+		study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
 	if err != nil {
 		return nil, err
 	}
+	rec := ans.Recommendation
 	meta := exportMeta(store, id, o.Study, sp)
 	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: export.LaunchFlagOf(sp.VM),
 		Script: export.DefaultsScript(sp.VM), PredictedSpeedup: 1}}
@@ -242,19 +244,16 @@ func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id 
 		return nil, err
 	}
 	if o.TrialSet {
-		if err := checkTrial(trials, o.Study, o.Trial); err != nil {
+		t, err := study.FindTrial(trials, o.Study, o.Trial)
+		if err != nil {
 			return nil, err
 		}
-		for _, t := range trials {
-			if t.Number == o.Trial {
-				c, err := export.FromTrial(meta, t)
-				if err != nil {
-					return nil, err
-				}
-				if err := add(fmt.Sprintf("trial-%d", t.Number), t.Number, c); err != nil {
-					return nil, err
-				}
-			}
+		c, err := export.FromTrial(meta, t)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(fmt.Sprintf("trial-%d", t.Number), t.Number, c); err != nil {
+			return nil, err
 		}
 	}
 	return configs, nil
