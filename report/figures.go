@@ -77,6 +77,7 @@ var (
 	figColTrial         = plotkit.DarkGrey
 	figColInfeasible    = plotkit.Grey
 	figColPareto        = plotkit.BluishGreen
+	figColFastest       = plotkit.ReddishPurple
 	figColBudget        = plotkit.Black
 	errFigNothingToDraw = errors.New("report: figure has nothing to draw")
 )
@@ -107,7 +108,7 @@ func Figures(r *Report) ([]Figure, error) {
 			figs = append(figs, f)
 		}
 	}
-	figs = append(figs, figProgress(&r.Search), figPareto(&r.Search), figSensitivity(r))
+	figs = append(figs, figProgress(r), figPareto(r), figSensitivity(r))
 	figs = append(figs, figHolds(r)...)
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
@@ -116,7 +117,6 @@ func Figures(r *Report) ([]Figure, error) {
 			figScavenges(i, c),
 			figFullGCs(i, c),
 			figRememberedSet(i, c),
-			figRSMembership(i, c),
 			figTenured(i, c))
 	}
 	return figs, nil
