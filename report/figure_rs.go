@@ -89,8 +89,9 @@ func figRememberedSet(i int, c *Comparison) Figure {
 			}
 			return th
 		}
-		entries := plotkit.NewPlot(figRunTitle(c, "remembered-set entries"), rc.label(), "old objects in the set")
-		bySlots := plotkit.NewPlot(figRunTitle(c, "remembered-set slots scanned"), rc.label(), "slots")
+		// Short panel titles (the figure's title names the workload): two long ones overlapped.
+		entries := plotkit.NewPlot("Entries: old objects in the set", rc.label(), "old objects")
+		bySlots := plotkit.NewPlot("Slots scanned in them", rc.label(), "slots")
 		for k, rs := range styles { // the default first, wider, under the best
 			m := ms[k]
 			if m.scavenges == 0 {

@@ -202,3 +202,14 @@ func figCanvas(width, height vg.Length, fn func(dc draw.Canvas) error) func(io.W
 		return plotkit.Render(w, format, width, height, figPNGDPI, fn)
 	}
 }
+
+// figJoinAnd joins words as a list: "a", "a and b", "a, b and c".
+func figJoinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

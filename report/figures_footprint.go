@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -66,8 +67,7 @@ func figShrinkNote(c *Comparison, rc figRunClock) string {
 		var what []string
 		const named = 3
 		for _, sh := range big[:min(len(big), named)] {
-			s := fmt.Sprintf("gives back %s at %s %s allocated", plotkit.Bytes(float64(sh.releasedBytes)),
-				plotkit.Num(rc.x(sh.clockBytes)), rc.unit.Name)
+			s := fmt.Sprintf("gives back %s at %s allocated", figSize(float64(sh.releasedBytes)), figSize(float64(sh.clockBytes)))
 			if sh.regrown {
 				s += " and grows it back at once"
 			}
@@ -77,14 +77,14 @@ func figShrinkNote(c *Comparison, rc figRunClock) string {
 			what = append(what, fmt.Sprintf("%d more such drops", len(big)-named))
 		}
 		if small > 0 {
-			what = append(what, fmt.Sprintf("%s %s of at most %s (too small to see)", numfmt.Count(small),
-				numfmt.Plural(small, "smaller shrink", "smaller shrinks"), plotkit.Bytes(float64(smallMax))))
+			what = append(what, fmt.Sprintf("%s of at most %s (too small to see)",
+				numfmt.Plural(small, "smaller shrink", "smaller shrinks"), figSize(float64(smallMax))))
 		}
 		s := fmt.Sprintf("the %s run %s", rs.name, strings.Join(what, ", "))
 		if slices.ContainsFunc(big, func(sh figShrink) bool { return sh.regrown }) {
 			p := rs.run.Params
 			s += fmt.Sprintf(" (a full GC left more free space than both its shrink threshold, %s, and its growth headroom, %s, so an empty segment was given back; "+
-				"the headroom then had to be grown again)", plotkit.Bytes(float64(p.ShrinkThresholdBytes)), plotkit.Bytes(float64(p.GrowthHeadroomBytes)))
+				"the headroom then had to be grown again)", figSize(float64(p.ShrinkThresholdBytes)), figSize(float64(p.GrowthHeadroomBytes)))
 		}
 		parts = append(parts, s)
 	}
@@ -111,9 +111,9 @@ type figLine struct {
 	xys  plotter.XYs
 }
 
-// figCoincidentNote names, for the caption, the lines that run together (within figCoincidence
-// of top) over at least figCoincidentShare of [0, end]: groups of lines linked by such pairs,
-// each with the share of the run over which its closest pair coincides ("" when none do).
+// figCoincidentNote names, for the caption, the pairs of lines that run together (within
+// figCoincidence of top) over at least figCoincidentShare of [0, end], most first, each with
+// the share of the run over which they do ("" when none do).
 func figCoincidentNote(lines []figLine, end, top float64) string {
 	if end <= 0 || top <= 0 {
 		return ""
@@ -125,20 +125,13 @@ func figCoincidentNote(lines []figLine, end, top float64) string {
 		}
 		return xys[i].Y, true
 	}
-	n := len(lines)
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
+	type pair struct {
+		a, b  int
+		share float64
 	}
-	find := func(i int) int {
-		for parent[i] != i {
-			i = parent[i]
-		}
-		return i
-	}
-	best := make(map[int]float64)
-	for a := range n {
-		for b := a + 1; b < n; b++ {
+	var pairs []pair
+	for a := range lines {
+		for b := a + 1; b < len(lines); b++ {
 			together := 0
 			for k := range figCoincidenceGrid {
 				x := end * (float64(k) + 0.5) / figCoincidenceGrid
@@ -148,38 +141,19 @@ func figCoincidentNote(lines []figLine, end, top float64) string {
 					together++
 				}
 			}
-			share := float64(together) / figCoincidenceGrid
-			if share >= figCoincidentShare {
-				ra, rb := find(a), find(b)
-				parent[ra] = rb
-				best[a], best[b] = max(best[a], share), max(best[b], share)
+			if share := float64(together) / figCoincidenceGrid; share >= figCoincidentShare {
+				pairs = append(pairs, pair{a, b, share})
 			}
 		}
 	}
-	groups := map[int][]int{}
-	var roots []int
-	for i := range n {
-		if _, linked := best[i]; !linked {
-			continue
-		}
-		r := find(i)
-		if _, ok := groups[r]; !ok {
-			roots = append(roots, r)
-		}
-		groups[r] = append(groups[r], i)
-	}
-	if len(roots) == 0 {
+	if len(pairs) == 0 {
 		return ""
 	}
+	slices.SortStableFunc(pairs, func(x, y pair) int { return cmp.Compare(y.share, x.share) })
 	var parts []string
-	for _, r := range roots {
-		var names []string
-		share := 0.0
-		for _, i := range groups[r] {
-			names = append(names, lines[i].name)
-			share = max(share, best[i])
-		}
-		parts = append(parts, fmt.Sprintf("%s (over %s of the run)", figJoinAnd(names), numfmt.PercentText(math.Floor(share*20)/20)))
+	for _, p := range pairs {
+		parts = append(parts, fmt.Sprintf("%s and %s (over %s of the run)", lines[p.a].name, lines[p.b].name,
+			numfmt.PercentText(math.Floor(p.share*20)/20)))
 	}
 	return " Lines that run together, one drawn over the other: " + strings.Join(parts, "; ") + "."
 }
@@ -198,15 +172,10 @@ func figStepIndex(xys plotter.XYs, x float64) int {
 	return lo - 1
 }
 
-// figJoinAnd joins words as a list: "a", "a and b", "a, b and c".
-func figJoinAnd(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+// figSize writes a size with three significant digits: "3.13 GiB", "16 MiB".
+func figSize(b float64) string {
+	u := plotkit.ChooseUnit(b)
+	return plotkit.Num(numfmt.RoundSig(b/u.Div, 3)) + " " + u.Name
 }
 
 // figFootprintSeries are one run's footprint (a step line from the run's start) and old-space
@@ -310,8 +279,11 @@ func figFootprint(i int, c *Comparison, budget uint64) Figure {
 			p.Add(l, o)
 			leg.Add(rs.name+": footprint", l)
 			leg.Add(rs.name+": old space used", o)
+		}
+		// The shrinks' marks over every line.
+		for k, rs := range figRunStyles(c) {
 			if len(ss[k].shrinks) > 0 {
-				sc := plotkit.Scatter(scaleY(ss[k].shrinks), plotkit.DownTriangle{}, rs.color, 4)
+				sc := plotkit.Scatter(scaleY(ss[k].shrinks), plotkit.DownTriangle{}, rs.color, 5)
 				p.Add(sc)
 				shrinkMarks = append(shrinkMarks, sc)
 			}

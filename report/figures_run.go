@@ -166,7 +166,7 @@ func figScavenges(i int, c *Comparison) Figure {
 				p.Add(sc)
 				thumbs = append(thumbs, sc)
 			}
-			leg.Add(fmt.Sprintf("%s: %d scavenges, %s s", rs.name, s.count, plotkit.Num(s.seconds)), thumbs...)
+			leg.Add(fmt.Sprintf("%s: %s, %s", rs.name, numfmt.Plural(s.count, "scavenge", "scavenges"), numfmt.SecondsText(s.seconds)), thumbs...)
 		}
 		if anyRS {
 			for k, rs := range figRunStyles(c) {
@@ -318,9 +318,9 @@ func figFullGCs(i int, c *Comparison) Figure {
 		leg := plotkit.NewLegend()
 		var panels [][]*plot.Plot
 		for k, rs := range figRunStyles(c) {
-			title := fmt.Sprintf("%s run: %d full GCs, %s s in all", rs.name, counts[k], plotkit.Num(seconds[k]))
+			title := fmt.Sprintf("%s run: %s full GCs, %s in all", rs.name, numfmt.Count(counts[k]), numfmt.SecondsText(seconds[k]))
 			if counts[k] == 1 {
-				title = fmt.Sprintf("%s run: 1 full GC, %s s", rs.name, plotkit.Num(seconds[k]))
+				title = fmt.Sprintf("%s run: 1 full GC, %s", rs.name, numfmt.SecondsText(seconds[k]))
 			}
 			if counts[k] == 0 {
 				title = rs.name + " run: no full GCs"

@@ -36,12 +36,12 @@ func figValueLabel(s *Search) string {
 }
 
 // figValueText writes an objective value with its unit, as the page does: "4,477 s", or a
-// slowdown "0.137×".
+// slowdown "0.1357×".
 func figValueText(r *Report, v float64) string {
 	if htmlObjectiveInSeconds(r) {
 		return numfmt.SecondsText(v)
 	}
-	return numfmt.Sig(v, 3, true) + "×"
+	return numfmt.Sig(v, 4, true) + "×"
 }
 
 // figMarkedTrials are the trials the search figures single out, each drawn on its own dot
@@ -136,7 +136,17 @@ func (m figMarkedTrials) caption(r *Report) string {
 		out += fmt.Sprintf(" Each is drawn at the value the search stored for it; the recommendation's own forecast, %s, is the %s over the runs of How far the answer holds",
 			figValueText(r, rec.Value), figRecommendationStatistic(rec))
 		if m.changed {
-			out += fmt.Sprintf(", for trial %d with the changes that cost less than the tolerance put back (Apply it)", m.reported.Number)
+			var how []string
+			if n := len(rec.PutBack); n > 0 {
+				how = append(how, numfmt.Plural(n, "change", "changes")+" put back")
+			}
+			if rec.Robust != nil && len(rec.Robust.Moves) > 0 {
+				how = append(how, numfmt.Plural(len(rec.Robust.Moves), "parameter", "parameters")+" moved")
+			}
+			if len(how) == 0 {
+				how = append(how, "its values as exported")
+			}
+			out += fmt.Sprintf(", for trial %d with %s (Apply it)", m.reported.Number, figJoinAnd(how))
 		}
 		out += "."
 	}
@@ -334,7 +344,7 @@ func figPareto(r *Report) Figure {
 			if hasDefault {
 				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.DefaultFootprintBytes) / unit.Div, Y: s.DefaultValue}}, draw.BoxGlyph{}, figColDefault, 5)
 				p.Add(sc)
-				leg.Add("defaults: "+figValueText(r, s.DefaultValue)+", "+plotkit.Bytes(float64(s.DefaultFootprintBytes)), sc)
+				leg.Add("defaults: "+figValueText(r, s.DefaultValue)+", "+figSize(float64(s.DefaultFootprintBytes)), sc)
 			}
 			marks.add(r, p, leg, func(t Trial) (plotter.XY, bool) {
 				return plotter.XY{X: float64(t.PeakFootprintBytes) / unit.Div, Y: t.Value}, t.PeakFootprintBytes > 0
