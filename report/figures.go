@@ -57,7 +57,7 @@ const (
 var (
 	figWideWidth   = 11 * vg.Inch
 	figWideHeight  = 4.5 * vg.Inch
-	figTallHeight  = 6 * vg.Inch
+	figTallHeight  = 7 * vg.Inch // two panels of full GCs, tall enough to read their times
 	figPanelHeight = 3.4 * vg.Inch
 )
 

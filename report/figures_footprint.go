@@ -67,7 +67,8 @@ func figShrinkNote(c *Comparison, rc figRunClock) string {
 		var what []string
 		const named = 3
 		for _, sh := range big[:min(len(big), named)] {
-			s := fmt.Sprintf("gives back %s at %s allocated", figSize(float64(sh.releasedBytes)), figSize(float64(sh.clockBytes)))
+			s := fmt.Sprintf("gives back %s at %s %s allocated", figSize(float64(sh.releasedBytes)),
+				plotkit.Num(numfmt.RoundSig(rc.x(sh.clockBytes), 3)), rc.unit.Name)
 			if sh.regrown {
 				s += " and grows it back at once"
 			}
@@ -249,7 +250,7 @@ func figFootprint(i int, c *Comparison, budget uint64) Figure {
 	caption := "Footprint (new space plus old-space segments, solid step lines) and old-space use (dashed, " +
 		"image included) over the run, " + figRunColours()
 	if len(live) > 0 {
-		caption += fmt.Sprintf(", with the application's live data (the wide translucent %s line, image excluded)", figColLive.Word)
+		caption += ", with the application's live data (the wide light grey line under the others, image excluded)"
 	}
 	caption += "; the gap between footprint and old-space use is free memory, and each drop of the " +
 		"dashed line is a full GC."

@@ -338,7 +338,7 @@ func figFullGCs(i int, c *Comparison) Figure {
 				crowded := causeCounts[k][j] > figMaxFullGCMarkers
 				sc := plotkit.Scatter(pts, fc.shape, fc.cols[k], 3.5)
 				if crowded {
-					sc = plotkit.Scatter(pts, plotkit.TickGlyph{}, plotkit.Transparent(fc.cols[k], 0.45), 5)
+					sc = plotkit.Scatter(pts, plotkit.TickGlyph{}, plotkit.Transparent(fc.cols[k], 0.45), 3)
 				}
 				p.Add(sc)
 				// The legend shows the cause's marker, as in an uncrowded panel.
