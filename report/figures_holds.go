@@ -177,10 +177,15 @@ func figLandscape(r *Report) Figure {
 	}
 	caption := fmt.Sprintf("What moving one kept parameter by a share of its recommended value costs (x: the move in %% of that value), the others as recommended, judged on %s. "+
 		"The dotted %s line is the tolerance (%s); a move that costs it or more is a cliff, drawn in %s. The %s line is the "+
-		"recommended value and the %s band the margin kept on each side, measured over every point drawn: it ends where the "+
-		"cost crosses the tolerance before the first cliff, so no cliff lies inside it. Filled dots are the moves the "+
-		"recommendation measured, rings the report's finer ones.",
-		judged, figColTol.Word, numfmt.PercentText(h.Tolerance), figColCliff.Word, figColBest.Word, plotkit.BluishGreen.Word)
+		"recommended value",
+		judged, figColTol.Word, numfmt.PercentText(h.Tolerance), figColCliff.Word, figColBest.Word)
+	if marks.margin {
+		caption += fmt.Sprintf(" and the %s band the margin kept on each side, measured over every point drawn: it ends where the "+
+			"cost crosses the tolerance before the first cliff, so no cliff lies inside it. Filled dots are the moves the "+
+			"recommendation measured, rings the report's finer ones.", plotkit.BluishGreen.Word)
+	} else {
+		caption += "; the recommendation measured no margin (the study has no uncertainty model): every point is the report's."
+	}
 	if marks.off {
 		caption += fmt.Sprintf(" %s triangles on a panel's top edge are cliffs off the scale (more than +%s) or infeasible.",
 			upperFirst(figColCliff.Word), numfmt.PercentText(figLandscapeTopMax))
