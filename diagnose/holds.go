@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -40,13 +41,22 @@ type Landscape struct {
 	// Points are the moves judged, by ascending Value (the recommendation itself included,
 	// Factor 0, Cost 0).
 	Points []LandscapePoint `json:"points"`
-	// HasMargin says whether the recommendation measured a margin for the parameter; Down,
-	// Up, DownOpen and UpOpen are then recommend.Margin's.
+	// HasMargin says whether the recommendation measured a margin for the parameter. Down, Up,
+	// DownOpen and UpOpen are then the margin over every point of the landscape, the
+	// recommendation's steps and the report's finer moves together: each side reaches to where
+	// the cost crosses the tolerance between the last point within it and the first cliff (as
+	// recommend measures it), open when no point on that side is a cliff. The finer
+	// measurement decides, so a margin never holds a point that costs the tolerance.
 	HasMargin bool    `json:"hasMargin"`
 	Down      float64 `json:"down"`
 	Up        float64 `json:"up"`
 	DownOpen  bool    `json:"downOpen"`
 	UpOpen    bool    `json:"upOpen"`
+	// Stated is the margin as the recommendation states it (recommend.Margin: its own steps
+	// only, recommend.MarginLadder), which optimize, explain and the exports print; it
+	// differs from Down/Up when a finer move found a cliff its ladder stepped over, or placed
+	// the crossing more closely. Nil without HasMargin.
+	Stated *recommend.Margin `json:"stated,omitempty"`
 }
 
 // LandscapePoint is one move of a kept parameter.
@@ -69,9 +79,15 @@ type LandscapePoint struct {
 // ladder's ±5, 10 and 20 %, so a cliff shows its shape.
 var holdsFactors = []float64{-0.3, -0.15, -0.075, -0.025, 0.025, 0.075, 0.15, 0.3}
 
-// holdsLadder is recommend's margin ladder, judged by the report when the recommendation has no
-// margins (the study's uncertainty model is off).
-var holdsLadder = []float64{-0.4, -0.2, -0.1, -0.05, 0.05, 0.1, 0.2, 0.4}
+// holdsLadder is recommend's margin ladder (recommend.MarginLadder) on both sides, judged by
+// the report when the recommendation has no margins (the study's uncertainty model is off).
+func holdsLadder() []float64 {
+	var out []float64
+	for _, f := range recommend.MarginLadder() {
+		out = append(out, -f, f)
+	}
+	return out
+}
 
 // JudgeLandscape judges the landscape around rec along each kept parameter: the margin's
 // measured steps as rec states them, and holdsFactors simulated on the decision replicas (the
@@ -103,7 +119,10 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 				if m.Param != t.Name {
 					continue
 				}
-				ls.HasMargin, ls.Down, ls.Up, ls.DownOpen, ls.UpOpen = true, m.Down, m.Up, m.DownOpen, m.UpOpen
+				stated := m
+				stated.Steps = nil
+				ls.HasMargin, ls.Stated = true, &stated
+				ls.Down, ls.Up, ls.DownOpen, ls.UpOpen = m.Down, m.Up, m.DownOpen, m.UpOpen
 				for _, st := range m.Steps {
 					ls.Points = append(ls.Points, LandscapePoint{Factor: st.Factor, Value: st.Value, Cost: st.Cost,
 						Feasible: st.Feasible, Step: true, Cliff: !st.Feasible || (st.Cost >= rec.Tolerance && st.Cost > 0)})
@@ -111,7 +130,7 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 			}
 		}
 		if !ls.HasMargin {
-			factors = append(slices.Clone(holdsLadder), holdsFactors...)
+			factors = append(holdsLadder(), holdsFactors...)
 		}
 		for _, f := range factors {
 			v := holdsMove(rec, t, f)
@@ -178,7 +197,8 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 		p.Cliff = !p.Feasible || (p.Cost >= rec.Tolerance && p.Cost > 0)
 	}
 	for i := range h.Landscapes {
-		slices.SortStableFunc(h.Landscapes[i].Points, func(a, b LandscapePoint) int {
+		ls := &h.Landscapes[i]
+		slices.SortStableFunc(ls.Points, func(a, b LandscapePoint) int {
 			switch {
 			case a.Value < b.Value:
 				return -1
@@ -187,8 +207,38 @@ func JudgeLandscape(ctx context.Context, prob *objective.Problem, rec *recommend
 			}
 			return 0
 		})
+		if ls.HasMargin {
+			ls.Down, ls.DownOpen = landscapeReach(ls.Points, -1, rec.Tolerance)
+			ls.Up, ls.UpOpen = landscapeReach(ls.Points, 1, rec.Tolerance)
+		}
 	}
 	return h, nil
+}
+
+// landscapeReach is how far, as a fraction of the recommended value, the points on one side
+// (side −1: lower, 1: higher) reach before their cost crosses tol: linear between the last
+// point within it and the first cliff, as recommend places a margin between its steps; open
+// when no point on that side is a cliff (the reach is then the farthest point's move).
+func landscapeReach(points []LandscapePoint, side, tol float64) (reach float64, open bool) {
+	var pts []LandscapePoint
+	for _, pt := range points {
+		if pt.Factor*side > 0 {
+			pts = append(pts, pt)
+		}
+	}
+	slices.SortStableFunc(pts, func(a, b LandscapePoint) int { return cmp.Compare(math.Abs(a.Factor), math.Abs(b.Factor)) })
+	prevF, prevC := 0.0, 0.0
+	for _, pt := range pts {
+		f := math.Abs(pt.Factor)
+		if pt.Cliff {
+			if pt.Feasible && pt.Cost > prevC {
+				return prevF + (f-prevF)*(tol-prevC)/(pt.Cost-prevC), false
+			}
+			return prevF, false
+		}
+		prevF, prevC = f, max(pt.Cost, 0)
+	}
+	return prevF, true
 }
 
 // holdsMove is parameter t of rec moved by factor f, rounded as exported and within the

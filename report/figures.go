@@ -57,7 +57,7 @@ const (
 var (
 	figWideWidth   = 11 * vg.Inch
 	figWideHeight  = 4.5 * vg.Inch
-	figTallHeight  = 6 * vg.Inch
+	figTallHeight  = 7 * vg.Inch // two panels of full GCs, tall enough to read their times
 	figPanelHeight = 3.4 * vg.Inch
 )
 
@@ -77,6 +77,7 @@ var (
 	figColTrial         = plotkit.DarkGrey
 	figColInfeasible    = plotkit.Grey
 	figColPareto        = plotkit.BluishGreen
+	figColFastest       = plotkit.ReddishPurple
 	figColBudget        = plotkit.Black
 	errFigNothingToDraw = errors.New("report: figure has nothing to draw")
 )
@@ -107,7 +108,7 @@ func Figures(r *Report) ([]Figure, error) {
 			figs = append(figs, f)
 		}
 	}
-	figs = append(figs, figProgress(&r.Search), figPareto(&r.Search), figSensitivity(r))
+	figs = append(figs, figProgress(r), figPareto(r), figSensitivity(r))
 	figs = append(figs, figHolds(r)...)
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
@@ -116,7 +117,6 @@ func Figures(r *Report) ([]Figure, error) {
 			figScavenges(i, c),
 			figFullGCs(i, c),
 			figRememberedSet(i, c),
-			figRSMembership(i, c),
 			figTenured(i, c))
 	}
 	return figs, nil
@@ -201,4 +201,15 @@ func figCanvas(width, height vg.Length, fn func(dc draw.Canvas) error) func(io.W
 		}
 		return plotkit.Render(w, format, width, height, figPNGDPI, fn)
 	}
+}
+
+// figJoinAnd joins words as a list: "a", "a and b", "a, b and c".
+func figJoinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -13,6 +15,7 @@ import (
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/plotkit"
+	"github.com/gctune/gctune/uncertainty"
 )
 
 // SectionHolds is the section of the figures of "How far the answer holds" (diagnose/holds.go).
@@ -21,7 +24,7 @@ const SectionHolds = "holds"
 // Colours of the section's figures beside the report's own: cliffs in Okabe-Ito's reddish
 // purple, the kept margin a translucent green, the tolerance black.
 var (
-	figColCliff  = plotkit.Colour{C: color.RGBA{R: 204, G: 121, B: 167, A: 255}, Word: "purple"}
+	figColCliff  = plotkit.ReddishPurple
 	figColMargin = plotkit.Transparent(plotkit.BluishGreen, 0.18)
 	figColTol    = plotkit.Black
 )
@@ -39,10 +42,11 @@ func figHolds(r *Report) []Figure {
 	return figs
 }
 
-// figSpread draws each perturbed run as a dot: the recommendation's and the defaults' values
-// on one panel, the recommendation's speedup on the other, each with the stated interval
-// (a bar under the dots), the statistic (a square) and the profiled run exactly as recorded (a
-// ring).
+// figSpread draws each perturbed run as a dot, one panel each for the recommendation's
+// value, the defaults' and the recommendation's speedup, every panel on its own axis (on one
+// axis from 400 to 4,800 s the recommendation's interval was a few pixels wide): under the
+// dots the stated interval (a bar), the statistic (a square) and the profiled run exactly as
+// recorded (a ring).
 func figSpread(r *Report) Figure {
 	rec := r.Recommendation
 	rb := rec.Robust
@@ -52,53 +56,83 @@ func figSpread(r *Report) Figure {
 	if rb.Scenario != "" {
 		runs = rb.Scenario.Words()
 	}
+	type panel struct {
+		title, xLabel string
+		values        []float64
+		iv            uncertainty.Interval
+		stat, nominal float64
+		col, light    plotkit.Colour
+	}
+	panels := []panel{
+		{"with the recommendation", vl, rb.Values, rb.ValueInterval, rec.Value, rb.NominalValue, figColBest, figColBestLight},
+		{"with the defaults", vl, rb.DefaultValues, rb.DefaultInterval(), rec.DefaultValue, defNominal, figColDefault, figColDefaultLight},
+		{"speedup on the same run", "speedup over the defaults (×)", rb.Speedups, rb.SpeedupInterval, rec.Speedup, rb.NominalSpeedup, figColBest, figColBestLight},
+	}
+	// A slowdown against the defaults is 1 on every run under them: nothing to draw.
+	flatDefaults := len(rb.DefaultValues) > 0 && slices.Min(rb.DefaultValues) == slices.Max(rb.DefaultValues)
+	if flatDefaults {
+		panels = slices.Delete(panels, 1, 2)
+	}
+	// The coverage the legend states, each interval's own: one figure when they agree.
+	covs := map[string]bool{}
+	var covList []string
+	for _, pn := range panels {
+		c := numfmt.PercentText(pn.iv.Coverage)
+		if !covs[c] {
+			covs[c] = true
+			covList = append(covList, c)
+		}
+	}
+	coverage := strings.Join(covList, ", ")
+	if len(covList) > 1 {
+		coverage = "each panel's: " + coverage
+	}
 	caption := fmt.Sprintf("Each dot is one of the %d %s the forecast is stated over (the same runs for both "+
-		"configurations): left the %s with the recommendation (%s) and the defaults (%s), right the "+
-		"recommendation's speedup on the same run. The bar under the dots is the stated interval (%s of runs), "+
-		"the square the %s the report states, the ring the single simulation of the profile exactly as recorded.",
-		rb.Replicas, runs, vl, figColBest.Word, figColDefault.Word, numfmt.PercentText(rb.ValueInterval.Coverage), rb.Statistic)
+		"configurations), each panel on its own axis: the %s with the recommendation (%s)", rb.Replicas, runs, vl, figColBest.Word)
+	if flatDefaults {
+		caption += fmt.Sprintf(" (against the defaults, whose value is %s on every run)", numfmt.Sig(rb.DefaultValues[0], 3, true))
+	} else {
+		caption += fmt.Sprintf(", with the defaults (%s)", figColDefault.Word)
+	}
+	caption += fmt.Sprintf(", and the recommendation's speedup on the same run. The bar under the dots is the stated interval (%s of runs), "+
+		"the square the %s the report states, the ring the single simulation of the profile exactly as recorded.", coverage, rb.Statistic)
 	return Figure{
 		Name: "holds-spread", Section: SectionHolds, Workload: -1,
 		Title:   "The spread of the " + runs,
 		Caption: caption,
-		render: figCanvas(figWideWidth, 3*vg.Inch, func(dc draw.Canvas) error {
-			left := plotkit.NewPlot(fmt.Sprintf("Over %d %s", rb.Replicas, runs), vl, "")
-			all := append(append([]float64{}, rb.Values...), rb.DefaultValues...)
-			rows := []struct {
-				y                float64
-				values           []float64
-				iv               [2]float64
-				stat, nominal    float64
-				col, colInterval color.Color
-			}{
-				{0, rb.DefaultValues, [2]float64{rb.DefaultInterval().Lo, rb.DefaultInterval().Hi}, rec.DefaultValue, defNominal, figColDefault, figColDefaultLight},
-				{1, rb.Values, [2]float64{rb.ValueInterval.Lo, rb.ValueInterval.Hi}, rec.Value, rb.NominalValue, figColBest, figColBestLight},
+		render: figCanvas(figWideWidth, 2.6*vg.Inch, func(dc draw.Canvas) error {
+			var row []*plot.Plot
+			for _, pn := range panels {
+				p := plotkit.NewPlot(upperFirst(pn.title), pn.xLabel, "")
+				figSpreadRow(p, 0, pn.values, [2]float64{pn.iv.Lo, pn.iv.Hi}, pn.stat, pn.nominal, pn.col, pn.light)
+				p.Y.Min, p.Y.Max = -0.6, 0.6
+				p.HideY()
+				if lo, hi := pn.iv.Lo, pn.iv.Hi; plotkit.Finite(lo) && plotkit.Finite(hi) && hi > lo {
+					// The interval's ends inside the frame, with room around them.
+					pad := 0.08 * (hi - lo)
+					p.X.Min, p.X.Max = math.Min(p.X.Min, lo-pad), math.Max(p.X.Max, hi+pad)
+				}
+				row = append(row, p)
 			}
-			for _, row := range rows {
-				figSpreadRow(left, row.y, row.values, row.iv, row.stat, row.nominal, row.col, row.colInterval)
-				all = append(all, row.iv[0], row.iv[1], row.nominal)
+			pair := func(mk func(c plotkit.Colour) plot.Thumbnailer) plotkit.SideBySide {
+				if flatDefaults {
+					return plotkit.SideBySide{mk(figColBest)}
+				}
+				return plotkit.SideBySide{mk(figColBest), mk(figColDefault)}
 			}
-			left.Y.Min, left.Y.Max = -0.6, 1.6
-			left.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "defaults"}, {Value: 1, Label: "recommended"}}
-			if plotkit.UseLog(all) {
-				left.X.Scale = plot.LogScale{}
-				left.X.Tick.Marker = plotkit.LogTicks{Format: plotkit.Num}
-			}
-			right := plotkit.NewPlot("Speedup on the same run", "speedup over the defaults (×)", "")
-			figSpreadRow(right, 0, rb.Speedups, [2]float64{rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi}, rec.Speedup, rb.NominalSpeedup, figColBest, figColBestLight)
-			right.Y.Min, right.Y.Max = -0.6, 0.6
-			if lo, hi := rb.SpeedupInterval.Lo, rb.SpeedupInterval.Hi; plotkit.Finite(lo) && plotkit.Finite(hi) && hi > lo {
-				// The interval's ends inside the frame, with room around them.
-				pad := 0.08 * (hi - lo)
-				right.X.Min, right.X.Max = math.Min(right.X.Min, lo-pad), math.Max(right.X.Max, hi+pad)
-			}
-			right.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "recommended"}}
+			light := map[plotkit.Colour]plotkit.Colour{figColBest: figColBestLight, figColDefault: figColDefaultLight}
 			leg := plotkit.NewLegend()
-			leg.Add("one run", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.2))
-			leg.Add(fmt.Sprintf("interval, %s of runs", numfmt.PercentText(rb.ValueInterval.Coverage)), plotkit.Line(nil, figColBestLight, 4, nil))
+			leg.Add("one run", pair(func(c plotkit.Colour) plot.Thumbnailer {
+				return plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, c, 2.2)
+			}))
+			leg.Add(fmt.Sprintf("interval, %s of runs", coverage), pair(func(c plotkit.Colour) plot.Thumbnailer {
+				return plotkit.Line(nil, light[c], 4, nil)
+			}))
 			leg.Add(rb.Statistic+" (stated)", plotkit.Scatter(plotter.XYs{{}}, draw.BoxGlyph{}, figColTrial, 3.5))
-			leg.Add("profile as recorded", plotkit.Scatter(plotter.XYs{{}}, draw.RingGlyph{}, figColTrial, 4.5))
-			return plotkit.DrawGrid(dc, [][]*plot.Plot{{left, right}}, leg, nil)
+			leg.Add("profile as recorded", pair(func(c plotkit.Colour) plot.Thumbnailer {
+				return plotkit.Scatter(plotter.XYs{{}}, figLandscapeRing, c, 4.5)
+			}))
+			return plotkit.DrawGrid(dc, [][]*plot.Plot{row}, leg, nil)
 		}),
 	}
 }
@@ -122,7 +156,7 @@ func figSpreadRow(p *plot.Plot, y float64, values []float64, iv [2]float64, stat
 		p.Add(plotkit.Scatter(plotter.XYs{{X: stat, Y: y}}, draw.BoxGlyph{}, figColTrial, 3.5))
 	}
 	if plotkit.Finite(nominal) {
-		p.Add(plotkit.Scatter(plotter.XYs{{X: nominal, Y: y}}, draw.RingGlyph{}, col, 4.5))
+		p.Add(plotkit.Scatter(plotter.XYs{{X: nominal, Y: y}}, figLandscapeRing, col, 4.5))
 	}
 }
 
@@ -137,11 +171,25 @@ func figLandscape(r *Report) Figure {
 	if h.Replicas > 0 {
 		judged = fmt.Sprintf("the %s over the first %d perturbed runs, as the recommendation judged its margins", h.Statistic, h.Replicas)
 	}
-	caption := fmt.Sprintf("What moving one kept parameter by a share of its recommended value costs, the others as recommended, judged on %s. "+
-		"The dotted %s line is the tolerance (%s); a move that costs more is a cliff (%s). The %s line is the "+
-		"recommended value and the %s band the margin the recommendation keeps on each side; filled dots are the moves "+
-		"it measured, open ones the report's. Triangles on a panel's top edge are off the scale or infeasible.",
-		judged, figColTol.Word, numfmt.PercentText(h.Tolerance), figColCliff.Word, figColBest.Word, plotkit.BluishGreen.Word)
+	var marks figLandscapeMarks
+	for _, ls := range h.Landscapes {
+		marks.add(ls, h.Tolerance)
+	}
+	caption := fmt.Sprintf("What moving one kept parameter by a share of its recommended value costs (x: the move in %% of that value), the others as recommended, judged on %s. "+
+		"The dotted %s line is the tolerance (%s); a move that costs it or more is a cliff, drawn in %s. The %s line is the "+
+		"recommended value",
+		judged, figColTol.Word, numfmt.PercentText(h.Tolerance), figColCliff.Word, figColBest.Word)
+	if marks.margin {
+		caption += fmt.Sprintf(" and the %s band the margin kept on each side, measured over every point drawn: it ends where the "+
+			"cost crosses the tolerance before the first cliff, so no cliff lies inside it. Filled dots are the moves the "+
+			"recommendation measured, rings the report's finer ones.", plotkit.BluishGreen.Word)
+	} else {
+		caption += "; the recommendation measured no margin (the study has no uncertainty model): every point is the report's."
+	}
+	if marks.off {
+		caption += fmt.Sprintf(" %s triangles on a panel's top edge are cliffs off the scale (more than +%s) or infeasible.",
+			upperFirst(figColCliff.Word), numfmt.PercentText(figLandscapeTopMax))
+	}
 	return Figure{
 		Name: "holds-landscape", Section: SectionHolds, Workload: -1,
 		Title:   "The landscape around the recommendation",
@@ -159,26 +207,62 @@ func figLandscape(r *Report) Figure {
 				grid[i/cols][i%cols] = figLandscapePanel(ls, h.Tolerance, yl)
 			}
 			leg := plotkit.NewLegend()
-			leg.Add("measured for the margin", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.5))
-			leg.Add("simulated for the report", plotkit.Scatter(plotter.XYs{{}}, draw.RingGlyph{}, figColTrial, 2.8))
-			cliffs := false
-			for _, ls := range h.Landscapes {
-				for _, pt := range ls.Points {
-					cliffs = cliffs || pt.Cliff
-				}
+			if marks.measured {
+				leg.Add("measured for the margin", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColTrial, 2.5))
 			}
-			if cliffs {
-				leg.Add("cliff (tolerance or more)", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColCliff, 2.8))
+			if marks.simulated {
+				leg.Add("simulated for the report", plotkit.Scatter(plotter.XYs{{}}, figLandscapeRing, figColTrial, 2.8))
+			}
+			if marks.measuredCliff {
+				leg.Add("cliff, measured", plotkit.Scatter(plotter.XYs{{}}, draw.CircleGlyph{}, figColCliff, 2.8))
+			}
+			if marks.simulatedCliff {
+				leg.Add("cliff, simulated", plotkit.Scatter(plotter.XYs{{}}, figLandscapeRing, figColCliff, 2.8))
+			}
+			if marks.off {
+				leg.Add("cliff off the scale", plotkit.Scatter(plotter.XYs{{}}, draw.TriangleGlyph{}, figColCliff, 3))
 			}
 			leg.Add("tolerance", plotkit.HLine{Style: plotkit.LineStyle(figColTol, 1, plotkit.Dotted)})
 			leg.Add("recommended value", plotkit.VLine{Style: plotkit.LineStyle(figColBest, 1.3, nil)})
-			leg.Add("kept margin", figBand{})
+			if marks.margin {
+				leg.Add("kept margin", figBand{})
+			}
 			var spare *[2]int
 			if n%cols != 0 {
 				spare = &[2]int{rows - 1, cols - 1}
 			}
 			return plotkit.DrawGrid(dc, grid, leg, spare)
 		}),
+	}
+}
+
+// figLandscapeRing is the mark of a point the report simulated: a ring stroked wide enough
+// that its colour reads (a purple cliff, a grey point within the tolerance).
+var figLandscapeRing = plotkit.ThickRing{Width: 1.3}
+
+// figLandscapeMarks says which marks the landscape's panels draw, for the legend and the
+// caption.
+type figLandscapeMarks struct {
+	measured, simulated, measuredCliff, simulatedCliff, off, margin bool
+}
+
+func (m *figLandscapeMarks) add(ls diagnose.Landscape, tol float64) {
+	top := figLandscapeTop(ls, tol)
+	m.margin = m.margin || ls.HasMargin
+	for _, pt := range ls.Points {
+		measured := pt.Step || pt.Factor == 0
+		switch {
+		case !pt.Feasible || pt.Cost > top:
+			m.off = true
+		case pt.Cliff && measured:
+			m.measuredCliff = true
+		case pt.Cliff:
+			m.simulatedCliff = true
+		case measured:
+			m.measured = true
+		default:
+			m.simulated = true
+		}
 	}
 }
 
@@ -189,24 +273,35 @@ const (
 	figLandscapeTopMax = 0.5
 )
 
-func figLandscapePanel(ls diagnose.Landscape, tol float64, yLabel string) *plot.Plot {
-	// x is the move in percent of the recommended value (the same scale on every panel), the
-	// value itself in the title.
-	p := plotkit.NewPlot(ls.Label+" "+numfmt.Plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), "move (% of the recommended value)", yLabel)
-	move := func(v float64) float64 { return 100 * (v/ls.Value - 1) }
-	p.Title.TextStyle.Font.Size = 11
+// figLandscapeTop is the top of a landscape panel's cost axis (a fraction): the highest
+// feasible cost up to figLandscapeTopMax, at least three tolerances, with room above.
+func figLandscapeTop(ls diagnose.Landscape, tol float64) float64 {
 	top := max(figLandscapeTopMin, 3*tol)
-	lo := -tol
 	for _, pt := range ls.Points {
 		if pt.Feasible {
 			top = max(top, min(pt.Cost, figLandscapeTopMax))
+		}
+	}
+	return top * 1.08
+}
+
+func figLandscapePanel(ls diagnose.Landscape, tol float64, yLabel string) *plot.Plot {
+	// x is the move in percent of the recommended value (the same scale on every panel, named
+	// in the caption: a label per panel overlapped its neighbours), the value itself in the
+	// title.
+	p := plotkit.NewPlot(ls.Label+" "+numfmt.Plain(htmlParam(ls.Param, ls.Bytes, ls.Value)), "move (%)", yLabel)
+	move := func(v float64) float64 { return 100 * (v/ls.Value - 1) }
+	p.Title.TextStyle.Font.Size = 11
+	top := figLandscapeTop(ls, tol)
+	lo := -tol
+	for _, pt := range ls.Points {
+		if pt.Feasible {
 			lo = min(lo, pt.Cost)
 		}
 	}
-	top *= 1.08
 	if ls.HasMargin {
 		from, to := -100*ls.Down, 100*ls.Up
-		p.Add(figBand{From: from, To: to, Lo: 100 * lo, Hi: 100 * top})
+		p.Add(figBand{From: from, To: to, Lo: 100 * lo * 1.08, Hi: 100 * top})
 	}
 	var line, measured, simulated, cliffs, simulatedCliffs, off plotter.XYs
 	for _, pt := range ls.Points {
@@ -236,10 +331,10 @@ func figLandscapePanel(ls diagnose.Landscape, tol float64, yLabel string) *plot.
 		p.Add(plotkit.Scatter(measured, draw.CircleGlyph{}, figColTrial, 2.5))
 	}
 	if len(simulated) > 0 {
-		p.Add(plotkit.Scatter(simulated, draw.RingGlyph{}, figColTrial, 2.8))
+		p.Add(plotkit.Scatter(simulated, figLandscapeRing, figColTrial, 2.8))
 	}
 	if len(simulatedCliffs) > 0 {
-		p.Add(plotkit.Scatter(simulatedCliffs, draw.RingGlyph{}, figColCliff, 2.8))
+		p.Add(plotkit.Scatter(simulatedCliffs, figLandscapeRing, figColCliff, 2.8))
 	}
 	if len(cliffs) > 0 {
 		p.Add(plotkit.Scatter(cliffs, draw.CircleGlyph{}, figColCliff, 2.8))

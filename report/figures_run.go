@@ -12,6 +12,7 @@ import (
 
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/plotkit"
 )
 
@@ -104,98 +105,6 @@ func figRunColours() string {
 	return fmt.Sprintf("default in %s and best in %s", figColDefault.Word, figColBest.Word)
 }
 
-func figFootprint(i int, c *Comparison, budget uint64) Figure {
-	rc := newFigRunClock(c)
-	type series struct{ footprint, oldUsed plotter.XYs }
-	var ss [2]series
-	var top float64
-	for k, rs := range figRunStyles(c) {
-		evs := rs.run.Events
-		if len(evs) == 0 {
-			continue
-		}
-		first := evs[0].FootprintBytes
-		if evs[0].Kind == heapsim.EventGrow && evs[0].SegmentBytes <= first {
-			first -= evs[0].SegmentBytes
-		}
-		fp := plotter.XYs{{X: 0, Y: float64(first)}}
-		var old plotter.XYs
-		for _, e := range evs {
-			x := rc.x(e.ClockBytes)
-			fp = append(fp, plotter.XY{X: x, Y: float64(e.FootprintBytes)})
-			top = max(top, float64(e.FootprintBytes))
-			switch e.Kind {
-			case heapsim.EventFullGC:
-				if e.OldUsedBeforeBytes > 0 {
-					old = append(old, plotter.XY{X: x, Y: float64(e.OldUsedBeforeBytes)})
-					top = max(top, float64(e.OldUsedBeforeBytes))
-				}
-				old = append(old, plotter.XY{X: x, Y: float64(e.OldUsedBytes)})
-			case heapsim.EventScavenge:
-				old = append(old, plotter.XY{X: x, Y: float64(e.OldUsedBytes)})
-				top = max(top, float64(e.OldUsedBytes))
-			}
-		}
-		fp = append(fp, plotter.XY{X: rc.end, Y: fp[len(fp)-1].Y})
-		ss[k] = series{footprint: plotkit.Downsample(fp, figMaxSeriesPoints), oldUsed: plotkit.Downsample(old, figMaxSeriesPoints)}
-	}
-	var live plotter.XYs
-	for _, lp := range c.Live {
-		live = append(live, plotter.XY{X: rc.x(lp.ClockBytes), Y: float64(lp.LiveBytes)})
-		top = max(top, float64(lp.LiveBytes))
-	}
-	live = plotkit.Downsample(live, figMaxSeriesPoints)
-	if budget > 0 {
-		top = max(top, float64(budget))
-	}
-	yu := plotkit.ChooseUnit(top)
-	scaleY := func(xys plotter.XYs) plotter.XYs { return plotkit.ScaleXYs(xys, yu.Div) }
-	caption := "Footprint (new space plus old-space segments, solid step lines) and old-space use (dashed, " +
-		"image included) over the run, " + figRunColours()
-	if len(live) > 0 {
-		caption += fmt.Sprintf(", with the application's live data (%s, image excluded)", figColLive.Word)
-	}
-	caption += "; the gap between footprint and old-space use is free memory, and each drop of the " +
-		"dashed line is a full GC."
-	return figRunFigure(i, c, "footprint", "memory over the run", caption, figWideHeight, func(dc draw.Canvas) error {
-		p := plotkit.NewPlot(figRunTitle(c, "footprint and old-space use"), rc.label(), "memory ("+yu.Name+")")
-		leg := plotkit.NewLegend()
-		drawn := false
-		for k, rs := range figRunStyles(c) {
-			if len(ss[k].footprint) == 0 {
-				continue
-			}
-			drawn = true
-			l := plotkit.Line(scaleY(ss[k].footprint), rs.color, 1.3*rs.wide, nil)
-			l.StepStyle = plotter.PostStep
-			o := plotkit.Line(scaleY(ss[k].oldUsed), rs.color, 0.9*rs.wide, plotkit.Dashed)
-			p.Add(l, o)
-			leg.Add(rs.name+": footprint", l)
-			leg.Add(rs.name+": old space used", o)
-		}
-		if len(live) > 0 {
-			drawn = true
-			l := plotkit.Line(scaleY(live), figColLive, 1.2, nil)
-			p.Add(l)
-			leg.Add("live data (application)", l)
-		}
-		if budget > 0 {
-			h := plotkit.HLine{Y: float64(budget) / yu.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
-			p.Add(h)
-			leg.Add("budget "+plotkit.Bytes(float64(budget)), h)
-		}
-		if !drawn {
-			p.Add(plotkit.Note{Text: "no events"})
-		}
-		p.Y.Min = 0
-		if !(p.Y.Max > 0) {
-			p.Y.Max = 1
-		}
-		rc.apply(p)
-		return plotkit.DrawGrid(dc, [][]*plot.Plot{{p}}, leg, nil)
-	})
-}
-
 func figScavenges(i int, c *Comparison) Figure {
 	rc := newFigRunClock(c)
 	type series struct {
@@ -224,6 +133,12 @@ func figScavenges(i int, c *Comparison) Figure {
 		}
 	}
 	logY := plotkit.UseLogPositive(ys)
+	ylo, yhi := math.Inf(1), 0.0
+	for _, y := range ys {
+		if y > 0 {
+			ylo, yhi = min(ylo, y), max(yhi, y)
+		}
+	}
 	for k := range ss {
 		ss[k].total = plotkit.Downsample(ss[k].total, figMaxSeriesPoints)
 		ss[k].rs = plotkit.Downsample(ss[k].rs, figMaxSeriesPoints)
@@ -251,7 +166,7 @@ func figScavenges(i int, c *Comparison) Figure {
 				p.Add(sc)
 				thumbs = append(thumbs, sc)
 			}
-			leg.Add(fmt.Sprintf("%s: %d scavenges, %s s", rs.name, s.count, plotkit.Num(s.seconds)), thumbs...)
+			leg.Add(fmt.Sprintf("%s: %s, %s", rs.name, numfmt.Plural(s.count, "scavenge", "scavenges"), numfmt.SecondsText(s.seconds)), thumbs...)
 		}
 		if anyRS {
 			for k, rs := range figRunStyles(c) {
@@ -274,7 +189,7 @@ func figScavenges(i int, c *Comparison) Figure {
 			p.Add(plotkit.Note{Text: "no scavenges"})
 		}
 		if logY {
-			plotkit.SetLogY(p)
+			plotkit.FitLogY(p, ylo/1.05, yhi*1.05)
 		} else {
 			p.Y.Min = 0
 		}
@@ -337,6 +252,20 @@ func (fs figFullGCSeries) hasCause(cause heapsim.FullGCCause) bool {
 	return false
 }
 
+// figSecondsRange writes the range of the full GCs' times in pts (Y, seconds): "3.03 s",
+// "10.6–13.2 s each".
+func figSecondsRange(pts plotter.XYs) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pt := range pts {
+		lo, hi = min(lo, pt.Y), max(hi, pt.Y)
+	}
+	a, b := numfmt.Sig(lo, 3, true), numfmt.Sig(hi, 3, true)
+	if len(pts) == 1 || a == b {
+		return b + " s"
+	}
+	return a + "–" + b + " s each"
+}
+
 // figMaxFullGCMarkers is the most full GCs of one cause a panel draws as filled markers: past it they
 // overlap into a solid band (290 large-allocation full GCs in the last quarter of a run), so
 // each is drawn as a short translucent tick instead, darker where they crowd.
@@ -346,12 +275,13 @@ func figFullGCs(i int, c *Comparison) Figure {
 	rc := newFigRunClock(c)
 	fs := newFigFullGCSeries(c, rc)
 	// byCause[run][cause index]
-	byCause, counts, seconds, ys := fs.byCause, fs.counts, fs.seconds, fs.ys
+	counts, seconds, ys := fs.counts, fs.seconds, fs.ys
+	var byCause [2][3]plotter.XYs
 	var causeCounts [2][3]int
-	for k := range byCause {
-		for j := range byCause[k] {
-			causeCounts[k][j] = len(byCause[k][j])
-			byCause[k][j] = plotkit.Downsample(byCause[k][j], figMaxSeriesPoints)
+	for k := range fs.byCause {
+		for j := range fs.byCause[k] {
+			causeCounts[k][j] = len(fs.byCause[k][j])
+			byCause[k][j] = plotkit.Downsample(fs.byCause[k][j], figMaxSeriesPoints)
 		}
 	}
 	logY := plotkit.UseLogPositive(ys)
@@ -388,9 +318,9 @@ func figFullGCs(i int, c *Comparison) Figure {
 		leg := plotkit.NewLegend()
 		var panels [][]*plot.Plot
 		for k, rs := range figRunStyles(c) {
-			title := fmt.Sprintf("%s run: %d full GCs, %s s in all", rs.name, counts[k], plotkit.Num(seconds[k]))
+			title := fmt.Sprintf("%s run: %s full GCs, %s in all", rs.name, numfmt.Count(counts[k]), numfmt.SecondsText(seconds[k]))
 			if counts[k] == 1 {
-				title = fmt.Sprintf("%s run: 1 full GC, %s s", rs.name, plotkit.Num(seconds[k]))
+				title = fmt.Sprintf("%s run: 1 full GC, %s", rs.name, numfmt.SecondsText(seconds[k]))
 			}
 			if counts[k] == 0 {
 				title = rs.name + " run: no full GCs"
@@ -408,7 +338,7 @@ func figFullGCs(i int, c *Comparison) Figure {
 				crowded := causeCounts[k][j] > figMaxFullGCMarkers
 				sc := plotkit.Scatter(pts, fc.shape, fc.cols[k], 3.5)
 				if crowded {
-					sc = plotkit.Scatter(pts, plotkit.TickGlyph{}, plotkit.Transparent(fc.cols[k], 0.45), 5)
+					sc = plotkit.Scatter(pts, plotkit.TickGlyph{}, plotkit.Transparent(fc.cols[k], 0.45), 3)
 				}
 				p.Add(sc)
 				// The legend shows the cause's marker, as in an uncrowded panel.
@@ -416,14 +346,15 @@ func figFullGCs(i int, c *Comparison) Figure {
 				if crowded {
 					thumb = plotkit.Scatter(nil, plotkit.TickGlyph{}, fc.cols[k], 5)
 				}
-				leg.Add(fmt.Sprintf("%s: %s (%d)", rs.name, fc.cause, causeCounts[k][j]), thumb)
+				leg.Add(fmt.Sprintf("%s: %s (%d), %s", rs.name, fc.cause, causeCounts[k][j], figSecondsRange(fs.byCause[k][j])), thumb)
 			}
 			if counts[k] == 0 {
 				p.Add(plotkit.Note{Text: "no full GCs"})
 			}
 			if logY {
-				plotkit.SetLogY(p)
-				p.Y.Min, p.Y.Max = ylo/1.15, ymax*1.15
+				// Both ends labelled: the 301 large-allocation full GCs of 11-13 s sat above
+				// the top label, 10, and their times could not be read.
+				plotkit.FitLogY(p, ylo/1.05, ymax*1.05)
 			} else {
 				p.Y.Min, p.Y.Max = 0, ymax*1.08
 			}
@@ -431,85 +362,6 @@ func figFullGCs(i int, c *Comparison) Figure {
 			panels = append(panels, []*plot.Plot{p})
 		}
 		return plotkit.DrawGrid(dc, panels, leg, nil)
-	})
-}
-
-func figRememberedSet(i int, c *Comparison) Figure {
-	rc := newFigRunClock(c)
-	var entries, slots [2]plotter.XYs
-	var counts [2]int
-	var maxSlots float64
-	for k, rs := range figRunStyles(c) {
-		for _, e := range rs.run.Events {
-			if e.Kind != heapsim.EventScavenge {
-				continue
-			}
-			x := rc.x(e.ClockBytes)
-			entries[k] = append(entries[k], plotter.XY{X: x, Y: e.RSEntries})
-			slots[k] = append(slots[k], plotter.XY{X: x, Y: float64(e.RSSlots)})
-			maxSlots = max(maxSlots, float64(e.RSSlots), e.RSEntries)
-			counts[k]++
-		}
-		entries[k] = plotkit.Downsample(entries[k], figMaxSeriesPoints)
-		slots[k] = plotkit.Downsample(slots[k], figMaxSeriesPoints)
-	}
-	caption := "The remembered set at each scheduled scavenge, " + figRunColours() + " (the default dashed, drawn " +
-		"over the best, so that both show where they coincide): its entries (old objects that point into new " +
-		"space, left) and the slots the scavenger scans in them (right); a few big containers in it show as " +
-		"few entries but many slots."
-	return figRunFigure(i, c, "remembered-set", "remembered set", caption, figWideHeight, func(dc draw.Canvas) error {
-		leg := plotkit.NewLegend()
-		markers := plotkit.Markers(counts[0], counts[1])
-		var row []*plot.Plot
-		for j, what := range []struct {
-			title, ylabel string
-			data          [2]plotter.XYs
-		}{
-			{"remembered-set entries", "entries", entries},
-			{"remembered-set slots scanned", "slots", slots},
-		} {
-			p := plotkit.NewPlot(figRunTitle(c, what.title), rc.label(), what.ylabel)
-			styles := figRunStyles(c)
-			var thumbs [2][]plot.Thumbnailer
-			// The best run first, solid; the default over it, dashed and translucent, so that
-			// both show where they coincide (the default's wider solid line used to vanish
-			// under the best's).
-			for _, k := range []int{1, 0} {
-				rs, pts := styles[k], what.data[k]
-				if len(pts) == 0 {
-					continue
-				}
-				l := plotkit.Line(pts, rs.color, 1.3, nil)
-				if k == 0 {
-					l = plotkit.Line(pts, plotkit.Transparent(rs.color, 0.85), 1.8, plotkit.Dashed)
-				}
-				p.Add(l)
-				thumbs[k] = []plot.Thumbnailer{l}
-				if markers(counts[k]) {
-					sc := plotkit.Scatter(pts, draw.CircleGlyph{}, rs.color, 1.6*math.Sqrt(rs.wide))
-					p.Add(sc)
-					thumbs[k] = append(thumbs[k], sc)
-				}
-			}
-			for k, rs := range styles {
-				if j == 0 && len(thumbs[k]) > 0 {
-					leg.Add(fmt.Sprintf("%s (%d scavenges)", rs.name, counts[k]), thumbs[k]...)
-				}
-			}
-			if counts[0]+counts[1] == 0 {
-				p.Add(plotkit.Note{Text: "no scavenges"})
-			} else if maxSlots == 0 {
-				p.Add(plotkit.Note{Text: "remembered set always empty"})
-			}
-			p.Y.Tick.Marker = plotkit.SITicks{}
-			p.Y.Min = 0
-			if !(p.Y.Max > 0) {
-				p.Y.Max = 1
-			}
-			rc.apply(p)
-			row = append(row, p)
-		}
-		return plotkit.DrawGrid(dc, [][]*plot.Plot{row}, leg, nil)
 	})
 }
 

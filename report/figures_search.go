@@ -6,7 +6,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/plotkit"
+	"github.com/gctune/gctune/recommend"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
@@ -33,7 +35,142 @@ func figValueLabel(s *Search) string {
 	return "objective"
 }
 
-func figProgress(s *Search) Figure {
+// figValueText writes an objective value with its unit, as the page does: "4,477 s", or a
+// slowdown "0.1357×".
+func figValueText(r *Report, v float64) string {
+	if htmlObjectiveInSeconds(r) {
+		return numfmt.SecondsText(v)
+	}
+	return numfmt.Sig(v, 4, true) + "×"
+}
+
+// figMarkedTrials are the trials the search figures single out, each drawn on its own dot
+// (the values the search stored, the same measure as every other dot): the fastest feasible
+// trial, and the reported one (the trial the recommendation starts from, or --trial N's).
+type figMarkedTrials struct {
+	fastest, reported Trial
+	hasFastest        bool
+	hasReported       bool
+	// recommended says the reported trial is the recommendation's; changed that the
+	// recommendation is not that trial exactly (changes put back, or moved).
+	recommended, changed bool
+}
+
+func newFigMarkedTrials(r *Report, trials []Trial) figMarkedTrials {
+	var m figMarkedTrials
+	for _, t := range trials {
+		if t.Feasible && (!m.hasFastest || t.Value < m.fastest.Value) {
+			m.fastest, m.hasFastest = t, true
+		}
+	}
+	s := &r.Search
+	if s.Best.State != "complete" || !s.Best.Feasible {
+		return m
+	}
+	for _, t := range trials {
+		if t.Number == s.Best.Number {
+			m.reported, m.hasReported = t, true
+		}
+	}
+	if rec := r.Recommendation; rec != nil && m.hasReported {
+		m.recommended = true
+		m.changed = len(rec.PutBack) > 0 || rec.Point != m.reported.Point.Rounded()
+	}
+	return m
+}
+
+// same says the fastest trial is the reported one.
+func (m figMarkedTrials) same() bool {
+	return m.hasFastest && m.hasReported && m.fastest.Number == m.reported.Number
+}
+
+// reportedWord names the reported trial: "recommended", or "reported" for --trial N.
+func (m figMarkedTrials) reportedWord() string {
+	if m.recommended {
+		return "recommended"
+	}
+	return "reported"
+}
+
+// add marks the trials on p at xy(trial) and names them in leg: the fastest with a wide
+// purple ring, the reported one with a blue ring (inside it when they are one trial: then
+// only the blue one is drawn, named for both).
+func (m figMarkedTrials) add(r *Report, p *plot.Plot, leg *plot.Legend, xy func(Trial) (plotter.XY, bool)) {
+	if m.hasFastest && !m.same() {
+		if pt, ok := xy(m.fastest); ok {
+			sc := plotkit.Scatter(plotter.XYs{pt}, figMarkFastest, figColFastest, 7)
+			p.Add(sc)
+			leg.Add(fmt.Sprintf("fastest: trial %d, %s", m.fastest.Number, figValueText(r, m.fastest.Value)), sc)
+		}
+	}
+	if !m.hasReported {
+		return
+	}
+	pt, ok := xy(m.reported)
+	if !ok {
+		return
+	}
+	sc := plotkit.Scatter(plotter.XYs{pt}, figMarkReported, figColBest, 5)
+	p.Add(sc)
+	label := fmt.Sprintf("%s: trial %d, %s", m.reportedWord(), m.reported.Number, figValueText(r, m.reported.Value))
+	if m.same() {
+		label = fmt.Sprintf("fastest and %s: trial %d, %s", m.reportedWord(), m.reported.Number, figValueText(r, m.reported.Value))
+	}
+	leg.Add(label, sc)
+}
+
+// caption says what the marks are.
+func (m figMarkedTrials) caption(r *Report) string {
+	var out string
+	switch {
+	case m.same():
+		out = fmt.Sprintf(" The %s ring marks trial %d, the fastest trial and the %s one.", figColBest.Word, m.reported.Number, m.reportedWord())
+	case m.hasReported && m.hasFastest:
+		out = fmt.Sprintf(" The %s ring marks the %s trial, %d, and the wide %s ring the fastest, %d.",
+			figColBest.Word, m.reportedWord(), m.reported.Number, figColFastest.Word, m.fastest.Number)
+	case m.hasFastest:
+		out = fmt.Sprintf(" The wide %s ring marks the fastest trial, %d.", figColFastest.Word, m.fastest.Number)
+	}
+	if m.recommended {
+		rec := r.Recommendation
+		out += fmt.Sprintf(" Each is drawn at the value the search stored for it; the recommendation's own forecast, %s, is the %s over the runs of How far the answer holds",
+			figValueText(r, rec.Value), figRecommendationStatistic(rec))
+		if m.changed {
+			var how []string
+			if n := len(rec.PutBack); n > 0 {
+				how = append(how, numfmt.Plural(n, "change", "changes")+" put back")
+			}
+			if rec.Robust != nil && len(rec.Robust.Moves) > 0 {
+				how = append(how, numfmt.Plural(len(rec.Robust.Moves), "parameter", "parameters")+" moved")
+			}
+			if len(how) == 0 {
+				how = append(how, "its values as exported")
+			}
+			out += fmt.Sprintf(", for trial %d with %s (Apply it)", m.reported.Number, figJoinAnd(how))
+		}
+		out += "."
+	}
+	return out
+}
+
+// figRecommendationStatistic names how a recommendation's value is judged: "mean" over its
+// runs, or "single simulation" without an uncertainty model.
+func figRecommendationStatistic(rec *recommend.Recommendation) string {
+	if rec.Robust == nil {
+		return "single simulation"
+	}
+	return rec.Robust.Statistic
+}
+
+// Marks of the singled-out trials: rings of different sizes and colours, so that both show
+// when they are one trial.
+var (
+	figMarkFastest  = plotkit.ThickRing{Width: 1.6}
+	figMarkReported = plotkit.ThickRing{Width: 1.6}
+)
+
+func figProgress(r *Report) Figure {
+	s := &r.Search
 	trials := figCompleteTrials(s)
 	var feasible, infeasible, bestSoFar plotter.XYs
 	best := math.Inf(1)
@@ -55,8 +192,8 @@ func figProgress(s *Search) Figure {
 		}
 	}
 	hasDefault := plotkit.Finite(s.DefaultValue)
-	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.Feasible && len(trials) > 0
-	axis := newFigValueAxis(figMainValues(s, figYs(feasible), hasDefault, hasBest), figYs(infeasible))
+	marks := newFigMarkedTrials(r, trials)
+	axis := newFigValueAxis(figMainValues(s, figYs(feasible), hasDefault, false), figYs(infeasible))
 	inRange, offScale := axis.split(infeasible)
 
 	caption := fmt.Sprintf("Each complete trial's %s against its number (%d trials: %s rings feasible, %s crosses "+
@@ -66,6 +203,7 @@ func figProgress(s *Search) Figure {
 		caption += fmt.Sprintf(", and the default configuration's value as a dashed %s line", figColDefault.Word)
 	}
 	caption += "."
+	caption += marks.caption(r)
 	caption += figOffScaleNote(offScale)
 	if axis.log {
 		caption += " The value axis is logarithmic."
@@ -88,15 +226,11 @@ func figProgress(s *Search) Figure {
 				p.Add(l)
 				leg.Add("best so far", l)
 			}
-			if hasBest {
-				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.Best.Number), Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
-				p.Add(sc)
-				leg.Add(fmt.Sprintf("best: trial %d (%s)", s.Best.Number, plotkit.Num(s.Best.Value)), sc)
-			}
+			marks.add(r, p, leg, func(t Trial) (plotter.XY, bool) { return plotter.XY{X: float64(t.Number), Y: t.Value}, true })
 			if hasDefault {
 				h := plotkit.HLine{Y: s.DefaultValue, Style: plotkit.LineStyle(figColDefault, 1.5, plotkit.Dashed)}
 				p.Add(h)
-				leg.Add(fmt.Sprintf("default (%s)", plotkit.Num(s.DefaultValue)), h)
+				leg.Add("defaults: "+figValueText(r, s.DefaultValue), h)
 			}
 			axis.apply(p)
 			if len(trials) == 0 {
@@ -145,7 +279,8 @@ func figAddInfeasible(p *plot.Plot, leg *plot.Legend, inRange, offScale plotter.
 	}
 }
 
-func figPareto(s *Search) Figure {
+func figPareto(r *Report) Figure {
+	s := &r.Search
 	trials := figCompleteTrials(s)
 	all := []float64{float64(s.DefaultFootprintBytes), float64(s.MaxFootprintBytes)}
 	for _, t := range trials {
@@ -172,8 +307,8 @@ func figPareto(s *Search) Figure {
 	}
 	slices.SortStableFunc(front, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 	hasDefault := plotkit.Finite(s.DefaultValue) && s.DefaultFootprintBytes > 0
-	hasBest := s.Best.State == "complete" && plotkit.Finite(s.Best.Value) && s.Best.PeakFootprintBytes > 0 && len(trials) > 0
-	axis := newFigValueAxis(figMainValues(s, append(figYs(feasible), figYs(front)...), hasDefault, hasBest), figYs(infeasible))
+	marks := newFigMarkedTrials(r, trials)
+	axis := newFigValueAxis(figMainValues(s, append(figYs(feasible), figYs(front)...), hasDefault, false), figYs(infeasible))
 	inRange, offScale := axis.split(infeasible)
 
 	caption := fmt.Sprintf("Each complete trial's %s against its peak footprint (%s rings feasible, %s crosses "+
@@ -182,13 +317,11 @@ func figPareto(s *Search) Figure {
 	if hasDefault {
 		caption += fmt.Sprintf("; the %s square is the default configuration", figColDefault.Word)
 	}
-	if hasBest {
-		caption += fmt.Sprintf(", the %s ring the best trial", figColBest.Word)
-	}
 	if s.MaxFootprintBytes > 0 {
 		caption += ", and the dotted vertical line the memory budget"
 	}
 	caption += "."
+	caption += marks.caption(r)
 	caption += figOffScaleNote(offScale)
 
 	return Figure{
@@ -211,13 +344,11 @@ func figPareto(s *Search) Figure {
 			if hasDefault {
 				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.DefaultFootprintBytes) / unit.Div, Y: s.DefaultValue}}, draw.BoxGlyph{}, figColDefault, 5)
 				p.Add(sc)
-				leg.Add("default", sc)
+				leg.Add("defaults: "+figValueText(r, s.DefaultValue)+", "+figSize(float64(s.DefaultFootprintBytes)), sc)
 			}
-			if hasBest {
-				sc := plotkit.Scatter(plotter.XYs{{X: float64(s.Best.PeakFootprintBytes) / unit.Div, Y: s.Best.Value}}, draw.RingGlyph{}, figColBest, 6)
-				p.Add(sc)
-				leg.Add(fmt.Sprintf("best (trial %d)", s.Best.Number), sc)
-			}
+			marks.add(r, p, leg, func(t Trial) (plotter.XY, bool) {
+				return plotter.XY{X: float64(t.PeakFootprintBytes) / unit.Div, Y: t.Value}, t.PeakFootprintBytes > 0
+			})
 			if s.MaxFootprintBytes > 0 {
 				v := plotkit.VLine{X: float64(s.MaxFootprintBytes) / unit.Div, Style: plotkit.LineStyle(figColBudget, 1, plotkit.Dotted)}
 				p.Add(v)
@@ -268,7 +399,8 @@ func newFigValueAxis(main, others []float64) figValueAxis {
 	a := figValueAxis{lo: slices.Min(vals), hi: top, log: plotkit.UseLogRatio(vals, figValueLogRatio), ok: true}
 	if a.log {
 		f := math.Max(math.Pow(a.hi/a.lo, 0.04), 1.05)
-		a.lo, a.hi = a.lo/f, a.hi*f
+		// Both ends labelled: trials below the lowest label could not be read.
+		a.lo, a.hi = plotkit.LogTicks{}.Bounds(a.lo/f, a.hi*f)
 		return a
 	}
 	// A linear axis spans at least 4 % of its values, so that a knob that changes the objective

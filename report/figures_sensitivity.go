@@ -131,10 +131,15 @@ func figSensitivity(r *Report) Figure {
 		infeasible += len(sp.infeasible)
 		offScale += len(sp.offScale)
 	}
-	caption := "The objective as one parameter varies with the other four at the best trial's values, one panel " +
+	// What the sweeps are around: the recommended configuration, or trial N as it is.
+	around, aroundWord := "the recommended configuration's", "recommended"
+	if r.Recommendation == nil {
+		around, aroundWord = fmt.Sprintf("trial %d's", r.Search.Best.Number), fmt.Sprintf("trial %d's", r.Search.Best.Number)
+	}
+	caption := fmt.Sprintf("The objective as one parameter varies with the other four at %s values, one panel ", around) +
 		"per parameter, the most influential first (effect: how much worse the worst feasible value is than " +
-		fmt.Sprintf("the best); the solid %s line marks the best configuration's value, the dashed %s line the default's.",
-			figColBest.Word, figColDefault.Word)
+		fmt.Sprintf("the best); the solid %s line marks the %s value, the dashed %s line the default's.",
+			figColBest.Word, aroundWord, figColDefault.Word)
 	if infeasible+offScale > 0 {
 		caption += fmt.Sprintf(" %s crosses are infeasible points (triangles on a panel's top edge: off the scale).", upperFirst(figColInfeasible.Word))
 	}
@@ -171,7 +176,7 @@ func figSensitivity(r *Report) Figure {
 			if offScale > 0 {
 				leg.Add("infeasible, off scale", plotkit.Scatter(plotter.XYs{{}}, draw.TriangleGlyph{}, figColInfeasible, 3))
 			}
-			leg.Add("best value", plotkit.VLine{Style: plotkit.LineStyle(figColBest, 1.3, nil)})
+			leg.Add(aroundWord+" value", plotkit.VLine{Style: plotkit.LineStyle(figColBest, 1.3, nil)})
 			leg.Add("default value", plotkit.VLine{Style: plotkit.LineStyle(figColDefault, 1.3, plotkit.Dashed)})
 			var spare *[2]int
 			if n%cols != 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -96,6 +97,38 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 			}
 			h.Margins = append(h.Margins, row)
 		}
+		var differ []string
+		for _, ls := range hd.Landscapes {
+			st := ls.Stated
+			if st == nil {
+				continue
+			}
+			var sides []string
+			for _, side := range []struct {
+				word            string
+				got, stated     float64
+				gotOpen, stOpen bool
+			}{{"lower", ls.Down, st.Down, ls.DownOpen, st.DownOpen}, {"higher", ls.Up, st.Up, ls.UpOpen, st.UpOpen}} {
+				text := func(f float64, open bool) string {
+					s := numfmt.PercentText(f) + " " + side.word
+					if open {
+						s += " or more"
+					}
+					return s
+				}
+				if g, w := text(side.got, side.gotOpen), text(side.stated, side.stOpen); g != w {
+					sides = append(sides, fmt.Sprintf("%s, not %s", g, w))
+				}
+			}
+			if len(sides) > 0 {
+				differ = append(differ, ls.Label+" "+strings.Join(sides, " and "))
+			}
+		}
+		if len(differ) > 0 {
+			h.Notes = append(h.Notes, fmt.Sprintf("The margins above are measured over every move judged here: the recommendation's steps (%s) and the report's finer moves between them. "+
+				"Where a finer move finds a cliff the steps passed over, or places the crossing more closely, the finer measurement decides, and the margin differs from the one the recommendation states (in optimize's summary, explain and the startup script): %s.",
+				htmlLadderText(recommend.MarginLadder()), strings.Join(differ, "; ")))
+		}
 		if len(hd.Landscapes) == 0 {
 			h.Notes = append(h.Notes, "The recommendation keeps no parameter changed: nothing to move.")
 		} else {
@@ -108,6 +141,15 @@ func htmlHoldsSection(p *htmlPage, r *Report, figs []htmlFigure, seconds bool, u
 		}
 	}
 	p.Holds = h
+}
+
+// htmlLadderText writes a ladder of moves: "±5, 10, 20, 40 %".
+func htmlLadderText(ladder []float64) string {
+	var parts []string
+	for _, f := range ladder {
+		parts = append(parts, strings.TrimSuffix(numfmt.PercentText(f), " %"))
+	}
+	return "±" + strings.Join(parts, ", ") + " %"
 }
 
 // htmlMarginSide writes one side of a margin: "18 %", "40 % or more".

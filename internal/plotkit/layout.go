@@ -197,6 +197,13 @@ func SetLogY(p *plot.Plot) {
 	p.Y.Tick.Marker = LogTicks{}
 }
 
+// FitLogY makes p's y axis logarithmic from lo to hi (lo > 0), widened by LogTicks.Bounds so
+// that both ends are labelled: no value drawn lies above the top label or below the bottom one.
+func FitLogY(p *plot.Plot, lo, hi float64) {
+	SetLogY(p)
+	p.Y.Min, p.Y.Max = LogTicks{}.Bounds(lo, hi)
+}
+
 // Downsample keeps at most limit points of xys: when it is longer, it splits it into limit/2
 // buckets of consecutive points and keeps each bucket's lowest and highest point, in order,
 // plus the first and last points, so that peaks and troughs survive.

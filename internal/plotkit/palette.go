@@ -31,6 +31,7 @@ var (
 	BlueDark        = Colour{color.RGBA{R: 8, G: 48, B: 107, A: 255}, "navy"}
 	SkyBlue         = Colour{color.RGBA{R: 86, G: 180, B: 233, A: 255}, "sky blue"}
 	BluishGreen     = Colour{color.RGBA{R: 0, G: 140, B: 100, A: 255}, "green"}
+	ReddishPurple   = Colour{color.RGBA{R: 204, G: 121, B: 167, A: 255}, "purple"}
 	Charcoal        = Colour{color.RGBA{R: 60, G: 60, B: 60, A: 255}, "dark grey"}
 	DarkGrey        = Colour{color.RGBA{R: 80, G: 80, B: 80, A: 255}, "dark grey"}
 	Grey            = Colour{color.RGBA{R: 165, G: 165, B: 165, A: 255}, "grey"}

@@ -64,12 +64,41 @@ func TestTicks(t *testing.T) {
 	for _, l := range labels(BytesTicks{}.Ticks(0, 600<<20)) {
 		assert.Regexp(t, `^[0-9.]+ MiB$`, l)
 	}
-	// A log axis over two decades: decades and 2, 5, in one format.
-	assert.Equal(t, []string{"0.02", "0.05", "0.10", "0.20", "0.50", "1.00"}, labels(LogTicks{}.Ticks(0.012, 1.5)))
+	// A log axis over two decades: decades and 2, 5, each label its own shortest decimal (an
+	// axis of scavenge times read 500.00, 100.00 ... 0.01).
+	assert.Equal(t, []string{"0.02", "0.05", "0.1", "0.2", "0.5", "1"}, labels(LogTicks{}.Ticks(0.012, 1.5)))
+	assert.Equal(t, []string{"0.01", "0.03", "0.1", "0.3", "1", "3", "10", "30", "100"}, labels(LogTicks{}.Ticks(0.005, 172)))
 	// A narrow axis asks for fewer labels: decades only.
-	assert.Equal(t, []string{"0.1", "1.0", "10.0"}, labels(LogTicks{Labels: 4}.Ticks(0.05, 50)))
+	assert.Equal(t, []string{"0.1", "1", "10"}, labels(LogTicks{Labels: 4}.Ticks(0.05, 50)))
 	assert.Equal(t, []string{"0.1", "1", "10"}, labels(LogTicks{Format: Num, Labels: 4}.Ticks(0.05, 50)))
 	assert.Empty(t, LogTicks{}.Ticks(0, 1))
+	// Bounds widens a log axis that ends far beyond its outermost labels to labelled round
+	// ends: the large-allocation full GCs of 11-13 s sat above the top label, 10, of a
+	// 0.17-15 s axis. An end near a label stays.
+	for _, c := range [][2]float64{{0.17, 15.2}, {0.005, 172}, {560, 4470}, {0.012, 1.5}, {470, 4800}, {2.9, 31}, {448, 5140}} {
+		lo, hi := LogTicks{}.Bounds(c[0], c[1])
+		assert.LessOrEqual(t, lo, c[0], "%v", c)
+		assert.GreaterOrEqual(t, hi, c[1], "%v", c)
+		assert.Less(t, hi/lo, 10*c[1]/c[0], "%v: at most a decade wider", c)
+		var first, last float64
+		for _, tk := range (LogTicks{}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				if first == 0 {
+					first = tk.Value
+				}
+				last = tk.Value
+			}
+		}
+		assert.LessOrEqual(t, first, lo*1.15, "%v: a label at the bottom", c)
+		assert.GreaterOrEqual(t, last*1.15, hi, "%v: a label at the top", c)
+	}
+	lo, hi := LogTicks{}.Bounds(0.17, 15.2)
+	assert.Equal(t, [2]float64{0.1, 20}, [2]float64{lo, hi})
+	lo, hi = LogTicks{}.Bounds(448, 5140)
+	assert.Equal(t, [2]float64{448, 5140}, [2]float64{lo, hi}, "labels at 500 and 5000: left as it is")
+	// Too short for log labels: left as it is (linear steps label it).
+	lo, hi = LogTicks{}.Bounds(585, 700)
+	assert.Equal(t, [2]float64{585, 700}, [2]float64{lo, hi})
 	// SI ticks: one unit and one format for the axis.
 	assert.Equal(t, []string{"0", "1M", "2M", "3M", "4M"}, labels(SITicks{}.Ticks(0, 4.8e6)))
 	assert.Equal(t, []string{"0", "0.5M", "1.0M", "1.5M"}, labels(SITicks{}.Ticks(0, 1.6e6)))

@@ -87,3 +87,51 @@ func (TickGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(0.8)}
 	c.StrokeLine2(ls, pt.X, pt.Y-sty.Radius, pt.X, pt.Y+sty.Radius)
 }
+
+// ThickRing draws a point as an open circle stroked Width points wide (gonum's RingGlyph
+// strokes half a point, too thin for its colour to read: a purple ring looked grey).
+type ThickRing struct{ Width float64 }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (r ThickRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	w := r.Width
+	if w <= 0 {
+		w = 1.2
+	}
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	p.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	p.Close()
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(w)})
+	c.Stroke(p)
+}
+
+// SideBySide is one legend entry's thumbnail made of several drawn next to each other: the
+// same mark in each colour it has in the figure (a blue and an orange bar for intervals drawn
+// in both), so that the swatch is what the figure draws.
+type SideBySide []plot.Thumbnailer
+
+// Thumbnail implements plot.Thumbnailer.
+func (s SideBySide) Thumbnail(c *draw.Canvas) {
+	if len(s) == 0 {
+		return
+	}
+	w := (c.Max.X - c.Min.X) / vg.Length(len(s))
+	for i, t := range s {
+		sub := *c
+		sub.Min.X = c.Min.X + w*vg.Length(i)
+		sub.Max.X = sub.Min.X + w
+		t.Thumbnail(&sub)
+	}
+}
+
+// DownTriangle draws a point as a filled triangle pointing down, its tip on the point: a
+// mark for a drop (a shrink of the footprint).
+type DownTriangle struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (DownTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	tip := vg.Point{X: pt.X, Y: pt.Y}
+	c.FillPolygon(sty.Color, []vg.Point{tip, {X: pt.X - r, Y: pt.Y + 1.7*r}, {X: pt.X + r, Y: pt.Y + 1.7*r}})
+}

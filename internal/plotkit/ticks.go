@@ -23,8 +23,9 @@ const (
 // length away from every label kept before it (so an axis from 560 to 4,470 reads 600, 800,
 // 1000, 2000, 3000, 4000, and the bottom of the range where the data lies is labelled too).
 // A range too short to hold three such labels gets linear ticks' labels. Every integer
-// multiple of a power of ten in range is a tick; the labels share one number format (Format
-// when set, else Decimals over all of them).
+// multiple of a power of ten in range is a tick. Each label is Format's when set, else the
+// value's own shortest decimal (0.01, 0.1, 1, 10, 500: labels that span decades read worse
+// with a shared number of decimals, 500.00 beside 0.01).
 type LogTicks struct {
 	Format func(float64) string
 	// Labels bounds the labels (0: ten); a narrow x axis wants four.
@@ -33,11 +34,31 @@ type LogTicks struct {
 
 // Ticks implements plot.Ticker.
 func (t LogTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
+	ticks, labelled := t.logTicks(lo, hi)
+	if ticks == nil {
 		return nil
 	}
+	if len(labelled) < 3 {
+		// Under about a third of a decade: round linear steps, as ticks of their own.
+		lin := LinearTicks{Format: t.Format}.Ticks(lo, hi)
+		return append(lin, unlabelled(ticks, lin)...)
+	}
+	labels := t.labels(labelled)
+	for i := range ticks {
+		if j := slices.Index(labelled, ticks[i].Value); j >= 0 {
+			ticks[i].Label = labels[j]
+		}
+	}
+	return ticks
+}
+
+// logTicks returns the ticks of [lo, hi] (unlabelled; nil for a range a log axis cannot have)
+// and the values to label, ascending.
+func (t LogTicks) logTicks(lo, hi float64) (ticks []plot.Tick, labelled []float64) {
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
+		return nil, nil
+	}
 	inRange := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
-	var ticks []plot.Tick
 	for k := int(math.Floor(math.Log10(lo))); k <= int(math.Ceil(math.Log10(hi))); k++ {
 		for m := 1; m <= 9; m++ {
 			if v := numfmt.RoundSig(math.Pow(10, float64(k))*float64(m), 12); inRange(v) {
@@ -50,7 +71,6 @@ func (t LogTicks) Ticks(lo, hi float64) []plot.Tick {
 		n = logLabels
 	}
 	minGap := math.Log10(hi/lo) / float64(n)
-	var labelled []float64
 	for _, m := range []int{1, 2, 5, 3, 4, 6, 7, 8, 9} {
 		for _, tk := range ticks {
 			if mantissa(tk.Value) != m {
@@ -68,30 +88,91 @@ func (t LogTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 		}
 	}
-	if len(labelled) < 3 {
-		// Under about a third of a decade: round linear steps, as ticks of their own.
-		lin := LinearTicks{Format: t.Format}.Ticks(lo, hi)
-		return append(lin, unlabelled(ticks, lin)...)
-	}
 	slices.Sort(labelled)
-	labels := t.labels(labelled)
-	for i := range ticks {
-		if j := slices.Index(labelled, ticks[i].Value); j >= 0 {
-			ticks[i].Label = labels[j]
-		}
-	}
-	return ticks
+	return ticks, labelled
 }
 
 func (t LogTicks) labels(vs []float64) []string {
-	if t.Format != nil {
-		out := make([]string, len(vs))
-		for i, v := range vs {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		if t.Format != nil {
 			out[i] = t.Format(v)
+		} else {
+			out[i] = strconv.FormatFloat(numfmt.RoundSig(v, 12), 'f', -1, 64)
 		}
-		return out
 	}
-	return Decimals(vs)
+	return out
+}
+
+// boundsSlack is how far, as a factor, an axis end may lie beyond its outermost label before
+// Bounds widens it: a trial at 490 s under a bottom label of 500 still reads.
+const boundsSlack = 1.15
+
+// Bounds widens [lo, hi] (lo > 0) where it ends too far beyond its outermost labels (more than
+// boundsSlack): to the nearest round value, m × 10^k, that t labels on the widened axis, so
+// that no data lies far beyond the last label (full GCs of 11-13 s sat above a top label of
+// 10, on an axis that ended at 15). An end near a label, and an axis too short for log labels
+// (it gets linear steps), are left as they are.
+func (t LogTicks) Bounds(lo, hi float64) (float64, float64) {
+	_, l := t.logTicks(lo, hi)
+	if len(l) < 3 {
+		return lo, hi
+	}
+	topOK, bottomOK := l[len(l)-1]*boundsSlack >= hi, l[0] <= lo*boundsSlack
+	if topOK && bottomOK {
+		return lo, hi
+	}
+	labels := func(lo, hi, v float64) bool {
+		_, l := t.logTicks(lo, hi)
+		return len(l) >= 3 && slices.ContainsFunc(l, func(x float64) bool { return math.Abs(x-v) <= 1e-9*v })
+	}
+	// Up to a decade each way, one round value at a time; an end that was fine stays.
+	for i := 0; i <= 9; i++ {
+		up := hi
+		if !topOK {
+			up = roundStep(hi, i)
+		}
+		for j := 0; j <= 9; j++ {
+			down := lo
+			if !bottomOK {
+				down = roundStep(lo, -1-j)
+			}
+			_, l := t.logTicks(down, up)
+			if len(l) >= 3 && (topOK || labels(down, up, up)) && (bottomOK || labels(down, up, down)) &&
+				l[len(l)-1]*boundsSlack >= up && l[0] <= down*boundsSlack {
+				return down, up
+			}
+			if bottomOK {
+				break
+			}
+		}
+		if topOK {
+			break
+		}
+	}
+	return lo, hi
+}
+
+// roundStep is the i-th round value (m × 10^k, m = 1..9) at or above v for i ≥ 0 (0: the
+// smallest at least v), or the -i-th at or below it for i < 0 (-1: the largest at most v).
+func roundStep(v float64, i int) float64 {
+	e := math.Pow(10, math.Floor(math.Log10(v)))
+	m := v / e
+	if i >= 0 {
+		m = math.Ceil(m - 1e-9)
+		m += float64(i)
+	} else {
+		m = math.Floor(m + 1e-9)
+		m += float64(i + 1)
+	}
+	for m > 9 {
+		m, e = m-9, e*10
+		m = max(m, 1)
+	}
+	for m < 1 {
+		m, e = m+9, e/10
+	}
+	return numfmt.RoundSig(m*e, 12)
 }
 
 // mantissa is the leading digit of a positive round value (6 for 600).
