@@ -66,7 +66,10 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
 			var cfg Config
 			if !o.Snippet {
 				var err error
-				if cfg, err = loadConfig(cmd, ro.configFile); err != nil {
+				if cfg, err = loadConfig(cmd, ro.configFile); err == nil {
+					cfg.build = newBuildStamp(ro.build)
+				}
+				if err != nil {
 					return err
 				}
 				if err := checkOutputsNotInputs(cmd, args, ro.configFile, cfg); err != nil {
@@ -198,7 +201,7 @@ func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateO
 		}
 		m := in.measured
 		file.Profile, file.Measured, file.Base, file.Scales, file.Method = in.ref, &m, in.baseName, &res.Scales, res.Method
-		file.GctuneVersion = version
+		file.GctuneVersion = cfg.build.version
 		if err := writeOutput(o.Output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
 			return fmt.Errorf("calibrate: write %s: %w", o.Output, err)
 		}

@@ -31,6 +31,9 @@ type Config struct {
 	// given is what the command line says of the FiLiP exports it opens (--rate, --meta):
 	// not configuration, so no key; loadConfig fills it.
 	given givenInput
+	// build is the running gctune's identity (rootOptions.build, resolved): not
+	// configuration either; the root command fills it.
+	build buildStamp
 }
 
 // defaultConfig returns the built-in defaults (config.Default), the values of the

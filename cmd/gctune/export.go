@@ -117,7 +117,7 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 		}
 		return write(func(w io.Writer) error { return printPareto(w, front, sp, name, o.JSON) })
 	}
-	meta := exportMeta(store, id, name, sp)
+	meta := exportMeta(store, id, name, sp, cfg.build.version)
 	var c *export.Config
 	if o.TrialSet {
 		t, err := study.FindTrial(trials, name, o.Trial)
@@ -133,17 +133,17 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 			return err
 		}
 		ans, err := study.AnswerFor(ctx, store, id, name, prob, trials, study.Choice{},
-			study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
+			study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation})
 		if err != nil {
 			return err
 		}
 		c = export.FromRecommendation(meta, ans.Recommendation)
 	}
-	return write(func(w io.Writer) error { return export.Write(w, format, c, version) })
+	return write(func(w io.Writer) error { return export.Write(w, format, c, cfg.build.version) })
 }
 
 // exportMeta is what an export of study name states besides the configuration.
-func exportMeta(store *trialstore.Store, id int, name string, sp *study.Problem) export.Meta {
+func exportMeta(store *trialstore.Store, id int, name string, sp *study.Problem, version string) export.Meta {
 	attrs, _ := store.Storage().GetStudySystemAttrs(id)
 	meta := export.Meta{Study: name, VM: sp.VM, DefaultValue: sp.DefaultValue, Provenance: export.Provenance{
 		Storage: store.URL(), Created: attrs[trialstore.AttrCreated], StudyVersion: sp.Version, ExportVersion: version,

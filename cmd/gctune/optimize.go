@@ -202,7 +202,7 @@ func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, 
 		MaxFootprint: uint64(cfg.Search.MaxFootprint), Aggregate: string(cfg.Search.Aggregate),
 		ConfiguredSpace: cfg.Search.Space.Space(), NoSeed: cfg.Search.NoSeed,
 		NoConstrain: cfg.Search.NoConstrain, Seed: cfg.Search.Seed, Sampler: cfg.Search.Sampler,
-		Trials: cfg.Search.Trials, VM: cfg.Simulate.VMFacts(), Cost: cost, Version: version,
+		Trials: cfg.Search.Trials, VM: cfg.Simulate.VMFacts(), Cost: cost, Version: cfg.build.version,
 		Uncertainty: cfg.Uncertainty.Effective(), Statistic: cfg.Uncertainty.Statistic.String(),
 	})
 }
@@ -259,7 +259,7 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 			}
 			// A finished study states its stored recommendation, as export writes it.
 			if f.rec, err = study.StoredRecommendationFor(store, id, prob, all,
-				study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()}); err != nil {
+				study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation}); err != nil {
 				return err
 			}
 			return f.print(w, name)
@@ -354,7 +354,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 			st = stage.New(ew, isTerminal(ew))
 			st.Begin("choosing the recommendation among the trials within " + numfmt.PercentText(cfg.Search.Tolerance) + " of the fastest, and stating its forecast")
 		}
-		doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: buildRecommendationVersion()})
+		doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: cfg.build.recommendation})
 		st.End()
 		if err != nil {
 			return err

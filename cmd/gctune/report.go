@@ -172,9 +172,9 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 	if err != nil {
 		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
 	}
-	in := report.Input{Study: name, Version: version, Space: sp.ConfiguredSpace, Trial: -1,
+	in := report.Input{Study: name, Version: cfg.build.version, Space: sp.ConfiguredSpace, Trial: -1,
 		Analysis:  lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold},
-		Tolerance: cfg.Search.Tolerance, Export: exportMeta(store, id, name, sp)}
+		Tolerance: cfg.Search.Tolerance, Export: exportMeta(store, id, name, sp, cfg.build.version)}
 	choice := study.Choice{}
 	if o.TrialSet {
 		// Checked before the profiles are read: a mistyped trial fails at once.
@@ -191,7 +191,7 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 		return report.Input{}, nil, err
 	}
 	ans, err := study.AnswerFor(ctx, store, id, name, in.Problem, trials, choice,
-		study.RecommendationSettings{Tolerance: in.Tolerance, Version: buildRecommendationVersion()})
+		study.RecommendationSettings{Tolerance: in.Tolerance, Version: cfg.build.recommendation})
 	if err != nil {
 		return report.Input{}, nil, err
 	}

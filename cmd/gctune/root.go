@@ -169,6 +169,7 @@ func (ro *rootOptions) withConfig(run func(cmd *cobra.Command, args []string, cf
 		if err != nil {
 			return err
 		}
+		cfg.build = newBuildStamp(ro.build)
 		if err := checkOutputsNotInputs(cmd, args, ro.configFile, cfg); err != nil {
 			return err
 		}

@@ -219,12 +219,12 @@ func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id 
 		return nil, err
 	}
 	ans, err := study.AnswerFor(ctx, store, id, o.Study, prob, trials, study.Choice{},
-		study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: buildRecommendationVersion()})
+		study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation})
 	if err != nil {
 		return nil, err
 	}
 	rec := ans.Recommendation
-	meta := exportMeta(store, id, o.Study, sp)
+	meta := exportMeta(store, id, o.Study, sp, cfg.build.version)
 	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: export.LaunchFlagOf(sp.VM),
 		Script: export.DefaultsScript(sp.VM), PredictedSpeedup: 1}}
 	add := func(name string, trial int, c *export.Config) error {

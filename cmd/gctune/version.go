@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -113,8 +114,17 @@ func recommendationVersion(v versionInfo) string {
 	return v.Version + "+" + v.Commit
 }
 
-// buildRecommendationVersion is recommendationVersion for the running binary.
-func buildRecommendationVersion() string {
+// buildStamp is the running build's identity as the commands write it, resolved once from
+// the BuildInfo main injects (no command reads main's -ldflags variables): version for what
+// an output records (an export's, a new study's, a cost file's, the report's), recommendation
+// for a stored recommendation's key (recommendationVersion).
+type buildStamp struct {
+	version, recommendation string
+}
+
+// newBuildStamp resolves b with the binary's embedded build information.
+func newBuildStamp(b BuildInfo) buildStamp {
 	bi, _ := debug.ReadBuildInfo()
-	return recommendationVersion(resolveVersion(BuildInfo{Version: version, Commit: commit, Date: date}, bi))
+	s := buildStamp{version: cmp.Or(b.Version, "dev"), recommendation: recommendationVersion(resolveVersion(b, bi))}
+	return s
 }
