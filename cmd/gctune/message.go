@@ -15,9 +15,11 @@ import (
 
 // packagePrefixes are the "pkg: " prefixes gctune's packages start their errors with. They say
 // where in the code an error arose, which is nothing to the user: userMessage drops them.
+// TestPackagePrefixesComplete holds the list to every package that writes such a prefix
+// (config's stays: "config: search.tolerance = 2" names the configuration, the user's).
 var packagePrefixes = []string{"profile: ", "filip: ", "spec: ", "gcprof: ", "source: ", "lifetimes: ",
 	"trialstore: ", "objective: ", "heapsim: ", "tunable: ", "search: ", "recommend: ", "export: ", "diagnose: ", "report: ",
-	"costfit: ", "verify: ",
+	"costfit: ", "verify: ", "study: ", "session: ", "uncertainty: ", "pretenure: ", "units: ",
 	// the steps that name the file anyway, and the parsers' own names
 	"load spec: ", "load profile: ", "While parsing config: ", "yaml: "}
 
