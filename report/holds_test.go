@@ -199,7 +199,8 @@ func TestMeasuredAgainstPrediction(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, Render(&buf, &r, nil))
 	text := strings.ReplaceAll(textOf(parseHTML(t, buf.String())), "\u00a0", " ")
-	assert.Contains(t, text, "The measured speedup of best, "+numfmt.Plain(numfmt.Speedup(iv.Hi*1.5))+", is above the interval predicted for 95 % of runs")
-	assert.Contains(t, text, "even its 95 % interval lies outside")
+	assert.Contains(t, text, "best: The measured speedup, "+numfmt.Plain(numfmt.Speedup(iv.Hi*1.5))+", is above the predicted ")
+	assert.Contains(t, text, "(95 % of runs; ")
+	assert.Contains(t, text, "even its 95 % interval [")
 	assert.Contains(t, text, numfmt.Plain(numfmt.Speedup(rec.Speedup))+" ["+numfmt.Plain(numfmt.Speedup(iv.Lo))+", "+numfmt.Plain(numfmt.Speedup(iv.Hi))+"]")
 }

@@ -176,24 +176,9 @@ func htmlIntervalText(lo, hi float64, unit func(float64) string) string {
 // htmlComparisonNote says where a configuration's measured speedup lies against the interval
 // its prediction states; "" without one.
 func htmlComparisonNote(c verify.ConfigSummary) string {
-	cmp := c.Comparison
-	if cmp == nil || c.Speedup == nil {
+	v := c.Verdict()
+	if v == "" {
 		return ""
 	}
-	iv := cmp.Predicted
-	s := fmt.Sprintf("The measured speedup of %s, %s, ", c.Name, numfmt.Plain(numfmt.Speedup(c.Speedup.Estimate)))
-	pred := fmt.Sprintf("the interval predicted for %s of runs, %s (%s expected)", numfmt.PercentText(iv.Coverage),
-		htmlIntervalText(iv.Lo, iv.Hi, func(v float64) string { return numfmt.Plain(numfmt.Speedup(v)) }), numfmt.Plain(numfmt.Speedup(c.PredictedSpeedup)))
-	switch cmp.Side {
-	case "inside":
-		return s + "lies in " + pred + "."
-	case "below":
-		s += "is below " + pred + ": the real application gains less than the model of its runs says"
-	default:
-		s += "is above " + pred + ": the real application gains more than the model of its runs says"
-	}
-	if c.Speedup.HasInterval() && !cmp.Overlaps {
-		s += "; even its 95 % interval lies outside"
-	}
-	return s + "."
+	return fmt.Sprintf("%s: %s.", c.Name, upperFirst(v))
 }

@@ -358,29 +358,9 @@ func printVerify(w io.Writer, d *verifyDoc) error {
 // prediction states: "best: the measured speedup, 1.10x, lies in the predicted 0.99-1.36x (99 %
 // of runs, 1.16x expected)"; "" without a predicted interval or a measured speedup.
 func comparisonText(c verify.ConfigSummary) string {
-	cmp := c.Comparison
-	if cmp == nil || c.Speedup == nil {
+	v := c.Verdict()
+	if v == "" {
 		return ""
 	}
-	iv := cmp.Predicted
-	pred := fmt.Sprintf("the predicted %s (%s of runs; %s expected)", numfmt.Range(iv.Lo, iv.Hi, numfmt.Speedup), numfmt.PercentText(iv.Coverage), numfmt.Speedup(c.PredictedSpeedup))
-	meas := fmt.Sprintf("the measured speedup, %s,", numfmt.Speedup(c.Speedup.Estimate))
-	var s string
-	switch cmp.Side {
-	case "inside":
-		s = fmt.Sprintf("%s: %s lies in %s", c.Name, meas, pred)
-	case "below":
-		s = fmt.Sprintf("%s: %s is below %s: the real application gains less than the model of its runs says", c.Name, meas, pred)
-	default:
-		s = fmt.Sprintf("%s: %s is above %s: the real application gains more than the model of its runs says", c.Name, meas, pred)
-	}
-	switch {
-	case !c.Speedup.HasInterval():
-		s += " (one round: no measured interval)"
-	case cmp.Side != "inside" && cmp.Overlaps:
-		s += fmt.Sprintf("; its 95 %% interval [%s] meets it", numfmt.Range(c.Speedup.Low, c.Speedup.High, numfmt.Speedup))
-	case cmp.Side != "inside":
-		s += fmt.Sprintf("; even its 95 %% interval [%s] lies outside", numfmt.Range(c.Speedup.Low, c.Speedup.High, numfmt.Speedup))
-	}
-	return s
+	return c.Name + ": " + v
 }
