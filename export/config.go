@@ -291,8 +291,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 		if len(m.Workloads) == 1 {
 			c.Predicted.ValueUnit = "s"
 		}
-		iv, div, siv := rb.ValueInterval, rb.DefaultInterval(), rb.SpeedupInterval
-		c.Predicted.Interval, c.Predicted.DefaultInterval, c.Predicted.SpeedupInterval = &iv, &div, &siv
+		c.Predicted.Interval, c.Predicted.DefaultInterval, c.Predicted.SpeedupInterval = r.KnownIntervals()
 		c.Predicted.Runs = "perturbed runs"
 		if rb.Scenario != "" {
 			c.Predicted.Runs = rb.Scenario.Words()

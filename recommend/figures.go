@@ -171,3 +171,20 @@ func (f Figures) NominalLine() string {
 	return fmt.Sprintf("the profiled run exactly as recorded (one simulation): %s, %s faster; peak footprint %s, GC share %s",
 		f.NominalValue, f.NominalSpeedup, f.Footprint, f.GCShare)
 }
+
+// KnownIntervals are the headline's intervals (the run time, the defaults', the speedup), each
+// nil when its ends are not numbers (JSON has no NaN) or the recommendation has no uncertainty
+// model: the one projection the JSON outputs (explain, studies show, verify, export) carry.
+func (r *Recommendation) KnownIntervals() (value, defaults, speedup *uncertainty.Interval) {
+	rb := r.Robust
+	if rb == nil {
+		return nil, nil, nil
+	}
+	known := func(iv uncertainty.Interval) *uncertainty.Interval {
+		if !iv.Known() {
+			return nil
+		}
+		return &iv
+	}
+	return known(rb.ValueInterval), known(rb.DefaultInterval()), known(rb.SpeedupInterval)
+}

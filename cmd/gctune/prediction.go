@@ -46,14 +46,6 @@ func newPredictionDoc(rec *recommend.Recommendation, seconds bool) *predictionDo
 	if seconds {
 		d.ValueUnit = "s"
 	}
-	d.ValueInterval, d.DefaultInterval, d.SpeedupInterval = knownInterval(rb.ValueInterval), knownInterval(rb.DefaultInterval()), knownInterval(rb.SpeedupInterval)
+	d.ValueInterval, d.DefaultInterval, d.SpeedupInterval = rec.KnownIntervals()
 	return d
-}
-
-// knownInterval is &iv, nil when its ends are not numbers (JSON has no NaN).
-func knownInterval(iv uncertainty.Interval) *uncertainty.Interval {
-	if !iv.Known() {
-		return nil
-	}
-	return &iv
 }

@@ -234,9 +234,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id 
 		}
 		vc := verify.Config{Name: name, Trial: trial, EdenFlag: export.LaunchFlagOf(c.VM),
 			Script: script.String(), PredictedSpeedup: c.Predicted.Speedup}
-		if iv := c.Predicted.SpeedupInterval; iv != nil {
-			vc.PredictedInterval = knownInterval(*iv)
-		}
+		vc.PredictedInterval = c.Predicted.SpeedupInterval // nil when unknown (recommend.KnownIntervals)
 		configs = append(configs, vc)
 		return nil
 	}
