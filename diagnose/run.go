@@ -17,7 +17,7 @@ func ValueLabel(p *objective.Problem) string {
 		return secondsLabel
 	}
 	if ws := p.Workloads(); p.Runs() == 1 && ws[0].Run != "" {
-		return fmt.Sprintf("mean slowdown over the defaults of the %d readings of the run (×)", len(ws))
+		return fmt.Sprintf("mean slowdown of the %d readings (×)", len(ws))
 	}
 	if p.Settings().Aggregate == objective.AggregateMean {
 		return "mean slowdown over the defaults (×)"
