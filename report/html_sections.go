@@ -295,7 +295,7 @@ func htmlDiagnosisSection(d *diagnose.Diagnosis, rec *recommend.Recommendation, 
 		if what == "" {
 			what = "objective"
 		}
-		v.Summary = fmt.Sprintf("The tuned configuration brings the %s from %s to %s: %s.",
+		v.Summary = fmt.Sprintf("On the profiled run exactly as recorded (one simulation of each configuration, as every figure of this section), the tuned configuration brings the %s from %s to %s: %s.",
 			what, htmlValue(d.DefaultObjective, seconds), htmlValue(d.BestObjective, seconds),
 			numfmt.Plain(numfmt.Faster(d.DefaultObjective, d.BestObjective)))
 		if !d.BestFeasible && d.BestInfeasibility != "" {
