@@ -265,13 +265,7 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 			return f.print(w, name)
 		}
 	}
-	if trials > 0 || more > 0 {
-		if trials > 0 {
-			sp.Trials = trials
-		}
-		if more > 0 {
-			sp.Trials = search.Counted(all) + more
-		}
+	if sp.SetTarget(trials, more, search.Counted(all)) {
 		if err := study.SaveProblem(store, id, sp); err != nil {
 			return err
 		}
@@ -437,7 +431,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 	} else {
 		how := "on the slower workload"
 		switch {
-		case readingsOfOneRun(d.Workloads):
+		case study.ReadingsOfOneRun(d.Workloads):
 			how = fmt.Sprintf("on average over the %d readings of the run", len(d.Workloads))
 		case d.Aggregate == string(objective.AggregateMean):
 			how = "on average over the workloads"
@@ -549,20 +543,6 @@ func (p *progressRecorder) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
-}
-
-// readingsOfOneRun reports whether the workloads are several readings of one run (a sampled
-// export's hypotheses, study.WorkloadRef.Run), whose slowdowns the objective averages.
-func readingsOfOneRun(ws []study.WorkloadRef) bool {
-	if len(ws) < 2 || ws[0].Run == "" {
-		return false
-	}
-	for _, w := range ws[1:] {
-		if w.Run != ws[0].Run {
-			return false
-		}
-	}
-	return true
 }
 
 // trialMetricsText states a trial's stored GC share and peak footprint ("GC share 1.6 %, peak
