@@ -136,7 +136,7 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 			continue
 		}
 		lw.Notes = append(lw.Notes, fmt.Sprintf("%s: %s", ref, r))
-		if rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
+		if !SearchesStored(rebuild, r) {
 			continue
 		}
 		// The unsampled large objects' lifetimes are not in the export, nor what points to
@@ -365,4 +365,12 @@ func storedSummary(r *filip.RebuildReport) string {
 		return "no container: the sampled large objects hold no pointers"
 	}
 	return fmt.Sprintf("%s containers", units.FormatCount(uint64(r.Containers)))
+}
+
+// SearchesStored reports whether a study searches a sampled export read under rebuild, whose
+// rebuild reported r, under the stored hypothesis too (the large objects the sample missed
+// living to the end and holding the long-lived small objects): in auto mode, when the rebuild
+// inferred large objects the sample missed. lifetimes states that hypothesis by this rule.
+func SearchesStored(rebuild filip.Hypothesis, r *filip.RebuildReport) bool {
+	return r != nil && rebuild == filip.HypothesisAuto && r.InferredLarge > 0
 }

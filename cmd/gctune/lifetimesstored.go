@@ -25,8 +25,7 @@ type storedHypothesisDoc struct {
 // (a sampled export rebuilt in auto mode with large objects inferred: openWorkloads), and
 // summarises its containers; nil otherwise.
 func storedHypothesis(o lifetimesOptions, info *source.Info) (*storedHypothesisDoc, error) {
-	r := info.Rebuild
-	if r == nil || o.Open.Rebuild != filip.HypothesisAuto || r.InferredLarge == 0 {
+	if !study.SearchesStored(o.Open.Rebuild, info.Rebuild) {
 		return nil, nil
 	}
 	// A pipe or FIFO cannot be read twice (and optimize refuses one): the estimate only.
