@@ -65,7 +65,11 @@ func (s *sim) addOld(r int, n uint32, size uint64, tenured bool) {
 	if flags&profile.FlagContainer != 0 {
 		s.rs.noteOld(r, n)
 	}
-	s.noteReferentOld(r, n, tenured)
+	if sc := s.rs.loc.storeChain; sc != nil {
+		if k := s.p.StoredIn[r]; k != 0 {
+			s.noteReferentOld(k-1, r, n, tenured)
+		}
+	}
 	if s.yr != nil {
 		s.yr.noteOld(r, n)
 	}

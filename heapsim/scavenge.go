@@ -135,12 +135,15 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 		return nil
 	}
 	holder, rsFirst := int32(-1), false
-	if sc.refs && s.p.StoredIn[r] != 0 {
-		// The first record was born at the last scavenge's clock (it was being allocated
-		// then); every other one since.
-		holder, rsFirst = s.referent(r, r != s.edenStart)
+	dead := s.p.Death[r] <= s.now && flags[r]&profile.FlagAliveAtEnd == 0
+	if sc.refs {
+		if k := s.p.StoredIn[r]; k != 0 {
+			// The first record was born at the last scavenge's clock (it was being
+			// allocated then); every other one since.
+			holder, rsFirst = s.referent(r, k-1, r != s.edenStart, dead)
+		}
 	}
-	if s.p.Death[r] <= s.now && flags[r]&profile.FlagAliveAtEnd == 0 {
+	if dead {
 		s.st.ReclaimedBytes += uint64(n) * size
 		return nil
 	}

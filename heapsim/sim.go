@@ -287,7 +287,7 @@ func newSim(pp *Prepared, params Params, cost Cost, opts Options) *sim {
 		s.thresholdOf = int64(math.Round(float64(s.survivorB) * (1 - s.proportion)))
 	}
 
-	s.rs.init(p)
+	s.rs.init(pp)
 	s.yr = newYoungRefs(pp.holders)
 	s.planGarbage(opts.Garbage)
 	s.objectsPerByte = opts.GarbageObjectsPerByte
