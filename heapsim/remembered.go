@@ -405,7 +405,7 @@ func (sc *scavengeRun) pastReferents() {
 		}
 		if sc.yr && holder < 0 && holder != refFirst && s.p.HeldBy[c.rec] != 0 && !dead {
 			// Not an active container referent: held by a stated holder? (youngrefs.go)
-			if s.classifyHeld(rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}, s.p.HeldBy[c.rec]-1) {
+			if s.classifyHeld(c.rec, c.count, int64(start), s.p.HeldBy[c.rec]-1) {
 				holder = refHeld
 			}
 		}

@@ -168,11 +168,12 @@ func (yr *youngRefs) placeHolder(r int32, phase uint32) {
 	}
 }
 
-// classify decides how the scavenge copies the n live young objects of record r held by
-// record holder (HeldBy − 1): with the remembered set's referents when the holder is old and
-// alive, breadth-first after the holder when it is young and alive (both queued, true), or
-// like any other survivor when the holder is dead or not yet allocated (false).
-func (s *sim) classifyHeld(it rsItem, holder int32) bool {
+// classifyHeld decides how the scavenge copies the n live young objects of record r (at
+// pastStart in the past space, −1 in eden) held by record holder (HeldBy − 1): with the
+// remembered set's referents when the holder is old and alive, breadth-first after the
+// holder when it is young and alive (both queued, true), or like any other survivor when the
+// holder is dead or not yet allocated (false).
+func (s *sim) classifyHeld(r int32, n uint32, pastStart int64, holder int32) bool {
 	p := s.p
 	if int(holder) > s.cur || p.Death[holder] <= s.now && p.Flags[holder]&profile.FlagAliveAtEnd == 0 {
 		return false
@@ -184,13 +185,13 @@ func (s *sim) classifyHeld(it rsItem, holder int32) bool {
 		yr.touch(h)
 		yr.lastRec, yr.lastH = holder, h
 	}
-	it.yh = h
+	it := rsItem{rec: r, count: n, holder: -1, yh: h, pastStart: pastStart}
 	if st := &yr.h[h]; st.oldAtStart {
 		// Old: a member, or added by the write barrier at the store (a holder allocated
 		// old); either way the scavenge scans it.
 		st.scanned = true
 		yr.first = append(yr.first, it)
-		yr.place(it.rec, phaseFirst)
+		yr.place(r, phaseFirst)
 	} else {
 		yr.held = append(yr.held, it)
 	}
@@ -244,7 +245,16 @@ func (sc *scavengeRun) copyHeld() error {
 		}
 		for _, it := range ready {
 			yr.place(it.rec, phaseHeld) // a referent that holds others in turn
-			k, err := sc.ageThenCopy(it.rec, it.count, s.size(int(it.rec)), it.pastStart, -1)
+			// ageThenCopy with no container holder; an eden referent, never tenured by
+			// age, goes straight to copyOrTenure: one call fewer for the commonest
+			// survivor of a profile that states holders.
+			var k uint32
+			var err error
+			if it.pastStart >= 0 {
+				k, err = sc.ageThenCopy(it.rec, it.count, s.size(int(it.rec)), it.pastStart, -1)
+			} else if it.count > 0 {
+				k, err = sc.copyOrTenure(it.rec, it.count, s.size(int(it.rec)))
+			}
 			yr.h[it.yh].youngKept += k
 			if err != nil {
 				return err
