@@ -54,8 +54,9 @@ type youngRefs struct {
 	// t indexes the holders (Prepared, shared by every run of the profile): per-holder state
 	// below is indexed by a holder's rank among them.
 	t *holderTable
-	// lastRec and lastH: the holder record classifyHeld looked up last in this scavenge and
-	// its index (−1: none yet).
+	// lastRec and lastH: the holder record classifyHeld looked up last in this scavenge
+	// (−1: none yet) and its index (−1: dead or not yet allocated; the clock does not move
+	// during a scavenge, so the answer holds until the next).
 	lastRec, lastH int32
 	// h[i] is holder i's state: one struct, so that a holder's bookkeeping touches one
 	// cache line.
@@ -174,16 +175,19 @@ func (yr *youngRefs) placeHolder(r int32, phase uint32) {
 // holder when it is young and alive (both queued, true), or like any other survivor when the
 // holder is dead or not yet allocated (false).
 func (s *sim) classifyHeld(r int32, n uint32, pastStart int64, holder int32) bool {
-	p := s.p
-	if int(holder) > s.cur || p.Death[holder] <= s.now && p.Flags[holder]&profile.FlagAliveAtEnd == 0 {
-		return false
-	}
 	yr := s.yr
-	h := yr.lastH
 	if holder != yr.lastRec { // a holder's referents are usually consecutive
-		h = yr.holderIndex(holder)
-		yr.touch(h)
+		p := s.p
+		h := int32(-1) // dead or not yet allocated: its referents are copied like any other
+		if int(holder) <= s.cur && (p.Death[holder] > s.now || p.Flags[holder]&profile.FlagAliveAtEnd != 0) {
+			h = yr.holderIndex(holder)
+			yr.touch(h)
+		}
 		yr.lastRec, yr.lastH = holder, h
+	}
+	h := yr.lastH
+	if h < 0 {
+		return false
 	}
 	it := rsItem{rec: r, count: n, holder: -1, yh: h, pastStart: pastStart}
 	if st := &yr.h[h]; st.oldAtStart {
