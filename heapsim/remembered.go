@@ -63,6 +63,11 @@ type rememberedSet struct {
 	stamp   []uint32
 	scav    uint32
 	touched []int32
+	// lastStore is the store referent looked up last in the scavenge under way (−1: none
+	// yet), lastHolder who holds what is stored into its container (holderNow, fixed for the
+	// scavenge) and lastLife its storeInfo.life.
+	lastStore, lastHolder int32
+	lastLife              bool
 	// death[c] is container c's death on the clock (MaxUint64 when it lives to the end): a
 	// copy kept here so that the liveness tests read a small array, not the profile's column.
 	death []uint64
@@ -160,6 +165,7 @@ func (s *sim) beginScavenge() {
 	rs := &s.rs
 	rs.scav++
 	rs.touched = rs.touched[:0]
+	rs.lastStore = -1
 	for _, c := range rs.members {
 		s.touch(c)
 	}
@@ -215,16 +221,19 @@ func (rs *rememberedSet) sortedItems() []rsItem {
 // scavenge.
 func (s *sim) referent(r int, k uint16, inEden, dead bool) (holder int32, rsFirst bool) {
 	rs := &s.rs
-	st := s.pp.stores[k]
-	if rs.stamp[st.container] != rs.scav { // touch's test, inlined
-		s.touch(st.container)
+	if int32(k) != rs.lastStore { // a store's referents usually come together
+		st := s.pp.stores[k]
+		if rs.stamp[st.container] != rs.scav { // touch's test, inlined
+			s.touch(st.container)
+		}
+		rs.lastStore, rs.lastHolder, rs.lastLife = int32(k), rs.holderNow[st.container], st.life
 	}
-	c := rs.holderNow[st.container]
+	c := rs.lastHolder
 	if c < 0 {
 		return -1, false
 	}
 	var since, active bool
-	if st.life {
+	if rs.lastLife {
 		// The commonest store, from birth to death: made since the last scavenge iff the
 		// record was allocated since (its birth need not be read), active while it lives.
 		since, active = inEden, !dead
