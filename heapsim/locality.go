@@ -34,58 +34,77 @@ import "github.com/gctune/gctune/profile"
 // docs/spur-model.md §3.1); the holders of stated young→young references (youngrefs.go),
 // rows whose cells are young, are priced at the scattered price.
 type rsLocality struct {
-	// chain[c] is the last container of c's successor chain: the key of the tallies below.
+	// chain[c] is the last container of c's successor chain: the key of the tallies below
+	// (Prepared.chain, shared by every run of the profile).
 	chain []int32
-	// lastBatch[k] is 1 + the key of the batch that last sent a referent of chain k to old
-	// space (2 × clock + 1 for a scavenge's tenures, 2 × clock for an allocation there).
-	lastBatch []uint64
-	// batches, objects and bytes count chain k's referents that went to old space.
-	batches []uint32
-	objects []float64
-	bytes   []float64
+	// storeChain[k] is the key of store k's container's chain (Prepared.storeChain); nil when
+	// the profile lists no referent or no container, so that addOld tests one slice.
+	storeChain []int32
+	// tally[k] counts chain k's referents that went to old space: one struct, so that a
+	// tenured referent's bookkeeping touches one cache line.
+	tally []chainTally
 	// inOrderSlots and inOrderSeconds are the last endScavenge's slots priced in order (or
 	// as nil) and their price; the other pointer slots take the scattered price.
 	inOrderSlots   uint64
 	inOrderSeconds float64
 }
 
-// initLocality sizes the tallies for the profile's containers.
-func (rs *rememberedSet) initLocality(p *profile.Profile) {
+// chainTally is what went to old space of one chain's referents.
+type chainTally struct {
+	// lastBatch is 1 + the key of the batch that last sent a referent of the chain to old
+	// space (2 × clock + 1 for a scavenge's tenures, 2 × clock for an allocation there).
+	lastBatch uint64
+	// objects and bytes count the referents, batches the batches they went in.
+	objects, bytes float64
+	batches        uint32
+}
+
+// containerChains returns, for each of p's containers, the last container of its successor
+// chain, and for each store the chain of its container (nil when p lists no referent).
+func containerChains(p *profile.Profile) (chain, storeChain []int32) {
 	n := len(p.Containers)
-	l := &rs.loc
-	l.chain = make([]int32, n)
-	l.lastBatch = make([]uint64, n)
-	l.batches = make([]uint32, n)
-	l.objects = make([]float64, n)
-	l.bytes = make([]float64, n)
+	if n == 0 {
+		return nil, nil
+	}
+	chain = make([]int32, n)
 	for i := range p.Containers {
 		c := int32(i)
 		for steps := 0; p.Containers[c].Successor > 0 && steps < n; steps++ {
 			c = p.Containers[c].Successor - 1
 		}
-		l.chain[i] = c
+		chain[i] = c
 	}
+	if p.StoredIn != nil {
+		storeChain = make([]int32, len(p.Stores))
+		for k, st := range p.Stores {
+			storeChain[k] = chain[st.Container]
+		}
+	}
+	return chain, storeChain
 }
 
-// noteReferentOld records n objects of record r entering old space, if r is a container's
-// referent (Profile.StoredIn): tenured by the scavenge under way (tenured), or allocated
-// there. It allocates nothing.
-func (s *sim) noteReferentOld(r int, n uint32, tenured bool) {
-	if s.p.StoredIn == nil || s.p.StoredIn[r] == 0 || len(s.rs.loc.chain) == 0 {
-		return
-	}
-	l := &s.rs.loc
-	k := l.chain[s.p.Stores[s.p.StoredIn[r]-1].Container]
+// initLocality sizes the tallies for the profile's containers.
+func (rs *rememberedSet) initLocality(pp *Prepared) {
+	l := &rs.loc
+	l.chain, l.storeChain = pp.chain, pp.storeChain
+	l.tally = make([]chainTally, len(pp.chain))
+}
+
+// noteReferentOld records n objects of record r, a referent of store k (Profile.StoredIn − 1),
+// entering old space: tenured by the scavenge under way (tenured), or allocated there. It
+// allocates nothing; addOld calls it when storeChain is not nil and r names a store.
+func (s *sim) noteReferentOld(k uint16, r int, n uint32, tenured bool) {
+	t := &s.rs.loc.tally[s.rs.loc.storeChain[k]]
 	batch := 2*s.now + 1
 	if tenured {
 		batch++
 	}
-	if l.lastBatch[k] != batch {
-		l.lastBatch[k] = batch
-		l.batches[k]++
+	if t.lastBatch != batch {
+		t.lastBatch = batch
+		t.batches++
 	}
-	l.objects[k] += float64(n)
-	l.bytes[k] += float64(n) * float64(s.p.SizeBytes[r])
+	t.objects += float64(n)
+	t.bytes += float64(n) * float64(s.p.SizeBytes[r])
 }
 
 // priceScan adds to the last endScavenge's tallies the pointer slots of container c's n
@@ -95,15 +114,15 @@ func (s *sim) priceScan(c int32, ptr, young uint64) {
 	if len(l.chain) == 0 {
 		return
 	}
-	k := l.chain[c]
+	t := &l.tally[l.chain[c]]
 	young = min(young, ptr)
-	named := min(ptr, young+uint64(l.objects[k]))
-	jumps := min(named-young, uint64(l.batches[k]))
+	named := min(ptr, young+uint64(t.objects))
+	jumps := min(named-young, uint64(t.batches))
 	inOrder := named - young - jumps
 	nilSlots := ptr - named
 	price := s.cost.RSInOrderSlotSeconds
 	if inOrder > 0 {
-		price = min(s.cost.RSInOrderSlotSeconds*rsInOrderStrideFactor(l.bytes[k]/l.objects[k]), s.cost.RSPointerSlotSeconds)
+		price = min(s.cost.RSInOrderSlotSeconds*rsInOrderStrideFactor(t.bytes/t.objects), s.cost.RSPointerSlotSeconds)
 	}
 	l.inOrderSlots += inOrder + nilSlots
 	l.inOrderSeconds += float64(inOrder)*price + float64(nilSlots)*s.cost.RSInOrderSlotSeconds

@@ -46,9 +46,14 @@ func (s *sim) fitOld(r int, size uint64, n uint32, tenured bool) bool {
 // they die before the end, in the immortal total otherwise; containers become remembered-set
 // candidates. Marking's pointer-slot total follows.
 func (s *sim) addOld(r int, n uint32, size uint64, tenured bool) {
+	s.addOldFlags(r, n, size, s.p.Flags[r], tenured)
+}
+
+// addOldFlags is addOld for a caller that has read record r's flags.
+func (s *sim) addOldFlags(r int, n uint32, size uint64, flags uint8, tenured bool) {
 	bytes := uint64(n) * size
-	flags := s.p.Flags[r]
-	s.epochLive[s.epoch] += float64(bytes)
+	// bytes < 2^63: its conversion through int64 is the same value, in one instruction.
+	s.epochLive[s.epoch] += float64(int64(bytes))
 	s.pointerSlots += float64(n) * pointerSlots(size, flags)
 	if flags&profile.FlagAliveAtEnd != 0 {
 		s.immortalObjects += float64(n)
@@ -65,7 +70,11 @@ func (s *sim) addOld(r int, n uint32, size uint64, tenured bool) {
 	if flags&profile.FlagContainer != 0 {
 		s.rs.noteOld(r, n)
 	}
-	s.noteReferentOld(r, n, tenured)
+	if sc := s.rs.loc.storeChain; sc != nil {
+		if k := s.p.StoredIn[r]; k != 0 {
+			s.noteReferentOld(k-1, r, n, tenured)
+		}
+	}
 	if s.yr != nil {
 		s.yr.noteOld(r, n)
 	}
@@ -119,12 +128,13 @@ func (s *sim) tenure(r int32, n uint32, size uint64) error {
 	if s.tenuredBySite != nil {
 		s.tenuredBySite[s.p.Site[r]] += uint64(n) * size
 	}
-	if s.p.Flags[r]&profile.FlagAliveAtEnd == 0 && s.p.Death[r] < s.now+s.soonBytes {
+	flags := s.p.Flags[r]
+	if flags&profile.FlagAliveAtEnd == 0 && s.p.Death[r] < s.now+s.soonBytes {
 		s.st.TenuredShortLivedBytes += uint64(n) * size
 		s.st.TenuredShortLivedObjects += float64(n)
 	}
 	if need := uint64(n) * size; s.takeHoles(need, size) {
-		s.addOld(int(r), n, size, true)
+		s.addOldFlags(int(r), n, size, flags, true)
 		return nil
 	}
 	// Fast path: the lowest segment with room takes them all.
@@ -132,7 +142,7 @@ func (s *sim) tenure(r int32, n uint32, size uint64) error {
 		s.segs[s.hint].usedBytes += need
 		s.oldUsed += need
 		s.st.PeakOldUsedBytes = max(s.st.PeakOldUsedBytes, s.oldUsed)
-		s.addOld(int(r), n, size, true)
+		s.addOldFlags(int(r), n, size, flags, true)
 		return nil
 	}
 	for n > 0 {

@@ -20,9 +20,21 @@ type Prepared struct {
 	// holders indexes the records that hold others; nil when the profile states no
 	// young→young reference.
 	holders *holderTable
-	// storeLife[k] says that store k lasts from its referent's birth to its death (the
-	// commonest store: its window needs no arithmetic).
-	storeLife []bool
+	// stores[k] is what a scavenge reads of store k for each referent (referent): its
+	// container and whether it lasts from its referent's birth to its death.
+	stores []storeInfo
+	// chain[c] is the last container of container c's successor chain, storeChain[k] that
+	// of store k's container (locality.go); both nil when the profile lists no container,
+	// storeChain also when it lists no referent.
+	chain, storeChain []int32
+}
+
+// storeInfo is a store (profile.Store) as the scavenge reads it for each referent, in 8
+// bytes: its container, and life, set when the store lasts from its referent's birth to its
+// death (the commonest store: its window needs no arithmetic).
+type storeInfo struct {
+	container int32
+	life      bool
 }
 
 // holderTable is the index of the records that hold others (Profile.HeldBy): bit r of
@@ -41,10 +53,14 @@ func Prepare(p *profile.Profile) (*Prepared, error) {
 		return nil, errors.New("heapsim: nil profile")
 	}
 	pp := &Prepared{p: p, holders: newHolderTable(p)}
-	pp.storeLife = make([]bool, len(p.Stores))
+	pp.stores = make([]storeInfo, len(p.Stores))
 	for k, st := range p.Stores {
-		pp.storeLife[k] = st.FromFraction == 0 && st.ForFraction >= 1 && st.AtBytes == 0
+		pp.stores[k] = storeInfo{
+			container: st.Container,
+			life:      st.FromFraction == 0 && st.ForFraction >= 1 && st.AtBytes == 0,
+		}
 	}
+	pp.chain, pp.storeChain = containerChains(p)
 	return pp, nil
 }
 

@@ -63,6 +63,11 @@ type rememberedSet struct {
 	stamp   []uint32
 	scav    uint32
 	touched []int32
+	// lastStore is the store referent looked up last in the scavenge under way (−1: none
+	// yet), lastHolder who holds what is stored into its container (holderNow, fixed for the
+	// scavenge) and lastLife its storeInfo.life.
+	lastStore, lastHolder int32
+	lastLife              bool
 	// death[c] is container c's death on the clock (MaxUint64 when it lives to the end): a
 	// copy kept here so that the liveness tests read a small array, not the profile's column.
 	death []uint64
@@ -78,7 +83,8 @@ type rememberedSet struct {
 	loc rsLocality
 }
 
-func (rs *rememberedSet) init(p *profile.Profile) {
+func (rs *rememberedSet) init(pp *Prepared) {
+	p := pp.p
 	rs.capacity = InitialRememberedSetEntries
 	n := len(p.Containers)
 	if n == 0 {
@@ -95,7 +101,7 @@ func (rs *rememberedSet) init(p *profile.Profile) {
 	rs.holderNow = make([]int32, n)
 	rs.stamp = make([]uint32, n)
 	rs.death = make([]uint64, n)
-	rs.initLocality(p)
+	rs.initLocality(pp)
 	for i, c := range p.Containers {
 		rs.death[i] = p.Death[c.Record]
 		if p.Flags[c.Record]&profile.FlagAliveAtEnd != 0 {
@@ -159,6 +165,7 @@ func (s *sim) beginScavenge() {
 	rs := &s.rs
 	rs.scav++
 	rs.touched = rs.touched[:0]
+	rs.lastStore = -1
 	for _, c := range rs.members {
 		s.touch(c)
 	}
@@ -207,30 +214,31 @@ func (rs *rememberedSet) sortedItems() []rsItem {
 	return rs.items
 }
 
-// referent reports, for a young record r visited by the scavenge (inEden: allocated since
-// the last scavenge), the container that holds it now (−1 if none) and whether the scavenge
-// copies it as a remembered-set referent (its holder is old). It also fires the write barrier
-// for a store made since the last scavenge.
-func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
-	p := s.p
-	k := p.StoredIn[r] - 1
-	st := &p.Stores[k]
-	if rs := &s.rs; rs.stamp[st.Container] != rs.scav { // touch's test, inlined
-		s.touch(st.Container)
+// referent reports, for a young record r of store k (StoredIn − 1) visited by the scavenge
+// (inEden: allocated since the last scavenge; dead: dead at the clock), the container that
+// holds it now (−1 if none) and whether the scavenge copies it as a remembered-set referent
+// (its holder is old). It also fires the write barrier for a store made since the last
+// scavenge.
+func (s *sim) referent(r int, k uint16, inEden, dead bool) (holder int32, rsFirst bool) {
+	rs := &s.rs
+	if int32(k) != rs.lastStore { // a store's referents usually come together
+		st := s.pp.stores[k]
+		if rs.stamp[st.container] != rs.scav { // touch's test, inlined
+			s.touch(st.container)
+		}
+		rs.lastStore, rs.lastHolder, rs.lastLife = int32(k), rs.holderNow[st.container], st.life
 	}
-	c := s.rs.holderNow[st.Container]
+	c := rs.lastHolder
 	if c < 0 {
 		return -1, false
 	}
-	rs := &s.rs
-	dead := p.Death[r] <= s.now && p.Flags[r]&profile.FlagAliveAtEnd == 0
 	var since, active bool
-	if s.pp.storeLife[k] {
+	if rs.lastLife {
 		// The commonest store, from birth to death: made since the last scavenge iff the
 		// record was allocated since (its birth need not be read), active while it lives.
 		since, active = inEden, !dead
 	} else {
-		from, until := storeWindow(p, st, r)
+		from, until := storeWindow(s.p, &s.p.Stores[k], r)
 		since = from > rs.lastScavengeClock && from <= s.now
 		active = !dead && from <= s.now && until > s.now
 	}
@@ -248,7 +256,7 @@ func (s *sim) referent(r int, inEden bool) (holder int32, rsFirst bool) {
 }
 
 // storeWindow is profile.StoreWindow's [from, until) of record r for its store st, one that
-// does not last from birth to death (Prepared.storeLife), without looking the store up again.
+// does not last from birth to death (storeInfo.life), without looking the store up again.
 func storeWindow(p *profile.Profile, st *profile.Store, r int) (from, until uint64) {
 	birth, death := p.Birth[r], p.Death[r]
 	if st.AtBytes != 0 {
@@ -393,21 +401,24 @@ func (sc *scavengeRun) pastReferents() {
 		start := addr
 		addr += uint64(c.count) * size
 		holder := refUnknown
-		if sc.refs && s.p.StoredIn[c.rec] != 0 {
-			var first bool
-			holder, first = s.referent(int(c.rec), false)
-			if first {
-				rs.items = append(rs.items, rsItem{rec: c.rec, count: c.count, holder: holder, pastStart: int64(start)})
-				holder = refFirst
+		dead := s.dead(int(c.rec))
+		if sc.refs {
+			if k := s.p.StoredIn[c.rec]; k != 0 {
+				var first bool
+				holder, first = s.referent(int(c.rec), k-1, false, dead)
+				if first {
+					rs.items = append(rs.items, rsItem{rec: c.rec, count: c.count, holder: holder, pastStart: int64(start)})
+					holder = refFirst
+				}
 			}
 		}
-		if sc.yr && holder < 0 && holder != refFirst && s.p.HeldBy[c.rec] != 0 && !s.dead(int(c.rec)) {
+		if sc.yr && holder < 0 && holder != refFirst && s.p.HeldBy[c.rec] != 0 && !dead {
 			// Not an active container referent: held by a stated holder? (youngrefs.go)
-			if s.classifyHeld(rsItem{rec: c.rec, count: c.count, holder: -1, pastStart: int64(start)}, s.p.HeldBy[c.rec]-1) {
+			if s.classifyHeld(c.rec, c.count, int64(start), s.p.HeldBy[c.rec]-1) {
 				holder = refHeld
 			}
 		}
-		if sc.yr && holder != refHeld && !s.dead(int(c.rec)) {
+		if sc.yr && holder != refHeld && !dead {
 			phase := uint32(phasePast)
 			if holder == refFirst {
 				phase = phaseFirst

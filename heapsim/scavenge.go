@@ -123,24 +123,26 @@ func (sc *scavengeRun) walkPast() error {
 	return nil
 }
 
-// edenRec handles the n objects of eden record r. Eden objects lie above both survivor
-// spaces, so they are never tenured by age, only by overflow (§3.3). Without listed referents
-// the survivors are copied at once; with them they are only queued: the set's referents in
-// items, the rest in edenRest (copy order, in scavenge).
-func (sc *scavengeRun) edenRec(r int, n uint32) error {
+// edenRec handles the n objects of eden record r, dead telling whether it is dead at the
+// clock (the walk has tested it). Eden objects lie above both survivor spaces, so they are
+// never tenured by age, only by overflow (§3.3). Without listed referents the survivors are
+// copied at once; with them they are only queued: the set's referents in items, the rest in
+// edenRest (copy order, in scavenge).
+func (sc *scavengeRun) edenRec(r int, n uint32, dead bool) error {
 	s := sc.s
-	flags := s.p.Flags
 	size := s.size(r)
-	if n == 0 || isDirectOld(size, flags[r]) {
+	if n == 0 || isDirectOld(size, s.p.Flags[r]) {
 		return nil
 	}
 	holder, rsFirst := int32(-1), false
-	if sc.refs && s.p.StoredIn[r] != 0 {
-		// The first record was born at the last scavenge's clock (it was being allocated
-		// then); every other one since.
-		holder, rsFirst = s.referent(r, r != s.edenStart)
+	if sc.refs {
+		if k := s.p.StoredIn[r]; k != 0 {
+			// The first record was born at the last scavenge's clock (it was being
+			// allocated then); every other one since.
+			holder, rsFirst = s.referent(r, k-1, r != s.edenStart, dead)
+		}
 	}
-	if s.p.Death[r] <= s.now && flags[r]&profile.FlagAliveAtEnd == 0 {
+	if dead {
 		s.st.ReclaimedBytes += uint64(n) * size
 		return nil
 	}
@@ -148,10 +150,11 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 		_, err := sc.copyOrTenure(int32(r), n, size)
 		return err
 	}
-	it := rsItem{rec: int32(r), count: n, holder: holder, pastStart: -1}
 	if sc.yr {
-		if holder < 0 && s.p.HeldBy[r] != 0 && s.classifyHeld(it, s.p.HeldBy[r]-1) {
-			return nil // queued by its holder's state (youngrefs.go)
+		if holder < 0 {
+			if h := s.p.HeldBy[r]; h != 0 && s.classifyHeld(int32(r), n, -1, h-1) {
+				return nil // queued by its holder's state (youngrefs.go)
+			}
 		}
 		phase := uint32(phaseEden)
 		if rsFirst {
@@ -160,7 +163,7 @@ func (sc *scavengeRun) edenRec(r int, n uint32) error {
 		s.yr.place(int32(r), phase)
 	}
 	if rsFirst {
-		s.rs.items = append(s.rs.items, it)
+		s.rs.items = append(s.rs.items, rsItem{rec: int32(r), count: n, holder: holder, pastStart: -1})
 	} else {
 		s.rs.edenRest = append(s.rs.edenRest, edenItem{rec: int32(r), holder: holder})
 	}
@@ -199,36 +202,68 @@ func (sc *scavengeRun) copyEdenRest() error {
 // threshold: their counts are edenStartN and curEdenN, every record in between is whole.
 func (sc *scavengeRun) walkEden() error {
 	s := sc.s
-	weights, deaths, flags, stored, sizes := s.p.Weight, s.p.Death, s.p.Flags, s.p.StoredIn, s.p.SizeBytes
-	now, refs, scaled := s.now, sc.refs, s.scaled
 	if s.edenStart < s.cur {
-		if err := sc.edenRec(s.edenStart, s.edenStartN); err != nil {
+		if err := sc.edenRec(s.edenStart, s.edenStartN, s.dead(s.edenStart)); err != nil {
 			return err
 		}
+		start, end := s.edenStart+1, s.cur
+		// The columns cut at end, so that the loops' reads need no bounds check.
+		weights, deaths, flags, sizes := s.p.Weight[:end], s.p.Death[:end], s.p.Flags[:end], s.p.SizeBytes[:end]
+		now, refs, scaled := s.now, sc.refs, s.scaled
+		var stored []uint16
+		if refs {
+			stored = s.p.StoredIn[:end]
+		}
 		// The dead records' bytes are summed here and added once (an integer sum: the same
-		// total in any order).
+		// total in any order). live counts the survivors: when the last walk found few, the
+		// dead come in long runs, which a leaf loop skips faster; when they alternate with
+		// survivors, the call costs more than it saves. Both paths compute the same.
 		var reclaimed uint64
-		for r, end := s.edenStart+1, s.cur; r < end; r++ {
-			f := flags[r]
-			if deaths[r] <= now && f&profile.FlagAliveAtEnd == 0 && (!refs || stored[r] == 0) {
-				size := uint64(sizes[r])
-				if scaled {
-					size = s.scaledSize(r)
+		live := 0
+		if !refs && !scaled && s.sparseEden {
+			for r := start; r < end; r++ {
+				var dead uint64
+				r, dead = skipDeadEden(sizes, weights, flags, deaths, r, end, now)
+				reclaimed += dead
+				if r == end {
+					break
 				}
-				if !isDirectOld(size, f) {
-					reclaimed += uint64(weights[r]) * size
+				live++
+				if err := sc.edenRec(r, weights[r], false); err != nil {
+					s.st.ReclaimedBytes += reclaimed
+					return err
 				}
-				continue
 			}
-			if err := sc.edenRec(r, weights[r]); err != nil {
-				s.st.ReclaimedBytes += reclaimed
-				return err
+		} else {
+			for r := start; r < len(deaths); r++ {
+				f := flags[r]
+				dead := deaths[r] <= now && f&profile.FlagAliveAtEnd == 0
+				if dead && (stored == nil || stored[r] == 0) {
+					size := uint64(sizes[r])
+					if scaled {
+						size = s.scaledSize(r)
+					}
+					if !isDirectOld(size, f) {
+						reclaimed += uint64(weights[r]) * size
+					}
+					continue
+				}
+				live++
+				if err := sc.edenRec(r, weights[r], dead); err != nil {
+					s.st.ReclaimedBytes += reclaimed
+					return err
+				}
 			}
 		}
 		s.st.ReclaimedBytes += reclaimed
+		s.sparseEden = live*sparseEdenRatio < end-start
 	}
-	return sc.edenRec(s.cur, s.curEdenN)
+	return sc.edenRec(s.cur, s.curEdenN, s.dead(s.cur))
 }
+
+// sparseEdenRatio: a walk that finds fewer than one survivor in this many eden records
+// skips the dead with the leaf loop at the next scavenge (walkEden).
+const sparseEdenRatio = 8
 
 // scavenge implements docs/spur-model.md §3 (rules 6 and 7): the remembered-set scan and its
 // referents first, then past survivors (tenured by age below the threshold, §3.3) and eden

@@ -195,6 +195,9 @@ type newSpace struct {
 	armed       bool
 	thresholdOf int64
 	pastIsLower bool // the past space is the lower semispace (bug588 mode needs it)
+	// sparseEden: the last eden walk found few survivors (walkEden's choice of loop; no
+	// bearing on the result).
+	sparseEden bool
 }
 
 // oldSpace is the segments, the death calendar and the full-GC bookkeeping (§1.5, §4).
@@ -245,6 +248,7 @@ func newSim(pp *Prepared, params Params, cost Cost, opts Options) *sim {
 			survivorB:   l.SurvivorBytes,
 			proportion:  params.TenuringProportion(),
 			pastIsLower: true,
+			sparseEden:  true,
 		},
 	}
 	s.youngSlotsPerObject = -1
@@ -283,7 +287,7 @@ func newSim(pp *Prepared, params Params, cost Cost, opts Options) *sim {
 		s.thresholdOf = int64(math.Round(float64(s.survivorB) * (1 - s.proportion)))
 	}
 
-	s.rs.init(p)
+	s.rs.init(pp)
 	s.yr = newYoungRefs(pp.holders)
 	s.planGarbage(opts.Garbage)
 	s.objectsPerByte = opts.GarbageObjectsPerByte
@@ -320,28 +324,44 @@ func (s *sim) run() error {
 	p := s.p
 	births, sizes, weights, flags := p.Birth, p.SizeBytes, p.Weight, p.Flags
 	scaled := s.scaled
-	// The hot loop keeps its totals and eden's fill in locals and takes a division-free path
-	// for records that fit in eden whole, which is nearly all of them; edenUsed, thresholdB
-	// and edenStart are written back to s before, and read again after, every other path.
-	edenUsed, threshold, edenStart := s.edenUsed, s.thresholdB, s.edenStart
-	var allocatedBytes, aliveAtEndBytes uint64
-	var allocatedObjects uint64
+	// The records that fit in eden whole, nearly all of them, go through the leaf loop
+	// fillEden (fill.go), which keeps eden's fill and the totals in registers; every other
+	// record takes the general path below. edenUsed is written back to s before, and read
+	// again after, every call out of the loop.
+	var fill edenFill
+	fill.used = s.edenUsed
 	defer func() {
-		s.st.AllocatedBytes += allocatedBytes
-		s.st.AllocatedObjects += float64(allocatedObjects)
-		s.aliveAtEndBytes += aliveAtEndBytes
+		s.st.AllocatedBytes += fill.allocatedBytes
+		s.st.AllocatedObjects += float64(fill.allocatedObjects)
+		s.aliveAtEndBytes += fill.aliveAtEndBytes
 	}()
 	garbageAt := s.garbageAt // the next burst's record (−1: none), kept in a register
-	for i := range births {
+	for i := 0; i < len(births); {
 		if i == garbageAt {
-			s.edenUsed = edenUsed
+			s.edenUsed = fill.used
 			for i == garbageAt {
 				if err := s.allocateGarbage(i); err != nil {
 					return err
 				}
 				garbageAt = s.garbageAt
 			}
-			edenUsed, threshold, edenStart = s.edenUsed, s.thresholdB, s.edenStart
+			fill.used = s.edenUsed
+		}
+		if i != s.edenStart {
+			// The leaf loop, up to the next burst: the first record of eden (edenStart) is
+			// left to the general path, which counts its objects in eden.
+			stop := len(births)
+			if garbageAt > i {
+				stop = garbageAt
+			}
+			if scaled {
+				i, fill = fillEdenScaled(sizes, weights, flags, i, stop, fill, s.thresholdB, s.scale, s.sizeSeed)
+			} else {
+				i, fill = fillEden(sizes, weights, flags, i, stop, fill, s.thresholdB)
+			}
+			if i == stop {
+				continue
+			}
 		}
 		var size uint64
 		if scaled {
@@ -352,26 +372,28 @@ func (s *sim) run() error {
 		w := weights[i]
 		f := flags[i]
 		bytes := uint64(w) * size
-		allocatedBytes += bytes
-		allocatedObjects += uint64(w)
+		fill.allocatedBytes += bytes
+		fill.allocatedObjects += uint64(w)
 		if f&profile.FlagAliveAtEnd != 0 {
-			aliveAtEndBytes += bytes
+			fill.aliveAtEndBytes += bytes
 		}
-		if !isDirectOld(size, f) && edenUsed+bytes <= threshold {
+		if !isDirectOld(size, f) && fill.used+bytes <= s.thresholdB {
 			// Rule 4: bump allocation in eden.
-			edenUsed += bytes
-			if i == edenStart {
+			fill.used += bytes
+			if i == s.edenStart {
 				s.edenStartN = w
 			}
+			i++
 			continue
 		}
-		s.edenUsed = edenUsed
+		s.edenUsed = fill.used
 		if err := s.allocateSlow(i, size, w, f); err != nil {
 			return err
 		}
-		edenUsed, threshold, edenStart = s.edenUsed, s.thresholdB, s.edenStart
+		fill.used = s.edenUsed
+		i++
 	}
-	s.edenUsed = edenUsed
+	s.edenUsed = fill.used
 	return nil
 }
 
