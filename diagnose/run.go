@@ -13,7 +13,7 @@ const secondsLabel = "run time (s)"
 
 // ValueLabel names a problem's objective with its unit.
 func ValueLabel(p *objective.Problem) string {
-	if len(p.Workloads()) == 1 {
+	if p.Seconds() {
 		return secondsLabel
 	}
 	if ws := p.Workloads(); p.Runs() == 1 && ws[0].Run != "" {

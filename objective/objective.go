@@ -316,7 +316,7 @@ func (p *Problem) combine(stats []heapsim.Stats, failed []error, baseline []heap
 	}
 	var value, baseValue float64
 	switch {
-	case len(p.workloads) == 1:
+	case p.Seconds():
 		value, baseValue = r.Stats[0].TotalSeconds, baseline[0].TotalSeconds
 	default:
 		value, baseValue = p.aggregate(r.Slowdowns), 1
@@ -433,4 +433,17 @@ func (p *Problem) SearchRuns() string {
 		return "the profile as recorded (one simulation)"
 	}
 	return fmt.Sprintf("the %s of %d perturbed runs (inputs like this one)", p.settings.Statistic, k)
+}
+
+// Seconds reports whether the problem's values are seconds (one workload) rather than slowdowns
+// over the defaults (several): ValueUnit "s" or "×".
+func (p *Problem) Seconds() bool { return len(p.workloads) == 1 }
+
+// ValueUnit is the unit of the problem's values: "s" (one workload's run time) or "×" (a
+// slowdown over the defaults, combined over several workloads). Every output asks here.
+func (p *Problem) ValueUnit() string {
+	if p.Seconds() {
+		return "s"
+	}
+	return "×"
 }

@@ -29,3 +29,7 @@ func ReadingsOfOneRun(ws []WorkloadRef) bool {
 	}
 	return true
 }
+
+// Seconds reports whether the study's values are seconds (one workload) rather than slowdowns
+// over the defaults (objective.Problem.ValueUnit).
+func (p *Problem) Seconds() bool { return len(p.Workloads) == 1 }

@@ -38,7 +38,7 @@ func finishedStudy(all []goptuna.FrozenTrial, sp *study.Problem) (finished, bool
 	if counted < sp.Trials {
 		return finished{}, false
 	}
-	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: len(sp.Workloads) == 1}
+	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: sp.Seconds()}
 	if best, ok := trialattr.Best(all); ok {
 		f.best = &best
 	}

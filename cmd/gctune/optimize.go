@@ -319,7 +319,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
 		Sampler: sp.Sampler, Space: sp.Plan.Space}
 	if !quiet && !asJSON {
-		bar = newProgressRecorder(ew, prob.DefaultValue(), len(sp.Workloads) == 1)
+		bar = newProgressRecorder(ew, prob.DefaultValue(), sp.Seconds())
 		settings.Recorder = bar
 	}
 	notify := func(n session.Notice) {
@@ -357,7 +357,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 	if asJSON {
 		err = writeJSON(w, doc)
 	} else {
-		err = printSession(w, &doc, len(sp.Workloads) == 1)
+		err = printSession(w, &doc, sp.Seconds())
 	}
 	if err != nil {
 		return err

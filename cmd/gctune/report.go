@@ -249,7 +249,7 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	}
 	st.End()
 	printProfileInfos(ew, profiles)
-	seconds := len(in.Problem.Workloads()) == 1
+	seconds := in.Problem.Seconds()
 	if o.JSON {
 		return writeJSON(w, struct {
 			Study          string                    `json:"study"`

@@ -78,7 +78,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 			// makes it again.
 			if stored, err := study.LoadRecommendation(store, id); err == nil && stored.Recommendation != nil {
 				doc.Recommendation = stored.Recommendation
-				doc.Prediction = newPredictionDoc(stored.Recommendation, len(sp.Workloads) == 1)
+				doc.Prediction = newPredictionDoc(stored.Recommendation, sp.Seconds())
 			} else if errors.Is(err, study.ErrDamagedRecord) {
 				return fmt.Errorf("study %q: %w", args[0], study.NameStudy(err, args[0])) // its values are never printed
 			} else if err != nil && !errors.Is(err, study.ErrNoDoc) {
@@ -234,7 +234,7 @@ func printShow(w io.Writer, d *showDoc) error {
 			verdict = "recommended: keep the VM defaults; the best would be"
 		}
 		ew.Printf("  %s (as stored by optimize or resume): trial %d, %s\n", verdict, r.Trial, r.Describe())
-		for _, l := range r.ForecastLines(len(p.Workloads) == 1) {
+		for _, l := range r.ForecastLines(p.Seconds()) {
 			ew.Printf("    %s\n", l)
 		}
 		if rb := r.Robust; rb != nil {

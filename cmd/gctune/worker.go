@@ -178,7 +178,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if o.JSON {
 		err = writeJSON(w, doc)
 	} else {
-		err = printSession(w, &doc.sessionDoc, len(sp.Workloads) == 1)
+		err = printSession(w, &doc.sessionDoc, sp.Seconds())
 	}
 	if err != nil {
 		return err
