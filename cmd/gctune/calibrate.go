@@ -326,17 +326,9 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 	}
 	from := "study " + o.FromStudy + ", " + m.Source
 	m.Source = from
-	idx := -1
-	for i, wr := range sp.Workloads {
-		if o.Profile == "" || wr.Ref == o.Profile {
-			if idx >= 0 && o.Profile == "" {
-				return nil, usageErrorf("study %q has several workloads: name the one the runs are of", o.FromStudy)
-			}
-			idx = i
-		}
-	}
-	if idx < 0 {
-		return nil, usageErrorf("study %q has no workload %q (it has %s)", o.FromStudy, o.Profile, sp.WorkloadNames())
+	idx, err := sp.WorkloadNamed(o.FromStudy, o.Profile)
+	if err != nil {
+		return nil, err
 	}
 	one := *sp
 	one.Workloads = sp.Workloads[idx : idx+1]

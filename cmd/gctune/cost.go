@@ -62,8 +62,5 @@ func checkStudyCost(cfg Config, sp *study.Problem, name string) error {
 	if err != nil {
 		return err
 	}
-	if c != sp.Cost {
-		return usageErrorf("cost %s differs from the cost model study %q was created with: its trials' times would not compare (drop --cost to use the study's, or create a new study with it)", file, name)
-	}
-	return nil
+	return sp.CheckCost(c, file, name)
 }
