@@ -27,8 +27,9 @@ func NewCalibrateCmd(ro *rootOptions, runF runFunc[calibrateOptions]) *cobra.Com
 	run := orRun(runF, runCalibrate)
 	var o calibrateOptions
 	cmd := &cobra.Command{
-		Use:   "calibrate PROFILE --measured run.json [-o cost.yaml]",
-		Short: "Scale the cost model to one measured run of the application on this machine",
+		Use:         "calibrate PROFILE --measured run.json [-o cost.yaml]",
+		Annotations: declare(argsProfiles, []string{"output"}, nil),
+		Short:       "Scale the cost model to one measured run of the application on this machine",
 		Long: `Scale the simulator's cost model so that the profile's simulated run at the default GC
 parameters takes the times the real application took on this machine, and write the result
 as a cost file that every command that simulates takes with --cost FILE (or the config key

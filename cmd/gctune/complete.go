@@ -17,30 +17,25 @@ import (
 // not hang on a database that does not answer.
 const completionTimeout = 2 * time.Second
 
-// Which commands complete what (by command path without "gctune "): the first argument is a
-// study of the configured storage, or every argument a workload (after studyCreate's name).
-var (
-	studyArgCommands    = []string{"resume", "export", "report", "explain", "studies show", "studies delete"}
-	workloadArgCommands = []string{"optimize", "simulate", "lifetimes", "studies create"}
-)
-
 // addCompletions sets the dynamic shell completion of root's commands: study names from the
 // configured storage (opened read-only; nothing on any error) and workload names (bundled ones
 // and profile files).
 func addCompletions(root *cobra.Command, ro *rootOptions) {
 	walk(root, func(c *cobra.Command) {
 		path := strings.TrimPrefix(c.CommandPath(), root.Name()+" ")
-		switch {
-		case contains(studyArgCommands, path):
+		// What each command declared of its arguments (declare): a study of the configured
+		// storage first, or workloads (after a new study's name).
+		switch args := argsOf(c); {
+		case args == argsStudy:
 			c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 				if len(args) > 0 {
 					return nil, cobra.ShellCompDirectiveNoFileComp
 				}
 				return completeStudies(cmd, ro, toComplete), cobra.ShellCompDirectiveNoFileComp
 			}
-		case contains(workloadArgCommands, path):
-			c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-				if path == "studies create" && len(args) == 0 {
+		case takesProfiles(c):
+			c.ValidArgsFunction = func(cmd *cobra.Command, given []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				if args == argsNewStudyProfiles && len(given) == 0 {
 					return nil, cobra.ShellCompDirectiveNoFileComp // a new study's name
 				}
 				return completeWorkloads(toComplete)

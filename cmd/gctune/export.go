@@ -45,8 +45,9 @@ func NewExportCmd(ro *rootOptions, runF runFunc[exportOptions]) *cobra.Command {
 		format string
 	)
 	cmd := &cobra.Command{
-		Use:   "export STUDY",
-		Short: "Write a study's recommended configuration, ready to apply in Pharo",
+		Use:         "export STUDY",
+		Annotations: declare(argsStudy, []string{"output"}, nil),
+		Short:       "Write a study's recommended configuration, ready to apply in Pharo",
 		Long: `Write the study's recommended configuration (or --trial N as it is) in one of four formats.
 
 The recommendation is the trial with the smallest peak footprint among those within --tolerance

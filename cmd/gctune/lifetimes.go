@@ -33,8 +33,9 @@ func NewLifetimesCmd(ro *rootOptions) *cobra.Command {
 		sites   int
 	)
 	cmd := &cobra.Command{
-		Use:   "lifetimes WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof",
-		Short: "Analyse an application's object lifetimes",
+		Use:         "lifetimes WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof",
+		Annotations: declare(argsProfiles, []string{"plot"}, nil),
+		Short:       "Analyse an application's object lifetimes",
 		Long: `Analyse an object-lifetime profile: the share of long-lived objects by count and by
 bytes, totals, peak and final live bytes, the largest objects, the bytes allocated directly in
 old space, the containers, a per-class table (as FiLiP's) and a lifetime histogram relative to

@@ -49,8 +49,9 @@ func NewOptimizeCmd(ro *rootOptions, runF runFunc[optimizeOptions]) *cobra.Comma
 		study string
 	)
 	cmd := &cobra.Command{
-		Use:   "optimize WORKLOAD...",
-		Short: "Search the GC parameters that make a workload fastest",
+		Use:         "optimize WORKLOAD...",
+		Annotations: declare(argsProfiles, nil, nil),
+		Short:       "Search the GC parameters that make a workload fastest",
 		Long: `Create a study and search the five GC parameters (eden size, growth headroom, shrink
 threshold, full GC ratio, survivors to keep) that minimise the workload's simulated run time.
 With several workloads, minimise the worst (or mean, --aggregate) slowdown against each one's
@@ -119,8 +120,9 @@ func NewResumeCmd(ro *rootOptions, runF runFunc[resumeOptions]) *cobra.Command {
 		force  bool
 	)
 	cmd := &cobra.Command{
-		Use:   "resume STUDY",
-		Short: "Continue a saved study",
+		Use:         "resume STUDY",
+		Annotations: declare(argsStudy, nil, nil),
+		Short:       "Continue a saved study",
 		Long: `Continue a study where it stopped. Trials left RUNNING by a worker that died (their
 heartbeat is older than search.reap_timeout) are failed and their parameters run again; then
 trials run until the study holds its target of finished trials (the one it was created with,

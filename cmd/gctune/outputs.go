@@ -13,26 +13,14 @@ import (
 	"github.com/gctune/gctune/trialstore"
 )
 
-// outputFlags names, per command, the flags that name a file the command writes (dirFlags: a
-// directory it writes files into). checkOutputFlags checks them all before the command does
-// any work, so an unwritable output is found in a second, not after a long search or report.
-var outputFlags = map[string]struct{ files, dirs []string }{
-	"export":    {files: []string{"output"}},
-	"report":    {files: []string{"output"}, dirs: []string{"png"}},
-	"lifetimes": {files: []string{"plot"}},
-	"simulate":  {files: []string{"events"}},
-	"calibrate": {files: []string{"output"}},
-	"sample":    {files: []string{"output"}},
-}
-
-// checkOutputFlags is the root's PersistentPreRunE: it checks the output flags of cmd (see
-// outputFlags) with outfile.Check. Errors are *outfile.Error (exit code 2) naming the flag.
+// checkOutputFlags is the root's PersistentPreRunE: it checks the flags cmd declared as
+// naming a file it writes (declare: annOutputs) with outfile.Check, and those naming a
+// directory it writes files into (annOutputDirs), before the command does any work, so an
+// unwritable output is found in a second, not after a long search or report. Errors are
+// *outfile.Error (exit code 2) naming the flag.
 func checkOutputFlags(cmd *cobra.Command, _ []string) error {
-	spec, ok := outputFlags[cmd.Name()]
-	if !ok {
-		return nil
-	}
-	for _, name := range spec.files {
+	files, dirs := outputsOf(cmd)
+	for _, name := range files {
 		f := cmd.Flags().Lookup(name)
 		if f == nil || f.Value.String() == "" {
 			continue
@@ -49,7 +37,7 @@ func checkOutputFlags(cmd *cobra.Command, _ []string) error {
 			}
 		}
 	}
-	for _, name := range spec.dirs {
+	for _, name := range dirs {
 		f := cmd.Flags().Lookup(name)
 		if f == nil || f.Value.String() == "" {
 			continue
@@ -73,10 +61,6 @@ func checkOutputDir(dir string) error {
 	return outfile.Check(filepath.Clean(dir))
 }
 
-// profileArgCommands are the commands whose arguments are profiles (files read as inputs).
-var profileArgCommands = map[string]bool{"lifetimes": true, "simulate": true, "sample": true, "calibrate": true,
-	"optimize": true, "create": true}
-
 // checkOutputsNotInputs refuses, before any work, an output of cmd (its output flags, and the
 // .json that sample writes beside its CSV) that is one of its own inputs, by device and inode:
 // a profile argument or the metadata beside it (--meta), --measured, the cost file, the
@@ -86,12 +70,12 @@ var profileArgCommands = map[string]bool{"lifetimes": true, "simulate": true, "s
 // --events ev.csv` the event log over the profile. The error is an *outfile.Error naming the
 // flag (exit code 2).
 func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string, cfg Config) error {
-	spec, ok := outputFlags[cmd.Name()]
-	if !ok {
+	files, dirs := outputsOf(cmd)
+	if len(files)+len(dirs) == 0 {
 		return nil
 	}
 	var inputs []string
-	if profileArgCommands[cmd.Name()] {
+	if takesProfiles(cmd) {
 		meta := ""
 		if f := cmd.Flags().Lookup("meta"); f != nil {
 			meta = f.Value.String()
@@ -114,7 +98,7 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 		db = sqlitePath(cfg.Storage)
 		inputs = append(inputs, db)
 	}
-	for _, name := range spec.files {
+	for _, name := range files {
 		f := cmd.Flags().Lookup(name)
 		if f == nil || f.Value.String() == "" {
 			continue

@@ -23,8 +23,9 @@ func NewPretenureCmd(ro *rootOptions, runF runFunc[pretenureOptions]) *cobra.Com
 	run := orRun(runF, runPretenure)
 	var o pretenureOptions
 	cmd := &cobra.Command{
-		Use:   "pretenure WORKLOAD|PROFILE",
-		Short: "Advise which allocation sites to allocate in old space (basicNewTenured), on top of GC parameters",
+		Use:         "pretenure WORKLOAD|PROFILE",
+		Annotations: declare(argsProfiles, nil, nil),
+		Short:       "Advise which allocation sites to allocate in old space (basicNewTenured), on top of GC parameters",
 		Long: `Try pretenuring the most promising allocation sites of a profile on top of the configured GC
 parameters (the tuned ones: --config best.yaml from 'gctune export --format yaml'), as
 Behavior>>basicNewTenured would allocate them, and judge each on the uncertainty model's

@@ -59,8 +59,9 @@ func NewReportCmd(ro *rootOptions, runF runFunc[reportOptions]) *cobra.Command {
 	run := orRun(runF, runReport)
 	var o reportOptions
 	cmd := &cobra.Command{
-		Use:   "report STUDY",
-		Short: "Write a self-contained HTML report: the result, and why it works",
+		Use:         "report STUDY",
+		Annotations: declare(argsStudy, []string{"output"}, []string{"png"}),
+		Short:       "Write a self-contained HTML report: the result, and why it works",
 		Long: `Write one self-contained HTML file (inline SVG figures, no network, printable) about a study's
 recommended configuration (as gctune export writes it; --trial N for one trial as it is):
 
@@ -112,8 +113,9 @@ func NewExplainCmd(ro *rootOptions, runF runFunc[explainOptions]) *cobra.Command
 	run := orRun(runF, runExplain)
 	var o explainOptions
 	cmd := &cobra.Command{
-		Use:   "explain STUDY",
-		Short: "Say why the best configuration is faster than the default, with the evidence",
+		Use:         "explain STUDY",
+		Annotations: declare(argsStudy, nil, nil),
+		Short:       "Say why the best configuration is faster than the default, with the evidence",
 		Long: `Compare the default configuration with the study's recommendation (or --trial N) on each workload and
 say, in plain sentences with the numbers: how the recommendation was chosen (the smallest
 footprint within --tolerance of the fastest, changes worth less put back); where the GC time went; which pathologies the default

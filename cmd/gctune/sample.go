@@ -25,8 +25,9 @@ import (
 func NewSampleCmd(ro *rootOptions) *cobra.Command {
 	var o sampleOptions
 	cmd := &cobra.Command{
-		Use:   "sample WORKLOAD|PROFILE -o OUT.csv",
-		Short: "Write a profile as a sampled FiLiP export (what FiLiP would record at a given rate)",
+		Use:         "sample WORKLOAD|PROFILE -o OUT.csv",
+		Annotations: declare(argsProfiles, []string{"output"}, nil),
+		Short:       "Write a profile as a sampled FiLiP export (what FiLiP would record at a given rate)",
 		Long: `Write a profile (a bundled workload, a spec, a .gcprof or a FiLiP export) as the current
 FiLiP exporter would write it had it profiled that run at --rate: OUT.csv (quoted header of the
 current layout, raw rows in allocation order) and OUT.json beside it (NeoJSON's pretty form).

@@ -33,8 +33,9 @@ func NewSimulateCmd(ro *rootOptions, runF runFunc[simulateOptions]) *cobra.Comma
 	run := orRun(runF, runSimulate)
 	var o simulateOptions
 	cmd := &cobra.Command{
-		Use:   "simulate WORKLOAD|PROFILE",
-		Short: "Simulate the Spur collector on a workload with given GC parameters",
+		Use:         "simulate WORKLOAD|PROFILE",
+		Annotations: declare(argsProfiles, []string{"events"}, nil),
+		Short:       "Simulate the Spur collector on a workload with given GC parameters",
 		Long: `Simulate the Pharo VM's Spur collector (scavenger, tenuring, remembered set, old-space
 segments, full GC, growth and shrink) over a workload's object lifetimes, with the given GC
 parameters and with the defaults, and print the papers' table for both and the speedup.

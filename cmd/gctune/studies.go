@@ -58,9 +58,10 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		}),
 	}
 	show := &cobra.Command{
-		Use:   "show STUDY",
-		Short: "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
-		Args:  exactArgs(1),
+		Use:         "show STUDY",
+		Annotations: declare(argsStudy, nil, nil),
+		Short:       "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
+		Args:        exactArgs(1),
 		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *trialstore.Store) error {
 			id, sp, err := loadStudy(store, args[0])
 			if err != nil {
@@ -91,9 +92,10 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		}),
 	}
 	del := &cobra.Command{
-		Use:   "delete STUDY",
-		Short: "Delete a study and all its trials",
-		Args:  exactArgs(1),
+		Use:         "delete STUDY",
+		Annotations: declare(argsStudy, nil, nil),
+		Short:       "Delete a study and all its trials",
+		Args:        exactArgs(1),
 		RunE: ro.withStore(true, func(cmd *cobra.Command, args []string, store *trialstore.Store) error {
 			force, _ := cmd.Flags().GetBool("force")
 			if err := trialstore.DeleteStudy(store, args[0], force); err != nil {

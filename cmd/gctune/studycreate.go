@@ -18,8 +18,9 @@ func NewStudyCreateCmd(ro *rootOptions, runF runFunc[studyCreateOptions]) *cobra
 	run := orRun(runF, runStudyCreate)
 	var quiet bool
 	cmd := &cobra.Command{
-		Use:   "create STUDY WORKLOAD...",
-		Short: "Create a study for workers to join, without running trials",
+		Use:         "create STUDY WORKLOAD...",
+		Annotations: declare(argsNewStudyProfiles, nil, nil),
+		Short:       "Create a study for workers to join, without running trials",
 		Long: `Create a study and store with it everything a worker needs ('gctune worker --study
 STUDY'), on this machine or another: the workloads (a bundled workload by name, a spec's text,
 a recorded profile's path and content hash), the objective, the space and the seeds derived
