@@ -239,3 +239,15 @@ func TestCountWeight(t *testing.T) {
 	assert.Equal(t, 1.0, CountWeight(1200, 19, 1145, 315, 0.01, true), "a floor of 19 full GCs allows 315")
 	assert.Less(t, CountWeight(1200, 80, 1145, 20, 0.01, true), MinCountWeight, "but not fewer than the floor")
 }
+
+func TestForScenario(t *testing.T) {
+	m, err := Default().ForScenario(8, ScenarioLike)
+	require.NoError(t, err)
+	assert.Equal(t, 8, m.Replicas)
+	assert.Equal(t, 0, m.SearchReplicas)
+	a, err := Default().ForScenario(8, ScenarioAgain)
+	require.NoError(t, err)
+	assert.Equal(t, Default().Again().Question(), a.Question())
+	_, err = Default().ForScenario(8, "tomorrow")
+	assert.EqualError(t, err, "--scenario tomorrow: want like or again")
+}

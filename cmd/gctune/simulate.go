@@ -143,16 +143,8 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 		if cfg.Uncertainty.Off {
 			m = uncertainty.Default()
 		}
-		m.Replicas, m.SearchReplicas, m.AgainReplicas = o.Replicas, 0, o.Replicas
-		switch uncertainty.Scenario(o.Scenario) {
-		case uncertainty.ScenarioLike, "":
-		case uncertainty.ScenarioAgain:
-			if m.AgainCostSigma == 0 {
-				m.AgainCostSigma = uncertainty.DefaultAgainCostSigma
-			}
-			m = m.Again()
-		default:
-			return usageErrorf("--scenario %s: want like or again", o.Scenario)
+		if m, err = m.ForScenario(o.Replicas, uncertainty.Scenario(o.Scenario)); err != nil {
+			return asUsage(err)
 		}
 		s.Replicas, s.ReplicaSeed = m, o.ReplicaSeed
 	}
@@ -193,48 +185,9 @@ type simulateDoc struct {
 	Speedup float64 `json:"speedup"`
 	Events  string  `json:"events,omitempty"`
 	// Replicas is the two configurations on perturbed replicas of the run (--replicas).
-	Replicas *replicasDoc `json:"replicas,omitempty"`
+	Replicas *objective.Spread `json:"replicas,omitempty"`
 	// Pretenured says which sites the given run pretenured (--pretenure).
 	Pretenured *pretenureDoc `json:"pretenured,omitempty"`
-}
-
-// replicasDoc is both configurations judged on the uncertainty model's replicas.
-type replicasDoc struct {
-	Model uncertainty.Model `json:"model"`
-	Seed  uint64            `json:"seed"`
-	// Default and Given are each replica's total seconds; Speedups each replica's default
-	// over given (paired). Mean* are the means, *Interval the prediction intervals.
-	Default         []float64            `json:"default"`
-	Given           []float64            `json:"given"`
-	Speedups        []float64            `json:"speedups"`
-	MeanDefault     float64              `json:"meanDefault"`
-	MeanGiven       float64              `json:"meanGiven"`
-	DefaultInterval uncertainty.Interval `json:"defaultInterval"`
-	GivenInterval   uncertainty.Interval `json:"givenInterval"`
-	Feasible        bool                 `json:"feasible"`
-}
-
-// runReplicas judges the given parameters and the defaults on o.Replicas.
-func runReplicas(p *profile.Profile, o simulation) (*replicasDoc, error) {
-	prob, err := objective.NewProblem([]objective.Workload{{Name: o.Ref, Profile: p}}, o.Cost, o.Default,
-		objective.Settings{Uncertainty: o.Replicas, Seed: o.ReplicaSeed})
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	res, err := prob.EvaluateRobust(o.Given)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	_, defaults, err := prob.RobustDefault()
-	if err != nil {
-		return nil, err
-	}
-	stat := uncertainty.Statistic{}
-	return &replicasDoc{Model: o.Replicas, Seed: o.ReplicaSeed, Default: defaults, Given: res.Replicas,
-		Speedups: res.ReplicaSpeedups, MeanDefault: stat.Reduce(defaults), MeanGiven: stat.Reduce(res.Replicas),
-		DefaultInterval: uncertainty.PredictionInterval(defaults, uncertainty.DefaultCoverage),
-		GivenInterval:   uncertainty.PredictionInterval(res.Replicas, uncertainty.DefaultCoverage),
-		Feasible:        res.Feasible}, nil
 }
 
 // runDoc is one simulated run.
@@ -292,7 +245,7 @@ func simulateOnce(w io.Writer, o simulation) error {
 		doc.Speedup = doc.Default.Stats.TotalSeconds / doc.Given.Stats.TotalSeconds
 	}
 	if o.Replicas.Replicas > 0 {
-		if doc.Replicas, err = runReplicas(p, o); err != nil {
+		if doc.Replicas, err = objective.JudgeSpread(o.Ref, p, o.Cost, o.Default, o.Given, o.Replicas, o.ReplicaSeed); err != nil {
 			return err
 		}
 	}
