@@ -31,8 +31,12 @@ const (
 )
 
 // marginLadder are the moves, as fractions of a kept parameter's value, a margin is measured
-// at beyond the neighbourhood; each direction stops at the first that costs the tolerance.
-var marginLadder = []float64{Neighbourhood, 0.10, 0.20, 0.40}
+// at; each direction stops at the first that costs the tolerance. It is as fine as the report's
+// landscape (diagnose's holdsFactors between these steps), so that no output states a margin
+// that steps over a cliff the report measured: "40 % lower or more" with a cliff at −30 %
+// (issue 31). Every step of it is simulated until the first cliff, so a finer ladder costs
+// simulations only on the sides that hold.
+var marginLadder = []float64{0.025, Neighbourhood, 0.075, 0.10, 0.15, 0.20, 0.30, 0.40}
 
 // moveSteps are the moves, in neighbourhoods, tried to take a parameter off a cliff.
 var moveSteps = []float64{1, 2, 4, 8}

@@ -40,7 +40,7 @@ func TestHoldsMarginOnePlace(t *testing.T) {
 	notes := strings.Join(p.Holds.Notes, "\n")
 	assert.Contains(t, notes, "growth headroom 25 % lower, not 40 % lower or more")
 	assert.NotContains(t, notes, "higher, not", "the side that agrees is not named")
-	assert.Contains(t, notes, "(±5, 10, 20, 40 %)")
+	assert.Contains(t, notes, "(±2.5, 5, 7.5, 10, 15, 20, 30, 40 %)")
 
 	// The figure's band is the table's margin: it ends before the cliff.
 	f := figLandscape(r)
