@@ -438,11 +438,8 @@ func runSimulateBatch(r io.Reader, w io.Writer, o simulation) error {
 // tunableCell writes a tunable's value in a run's parameters for the table: sizes in binary
 // units, the ratio to 4 digits, survivors to keep as the VM's count with its proportion.
 func tunableCell(t tunable.Tunable, r runDoc) string {
-	switch t.Unit {
-	case tunable.UnitBytes:
-		return units.FormatBytes(uint64(t.FromParams(r.Params)))
-	case tunable.UnitProportion:
-		return fmt.Sprintf("%d (p=%.3g)", r.Survivors, r.Proportion)
+	if t.Unit == tunable.UnitProportion { // the count the VM keeps, beside its p
+		return fmt.Sprintf("%d (%s)", r.Survivors, t.Format(r.Proportion))
 	}
-	return strconv.FormatFloat(t.FromParams(r.Params), 'g', 4, 64)
+	return t.Format(t.FromParams(r.Params))
 }
