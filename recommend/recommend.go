@@ -285,12 +285,14 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 func screenRefusal(tol float64) float64 { return max(5*tol, 0.05) }
 
 // firstRefusal is the cost on the first replica alone from which a change put back is refused
-// without judging it on any other: ten times screenRefusal, 50 % at the default tolerance. The
-// changes a recommendation keeps mostly cost far more than that put back (dataframe-3.1gb's
-// new space, headroom and full GC ratio: several times the run time), and the replicas of one
-// configuration differ by a few percent against each other (docs/search.md): the other
-// replicas cannot bring such a cost back under the tolerance.
-func firstRefusal(tol float64) float64 { return 10 * screenRefusal(tol) }
+// without judging it on any other: twice screenRefusal, 10 % at the default tolerance. The
+// changes a recommendation keeps mostly cost that much or more put back (dataframe-3.1gb's new
+// space and full GC ratio about 12 % each, its headroom several times the run time). It takes
+// the same risk as the screening replicas' refusal: for the decision replicas to bring a change
+// refused on the first back under the tolerance, the other five must average 11 points below
+// it (10 % against under 1 %), as the last two must average 12 points below the first four for
+// one refused at 5 % on four (replicas of one configuration change differ by a point or two).
+func firstRefusal(tol float64) float64 { return 2 * screenRefusal(tol) }
 
 // putBackJudged judges params, a change of the configuration at (judged value curValue) put
 // back. With replicas it is judged on the first replica, then on the screening replicas, before

@@ -162,17 +162,8 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 	if r.Apply, err = applyData(in, r.Recommendation); err != nil {
 		return nil, err
 	}
-	for i, w := range in.Problem.Workloads() {
-		wl, err := workloadData(w, in.Analysis)
-		if err != nil {
-			return nil, err
-		}
-		if i < len(in.Profiles) {
-			wl.Profile = &in.Profiles[i]
-		}
-		r.Workloads = append(r.Workloads, wl)
-	}
-	// The sensitivity sweeps and the diagnosis are independent: they share the pool.
+	// The sensitivity sweeps and the diagnosis are independent: they share the pool, and the
+	// workloads' lifetime analysis below runs beside them.
 	var sweeps []diagnose.Sweep
 	var sweepErr error
 	var wg sync.WaitGroup
@@ -188,6 +179,18 @@ func Build(ctx context.Context, in Input, opts Options) (*Report, error) {
 		defer wg.Done()
 		r.Holds, holdsErr = diagnose.JudgeLandscape(ctx, in.Problem, r.Recommendation, p)
 	}()
+	for i, w := range in.Problem.Workloads() {
+		wl, err := workloadData(w, in.Analysis)
+		if err != nil {
+			cancel()
+			wg.Wait()
+			return nil, err
+		}
+		if i < len(in.Profiles) {
+			wl.Profile = &in.Profiles[i]
+		}
+		r.Workloads = append(r.Workloads, wl)
+	}
 	diag, runs, err := diagnose.DiagnoseRuns(ctx, in.Problem, srch.Best.Point, srch.ValueLabel, p, defaults)
 	if err != nil {
 		cancel()

@@ -10,7 +10,9 @@
 // trials. Further arguments: "json" prints the recommendation as JSON instead of the summary;
 // "warm" first judges, as the search did, every trial within 6 % of the best (the ones the
 // recommendation judges again), so that the count is optimize's, where the recommendation runs
-// in the search's process and finds the search's replicas kept (objective.Problem).
+// in the search's process and finds the search's replicas kept (objective.Problem); "report"
+// then builds the study's report on that recommendation (report.Build, as gctune report does
+// with the recommendation optimize stored) and counts its simulations and pool jobs.
 package main
 
 import (
@@ -25,7 +27,9 @@ import (
 
 	"github.com/c-bata/goptuna"
 
+	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/report"
 	"github.com/gctune/gctune/studies"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/tunable"
@@ -112,6 +116,11 @@ func run(args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "recommendation: %d sims %.1f s CPU %.1f s wall (setup %d)\n", prob.Simulations()-start,
 		(cpu() - beganCPU).Seconds(), time.Since(began).Seconds(), start)
+	if slices.Contains(args[2:], "report") {
+		if err := countReport(ctx, sp, prob, trials, rec); err != nil {
+			return err
+		}
+	}
 	if slices.Contains(args[2:], "json") {
 		return json.NewEncoder(os.Stdout).Encode(rec)
 	}
@@ -119,5 +128,19 @@ func run(args []string) error {
 	if rb := rec.Robust; rb != nil {
 		fmt.Printf("value interval %+v speedup interval %+v flat %v moves %d instead %q\n", rb.ValueInterval, rb.SpeedupInterval, rb.Flat, len(rb.Moves), rb.Instead)
 	}
+	return nil
+}
+
+// countReport builds the report of rec and prints its simulations, pool jobs and times.
+func countReport(ctx context.Context, sp *study.Problem, prob *objective.Problem, trials []goptuna.FrozenTrial, rec *recommend.Recommendation) error {
+	start, began, beganCPU := prob.Simulations(), time.Now(), cpu()
+	var jobs int
+	in := report.Input{Study: "s", Problem: prob, Space: sp.ConfiguredSpace, Trials: trials, Trial: -1,
+		Tolerance: rec.Tolerance, Recommendation: rec}
+	if _, err := report.Build(ctx, in, report.Options{Progress: func(done, total int) { jobs = total }}); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "report: %d sims of the problem, %d pool jobs, %.1f s CPU %.1f s wall\n",
+		prob.Simulations()-start, jobs, (cpu() - beganCPU).Seconds(), time.Since(began).Seconds())
 	return nil
 }
