@@ -12,7 +12,8 @@
 // recommendation judges again), so that the count is optimize's, where the recommendation runs
 // in the search's process and finds the search's replicas kept (objective.Problem); "report"
 // then builds the study's report on that recommendation (report.Build, as gctune report does
-// with the recommendation optimize stored) and counts its simulations and pool jobs.
+// with the recommendation optimize stored) and counts its simulations and pool jobs
+// (SIMCOUNT_CPUPROFILE=FILE: a CPU profile of building it).
 package main
 
 import (
@@ -21,6 +22,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"syscall"
 	"time"
@@ -135,6 +137,17 @@ func run(args []string) error {
 func countReport(ctx context.Context, sp *study.Problem, prob *objective.Problem, trials []goptuna.FrozenTrial, rec *recommend.Recommendation) error {
 	start, began, beganCPU := prob.Simulations(), time.Now(), cpu()
 	var jobs int
+	if path := os.Getenv("SIMCOUNT_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	in := report.Input{Study: "s", Problem: prob, Space: sp.ConfiguredSpace, Trials: trials, Trial: -1,
 		Tolerance: rec.Tolerance, Recommendation: rec}
 	if _, err := report.Build(ctx, in, report.Options{Progress: func(done, total int) { jobs = total }}); err != nil {
