@@ -53,9 +53,8 @@ const marginReplicas = 2
 // judging is what the robust steps need of a judge (a fake one in the tests: a synthetic
 // objective with a cliff).
 type judging interface {
-	// decision judges a configuration on the replicas the choices use; screen on fewer.
+	// decision judges a configuration on the replicas the choices use.
 	decision(heapsim.Params) (objective.Result, error)
-	screen(heapsim.Params) (objective.Result, error)
 	// outer judges a margin's outer steps, on fewer still (marginReplicas).
 	outer(heapsim.Params) (objective.Result, error)
 	// vm is the problem's default parameters, with the VM facts.
@@ -64,11 +63,6 @@ type judging interface {
 
 // vm implements judging.
 func (j *judge) vm() heapsim.Params { return j.prob.Base() }
-
-// screen implements judging: the first screenReplicas of the decision replicas.
-func (j *judge) screen(params heapsim.Params) (objective.Result, error) {
-	return j.on(params, min(j.decide, screenReplicas))
-}
 
 // outer implements judging: the first marginReplicas of the decision replicas.
 func (j *judge) outer(params heapsim.Params) (objective.Result, error) {
