@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/lifetimes"
@@ -87,6 +88,11 @@ type Problem struct {
 	// again is the same problem judged on the "this input again" scenario's replicas
 	// (uncertainty.Model.Again), nil when the model has none; see Again.
 	again *Problem
+	// simulations counts the workload runs the problem has simulated (Simulations).
+	simulations atomic.Int64
+	// kept holds the search replicas' results by configuration and replica (keptRuns), so
+	// that the recommendation does not simulate again what the search did.
+	kept keptRuns
 }
 
 // NewProblem simulates each workload at base (the default parameters, which also carry the VM
@@ -136,6 +142,7 @@ func NewProblem(workloads []Workload, cost heapsim.Cost, base heapsim.Params, s 
 			return nil, fmt.Errorf("objective: workload %q: %w", w.Name, err)
 		}
 		p.prepared = append(p.prepared, pp)
+		p.simulations.Add(1)
 		st, err := pp.Run(base, cost, heapsim.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("objective: workload %q at default parameters: %w", w.Name, err)
@@ -190,6 +197,17 @@ func MinNewSpaceBytes(base heapsim.Params) uint64 {
 		}
 	}
 	return lo
+}
+
+// Simulations is how many workload runs (heapsim simulations of one profile) the problem and
+// its Again problem have made so far: the baselines, each replica's defaults, and every
+// evaluation. It is what docs/search.md counts a recommendation's cost in.
+func (p *Problem) Simulations() int64 {
+	n := p.simulations.Load()
+	if p.again != nil {
+		n += p.again.simulations.Load()
+	}
+	return n
 }
 
 // Again returns the problem judged on the replicas of the "this input again" scenario
@@ -274,6 +292,7 @@ func (p *Problem) EvaluateNominal(params heapsim.Params) (Result, error) {
 	}
 	stats := make([]heapsim.Stats, len(p.workloads))
 	failed := make([]error, len(p.workloads))
+	p.simulations.Add(int64(len(p.workloads)))
 	for i := range p.workloads {
 		stats[i], failed[i] = p.prepared[i].Run(params, p.cost, heapsim.Options{})
 	}

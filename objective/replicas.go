@@ -47,6 +47,7 @@ func (p *Problem) prepare(rr *replicaRun) error {
 				opts.SizeScale, opts.SizeSeed = 0, 0
 			}
 			opts.GarbageObjectsPerByte = pp.GarbageRate(opts)
+			p.simulations.Add(1)
 			st, err := pp.Run(p.base, rr.cost, opts)
 			if err == nil && (!(st.TotalSeconds > 0) || math.IsInf(st.TotalSeconds, 0)) {
 				err = fmt.Errorf("default run time %v is not a positive finite number", st.TotalSeconds)
@@ -121,12 +122,19 @@ func (p *Problem) EvaluateReplica(params heapsim.Params, k int) (Result, error) 
 	if err := params.Validate(); err != nil {
 		return Result{}, fmt.Errorf("objective: %w", err)
 	}
+	keep := k < p.settings.Uncertainty.SearchReplicas
+	if keep {
+		if res, ok := p.kept.get(params, k); ok {
+			return res, nil
+		}
+	}
 	rr := p.replicas[k]
 	if err := p.prepare(rr); err != nil {
 		return Result{}, err
 	}
 	stats := make([]heapsim.Stats, len(p.workloads))
 	failed := make([]error, len(p.workloads))
+	p.simulations.Add(int64(len(p.workloads)))
 	for i := range p.workloads {
 		stats[i], failed[i] = rr.prepared[i].Run(params, rr.cost, rr.opts[i])
 	}
@@ -134,7 +142,53 @@ func (p *Problem) EvaluateReplica(params heapsim.Params, k int) (Result, error) 
 	if err != nil {
 		return Result{}, fmt.Errorf("replica %d: %w", rr.replica.Index, err)
 	}
+	if keep {
+		p.kept.put(params, k, res)
+	}
 	return res, nil
+}
+
+// maxKeptRuns bounds keptRuns: 16,384 results of about 700 bytes each for one workload, some
+// 11 MB, hold the search replicas of 8,192 trials.
+const maxKeptRuns = 1 << 14
+
+// keptRun names one replica's run of one configuration.
+type keptRun struct {
+	params  heapsim.Params
+	replica int
+}
+
+// keptRuns are the results of the search replicas' runs (the first SearchReplicas), by
+// configuration and replica: the search judges each trial on them, and the recommendation
+// judges its candidates, the best trials, on the same replicas and more. Simulations are
+// deterministic, so a kept result is the one simulating again would give. Up to maxKeptRuns
+// are kept (the first ones: later runs are simulated each time), so that a long-lived worker's
+// memory stays bounded. The zero value is empty and ready; safe for concurrent use.
+type keptRuns struct {
+	mu   sync.Mutex
+	runs map[keptRun]Result
+}
+
+// get returns the kept result of params on replica k, if any (its slices copied: the caller
+// owns what it gets, as from a simulation).
+func (kr *keptRuns) get(params heapsim.Params, k int) (Result, bool) {
+	kr.mu.Lock()
+	defer kr.mu.Unlock()
+	res, ok := kr.runs[keptRun{params, k}]
+	res.Slowdowns, res.Stats = slices.Clone(res.Slowdowns), slices.Clone(res.Stats)
+	return res, ok
+}
+
+// put keeps res as params' result on replica k, while there is room.
+func (kr *keptRuns) put(params heapsim.Params, k int, res Result) {
+	kr.mu.Lock()
+	defer kr.mu.Unlock()
+	if kr.runs == nil {
+		kr.runs = map[keptRun]Result{}
+	}
+	if len(kr.runs) < maxKeptRuns {
+		kr.runs[keptRun{params, k}] = res
+	}
 }
 
 // Reduce combines the results of replicas 0 to len(results)−1 (EvaluateReplica) into one:

@@ -155,3 +155,38 @@ func TestRobustSeveralWorkloads(t *testing.T) {
 	assert.InDelta(t, uncertainty.Statistic{}.Reduce(worst), r.Value, 1e-12)
 	assert.Equal(t, 1.0, prob.DefaultValue())
 }
+
+// The search replicas' runs are kept: a configuration judged again on them (the
+// recommendation's candidates, the search's trials) is not simulated again, and gets the same
+// result; the other replicas are simulated each time. Simulations counts every run.
+func TestSearchReplicasKept(t *testing.T) {
+	m := smallModel()
+	prob := robustProblem(t, m, 5, Settings{})
+	// The baseline and the search replicas' defaults.
+	assert.Equal(t, int64(1+2), prob.Simulations())
+	params := heapsim.DefaultParams()
+	params.GrowthHeadroomBytes = 64 * heapsim.MiB
+	first, err := prob.Evaluate(params)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3+2), prob.Simulations())
+	again, err := prob.Evaluate(params)
+	require.NoError(t, err)
+	assert.Equal(t, first, again)
+	assert.Equal(t, int64(3+2), prob.Simulations(), "kept: not simulated again")
+	again.Slowdowns[0] = 99 // the caller owns what it gets
+	r0, err := prob.EvaluateReplica(params, 0)
+	require.NoError(t, err)
+	assert.NotEqual(t, 99.0, r0.Slowdowns[0])
+
+	fresh := robustProblem(t, m, 5, Settings{})
+	want, err := fresh.EvaluateRobust(params)
+	require.NoError(t, err)
+	got, err := prob.EvaluateRobust(params)
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "kept runs give what simulating gives")
+	// Replicas 2-5: their defaults prepared and the configuration simulated; 0 and 1 kept.
+	assert.Equal(t, int64(5+4+4), prob.Simulations())
+	_, err = prob.EvaluateReplica(params, 4)
+	require.NoError(t, err)
+	assert.Equal(t, int64(5+4+4+1), prob.Simulations(), "replicas past the search's are not kept")
+}

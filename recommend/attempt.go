@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/tunable"
@@ -44,8 +45,19 @@ func attempt(j *judge, sel Selection, c Candidate, putBack bool, tol float64) (*
 			break
 		}
 		res := make([]objective.Result, len(tries))
+		at := Params(r.Point, r.AtDefault, base)
+		putBacks := make([]heapsim.Params, len(tries))
 		for k := range tries {
-			if res[k], err = putBackJudged(j, Params(r.Point, r.AtDefault, base), Params(r.Point, trial[k], base), cur.Value, tol); err != nil {
+			putBacks[k] = Params(r.Point, trial[k], base)
+		}
+		if j.robust() {
+			// Every change's first replica at once (putBackJudged screens on it).
+			if err := j.prefetch(append(putBacks, at), 1); err != nil {
+				return nil, objective.Result{}, err
+			}
+		}
+		for k := range tries {
+			if res[k], err = putBackJudged(j, at, putBacks[k], cur.Value, tol); err != nil {
 				return nil, objective.Result{}, err
 			}
 		}

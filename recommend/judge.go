@@ -53,9 +53,8 @@ const marginReplicas = 2
 // judging is what the robust steps need of a judge (a fake one in the tests: a synthetic
 // objective with a cliff).
 type judging interface {
-	// decision judges a configuration on the replicas the choices use; screen on fewer.
+	// decision judges a configuration on the replicas the choices use.
 	decision(heapsim.Params) (objective.Result, error)
-	screen(heapsim.Params) (objective.Result, error)
 	// outer judges a margin's outer steps, on fewer still (marginReplicas).
 	outer(heapsim.Params) (objective.Result, error)
 	// vm is the problem's default parameters, with the VM facts.
@@ -64,11 +63,6 @@ type judging interface {
 
 // vm implements judging.
 func (j *judge) vm() heapsim.Params { return j.prob.Base() }
-
-// screen implements judging: the first screenReplicas of the decision replicas.
-func (j *judge) screen(params heapsim.Params) (objective.Result, error) {
-	return j.on(params, min(j.decide, screenReplicas))
-}
 
 // outer implements judging: the first marginReplicas of the decision replicas.
 func (j *judge) outer(params heapsim.Params) (objective.Result, error) {
@@ -107,39 +101,12 @@ func (j *judge) on(params heapsim.Params, n int) (objective.Result, error) {
 		j.mu.Unlock()
 		return res, nil
 	}
-	j.mu.Lock()
-	cached := j.runs[params]
-	if cached == nil {
-		cached = make([]*objective.Result, j.state)
-		j.runs[params] = cached
-	}
-	var missing []int
-	for k := range n {
-		if cached[k] == nil {
-			missing = append(missing, k)
-		}
-	}
-	j.mu.Unlock()
-	got := make([]objective.Result, len(missing))
-	errs := make([]error, len(missing))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(1, parallelism()))
-	for m, k := range missing {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			got[m], errs[m] = j.prob.EvaluateReplica(params, k)
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return objective.Result{}, fmt.Errorf("recommend: %w", err)
+	if err := j.prefetch([]heapsim.Params{params}, n); err != nil {
+		return objective.Result{}, err
 	}
 	results := make([]objective.Result, n)
 	j.mu.Lock()
-	for m, k := range missing {
-		cached[k] = &got[m]
-	}
+	cached := j.runs[params]
 	for k := range n {
 		results[k] = *cached[k]
 	}
@@ -149,6 +116,52 @@ func (j *judge) on(params heapsim.Params, n int) (objective.Result, error) {
 		return objective.Result{}, fmt.Errorf("recommend: %w", err)
 	}
 	return res, nil
+}
+
+// prefetch simulates, in parallel, the first n replicas of each configuration in list that
+// were not simulated before, and caches them: a step that judges several configurations on
+// fewer replicas than there are cores (the put-backs' first screen) keeps the cores busy.
+func (j *judge) prefetch(list []heapsim.Params, n int) error {
+	type run struct {
+		params  heapsim.Params
+		replica int
+	}
+	var missing []run
+	j.mu.Lock()
+	for _, params := range list {
+		cached := j.runs[params]
+		if cached == nil {
+			cached = make([]*objective.Result, j.state)
+			j.runs[params] = cached
+		}
+		for k := range n {
+			if cached[k] == nil && !slices.Contains(missing, run{params, k}) {
+				missing = append(missing, run{params, k})
+			}
+		}
+	}
+	j.mu.Unlock()
+	got := make([]objective.Result, len(missing))
+	errs := make([]error, len(missing))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, parallelism()))
+	for m, r := range missing {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			got[m], errs[m] = j.prob.EvaluateReplica(r.params, r.replica)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("recommend: %w", err)
+	}
+	j.mu.Lock()
+	for m, r := range missing {
+		j.runs[r.params][r.replica] = &got[m]
+	}
+	j.mu.Unlock()
+	return nil
 }
 
 // cachedRuns returns params' results on every replica of the statement and each replica's runs

@@ -28,6 +28,18 @@ type Settings struct {
 	// Rejudge is how many of the best trials (and of the smallest footprints near the best)
 	// are judged again on the decision replicas; 0 means DefaultRejudge.
 	Rejudge int
+	// Stage, when set, is called as each step of the recommendation begins, with its name
+	// (rejudge, attempt, settle, fallback, margins, statement, again, restate), and with
+	// "done" at the end: instrumentation (scripts/simcount counts each step's simulations with
+	// objective.Problem.Simulations). Nil: nothing is called.
+	Stage func(name string)
+}
+
+// stage calls s.Stage when it is set.
+func (s Settings) stage(name string) {
+	if s.Stage != nil {
+		s.Stage(name)
+	}
 }
 
 // Recommendation is the configuration gctune recommends, how it was reached, and what it is
@@ -130,6 +142,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 			n = DefaultRejudge
 		}
 		var err error
+		s.stage("rejudge")
 		if cands, err = rejudge(j, cands, n, s.Tolerance); err != nil {
 			return nil, err
 		}
@@ -139,6 +152,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	if err != nil {
 		return nil, err
 	}
+	s.stage("attempt")
 	r, cur, err := attempt(j, sel, sel.Chosen, true, s.Tolerance)
 	if err != nil {
 		return nil, err
@@ -148,12 +162,14 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	var instead string
 	if j.robust() {
 		limit := sel.Best.Value * (1 + s.Tolerance)
+		s.stage("settle")
 		if flat, moves, err = settle(j, r, limit, s.Tolerance); err != nil {
 			return nil, err
 		}
 		if !flat {
 			// The chosen trial, or what its put-backs left, stands on a cliff with no flat
 			// place within reach: try it without the put-backs, then the next candidates.
+			s.stage("fallback")
 			if r, cur, flat, moves, instead, err = fallback(j, sel, cands, r, cur, moves, s.Tolerance); err != nil {
 				return nil, err
 			}
@@ -162,7 +178,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	final := cur
 	if j.robust() {
 		var head Forecast
-		if final, head, err = robustness(j, r, flat, moves, rejudged, prob.Settings().Statistic.String()); err != nil {
+		if final, head, err = robustness(j, r, flat, moves, rejudged, prob.Settings().Statistic.String(), s.stage); err != nil {
 			return nil, err
 		}
 		r.Robust.Instead = instead
@@ -173,6 +189,7 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 	}
 	r.PeakFootprintBytes, r.GCShare, r.TotalSeconds = final.Metrics.PeakFootprintBytes, final.Metrics.GCShare, final.Metrics.TotalSeconds
 	r.KeepDefaults = r.Speedup < 1+KeepDefaultsWithin
+	s.stage("done")
 	return r, nil
 }
 
@@ -181,15 +198,17 @@ func Recommend(ctx context.Context, prob *objective.Problem, trials []goptuna.Fr
 // them (objective.Problem.Again), else on the decisions' replicas, and the forecast for inputs
 // like this one beside it. Readings of a sampled export are weighed by the export's own counts
 // (weighReadings). It returns the headline's result (the median run's figures) and forecast.
-func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged int, statistic string) (objective.Result, Forecast, error) {
+func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged int, statistic string, stage func(string)) (objective.Result, Forecast, error) {
 	rb := &Robustness{DecisionReplicas: j.decide, Statistic: statistic, Rejudged: rejudged, Neighbourhood: Neighbourhood}
 	base := j.prob.Base()
 	params := r.Params(base)
 	rb.Flat, rb.Moves = flat, moves
 	var err error
+	stage("margins")
 	if rb.Margins, err = margins(j, r, r.Tolerance); err != nil {
 		return objective.Result{}, Forecast{}, err
 	}
+	stage("statement")
 	if _, err := j.statement(params); err != nil {
 		return objective.Result{}, Forecast{}, err
 	}
@@ -204,6 +223,7 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 	stat := j.prob.Settings().Statistic
 	headProb, headResults, headDefaults := j.prob, likeResults, likeDefaults
 	if again := j.prob.Again(); again != nil {
+		stage("again")
 		headProb = again
 		if headResults, headDefaults, err = runAll(again, params); err != nil {
 			return objective.Result{}, Forecast{}, err
@@ -227,15 +247,23 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 	if len(moves) > 0 {
 		// A move changes a kept value: what putting each kept change back alone costs is
 		// measured again from where the recommendation now is.
+		stage("restate")
 		cur, err := j.decision(params)
 		if err != nil {
+			return objective.Result{}, Forecast{}, err
+		}
+		var putBacks []heapsim.Params
+		for _, st := range r.Kept {
+			putBacks = append(putBacks, Params(r.Point, withParam(r.AtDefault, st.Param), base))
+		}
+		if err := j.prefetch(append(putBacks, params), 1); err != nil {
 			return objective.Result{}, Forecast{}, err
 		}
 		for k := range r.Kept {
 			st := &r.Kept[k]
 			t, _ := tunable.Named(st.Param)
 			st.Value = t.Get(r.Point)
-			res, err := j.decision(Params(r.Point, withParam(r.AtDefault, st.Param), base))
+			res, err := putBackJudged(j, params, putBacks[k], cur.Value, r.Tolerance)
 			if err != nil {
 				return objective.Result{}, Forecast{}, err
 			}
@@ -257,25 +285,42 @@ func robustness(j *judge, r *Recommendation, flat bool, moves []Move, rejudged i
 // other replicas could bring back under the tolerance.
 func screenRefusal(tol float64) float64 { return max(5*tol, 0.05) }
 
+// firstRefusal is the cost on the first replica alone from which a change put back is refused
+// without judging it on any other: twice screenRefusal, 10 % at the default tolerance. The
+// changes a recommendation keeps mostly cost that much or more put back (dataframe-3.1gb's new
+// space and full GC ratio about 12 % each, its headroom several times the run time). It takes
+// the same risk as the screening replicas' refusal: for the decision replicas to bring a change
+// refused on the first back under the tolerance, the other five must average 11 points below
+// it (10 % against under 1 %), as the last two must average 12 points below the first four for
+// one refused at 5 % on four (replicas of one configuration change differ by a point or two).
+func firstRefusal(tol float64) float64 { return 2 * screenRefusal(tol) }
+
 // putBackJudged judges params, a change of the configuration at (judged value curValue) put
-// back. With replicas it is judged on the screening replicas first: a change whose cost there
-// is beyond screenRefusal is refused on them (its value is curValue times 1 + that cost), the
-// others are judged on the decision replicas.
+// back. With replicas it is judged on the first replica, then on the screening replicas, before
+// the decision replicas: a change whose cost on the first is beyond firstRefusal, or on the
+// screening ones beyond screenRefusal, is refused there (its value is curValue times 1 + that
+// cost); the others are judged on the decision replicas. Callers that judge several changes
+// prefetch their first replica together (judge.prefetch).
 func putBackJudged(j *judge, at, params heapsim.Params, curValue, tol float64) (objective.Result, error) {
 	if j.robust() && j.decide > screenReplicas {
-		ref, err := j.screen(at)
-		if err != nil {
-			return objective.Result{}, err
-		}
-		res, err := j.screen(params)
-		if err != nil {
-			return objective.Result{}, err
-		}
-		if c := costOf(res, ref.Value); c >= screenRefusal(tol) {
-			if res.Feasible {
-				res.Value = curValue * (1 + c)
+		for _, stage := range []struct {
+			n       int
+			refusal float64
+		}{{1, firstRefusal(tol)}, {screenReplicas, screenRefusal(tol)}} {
+			ref, err := j.on(at, stage.n)
+			if err != nil {
+				return objective.Result{}, err
 			}
-			return res, nil
+			res, err := j.on(params, stage.n)
+			if err != nil {
+				return objective.Result{}, err
+			}
+			if c := costOf(res, ref.Value); c >= stage.refusal {
+				if res.Feasible {
+					res.Value = curValue * (1 + c)
+				}
+				return res, nil
+			}
 		}
 	}
 	return j.decision(params)

@@ -22,9 +22,8 @@ type synthetic func(heapsim.Params) float64
 func (f synthetic) decision(p heapsim.Params) (objective.Result, error) {
 	return objective.Result{Value: f(p), Feasible: true}, nil
 }
-func (f synthetic) screen(p heapsim.Params) (objective.Result, error) { return f.decision(p) }
-func (f synthetic) outer(p heapsim.Params) (objective.Result, error)  { return f.decision(p) }
-func (f synthetic) vm() heapsim.Params                                { return heapsim.DefaultParams() }
+func (f synthetic) outer(p heapsim.Params) (objective.Result, error) { return f.decision(p) }
+func (f synthetic) vm() heapsim.Params                               { return heapsim.DefaultParams() }
 
 // headroomCliff costs half as much again below a 1000 MiB headroom (one large allocation per
 // growth, say), and is a gentle bowl in the new-space size around 256 MiB.
