@@ -59,6 +59,9 @@ type RecommendationSettings struct {
 	// (a build with no identity, such as one from a modified checkout) never reuses a stored
 	// recommendation and never stores one.
 	Version string
+	// Stage, when set, is told each step of a recommendation made now as it begins
+	// (recommend.Settings.Stage); a stored one runs none.
+	Stage func(step string)
 }
 
 // Recommendation is study name's recommendation for its trials: the one stored with the
@@ -76,7 +79,7 @@ func Recommendation(ctx context.Context, store *trialstore.Store, id int, name s
 	if r != nil {
 		return r, nil
 	}
-	r, err = recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: s.Tolerance})
+	r, err = recommend.Recommend(context.WithoutCancel(ctx), prob, trials, recommend.Settings{Tolerance: s.Tolerance, Stage: s.Stage})
 	if errors.Is(err, recommend.ErrNoCandidate) {
 		return nil, inputErrorf(ErrNoCandidate, "study %q has no completed feasible trial yet", name)
 	}

@@ -346,11 +346,16 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 		}
 		// Choosing and stating the recommendation simulates hundreds of runs: say so.
 		var st *stage.Reporter
+		settings := study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: cfg.build.recommendation}
 		if !quiet && !asJSON {
 			st = stage.New(ew, isTerminal(ew))
-			st.Begin("choosing the recommendation among the trials within " + numfmt.PercentText(cfg.Search.Tolerance) + " of the fastest, and stating its forecast")
+			settings.Stage = func(step string) {
+				if words := recommendStepWords(step, cfg.Search.Tolerance); words != "" {
+					st.Begin(words)
+				}
+			}
 		}
-		doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: cfg.build.recommendation})
+		doc.Recommendation, err = study.Recommendation(ctx, store, id, name, prob, trials, settings)
 		st.End()
 		if err != nil {
 			return err
@@ -555,4 +560,30 @@ func trialMetricsText(attrs map[string]string) string {
 		return ""
 	}
 	return fmt.Sprintf("GC share %s, peak footprint %s", numfmt.PercentText(m.GCShare), units.FormatBytes(m.PeakFootprintBytes))
+}
+
+// recommendStepWords names a step of the recommendation (recommend.Settings.Stage) for the
+// stage line: "" for the end.
+func recommendStepWords(step string, tol float64) string {
+	switch step {
+	case "rejudge":
+		return "recommendation: judging again the trials within " + numfmt.PercentText(tol) + " of the fastest on the decision runs"
+	case "attempt":
+		return "recommendation: putting back the changes that cost less than " + numfmt.PercentText(tol)
+	case "settle":
+		return "recommendation: moving kept parameters off cliffs"
+	case "fallback":
+		return "recommendation: trying the next trial (no flat place found)"
+	case "margins":
+		return "recommendation: measuring each kept parameter's margin"
+	case "statement":
+		return "recommendation: its forecast for inputs like this one"
+	case "again":
+		return "recommendation: its forecast for this input again"
+	case "restate":
+		return "recommendation: the kept changes' costs after a move"
+	case "done":
+		return ""
+	}
+	return "recommendation: " + step
 }
