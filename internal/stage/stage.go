@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// minShown is how long a stage runs before its end is said in a pipe: a short stage's "done"
-// line would be noise.
-const minShown = 2 * time.Second
+// minShownAtOnce is how long a stage said at once (no delay) runs before its end is said in
+// a pipe: a short stage's "done" line would be noise.
+const minShownAtOnce = 2 * time.Second
 
 // DefaultDelay is how long a stage runs before it is said at all: a command that finishes (or
 // fails, in one line) sooner says nothing of its stages.
@@ -67,6 +67,16 @@ func (r *Reporter) Begin(name string) {
 			r.showLocked()
 		}
 	})
+}
+
+// minShown is how long a stage must have run for its end to be said in a pipe: a stage said
+// after the delay always is (its first line must not dangle); without a delay (every stage
+// said at once), only one that ran long enough to matter.
+func (r *Reporter) minShown() time.Duration {
+	if r.delay > 0 {
+		return 0
+	}
+	return minShownAtOnce
 }
 
 // showLocked writes the current stage's first line.
@@ -127,7 +137,7 @@ func (r *Reporter) endLocked() {
 		fmt.Fprint(r.w, "\r\x1b[K")
 		return
 	}
-	if d >= minShown {
+	if d >= r.minShown() {
 		fmt.Fprintf(r.w, "%s: done in %s\n", r.name, elapsed(d))
 	}
 }

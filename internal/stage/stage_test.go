@@ -78,6 +78,7 @@ func TestLongStageIsSaid(t *testing.T) {
 	r.Begin("simulating")
 	assert.Eventually(t, func() bool { return b.String() == "simulating ...\n" }, 5*time.Second, time.Millisecond)
 	r.End()
+	assert.Regexp(t, `^simulating \.\.\.\nsimulating: done in \d+\.\d s\n$`, b.String(), "a stage said is ended, never left dangling")
 }
 
 // safeBuffer is a bytes.Buffer safe for the timer's goroutine.
