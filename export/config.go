@@ -217,8 +217,10 @@ type Recommendation struct {
 	// the defaults: the st format then sets nothing and says what the best would be.
 	KeepDefaults       bool    `json:"keepDefaults"`
 	KeepDefaultsWithin float64 `json:"keepDefaultsWithin"`
-	// BestTrial is the fastest trial; ChosenTrial the one with the smallest footprint among
-	// the Within trials within the tolerance of it.
+	// BestTrial is the fastest trial (judged on DecisionRuns perturbed runs when there are
+	// some, else as the search stored it); ChosenTrial the one with the smallest footprint
+	// among the Within trials within the tolerance of it.
+	DecisionRuns           int     `json:"decisionRuns,omitempty"`
 	BestTrial              int     `json:"bestTrial"`
 	BestValue              float64 `json:"bestValue"`
 	BestPeakFootprintBytes uint64  `json:"bestPeakFootprintBytes"`
@@ -303,6 +305,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 			c.Predicted.Evidence = rb.Evidence.Words
 		}
 		c.Recommendation.Margins, c.Recommendation.Moves, c.Recommendation.Instead = rb.Margins, rb.Moves, rb.Instead
+		c.Recommendation.DecisionRuns = rb.DecisionReplicas
 	}
 	if c.Recommendation.PutBack == nil {
 		c.Recommendation.PutBack = []recommend.Step{}

@@ -70,10 +70,10 @@ func WriteST(w io.Writer, c *Config) error {
 	if r := c.Recommendation; r != nil {
 		add("")
 		if r.ChosenTrial != r.BestTrial {
-			add("How it was chosen: of the %d trials within %s of the fastest (trial %d, peak footprint %s),", r.Within, numfmt.PercentText(r.Tolerance), r.BestTrial, units.FormatBytes(r.BestPeakFootprintBytes))
+			add("How it was chosen: of the %d trials within %s of the fastest%s (trial %d, peak footprint %s),", r.Within, numfmt.PercentText(r.Tolerance), judgedWords(r), r.BestTrial, units.FormatBytes(r.BestPeakFootprintBytes))
 			add("trial %d has the smallest peak footprint.", r.ChosenTrial)
 		} else {
-			add("How it was chosen: the fastest trial, and the smallest peak footprint of the %d within %s of it.", r.Within, numfmt.PercentText(r.Tolerance))
+			add("How it was chosen: the fastest trial%s, and the smallest peak footprint of the %d within %s of it.", judgedWords(r), r.Within, numfmt.PercentText(r.Tolerance))
 		}
 		putBack, kept := "Put back to the VM default", "Kept"
 		if keep {
@@ -396,4 +396,13 @@ func pharoSurvivorsText(c *Config, defP float64) string {
 		s += fmt.Sprintf("; at this configuration's %s, p = %.3g", units.FormatBytes(c.VM.NewSpaceBytes), c.VM.TenuringProportion())
 	}
 	return s + ")"
+}
+
+// judgedWords says what the fastest trial was judged on: " judged on 6 perturbed runs" (the
+// decision runs, where the fastest need not be the search's), "" without them.
+func judgedWords(r *Recommendation) string {
+	if r.DecisionRuns == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" judged on %d perturbed runs", r.DecisionRuns)
 }

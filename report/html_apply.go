@@ -48,12 +48,18 @@ func htmlApplySection(r *Report, seconds bool) *htmlApply {
 	if rec == nil {
 		return v
 	}
+	// With replicas the trials were judged again on the decision runs: the fastest there need
+	// not be the search's.
+	judged := ""
+	if rb := rec.Robust; rb != nil {
+		judged = fmt.Sprintf(" judged on %d perturbed runs", rb.DecisionReplicas)
+	}
 	if rec.Chosen.Number != rec.Best.Number {
-		v.Chosen = append(v.Chosen, fmt.Sprintf("Of the %d trials within %s of the fastest (trial %d: %s, peak footprint %s), trial %d has the smallest peak footprint.",
-			rec.Within, numfmt.PercentText(rec.Tolerance), rec.Best.Number, htmlValue(rec.Best.Value, seconds), htmlBytes(rec.Best.PeakFootprintBytes), rec.Chosen.Number))
+		v.Chosen = append(v.Chosen, fmt.Sprintf("Of the %d trials within %s of the fastest%s (trial %d: %s, peak footprint %s), trial %d has the smallest peak footprint.",
+			rec.Within, numfmt.PercentText(rec.Tolerance), judged, rec.Best.Number, htmlValue(rec.Best.Value, seconds), htmlBytes(rec.Best.PeakFootprintBytes), rec.Chosen.Number))
 	} else {
-		v.Chosen = append(v.Chosen, fmt.Sprintf("Trial %d is the fastest, and has the smallest peak footprint of the %d trials within %s of it.",
-			rec.Trial, rec.Within, numfmt.PercentText(rec.Tolerance)))
+		v.Chosen = append(v.Chosen, fmt.Sprintf("Trial %d is the fastest%s, and has the smallest peak footprint of the %d trials within %s of it.",
+			rec.Trial, judged, rec.Within, numfmt.PercentText(rec.Tolerance)))
 	}
 	for _, st := range rec.PutBack {
 		v.Chosen = append(v.Chosen, fmt.Sprintf("Put back to the VM default: the %s (%s instead of %s). Simulated, that %s, less than the tolerance of %s, so the script does not set it.",
