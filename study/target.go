@@ -2,8 +2,11 @@ package study
 
 import (
 	"errors"
+	"slices"
 
+	"github.com/c-bata/goptuna"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/search"
 )
 
 // SetTarget sets the study's target of trials as resume asks for it: trials (a new total,
@@ -73,4 +76,14 @@ func (p *Problem) CheckCost(c heapsim.Cost, file, name string) error {
 		return inputErrorf(ErrCostDiffers, "cost %s differs from the cost model study %q was created with: its trials' times would not compare (drop --cost to use the study's, or create a new study with it)", file, name)
 	}
 	return nil
+}
+
+// Finished reports whether a study's trials (all, as stored) hold its target with none running
+// (what resume says instead of running nothing), and how many count against the target.
+func (p *Problem) Finished(all []goptuna.FrozenTrial) (counted int, finished bool) {
+	counted = search.Counted(all)
+	if slices.ContainsFunc(all, func(t goptuna.FrozenTrial) bool { return t.State == goptuna.TrialStateRunning }) {
+		return counted, false
+	}
+	return counted, counted >= p.Trials
 }

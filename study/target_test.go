@@ -3,6 +3,7 @@ package study
 import (
 	"testing"
 
+	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -20,4 +21,17 @@ func TestReadingsOfOneRun(t *testing.T) {
 	assert.False(t, ReadingsOfOneRun([]WorkloadRef{{Ref: "a"}}))
 	assert.True(t, ReadingsOfOneRun([]WorkloadRef{{Ref: "a", Run: "a"}, {Ref: "a", Run: "a"}}))
 	assert.False(t, ReadingsOfOneRun([]WorkloadRef{{Ref: "a", Run: "a"}, {Ref: "b"}}))
+}
+
+func TestFinished(t *testing.T) {
+	p := &Problem{Trials: 2}
+	c := goptuna.FrozenTrial{State: goptuna.TrialStateComplete}
+	r := goptuna.FrozenTrial{State: goptuna.TrialStateRunning}
+	n, ok := p.Finished([]goptuna.FrozenTrial{c, c})
+	assert.True(t, ok)
+	assert.Equal(t, 2, n)
+	_, ok = p.Finished([]goptuna.FrozenTrial{c, c, r})
+	assert.False(t, ok, "a running trial: not finished")
+	_, ok = p.Finished([]goptuna.FrozenTrial{c})
+	assert.False(t, ok, "short of the target")
 }

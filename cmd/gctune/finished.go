@@ -10,7 +10,6 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
 )
@@ -29,13 +28,8 @@ type finished struct {
 // finishedStudy reports whether the study's trials (all, as stored) reach sp's target with none
 // running, and describes it.
 func finishedStudy(all []goptuna.FrozenTrial, sp *study.Problem) (finished, bool) {
-	counted := search.Counted(all)
-	for _, t := range all {
-		if t.State == goptuna.TrialStateRunning {
-			return finished{}, false
-		}
-	}
-	if counted < sp.Trials {
+	counted, ok := sp.Finished(all)
+	if !ok {
 		return finished{}, false
 	}
 	f := finished{done: counted, target: sp.Trials, defaultValue: sp.DefaultValue, seconds: sp.Seconds()}
