@@ -20,12 +20,7 @@ import (
 // after it is said of the configuration that would be applied anyway, as a hypothetical.
 func (r *Recommendation) WriteText(w io.Writer, seconds bool) error {
 	var b strings.Builder
-	val := func(v float64) string {
-		if seconds {
-			return numfmt.SecondsText(v)
-		}
-		return numfmt.Ratio(v)
-	}
+	val := valueFormat(seconds)
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	// ind is the indent of the lines on how the configuration was reached; would is how they
 	// speak of it: as done, or, when the defaults are kept, as what would be done.
