@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ import (
 // and review the diff.
 func TestExplainGolden(t *testing.T) {
 	datadriven.Walk(t, "testdata/explain", func(t *testing.T, path string) {
+		if testing.Short() && filepath.Base(path) == "dataframe.txt" {
+			t.Skip("diagnoses the three DataFrame workloads (slow under the race detector): runs without -short")
+		}
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			require.Equal(t, "explain", td.Cmd)
 			var workloads []string

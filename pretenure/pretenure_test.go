@@ -52,6 +52,9 @@ func problem(t *testing.T, p *profile.Profile, replicas int) *objective.Problem 
 // and advised, with a gain on every replica; the site whose objects die young is not even a
 // candidate (the scavenger tenures nothing of it).
 func TestAdviseLongLivedSite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
+	}
 	prob := problem(t, twoSites(t), 4)
 	tuned := heapsim.DefaultParams()
 	tuned.GrowthHeadroomBytes = 256 << 20
@@ -75,6 +78,9 @@ func TestAdviseLongLivedSite(t *testing.T) {
 
 // TestAdviseIsDeterministic: the same problem, parameters and options give the same advice.
 func TestAdviseIsDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
+	}
 	p := twoSites(t)
 	a, err := Advise(problem(t, p, 2), heapsim.DefaultParams(), Options{})
 	require.NoError(t, err)
@@ -84,13 +90,19 @@ func TestAdviseIsDeterministic(t *testing.T) {
 }
 
 // TestAdviseModelOff: with the uncertainty model off the sites are judged on the profiled
-// run itself; a profile without sites is refused.
+// run itself.
 func TestAdviseModelOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
+	}
 	adv, err := Advise(problem(t, twoSites(t), 0), heapsim.DefaultParams(), Options{})
 	require.NoError(t, err)
 	require.NotEmpty(t, adv.Candidates)
 	assert.Len(t, adv.Candidates[0].Gains, 1)
+}
 
+// TestAdviseNoSites: a profile without sites is refused.
+func TestAdviseNoSites(t *testing.T) {
 	var b profile.Builder
 	b.Add(b.Class("A"), 16, 0, 16, 1, 0)
 	plain, err := b.Build(profile.Meta{EndBytes: 1 << 20})
@@ -102,6 +114,9 @@ func TestAdviseModelOff(t *testing.T) {
 // TestAttribute: at the defaults the long-lived site's objects are what the scavenger tenures,
 // all of what enters old space; the site dying young is left out.
 func TestAttribute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
+	}
 	ws, err := Attribute(problem(t, twoSites(t), 0))
 	require.NoError(t, err)
 	require.Len(t, ws, 1)

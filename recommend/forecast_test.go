@@ -35,6 +35,9 @@ func readingsProblem(t *testing.T, m uncertainty.Model, scav, full int, bound ..
 // interval, and the evidence says which survived and why. Without counts both stay, and the
 // evidence says the forecast is wider for it and what to add.
 func TestForecastWeighsReadingsByTheExportsCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("recommends over two bundled workloads' replicas (slow under the race detector): runs without -short")
+	}
 	m := uncertainty.Default()
 	m.Replicas, m.SearchReplicas, m.AgainReplicas = 4, 1, 6
 	probe := readingsProblem(t, m, 0, 0)

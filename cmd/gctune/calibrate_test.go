@@ -22,6 +22,9 @@ const iwst23p = "../../costfit/testdata/iwst23p-3.1gb.json"
 // that the cost file it writes makes simulate land within 5 % of both published times, that
 // optimize stores that cost with the study and that resume and report refuse another.
 func TestCalibrateIWST23P(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the 3.1 GB DataFrame workload (slow under the race detector): runs without -short")
+	}
 	// A quarter of the spec's records: calibrate solves its equations exactly at any
 	// resolution, and every command here reads the workload at the same one.
 	const coarse = "0.005"

@@ -62,6 +62,9 @@ func TestLifetimesJSON(t *testing.T) {
 }
 
 func TestLifetimesDataFrame500MB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the 500 MB DataFrame workload (slow under the race detector): runs without -short")
+	}
 	if !slices.ContainsFunc(spec.Bundled(), func(w spec.WorkloadInfo) bool { return w.Name == "dataframe-500mb" }) {
 		t.Skip("dataframe-500mb is not bundled yet")
 	}

@@ -30,6 +30,9 @@ func reportStudy(t *testing.T, url string) int {
 
 // TestReportAndExplain runs gctune report and explain on a study in SQLite and in PostgreSQL.
 func TestReportAndExplain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes a recommendation and draws every figure on each backend (slow under the race detector): runs without -short")
+	}
 	eachBackend(t, func(t *testing.T, be backend) {
 		url := be.fresh(t)
 		best := reportStudy(t, url)
@@ -151,6 +154,9 @@ func TestReportBadInput(t *testing.T) {
 // Chromium, screenshot taken and checked. It skips when Chromium is missing, unless CI is set
 // (.ci/run installs it). REPORT_SCREENSHOT_DIR keeps the report and the screenshot there.
 func TestReportInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes a recommendation, draws every figure and renders the page (slow under the race detector): runs without -short")
+	}
 	if _, err := chromium.Available(); err != nil {
 		if chromium.Required() {
 			t.Fatalf("CI is set and Chromium is missing: %v", err)

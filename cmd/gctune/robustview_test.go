@@ -23,6 +23,9 @@ func uncertaintyInterval(lo, hi float64) uncertainty.Interval {
 // it, the margins, the uncertainty model, and the measured speedup against the predicted
 // interval.
 func TestPredictionEverywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes a recommendation and states it through every output (slow under the race detector): runs without -short")
+	}
 	for _, tc := range []struct {
 		name   string
 		flags  []string

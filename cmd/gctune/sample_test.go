@@ -82,6 +82,9 @@ func TestSampleRefusesAndBadInput(t *testing.T) {
 }
 
 func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("optimizes a sampled export twice under two hypotheses, each with its recommendation (slow under the race detector): runs without -short")
+	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "img.csv")
 	gctuneOK(t, "sample", "image-processing", "--resolution", "0.001", "--rate", "1/1000", "-o", out)
