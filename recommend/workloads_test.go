@@ -19,6 +19,9 @@ import (
 // are the simulation of the recommendation against its own defaults, and the one marked is
 // the larger slowdown, the one the max aggregate minimises.
 func TestWorkloadFiguresNominal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("recommends over two bundled workloads (slow under the race detector): runs without -short")
+	}
 	prob := testfixture.BundledProblem(t, objective.Settings{}, "cache-churn", "image-processing")
 	r, err := Recommend(context.Background(), prob, stored(t, prob, randomPoints(10, 3)), Settings{Tolerance: 0.01})
 	require.NoError(t, err)
@@ -58,6 +61,9 @@ func TestWorkloadFiguresNominal(t *testing.T) {
 // TestWorkloadFiguresRobust: with replicas, each workload's figures are means over the
 // replicas the recommendation is stated on, each replica against its own defaults.
 func TestWorkloadFiguresRobust(t *testing.T) {
+	if testing.Short() {
+		t.Skip("recommends over two bundled workloads' replicas (slow under the race detector): runs without -short")
+	}
 	m := uncertainty.Default()
 	m.Replicas, m.SearchReplicas = 4, 1
 	prob := testfixture.BundledProblem(t, objective.Settings{Uncertainty: m, Seed: 3}, "cache-churn", "image-processing")

@@ -596,6 +596,9 @@ func TestBundledSpecUnknown(t *testing.T) {
 // code makes 21 column-sized allocations straight into old space, and the young allocation is
 // (266 scavenges + 4.5 inner-scavenge edens) × 11,780,725 bytes.
 func TestWorkloadDataframe500mbCodePath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the 500 MB DataFrame workload (slow under the race detector): runs without -short")
+	}
 	s, err := BundledSpec("dataframe-500mb")
 	require.NoError(t, err)
 	p, err := s.Generate(GenerateOptions{Seed: 1})
