@@ -18,7 +18,6 @@ import (
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/stage"
-	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
@@ -350,7 +349,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 		if !quiet && !asJSON {
 			st = stage.New(ew, isTerminal(ew))
 			settings.Stage = func(step string) {
-				if words := recommendStepWords(step, cfg.Search.Tolerance); words != "" {
+				if words := recommend.StepWords(step, cfg.Search.Tolerance); words != "" {
 					st.Begin(words)
 				}
 			}
@@ -434,7 +433,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 	ew.Printf("the search's fastest trial: trial %d, %s\n", b.Number, describePoint(b.Point))
 	if seconds {
 		ew.Printf("  %s against %s with the defaults, %s faster, on %s; %s\n", numfmt.SecondsText(b.Value),
-			numfmt.SecondsText(d.DefaultValue), numfmt.Speedup(b.Speedup), d.SearchRuns, trialMetricsText(b.Metrics))
+			numfmt.SecondsText(d.DefaultValue), numfmt.Speedup(b.Speedup), d.SearchRuns, trialattr.MetricsOf(b.Metrics).Text())
 	} else {
 		how := "on the slower workload"
 		switch {
@@ -444,7 +443,7 @@ func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
 			how = "on average over the workloads"
 		}
 		ew.Printf("  a run time %s the defaults' %s, %s faster, on %s; %s\n", numfmt.Ratio(b.Value), how,
-			numfmt.Speedup(b.Speedup), d.SearchRuns, trialMetricsText(b.Metrics))
+			numfmt.Speedup(b.Speedup), d.SearchRuns, trialattr.MetricsOf(b.Metrics).Text())
 	}
 	for i, p := range d.Profiles {
 		label := p.Ref
@@ -550,40 +549,4 @@ func (p *progressRecorder) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
-}
-
-// trialMetricsText states a trial's stored GC share and peak footprint ("GC share 1.6 %, peak
-// footprint 12.5 GiB"), "" when it has none.
-func trialMetricsText(attrs map[string]string) string {
-	m := trialattr.MetricsOf(attrs)
-	if !m.HasFootprint {
-		return ""
-	}
-	return fmt.Sprintf("GC share %s, peak footprint %s", numfmt.PercentText(m.GCShare), units.FormatBytes(m.PeakFootprintBytes))
-}
-
-// recommendStepWords names a step of the recommendation (recommend.Settings.Stage) for the
-// stage line: "" for the end.
-func recommendStepWords(step string, tol float64) string {
-	switch step {
-	case "rejudge":
-		return "recommendation: judging again the trials within " + numfmt.PercentText(tol) + " of the fastest on the decision runs"
-	case "attempt":
-		return "recommendation: putting back the changes that cost less than " + numfmt.PercentText(tol)
-	case "settle":
-		return "recommendation: moving kept parameters off cliffs"
-	case "fallback":
-		return "recommendation: trying the next trial (no flat place found)"
-	case "margins":
-		return "recommendation: measuring each kept parameter's margin"
-	case "statement":
-		return "recommendation: its forecast for inputs like this one"
-	case "again":
-		return "recommendation: its forecast for this input again"
-	case "restate":
-		return "recommendation: the kept changes' costs after a move"
-	case "done":
-		return ""
-	}
-	return "recommendation: " + step
 }
