@@ -1,29 +1,20 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/c-bata/goptuna"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/export"
-	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/stage"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/study"
-	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
@@ -277,62 +268,42 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 	return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, quiet)
 }
 
-// sessionDoc is the JSON document optimize and resume print.
+// sessionDoc is the JSON document optimize, resume and worker print: the session's report,
+// and how each profile was read, with its simulated default run.
 type sessionDoc struct {
-	Study     string              `json:"study"`
-	Storage   string              `json:"storage"`
-	Workloads []study.WorkloadRef `json:"workloads"`
-	// WorkloadNames name the workloads in words, in the same order (a sampled export's
-	// hypotheses: workloadNames); Aggregate combines their slowdowns (several workloads).
-	WorkloadNames []string `json:"workloadNames"`
-	Aggregate     string   `json:"aggregate,omitempty"`
-	Reaped        []int    `json:"reaped,omitempty"`
-	TrialsRun     int      `json:"trialsRun"`
-	Finished      int      `json:"finished"`
-	Target        int      `json:"target"`
-	Interrupted   bool     `json:"interrupted,omitempty"`
-	// DefaultValue is the defaults' value as the search measures trials: on SearchRuns.
-	DefaultValue float64 `json:"defaultValue"`
-	SearchRuns   string  `json:"searchRuns"`
-	// Best is the search's fastest trial, its value on SearchRuns: not the headline, which is
-	// the Recommendation's forecast.
-	Best *bestDoc `json:"best,omitempty"`
-	// Recommendation is what export writes (optimize and resume only).
-	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
-	Plan           search.Plan               `json:"plan"`
-	// Profiles says how each workload's profile was read, with its simulated default run.
+	session.Report
 	Profiles []profileInfoDoc `json:"profiles,omitempty"`
 }
 
-// bestDoc describes the best trial.
-type bestDoc struct {
-	Number   int               `json:"number"`
-	Value    float64           `json:"value"`
-	Speedup  float64           `json:"speedup"`
-	Point    tunable.Point     `json:"point"`
-	Metrics  map[string]string `json:"metrics"`
-	Feasible bool              `json:"feasible"`
+// bestDoc is a study's best trial as the documents state it (session.Best).
+type bestDoc = session.Best
+
+// newBestDoc describes trial t against the defaults' value (session.NewBest).
+func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
+	return session.NewBest(t, defaultValue)
 }
 
+// runSession runs the study's trials (session.Run), makes and stores the recommendation, and
+// prints the report: to w the result, to ew the progress bar, the notices and the stages.
 func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialstore.Store, name string, id int,
 	sp *study.Problem, prob *objective.Problem, asJSON, quiet bool) error {
-	var bar *progressRecorder
+	var bar *session.Progress
 	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
 		Sampler: sp.Sampler, Space: sp.Plan.Space}
 	if !quiet && !asJSON {
-		bar = newProgressRecorder(ew, prob.DefaultValue(), sp.Seconds())
+		bar = session.NewProgress(ew, isTerminal(ew), prob.DefaultValue(), sp.Seconds())
 		settings.Recorder = bar
 	}
 	notify := func(n session.Notice) {
 		if bar != nil {
-			bar.note(n.String())
+			bar.Note(n.String())
 		}
 	}
 	// A cancelled ctx (SIGINT, SIGTERM) stops new trials from starting; running ones finish
 	// and are recorded.
 	res, err := session.Run(ctx, newSessionConfig(cfg, store, store.Storage(), name, id, prob, settings, notify))
 	if bar != nil {
-		bar.finish()
+		bar.Finish()
 	}
 	if err != nil {
 		return err
@@ -363,7 +334,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 	if asJSON {
 		err = writeJSON(w, doc)
 	} else {
-		err = printSession(w, &doc, sp.Seconds())
+		err = doc.WriteText(w)
 	}
 	if err != nil {
 		return err
@@ -372,13 +343,12 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 }
 
 // stoppedShort is the error of a session that a signal stopped before the study held its
-// target (exit 130), nil for one that finished.
+// target (exit 130, session.Report.StoppedShort), nil for one that finished.
 func stoppedShort(d sessionDoc) error {
-	if !d.Interrupted || d.Finished >= d.Target {
-		return nil
+	if why := d.StoppedShort(); why != "" {
+		return interruptedf("%s", why)
 	}
-	return interruptedf("study %s holds %d of %d trials, each finished one stored: go on with gctune resume %s",
-		quoteName(d.Study), d.Finished, d.Target, export.ShellQuote(d.Study))
+	return nil
 }
 
 // newSessionConfig is the session optimize, resume and worker run on study name (ID id) in
@@ -390,163 +360,15 @@ func newSessionConfig(cfg Config, store *trialstore.Store, storage goptuna.Stora
 		ReapTimeout: cfg.Search.ReapTimeout, Notify: notify}
 }
 
-// newSessionDoc describes a session's outcome.
+// newSessionDoc describes a session's outcome (session.NewReport), with how each profile was
+// read and its simulated default run beside the profiled run's counts.
 func newSessionDoc(res session.Result, name string, store *trialstore.Store, sp *study.Problem, prob *objective.Problem) sessionDoc {
-	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: study.WithoutSpecs(sp.Workloads), WorkloadNames: study.Names(sp.Workloads), Reaped: res.Reaped,
-		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
-		DefaultValue: prob.DefaultValue(), SearchRuns: prob.SearchRuns(), Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
-	if len(sp.Workloads) > 1 {
-		doc.Aggregate = cmp.Or(sp.Aggregate, string(objective.AggregateMax))
-	}
-	if res.HasBest {
-		doc.Best = newBestDoc(res.Best, prob.DefaultValue())
+	doc := sessionDoc{Report: session.NewReport(res, name, store.URL(), sp, prob), Profiles: withDefaultRuns(profileInfos(sp), prob)}
+	for _, p := range doc.Profiles {
+		doc.Beside = append(doc.Beside, formatProfiledBeside(p.Profiled, p.SimulatedDefault))
 	}
 	return doc
 }
 
-func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
-	raw, _ := tunable.PointFromParams(t.Params)
-	p := raw.Rounded()
-	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
-		Metrics: t.UserAttrs, Feasible: !trialattr.Infeasible(t)}
-}
-
-func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
-	ew := errwriter.New(w)
-	state := ""
-	if d.Interrupted {
-		state = ", interrupted"
-	}
-	ew.Printf("study %s: %d trials run now, %d of %d finished%s\n", quoteName(d.Study), d.TrialsRun, d.Finished, d.Target, state)
-	if d.Best == nil {
-		ew.Printf("no feasible trial yet\n")
-		return ew.Err()
-	}
-	// The headline is the recommendation's forecast; the search's fastest trial and each
-	// profile's default run are labelled as what they are, on their own lines.
-	if r := d.Recommendation; r != nil {
-		if err := r.WriteText(w, seconds); err != nil {
-			return err
-		}
-	}
-	b := d.Best
-	ew.Printf("the search's fastest trial: trial %d, %s\n", b.Number, describePoint(b.Point))
-	if seconds {
-		ew.Printf("  %s against %s with the defaults, %s faster, on %s; %s\n", numfmt.SecondsText(b.Value),
-			numfmt.SecondsText(d.DefaultValue), numfmt.Speedup(b.Speedup), d.SearchRuns, trialattr.MetricsOf(b.Metrics).Text())
-	} else {
-		how := "on the slower workload"
-		switch {
-		case study.ReadingsOfOneRun(d.Workloads):
-			how = fmt.Sprintf("on average over the %d readings of the run", len(d.Workloads))
-		case d.Aggregate == string(objective.AggregateMean):
-			how = "on average over the workloads"
-		}
-		ew.Printf("  a run time %s the defaults' %s, %s faster, on %s; %s\n", numfmt.Ratio(b.Value), how,
-			numfmt.Speedup(b.Speedup), d.SearchRuns, trialattr.MetricsOf(b.Metrics).Text())
-	}
-	for i, p := range d.Profiles {
-		label := p.Ref
-		if i < len(d.WorkloadNames) {
-			label = d.WorkloadNames[i]
-		}
-		if line := formatProfiledBeside(p.Profiled, p.SimulatedDefault); line != "" {
-			ew.Printf("%s: %s\n", label, line)
-		}
-	}
-	if r := d.Recommendation; r != nil && r.KeepDefaults {
-		ew.Printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
-		return ew.Err()
-	}
-	ew.Printf("apply it: gctune export %s --format st > gctune-gc.st\n", export.ShellQuote(d.Study))
-	return ew.Err()
-}
-
 // describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).
 func describePoint(p tunable.Point) string { return recommend.DescribePoint(p) }
-
-// progressRecorder shows a progress bar with trials done, ETA, the best value so far and its
-// speedup over the defaults.
-type progressRecorder struct {
-	mu           sync.Mutex
-	w            io.Writer
-	bar          *progressbar.ProgressBar
-	defaultValue float64
-	seconds      bool
-	best         float64
-	failed       int
-}
-
-func newProgressRecorder(w io.Writer, defaultValue float64, seconds bool) *progressRecorder {
-	return &progressRecorder{w: w, defaultValue: defaultValue, seconds: seconds, best: math.Inf(1)}
-}
-
-// Start implements search.Recorder. A session calls it once per run of trials (it runs again
-// the trials of a worker that died): the bar then grows. The bar is drawn only when the writer
-// is a terminal.
-func (p *progressRecorder) Start(toRun int, _ float64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !isTerminal(p.w) {
-		return
-	}
-	if p.bar != nil {
-		p.bar.ChangeMax(p.bar.GetMax() + toRun)
-		return
-	}
-	p.bar = progressbar.NewOptions(toRun,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription("trials"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionClearOnFinish(),
-	)
-}
-
-// TrialDone implements search.Recorder.
-func (p *progressRecorder) TrialDone(r search.TrialReport) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if r.Err != nil {
-		p.failed++
-	} else if r.Feasible && r.Value < p.best {
-		p.best = r.Value
-	}
-	desc := "trials"
-	if !math.IsInf(p.best, 1) {
-		v := fmt.Sprintf("%.4g", p.best)
-		if p.seconds {
-			v = numfmt.SecondsText(p.best)
-		}
-		desc = fmt.Sprintf("fastest %s (%s)", v, numfmt.Speedup(p.defaultValue/p.best))
-	}
-	if p.failed > 0 {
-		desc += fmt.Sprintf(", %d failed", p.failed)
-	}
-	if p.bar == nil {
-		return
-	}
-	p.bar.Describe(desc)
-	_ = p.bar.Add(1)
-}
-
-// note writes a line in the bar's place (the bar comes back with the next trial).
-func (p *progressRecorder) note(line string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Clear()
-	}
-	fmt.Fprintln(p.w, line)
-}
-
-func (p *progressRecorder) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}

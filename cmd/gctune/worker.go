@@ -178,7 +178,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if o.JSON {
 		err = writeJSON(w, doc)
 	} else {
-		err = printSession(w, &doc.sessionDoc, sp.Seconds())
+		err = doc.WriteText(w)
 	}
 	if err != nil {
 		return err
