@@ -244,17 +244,17 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 		return err
 	}
 	if trials == 0 && more == 0 {
-		if f, ok := finishedStudy(all, sp); ok {
+		if d, ok := sp.Done(name, all); ok {
 			if asJSON { // the same document as ever, for scripts; the hint beside it
-				fmt.Fprintln(ew, f.hint(name))
+				fmt.Fprintln(ew, d.Hint())
 				return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
 			}
 			// A finished study states its stored recommendation, as export writes it.
-			if f.rec, err = study.StoredRecommendationFor(store, id, prob, all,
+			if d.Recommendation, err = study.StoredRecommendationFor(store, id, prob, all,
 				study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation}); err != nil {
 				return err
 			}
-			return f.print(w, name)
+			return d.WriteText(w)
 		}
 	}
 	if sp.SetTarget(trials, more, search.Counted(all)) {
