@@ -11,6 +11,7 @@ import (
 
 	"github.com/gctune/gctune/internal/stage"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
@@ -125,7 +126,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, resumeOptions{
-				Study: args[0], Clock: clockFlag(cmd), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
+				Study: args[0], Clock: clockFlag(cmd, cfg), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}
 	f := cmd.Flags()
@@ -203,8 +204,8 @@ func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, 
 type resumeOptions struct {
 	// Study is the study's name.
 	Study string
-	// Clock is --clock when given ("" otherwise): it must be the study's (Problem.CheckClock).
-	Clock string
+	// Clock is --clock when given (nil otherwise): it must be the study's (Problem.CheckClock).
+	Clock *filip.Clock
 	// Trials sets a new target of finished trials, More adds to the trials the study holds
 	// (0: the study's own target).
 	Trials, More int

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/profile/filip"
 
 	"github.com/spf13/cobra"
 
@@ -14,12 +15,15 @@ import (
 	"github.com/gctune/gctune/study"
 )
 
-// clockFlag returns --clock's value when it was given on the command line, else "".
-func clockFlag(cmd *cobra.Command) string {
+// clockFlag returns --clock's value when it was given on the command line, else nil: the
+// clock the configuration decoded (cfg.Lifetimes.Clock, which the flag sets when given), so
+// that a bad value is refused once, at the flag.
+func clockFlag(cmd *cobra.Command, cfg Config) *filip.Clock {
 	if f := cmd.Flags().Lookup("clock"); f != nil && f.Changed {
-		return f.Value.String()
+		clock := cfg.Lifetimes.Clock
+		return &clock
 	}
-	return ""
+	return nil
 }
 
 // openWorkloads opens the workloads of a new study as configured (study.OpenWorkloads), refusing

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/study"
@@ -44,7 +45,7 @@ and be stored, then stops.`,
   gctune worker --study demo --trials 500`,
 		Args: noArgs,
 		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
-			o.JSON, o.Clock = ro.json, clockFlag(cmd)
+			o.JSON, o.Clock = ro.json, clockFlag(cmd, cfg)
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
@@ -68,8 +69,8 @@ type workerOptions struct {
 	Trials, Retries int
 	// JSON prints workerDoc; Quiet prints nothing but errors and the final result.
 	JSON, Quiet bool
-	// Clock is --clock when given ("" otherwise): it must be the study's.
-	Clock string
+	// Clock is --clock when given (nil otherwise): it must be the study's (Problem.CheckClock).
+	Clock *filip.Clock
 }
 
 // workerDoc is the JSON document `gctune worker` prints: the session's, and who ran it.
