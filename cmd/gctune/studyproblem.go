@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
 )
@@ -74,18 +73,8 @@ func workerCount(n int) int {
 	return n
 }
 
-// printPlan writes the rules the profile produced.
-func printPlan(w io.Writer, plan search.Plan) {
-	ew := errwriter.New(w)
-	if len(plan.Rules) == 0 {
-		ew.Printf("seeding and constraints from the lifetime profile: none\n")
-		return
-	}
-	ew.Printf("from the lifetime profile (--no-seed, --no-constrain turn these off):\n")
-	for _, r := range plan.Rules {
-		ew.Printf("  %-10s %s: %s\n", r.Kind, r.Name, r.Reason)
-	}
-}
+// printPlan writes the rules the profile produced (search.Plan.WriteText).
+func printPlan(w io.Writer, plan search.Plan) { _ = plan.WriteText(w) }
 
 // addToleranceFlag declares --tolerance (search.tolerance) on cmd.
 func addToleranceFlag(cmd *cobra.Command) {

@@ -129,7 +129,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	}
 	defer store.Close()
 	noteStore(ctx, store)
-	keepConnections(store, workerCount(cfg.Search.Workers))
+	session.KeepConnections(store, workerCount(cfg.Search.Workers))
 	var id int
 	var sp *study.Problem
 	err = trialstore.Retry(ctx, policy, "load study", func(bool) error {
@@ -185,14 +185,4 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		return err
 	}
 	return stoppedShort(doc.sessionDoc)
-}
-
-// keepConnections keeps enough idle database connections for a worker's goroutines, their
-// heartbeats and the reaper. database/sql keeps 2 by default: past that, each connection a
-// burst of queries opens is closed again, and on PostgreSQL every new connection starts a new
-// server process.
-func keepConnections(store *trialstore.Store, goroutines int) {
-	if sqlDB, err := store.DB().DB(); err == nil {
-		sqlDB.SetMaxIdleConns(2*goroutines + 2)
-	}
 }
