@@ -10,7 +10,9 @@ import (
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/quote"
 	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // Done describes a study that holds its target of trials with none running: what resume says
@@ -29,6 +31,8 @@ type Done struct {
 	// Recommendation is the recommendation stored with the study (StoredRecommendationFor),
 	// the caller's to set; nil when none is current.
 	Recommendation *recommend.Recommendation
+	// Trials are the study's trials as stored, the ones it was found done on.
+	Trials []goptuna.FrozenTrial
 }
 
 // Done reports whether study name's trials (all, as stored) hold the problem's target with
@@ -38,7 +42,7 @@ func (p *Problem) Done(name string, all []goptuna.FrozenTrial) (*Done, bool) {
 	if !ok {
 		return nil, false
 	}
-	d := &Done{Study: name, Counted: counted, Target: p.Trials, DefaultValue: p.DefaultValue, Seconds: p.Seconds()}
+	d := &Done{Study: name, Counted: counted, Target: p.Trials, DefaultValue: p.DefaultValue, Seconds: p.Seconds(), Trials: all}
 	if best, ok := trialattr.Best(all); ok {
 		d.Best = &best
 	}
@@ -75,4 +79,27 @@ func (d *Done) WriteText(w io.Writer) error {
 	q := quote.Shell(d.Study)
 	ew.Printf("the recommendation: gctune export %s (why: gctune explain %s)\n", q, q)
 	return ew.Err()
+}
+
+// Resume is resume's rule before it runs any trial of study name (ID id in store): asked for
+// neither a new total (trials) nor more trials (more), a study that holds its target with none
+// running is done, and Resume returns it (Done: resume states it instead of running nothing);
+// otherwise the target asked for is set (SetTarget) and saved with the problem, and Resume
+// returns nil.
+func (p *Problem) Resume(store *trialstore.Store, id int, name string, trials, more int) (*Done, error) {
+	all, err := store.Storage().GetAllTrials(id)
+	if err != nil {
+		return nil, err
+	}
+	if trials == 0 && more == 0 {
+		if d, ok := p.Done(name, all); ok {
+			return d, nil
+		}
+	}
+	if p.SetTarget(trials, more, search.Counted(all)) {
+		if err := SaveProblem(store, id, p); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
 }

@@ -2,13 +2,18 @@ package study
 
 import (
 	"bytes"
+	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/c-bata/goptuna"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/profile"
+	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/trialattr"
+	"github.com/gctune/gctune/trialstore"
 )
 
 // TestDone: a study at its target with none running is done, its fastest feasible trial
@@ -44,4 +49,45 @@ the recommendation: gctune export 'my study' (why: gctune explain 'my study')
 	assert.Contains(t, b.String(), "the search's fastest trial: trial 2, 2.00× faster than the defaults on the search's runs\n")
 	d.Target = 40
 	assert.Contains(t, d.Hint(), "--more 20 ")
+}
+
+// TestResume: a study at its target is done unless a new target is asked; --more counts from
+// the trials held and --trials sets a new total, either saved with the problem.
+func TestResume(t *testing.T) {
+	ctx := context.Background()
+	store, err := trialstore.Open(ctx, filepath.Join(t.TempDir(), "s.db"), trialstore.OpenOptions{})
+	require.NoError(t, err)
+	defer store.Close()
+	p := newTiny(t, writeSpec(t, ""))
+	p.Trials = 2
+	st, err := Create(ctx, store, "tiny", p)
+	require.NoError(t, err)
+	prob, err := p.ReopenObjective(ReopenOptions{LongLivedThreshold: profile.DefaultLongLivedThreshold})
+	require.NoError(t, err)
+
+	d, err := p.Resume(store, st.ID, "tiny", 0, 0)
+	require.NoError(t, err)
+	assert.Nil(t, d, "no trial yet: not done")
+	_, err = search.Optimize(ctx, store.Storage(), "tiny", prob, search.Settings{Trials: 2, Workers: 1, Seed: 1, Sampler: "random"})
+	require.NoError(t, err)
+
+	d, err = p.Resume(store, st.ID, "tiny", 0, 0)
+	require.NoError(t, err)
+	require.NotNil(t, d)
+	assert.Equal(t, [2]int{2, 2}, [2]int{d.Counted, d.Target})
+	assert.Len(t, d.Trials, 2)
+
+	d, err = p.Resume(store, st.ID, "tiny", 0, 3)
+	require.NoError(t, err)
+	assert.Nil(t, d, "more asked: not done")
+	_, loaded, err := Load(store, "tiny")
+	require.NoError(t, err)
+	assert.Equal(t, 5, loaded.Trials, "--more 3 on 2 trials, saved")
+
+	d, err = loaded.Resume(store, st.ID, "tiny", 9, 0)
+	require.NoError(t, err)
+	assert.Nil(t, d)
+	_, loaded, err = Load(store, "tiny")
+	require.NoError(t, err)
+	assert.Equal(t, 9, loaded.Trials, "--trials 9, saved")
 }

@@ -240,28 +240,21 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 	if !quiet {
 		printProfileInfos(ew, profileInfos(sp))
 	}
-	all, err := store.Storage().GetAllTrials(id)
+	d, err := sp.Resume(store, id, name, trials, more)
 	if err != nil {
 		return err
 	}
-	if trials == 0 && more == 0 {
-		if d, ok := sp.Done(name, all); ok {
-			if asJSON { // the same document as ever, for scripts; the hint beside it
-				fmt.Fprintln(ew, d.Hint())
-				return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
-			}
-			// A finished study states its stored recommendation, as export writes it.
-			if d.Recommendation, err = study.StoredRecommendationFor(store, id, prob, all,
-				study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation}); err != nil {
-				return err
-			}
-			return d.WriteText(w)
+	if d != nil {
+		if asJSON { // the same document as ever, for scripts; the hint beside it
+			fmt.Fprintln(ew, d.Hint())
+			return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
 		}
-	}
-	if sp.SetTarget(trials, more, search.Counted(all)) {
-		if err := study.SaveProblem(store, id, sp); err != nil {
+		// A finished study states its stored recommendation, as export writes it.
+		if d.Recommendation, err = study.StoredRecommendationFor(store, id, prob, d.Trials,
+			study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation}); err != nil {
 			return err
 		}
+		return d.WriteText(w)
 	}
 	if !quiet && !asJSON {
 		fmt.Fprintf(ew, "resuming study %q in %s: target %d trials on %s\n", name, store.URL(), sp.Trials, sp.WorkloadNames())
