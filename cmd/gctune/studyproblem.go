@@ -5,11 +5,10 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/profile/filip"
-
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
 )
