@@ -21,6 +21,10 @@
 //
 // # Output
 //
-// The package prints nothing: progress goes to Config.Search.Recorder (per trial) and
-// Config.Notify (reaps, restarts, waiting), and the outcome is the Result.
+// Run prints nothing: progress goes to Config.Search.Recorder (per trial) and Config.Notify
+// (reaps, restarts, waiting), and the outcome is the Result. What a front end states of it is
+// here too, once: Progress is a Recorder that draws a bar on a terminal (and the notices in
+// its place), and Report is the outcome as optimize, resume and worker state it (NewReport:
+// the document they print with --json; WriteText: their summary; StoppedShort: why a
+// session a signal stopped is short of its target).
 package session

@@ -48,15 +48,22 @@ type Problem struct {
 
 // CheckClock refuses a --clock given to a command that continues the study (resume,
 // worker) when it differs from the clock the study read a FiLiP workload with: the trials
-// already stored were simulated on that clock. clock is "" when the flag was not given. The
+// already stored were simulated on that clock. given is nil when the flag was not given. The
 // error matches ErrClockMismatch.
-func (p *Problem) CheckClock(clock string) error {
-	if clock == "" {
+func (p *Problem) CheckClock(given *filip.Clock) error {
+	if given == nil {
 		return nil
 	}
 	for _, w := range p.Workloads {
-		if w.Kind == source.KindFiLiP && w.Clock != clock {
-			return inputErrorf(ErrClockMismatch, "--clock %s: study reads workload %q with --clock %s, and its trials were simulated so; create a new study to read it on another clock", clock, w.Ref, w.Clock)
+		if w.Kind != source.KindFiLiP {
+			continue
+		}
+		clock, err := w.ParsedClock()
+		if err != nil {
+			return asInput(fmt.Errorf("workload %q of the study: %w", w.Ref, err))
+		}
+		if clock != *given {
+			return inputErrorf(ErrClockMismatch, "--clock %s: study reads workload %q with --clock %s, and its trials were simulated so; create a new study to read it on another clock", given, w.Ref, clock)
 		}
 	}
 	return nil

@@ -145,9 +145,12 @@ func TestOpenErrors(t *testing.T) {
 
 func TestCheckClock(t *testing.T) {
 	p := &Problem{Workloads: []WorkloadRef{{Ref: "run.csv", Kind: source.KindFiLiP, Clock: "bytes"}, {Ref: "gcdemo", Kind: source.KindWorkload, Clock: "auto"}}}
-	require.NoError(t, p.CheckClock(""))
-	require.NoError(t, p.CheckClock("bytes"))
-	err := p.CheckClock("us")
+	clock := func(c filip.Clock) *filip.Clock { return &c }
+	require.NoError(t, p.CheckClock(nil))
+	require.NoError(t, p.CheckClock(clock(filip.ClockBytes)))
+	err := p.CheckClock(clock(filip.ClockAuto))
+	require.ErrorIs(t, err, ErrClockMismatch, "auto given is not the study's bytes")
+	err = p.CheckClock(clock(filip.ClockMicros))
 	require.ErrorIs(t, err, ErrClockMismatch)
 	require.ErrorIs(t, err, ErrInput)
 	assert.Equal(t, `--clock us: study reads workload "run.csv" with --clock bytes, and its trials were simulated so; create a new study to read it on another clock`, err.Error())

@@ -1,7 +1,6 @@
 package study
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
-	"github.com/gctune/gctune/uncertainty"
 )
 
 // maxStoredSpec bounds the spec text a study stores (specs are a few kB).
@@ -23,11 +21,11 @@ const maxStoredSpec = 256 << 10
 
 // OpenOptions are the options the workload is opened with.
 func (w WorkloadRef) OpenOptions() (source.Options, error) {
-	clock, err := filip.ParseClock(w.Clock)
+	clock, err := w.ParsedClock()
 	if err != nil {
 		return source.Options{}, err
 	}
-	rebuild, err := filip.ParseHypothesis(w.Rebuild)
+	rebuild, err := w.ParsedRebuild()
 	if err != nil {
 		return source.Options{}, err
 	}
@@ -327,7 +325,7 @@ func absolutePath(p string) string {
 
 // Objective builds the objective.Problem of a stored problem on its opened workloads.
 func (p *Problem) Objective(lw *Workloads) (*objective.Problem, error) {
-	stat, err := uncertainty.ParseStatistic(cmp.Or(p.Statistic, "mean"))
+	stat, err := p.ParsedStatistic()
 	if err != nil {
 		return nil, asInput(err)
 	}

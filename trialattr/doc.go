@@ -7,7 +7,8 @@
 // one trial, and on a study's trials Best (the best feasible trial) and ParetoFront (value
 // against footprint).
 //
-// It imports goptuna only: package search writes the attributes and counts its budget with
+// It imports goptuna and the number and byte formats (internal/numfmt, internal/units, for
+// Metrics.Text) only: package search writes the attributes and counts its budget with
 // them, package trialstore stores them (and reads Feasible in its listing queries), and the
 // outputs (recommend, export, report, cmd/gctune) read them. search/tpe keeps its own copy of
 // the Feasible key, to stay a standalone goptuna sampler; a test checks the two agree.

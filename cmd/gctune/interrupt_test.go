@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gctune/gctune/session"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,9 +38,9 @@ func TestInterruptExits130(t *testing.T) {
 // TestStoppedShort: a session that a signal interrupted after it reached its target finished
 // anyway (exit 0); one short of it did not (exit 130).
 func TestStoppedShort(t *testing.T) {
-	assert.NoError(t, stoppedShort(sessionDoc{Study: "s", Interrupted: true, Finished: 5, Target: 5}))
-	assert.NoError(t, stoppedShort(sessionDoc{Study: "s", Finished: 3, Target: 5}))
-	err := stoppedShort(sessionDoc{Study: "s", Interrupted: true, Finished: 3, Target: 5})
+	assert.NoError(t, stoppedShort(sessionDoc{Report: session.Report{Study: "s", Interrupted: true, Finished: 5, Target: 5}}))
+	assert.NoError(t, stoppedShort(sessionDoc{Report: session.Report{Study: "s", Finished: 3, Target: 5}}))
+	err := stoppedShort(sessionDoc{Report: session.Report{Study: "s", Interrupted: true, Finished: 3, Target: 5}})
 	assert.Equal(t, exitInterrupted, exitCode(err))
 	assert.Equal(t, "interrupted: study s holds 3 of 5 trials, each finished one stored: go on with gctune resume s", userMessage(err))
 

@@ -1,30 +1,21 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/c-bata/goptuna"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/export"
-	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/stage"
-	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/study"
-	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
 )
@@ -135,7 +126,7 @@ fingerprints stored with the study: a changed workload is refused unless --force
 		Args: exactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, resumeOptions{
-				Study: args[0], Clock: clockFlag(cmd), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
+				Study: args[0], Clock: clockFlag(cmd, cfg), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
 		}),
 	}
 	f := cmd.Flags()
@@ -213,8 +204,8 @@ func newProblem(cfg Config, refs []string) (*study.Problem, *objective.Problem, 
 type resumeOptions struct {
 	// Study is the study's name.
 	Study string
-	// Clock is --clock when given ("" otherwise): it must be the study's (Problem.CheckClock).
-	Clock string
+	// Clock is --clock when given (nil otherwise): it must be the study's (Problem.CheckClock).
+	Clock *filip.Clock
 	// Trials sets a new target of finished trials, More adds to the trials the study holds
 	// (0: the study's own target).
 	Trials, More int
@@ -249,28 +240,21 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 	if !quiet {
 		printProfileInfos(ew, profileInfos(sp))
 	}
-	all, err := store.Storage().GetAllTrials(id)
+	d, err := sp.Resume(store, id, name, trials, more)
 	if err != nil {
 		return err
 	}
-	if trials == 0 && more == 0 {
-		if f, ok := finishedStudy(all, sp); ok {
-			if asJSON { // the same document as ever, for scripts; the hint beside it
-				fmt.Fprintln(ew, f.hint(name))
-				return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
-			}
-			// A finished study states its stored recommendation, as export writes it.
-			if f.rec, err = study.StoredRecommendationFor(store, id, prob, all,
-				study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation}); err != nil {
-				return err
-			}
-			return f.print(w, name)
+	if d != nil {
+		if asJSON { // the same document as ever, for scripts; the hint beside it
+			fmt.Fprintln(ew, d.Hint())
+			return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, true)
 		}
-	}
-	if sp.SetTarget(trials, more, search.Counted(all)) {
-		if err := study.SaveProblem(store, id, sp); err != nil {
+		// A finished study states its stored recommendation, as export writes it.
+		if d.Recommendation, err = study.StoredRecommendationFor(store, id, prob, d.Trials,
+			study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation}); err != nil {
 			return err
 		}
+		return d.WriteText(w)
 	}
 	if !quiet && !asJSON {
 		fmt.Fprintf(ew, "resuming study %q in %s: target %d trials on %s\n", name, store.URL(), sp.Trials, sp.WorkloadNames())
@@ -278,62 +262,42 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 	return runSession(ctx, w, ew, cfg, store, name, id, sp, prob, asJSON, quiet)
 }
 
-// sessionDoc is the JSON document optimize and resume print.
+// sessionDoc is the JSON document optimize, resume and worker print: the session's report,
+// and how each profile was read, with its simulated default run.
 type sessionDoc struct {
-	Study     string              `json:"study"`
-	Storage   string              `json:"storage"`
-	Workloads []study.WorkloadRef `json:"workloads"`
-	// WorkloadNames name the workloads in words, in the same order (a sampled export's
-	// hypotheses: workloadNames); Aggregate combines their slowdowns (several workloads).
-	WorkloadNames []string `json:"workloadNames"`
-	Aggregate     string   `json:"aggregate,omitempty"`
-	Reaped        []int    `json:"reaped,omitempty"`
-	TrialsRun     int      `json:"trialsRun"`
-	Finished      int      `json:"finished"`
-	Target        int      `json:"target"`
-	Interrupted   bool     `json:"interrupted,omitempty"`
-	// DefaultValue is the defaults' value as the search measures trials: on SearchRuns.
-	DefaultValue float64 `json:"defaultValue"`
-	SearchRuns   string  `json:"searchRuns"`
-	// Best is the search's fastest trial, its value on SearchRuns: not the headline, which is
-	// the Recommendation's forecast.
-	Best *bestDoc `json:"best,omitempty"`
-	// Recommendation is what export writes (optimize and resume only).
-	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
-	Plan           search.Plan               `json:"plan"`
-	// Profiles says how each workload's profile was read, with its simulated default run.
+	session.Report
 	Profiles []profileInfoDoc `json:"profiles,omitempty"`
 }
 
-// bestDoc describes the best trial.
-type bestDoc struct {
-	Number   int               `json:"number"`
-	Value    float64           `json:"value"`
-	Speedup  float64           `json:"speedup"`
-	Point    tunable.Point     `json:"point"`
-	Metrics  map[string]string `json:"metrics"`
-	Feasible bool              `json:"feasible"`
+// bestDoc is a study's best trial as the documents state it (session.Best).
+type bestDoc = session.Best
+
+// newBestDoc describes trial t against the defaults' value (session.NewBest).
+func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
+	return session.NewBest(t, defaultValue)
 }
 
+// runSession runs the study's trials (session.Run), makes and stores the recommendation, and
+// prints the report: to w the result, to ew the progress bar, the notices and the stages.
 func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialstore.Store, name string, id int,
 	sp *study.Problem, prob *objective.Problem, asJSON, quiet bool) error {
-	var bar *progressRecorder
+	var bar *session.Progress
 	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
 		Sampler: sp.Sampler, Space: sp.Plan.Space}
 	if !quiet && !asJSON {
-		bar = newProgressRecorder(ew, prob.DefaultValue(), sp.Seconds())
+		bar = session.NewProgress(ew, isTerminal(ew), prob.DefaultValue(), sp.Seconds())
 		settings.Recorder = bar
 	}
 	notify := func(n session.Notice) {
 		if bar != nil {
-			bar.note(n.String())
+			bar.Note(n.String())
 		}
 	}
 	// A cancelled ctx (SIGINT, SIGTERM) stops new trials from starting; running ones finish
 	// and are recorded.
 	res, err := session.Run(ctx, newSessionConfig(cfg, store, store.Storage(), name, id, prob, settings, notify))
 	if bar != nil {
-		bar.finish()
+		bar.Finish()
 	}
 	if err != nil {
 		return err
@@ -350,7 +314,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 		if !quiet && !asJSON {
 			st = stage.New(ew, isTerminal(ew))
 			settings.Stage = func(step string) {
-				if words := recommendStepWords(step, cfg.Search.Tolerance); words != "" {
+				if words := recommend.StepWords(step, cfg.Search.Tolerance); words != "" {
 					st.Begin(words)
 				}
 			}
@@ -364,7 +328,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 	if asJSON {
 		err = writeJSON(w, doc)
 	} else {
-		err = printSession(w, &doc, sp.Seconds())
+		err = doc.WriteText(w)
 	}
 	if err != nil {
 		return err
@@ -373,13 +337,12 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 }
 
 // stoppedShort is the error of a session that a signal stopped before the study held its
-// target (exit 130), nil for one that finished.
+// target (exit 130, session.Report.StoppedShort), nil for one that finished.
 func stoppedShort(d sessionDoc) error {
-	if !d.Interrupted || d.Finished >= d.Target {
-		return nil
+	if why := d.StoppedShort(); why != "" {
+		return interruptedf("%s", why)
 	}
-	return interruptedf("study %s holds %d of %d trials, each finished one stored: go on with gctune resume %s",
-		quoteName(d.Study), d.Finished, d.Target, export.ShellQuote(d.Study))
+	return nil
 }
 
 // newSessionConfig is the session optimize, resume and worker run on study name (ID id) in
@@ -391,199 +354,15 @@ func newSessionConfig(cfg Config, store *trialstore.Store, storage goptuna.Stora
 		ReapTimeout: cfg.Search.ReapTimeout, Notify: notify}
 }
 
-// newSessionDoc describes a session's outcome.
+// newSessionDoc describes a session's outcome (session.NewReport), with how each profile was
+// read and its simulated default run beside the profiled run's counts.
 func newSessionDoc(res session.Result, name string, store *trialstore.Store, sp *study.Problem, prob *objective.Problem) sessionDoc {
-	doc := sessionDoc{Study: name, Storage: store.URL(), Workloads: study.WithoutSpecs(sp.Workloads), WorkloadNames: study.Names(sp.Workloads), Reaped: res.Reaped,
-		TrialsRun: res.Ran, Finished: res.Finished, Target: res.Target, Interrupted: res.Status == search.StatusInterrupted,
-		DefaultValue: prob.DefaultValue(), SearchRuns: prob.SearchRuns(), Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
-	if len(sp.Workloads) > 1 {
-		doc.Aggregate = cmp.Or(sp.Aggregate, string(objective.AggregateMax))
-	}
-	if res.HasBest {
-		doc.Best = newBestDoc(res.Best, prob.DefaultValue())
+	doc := sessionDoc{Report: session.NewReport(res, name, store.URL(), sp, prob), Profiles: withDefaultRuns(profileInfos(sp), prob)}
+	for _, p := range doc.Profiles {
+		doc.Beside = append(doc.Beside, formatProfiledBeside(p.Profiled, p.SimulatedDefault))
 	}
 	return doc
 }
 
-func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
-	raw, _ := tunable.PointFromParams(t.Params)
-	p := raw.Rounded()
-	return &bestDoc{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: p,
-		Metrics: t.UserAttrs, Feasible: !trialattr.Infeasible(t)}
-}
-
-func printSession(w io.Writer, d *sessionDoc, seconds bool) error {
-	ew := errwriter.New(w)
-	state := ""
-	if d.Interrupted {
-		state = ", interrupted"
-	}
-	ew.Printf("study %s: %d trials run now, %d of %d finished%s\n", quoteName(d.Study), d.TrialsRun, d.Finished, d.Target, state)
-	if d.Best == nil {
-		ew.Printf("no feasible trial yet\n")
-		return ew.Err()
-	}
-	// The headline is the recommendation's forecast; the search's fastest trial and each
-	// profile's default run are labelled as what they are, on their own lines.
-	if r := d.Recommendation; r != nil {
-		if err := r.WriteText(w, seconds); err != nil {
-			return err
-		}
-	}
-	b := d.Best
-	ew.Printf("the search's fastest trial: trial %d, %s\n", b.Number, describePoint(b.Point))
-	if seconds {
-		ew.Printf("  %s against %s with the defaults, %s faster, on %s; %s\n", numfmt.SecondsText(b.Value),
-			numfmt.SecondsText(d.DefaultValue), numfmt.Speedup(b.Speedup), d.SearchRuns, trialMetricsText(b.Metrics))
-	} else {
-		how := "on the slower workload"
-		switch {
-		case study.ReadingsOfOneRun(d.Workloads):
-			how = fmt.Sprintf("on average over the %d readings of the run", len(d.Workloads))
-		case d.Aggregate == string(objective.AggregateMean):
-			how = "on average over the workloads"
-		}
-		ew.Printf("  a run time %s the defaults' %s, %s faster, on %s; %s\n", numfmt.Ratio(b.Value), how,
-			numfmt.Speedup(b.Speedup), d.SearchRuns, trialMetricsText(b.Metrics))
-	}
-	for i, p := range d.Profiles {
-		label := p.Ref
-		if i < len(d.WorkloadNames) {
-			label = d.WorkloadNames[i]
-		}
-		if line := formatProfiledBeside(p.Profiled, p.SimulatedDefault); line != "" {
-			ew.Printf("%s: %s\n", label, line)
-		}
-	}
-	if r := d.Recommendation; r != nil && r.KeepDefaults {
-		ew.Printf("see why: gctune explain %s\n", export.ShellQuote(d.Study))
-		return ew.Err()
-	}
-	ew.Printf("apply it: gctune export %s --format st > gctune-gc.st\n", export.ShellQuote(d.Study))
-	return ew.Err()
-}
-
 // describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).
 func describePoint(p tunable.Point) string { return recommend.DescribePoint(p) }
-
-// progressRecorder shows a progress bar with trials done, ETA, the best value so far and its
-// speedup over the defaults.
-type progressRecorder struct {
-	mu           sync.Mutex
-	w            io.Writer
-	bar          *progressbar.ProgressBar
-	defaultValue float64
-	seconds      bool
-	best         float64
-	failed       int
-}
-
-func newProgressRecorder(w io.Writer, defaultValue float64, seconds bool) *progressRecorder {
-	return &progressRecorder{w: w, defaultValue: defaultValue, seconds: seconds, best: math.Inf(1)}
-}
-
-// Start implements search.Recorder. A session calls it once per run of trials (it runs again
-// the trials of a worker that died): the bar then grows. The bar is drawn only when the writer
-// is a terminal.
-func (p *progressRecorder) Start(toRun int, _ float64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !isTerminal(p.w) {
-		return
-	}
-	if p.bar != nil {
-		p.bar.ChangeMax(p.bar.GetMax() + toRun)
-		return
-	}
-	p.bar = progressbar.NewOptions(toRun,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription("trials"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionClearOnFinish(),
-	)
-}
-
-// TrialDone implements search.Recorder.
-func (p *progressRecorder) TrialDone(r search.TrialReport) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if r.Err != nil {
-		p.failed++
-	} else if r.Feasible && r.Value < p.best {
-		p.best = r.Value
-	}
-	desc := "trials"
-	if !math.IsInf(p.best, 1) {
-		v := fmt.Sprintf("%.4g", p.best)
-		if p.seconds {
-			v = numfmt.SecondsText(p.best)
-		}
-		desc = fmt.Sprintf("fastest %s (%s)", v, numfmt.Speedup(p.defaultValue/p.best))
-	}
-	if p.failed > 0 {
-		desc += fmt.Sprintf(", %d failed", p.failed)
-	}
-	if p.bar == nil {
-		return
-	}
-	p.bar.Describe(desc)
-	_ = p.bar.Add(1)
-}
-
-// note writes a line in the bar's place (the bar comes back with the next trial).
-func (p *progressRecorder) note(line string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Clear()
-	}
-	fmt.Fprintln(p.w, line)
-}
-
-func (p *progressRecorder) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}
-
-// trialMetricsText states a trial's stored GC share and peak footprint ("GC share 1.6 %, peak
-// footprint 12.5 GiB"), "" when it has none.
-func trialMetricsText(attrs map[string]string) string {
-	m := trialattr.MetricsOf(attrs)
-	if !m.HasFootprint {
-		return ""
-	}
-	return fmt.Sprintf("GC share %s, peak footprint %s", numfmt.PercentText(m.GCShare), units.FormatBytes(m.PeakFootprintBytes))
-}
-
-// recommendStepWords names a step of the recommendation (recommend.Settings.Stage) for the
-// stage line: "" for the end.
-func recommendStepWords(step string, tol float64) string {
-	switch step {
-	case "rejudge":
-		return "recommendation: judging again the trials within " + numfmt.PercentText(tol) + " of the fastest on the decision runs"
-	case "attempt":
-		return "recommendation: putting back the changes that cost less than " + numfmt.PercentText(tol)
-	case "settle":
-		return "recommendation: moving kept parameters off cliffs"
-	case "fallback":
-		return "recommendation: trying the next trial (no flat place found)"
-	case "margins":
-		return "recommendation: measuring each kept parameter's margin"
-	case "statement":
-		return "recommendation: its forecast for inputs like this one"
-	case "again":
-		return "recommendation: its forecast for this input again"
-	case "restate":
-		return "recommendation: the kept changes' costs after a move"
-	case "done":
-		return ""
-	}
-	return "recommendation: " + step
-}

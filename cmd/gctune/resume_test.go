@@ -40,3 +40,22 @@ func TestResumeFinishedStudy(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestResumeClockDecodedOnce: resume's and worker's --clock is the clock the configuration
+// decoded, compared as a clock with the study's: another case of the same clock is the same,
+// and the refusal names the clock as it is parsed.
+func TestResumeClockDecodedOnce(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "s.db")
+	gctuneOK(t, "optimize", "testdata/run.csv", "--study", "us", "--clock", "us", "--storage", db, "--trials", "2", "--no-seed", "--workers", "1", "-q")
+	out, _ := gctuneOK(t, "resume", "us", "--storage", db, "--clock", "US")
+	assert.Contains(t, out, "study us is finished (2 of 2 trials)")
+	for _, args := range [][]string{
+		{"resume", "us", "--storage", db, "--clock", " Bytes"},
+		{"worker", "--study", "us", "--storage", db, "--clock", "BYTES"},
+	} {
+		out, errOut, code := gctune(t, args...)
+		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Empty(t, out)
+		assert.Equal(t, `gctune: --clock bytes: study reads workload "testdata/run.csv" with --clock us, and its trials were simulated so; create a new study to read it on another clock`+"\n", errOut)
+	}
+}

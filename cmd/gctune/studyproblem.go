@@ -5,21 +5,23 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/gctune/gctune/heapsim"
-
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
 )
 
-// clockFlag returns --clock's value when it was given on the command line, else "".
-func clockFlag(cmd *cobra.Command) string {
+// clockFlag returns --clock's value when it was given on the command line, else nil: the
+// clock the configuration decoded (cfg.Lifetimes.Clock, which the flag sets when given), so
+// that a bad value is refused once, at the flag.
+func clockFlag(cmd *cobra.Command, cfg Config) *filip.Clock {
 	if f := cmd.Flags().Lookup("clock"); f != nil && f.Changed {
-		return f.Value.String()
+		clock := cfg.Lifetimes.Clock
+		return &clock
 	}
-	return ""
+	return nil
 }
 
 // openWorkloads opens the workloads of a new study as configured (study.OpenWorkloads), refusing
@@ -70,18 +72,8 @@ func workerCount(n int) int {
 	return n
 }
 
-// printPlan writes the rules the profile produced.
-func printPlan(w io.Writer, plan search.Plan) {
-	ew := errwriter.New(w)
-	if len(plan.Rules) == 0 {
-		ew.Printf("seeding and constraints from the lifetime profile: none\n")
-		return
-	}
-	ew.Printf("from the lifetime profile (--no-seed, --no-constrain turn these off):\n")
-	for _, r := range plan.Rules {
-		ew.Printf("  %-10s %s: %s\n", r.Kind, r.Name, r.Reason)
-	}
-}
+// printPlan writes the rules the profile produced (search.Plan.WriteText).
+func printPlan(w io.Writer, plan search.Plan) { _ = plan.WriteText(w) }
 
 // addToleranceFlag declares --tolerance (search.tolerance) on cmd.
 func addToleranceFlag(cmd *cobra.Command) {

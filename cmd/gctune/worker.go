@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/study"
@@ -44,7 +45,7 @@ and be stored, then stops.`,
   gctune worker --study demo --trials 500`,
 		Args: noArgs,
 		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
-			o.JSON, o.Clock = ro.json, clockFlag(cmd)
+			o.JSON, o.Clock = ro.json, clockFlag(cmd, cfg)
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
 		}),
 	}
@@ -68,8 +69,8 @@ type workerOptions struct {
 	Trials, Retries int
 	// JSON prints workerDoc; Quiet prints nothing but errors and the final result.
 	JSON, Quiet bool
-	// Clock is --clock when given ("" otherwise): it must be the study's.
-	Clock string
+	// Clock is --clock when given (nil otherwise): it must be the study's (Problem.CheckClock).
+	Clock *filip.Clock
 }
 
 // workerDoc is the JSON document `gctune worker` prints: the session's, and who ran it.
@@ -128,7 +129,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	}
 	defer store.Close()
 	noteStore(ctx, store)
-	keepConnections(store, workerCount(cfg.Search.Workers))
+	session.KeepConnections(store, workerCount(cfg.Search.Workers))
 	var id int
 	var sp *study.Problem
 	err = trialstore.Retry(ctx, policy, "load study", func(bool) error {
@@ -178,20 +179,10 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	if o.JSON {
 		err = writeJSON(w, doc)
 	} else {
-		err = printSession(w, &doc.sessionDoc, sp.Seconds())
+		err = doc.WriteText(w)
 	}
 	if err != nil {
 		return err
 	}
 	return stoppedShort(doc.sessionDoc)
-}
-
-// keepConnections keeps enough idle database connections for a worker's goroutines, their
-// heartbeats and the reaper. database/sql keeps 2 by default: past that, each connection a
-// burst of queries opens is closed again, and on PostgreSQL every new connection starts a new
-// server process.
-func keepConnections(store *trialstore.Store, goroutines int) {
-	if sqlDB, err := store.DB().DB(); err == nil {
-		sqlDB.SetMaxIdleConns(2*goroutines + 2)
-	}
 }
