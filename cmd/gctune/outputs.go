@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/trialstore"
@@ -19,7 +18,7 @@ import (
 // unwritable output is found in a second, not after a long search or report. Errors are
 // *outfile.Error (exit code 2) naming the flag.
 func checkOutputFlags(cmd *cobra.Command, _ []string) error {
-	files, dirs := outputsOf(cmd)
+	files, dirs := cmdutil.OutputsOf(cmd)
 	for _, name := range files {
 		f := cmd.Flags().Lookup(name)
 		if f == nil || f.Value.String() == "" {
@@ -49,17 +48,8 @@ func checkOutputFlags(cmd *cobra.Command, _ []string) error {
 	return nil
 }
 
-// checkOutputDir checks that files can be written into dir: an existing directory where a new
-// file can be created, or a directory that can be created in an existing one.
-func checkOutputDir(dir string) error {
-	if st, err := os.Stat(dir); err == nil {
-		if !st.IsDir() {
-			return &outfile.Error{Path: dir, Err: fmt.Errorf("not a directory")}
-		}
-		return outfile.Check(filepath.Join(dir, "figure.png"))
-	}
-	return outfile.Check(filepath.Clean(dir))
-}
+// checkOutputDir is cmdutil.CheckOutputDir.
+func checkOutputDir(dir string) error { return cmdutil.CheckOutputDir(dir) }
 
 // checkOutputsNotInputs refuses, before any work, an output of cmd (its output flags, and the
 // .json that sample writes beside its CSV) that is one of its own inputs, by device and inode:
@@ -70,12 +60,12 @@ func checkOutputDir(dir string) error {
 // --events ev.csv` the event log over the profile. The error is an *outfile.Error naming the
 // flag (exit code 2).
 func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string, cfg Config) error {
-	files, dirs := outputsOf(cmd)
+	files, dirs := cmdutil.OutputsOf(cmd)
 	if len(files)+len(dirs) == 0 {
 		return nil
 	}
 	var inputs []string
-	if takesProfiles(cmd) {
+	if cmdutil.TakesProfiles(cmd) {
 		meta := ""
 		if f := cmd.Flags().Lookup("meta"); f != nil {
 			meta = f.Value.String()
