@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -85,7 +84,7 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 	inputs = append(inputs, configFile, cfg.Cost)
 	db := ""
 	if cmd.Flags().Lookup("storage") != nil {
-		db = sqlitePath(cfg.Storage)
+		db = trialstore.SQLiteFile(cfg.Storage)
 		inputs = append(inputs, db)
 	}
 	for _, name := range files {
@@ -106,23 +105,6 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 		}
 	}
 	return nil
-}
-
-// sqlitePath is the SQLite file a storage value names, "" for PostgreSQL or a URL it does not
-// know (trialstore.Open refuses those).
-func sqlitePath(storage string) string {
-	lower := strings.ToLower(storage)
-	switch {
-	case storage == "":
-		return trialstore.DefaultPath
-	case strings.HasPrefix(lower, "sqlite://"):
-		return storage[len("sqlite://"):]
-	case strings.HasPrefix(lower, "sqlite:"):
-		return storage[len("sqlite:"):]
-	case strings.Contains(storage, "://"):
-		return ""
-	}
-	return storage
 }
 
 // checkSampleFiles refuses a sample output pair (the CSV and the .json beside it) of which
