@@ -6,13 +6,6 @@ import (
 	"github.com/gctune/gctune/internal/cmdutil"
 )
 
-// BuildInfo identifies the binary; main fills it from -ldflags.
-type BuildInfo struct {
-	Version string
-	Commit  string
-	Date    string
-}
-
 // rootOptions holds the persistent flags every command sees.
 type rootOptions struct {
 	build      BuildInfo
