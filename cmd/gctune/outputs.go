@@ -1,50 +1,26 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/cmdutil"
-	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/trialstore"
 )
 
-// checkOutputFlags is the root's PersistentPreRunE: it checks the flags cmd declared as
-// naming a file it writes (declare: annOutputs) with outfile.Check, and those naming a
-// directory it writes files into (annOutputDirs), before the command does any work, so an
-// unwritable output is found in a second, not after a long search or report. Errors are
-// *outfile.Error (exit code 2) naming the flag.
+// besideOutput is what cmd writes beside an output file it was given (cmdutil.Beside): the
+// metadata beside sample's CSV; nil for the other commands.
+func besideOutput(cmd *cobra.Command) cmdutil.Beside {
+	if cmd.Name() != "sample" {
+		return nil
+	}
+	return func(csv string) []string { return []string{sampleMetaPath(csv)} }
+}
+
+// checkOutputFlags is the root's PersistentPreRunE check of the outputs cmd declared
+// (cmdutil.CheckOutputs).
 func checkOutputFlags(cmd *cobra.Command, _ []string) error {
-	files, dirs := cmdutil.OutputsOf(cmd)
-	for _, name := range files {
-		f := cmd.Flags().Lookup(name)
-		if f == nil || f.Value.String() == "" {
-			continue
-		}
-		if err := outfile.Check(f.Value.String()); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-		if cmd.Name() == "sample" { // and the metadata beside the CSV; both files
-			if err := outfile.Check(sampleMetaPath(f.Value.String())); err != nil {
-				return fmt.Errorf("--%s: %w", name, err)
-			}
-			if err := checkSampleFiles(f.Value.String()); err != nil {
-				return fmt.Errorf("--%s: %w", name, err)
-			}
-		}
-	}
-	for _, name := range dirs {
-		f := cmd.Flags().Lookup(name)
-		if f == nil || f.Value.String() == "" {
-			continue
-		}
-		if err := checkOutputDir(f.Value.String()); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-	}
-	return nil
+	return cmdutil.CheckOutputs(cmd, besideOutput(cmd))
 }
 
 // checkOutputDir is cmdutil.CheckOutputDir.
@@ -87,39 +63,5 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 		db = trialstore.SQLiteFile(cfg.Storage)
 		inputs = append(inputs, db)
 	}
-	for _, name := range files {
-		f := cmd.Flags().Lookup(name)
-		if f == nil || f.Value.String() == "" {
-			continue
-		}
-		outputs := []string{f.Value.String()}
-		if cmd.Name() == "sample" {
-			outputs = append(outputs, sampleMetaPath(f.Value.String()))
-		}
-		if err := outfile.CheckNotInputs(outputs, inputs); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-		// and the database's own files: its write-ahead log, shared memory and journal
-		if err := outfile.CheckNotDatabaseFiles(outputs, db); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// checkSampleFiles refuses a sample output pair (the CSV and the .json beside it) of which
-// either is a named pipe, device or socket: the two are written as files renamed into place
-// together, and opening a FIFO nobody reads would block with the other half written (issue
-// 35: a FIFO X.json hung sample past a minute).
-func checkSampleFiles(csv string) error {
-	for _, p := range []string{csv, sampleMetaPath(csv)} {
-		kind, err := outfile.Kind(p)
-		if err != nil {
-			return err
-		}
-		if kind != "" {
-			return &outfile.Error{Path: p, Err: fmt.Errorf("is a %s: sample writes regular files only, %s and %s", kind, csv, sampleMetaPath(csv))}
-		}
-	}
-	return nil
+	return cmdutil.CheckOutputsNotInputs(cmd, inputs, db, besideOutput(cmd))
 }
