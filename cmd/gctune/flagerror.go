@@ -2,7 +2,7 @@ package main
 
 import "github.com/gctune/gctune/internal/suggest"
 
-// nearestNames is suggest.Nearest (studyopen.go and configload.go call it by this name).
+// nearestNames is suggest.Nearest (studyopen.go calls it by this name).
 func nearestNames(name string, candidates []string) []string {
 	return suggest.Nearest(name, candidates)
 }

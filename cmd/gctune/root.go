@@ -80,7 +80,7 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 }
 
 // checkFlags checks, before any command runs, the flags whose values every command checks
-// alike: enumeration values (checkEnumFlags) and output paths (checkOutputFlags).
+// alike: enumeration values (cmdutil.CheckEnumFlags) and output paths (checkOutputFlags).
 func checkFlags(cmd *cobra.Command, args []string) error {
 	if err := cmdutil.CheckEnumFlags(cmd); err != nil {
 		return err
