@@ -1,33 +1,70 @@
 package main
 
 import (
-	"errors"
 	"strings"
 
-	"github.com/gctune/gctune/pretenure"
+	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/profile"
 )
 
 // pretenureDoc says which allocation sites the given run allocated straight into old space
-// (simulate --pretenure: pretenure.Applied, its JSON keys as they are).
-type pretenureDoc struct{ pretenure.Applied }
+// (simulate --pretenure, docs/sites.md): a change to the application's code, not a GC
+// parameter.
+type pretenureDoc struct {
+	// Sites are the sites matched, as the profile names them.
+	Sites []string `json:"sites"`
+	// Records, Objects and Bytes are what they allocate.
+	Records int    `json:"records"`
+	Objects uint64 `json:"objects"`
+	Bytes   uint64 `json:"bytes"`
+	// Change is the change to the Pharo code the run stands for.
+	Change string `json:"change"`
+}
 
-// pretenuredProfile is pretenure.Apply, its refusals worded for --pretenure (exit code 2).
+// pretenureChange is the code change a pretenured site stands for.
+const pretenureChange = "allocate with basicNewTenured / basicNewTenured: / newTenured (primitives 596, 597) instead of basicNew / basicNew: / new at these sites"
+
+// pretenuredProfile returns the view of p with the sites the patterns name pretenured
+// (heapsim.Pretenured) and what it pretenures. Each pattern is a site ("Foo>>#bar @23") or a
+// method ("Foo>>#bar", "Foo>>bar"), which names all of its sites; a pattern naming none, or a
+// profile naming no sites, is the user's error.
 func pretenuredProfile(p *profile.Profile, patterns []string) (*profile.Profile, *pretenureDoc, error) {
-	q, d, err := pretenure.Apply(p, patterns)
-	if errors.Is(err, pretenure.ErrNoSites) {
+	if !p.HasSites() {
 		return nil, nil, usageErrorf("--pretenure: the profile %s names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)", quoteName(p.Meta.Source))
 	}
-	if nm, ok := errors.AsType[*pretenure.NoMatchError](err); ok {
-		return nil, nil, usageErrorf("--pretenure %s: no allocation site of the profile matches (gctune lifetimes lists them)", quoteName(nm.Pattern))
+	var idx []uint32
+	seen := make(map[uint32]bool)
+	for _, pat := range patterns {
+		m := p.MatchSites(pat)
+		if len(m) == 0 {
+			return nil, nil, usageErrorf("--pretenure %s: no allocation site of the profile matches (gctune lifetimes lists them)", quoteName(pat))
+		}
+		for _, s := range m {
+			if !seen[s] {
+				seen[s] = true
+				idx = append(idx, s)
+			}
+		}
 	}
+	q, err := heapsim.Pretenured(p, idx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return q, &pretenureDoc{*d}, nil
+	d := &pretenureDoc{Change: pretenureChange}
+	for _, s := range idx {
+		d.Sites = append(d.Sites, p.SiteNames[s])
+	}
+	for i, s := range p.Site {
+		if seen[s] {
+			d.Records++
+			d.Objects += uint64(p.Weight[i])
+			d.Bytes += uint64(p.Weight[i]) * uint64(p.SizeBytes[i])
+		}
+	}
+	return q, d, nil
 }
 
-// line is the line printSimulate writes about the pretenured sites.
+// pretenureLine is the line printSimulate writes about the pretenured sites.
 func (d *pretenureDoc) line() string {
 	names := make([]string, len(d.Sites))
 	for i, s := range d.Sites {
