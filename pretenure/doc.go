@@ -8,9 +8,6 @@
 // replicas the recommendation was judged on (the same seed draws them), and reports each
 // site's paired speedup and its interval.
 //
-// Apply is what simulate --pretenure runs: the view of a profile with the sites its patterns
-// name pretenured, and what those sites allocate (Applied).
-//
 // Pretenuring is a change to the application's code, not a GC parameter: the advice is
 // reported beside a recommendation and never enters the exported configuration. The package
 // imports objective, heapsim, uncertainty and profile; recommend does not import it, nor it
