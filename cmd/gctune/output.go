@@ -2,6 +2,9 @@ package main
 
 import (
 	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/outfile"
@@ -22,11 +25,36 @@ func writeOutput(path string, write func(io.Writer) error) error {
 // formatCount writes n with thousands separators: 86002607 → "86,002,607".
 func formatCount(n uint64) string { return units.FormatCount(n) }
 
-// bar is cmdutil.Bar.
-func bar(share, full float64, width int) string { return cmdutil.Bar(share, full, width) }
+// bar draws share/full as a horizontal bar of up to width cells with eighth-cell resolution.
+func bar(share, full float64, width int) string {
+	if full <= 0 || share <= 0 {
+		return ""
+	}
+	eighths := int(math.Round(share / full * float64(width*8)))
+	if eighths == 0 {
+		eighths = 1 // visible, however small
+	}
+	partial := []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+	return strings.Repeat("█", eighths/8) + partial[eighths%8]
+}
 
-// padRight is cmdutil.PadRight.
-func padRight(s string, width int) string { return cmdutil.PadRight(s, width) }
+// padRight pads s with spaces to width runes (tabwriter counts bytes, so bars are padded by
+// hand).
+func padRight(s string, width int) string {
+	n := len([]rune(s))
+	if n >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-n)
+}
 
-// columnWidths is cmdutil.ColumnWidths.
-func columnWidths(rows [][4]string) [4]int { return cmdutil.ColumnWidths(rows) }
+// columnWidths is the width in runes of each column of a four-column text table.
+func columnWidths(rows [][4]string) [4]int {
+	var wid [4]int
+	for _, r := range rows {
+		for i, c := range r {
+			wid[i] = max(wid[i], utf8.RuneCountInString(c))
+		}
+	}
+	return wid
+}

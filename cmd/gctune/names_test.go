@@ -1,4 +1,4 @@
-package cmdutil
+package main
 
 import (
 	"testing"
@@ -15,6 +15,6 @@ func TestTerminalSafe(t *testing.T) {
 		"line\u2028separator\u0085nel": `line\u2028separator\u0085nel`,
 		"":                             "",
 	} {
-		assert.Equal(t, want, TerminalSafe(in), "%q", in)
+		assert.Equal(t, want, terminalSafe(in), "%q", in)
 	}
 }
