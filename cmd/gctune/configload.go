@@ -2,12 +2,12 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
 	"github.com/gctune/gctune/config"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/verify"
@@ -43,14 +43,8 @@ func (c Config) openOptions() (source.Options, error) {
 		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
 
-// bindFlag declares that cmd's flag name sets the config key (config.BindFlag).
-func bindFlag(cmd *cobra.Command, name, key string) {
-	f := cmd.Flags().Lookup(name)
-	if f == nil {
-		panic(fmt.Sprintf("gctune: bindFlag: command %q has no flag --%s", cmd.Name(), name))
-	}
-	config.BindFlag(f, key)
-}
+// bindFlag is cmdutil.BindFlag.
+func bindFlag(cmd *cobra.Command, name, key string) { cmdutil.BindFlag(cmd, name, key) }
 
 // loadConfig loads the configuration for cmd (config.Load: the defaults, the file configFile
 // or ./gctune.yaml, GCTUNE_* variables, cmd's bound flags; --no-rebuild), with what the command
