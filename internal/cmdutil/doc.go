@@ -8,6 +8,7 @@
 //   - message.go, hint.go: the one line main prints for an error, in the user's terms (no
 //     package prefixes, a file's problem in a few words, how to give what was missing);
 //   - flagerror.go, args.go, counts.go: flag and argument errors in gctune's words;
+//   - boundflag.go: the flags that set a configuration key (config.Load reads them);
 //   - enumflags.go, declare.go, outputs.go, outputdir.go, completion.go: what a command
 //     declares of its flags, arguments and outputs, checked before it runs and completed in a
 //     shell;
