@@ -5,9 +5,16 @@
 // objective, recommend, uncertainty) and words its refusal with the key and the value.
 //
 // The uncertainty section is uncertainty.Model itself (its mapstructure tags are the keys),
-// with the switch that turns it off and the statistic. Loading the configuration (the file,
-// GCTUNE_* variables, flags) is the command line's (cmd/gctune, with viper): this package
-// imports neither viper nor cobra. It gives that loader the decode hook DecodeTunables, which
-// parses the simulate section's tunables into their tunable.Value once, while decoding
-// (Tunables): nothing reads them as text after that.
+// with the switch that turns it off and the statistic.
+//
+// Load reads the configuration a command runs with, in layers: the defaults, the file
+// (./gctune.yaml, or the one named: DefaultFile, MaxFileBytes), GCTUNE_* environment variables
+// (EnvName) and the flags bound to keys (BindFlag), with viper. It decodes strictly, with
+// DecodeHook, the one place a configured value's text is parsed (the simulate section's
+// tunables into their tunable.Value by DecodeTunables, gctune's own types by DecodeValues),
+// and validates. One walk of the keys' mapstructure tags (Leaves) gives the defaults' layer,
+// the known keys and variables, and the type a refused value is decoded alone into to name
+// it; each refusal is a *LoadError of one line naming the key, the value (never the
+// storage's, which may hold a password) and where it came from. Load takes a pflag.FlagSet,
+// not a command: the package does not import cobra.
 package config

@@ -11,6 +11,10 @@
 // trials of dead workers (Beat, Reap), and retrying an operation that failed with a transient
 // database error (Retry, NewRetryStorage).
 //
+// Where the study database is when the configuration names none is resolved here too
+// (Resolve: ./gctune.db if there is one, else gctune.db in the XDG data folder, DataPath), so that
+// every front end finds the same file.
+//
 // Records of gctune's own are study system attributes that their owners encode and write with
 // ReplaceStudyAttrs (one transaction that also clears the old record's pieces) and read back
 // through Store.RawStorage; an owner marks a record that does not decode with Damaged.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,8 +70,8 @@ func TestCompletionFlagValues(t *testing.T) {
 		assert.Equal(t, ":4", directive, "%v: no file completion", c.args)
 	}
 	// Every command with such a flag completes it.
-	walk(NewRootCmd(BuildInfo{}), func(c *cobra.Command) {
-		for name := range enumFlagValues() {
+	cmdutil.Walk(NewRootCmd(BuildInfo{}), func(c *cobra.Command) {
+		for name := range cmdutil.EnumFlagValues() {
 			if c.LocalFlags().Lookup(name) == nil {
 				continue
 			}

@@ -11,7 +11,7 @@ import (
 )
 
 // completionShells are the shells completion writes scripts for.
-var completionShells = []string{"bash", "zsh", "fish", "powershell"}
+func completionShells() []string { return []string{"bash", "zsh", "fish", "powershell"} }
 
 // NewCompletionCmd returns `gctune completion [bash|zsh|fish|powershell]`, cobra's shell
 // completion scripts. Without a shell it lists the shells, one a line, and how to install a
@@ -28,13 +28,13 @@ shell, list them). For example:
   zsh:         gctune completion zsh > "${fpath[1]}/_gctune"
   fish:        gctune completion fish > ~/.config/fish/completions/gctune.fish
   powershell:  gctune completion powershell | Out-String | Invoke-Expression`,
-		ValidArgs: completionShells,
+		ValidArgs: completionShells(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
-				return usageErrorf("completion takes one shell, got %d arguments: %s", len(args), strings.Join(completionShells, ", "))
-			case len(args) == 1 && !slices.Contains(completionShells, args[0]):
-				return usageErrorf("completion: no shell %q: want %s", args[0], strings.Join(completionShells, ", "))
+				return usageErrorf("completion takes one shell, got %d arguments: %s", len(args), strings.Join(completionShells(), ", "))
+			case len(args) == 1 && !slices.Contains(completionShells(), args[0]):
+				return usageErrorf("completion: no shell %q: want %s", args[0], strings.Join(completionShells(), ", "))
 			}
 			return nil
 		},
@@ -60,7 +60,7 @@ shell, list them). For example:
 // listShells writes the shells completion has scripts for, one a line.
 func listShells(w io.Writer) error {
 	ew := errwriter.New(w)
-	for _, sh := range completionShells {
+	for _, sh := range completionShells() {
 		ew.Printf("%s\n", sh)
 	}
 	return ew.Err()

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 )
@@ -12,9 +13,9 @@ import (
 // (and any value outside its table) with one line listing the values, before the command runs.
 func TestEmptyEnumFlagsRefused(t *testing.T) {
 	root := NewRootCmd(BuildInfo{})
-	tables := enumFlagValues()
+	tables := cmdutil.EnumFlagValues()
 	checked := map[string]bool{}
-	walk(root, func(c *cobra.Command) {
+	cmdutil.Walk(root, func(c *cobra.Command) {
 		path := strings.Fields(c.CommandPath())[1:]
 		for name, values := range tables {
 			if c.Flags().Lookup(name) == nil || !c.Runnable() {
@@ -29,7 +30,7 @@ func TestEmptyEnumFlagsRefused(t *testing.T) {
 					out, errOut, code := gctune(t, line...)
 					if code == exitUsage && strings.HasPrefix(errOut, "gctune: "+want) {
 						assert.Empty(t, out)
-						assert.Contains(t, errOut, ": want "+orList(values), "%v", line)
+						assert.Contains(t, errOut, ": want "+cmdutil.OrList(values), "%v", line)
 						assert.Equal(t, 1, strings.Count(errOut, "\n"))
 						found = true
 						break
@@ -52,8 +53,8 @@ func TestEmptyEnumFlagsRefused(t *testing.T) {
 // as the parsers read them).
 func TestEnumFlagsAcceptTheirValues(t *testing.T) {
 	root := NewRootCmd(BuildInfo{})
-	walk(root, func(c *cobra.Command) {
-		for name, values := range enumFlagValues() {
+	cmdutil.Walk(root, func(c *cobra.Command) {
+		for name, values := range cmdutil.EnumFlagValues() {
 			f := c.Flags().Lookup(name)
 			if f == nil {
 				continue
@@ -61,7 +62,7 @@ func TestEnumFlagsAcceptTheirValues(t *testing.T) {
 			for _, v := range values {
 				assert.NoError(t, f.Value.Set(strings.ToUpper(v)))
 				f.Changed = true
-				assert.NoError(t, checkEnumFlags(c), "%s --%s %s", c.CommandPath(), name, v)
+				assert.NoError(t, cmdutil.CheckEnumFlags(c), "%s --%s %s", c.CommandPath(), name, v)
 			}
 		}
 	})

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/internal/cmdutil"
+)
 
 // Usages of --storage: the short one, and the one of the commands that create or run studies,
 // which says what the value may be.
@@ -9,23 +13,9 @@ const (
 	storageURLUsage = "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE; default ./gctune.db if there is one, else gctune.db in $XDG_DATA_HOME/gctune or ~/.local/share/gctune)"
 )
 
-// addBoundFlag declares cmd's flag name, of value's type, with value as its default, and binds
-// it to the config key (bindFlag): the one way a flag that sets a config key is declared.
+// addBoundFlag is cmdutil.AddBoundFlag: a flag that sets a config key.
 func addBoundFlag[T string | bool | int | uint64 | float64](cmd *cobra.Command, name string, value T, key, usage string) {
-	f := cmd.Flags()
-	switch v := any(value).(type) {
-	case string:
-		f.String(name, v, usage)
-	case bool:
-		f.Bool(name, v, usage)
-	case int:
-		f.Int(name, v, usage)
-	case uint64:
-		f.Uint64(name, v, usage)
-	case float64:
-		f.Float64(name, v, usage)
-	}
-	bindFlag(cmd, name, key)
+	cmdutil.AddBoundFlag(cmd, name, value, key, usage)
 }
 
 // addStorageFlag adds --storage (the config key storage) with the given usage.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/gctune/gctune/config"
+	"github.com/gctune/gctune/internal/cmdutil"
 )
 
 // Upper limits of the count flags that are no configuration key (the keys' limits are in
@@ -15,16 +16,9 @@ const (
 	maxRetries = 1_000
 )
 
-// checkCount refuses a count flag's value outside [lo, hi], naming the flag and the range
-// (want says what lo means when it is special: "0 = the study's own").
+// checkCount is cmdutil.CheckCount.
 func checkCount(flag string, v, lo, hi int, want string) error {
-	if v >= lo && v <= hi {
-		return nil
-	}
-	if want != "" {
-		want = " (" + want + ")"
-	}
-	return usageErrorf("--%s %d: want %d to %d%s", flag, v, lo, hi, want)
+	return cmdutil.CheckCount(flag, v, lo, hi, want)
 }
 
 // checkTrialsTarget refuses resume's or worker's --trials, and resume's --more, past

@@ -1,30 +1,18 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"io"
 	"math"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/internal/units"
 )
 
-// writeJSON writes v as an indented JSON document followed by a newline. A value JSON cannot
-// hold (an infinite speedup from a damaged trial's value of 0) is an error naming it, and
-// nothing is written: the document is encoded whole before it goes out.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	err := enc.Encode(v)
-	var unsupported *json.UnsupportedValueError
-	if errors.As(err, &unsupported) {
-		return usageErrorf("JSON output: %s is not a number JSON can hold (a damaged trial value in the study database?)", unsupported.Str)
-	}
-	return err
-}
+// writeJSON is cmdutil.WriteJSON.
+func writeJSON(w io.Writer, v any) error { return cmdutil.WriteJSON(w, v) }
 
 // writeOutput writes path through write with outfile.Write: a regular or new file is
 // replaced atomically keeping its mode, a symbolic link's target is written, a device or FIFO

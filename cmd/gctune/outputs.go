@@ -1,65 +1,30 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/internal/outfile"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/trialstore"
 )
 
-// checkOutputFlags is the root's PersistentPreRunE: it checks the flags cmd declared as
-// naming a file it writes (declare: annOutputs) with outfile.Check, and those naming a
-// directory it writes files into (annOutputDirs), before the command does any work, so an
-// unwritable output is found in a second, not after a long search or report. Errors are
-// *outfile.Error (exit code 2) naming the flag.
-func checkOutputFlags(cmd *cobra.Command, _ []string) error {
-	files, dirs := outputsOf(cmd)
-	for _, name := range files {
-		f := cmd.Flags().Lookup(name)
-		if f == nil || f.Value.String() == "" {
-			continue
-		}
-		if err := outfile.Check(f.Value.String()); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-		if cmd.Name() == "sample" { // and the metadata beside the CSV; both files
-			if err := outfile.Check(sampleMetaPath(f.Value.String())); err != nil {
-				return fmt.Errorf("--%s: %w", name, err)
-			}
-			if err := checkSampleFiles(f.Value.String()); err != nil {
-				return fmt.Errorf("--%s: %w", name, err)
-			}
-		}
+// besideOutput is what cmd writes beside an output file it was given (cmdutil.Beside): the
+// metadata beside sample's CSV; nil for the other commands.
+func besideOutput(cmd *cobra.Command) cmdutil.Beside {
+	if cmd.Name() != "sample" {
+		return nil
 	}
-	for _, name := range dirs {
-		f := cmd.Flags().Lookup(name)
-		if f == nil || f.Value.String() == "" {
-			continue
-		}
-		if err := checkOutputDir(f.Value.String()); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-	}
-	return nil
+	return func(csv string) []string { return []string{sampleMetaPath(csv)} }
 }
 
-// checkOutputDir checks that files can be written into dir: an existing directory where a new
-// file can be created, or a directory that can be created in an existing one.
-func checkOutputDir(dir string) error {
-	if st, err := os.Stat(dir); err == nil {
-		if !st.IsDir() {
-			return &outfile.Error{Path: dir, Err: fmt.Errorf("not a directory")}
-		}
-		return outfile.Check(filepath.Join(dir, "figure.png"))
-	}
-	return outfile.Check(filepath.Clean(dir))
+// checkOutputFlags is the root's PersistentPreRunE check of the outputs cmd declared
+// (cmdutil.CheckOutputs).
+func checkOutputFlags(cmd *cobra.Command, _ []string) error {
+	return cmdutil.CheckOutputs(cmd, besideOutput(cmd))
 }
+
+// checkOutputDir is cmdutil.CheckOutputDir.
+func checkOutputDir(dir string) error { return cmdutil.CheckOutputDir(dir) }
 
 // checkOutputsNotInputs refuses, before any work, an output of cmd (its output flags, and the
 // .json that sample writes beside its CSV) that is one of its own inputs, by device and inode:
@@ -70,12 +35,12 @@ func checkOutputDir(dir string) error {
 // --events ev.csv` the event log over the profile. The error is an *outfile.Error naming the
 // flag (exit code 2).
 func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string, cfg Config) error {
-	files, dirs := outputsOf(cmd)
+	files, dirs := cmdutil.OutputsOf(cmd)
 	if len(files)+len(dirs) == 0 {
 		return nil
 	}
 	var inputs []string
-	if takesProfiles(cmd) {
+	if cmdutil.TakesProfiles(cmd) {
 		meta := ""
 		if f := cmd.Flags().Lookup("meta"); f != nil {
 			meta = f.Value.String()
@@ -95,59 +60,8 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 	inputs = append(inputs, configFile, cfg.Cost)
 	db := ""
 	if cmd.Flags().Lookup("storage") != nil {
-		db = sqlitePath(cfg.Storage)
+		db = trialstore.SQLiteFile(cfg.Storage)
 		inputs = append(inputs, db)
 	}
-	for _, name := range files {
-		f := cmd.Flags().Lookup(name)
-		if f == nil || f.Value.String() == "" {
-			continue
-		}
-		outputs := []string{f.Value.String()}
-		if cmd.Name() == "sample" {
-			outputs = append(outputs, sampleMetaPath(f.Value.String()))
-		}
-		if err := outfile.CheckNotInputs(outputs, inputs); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-		// and the database's own files: its write-ahead log, shared memory and journal
-		if err := outfile.CheckNotDatabaseFiles(outputs, db); err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// sqlitePath is the SQLite file a storage value names, "" for PostgreSQL or a URL it does not
-// know (trialstore.Open refuses those).
-func sqlitePath(storage string) string {
-	lower := strings.ToLower(storage)
-	switch {
-	case storage == "":
-		return trialstore.DefaultPath
-	case strings.HasPrefix(lower, "sqlite://"):
-		return storage[len("sqlite://"):]
-	case strings.HasPrefix(lower, "sqlite:"):
-		return storage[len("sqlite:"):]
-	case strings.Contains(storage, "://"):
-		return ""
-	}
-	return storage
-}
-
-// checkSampleFiles refuses a sample output pair (the CSV and the .json beside it) of which
-// either is a named pipe, device or socket: the two are written as files renamed into place
-// together, and opening a FIFO nobody reads would block with the other half written (issue
-// 35: a FIFO X.json hung sample past a minute).
-func checkSampleFiles(csv string) error {
-	for _, p := range []string{csv, sampleMetaPath(csv)} {
-		kind, err := outfile.Kind(p)
-		if err != nil {
-			return err
-		}
-		if kind != "" {
-			return &outfile.Error{Path: p, Err: fmt.Errorf("is a %s: sample writes regular files only, %s and %s", kind, csv, sampleMetaPath(csv))}
-		}
-	}
-	return nil
+	return cmdutil.CheckOutputsNotInputs(cmd, inputs, db, besideOutput(cmd))
 }

@@ -2,13 +2,15 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/gctune/gctune/internal/cmdutil"
 )
 
-// Annotations of the flags that say what a FiLiP export's metadata would: its sampling rate and
-// where the metadata is. They are not config keys (they describe one export, not a setup).
+// Annotations of the flags that say what a FiLiP export's metadata would (cmdutil's: its
+// ErrorHint names the rate flag).
 const (
-	inputRateAnnotation = "gctune/input-rate"
-	inputMetaAnnotation = "gctune/input-meta"
+	inputRateAnnotation = cmdutil.InputRateAnnotation
+	inputMetaAnnotation = cmdutil.InputMetaAnnotation
 )
 
 // givenInput is what the command line says of the FiLiP exports a command opens: the sampling

@@ -1,18 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
-)
 
-// BuildInfo identifies the binary; main fills it from -ldflags.
-type BuildInfo struct {
-	Version string
-	Commit  string
-	Date    string
-}
+	"github.com/gctune/gctune/internal/cmdutil"
+)
 
 // rootOptions holds the persistent flags every command sees.
 type rootOptions struct {
@@ -63,7 +55,7 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 	pf.BoolVar(&ro.json, "json", false, "print a JSON document instead of text")
 	// Usage errors are one line naming what is wrong and where help is; the usage itself is
 	// printed by --help only.
-	root.SetFlagErrorFunc(flagError)
+	root.SetFlagErrorFunc(cmdutil.FlagError)
 	root.AddCommand(
 		NewVersionCmd(ro),
 		NewCompletionCmd(),
@@ -88,9 +80,9 @@ then GCTUNE_* environment variables, then flags. The repository's config.yaml do
 }
 
 // checkFlags checks, before any command runs, the flags whose values every command checks
-// alike: enumeration values (checkEnumFlags) and output paths (checkOutputFlags).
+// alike: enumeration values (cmdutil.CheckEnumFlags) and output paths (checkOutputFlags).
 func checkFlags(cmd *cobra.Command, args []string) error {
-	if err := checkEnumFlags(cmd); err != nil {
+	if err := cmdutil.CheckEnumFlags(cmd); err != nil {
 		return err
 	}
 	return checkOutputFlags(cmd, args)
@@ -111,54 +103,14 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	return unknownCommand(cmd, args[0])
+	return cmdutil.UnknownCommand(cmd, args[0])
 }
 
-// unknownCommand is the error for a command name cmd does not have, with the names within two
-// edits of it (or starting with it): "optimze" → optimize.
-func unknownCommand(cmd *cobra.Command, name string) error {
-	if cmd.SuggestionsMinimumDistance <= 0 {
-		cmd.SuggestionsMinimumDistance = 2
-	}
-	msg := fmt.Sprintf("unknown command %q for %q", name, cmd.CommandPath())
-	if s := cmd.SuggestionsFor(name); len(s) > 0 {
-		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
-	}
-	return usageErrorf("%s; run '%s --help' for the commands", msg, cmd.CommandPath())
-}
+// noArgs is cmdutil.NoArgs.
+func noArgs(cmd *cobra.Command, args []string) error { return cmdutil.NoArgs(cmd, args) }
 
-// noArgs and exactArgs check the number of arguments, with a one-line usage error.
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 && cmd.HasAvailableSubCommands() {
-		return unknownCommand(cmd, args[0])
-	}
-	if len(args) > 0 {
-		return usageErrorf("%s takes no arguments, got %q (see %s --help)", cmd.CommandPath(), args[0], cmd.CommandPath())
-	}
-	return nil
-}
-
-func exactArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageErrorf("%s wants %d argument%s (%s), got %d (see %s --help)", cmd.CommandPath(), n, plural(n), argNames(cmd), len(args), cmd.CommandPath())
-		}
-		return nil
-	}
-}
-
-// argNames is the argument part of cmd's Use line ("STUDY").
-func argNames(cmd *cobra.Command) string {
-	_, names, _ := strings.Cut(cmd.Use, " ")
-	return names
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
+// exactArgs is cmdutil.ExactArgs.
+func exactArgs(n int) cobra.PositionalArgs { return cmdutil.ExactArgs(n) }
 
 // withConfig returns a command's RunE that loads the configuration for the command that runs
 // (loadConfig: defaults, config file, environment, the command's bound flags) and passes it

@@ -5,22 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/gctune/gctune/export"
 )
-
-// TestNearestNames: the nearest candidates within a third of the name's length, and those the
-// name starts, sorted.
-func TestNearestNames(t *testing.T) {
-	names := []string{"dataframe-3.1gb", "dataframe-1gb", "holds-landscape", "trials"}
-	assert.Equal(t, []string{"dataframe-3.1gb"}, nearestNames("datafram-3.1gb", names))
-	assert.Equal(t, []string{"dataframe-1gb", "dataframe-3.1gb"}, nearestNames("dataf", names))
-	assert.Equal(t, []string{"trials"}, nearestNames("trails", names))
-	assert.Empty(t, nearestNames("zzz", names))
-	assert.Empty(t, nearestNames("trials", names), "the name itself is no suggestion")
-	assert.Equal(t, " (did you mean a or 'b c'?)", didYouMean([]string{"a", "b c"}, export.ShellQuote))
-	assert.Equal(t, "", didYouMean(nil, nil))
-}
 
 // TestMistypedStudyNameIsSuggested: a study name the database does not have names the nearest
 // ones it does (issue 31: `gctune export datafram-3.1gb`), for every command that opens a

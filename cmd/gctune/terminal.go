@@ -3,13 +3,8 @@ package main
 import (
 	"io"
 
-	"golang.org/x/term"
+	"github.com/gctune/gctune/internal/cmdutil"
 )
 
-// isTerminal reports whether w is a terminal (a file descriptor term.IsTerminal accepts). The
-// progress bar is drawn only there: elsewhere (a log file, a pipe, CI) its carriage returns
-// would fill the log with redrawn lines.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(interface{ Fd() uintptr })
-	return ok && term.IsTerminal(int(f.Fd()))
-}
+// isTerminal is cmdutil.IsTerminal.
+func isTerminal(w io.Writer) bool { return cmdutil.IsTerminal(w) }

@@ -1,7 +1,11 @@
-package main
+package cmdutil
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,7 +47,18 @@ func TestUserMessageDropsPackagePrefixes(t *testing.T) {
 			`config: search: space.eden: low 8 is not below high 4 (bounds reversed or empty)`,
 			`config: space.eden: low 8 is not below high 4 (bounds reversed or empty)`},
 	} {
-		assert.Equal(t, c.want, userMessage(errors.New(c.err)), c.err)
-		assert.Equal(t, c.want, userMessage(errors.New(c.old)), c.old)
+		assert.Equal(t, c.want, UserMessage(errors.New(c.err)), c.err)
+		assert.Equal(t, c.want, UserMessage(errors.New(c.old)), c.old)
 	}
+}
+
+// TestUserMessageNamesTheFile: a file's error names the file once and says what is wrong in a
+// few words; a multi-line message is one line.
+func TestUserMessageNamesTheFile(t *testing.T) {
+	_, err := os.Open(filepath.Join(t.TempDir(), "missing.csv"))
+	path := err.(*fs.PathError).Path
+	assert.Equal(t, path+": no such file", UserMessage(fmt.Errorf("filip: %w", err)))
+	assert.Equal(t, "config "+path+": no such file", UserMessage(fmt.Errorf("config %s: %w", path, err)))
+	assert.Equal(t, "a b c", UserMessage(errors.New("gctune: a\n  b\n\nc\n")))
+	assert.Equal(t, "a b", OneLine(errors.New("gctune: a\nb")))
 }

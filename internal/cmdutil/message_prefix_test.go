@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"go/parser"
@@ -13,7 +13,7 @@ import (
 )
 
 // TestPackagePrefixesComplete: every package of gctune that starts an error with its own
-// name ("study: ...") has that prefix in packagePrefixes, so the user never reads where in the
+// name ("study: ...") has that prefix in PackagePrefixes, so the user never reads where in the
 // code an error arose. Test-only packages (internal/pgtest, internal/chromium, internal/plotkit)
 // and config (whose prefix names the user's configuration) are exempt.
 func TestPackagePrefixesComplete(t *testing.T) {
@@ -51,8 +51,8 @@ func TestPackagePrefixesComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name := range names {
-		if !slices.Contains(packagePrefixes, name+": ") {
-			t.Errorf("package %s writes errors prefixed %q, which packagePrefixes does not drop", name, name+": ")
+		if !slices.Contains(PackagePrefixes(), name+": ") {
+			t.Errorf("package %s writes errors prefixed %q, which PackagePrefixes does not drop", name, name+": ")
 		}
 	}
 }

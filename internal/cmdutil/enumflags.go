@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -15,11 +15,11 @@ import (
 	"github.com/gctune/gctune/search"
 )
 
-// enumFlagValues are the values of gctune's enumeration flags, by flag name, whatever the
+// EnumFlagValues are the values of gctune's enumeration flags, by flag name, whatever the
 // command: the one table such a flag is checked against before its command runs
-// (checkEnumFlags) and completed from (addCompletions). Each list comes from the package that
-// parses the value.
-func enumFlagValues() map[string][]string {
+// (CheckEnumFlags) and completed from (EnumFlagCompletions). Each list comes from the package
+// that parses the value.
+func EnumFlagValues() map[string][]string {
 	return map[string][]string{
 		"rebuild":   config.RebuildModes(),
 		"clock":     {filip.ClockAuto.String(), filip.ClockBytes.String(), filip.ClockMicros.String()},
@@ -30,25 +30,25 @@ func enumFlagValues() map[string][]string {
 	}
 }
 
-// checkEnumFlags refuses an enumeration flag given on the command line with a value outside
-// its table (enumFlagValues), the empty value included: an empty --rebuild is not auto.
-func checkEnumFlags(cmd *cobra.Command) error {
-	values := enumFlagValues()
-	for name, want := range values {
+// CheckEnumFlags refuses an enumeration flag given on the command line with a value outside
+// its table (EnumFlagValues), the empty value included: an empty --rebuild is not auto. The
+// value is compared trimmed and in lower case, as the parsers read it.
+func CheckEnumFlags(cmd *cobra.Command) error {
+	for name, want := range EnumFlagValues() {
 		f := cmd.Flags().Lookup(name)
 		if f == nil || !f.Changed {
 			continue
 		}
 		v := strings.ToLower(strings.TrimSpace(f.Value.String()))
 		if !slices.Contains(want, v) {
-			return usageErrorf("--%s %s: want %s (see %s --help)", name, export.ShellQuote(f.Value.String()), orList(want), cmd.CommandPath())
+			return Usagef("--%s %s: want %s (see %s --help)", name, export.ShellQuote(f.Value.String()), OrList(want), cmd.CommandPath())
 		}
 	}
 	return nil
 }
 
-// orList writes "a, b or c".
-func orList(words []string) string {
+// OrList writes "a, b or c".
+func OrList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
