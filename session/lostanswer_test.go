@@ -91,8 +91,10 @@ func TestLostAnswersKeepTheBudget(t *testing.T) {
 		Storage: trialstore.NewRetryStorage(ctx, losing, policy), Study: "s", StudyID: study.ID, Problem: prob,
 		Keeper: StoreKeeper(store, study.ID),
 		Search: search.Settings{Trials: 6, Workers: 1, Seed: 1, Sampler: search.SamplerRandom},
-		// Short, so that a trial left behind is reaped (and counted) instead of waited for.
-		HeartbeatInterval: 50 * time.Millisecond, ReapTimeout: 500 * time.Millisecond, Retry: policy,
+		// A trial left behind is reaped (and counted) after 5 s instead of waited for. The
+		// timeout is a hundred heartbeats: a live trial's beats, late on a loaded machine under
+		// the race detector, never reach it (at 500 ms they did, 3 runs in 15).
+		HeartbeatInterval: 50 * time.Millisecond, ReapTimeout: 5 * time.Second, Retry: policy,
 	})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"create": 2, "claim": 2}, losing.lost, "answers lost")
