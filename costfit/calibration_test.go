@@ -68,3 +68,26 @@ func TestReadMeasured(t *testing.T) {
 	require.ErrorContains(t, err, "measured open ")
 	require.ErrorContains(t, err, "missing.json")
 }
+
+// TestCheckReplace: nothing there, a cost file and /dev/null may be replaced; another file, a
+// large one included, may not.
+func TestCheckReplace(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, CheckReplace(filepath.Join(dir, "new.yaml")))
+	f, err := NewFile(heapsim.DefaultCost())
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, WriteFile(&b, f))
+	cost := filepath.Join(dir, "cost.yaml")
+	require.NoError(t, os.WriteFile(cost, b.Bytes(), 0o644))
+	require.NoError(t, CheckReplace(cost))
+	if _, err := os.Stat(os.DevNull); err == nil {
+		require.NoError(t, CheckReplace(os.DevNull))
+	}
+	notes := filepath.Join(dir, "notes.yaml")
+	require.NoError(t, os.WriteFile(notes, []byte("mine: true\n"), 0o644))
+	require.ErrorIs(t, CheckReplace(notes), ErrNotCostFile)
+	big := filepath.Join(dir, "big.yaml")
+	require.NoError(t, os.WriteFile(big, bytes.Repeat([]byte("#\n"), maxFileHead), 0o644))
+	require.ErrorIs(t, CheckReplace(big), ErrNotCostFile)
+}

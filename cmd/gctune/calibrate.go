@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -181,45 +178,18 @@ func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateO
 // printCalibrate writes d as text (costfit.Calibration.WriteText).
 func printCalibrate(w io.Writer, d *calibrateDoc) error { return d.WriteText(w, d.Profile) }
 
-// maxCostOutputHead is how much of an existing -o file calibrate reads to tell a gctune cost
-// file (about a kilobyte) from another file it must not replace.
-const maxCostOutputHead = 64 << 10
-
-// checkCostOutput refuses to replace a regular file that is not a gctune cost file. It reads at
-// most maxCostOutputHead+1 bytes of it: a larger file is not a cost file. A device or FIFO
-// (/dev/null, a named pipe) is not read at all: it is written in place, as every output is.
+// checkCostOutput refuses to replace a regular file that is not a gctune cost file
+// (costfit.CheckReplace).
 func checkCostOutput(path string) error {
 	if path == "" {
 		return nil
 	}
-	st, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	err := costfit.CheckReplace(path)
+	if errors.Is(err, costfit.ErrNotCostFile) {
+		return usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
 	}
 	if err != nil {
 		return usageErrorf("-o %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil
-	}
-	notCost := usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
-	if st.Size() > maxCostOutputHead {
-		return notCost
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return usageErrorf("-o %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCostOutputHead+1))
-	if err != nil {
-		return usageErrorf("-o %w", err)
-	}
-	if len(data) > maxCostOutputHead {
-		return notCost
-	}
-	if _, _, err := costfit.ReadFile(bytes.NewReader(data), path); err != nil {
-		return notCost
 	}
 	return nil
 }
@@ -267,27 +237,14 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 		return nil, err
 	}
 	defer store.Close()
-	stored, err := verify.MeasuredRuns(store, id)
-	if err != nil {
-		return nil, err
-	}
-	// The latest session's default runs (verify.DefaultMeasurement), named after the study.
-	m, err := verify.DefaultMeasurement(stored)
+	m, err := verify.StudyMeasurement(store, id, o.FromStudy)
 	if errors.Is(err, verify.ErrNoDefaultRun) {
 		return nil, usageErrorf("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.FromStudy, o.FromStudy)
 	}
 	if err != nil {
 		return nil, err
 	}
-	from := "study " + o.FromStudy + ", " + m.Source
-	m.Source = from
-	idx, err := sp.WorkloadNamed(o.FromStudy, o.Profile)
-	if err != nil {
-		return nil, err
-	}
-	one := *sp
-	one.Workloads = sp.Workloads[idx : idx+1]
-	lw, err := study.ReopenWorkloads(&one, reopenOptions(cfg, study.ReopenOptions{}))
+	wr, lw, err := sp.ReopenWorkload(o.FromStudy, o.Profile, reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
 		return nil, err
 	}
@@ -297,6 +254,6 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 			return nil, err
 		}
 	}
-	return &calibrateInput{profile: lw.Workloads[0].Profile, ref: one.Workloads[0].Ref, info: openedInfos(lw.Opened)[0], vm: sp.VM, base: base,
-		baseName: baseName, measured: m, measuredFrom: from}, nil
+	return &calibrateInput{profile: lw.Workloads[0].Profile, ref: wr.Ref, info: openedInfos(lw.Opened)[0], vm: sp.VM, base: base,
+		baseName: baseName, measured: m, measuredFrom: m.Source}, nil
 }
