@@ -110,7 +110,6 @@ func ReadMeasured(ctx context.Context, path string) (Measured, error) {
 	return m, nil
 }
 
-
 // WriteText writes the calibration of profile as gctune calibrate prints it: where the
 // measurement came from, the fit and its scales, the table of the measured, calibrated and
 // base runs, the fit's notes, and the cost file written (or how to write one).
