@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -72,4 +73,21 @@ func TestSitesTable(t *testing.T) {
 	assert.Equal(t, 4, strings.Count(out, "\n"), "blank, title, header, one row")
 	var nilTable *SitesTable
 	require.NoError(t, nilTable.WriteText(&b, 0))
+}
+
+// TestJudgeModel: the configured model, its replicas replaced when asked (the default model's
+// perturbations when it is off), never search replicas.
+func TestJudgeModel(t *testing.T) {
+	d := uncertainty.Default()
+	m := JudgeModel(d, 0)
+	assert.Equal(t, d.Replicas, m.Replicas)
+	assert.Zero(t, m.SearchReplicas)
+	assert.True(t, JudgeModel(uncertainty.Model{}, 0).Off(), "off stays off")
+	m = JudgeModel(uncertainty.Model{}, 5)
+	assert.Equal(t, 5, m.Replicas)
+	assert.Equal(t, d.AllocationSpread, m.AllocationSpread, "the default perturbations")
+	prob, err := NewProblem(objective.Workload{Name: "w", Profile: twoSites(t)}, heapsim.DefaultCost(), heapsim.DefaultParams(), d, 3, 7)
+	require.NoError(t, err)
+	assert.Equal(t, 3, prob.ReplicaCount())
+	assert.Equal(t, uint64(7), prob.Settings().Seed)
 }

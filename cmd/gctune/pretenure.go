@@ -61,9 +61,6 @@ type pretenureOptions struct {
 	Tolerance   float64
 }
 
-// maxPretenureCandidates bounds --candidates: each candidate is K more simulations.
-const maxPretenureCandidates = 20
-
 // pretenureDocOut is `gctune pretenure --json`.
 type pretenureDocOut struct {
 	Input   inputDoc          `json:"input"`
@@ -74,8 +71,8 @@ type pretenureDocOut struct {
 // runPretenure opens the profile, builds the objective problem of the configuration's
 // uncertainty model and advises on top of the configured parameters.
 func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureOptions) error {
-	if o.Candidates < 1 || o.Candidates > maxPretenureCandidates {
-		return usageErrorf("--candidates %d: want 1 to %d", o.Candidates, maxPretenureCandidates)
+	if o.Candidates < 1 || o.Candidates > pretenure.MaxCandidates {
+		return usageErrorf("--candidates %d: want 1 to %d", o.Candidates, pretenure.MaxCandidates)
 	}
 	if o.Replicas < 0 || o.Replicas > uncertainty.MaxReplicas {
 		return usageErrorf("--replicas %d: want 0 (the model's) to %d", o.Replicas, uncertainty.MaxReplicas)
@@ -106,15 +103,7 @@ func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureO
 	if cfg.Uncertainty.Off {
 		m = uncertainty.Model{}
 	}
-	if o.Replicas > 0 {
-		if m.Off() {
-			m = uncertainty.Default()
-		}
-		m.Replicas = o.Replicas
-	}
-	m.SearchReplicas = 0
-	prob, err := objective.NewProblem([]objective.Workload{{Name: o.Ref, Profile: p}}, cost, cfg.Simulate.VMFacts(),
-		objective.Settings{Uncertainty: m, Seed: o.ReplicaSeed})
+	prob, err := pretenure.NewProblem(objective.Workload{Name: o.Ref, Profile: p}, cost, cfg.Simulate.VMFacts(), m, o.Replicas, o.ReplicaSeed)
 	if err != nil {
 		return asUsage(err)
 	}
