@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -302,30 +301,18 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 		return reportError(name, err)
 	}
 	st.Begin("drawing the figures and writing the page")
-	figs, err := report.Figures(r)
+	page, err := report.Publish(r, o.PNGDir)
 	if err != nil {
 		return err
 	}
-	// The page is rendered whole in memory, then the PNGs written, then the page: a failure
-	// leaves no page behind that claims figures it does not have.
-	var page bytes.Buffer
-	if err := report.Render(&page, r, figs); err != nil {
-		return err
-	}
-	var pngs []string
-	if o.PNGDir != "" {
-		if pngs, err = report.WritePNGs(figs, o.PNGDir); err != nil {
-			return err
-		}
-	}
-	if err := writeOutput(o.Output, func(f io.Writer) error { _, err := page.WriteTo(f); return err }); err != nil {
+	if err := writeOutput(o.Output, func(f io.Writer) error { _, err := page.HTML.WriteTo(f); return err }); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
 	st.End()
 	printProfileInfos(ew, profiles)
-	fmt.Fprintf(w, "wrote %s (%d figures)\n", o.Output, len(figs))
+	fmt.Fprintf(w, "wrote %s (%d figures)\n", o.Output, len(page.Figures))
 	if o.PNGDir != "" {
-		fmt.Fprintf(w, "wrote %d PNG files to %s\n", len(pngs), o.PNGDir)
+		fmt.Fprintf(w, "wrote %d PNG files to %s\n", len(page.PNGs), o.PNGDir)
 	}
 	return nil
 }
