@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gctune/gctune/internal/quote"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 )
 
@@ -36,12 +36,12 @@ func MiB(n uint64) string {
 func StComment(s string) string { return strings.ReplaceAll(s, `"`, `""`) }
 
 // Quote writes a name on one line with its special characters escaped, without the quotes
-// when it is plain (quote.Name). For YAML comments, terminals and messages.
-func Quote(s string) string { return quote.Name(s) }
+// when it is plain (termtext.Quote, the one rule). For YAML comments, terminals and messages.
+func Quote(s string) string { return termtext.Quote(s) }
 
 // ShellQuote quotes a word for a POSIX shell: unchanged when it holds only characters no
-// shell treats specially, else in single quotes (quote.Shell).
-func ShellQuote(s string) string { return quote.Shell(s) }
+// shell treats specially, else in single quotes (termtext.Shell, the one rule).
+func ShellQuote(s string) string { return termtext.Shell(s) }
 
 // EdenFlag writes a size for the VM's --edenSize= flag, which takes k/m/g suffixes (binary).
 func EdenFlag(n uint64) string {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/quote"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
@@ -97,7 +97,7 @@ func (r *Report) StoppedShort() string {
 		return ""
 	}
 	return fmt.Sprintf("study %s holds %d of %d trials, each finished one stored: go on with gctune resume %s",
-		quote.Name(r.Study), r.Finished, r.Target, quote.Shell(r.Study))
+		termtext.Quote(r.Study), r.Finished, r.Target, termtext.Shell(r.Study))
 }
 
 // WriteText writes the report for a terminal: the trials run and finished, the
@@ -110,7 +110,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Interrupted {
 		state = ", interrupted"
 	}
-	ew.Printf("study %s: %d trials run now, %d of %d finished%s\n", quote.Name(r.Study), r.TrialsRun, r.Finished, r.Target, state)
+	ew.Printf("study %s: %d trials run now, %d of %d finished%s\n", termtext.Quote(r.Study), r.TrialsRun, r.Finished, r.Target, state)
 	if r.Best == nil {
 		ew.Printf("no feasible trial yet\n")
 		return ew.Err()
@@ -153,9 +153,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		ew.Printf("%s: %s\n", label, line)
 	}
 	if rec := r.Recommendation; rec != nil && rec.KeepDefaults {
-		ew.Printf("see why: gctune explain %s\n", quote.Shell(r.Study))
+		ew.Printf("see why: gctune explain %s\n", termtext.Shell(r.Study))
 		return ew.Err()
 	}
-	ew.Printf("apply it: gctune export %s --format st > gctune-gc.st\n", quote.Shell(r.Study))
+	ew.Printf("apply it: gctune export %s --format st > gctune-gc.st\n", termtext.Shell(r.Study))
 	return ew.Err()
 }

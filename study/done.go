@@ -8,7 +8,7 @@ import (
 
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/quote"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/trialattr"
@@ -53,7 +53,7 @@ func (p *Problem) Done(name string, all []goptuna.FrozenTrial) (*Done, bool) {
 // least 10), or --trials for a new total.
 func (d *Done) Hint() string {
 	return fmt.Sprintf("study %s is finished (%d of %d trials): to run more, gctune resume %s --more %d (or --trials N for a new total)",
-		quote.Name(d.Study), d.Counted, d.Target, quote.Shell(d.Study), max(d.Target/2, 10))
+		termtext.Quote(d.Study), d.Counted, d.Target, termtext.Shell(d.Study), max(d.Target/2, 10))
 }
 
 // WriteText writes that the study is finished (Hint), the recommendation's forecast (unless
@@ -76,7 +76,7 @@ func (d *Done) WriteText(w io.Writer) error {
 			ew.Printf("the search's fastest trial: trial %d, %s faster than the defaults on the search's runs\n", b.Number, numfmt.Speedup(d.DefaultValue/b.Value))
 		}
 	}
-	q := quote.Shell(d.Study)
+	q := termtext.Shell(d.Study)
 	ew.Printf("the recommendation: gctune export %s (why: gctune explain %s)\n", q, q)
 	return ew.Err()
 }

@@ -60,3 +60,18 @@ func TestMeasureFailed(t *testing.T) {
 	_, err = Measure(context.Background(), p, ExecRunner{}, Recording{})
 	require.ErrorIs(t, err, ErrStart)
 }
+
+// TestStudyMeasurement: the latest session's default runs, named after the study; a study
+// whose only run failed has no measurement.
+func TestStudyMeasurement(t *testing.T) {
+	store, id := newStore(t, filepath.Join(t.TempDir(), "m.db"))
+	_, err := StudyMeasurement(store, id, "df")
+	require.ErrorIs(t, err, ErrNoDefaultRun)
+	f := &fakeRunner{walls: map[string][]float64{"default": {9, 3, 3.1, 2.9}, "best": {9, 1, 1.02, 0.98}}}
+	_, err = Measure(context.Background(), plan(), f, Recording{Store: store, StudyID: id, Session: "s1"})
+	require.NoError(t, err)
+	m, err := StudyMeasurement(store, id, "df")
+	require.NoError(t, err)
+	assert.InDelta(t, 3.0, m.WallSeconds, 1e-9)
+	assert.Regexp(t, `^study df, verify session s1, mean of 3 default runs `, m.Source)
+}

@@ -1,22 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/infile"
-	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/verify"
@@ -109,40 +102,14 @@ type calibrateOptions struct {
 	JSON bool
 }
 
-// calibrateDoc is `gctune calibrate --json`.
+// calibrateDoc is `gctune calibrate --json`: the profile, how it was read, and the
+// calibration (costfit.Calibration, its fields inline).
 type calibrateDoc struct {
 	Profile string `json:"profile"`
 	// ProfileInfo says how the profile was read: layout, clock and why, sampling rate,
 	// warnings (the line every command that reads a profile prints).
-	ProfileInfo profileInfoDoc   `json:"profileInfo"`
-	Records     int              `json:"records"`
-	Measured    costfit.Measured `json:"measured"`
-	// MeasuredFrom is the file, or the study and session, the measurement came from.
-	MeasuredFrom string          `json:"measuredFrom"`
-	Base         string          `json:"base"`
-	Fit          *costfit.Result `json:"fit"`
-	// Coefficients is the calibrated cost model (what -o writes).
-	Coefficients heapsim.Cost `json:"coefficients"`
-	// Simulated is the default run simulated again with the calibrated cost; BaseSimulated
-	// with the base cost.
-	Simulated     calibratedRun `json:"simulated"`
-	BaseSimulated calibratedRun `json:"baseSimulated"`
-	Output        string        `json:"output,omitempty"`
-}
-
-// calibratedRun is one simulated default run's times and counts.
-type calibratedRun struct {
-	WallSeconds     float64 `json:"wallSeconds"`
-	GCSeconds       float64 `json:"gcSeconds"`
-	ScavengeSeconds float64 `json:"scavengeSeconds"`
-	FullGCSeconds   float64 `json:"fullGCSeconds"`
-	Scavenges       int     `json:"scavenges"`
-	FullGCs         int     `json:"fullGCs"`
-}
-
-func newCalibratedRun(st heapsim.Stats) calibratedRun {
-	return calibratedRun{WallSeconds: st.TotalSeconds, GCSeconds: st.GCSeconds, ScavengeSeconds: st.ScavengeSeconds,
-		FullGCSeconds: st.FullGCSeconds, Scavenges: st.Scavenges, FullGCs: st.FullGCs}
+	ProfileInfo profileInfoDoc `json:"profileInfo"`
+	costfit.Calibration
 }
 
 // calibrateInput is what calibrate fits: the profile, the VM facts, the base cost, the
@@ -158,8 +125,9 @@ type calibrateInput struct {
 	measuredFrom string
 }
 
-// runCalibrate fits the cost model to the measured run (costfit.Fit), writes it to o.Output and
-// the fit to w; how the profile was read goes to ew. With o.Snippet it prints the snippet only.
+// runCalibrate fits the cost model to the measured run (costfit.Calibrate), writes it to
+// o.Output and the fit to w; how the profile was read goes to ew. With o.Snippet it prints the
+// snippet only.
 func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateOptions) error {
 	if o.Snippet {
 		_, err := io.WriteString(w, costfit.Snippet)
@@ -181,79 +149,47 @@ func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateO
 	if err != nil {
 		return err
 	}
-	basis, err := costfit.NewBasis(in.profile, in.vm, in.base)
+	c, err := costfit.Calibrate(in.profile, in.vm, in.base, in.baseName, in.measured, in.measuredFrom)
+	var fe *costfit.FitError
+	if errors.As(err, &fe) {
+		return usageErrorf("calibrate %s on %s: %w", in.ref, in.measuredFrom, fe.Err)
+	}
 	if err != nil {
 		return fmt.Errorf("calibrate %s: %w", in.ref, err)
 	}
-	res, err := costfit.Fit(basis, in.measured)
-	if err != nil {
-		return usageErrorf("calibrate %s on %s: %w", in.ref, in.measuredFrom, err)
-	}
-	st, err := heapsim.Simulate(in.profile, in.vm, res.Cost)
-	if err != nil {
-		return fmt.Errorf("calibrate %s: simulate with the calibrated cost: %w", in.ref, err)
-	}
-	doc := calibrateDoc{Profile: in.ref, ProfileInfo: in.info, Records: in.profile.Len(), Measured: in.measured, MeasuredFrom: in.measuredFrom,
-		Base: in.baseName, Fit: res, Coefficients: res.Cost, Simulated: newCalibratedRun(st), BaseSimulated: newCalibratedRun(basis.Stats)}
 	if o.Output != "" {
-		file, err := costfit.NewFile(res.Cost)
+		file, err := c.File(in.ref, cfg.build.version)
 		if err != nil {
 			return err
 		}
-		m := in.measured
-		file.Profile, file.Measured, file.Base, file.Scales, file.Method = in.ref, &m, in.baseName, &res.Scales, res.Method
-		file.GctuneVersion = cfg.build.version
 		if err := writeOutput(o.Output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
 			return fmt.Errorf("calibrate: write %s: %w", o.Output, err)
 		}
-		doc.Output = o.Output
+		c.Output = o.Output
 	}
+	doc := calibrateDoc{Profile: in.ref, ProfileInfo: in.info, Calibration: *c}
 	printProfileInfo(ew, doc.ProfileInfo)
 	if o.JSON {
 		return writeJSON(w, doc)
 	}
-	return printCalibrate(w, &doc)
+	return doc.WriteText(w, doc.Profile)
 }
 
-// maxCostOutputHead is how much of an existing -o file calibrate reads to tell a gctune cost
-// file (about a kilobyte) from another file it must not replace.
-const maxCostOutputHead = 64 << 10
+// printCalibrate writes d as text (costfit.Calibration.WriteText).
+func printCalibrate(w io.Writer, d *calibrateDoc) error { return d.WriteText(w, d.Profile) }
 
-// checkCostOutput refuses to replace a regular file that is not a gctune cost file. It reads at
-// most maxCostOutputHead+1 bytes of it: a larger file is not a cost file. A device or FIFO
-// (/dev/null, a named pipe) is not read at all: it is written in place, as every output is.
+// checkCostOutput refuses to replace a regular file that is not a gctune cost file
+// (costfit.CheckReplace).
 func checkCostOutput(path string) error {
 	if path == "" {
 		return nil
 	}
-	st, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	err := costfit.CheckReplace(path)
+	if errors.Is(err, costfit.ErrNotCostFile) {
+		return usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
 	}
 	if err != nil {
 		return usageErrorf("-o %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil
-	}
-	notCost := usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
-	if st.Size() > maxCostOutputHead {
-		return notCost
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return usageErrorf("-o %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCostOutputHead+1))
-	if err != nil {
-		return usageErrorf("-o %w", err)
-	}
-	if len(data) > maxCostOutputHead {
-		return notCost
-	}
-	if _, _, err := costfit.ReadFile(bytes.NewReader(data), path); err != nil {
-		return notCost
 	}
 	return nil
 }
@@ -282,21 +218,9 @@ func calibrateFromFile(ctx context.Context, cfg Config, o calibrateOptions) (*ca
 		measured: m, measuredFrom: o.Measured}, nil
 }
 
-// readMeasured reads --measured (costfit.ParseMeasured: at most 16 MiB), a FIFO or pipe as a
-// stream whose wait ctx ends.
+// readMeasured reads --measured (costfit.ReadMeasured); its errors are the user's to fix.
 func readMeasured(ctx context.Context, path string) (costfit.Measured, error) {
-	var m costfit.Measured
-	err := infile.Do(ctx, func() error {
-		f, err := os.Open(path)
-		if err != nil {
-			return usageErrorf("measured %w", err)
-		}
-		defer f.Close()
-		if m, err = costfit.ParseMeasured(f, path); err != nil {
-			return asUsage(err)
-		}
-		return nil
-	}, path)
+	m, err := costfit.ReadMeasured(ctx, path)
 	if err != nil {
 		return costfit.Measured{}, inputError(err)
 	}
@@ -313,27 +237,14 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 		return nil, err
 	}
 	defer store.Close()
-	stored, err := verify.MeasuredRuns(store, id)
-	if err != nil {
-		return nil, err
-	}
-	// The latest session's default runs (verify.DefaultMeasurement), named after the study.
-	m, err := verify.DefaultMeasurement(stored)
+	m, err := verify.StudyMeasurement(store, id, o.FromStudy)
 	if errors.Is(err, verify.ErrNoDefaultRun) {
 		return nil, usageErrorf("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.FromStudy, o.FromStudy)
 	}
 	if err != nil {
 		return nil, err
 	}
-	from := "study " + o.FromStudy + ", " + m.Source
-	m.Source = from
-	idx, err := sp.WorkloadNamed(o.FromStudy, o.Profile)
-	if err != nil {
-		return nil, err
-	}
-	one := *sp
-	one.Workloads = sp.Workloads[idx : idx+1]
-	lw, err := study.ReopenWorkloads(&one, reopenOptions(cfg, study.ReopenOptions{}))
+	wr, lw, err := sp.ReopenWorkload(o.FromStudy, o.Profile, reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
 		return nil, err
 	}
@@ -343,54 +254,6 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 			return nil, err
 		}
 	}
-	return &calibrateInput{profile: lw.Workloads[0].Profile, ref: one.Workloads[0].Ref, info: openedInfos(lw.Opened)[0], vm: sp.VM, base: base,
-		baseName: baseName, measured: m, measuredFrom: from}, nil
-}
-
-func printCalibrate(w io.Writer, d *calibrateDoc) error {
-	ew := errwriter.New(w)
-	ew.Printf("%s at the default GC parameters (%s records), measured: %s\n", quoteName(d.Profile), formatCount(uint64(d.Records)), terminalSafe(d.MeasuredFrom))
-	ew.Printf("fit: %s\n", d.Fit.Method)
-	s := d.Fit.Scales
-	ew.Printf("scales against the %s cost model: mutator %.4g, scavenge %.4g, full GC %.4g\n\n", terminalSafe(d.Base), s.Mutator, s.Scavenge, s.FullGC)
-	m := d.Measured
-	opt := func(v *float64) string {
-		if v == nil {
-			return "—"
-		}
-		return numfmt.SecondsText(*v)
-	}
-	optN := func(v *int64) string {
-		if v == nil {
-			return "—"
-		}
-		return strconv.FormatInt(*v, 10)
-	}
-	gc := "—"
-	if v, ok := m.GC(); ok {
-		gc = numfmt.SecondsText(v)
-	}
-	rows := [][4]string{
-		{"", "measured", "calibrated", terminalSafe(d.Base)},
-		{"wall time", numfmt.SecondsText(m.WallSeconds), numfmt.SecondsText(d.Simulated.WallSeconds), numfmt.SecondsText(d.BaseSimulated.WallSeconds)},
-		{"GC time", gc, numfmt.SecondsText(d.Simulated.GCSeconds), numfmt.SecondsText(d.BaseSimulated.GCSeconds)},
-		{"scavenge time", opt(m.ScavengeSeconds), numfmt.SecondsText(d.Simulated.ScavengeSeconds), numfmt.SecondsText(d.BaseSimulated.ScavengeSeconds)},
-		{"full GC time", opt(m.FullGCSeconds), numfmt.SecondsText(d.Simulated.FullGCSeconds), numfmt.SecondsText(d.BaseSimulated.FullGCSeconds)},
-		{"scavenges", optN(m.Scavenges), strconv.Itoa(d.Simulated.Scavenges), strconv.Itoa(d.BaseSimulated.Scavenges)},
-		{"full GCs", optN(m.FullGCs), strconv.Itoa(d.Simulated.FullGCs), strconv.Itoa(d.BaseSimulated.FullGCs)},
-	}
-	wid := columnWidths(rows)
-	for _, r := range rows {
-		ew.Printf("%s  %s  %s  %s\n", padRight(r[0], wid[0]), padLeft(r[1], wid[1]), padLeft(r[2], wid[2]), padLeft(r[3], wid[3]))
-	}
-	ew.Printf("(simulated columns: the profile's default run; the counts are not fitted: they check the mechanics)\n")
-	for _, n := range d.Fit.Notes {
-		ew.Printf("note: %s\n", n)
-	}
-	if d.Output != "" {
-		ew.Printf("wrote %s: use it with --cost %s on optimize, simulate, study create..., or cost: %s in config.yaml\n", quoteName(d.Output), quoteName(d.Output), quoteName(d.Output))
-	} else {
-		ew.Printf("-o FILE writes the calibrated cost model\n")
-	}
-	return ew.Err()
+	return &calibrateInput{profile: lw.Workloads[0].Profile, ref: wr.Ref, info: openedInfos(lw.Opened)[0], vm: sp.VM, base: base,
+		baseName: baseName, measured: m, measuredFrom: m.Source}, nil
 }

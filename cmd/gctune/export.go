@@ -3,19 +3,13 @@ package main
 import (
 	"context"
 	"io"
-	"slices"
-	"sort"
 
-	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
-	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
-	"github.com/gctune/gctune/trialstore"
-	"github.com/gctune/gctune/tunable"
 )
 
 // exportOptions are what `gctune export` is asked besides the configuration.
@@ -116,83 +110,29 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 		if len(front) == 0 {
 			return usageErrorf("study %q has no completed feasible trial yet", name)
 		}
-		return write(func(w io.Writer) error { return printPareto(w, front, sp, name, o.JSON) })
+		rows := export.Pareto(front, sp.DefaultValue)
+		if o.JSON {
+			return write(func(w io.Writer) error { return writeJSON(w, rows) })
+		}
+		return write(func(w io.Writer) error { return export.WriteParetoText(w, rows, name) })
 	}
-	meta := exportMeta(store, id, name, sp, cfg.build.version)
-	var c *export.Config
-	if o.TrialSet {
-		t, err := study.FindTrial(trials, name, o.Trial)
-		if err != nil {
+	var prob *objective.Problem
+	if !o.TrialSet { // a trial as it is needs no workload
+		if prob, err = sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force})); err != nil {
 			return err
 		}
-		if c, err = export.FromTrial(meta, t); err != nil {
-			return err
-		}
-	} else {
-		prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force}))
-		if err != nil {
-			return err
-		}
-		ans, err := study.AnswerFor(ctx, store, id, name, prob, trials, study.Choice{},
-			study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation})
-		if err != nil {
-			return err
-		}
-		c = export.FromRecommendation(meta, ans.Recommendation)
+	}
+	c, err := study.ExportAnswer(ctx, store, id, name, prob, trials, study.Choice{Trial: o.Trial, HasTrial: o.TrialSet},
+		study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation},
+		study.ExportMeta(store, id, name, sp, cfg.build.version))
+	if err != nil {
+		return err
 	}
 	return write(func(w io.Writer) error { return export.Write(w, format, c, cfg.build.version) })
 }
 
-// exportMeta is what an export of study name states besides the configuration.
-func exportMeta(store *trialstore.Store, id int, name string, sp *study.Problem, version string) export.Meta {
-	attrs, _ := store.Storage().GetStudySystemAttrs(id)
-	meta := export.Meta{Study: name, VM: sp.VM, DefaultValue: sp.DefaultValue, Provenance: export.Provenance{
-		Storage: store.URL(), Created: attrs[trialstore.AttrCreated], StudyVersion: sp.Version, ExportVersion: version,
-		Seed: sp.Seed, Sampler: sp.Sampler, Fingerprints: map[string]string{},
-		Note: "predicted by gctune's Spur simulator (docs/simulator.md, docs/calibration.md); measure it on the real application",
-	}}
-	// By name: a rebuilt sampled export is two workloads of one file (two hypotheses), each
-	// with its own fingerprint.
-	for i, n := range study.Names(sp.Workloads) {
-		meta.Workloads = append(meta.Workloads, n)
-		meta.Provenance.Fingerprints[n] = sp.Workloads[i].Fingerprint
-		if !slices.Contains(meta.Files, sp.Workloads[i].Ref) {
-			meta.Files = append(meta.Files, sp.Workloads[i].Ref)
-		}
-	}
-	return meta
-}
-
-// paretoRow is one trial of the front.
-type paretoRow struct {
-	Trial              int           `json:"trial"`
-	Value              float64       `json:"value"`
-	Speedup            float64       `json:"speedup"`
-	PeakFootprintBytes uint64        `json:"peakFootprintBytes"`
-	Point              tunable.Point `json:"point"`
-}
-
-func printPareto(w io.Writer, front []goptuna.FrozenTrial, sp *study.Problem, name string, asJSON bool) error {
-	rows := make([]paretoRow, 0, len(front))
-	for _, t := range front {
-		raw, _ := tunable.PointFromParams(t.Params)
-		p := raw.Rounded()
-		rows = append(rows, paretoRow{Trial: t.Number, Value: t.Value, Speedup: sp.DefaultValue / t.Value,
-			PeakFootprintBytes: trialattr.TrialMetrics(t).PeakFootprintBytes, Point: p})
-	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].Value < rows[j].Value })
-	if asJSON {
-		return writeJSON(w, rows)
-	}
-	ew := errwriter.New(w)
-	ew.Printf("time-versus-footprint front: each trial is faster than every trial with a smaller footprint\n\n")
-	ew.Printf("%6s  %9s  %14s  %s\n", "trial", "speedup", "peak footprint", "configuration")
-	for _, r := range rows {
-		ew.Printf("%6d  %8.2fx  %14s  %s\n", r.Trial, r.Speedup, units.FormatBytes(r.PeakFootprintBytes), describePoint(r.Point))
-	}
-	ew.Printf("\nexport one with: gctune export %s --trial N\n", export.ShellQuote(name))
-	return ew.Err()
-}
+// paretoRow is one trial of the front (export.ParetoRow).
+type paretoRow = export.ParetoRow
 
 // quoteName writes a study or workload name for a message: as is when plain, else quoted with
 // its special characters escaped (export.Quote).

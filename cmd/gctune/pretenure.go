@@ -3,16 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/pretenure"
 	"github.com/gctune/gctune/uncertainty"
@@ -67,9 +61,6 @@ type pretenureOptions struct {
 	Tolerance   float64
 }
 
-// maxPretenureCandidates bounds --candidates: each candidate is K more simulations.
-const maxPretenureCandidates = 20
-
 // pretenureDocOut is `gctune pretenure --json`.
 type pretenureDocOut struct {
 	Input   inputDoc          `json:"input"`
@@ -80,8 +71,8 @@ type pretenureDocOut struct {
 // runPretenure opens the profile, builds the objective problem of the configuration's
 // uncertainty model and advises on top of the configured parameters.
 func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureOptions) error {
-	if o.Candidates < 1 || o.Candidates > maxPretenureCandidates {
-		return usageErrorf("--candidates %d: want 1 to %d", o.Candidates, maxPretenureCandidates)
+	if o.Candidates < 1 || o.Candidates > pretenure.MaxCandidates {
+		return usageErrorf("--candidates %d: want 1 to %d", o.Candidates, pretenure.MaxCandidates)
 	}
 	if o.Replicas < 0 || o.Replicas > uncertainty.MaxReplicas {
 		return usageErrorf("--replicas %d: want 0 (the model's) to %d", o.Replicas, uncertainty.MaxReplicas)
@@ -112,15 +103,7 @@ func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureO
 	if cfg.Uncertainty.Off {
 		m = uncertainty.Model{}
 	}
-	if o.Replicas > 0 {
-		if m.Off() {
-			m = uncertainty.Default()
-		}
-		m.Replicas = o.Replicas
-	}
-	m.SearchReplicas = 0
-	prob, err := objective.NewProblem([]objective.Workload{{Name: o.Ref, Profile: p}}, cost, cfg.Simulate.VMFacts(),
-		objective.Settings{Uncertainty: m, Seed: o.ReplicaSeed})
+	prob, err := pretenure.NewProblem(objective.Workload{Name: o.Ref, Profile: p}, cost, cfg.Simulate.VMFacts(), m, o.Replicas, o.ReplicaSeed)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -136,56 +119,5 @@ func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureO
 	if o.JSON {
 		return writeJSON(w, doc)
 	}
-	return printAdvice(w, adv)
-}
-
-// printAdvice writes the advice as text: what was tried, then what is advised.
-func printAdvice(w io.Writer, a *pretenure.Advice) error {
-	ew := errwriter.New(w)
-	judged := fmt.Sprintf("%d perturbed replicas", a.Replicas)
-	if a.Replicas == 0 {
-		judged = "the profiled run (uncertainty model off)"
-	}
-	ew.Printf("pretenuring on top of eden %s, headroom %s, ratio %g; judged on %s\n",
-		units.FormatBytes(a.Params.NewSpaceBytes), units.FormatBytes(a.Params.GrowthHeadroomBytes), a.Params.FullGCRatio, judged)
-	ew.Printf("(%s)\n\n", pretenure.Note)
-	if ew.Err() != nil {
-		return ew.Err()
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	tew := errwriter.New(tw)
-	tew.Printf("  SITES\tCOPIED THEN TENURED\tLONG-LIVED\tGAIN\tRANGE\tFULL GCS\tADVISED\n")
-	row := func(c pretenure.Candidate) {
-		names := make([]string, len(c.Sites))
-		for i, s := range c.Sites {
-			names[i] = quoteName(s)
-		}
-		adv := "no"
-		if c.Advised {
-			adv = "yes"
-		}
-		tew.Printf("  %s\t%s\t%s\t%.3f×\t%.3f×-%.3f×\t%d → %d\t%s\n", strings.Join(names, " + "), units.FormatBytes(c.TenuredBytes),
-			numfmt.PercentText(c.LongLivedShare), c.Gain, c.Interval.Lo, c.Interval.Hi, c.FullGCs, c.FullGCsPretenured, adv)
-	}
-	for _, c := range a.Candidates {
-		row(c)
-	}
-	if a.Combined != nil {
-		row(*a.Combined)
-	}
-	if tew.Err() != nil {
-		return tew.Err()
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	advised := a.Advised()
-	if len(advised) == 0 {
-		ew.Printf("\nno site gains more than %s: leave the code as it is\n", numfmt.PercentText(a.Tolerance))
-		return ew.Err()
-	}
-	best := advised[0]
-	ew.Printf("\nadvised: %.3f× faster (%.3f× to %.3f× over the replicas) with this change to the Pharo code:\n  %s\n",
-		best.Gain, best.Interval.Lo, best.Interval.Hi, best.Change)
-	return ew.Err()
+	return adv.WriteText(w)
 }

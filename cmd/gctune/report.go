@@ -1,27 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/diagnose"
-	"github.com/gctune/gctune/internal/errwriter"
+	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/internal/stage"
-	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/pretenure"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
 	"github.com/gctune/gctune/study"
-	"github.com/gctune/gctune/tunable"
-	"github.com/gctune/gctune/verify"
 )
 
 // studyTrialOptions are what report and explain are asked about the study: which one, and
@@ -155,49 +150,26 @@ func addReportFlags(cmd *cobra.Command, o *studyTrialOptions) {
 	addToleranceFlag(cmd)
 }
 
-// loadReportInput opens the study and its workloads and builds the report's input, with how
-// each profile was read (also in the returned docs, for --json and standard error). The
-// input's Recommendation is the study's answer (study.AnswerFor): the stored recommendation,
-// else one made now (not stored: explain and report only read a study); nil for a trial as it
-// is.
-func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (report.Input, []profileInfoDoc, error) {
-	name := o.Study
-	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
+// loadReportInput opens the study and reads it into the report's input (report.Load), with
+// how each profile was read (also in the returned docs, for --json and standard error), and
+// the study's answer: its recommendation (the stored one, else one made now, not stored:
+// explain and report only read a study) or the trial as it is.
+func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (report.Input, study.Answer, []profileInfoDoc, error) {
+	store, id, sp, err := openStudy(ctx, cfg.Storage, o.Study, true)
 	if err != nil {
-		return report.Input{}, nil, err
+		return report.Input{}, study.Answer{}, nil, err
 	}
 	defer store.Close()
-	if err := checkStudyCost(cfg, sp, name); err != nil {
-		return report.Input{}, nil, err
+	if err := checkStudyCost(cfg, sp, o.Study); err != nil {
+		return report.Input{}, study.Answer{}, nil, err
 	}
-	trials, err := store.Storage().GetAllTrials(id)
+	in, ans, err := report.Load(ctx, store, id, sp, report.LoadOptions{Study: o.Study, Version: cfg.build.version,
+		Choice:   study.Choice{Trial: o.Trial, HasTrial: o.TrialSet},
+		Settings: study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation},
+		Reopen:   reopenOptions(cfg, study.ReopenOptions{Force: o.Force, Clock: cfg.Lifetimes.Clock})})
 	if err != nil {
-		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
+		return report.Input{}, study.Answer{}, nil, err
 	}
-	in := report.Input{Study: name, Version: cfg.build.version, Space: sp.ConfiguredSpace, Trial: -1,
-		Analysis:  lifetimes.AnalysisOptions{LongLivedThreshold: cfg.Lifetimes.LongLivedThreshold},
-		Tolerance: cfg.Search.Tolerance, Export: exportMeta(store, id, name, sp, cfg.build.version)}
-	choice := study.Choice{}
-	if o.TrialSet {
-		// Checked before the profiles are read: a mistyped trial fails at once.
-		if _, err := study.FindTrial(trials, name, o.Trial); err != nil {
-			return report.Input{}, nil, err
-		}
-		in.Trial, choice = o.Trial, study.TrialChoice(o.Trial)
-	}
-	in.Trials = trials
-	if in.Measured, err = verify.MeasuredRuns(store, id); err != nil {
-		return report.Input{}, nil, fmt.Errorf("study %q: %w", name, err)
-	}
-	if in.Problem, err = sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{Force: o.Force, Clock: cfg.Lifetimes.Clock})); err != nil {
-		return report.Input{}, nil, err
-	}
-	ans, err := study.AnswerFor(ctx, store, id, name, in.Problem, trials, choice,
-		study.RecommendationSettings{Tolerance: in.Tolerance, Version: cfg.build.recommendation})
-	if err != nil {
-		return report.Input{}, nil, err
-	}
-	in.Recommendation = ans.Recommendation
 	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
 		pi := report.ProfileInfo{Line: d.Line}
@@ -209,7 +181,7 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 		}
 		in.Profiles = append(in.Profiles, pi)
 	}
-	return in, profiles, nil
+	return in, ans, profiles, nil
 }
 
 // runExplain diagnoses the study's recommendation (or o.Trial as it is) against the defaults
@@ -222,30 +194,22 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	st := stage.New(ew, isTerminal(ew))
 	defer st.End()
 	st.Begin("reading the study and its profiles")
-	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
+	in, ans, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
 	if err != nil {
 		return err
 	}
-	rec, point, trial := in.Recommendation, tunable.Point{}, in.Trial
-	if rec != nil {
-		point, trial = rec.Point, rec.Trial
-	} else {
-		t, err := study.FindTrial(in.Trials, name, in.Trial)
-		if err != nil {
-			return err
-		}
-		raw, err := tunable.PointFromParams(t.Params)
-		if err != nil {
-			return fmt.Errorf("study %q: trial %d: %w", name, t.Number, err)
-		}
-		point = raw.Rounded()
-	}
+	rec := ans.Recommendation
 	st.Begin("diagnosing: the defaults, the configuration and each change put back, simulated on the profile")
-	d, err := diagnose.Diagnose(ctx, in.Problem, point, o.Workers)
+	d, err := diagnose.Diagnose(ctx, in.Problem, ans.Point, o.Workers)
 	if err != nil {
 		return err
 	}
-	sites, advice, err := explainSites(in.Problem, rec) // explainsites.go
+	var tuned *heapsim.Params
+	if rec != nil {
+		p := rec.Point.Params(in.Problem.Base())
+		tuned = &p
+	}
+	sites, advice, err := pretenure.ForExplain(in.Problem, tuned)
 	if err != nil {
 		return err
 	}
@@ -262,49 +226,25 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 			Diagnosis      *diagnose.Diagnosis       `json:"diagnosis"`
 			Sites          []pretenure.WorkloadSites `json:"sites,omitempty"`
 			Pretenure      *pretenure.Advice         `json:"pretenure,omitempty"`
-		}{name, trial, profiles, rec, newPredictionDoc(rec, seconds), d, sites, advice})
+		}{name, ans.Number, profiles, rec, newPredictionDoc(rec, seconds), d, sites, advice})
 	}
+	workloads := report.WorkloadList(in.Problem)
 	if rec != nil {
-		if err := writeExplainHeader(w, name, workloadList(in), rec, seconds); err != nil {
+		if err := rec.WriteExplainHeader(w, name, workloads, seconds); err != nil {
 			return err
 		}
-	} else if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloadList(in), trial); err != nil {
+	} else if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloads, ans.Number); err != nil {
 		return err
 	}
 	if err := d.WriteText(w); err != nil {
 		return err
 	}
-	return writeSiteCosts(w, sites, advice)
+	return pretenure.WriteExplainText(w, sites, advice)
 }
 
-// writeExplainHeader writes what explain says before the diagnosis about study name's
-// recommendation: the recommendation (recommend.WriteText), its expected speedup with the
-// interval and the single simulation beside it, and what the diagnosis simulates.
+// writeExplainHeader is recommend.Recommendation.WriteExplainHeader.
 func writeExplainHeader(w io.Writer, name, workloads string, rec *recommend.Recommendation, seconds bool) error {
-	ew := errwriter.New(w)
-	ew.Printf("Study %s (%s): the recommended configuration against the VM defaults.\n", quoteName(name), workloads)
-	if ew.Err() == nil {
-		if err := rec.WriteText(w, seconds); err != nil {
-			return err
-		}
-	}
-	if rec.Robust != nil {
-		ew.Printf("The diagnosis below simulates the profiled run exactly as recorded, one run of each configuration: its figures are the single simulation's, not the expected ones above.\n")
-	}
-	ew.Printf("\n")
-	return ew.Err()
-}
-
-func workloadList(in report.Input) string {
-	ws := in.Problem.Workloads()
-	if in.Problem.Runs() == 1 && len(ws) > 1 && ws[0].Run != "" {
-		return fmt.Sprintf("%s, read under %d hypotheses", ws[0].Run, len(ws))
-	}
-	var names []string
-	for _, w := range ws {
-		names = append(names, w.Name)
-	}
-	return strings.Join(names, ", ")
+	return rec.WriteExplainHeader(w, name, workloads, seconds)
 }
 
 // reportError maps the report package's errors to one line for the user.
@@ -351,7 +291,7 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 	st := stage.New(ew, isTerminal(ew))
 	defer st.End()
 	st.Begin("reading the study and its profiles")
-	in, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
+	in, _, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
 	if err != nil {
 		return err
 	}
@@ -361,30 +301,18 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 		return reportError(name, err)
 	}
 	st.Begin("drawing the figures and writing the page")
-	figs, err := report.Figures(r)
+	page, err := report.Publish(r, o.PNGDir)
 	if err != nil {
 		return err
 	}
-	// The page is rendered whole in memory, then the PNGs written, then the page: a failure
-	// leaves no page behind that claims figures it does not have.
-	var page bytes.Buffer
-	if err := report.Render(&page, r, figs); err != nil {
-		return err
-	}
-	var pngs []string
-	if o.PNGDir != "" {
-		if pngs, err = report.WritePNGs(figs, o.PNGDir); err != nil {
-			return err
-		}
-	}
-	if err := writeOutput(o.Output, func(f io.Writer) error { _, err := page.WriteTo(f); return err }); err != nil {
+	if err := writeOutput(o.Output, func(f io.Writer) error { _, err := page.HTML.WriteTo(f); return err }); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
 	st.End()
 	printProfileInfos(ew, profiles)
-	fmt.Fprintf(w, "wrote %s (%d figures)\n", o.Output, len(figs))
+	fmt.Fprintf(w, "wrote %s (%d figures)\n", o.Output, len(page.Figures))
 	if o.PNGDir != "" {
-		fmt.Fprintf(w, "wrote %d PNG files to %s\n", len(pngs), o.PNGDir)
+		fmt.Fprintf(w, "wrote %d PNG files to %s\n", len(page.PNGs), o.PNGDir)
 	}
 	return nil
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
 )
 
 // NewStudyCreateCmd returns `gctune studies create` (also `gctune study create`: `study` is
@@ -66,15 +66,8 @@ type createDoc struct {
 	Profiles []profileInfoDoc `json:"profiles"`
 }
 
-// createdLoad is one workload of createDoc: how workers will find it.
-type createdLoad struct {
-	Ref         string `json:"ref"`
-	Kind        string `json:"kind"`
-	Fingerprint string `json:"fingerprint"`
-	// Stored is true when the study holds the workload's content (a spec's text); a bundled
-	// workload is in every gctune; otherwise workers need the file at Ref.
-	Stored bool `json:"stored"`
-}
+// createdLoad is one workload of createDoc (study.CreatedWorkload).
+type createdLoad = study.CreatedWorkload
 
 // studyCreateOptions are what `gctune study create` is asked besides the configuration.
 type studyCreateOptions struct {
@@ -102,10 +95,8 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, o stud
 		printProfileInfos(errOut, profileInfos(sp))
 	}
 	doc := createDoc{Study: name, Storage: store.URL(), Target: sp.Trials, Sampler: sp.Sampler, Seed: sp.Seed,
-		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob)}
-	for _, wl := range sp.Workloads {
-		doc.Workloads = append(doc.Workloads, createdLoad{Ref: wl.Ref, Kind: wl.Kind, Fingerprint: wl.Fingerprint, Stored: wl.Spec != ""})
-	}
+		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob),
+		Workloads: sp.CreatedWorkloads()}
 	if asJSON {
 		return writeJSON(w, doc)
 	}
@@ -115,14 +106,7 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, o stud
 	ew := errwriter.New(w)
 	ew.Printf("created study %q in %s: %d trials on %s, sampler %s, seed %d\n", name, store.URL(), sp.Trials, sp.WorkloadNames(), sp.Sampler, sp.Seed)
 	for _, wl := range doc.Workloads {
-		how := "workers need this file at this path"
-		switch {
-		case wl.Stored:
-			how = "its text is stored with the study"
-		case wl.Kind == source.KindWorkload:
-			how = "bundled with gctune"
-		}
-		ew.Printf("  workload %s (%s, fingerprint %.19s): %s\n", wl.Ref, wl.Kind, wl.Fingerprint, how)
+		ew.Printf("  workload %s (%s, fingerprint %.19s): %s\n", wl.Ref, wl.Kind, wl.Fingerprint, wl.HowWorkersFindIt())
 	}
 	if ew.Err() != nil {
 		return ew.Err()

@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
-	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/trialstore"
@@ -104,19 +99,8 @@ type verifyOptions struct {
 	Runner verify.Runner
 }
 
-// verifyDoc is `gctune verify --json`.
-type verifyDoc struct {
-	Study       string                 `json:"study"`
-	Storage     string                 `json:"storage"`
-	Session     string                 `json:"session"`
-	Command     []string               `json:"command"`
-	Runs        int                    `json:"runs"`
-	Warmup      bool                   `json:"warmup"`
-	Interrupted bool                   `json:"interrupted,omitempty"`
-	Error       string                 `json:"error,omitempty"`
-	Configs     []verify.ConfigSummary `json:"configs"`
-	Measured    []verify.MeasuredRun   `json:"measured"`
-}
+// verifyDoc is `gctune verify --json` (verify.Report).
+type verifyDoc = verify.Report
 
 // runVerify runs the command under the defaults, the recommendation and o.Trial
 // (verify.Measure, which stores each run in the study as it finishes), and writes the measured
@@ -141,15 +125,10 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		return err
 	}
 	plan := verify.Plan{Configs: configs, Argv: o.Argv, Runs: o.Runs, Warmup: !o.NoWarmup, Timeout: o.Timeout}
-	total := len(configs) * (o.Runs + map[bool]int{true: 1, false: 0}[plan.Warmup])
-	progress := !o.Quiet && !o.JSON
-	if progress {
-		fmt.Fprintf(ew, "verify %s: %d runs of %s (%s), %d rounds after one warm-up each\n", o.Study, total,
-			strings.Join(o.Argv, " "), configNames(configs), o.Runs)
-	}
 	rec := verify.Recording{Store: store, StudyID: id}
-	if progress {
-		rec.OnRun = func(mr verify.MeasuredRun, r verify.Run) { printVerifyRun(ew, mr.Seq+1, total, r) }
+	if !o.Quiet && !o.JSON {
+		verify.WriteStart(ew, o.Study, plan)
+		rec.OnRun = func(mr verify.MeasuredRun, r verify.Run) { verify.WriteRunLine(ew, mr.Seq+1, plan.TotalRuns(), r) }
 	}
 	runner := o.Runner
 	if runner == nil {
@@ -166,16 +145,13 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	if err != nil {
 		return err
 	}
-	doc := verifyDoc{Study: o.Study, Storage: store.URL(), Session: m.Session, Command: o.Argv, Runs: o.Runs,
-		Warmup: plan.Warmup, Interrupted: m.Interrupted, Configs: m.Configs, Measured: m.Measured}
-	if m.Failed != nil {
-		doc.Error = m.Failed.Error()
-	}
+	doc := verify.NewReport(o.Study, store.URL(), plan, m)
 	if o.JSON {
-		if err := writeJSON(w, doc); err != nil {
-			return err
-		}
-	} else if err := printVerify(w, &doc); err != nil {
+		err = writeJSON(w, doc)
+	} else {
+		err = doc.WriteText(w)
+	}
+	if err != nil {
 		return err
 	}
 	if m.Failed != nil {
@@ -187,25 +163,8 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	return nil
 }
 
-// printVerifyRun writes run r's progress line: the n-th of total.
-func printVerifyRun(ew io.Writer, n, total int, r verify.Run) {
-	round := fmt.Sprintf("round %d", r.Round+1)
-	if r.Round < 0 {
-		round = "warm-up"
-	}
-	note := ""
-	if r.StatsErr != "" {
-		note = "  (gctune-stats line unreadable: " + r.StatsErr + ")"
-	} else if r.Measured != nil {
-		if gc, ok := r.Measured.GC(); ok {
-			note = fmt.Sprintf("  (in Pharo: %s, GC %s)", numfmt.SecondsText(r.Measured.WallSeconds), numfmt.SecondsText(gc))
-		}
-	}
-	fmt.Fprintf(ew, "  %d/%d %-8s %-10s %s%s\n", n, total, round, r.Config, numfmt.SecondsText(r.Wall.Seconds()), note)
-}
-
 // verifyConfigs returns the defaults, the study's recommendation (what export writes) and,
-// with --trial, that trial as it is.
+// with --trial, that trial as it is (verify.Configs).
 func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id int, o verifyOptions, sp *study.Problem) ([]verify.Config, error) {
 	trials, err := store.Storage().GetAllTrials(id)
 	if err != nil {
@@ -218,147 +177,23 @@ func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id 
 	if err != nil {
 		return nil, err
 	}
-	ans, err := study.AnswerFor(ctx, store, id, o.Study, prob, trials, study.Choice{},
-		study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation})
+	meta := study.ExportMeta(store, id, o.Study, sp, cfg.build.version)
+	settings := study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Version: cfg.build.recommendation}
+	best, err := study.ExportAnswer(ctx, store, id, o.Study, prob, trials, study.Choice{}, settings, meta)
 	if err != nil {
 		return nil, err
 	}
-	rec := ans.Recommendation
-	meta := exportMeta(store, id, o.Study, sp, cfg.build.version)
-	configs := []verify.Config{{Name: verify.DefaultName, Trial: -1, EdenFlag: export.LaunchFlagOf(sp.VM),
-		Script: export.DefaultsScript(sp.VM), PredictedSpeedup: 1}}
-	add := func(name string, trial int, c *export.Config) error {
-		var script bytes.Buffer
-		if err := export.WriteST(&script, c); err != nil {
-			return err
-		}
-		vc := verify.Config{Name: name, Trial: trial, EdenFlag: export.LaunchFlagOf(c.VM),
-			Script: script.String(), PredictedSpeedup: c.Predicted.Speedup}
-		vc.PredictedInterval = c.Predicted.SpeedupInterval // nil when unknown (recommend.KnownIntervals)
-		configs = append(configs, vc)
-		return nil
-	}
-	if err := add("best", rec.Trial, export.FromRecommendation(meta, rec)); err != nil {
-		return nil, err
-	}
+	var trial *export.Config
 	if o.TrialSet {
-		t, err := study.FindTrial(trials, o.Study, o.Trial)
-		if err != nil {
-			return nil, err
-		}
-		c, err := export.FromTrial(meta, t)
-		if err != nil {
-			return nil, err
-		}
-		if err := add(fmt.Sprintf("trial-%d", t.Number), t.Number, c); err != nil {
+		if trial, err = study.ExportAnswer(ctx, store, id, o.Study, prob, trials, study.Choice{Trial: o.Trial, HasTrial: true}, settings, meta); err != nil {
 			return nil, err
 		}
 	}
-	return configs, nil
+	return verify.Configs(sp.VM, best, trial)
 }
 
-func configNames(cs []verify.Config) string {
-	names := make([]string, len(cs))
-	for i, c := range cs {
-		names[i] = c.Name
-	}
-	return strings.Join(names, ", ")
-}
+// printVerify writes d as text (verify.Report.WriteText).
+func printVerify(w io.Writer, d *verifyDoc) error { return d.WriteText(w) }
 
-func printVerify(w io.Writer, d *verifyDoc) error {
-	ew := errwriter.New(w)
-	state := ""
-	if d.Interrupted {
-		state = " (interrupted)"
-	}
-	ew.Printf("verified study %s%s: %s\n", d.Study, state, strings.Join(d.Command, " "))
-	predHead := "predicted"
-	for _, c := range d.Configs {
-		if c.PredictedInterval != nil {
-			predHead = fmt.Sprintf("predicted (%s of runs)", numfmt.PercentText(c.PredictedInterval.Coverage))
-		}
-	}
-	rows := [][]string{{"configuration", "runs", "mean", "median", "CV", "GC (Pharo)", predHead, "measured speedup (95 % t interval)"}}
-	for _, c := range d.Configs {
-		if c.Runs == 0 {
-			continue
-		}
-		name := c.Name
-		if c.Trial >= 0 && c.Name == "best" {
-			name = fmt.Sprintf("best (trial %d)", c.Trial)
-		}
-		gc := "—"
-		if c.Stats != nil {
-			if v, ok := c.Stats.GC(); ok {
-				gc = numfmt.SecondsText(v)
-			}
-		}
-		pred, meas := "", ""
-		if c.Name != verify.DefaultName {
-			pred = numfmt.Speedup(c.PredictedSpeedup)
-			if iv := c.PredictedInterval; iv != nil {
-				pred += " [" + numfmt.Range(iv.Lo, iv.Hi, numfmt.Speedup) + "]"
-			}
-			meas = "—"
-			if sp := c.Speedup; sp != nil {
-				meas = numfmt.Speedup(sp.Estimate)
-				if sp.HasInterval() {
-					meas += " [" + numfmt.Range(sp.Low, sp.High, numfmt.Speedup) + "]"
-				} else {
-					meas += " (one round: no interval)"
-				}
-			}
-		}
-		cv := "—"
-		if c.Runs > 1 {
-			cv = numfmt.PercentText(c.CV)
-		}
-		rows = append(rows, []string{name, fmt.Sprint(c.Runs), numfmt.SecondsText(c.MeanSeconds), numfmt.SecondsText(c.MedianSeconds), cv, gc, pred, meas})
-	}
-	if len(rows) == 1 {
-		rows = nil
-		ew.Printf("no run measured\n")
-	}
-	wid := make([]int, 8)
-	for _, r := range rows {
-		for i, c := range r {
-			wid[i] = max(wid[i], len([]rune(c)))
-		}
-	}
-	for _, r := range rows {
-		var cells []string
-		for i, c := range r {
-			if i == 0 || i == len(r)-1 {
-				cells = append(cells, padRight(c, wid[i]))
-			} else {
-				cells = append(cells, padLeft(c, wid[i]))
-			}
-		}
-		ew.Printf("%s\n", strings.TrimRight(strings.Join(cells, "  "), " "))
-	}
-	for _, c := range d.Configs {
-		if line := comparisonText(c); line != "" {
-			ew.Printf("%s\n", line)
-		}
-	}
-	for _, c := range d.Configs {
-		if c.Wild {
-			ew.Printf("warning: the runs under %s vary wildly (coefficient of variation %s > %.0f %%): the machine is busy or the work is not the same from run to run; the speedup is uncertain\n",
-				c.Name, numfmt.PercentText(c.CV), 100*verify.WildCV)
-		}
-	}
-	ew.Printf("stored %d run(s) in study %s (session %s): 'gctune report %s' shows them, 'gctune calibrate --from-study %s' fits the cost model on the default runs\n",
-		len(d.Measured), d.Study, d.Session, d.Study, d.Study)
-	return ew.Err()
-}
-
-// comparisonText says how a configuration's measured speedup stands against the interval its
-// prediction states: "best: the measured speedup, 1.10x, lies in the predicted 0.99-1.36x (99 %
-// of runs, 1.16x expected)"; "" without a predicted interval or a measured speedup.
-func comparisonText(c verify.ConfigSummary) string {
-	v := c.Verdict()
-	if v == "" {
-		return ""
-	}
-	return c.Name + ": " + v
-}
+// comparisonText is c's verdict with its name (verify.ConfigSummary.VerdictLine).
+func comparisonText(c verify.ConfigSummary) string { return c.VerdictLine() }

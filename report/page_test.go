@@ -1,0 +1,37 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPublish: the page Publish renders is Render's, with every figure; with a folder, a PNG
+// per figure is written there; a folder that cannot be made fails with no page returned.
+func TestPublish(t *testing.T) {
+	r := newTestReport(t)
+	p, err := Publish(r, "")
+	require.NoError(t, err)
+	assert.Empty(t, p.PNGs)
+	var want bytes.Buffer
+	require.NoError(t, Render(&want, r, p.Figures))
+	assert.Equal(t, want.String(), p.HTML.String())
+
+	dir := filepath.Join(t.TempDir(), "png")
+	p, err = Publish(r, dir)
+	require.NoError(t, err)
+	require.Len(t, p.PNGs, len(p.Figures))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, len(p.Figures))
+
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	p, err = Publish(r, file)
+	require.Error(t, err)
+	assert.Nil(t, p)
+}
