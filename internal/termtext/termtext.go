@@ -66,7 +66,7 @@ func PadLeft(s string, width int) string {
 }
 
 // Shell quotes a word for a POSIX shell: unchanged when it holds only characters no shell
-// treats specially, else in single quotes (a ' inside written '\'').
+// treats specially, else in single quotes (a ' inside written '\”).
 func Shell(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:+,=@%", r)))

@@ -43,7 +43,7 @@ func TestPad(t *testing.T) {
 	}
 }
 
-// TestShell: a word a shell would split or expand is single-quoted, a ' inside written '\''.
+// TestShell: a word a shell would split or expand is single-quoted, a ' inside written '\”.
 func TestShell(t *testing.T) {
 	for in, want := range map[string]string{
 		"dataframe-3.1gb": "dataframe-3.1gb",
