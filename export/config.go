@@ -264,6 +264,10 @@ type Meta struct {
 	Provenance   Provenance
 }
 
+// Seconds says whether the study's values are seconds (one workload) rather than slowdowns
+// over the defaults (several), as study.Problem.Seconds says of the study.
+func (m Meta) Seconds() bool { return len(m.Workloads) == 1 }
+
 // vmParam is a dimension's VM parameter number, as the JSON's vmParameters keys write it.
 func vmParam(name string) string {
 	t, _ := tunable.Named(name)
@@ -280,7 +284,7 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 		}
 	}
 	c := newConfig(m, r.Trial, r.Params(m.VM), set)
-	f := r.Figures(len(m.Workloads) == 1)
+	f := r.Figures(m.Seconds())
 	c.Figures = &f
 	c.Predicted = Prediction{Speedup: r.Speedup, Value: r.Value, DefaultValue: r.DefaultValue, TotalSeconds: r.TotalSeconds,
 		GCShare: r.GCShare, PeakFootprintBytes: r.PeakFootprintBytes, Feasible: true, Workloads: r.Workloads}
@@ -288,12 +292,11 @@ func FromRecommendation(m Meta, r *recommend.Recommendation) *Config {
 		BestTrial: r.Best.Number, BestValue: r.Best.Value, BestPeakFootprintBytes: r.Best.PeakFootprintBytes,
 		ChosenTrial: r.Chosen.Number, Within: r.Within, PutBack: r.PutBack, Kept: r.Kept}
 	if rb := r.Robust; rb != nil {
-		c.Predicted.Replicas, c.Predicted.NominalSpeedup = rb.Replicas, rb.NominalSpeedup
-		c.Predicted.ValueUnit = "×"
-		if len(m.Workloads) == 1 {
-			c.Predicted.ValueUnit = "s"
-		}
-		c.Predicted.Interval, c.Predicted.DefaultInterval, c.Predicted.SpeedupInterval = r.KnownIntervals()
+		// The prediction as every JSON output projects it (recommend.Prediction), under the
+		// export file's own field names.
+		p := r.Prediction(m.Seconds())
+		c.Predicted.Replicas, c.Predicted.NominalSpeedup, c.Predicted.ValueUnit = p.Replicas, p.NominalSpeedup, p.ValueUnit
+		c.Predicted.Interval, c.Predicted.DefaultInterval, c.Predicted.SpeedupInterval = p.ValueInterval, p.DefaultInterval, p.SpeedupInterval
 		c.Predicted.Runs = "perturbed runs"
 		if rb.Scenario != "" {
 			c.Predicted.Runs = rb.Scenario.Words()
