@@ -1,19 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
@@ -270,109 +264,30 @@ func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o
 	}
 	ew.Printf("\n")
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	tew := errwriter.New(tw)
-	row := func(label, format string, args ...any) { tew.Printf("  "+label+"\t"+format+"\n", args...) }
-	row("objects", "%s (%s records, sampling rate %g)", formatCount(s.Objects), formatCount(uint64(s.Records)), s.SamplingRate)
-	row("allocated", "%s (%s bytes); run length %s on the bytes clock", units.FormatBytes(s.Bytes), formatCount(s.Bytes), units.FormatBytes(s.EndBytes))
-	row("long-lived", "%s of objects, %s of bytes (lifetime ≥ %s of the run)",
-		numfmt.PercentText(s.LongLivedObjectShare), numfmt.PercentText(s.LongLivedByteShare), numfmt.PercentText(s.LongLivedThreshold))
-	if wl := doc.Wall; wl != nil {
-		row("long-lived (wall)", "%s of objects, %s of bytes (lifetime ≥ %g s on the default run's simulated wall clock, %.1f s with GC pauses; %s of the run)",
-			numfmt.PercentText(wl.LongLivedObjectShare), numfmt.PercentText(wl.LongLivedByteShare), wl.BucketSeconds, wl.RunSeconds, numfmt.PercentText(wl.ThresholdShare))
+	if err := ew.Err(); err != nil {
+		return err
 	}
-	row("average lifetime", "%s of the run", numfmt.PercentText(s.AverageLifetime))
-	row("alive at end", "%s objects, %s", formatCount(s.AliveAtEndObjects), units.FormatBytes(s.AliveAtEndBytes))
-	peakAt := 0.0
-	if s.EndBytes > 0 {
-		peakAt = float64(s.PeakLiveAtBytes) / float64(s.EndBytes)
-	}
-	row("live bytes", "peak %s (first at %s of the run), final %s", units.FormatBytes(s.PeakLiveBytes), numfmt.PercentText(peakAt), units.FormatBytes(s.FinalLiveBytes))
-	row("direct to old space", "%s objects, %s (%s of bytes)", formatCount(s.DirectToOld.Objects), units.FormatBytes(s.DirectToOld.Bytes), numfmt.PercentText(s.DirectToOld.ByteShare))
+	text := lifetimes.SummaryText{Wall: doc.Wall}
 	if st := doc.Stored; st != nil {
-		row("containers", "%s %s (this analysis);", containersText(s.Containers), study.HypothesisWords(filip.HypothesisAuto.String()))
-		row("", "%s %s (optimize weighs both)", containersText(st.Containers), st.Hypothesis)
-	} else {
-		row("containers", "%s", containersText(s.Containers))
+		text.Stored, text.StoredWords = &st.Containers, st.Hypothesis
+		text.EstimateWords = study.HypothesisWords(filip.HypothesisAuto.String())
 	}
-	if tew.Err() != nil {
-		return tew.Err()
-	}
-	if err := tw.Flush(); err != nil {
+	if err := lifetimes.WriteSummary(w, s, text); err != nil {
 		return err
 	}
-
-	if len(s.Largest) > 0 {
-		ew.Printf("\nlargest objects\n")
-		// Two passes, widths then rows, as tabwriter would align them, without holding a
-		// million rows (--top 1000000) in a tabwriter's buffer.
-		largestRow := func(l lifetimes.LargeObject) [7]string {
-			var notes []string
-			if l.OldSpace {
-				notes = append(notes, "old space")
-			}
-			if l.AliveAtEnd {
-				notes = append(notes, "alive at end")
-			}
-			born := 0.0
-			if s.EndBytes > 0 {
-				born = float64(l.BirthBytes) / float64(s.EndBytes)
-			}
-			return [7]string{"  " + units.FormatBytes(uint64(l.SizeBytes)), formatCount(uint64(l.Slots)),
-				formatCount(uint64(l.Weight)), quoteName(l.Class), numfmt.PercentText(born), numfmt.PercentText(l.Lifetime), strings.Join(notes, ", ")}
-		}
-		header := [7]string{"  SIZE", "SLOTS", "COUNT", "CLASS", "BORN AT", "LIFETIME", "NOTES"}
-		var wid [7]int
-		widen := func(r [7]string) {
-			for i, c := range r {
-				wid[i] = max(wid[i], utf8.RuneCountInString(c))
-			}
-		}
-		widen(header)
-		for _, l := range s.Largest {
-			widen(largestRow(l))
-		}
-		bw := bufio.NewWriterSize(w, 1<<16)
-		print := func(r [7]string) {
-			for i, c := range r[:6] {
-				bw.WriteString(padRight(c, wid[i]+2))
-			}
-			bw.WriteString(r[6])
-			bw.WriteByte('\n')
-		}
-		print(header)
-		for _, l := range s.Largest {
-			print(largestRow(l))
-		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-	}
-
-	rows := s.Classes
-	if o.Classes > 0 && len(rows) > o.Classes {
-		rows = rows[:o.Classes]
-	}
-	ew.Printf("\nclasses by allocations (%d of %d)\n", len(rows), len(s.Classes))
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	tew = errwriter.New(tw)
-	tew.Printf("  CLASS\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\n")
-	for _, c := range rows {
-		tew.Printf("  %s\t%s\t%s\t%s\t%s\n", quoteName(c.Class), numfmt.PercentText(c.AllocationShare), numfmt.PercentText(c.ByteShare),
-			numfmt.PercentText(c.AverageLifetime), numfmt.PercentText(c.LongLivedShare))
-	}
-	if tew.Err() != nil {
-		return tew.Err()
-	}
-	if err := tw.Flush(); err != nil {
+	if err := lifetimes.WriteLargest(w, s); err != nil {
 		return err
 	}
-
+	if err := lifetimes.WriteClasses(w, s, o.Classes); err != nil {
+		return err
+	}
 	if err := printSites(w, doc.Sites, o.Sites); err != nil {
 		return err
 	}
 	ew.Printf("\n")
-	printHistogram(ew, hist)
+	if err := lifetimes.WriteHistogram(ew, hist); err != nil {
+		return err
+	}
 	if doc.Plot != "" {
 		ew.Printf("\nwrote %s\n", doc.Plot)
 	}
@@ -384,39 +299,4 @@ func profilerSuffix(p string) string {
 		return ""
 	}
 	return " from " + quoteName(p)
-}
-
-// histBarWidth is the width of the histogram's bars, in cells, for the largest share.
-const histBarWidth = 24
-
-// printHistogram draws the histogram as two columns of unicode bars, by count and by bytes,
-// each scaled to its largest bin.
-func printHistogram(ew *errwriter.Writer, h *lifetimes.Histogram) {
-	kind := "evenly spaced"
-	if h.Scale == lifetimes.LogScale {
-		kind = "log-spaced"
-	}
-	ew.Printf("lifetime histogram (%s bins; lifetime as %% of the run)\n", kind)
-	labels := make([]string, h.Bins())
-	labelWidth := len("LIFETIME")
-	for i := range labels {
-		closing := ")"
-		if i == h.Bins()-1 {
-			closing = "]"
-		}
-		labels[i] = fmt.Sprintf("[%s, %s%s", numfmt.CompactPercent(h.Edges[i]), numfmt.CompactPercent(h.Edges[i+1]), closing)
-		labelWidth = max(labelWidth, len(labels[i]))
-	}
-	var maxObj, maxBytes float64
-	for i := range labels {
-		maxObj = max(maxObj, h.ObjectShare[i])
-		maxBytes = max(maxBytes, h.ByteShare[i])
-	}
-	col := histBarWidth + 12
-	ew.Printf("  %s  %s%s\n", padRight("LIFETIME", labelWidth), padRight("OBJECTS", col), "BYTES")
-	for i, l := range labels {
-		objects := padRight(bar(h.ObjectShare[i], maxObj, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ObjectShare[i]))
-		bytes := padRight(bar(h.ByteShare[i], maxBytes, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ByteShare[i]))
-		ew.Printf("  %s  %s  %s\n", padRight(l, labelWidth), objects, strings.TrimRight(bytes, " "))
-	}
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/gctune/gctune/internal/infile"
-	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
@@ -45,9 +42,4 @@ func storedHypothesis(o lifetimesOptions, info *source.Info) (*storedHypothesisD
 		return nil, err
 	}
 	return &storedHypothesisDoc{Hypothesis: study.HypothesisWords(filip.HypothesisStored.String()), Rebuild: sinfo.Rebuild, Containers: sum.Containers}, nil
-}
-
-// containersText writes a profile's containers: "304 (526,167,649 slots, 3.9 GiB)".
-func containersText(c lifetimes.ContainerStats) string {
-	return fmt.Sprintf("%s (%s slots, %s)", formatCount(uint64(c.Count)), formatCount(c.TotalSlots), units.FormatBytes(c.TotalBytes))
 }
