@@ -15,7 +15,6 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
-	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
 )
@@ -194,7 +193,7 @@ func runSample(w io.Writer, o sampleOptions) error {
 	}
 	opts := filip.SampleOptions{Every: every, Phase: o.Phase, Seed: o.Seed, StartBytes: o.StartBytes,
 		OverheadBytes: o.OverheadBytes, Scavenges: st.Scavenges, FullGCs: st.FullGCs, ProfiledCode: code}
-	rep, err := writeSamplePair(ctx, p, o.Out, metaPath, opts)
+	rep, err := filip.WriteSampleFiles(ctx, p, o.Out, opts)
 	if err != nil && ctx.Err() != nil {
 		return stopped()
 	}
@@ -219,41 +218,5 @@ func runSample(w io.Writer, o sampleOptions) error {
 	return ew.Err()
 }
 
-// writeSamplePair writes the CSV and its JSON as outfile.WritePair does: each regular file
-// through a temporary file renamed only once both are complete, so a failure leaves neither
-// half-written; links written through, devices and FIFOs in place, modes kept.
-// A cancelled ctx (SIGINT, SIGTERM) stops the writing at the next write: neither file is
-// replaced, no temporary file is left.
-func writeSamplePair(ctx context.Context, p *profile.Profile, csvPath, metaPath string, opts filip.SampleOptions) (rep filip.SampleReport, err error) {
-	var bad error
-	err = outfile.WritePair([2]string{csvPath, metaPath}, func(csv, meta io.Writer) error {
-		var err error
-		rep, err = filip.WriteSample(p, ctxWriter{ctx, csv}, ctxWriter{ctx, meta}, opts)
-		if errors.Is(err, filip.ErrBadSample) {
-			bad = err // the options' fault, not the output's
-		}
-		return err
-	})
-	if bad != nil {
-		return rep, bad
-	}
-	return rep, err
-}
-
-// sampleMetaPath is the metadata file sample writes beside the CSV out.
-func sampleMetaPath(out string) string {
-	return strings.TrimSuffix(out, filepath.Ext(out)) + ".json"
-}
-
-// ctxWriter is w that fails every write once ctx is cancelled.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(b)
-}
+// sampleMetaPath is the metadata file sample writes beside the CSV out (filip.SampleMetaPath).
+func sampleMetaPath(out string) string { return filip.SampleMetaPath(out) }
