@@ -128,29 +128,8 @@ type lifetimesDoc struct {
 	Wall *lifetimes.BucketShare `json:"wallClockShare,omitempty"`
 }
 
-// inputDoc describes the opened profile.
-type inputDoc struct {
-	Kind       string    `json:"kind"`
-	Ref        string    `json:"ref"`
-	Path       string    `json:"path,omitempty"`
-	Workload   string    `json:"workload,omitempty"`
-	Seed       *uint64   `json:"seed,omitempty"`
-	Resolution *float64  `json:"resolution,omitempty"`
-	FiLiP      *filipDoc `json:"filip,omitempty"`
-	// Rebuild is the rebuild of a sampled FiLiP export, when one was done.
-	Rebuild *filip.RebuildReport `json:"rebuild,omitempty"`
-}
-
-// filipDoc is what filip.Read reported.
-type filipDoc struct {
-	Layout       string   `json:"layout"`
-	Clock        string   `json:"clock"`
-	ClockReason  string   `json:"clockReason"`
-	Rows         int      `json:"rows"`
-	SkippedRows  int      `json:"skippedRows"`
-	FirstSkipped []string `json:"firstSkipped,omitempty"`
-	Warnings     []string `json:"warnings,omitempty"`
-}
+// inputDoc describes the opened profile (study.Input).
+type inputDoc = study.Input
 
 func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	if o.Scale != lifetimes.LogScale && o.Scale != lifetimes.LinearScale {
@@ -223,18 +202,8 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	return printLifetimes(w, &doc, shown, o)
 }
 
-func newInputDoc(info *source.Info, o source.Options) inputDoc {
-	d := inputDoc{Kind: info.Kind, Ref: info.Ref, Path: info.Path, Workload: info.Workload, Rebuild: info.Rebuild}
-	if info.Kind == source.KindWorkload || info.Kind == source.KindSpec {
-		seed, res := o.Seed, o.Resolution
-		d.Seed, d.Resolution = &seed, &res
-	}
-	if r := info.FiLiP; r != nil {
-		d.FiLiP = &filipDoc{Layout: r.Layout, Clock: r.Clock.String(), ClockReason: r.ClockReason, Rows: r.Rows,
-			SkippedRows: r.SkippedRows, FirstSkipped: r.FirstSkipped, Warnings: r.Warnings}
-	}
-	return d
-}
+// newInputDoc describes the profile opened with o (study.NewInput).
+func newInputDoc(info *source.Info, o source.Options) inputDoc { return study.NewInput(info, o) }
 
 // printLifetimes writes the text report: summary, largest objects, classes, histogram.
 func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o lifetimesOptions) error {
