@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/lifetimes"
-	"github.com/gctune/gctune/profile/filip"
+	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/profilereport"
 	"github.com/gctune/gctune/report"
 	"github.com/gctune/gctune/study"
 )
@@ -82,6 +82,9 @@ gctune profile (.gcprof).`,
 	return cmd
 }
 
+// bucketSecondsUsage is --bucket-seconds's help.
+const bucketSecondsUsage = "also state the long-lived share as [IWST23-L] read it: lifetimes on the wall clock of the run simulated at the default parameters (GC pauses included), long-lived from one bucket of this many seconds (the paper: 1); 0 = off"
+
 // lifetimesOptions are the inputs of runLifetimes.
 type lifetimesOptions struct {
 	// Ctx, when set, gives up the wait for a FIFO profile's writer (nil: never).
@@ -104,33 +107,18 @@ type lifetimesOptions struct {
 	// Stderr receives the line about the profile read and its warnings (nil: discarded).
 	Stderr io.Writer
 	// Bucket, when not 0, also reads the long-lived share on the simulated wall clock in
-	// buckets of this many seconds (--bucket-seconds, lifetimes_wall.go).
+	// buckets of this many seconds (--bucket-seconds, profilereport.WallShare).
 	Bucket float64
 }
 
-// lifetimesDoc is `gctune lifetimes --json`.
-type lifetimesDoc struct {
-	Input      inputDoc           `json:"input"`
-	Profile    profileInfoDoc     `json:"profile"`
-	Summary    *lifetimes.Summary `json:"summary"`
-	Histograms struct {
-		Log    *lifetimes.Histogram `json:"log"`
-		Linear *lifetimes.Histogram `json:"linear"`
-	} `json:"histograms"`
-	// Plot is the figure file written, if any.
-	Plot string `json:"plot,omitempty"`
-	// Sites is the allocation-site table, when the profile names sites (docs/sites.md).
-	Sites *sitesDoc `json:"sites,omitempty"`
-	// Stored is the other hypothesis optimize weighs for a sampled export whose rebuild
-	// inferred large objects (auto mode): the analysis above is the estimate's.
-	Stored *storedHypothesisDoc `json:"storedHypothesis,omitempty"`
-	// Wall is the long-lived share on the simulated wall clock (--bucket-seconds).
-	Wall *lifetimes.BucketShare `json:"wallClockShare,omitempty"`
-}
+// lifetimesDoc is `gctune lifetimes --json` (profilereport.Lifetimes).
+type lifetimesDoc = profilereport.Lifetimes
 
 // inputDoc describes the opened profile (study.Input).
 type inputDoc = study.Input
 
+// runLifetimes checks the options, opens the profile, analyses it (profilereport.Analyze),
+// draws the figure (--plot) and prints the report, as JSON or text.
 func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	if o.Scale != lifetimes.LogScale && o.Scale != lifetimes.LinearScale {
 		return usageErrorf("--scale %q: want log or linear", o.Scale)
@@ -157,26 +145,21 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	if err != nil {
 		return inputError(err) // unknown workload, unreadable or malformed input
 	}
-	sum, err := lifetimes.Summarize(p, o.Analysis)
+	if o.Bucket != 0 && !(o.Bucket > 0) {
+		return usageErrorf("--bucket-seconds %v: want a positive number of seconds, or 0", o.Bucket)
+	}
+	reopen := func(opts source.Options) (*profile.Profile, *source.Info, error) {
+		p, info, err := openProfile(o.Ctx, o.Ref, opts)
+		if err != nil {
+			return nil, nil, inputError(err)
+		}
+		return p, info, nil
+	}
+	doc, err := profilereport.Analyze(p, info, o.Open, profilereport.Options{Analysis: o.Analysis, Bins: o.Bins, BucketSeconds: o.Bucket, Reopen: reopen})
 	if err != nil {
 		return err
 	}
-	doc := lifetimesDoc{Input: newInputDoc(info, o.Open), Profile: newProfileInfo(info, p), Summary: sum, Plot: o.Plot}
-	if doc.Wall, err = wallShare(p, o.Bucket); err != nil {
-		return err
-	}
-	if doc.Stored, err = storedHypothesis(o, info); err != nil {
-		return err
-	}
-	if doc.Sites, err = newSitesDoc(p, info, o.Analysis.LongLivedThreshold); err != nil {
-		return err
-	}
-	if doc.Histograms.Log, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LogScale}); err != nil {
-		return err
-	}
-	if doc.Histograms.Linear, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LinearScale}); err != nil {
-		return err
-	}
+	doc.Plot = o.Plot
 	shown := doc.Histograms.Log
 	if o.Scale == lifetimes.LinearScale {
 		shown = doc.Histograms.Linear
@@ -199,73 +182,8 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	if o.JSON {
 		return writeJSON(w, doc)
 	}
-	return printLifetimes(w, &doc, shown, o)
+	return doc.WriteText(w, profilereport.TextOptions{Histogram: shown, Classes: o.Classes, Sites: o.Sites})
 }
 
 // newInputDoc describes the profile opened with o (study.NewInput).
 func newInputDoc(info *source.Info, o source.Options) inputDoc { return study.NewInput(info, o) }
-
-// printLifetimes writes the text report: summary, largest objects, classes, histogram.
-func printLifetimes(w io.Writer, doc *lifetimesDoc, hist *lifetimes.Histogram, o lifetimesOptions) error {
-	s := doc.Summary
-	ew := errwriter.New(w)
-
-	// Where the profile came from.
-	in := doc.Input
-	switch in.Kind {
-	case source.KindWorkload, source.KindSpec:
-		res := "the spec's resolution"
-		if *in.Resolution != 0 {
-			res = fmt.Sprintf("resolution %g", *in.Resolution)
-		}
-		ew.Printf("%s (%s %s, seed %d, %s)\n", quoteName(in.Ref), in.Kind, quoteName(in.Workload), *in.Seed, res)
-	default:
-		ew.Printf("%s (%s profile%s)\n", quoteName(in.Ref), in.Kind, profilerSuffix(s.Profiler))
-	}
-	if f := in.FiLiP; f != nil {
-		ew.Printf("  FiLiP %s rows, %s skipped; clock %s\n", formatCount(uint64(f.Rows)), formatCount(uint64(f.SkippedRows)), f.Clock)
-		for _, m := range f.FirstSkipped {
-			ew.Printf("  skipped: %s\n", terminalSafe(m))
-		}
-	}
-	if in.Rebuild != nil {
-		ew.Printf("  %s\n", in.Rebuild)
-	}
-	ew.Printf("\n")
-
-	if err := ew.Err(); err != nil {
-		return err
-	}
-	text := lifetimes.SummaryText{Wall: doc.Wall}
-	if st := doc.Stored; st != nil {
-		text.Stored, text.StoredWords = &st.Containers, st.Hypothesis
-		text.EstimateWords = study.HypothesisWords(filip.HypothesisAuto.String())
-	}
-	if err := lifetimes.WriteSummary(w, s, text); err != nil {
-		return err
-	}
-	if err := lifetimes.WriteLargest(w, s); err != nil {
-		return err
-	}
-	if err := lifetimes.WriteClasses(w, s, o.Classes); err != nil {
-		return err
-	}
-	if err := printSites(w, doc.Sites, o.Sites); err != nil {
-		return err
-	}
-	ew.Printf("\n")
-	if err := lifetimes.WriteHistogram(ew, hist); err != nil {
-		return err
-	}
-	if doc.Plot != "" {
-		ew.Printf("\nwrote %s\n", doc.Plot)
-	}
-	return ew.Err()
-}
-
-func profilerSuffix(p string) string {
-	if p == "" {
-		return ""
-	}
-	return " from " + quoteName(p)
-}

@@ -84,7 +84,7 @@ type simulateOptions struct {
 	// JSON prints simulateDoc.
 	JSON bool
 	// Batch reads parameter sets as JSON lines from Stdin and answers one JSON line each
-	// (runSimulateBatch); Events, JSON and Replicas are then unused.
+	// (simulate.Batch); Events, JSON and Replicas are then unused.
 	Batch bool
 	Stdin io.Reader
 	// Replicas, when above 0, also judges both configurations on this many perturbed replicas
@@ -93,7 +93,7 @@ type simulateOptions struct {
 	ReplicaSeed uint64
 	// Scenario is the question the replicas answer: "like" or "again" (uncertainty.Scenario).
 	Scenario string
-	// Pretenure names allocation sites the given run allocates in old space (pretenureflag.go).
+	// Pretenure names allocation sites the given run allocates in old space (simulate.Pretenure).
 	Pretenure []string
 }
 

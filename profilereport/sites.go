@@ -1,4 +1,4 @@
-package main
+package profilereport
 
 import (
 	"fmt"
@@ -9,16 +9,17 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
+	"github.com/gctune/gctune/internal/textfmt"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/source"
 )
 
-// sitesDoc is the sites table of `gctune lifetimes` (docs/sites.md): what each allocation
-// site allocates, and the bytes the scavenger copied and then tenured, from one simulation at
-// the VM's defaults.
-type sitesDoc struct {
+// Sites is the sites table of `gctune lifetimes` (docs/sites.md): what each allocation site
+// allocates, and the bytes the scavenger copied and then tenured, from one simulation at the
+// VM's defaults.
+type Sites struct {
 	// Simulation says where TenuredBytes come from.
 	Simulation string `json:"simulation"`
 	// Sampled: the profile is a 1/N export, every figure an estimate with its 95 % interval.
@@ -27,11 +28,11 @@ type sitesDoc struct {
 	Rows         []lifetimes.SiteSummary `json:"rows"`
 }
 
-// newSitesDoc builds the sites table of p, nil when p names no sites. The bytes tenured by
-// site come from heapsim at the VM's defaults: a lifetime rule alone ("older than an eden")
-// misses what decides tenuring in Spur (survivor overflow, the tenuring threshold, the full
-// GCs' inner scavenges), and the same statistic serves the advice at the tuned parameters.
-func newSitesDoc(p *profile.Profile, info *source.Info, threshold float64) (*sitesDoc, error) {
+// NewSites builds the sites table of p, nil when p names no sites. The bytes tenured by site
+// come from heapsim at the VM's defaults: a lifetime rule alone ("older than an eden") misses
+// what decides tenuring in Spur (survivor overflow, the tenuring threshold, the full GCs'
+// inner scavenges), and the same statistic serves the advice at the tuned parameters.
+func NewSites(p *profile.Profile, info *source.Info, threshold float64) (*Sites, error) {
 	if !p.HasSites() {
 		return nil, nil
 	}
@@ -53,11 +54,12 @@ func newSitesDoc(p *profile.Profile, info *source.Info, threshold float64) (*sit
 	if err != nil {
 		return nil, err
 	}
-	return &sitesDoc{Simulation: "heapsim at the VM defaults", Sampled: sampled, SamplingRate: p.Meta.SamplingRate, Rows: rows}, nil
+	return &Sites{Simulation: "heapsim at the VM defaults", Sampled: sampled, SamplingRate: p.Meta.SamplingRate, Rows: rows}, nil
 }
 
-// printSites writes the sites table, its first n rows (0: all).
-func printSites(w io.Writer, d *sitesDoc, n int) error {
+// WriteText writes the sites table, its first n rows (0: all), after a blank line; nothing
+// for a nil table.
+func (d *Sites) WriteText(w io.Writer, n int) error {
 	if d == nil {
 		return nil
 	}
@@ -82,10 +84,10 @@ func printSites(w io.Writer, d *sitesDoc, n int) error {
 		}
 		return f(v) + " ± " + f(ci)
 	}
-	count := func(v float64) string { return formatCount(uint64(v + 0.5)) }
+	count := func(v float64) string { return units.FormatCount(uint64(v + 0.5)) }
 	bytes := func(v float64) string { return units.FormatBytes(uint64(v + 0.5)) }
 	for _, r := range rows {
-		tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", quoteName(r.Site),
+		tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", textfmt.Quote(r.Site),
 			pm(float64(r.Objects), r.ObjectsCI95, count), pm(float64(r.Bytes), r.BytesCI95, bytes),
 			pm(r.AverageLifetime, r.AverageLifetimeCI95, numfmt.PercentText), pm(r.LongLivedShare, r.LongLivedShareCI95, numfmt.PercentText),
 			units.FormatBytes(r.DirectOldBytes), r.LargeAllocFullGCs, pm(float64(r.TenuredBytes), r.TenuredBytesCI95, bytes))
