@@ -14,7 +14,7 @@ import (
 )
 
 // ErrInput is matched by the errors that are the user's to fix.
-var ErrInput = errors.New("simulate: bad input")
+var ErrInput = errors.New("bad input to simulate")
 
 // inputError is an error of ErrInput with its own message.
 type inputError struct{ msg string }
