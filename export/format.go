@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
-	"github.com/gctune/gctune/internal/textfmt"
 	"github.com/gctune/gctune/internal/units"
 )
 
@@ -36,9 +36,24 @@ func MiB(n uint64) string {
 // '""' stands for one, so every '"' is doubled. Nothing else ends a comment.
 func StComment(s string) string { return strings.ReplaceAll(s, `"`, `""`) }
 
-// Quote writes a name on one line with its special characters escaped, without the quotes
-// when it is plain: textfmt.Quote, the one rule, for YAML comments, terminals and messages.
-func Quote(s string) string { return textfmt.Quote(s) }
+// Quote writes a name on one line with its special characters escaped (strconv.Quote's
+// escapes), without the quotes when it is plain: valid UTF-8, printable, no quote, backslash
+// or '#', no leading or trailing space, not empty. For YAML comments, terminals and messages.
+func Quote(s string) string {
+	if s != "" && utf8.ValidString(s) && strings.TrimSpace(s) == s && !strings.ContainsAny(s, "\"\\`'#") {
+		plain := true
+		for _, r := range s {
+			if !unicode.IsPrint(r) {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return s
+		}
+	}
+	return strconv.Quote(s)
+}
 
 // ShellQuote quotes a word for a POSIX shell: unchanged when it holds only characters no
 // shell treats specially, else in single quotes (a ' inside written '\”).

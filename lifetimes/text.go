@@ -10,7 +10,7 @@ import (
 
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 )
 
@@ -92,7 +92,7 @@ func WriteLargest(w io.Writer, s *Summary) error {
 			born = float64(l.BirthBytes) / float64(s.EndBytes)
 		}
 		return [7]string{"  " + units.FormatBytes(uint64(l.SizeBytes)), units.FormatCount(uint64(l.Slots)),
-			units.FormatCount(uint64(l.Weight)), textfmt.Quote(l.Class), numfmt.PercentText(born), numfmt.PercentText(l.Lifetime), strings.Join(notes, ", ")}
+			units.FormatCount(uint64(l.Weight)), termtext.Quote(l.Class), numfmt.PercentText(born), numfmt.PercentText(l.Lifetime), strings.Join(notes, ", ")}
 	}
 	header := [7]string{"  SIZE", "SLOTS", "COUNT", "CLASS", "BORN AT", "LIFETIME", "NOTES"}
 	var wid [7]int
@@ -108,7 +108,7 @@ func WriteLargest(w io.Writer, s *Summary) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	print := func(r [7]string) {
 		for i, c := range r[:6] {
-			bw.WriteString(textfmt.PadRight(c, wid[i]+2))
+			bw.WriteString(termtext.PadRight(c, wid[i]+2))
 		}
 		bw.WriteString(r[6])
 		bw.WriteByte('\n')
@@ -133,7 +133,7 @@ func WriteClasses(w io.Writer, s *Summary, n int) error {
 	ew := errwriter.New(tw)
 	ew.Printf("  CLASS\tALLOCATIONS\tBYTES\tAVG LIFETIME\tLONG-LIVED\n")
 	for _, c := range rows {
-		ew.Printf("  %s\t%s\t%s\t%s\t%s\n", textfmt.Quote(c.Class), numfmt.PercentText(c.AllocationShare), numfmt.PercentText(c.ByteShare),
+		ew.Printf("  %s\t%s\t%s\t%s\t%s\n", termtext.Quote(c.Class), numfmt.PercentText(c.AllocationShare), numfmt.PercentText(c.ByteShare),
 			numfmt.PercentText(c.AverageLifetime), numfmt.PercentText(c.LongLivedShare))
 	}
 	if ew.Err() != nil {
@@ -170,11 +170,11 @@ func WriteHistogram(w io.Writer, h *Histogram) error {
 		maxBytes = max(maxBytes, h.ByteShare[i])
 	}
 	col := histBarWidth + 12
-	ew.Printf("  %s  %s%s\n", textfmt.PadRight("LIFETIME", labelWidth), textfmt.PadRight("OBJECTS", col), "BYTES")
+	ew.Printf("  %s  %s%s\n", termtext.PadRight("LIFETIME", labelWidth), termtext.PadRight("OBJECTS", col), "BYTES")
 	for i, l := range labels {
-		objects := textfmt.PadRight(textfmt.Bar(h.ObjectShare[i], maxObj, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ObjectShare[i]))
-		bytes := textfmt.PadRight(textfmt.Bar(h.ByteShare[i], maxBytes, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ByteShare[i]))
-		ew.Printf("  %s  %s  %s\n", textfmt.PadRight(l, labelWidth), objects, strings.TrimRight(bytes, " "))
+		objects := termtext.PadRight(termtext.Bar(h.ObjectShare[i], maxObj, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ObjectShare[i]))
+		bytes := termtext.PadRight(termtext.Bar(h.ByteShare[i], maxBytes, histBarWidth), histBarWidth) + " " + fmt.Sprintf("%9s", numfmt.PercentText(h.ByteShare[i]))
+		ew.Printf("  %s  %s  %s\n", termtext.PadRight(l, labelWidth), objects, strings.TrimRight(bytes, " "))
 	}
 	return ew.Err()
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/infile"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
@@ -150,18 +150,18 @@ func (d *Lifetimes) WriteText(w io.Writer, o TextOptions) error {
 		if *in.Resolution != 0 {
 			res = fmt.Sprintf("resolution %g", *in.Resolution)
 		}
-		ew.Printf("%s (%s %s, seed %d, %s)\n", textfmt.Quote(in.Ref), in.Kind, textfmt.Quote(in.Workload), *in.Seed, res)
+		ew.Printf("%s (%s %s, seed %d, %s)\n", termtext.Quote(in.Ref), in.Kind, termtext.Quote(in.Workload), *in.Seed, res)
 	default:
 		profiler := ""
 		if s.Profiler != "" {
-			profiler = " from " + textfmt.Quote(s.Profiler)
+			profiler = " from " + termtext.Quote(s.Profiler)
 		}
-		ew.Printf("%s (%s profile%s)\n", textfmt.Quote(in.Ref), in.Kind, profiler)
+		ew.Printf("%s (%s profile%s)\n", termtext.Quote(in.Ref), in.Kind, profiler)
 	}
 	if f := in.FiLiP; f != nil {
 		ew.Printf("  FiLiP %s rows, %s skipped; clock %s\n", units.FormatCount(uint64(f.Rows)), units.FormatCount(uint64(f.SkippedRows)), f.Clock)
 		for _, m := range f.FirstSkipped {
-			ew.Printf("  skipped: %s\n", textfmt.TerminalSafe(m))
+			ew.Printf("  skipped: %s\n", termtext.Safe(m))
 		}
 	}
 	if in.Rebuild != nil {

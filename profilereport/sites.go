@@ -9,7 +9,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
@@ -87,7 +87,7 @@ func (d *Sites) WriteText(w io.Writer, n int) error {
 	count := func(v float64) string { return units.FormatCount(uint64(v + 0.5)) }
 	bytes := func(v float64) string { return units.FormatBytes(uint64(v + 0.5)) }
 	for _, r := range rows {
-		tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", textfmt.Quote(r.Site),
+		tew.Printf("  %s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", termtext.Quote(r.Site),
 			pm(float64(r.Objects), r.ObjectsCI95, count), pm(float64(r.Bytes), r.BytesCI95, bytes),
 			pm(r.AverageLifetime, r.AverageLifetimeCI95, numfmt.PercentText), pm(r.LongLivedShare, r.LongLivedShareCI95, numfmt.PercentText),
 			units.FormatBytes(r.DirectOldBytes), r.LargeAllocFullGCs, pm(float64(r.TenuredBytes), r.TenuredBytesCI95, bytes))

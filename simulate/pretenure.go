@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/profile"
 )
@@ -32,14 +32,14 @@ const pretenureChange = "allocate with basicNewTenured / basicNewTenured: / newT
 // profile naming no sites, is the user's error (ErrInput).
 func Pretenure(p *profile.Profile, patterns []string) (*profile.Profile, *Pretenured, error) {
 	if !p.HasSites() {
-		return nil, nil, &inputError{"--pretenure: the profile " + textfmt.Quote(p.Meta.Source) + " names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)"}
+		return nil, nil, &inputError{"--pretenure: the profile " + termtext.Quote(p.Meta.Source) + " names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)"}
 	}
 	var idx []uint32
 	seen := make(map[uint32]bool)
 	for _, pat := range patterns {
 		m := p.MatchSites(pat)
 		if len(m) == 0 {
-			return nil, nil, &inputError{"--pretenure " + textfmt.Quote(pat) + ": no allocation site of the profile matches (gctune lifetimes lists them)"}
+			return nil, nil, &inputError{"--pretenure " + termtext.Quote(pat) + ": no allocation site of the profile matches (gctune lifetimes lists them)"}
 		}
 		for _, s := range m {
 			if !seen[s] {
@@ -70,7 +70,7 @@ func Pretenure(p *profile.Profile, patterns []string) (*profile.Profile, *Preten
 func (d *Pretenured) Line() string {
 	names := make([]string, len(d.Sites))
 	for i, s := range d.Sites {
-		names[i] = textfmt.Quote(s)
+		names[i] = termtext.Quote(s)
 	}
 	return "given run with pretenuring (a code change: basicNewTenured): " + strings.Join(names, ", ") +
 		" (" + units.FormatCount(d.Objects) + " objects)"

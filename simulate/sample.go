@@ -7,7 +7,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
@@ -61,7 +61,7 @@ func (d *SampleReport) WriteText(w io.Writer) error {
 	ew := errwriter.New(w)
 	count := units.FormatCount
 	ew.Printf("wrote %s and %s: %s rows of %s allocations (1/%d, phase %d, seed %d), %s force-finalized at stop\n",
-		textfmt.Quote(d.CSV), textfmt.Quote(d.Meta), count(d.Rows), count(d.Allocations), d.Every, d.Phase, d.Seed, count(d.AliveAtEnd))
+		termtext.Quote(d.CSV), termtext.Quote(d.Meta), count(d.Rows), count(d.Allocations), d.Every, d.Phase, d.Seed, count(d.AliveAtEnd))
 	ew.Printf("  parameter 34 from %s to %s (totalExecutionTime %s bytes); totalScavenges %d, totalFullGCs %d (simulated VM defaults)\n",
 		count(d.StartBytes), count(d.EndBytes), count(d.TotalExecutionTime), d.TotalScavenges, d.TotalFullGCs)
 	return ew.Err()

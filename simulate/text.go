@@ -11,7 +11,7 @@ import (
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/tunable"
@@ -22,7 +22,7 @@ import (
 // reports them), then the failures, the speedup, the replicas and the event log.
 func (d *Report) WriteText(w io.Writer) error {
 	ew := errwriter.New(w)
-	ew.Printf("%s: %s records\n", textfmt.Quote(d.Input.Ref), units.FormatCount(uint64(d.Records)))
+	ew.Printf("%s: %s records\n", termtext.Quote(d.Input.Ref), units.FormatCount(uint64(d.Records)))
 	if d.Pretenured != nil {
 		ew.Printf("%s\n", d.Pretenured.Line())
 	}
@@ -67,14 +67,14 @@ func (d *Report) WriteText(w io.Writer) error {
 		}
 	}
 	for _, r := range rows {
-		line := fmt.Sprintf("%s  %s  %s", textfmt.PadRight(r[0], wid[0]), textfmt.PadLeft(r[1], wid[1]), textfmt.PadLeft(r[2], wid[2]))
+		line := fmt.Sprintf("%s  %s  %s", termtext.PadRight(r[0], wid[0]), termtext.PadLeft(r[1], wid[1]), termtext.PadLeft(r[2], wid[2]))
 		if pr != nil {
-			line += "  " + textfmt.PadLeft(r[3], wid[3])
+			line += "  " + termtext.PadLeft(r[3], wid[3])
 		}
 		ew.Printf("%s\n", strings.TrimRight(line, " "))
 	}
 	if pr != nil {
-		ew.Printf("\nprofiled run: %s\n", textfmt.TerminalSafe(pr.Source))
+		ew.Printf("\nprofiled run: %s\n", termtext.Safe(pr.Source))
 	}
 	for _, r := range []struct {
 		name string
@@ -93,7 +93,7 @@ func (d *Report) WriteText(w io.Writer) error {
 			numfmt.Speedup(r.MeanDefault/r.MeanGiven), numfmt.Range(slices.Min(r.Speedups), slices.Max(r.Speedups), numfmt.Speedup))
 	}
 	if d.Events != "" {
-		ew.Printf("event log: %s\n", textfmt.Quote(d.Events))
+		ew.Printf("event log: %s\n", termtext.Quote(d.Events))
 	}
 	return ew.Err()
 }

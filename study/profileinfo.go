@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
@@ -78,7 +78,7 @@ func NewProfileInfo(info *source.Info, p *profile.Profile) ProfileInfo {
 //	profile run.csv: FiLiP export, era FiLiP (9f1d62e, since 2025-08-04), layout textualAllocatorMethod; clock bytes (...); sampling rate 0.01
 func (d ProfileInfo) FormatLine() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "profile %s: ", textfmt.Quote(d.Ref))
+	fmt.Fprintf(&b, "profile %s: ", termtext.Quote(d.Ref))
 	switch d.Kind {
 	case source.KindFiLiP:
 		fmt.Fprintf(&b, "FiLiP export, era %s, layout %s; ", d.Era, d.Layout)
@@ -116,7 +116,7 @@ func (d ProfileInfo) WriteText(w io.Writer) error {
 		return err
 	}
 	for _, m := range d.Warnings {
-		if _, err := fmt.Fprintf(w, "warning: %s: %s\n", textfmt.Quote(d.Ref), textfmt.TerminalSafe(m)); err != nil {
+		if _, err := fmt.Fprintf(w, "warning: %s: %s\n", termtext.Quote(d.Ref), termtext.Safe(m)); err != nil {
 			return err
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/simulate"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
@@ -171,5 +171,5 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 // simulateDoc is `gctune simulate --json` (simulate.Report).
 type simulateDoc = simulate.Report
 
-// padLeft pads s with spaces on the left to width runes (textfmt.PadLeft).
-func padLeft(s string, width int) string { return textfmt.PadLeft(s, width) }
+// padLeft pads s with spaces on the left to width runes (termtext.PadLeft).
+func padLeft(s string, width int) string { return termtext.PadLeft(s, width) }

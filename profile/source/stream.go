@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/gctune/gctune/internal/infile"
-	"github.com/gctune/gctune/internal/textfmt"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/gcprof"
 )
@@ -40,7 +40,7 @@ type ReadInterruptedError struct {
 }
 
 func (e *ReadInterruptedError) Error() string {
-	return "interrupted while reading " + textfmt.Quote(e.Ref)
+	return "interrupted while reading " + termtext.Quote(e.Ref)
 }
 
 // OpenContext is Open, given up at once when ctx is done while it waits on a FIFO or pipe
@@ -159,7 +159,7 @@ func sniffed(ctx context.Context, ref string, stdin io.Reader) (path string, cle
 	}
 	ext, err := SniffExt(head)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", textfmt.Quote(ref), err)
+		return "", nil, fmt.Errorf("%s: %w", termtext.Quote(ref), err)
 	}
 	dir, err := os.MkdirTemp("", "gctune-input-")
 	if err != nil {
@@ -190,7 +190,7 @@ func sniffed(ctx context.Context, ref string, stdin io.Reader) (path string, cle
 		if ctx != nil && ctx.Err() != nil {
 			return "", nil, &ReadInterruptedError{Ref: ref}
 		}
-		return "", nil, fmt.Errorf("%s: %w", textfmt.Quote(ref), err)
+		return "", nil, fmt.Errorf("%s: %w", termtext.Quote(ref), err)
 	}
 	return path, cleanup, nil
 }

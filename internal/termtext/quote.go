@@ -1,4 +1,4 @@
-package textfmt
+package termtext
 
 import (
 	"strconv"
@@ -26,12 +26,12 @@ func Quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// TerminalSafe escapes, in a message that quotes its input (a reader's warning, a skipped
+// Safe escapes, in a message that quotes its input (a reader's warning, a skipped
 // row), the characters a terminal would act on: control characters (ESC starts the sequences
 // that set a terminal's title and colours) and invalid UTF-8 are written as strconv.Quote
 // writes them (\x1b, \a, \xff); the rest is left as it is. Names printed alone go through
 // Quote instead.
-func TerminalSafe(s string) string {
+func Safe(s string) string {
 	if utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) < 0 {
 		return s
 	}

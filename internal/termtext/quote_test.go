@@ -1,4 +1,4 @@
-package textfmt
+package termtext
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestQuote(t *testing.T) {
+func TestQuoteNames(t *testing.T) {
 	assert.Equal(t, "dataframe-3.1gb", Quote("dataframe-3.1gb"))
 	assert.Equal(t, "a+b c", Quote("a+b c"))
 	assert.Equal(t, `"a\nb"`, Quote("a\nb"))
@@ -18,11 +18,11 @@ func TestQuote(t *testing.T) {
 	assert.Equal(t, `"\xff"`, Quote("\xff"))
 }
 
-func TestTerminalSafe(t *testing.T) {
-	assert.Equal(t, "row 3: bad size «x»", TerminalSafe("row 3: bad size «x»"))
-	assert.Equal(t, `title \x1b]0;pwned\a here`, TerminalSafe("title \x1b]0;pwned\a here"))
-	assert.Equal(t, `bad \xff byte`, TerminalSafe("bad \xff byte"))
-	assert.Equal(t, `a\u2028b`, TerminalSafe("a\u2028b"))
+func TestSafe(t *testing.T) {
+	assert.Equal(t, "row 3: bad size «x»", Safe("row 3: bad size «x»"))
+	assert.Equal(t, `title \x1b]0;pwned\a here`, Safe("title \x1b]0;pwned\a here"))
+	assert.Equal(t, `bad \xff byte`, Safe("bad \xff byte"))
+	assert.Equal(t, `a\u2028b`, Safe("a\u2028b"))
 }
 
 func TestPadAndBar(t *testing.T) {

@@ -1,27 +1,9 @@
-package textfmt
+package termtext
 
 import (
 	"math"
 	"strings"
-	"unicode/utf8"
 )
-
-// PadRight pads s with spaces on the right to width runes (tabwriter counts bytes, so cells
-// holding bars or non-ASCII text are padded by hand).
-func PadRight(s string, width int) string {
-	if n := utf8.RuneCountInString(s); n < width {
-		return s + strings.Repeat(" ", width-n)
-	}
-	return s
-}
-
-// PadLeft pads s with spaces on the left to width runes.
-func PadLeft(s string, width int) string {
-	if n := utf8.RuneCountInString(s); n < width {
-		return strings.Repeat(" ", width-n) + s
-	}
-	return s
-}
 
 // Bar draws share/full as a horizontal bar of up to width cells with eighth-cell resolution;
 // a share above 0 draws at least an eighth, a share of 0 (or full ≤ 0) nothing.
