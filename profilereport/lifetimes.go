@@ -10,6 +10,7 @@ import (
 	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/pretenure"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
@@ -28,7 +29,7 @@ type Lifetimes struct {
 	// Plot is the figure file written, if any (the caller's).
 	Plot string `json:"plot,omitempty"`
 	// Sites is the allocation-site table, when the profile names sites (docs/sites.md).
-	Sites *Sites `json:"sites,omitempty"`
+	Sites *pretenure.SitesTable `json:"sites,omitempty"`
 	// Stored is the other hypothesis optimize weighs for a sampled export whose rebuild
 	// inferred large objects (auto mode): the analysis above is the estimate's.
 	Stored *StoredHypothesis `json:"storedHypothesis,omitempty"`
@@ -77,7 +78,8 @@ func Analyze(p *profile.Profile, info *source.Info, open source.Options, o Optio
 	if r.Stored, err = storedHypothesis(info, open, o); err != nil {
 		return nil, err
 	}
-	if r.Sites, err = NewSites(p, info, o.Analysis.LongLivedThreshold); err != nil {
+	sampled := info.Kind == source.KindFiLiP && p.Meta.SamplingRate < 1
+	if r.Sites, err = pretenure.NewSitesTable(p, sampled, o.Analysis.LongLivedThreshold); err != nil {
 		return nil, err
 	}
 	if r.Histograms.Log, err = lifetimes.LifetimeHistogram(p, lifetimes.HistogramOptions{Bins: o.Bins, Scale: lifetimes.LogScale}); err != nil {

@@ -1,4 +1,4 @@
-package profilereport
+package pretenure
 
 import (
 	"fmt"
@@ -13,13 +13,12 @@ import (
 	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
-	"github.com/gctune/gctune/profile/source"
 )
 
-// Sites is the sites table of `gctune lifetimes` (docs/sites.md): what each allocation site
-// allocates, and the bytes the scavenger copied and then tenured, from one simulation at the
-// VM's defaults.
-type Sites struct {
+// SitesTable is the sites table of `gctune lifetimes` (docs/sites.md): what each allocation
+// site allocates, and the bytes the scavenger copied and then tenured, from one simulation at
+// the VM's defaults.
+type SitesTable struct {
 	// Simulation says where TenuredBytes come from.
 	Simulation string `json:"simulation"`
 	// Sampled: the profile is a 1/N export, every figure an estimate with its 95 % interval.
@@ -28,11 +27,12 @@ type Sites struct {
 	Rows         []lifetimes.SiteSummary `json:"rows"`
 }
 
-// NewSites builds the sites table of p, nil when p names no sites. The bytes tenured by site
-// come from heapsim at the VM's defaults: a lifetime rule alone ("older than an eden") misses
-// what decides tenuring in Spur (survivor overflow, the tenuring threshold, the full GCs'
-// inner scavenges), and the same statistic serves the advice at the tuned parameters.
-func NewSites(p *profile.Profile, info *source.Info, threshold float64) (*Sites, error) {
+// NewSitesTable builds the sites table of p (lifetimes.Sites), nil when p names no sites;
+// sampled says p is a sampled export (its figures then get intervals). The bytes tenured by
+// site come from heapsim at the VM's defaults: a lifetime rule alone ("older than an eden")
+// misses what decides tenuring in Spur (survivor overflow, the tenuring threshold, the full
+// GCs' inner scavenges), and the same statistic serves the advice at the tuned parameters.
+func NewSitesTable(p *profile.Profile, sampled bool, longLivedThreshold float64) (*SitesTable, error) {
 	if !p.HasSites() {
 		return nil, nil
 	}
@@ -49,17 +49,16 @@ func NewSites(p *profile.Profile, info *source.Info, threshold float64) (*Sites,
 	if _, err := heapsim.Run(p, heapsim.DefaultParams(), heapsim.DefaultCost(), opts); err != nil {
 		return nil, fmt.Errorf("sites: the simulation at the defaults: %w", err)
 	}
-	sampled := info.Kind == source.KindFiLiP && p.Meta.SamplingRate < 1
-	rows, err := lifetimes.Sites(p, lifetimes.SiteOptions{LongLivedThreshold: threshold, Sampled: sampled, TenuredBytes: tenured, LargeAllocFullGCs: fulls})
+	rows, err := lifetimes.Sites(p, lifetimes.SiteOptions{LongLivedThreshold: longLivedThreshold, Sampled: sampled, TenuredBytes: tenured, LargeAllocFullGCs: fulls})
 	if err != nil {
 		return nil, err
 	}
-	return &Sites{Simulation: "heapsim at the VM defaults", Sampled: sampled, SamplingRate: p.Meta.SamplingRate, Rows: rows}, nil
+	return &SitesTable{Simulation: "heapsim at the VM defaults", Sampled: sampled, SamplingRate: p.Meta.SamplingRate, Rows: rows}, nil
 }
 
-// WriteText writes the sites table, its first n rows (0: all), after a blank line; nothing
-// for a nil table.
-func (d *Sites) WriteText(w io.Writer, n int) error {
+// WriteText writes the table's first n rows (0: all) as gctune lifetimes prints them, each
+// sampled figure with its interval; nothing for a nil table.
+func (d *SitesTable) WriteText(w io.Writer, n int) error {
 	if d == nil {
 		return nil
 	}
