@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
-	"path/filepath"
-	"strings"
+	"os"
 
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/infile"
@@ -13,29 +12,16 @@ import (
 	"github.com/gctune/gctune/profile/source"
 )
 
-// openProfile is source.Open, given up at once when ctx is done while it waits on a FIFO or
-// pipe (the profile, or a FiLiP export's metadata beside it, given as <(zcat run.csv.gz) or a
-// named pipe with no writer yet): the first SIGINT stops the command instead of a second one.
-// The readers bound what they read by the format's own limits. A sampling rate or metadata
-// file given for a profile that is not a FiLiP export is refused (refuseExportFlags).
+// openProfile is source.OpenContext: given up at once when ctx is done while it waits on a
+// FIFO or pipe (the first SIGINT stops the command instead of a second one), standard input
+// for "-", a profile whose name does not say its kind read by its content. A sampling rate or
+// metadata file given for a profile that is not a FiLiP export is refused (refuseExportFlags).
 func openProfile(ctx context.Context, ref string, opts source.Options) (*profile.Profile, *source.Info, error) {
-	if needsSniffing(ref) { // "-", <(zcat run.csv.gz), an extensionless file: its content says
-		return openSniffedProfile(ctx, ref, opts)
+	p, info, err := source.OpenContext(ctx, ref, opts, source.StreamOptions{Stdin: os.Stdin, Check: refuseExportFlags})
+	if ri := (*source.ReadInterruptedError)(nil); errors.As(err, &ri) {
+		return nil, nil, interruptedf("while reading %s", quoteName(ri.Ref))
 	}
-	var p *profile.Profile
-	var info *source.Info
-	err := infile.Do(ctx, func() error {
-		var err error
-		p, info, err = source.Open(ref, opts)
-		return err
-	}, profileFiles(ref, opts)...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := refuseExportFlags(info, opts); err != nil {
-		return nil, nil, err
-	}
-	return p, info, nil
+	return p, info, err
 }
 
 // refuseExportFlags refuses --rate and --meta for a profile that is not a FiLiP export (a
@@ -70,18 +56,8 @@ func kindWords(kind string) string {
 	return kind + " profile"
 }
 
-// profileFiles lists the files Open(ref) reads: ref, and a FiLiP export's metadata.
-func profileFiles(ref string, opts source.Options) []string {
-	files := []string{ref}
-	if strings.EqualFold(filepath.Ext(ref), ".csv") {
-		meta := opts.FiLiPJSONPath
-		if meta == "" {
-			meta = strings.TrimSuffix(ref, filepath.Ext(ref)) + ".json"
-		}
-		files = append(files, meta)
-	}
-	return files
-}
+// profileFiles lists the files openProfile(ref) reads: source.Files.
+func profileFiles(ref string, opts source.Options) []string { return source.Files(ref, opts) }
 
 // inputError is a reader's error as the command returns it: an interrupt while waiting for an
 // input's writer an *InterruptedError naming the input (exit 130), anything else the input's

@@ -15,6 +15,7 @@ import (
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/profile/spec"
+	"github.com/gctune/gctune/study"
 )
 
 func TestLifetimesSpecText(t *testing.T) {
@@ -106,7 +107,7 @@ func TestLifetimesFiLiP(t *testing.T) {
 	assert.Equal(t, "us", doc.Profile.Clock)
 	assert.Equal(t, "forced to us by option", doc.Profile.ClockReason)
 	assert.Equal(t, 0.01, doc.Profile.SamplingRate)
-	assert.Equal(t, &profiledRunDoc{Scavenges: 12, FullGCs: 1, Source: profiledByFiLiP}, doc.Profile.Profiled)
+	assert.Equal(t, &study.ProfiledRun{Scavenges: 12, FullGCs: 1, Source: study.ProfiledByFiLiP}, doc.Profile.Profiled)
 	require.Len(t, doc.Profile.Warnings, 2)
 	assert.Contains(t, doc.Profile.Warnings[0], "clock forced to us; the era says bytes")
 	assert.Contains(t, doc.Profile.Warnings[1], "on the microsecond clock cannot be rebuilt")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/study"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -160,7 +161,7 @@ func TestLonelyExportNeedsRate(t *testing.T) {
 	assert.Equal(t, 0.01, doc.Profile.SamplingRate)
 	gctuneJSON(t, &doc, "lifetimes", csv, "--meta", "testdata/run.json")
 	assert.Equal(t, 0.01, doc.Profile.SamplingRate)
-	assert.Equal(t, &profiledRunDoc{Scavenges: 12, FullGCs: 1, Source: profiledByFiLiP}, doc.Profile.Profiled)
+	assert.Equal(t, &study.ProfiledRun{Scavenges: 12, FullGCs: 1, Source: study.ProfiledByFiLiP}, doc.Profile.Profiled)
 
 	// A rate that contradicts the metadata is refused; a bad one names its flag.
 	_, errOut, code = gctune(t, "lifetimes", "testdata/run.csv", "--rate", "1/1000")

@@ -5,19 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/outfile"
-	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/simulate"
 )
 
 // NewSampleCmd returns `gctune sample PROFILE --rate 1/N -o OUT.csv`: a FiLiP export of any
@@ -88,55 +85,24 @@ type sampleOptions struct {
 	JSON          bool
 }
 
-// sampleDoc is `gctune sample --json`.
-type sampleDoc struct {
-	Source             string  `json:"source"`
-	CSV                string  `json:"csv"`
-	Meta               string  `json:"meta"`
-	Every              uint64  `json:"every"`
-	Phase              uint64  `json:"phase"`
-	Seed               uint64  `json:"seed"`
-	SamplingRate       float64 `json:"samplingRate"`
-	Allocations        uint64  `json:"allocations"`
-	Rows               uint64  `json:"rows"`
-	AliveAtEnd         uint64  `json:"aliveAtEnd"`
-	StartBytes         uint64  `json:"startBytes"`
-	EndBytes           uint64  `json:"endBytes"`
-	TotalExecutionTime uint64  `json:"totalExecutionTime"`
-	TotalScavenges     int     `json:"totalScavenges"`
-	TotalFullGCs       int     `json:"totalFullGCs"`
-}
+// sampleDoc is `gctune sample --json` (simulate.SampleReport).
+type sampleDoc = simulate.SampleReport
 
 // parseSampleRate reads --rate: "1/N", a fraction 1/N written as a decimal ("0.01") or "1",
 // and returns N.
 func parseSampleRate(s string) (uint64, error) { return parseRate("--rate", s) }
 
-// parseRate reads a sampling rate given with flag: "1/N", a fraction 1/N written as a decimal
-// ("0.01") or "1", and returns N.
+// parseRate reads a sampling rate given with flag (filip.ParseRate).
 func parseRate(flag, s string) (uint64, error) {
-	bad := fmt.Errorf("%s %q: want 1/N with N a positive integer (1/100, 0.001 or 1)", flag, s)
-	s = strings.TrimSpace(s)
-	if num, den, ok := strings.Cut(s, "/"); ok {
-		if strings.TrimSpace(num) != "1" {
-			return 0, bad
-		}
-		n, err := strconv.ParseUint(strings.TrimSpace(den), 10, 64)
-		if err != nil || n == 0 || n > math.MaxUint32 {
-			return 0, bad
-		}
-		return n, nil
+	n, err := filip.ParseRate(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s %w", flag, err)
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(f > 0 && f <= 1) {
-		return 0, bad
-	}
-	n := math.Round(1 / f)
-	if n > math.MaxUint32 || math.Abs(1/n-f) > 1e-9*f {
-		return 0, bad
-	}
-	return uint64(n), nil
+	return n, nil
 }
 
+// runSample checks the options, opens the profile and writes its sampled export
+// (simulate.Sample).
 func runSample(w io.Writer, o sampleOptions) error {
 	every, err := parseSampleRate(o.Rate)
 	if err != nil {
@@ -181,79 +147,26 @@ func runSample(w io.Writer, o sampleOptions) error {
 	if ctx.Err() != nil {
 		return stopped()
 	}
-	st, err := heapsim.Run(p, o.VM, heapsim.DefaultCost(), heapsim.Options{})
-	if err != nil {
-		return fmt.Errorf("simulate the VM defaults for totalScavenges: %w", err)
-	}
-	if ctx.Err() != nil {
-		return stopped()
-	}
 	code := o.Code
 	if code == "" {
 		code = "[ \"gctune sample " + o.Ref + "\" ]"
 	}
 	opts := filip.SampleOptions{Every: every, Phase: o.Phase, Seed: o.Seed, StartBytes: o.StartBytes,
-		OverheadBytes: o.OverheadBytes, Scavenges: st.Scavenges, FullGCs: st.FullGCs, ProfiledCode: code}
-	rep, err := writeSamplePair(ctx, p, o.Out, metaPath, opts)
-	if err != nil && ctx.Err() != nil {
+		OverheadBytes: o.OverheadBytes, ProfiledCode: code}
+	doc, err := simulate.Sample(ctx, o.Ref, p, o.Out, o.VM, opts)
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return stopped()
-	}
-	if err != nil {
-		if errors.Is(err, filip.ErrBadSample) {
-			return asUsage(err)
-		}
+	case errors.Is(err, filip.ErrBadSample):
+		return asUsage(err)
+	case err != nil:
 		return err
 	}
-	doc := sampleDoc{Source: o.Ref, CSV: o.Out, Meta: metaPath, Every: every, Phase: o.Phase, Seed: o.Seed,
-		SamplingRate: rep.SamplingRate, Allocations: rep.Allocations, Rows: rep.Rows, AliveAtEnd: rep.AliveAtEnd,
-		StartBytes: rep.StartBytes, EndBytes: rep.EndBytes, TotalExecutionTime: rep.TotalExecutionTime,
-		TotalScavenges: st.Scavenges, TotalFullGCs: st.FullGCs}
 	if o.JSON {
 		return writeJSON(w, doc)
 	}
-	ew := errwriter.New(w)
-	ew.Printf("wrote %s and %s: %s rows of %s allocations (1/%d, phase %d, seed %d), %s force-finalized at stop\n",
-		quoteName(o.Out), quoteName(metaPath), formatCount(rep.Rows), formatCount(rep.Allocations), every, o.Phase, o.Seed, formatCount(rep.AliveAtEnd))
-	ew.Printf("  parameter 34 from %s to %s (totalExecutionTime %s bytes); totalScavenges %d, totalFullGCs %d (simulated VM defaults)\n",
-		formatCount(rep.StartBytes), formatCount(rep.EndBytes), formatCount(rep.TotalExecutionTime), st.Scavenges, st.FullGCs)
-	return ew.Err()
+	return doc.WriteText(w)
 }
 
-// writeSamplePair writes the CSV and its JSON as outfile.WritePair does: each regular file
-// through a temporary file renamed only once both are complete, so a failure leaves neither
-// half-written; links written through, devices and FIFOs in place, modes kept.
-// A cancelled ctx (SIGINT, SIGTERM) stops the writing at the next write: neither file is
-// replaced, no temporary file is left.
-func writeSamplePair(ctx context.Context, p *profile.Profile, csvPath, metaPath string, opts filip.SampleOptions) (rep filip.SampleReport, err error) {
-	var bad error
-	err = outfile.WritePair([2]string{csvPath, metaPath}, func(csv, meta io.Writer) error {
-		var err error
-		rep, err = filip.WriteSample(p, ctxWriter{ctx, csv}, ctxWriter{ctx, meta}, opts)
-		if errors.Is(err, filip.ErrBadSample) {
-			bad = err // the options' fault, not the output's
-		}
-		return err
-	})
-	if bad != nil {
-		return rep, bad
-	}
-	return rep, err
-}
-
-// sampleMetaPath is the metadata file sample writes beside the CSV out.
-func sampleMetaPath(out string) string {
-	return strings.TrimSuffix(out, filepath.Ext(out)) + ".json"
-}
-
-// ctxWriter is w that fails every write once ctx is cancelled.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(b)
-}
+// sampleMetaPath is the metadata file sample writes beside the CSV out (filip.SampleMetaPath).
+func sampleMetaPath(out string) string { return filip.SampleMetaPath(out) }

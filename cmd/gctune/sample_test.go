@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/study"
 )
 
@@ -172,7 +173,7 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 		assert.Equal(t, slots, lt.Stored.Containers.TotalSlots+lt.Summary.Containers.TotalSlots)
 	}
 	text, _ := gctuneOK(t, "lifetimes", out)
-	assert.Contains(t, text, containersText(lt.Stored.Containers)+" "+study.HypothesisWords("stored")+" (optimize weighs both)")
+	assert.Contains(t, text, lifetimes.ContainersText(lt.Stored.Containers)+" "+study.HypothesisWords("stored")+" (optimize weighs both)")
 
 	var one sessionDoc
 	gctuneJSON(t, &one, "optimize", out, "--trials", "2", "--workers", "1", "--storage", db, "--study", "short", "--rebuild", "short")

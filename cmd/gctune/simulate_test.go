@@ -14,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/heapsim/eventlog"
+	"github.com/gctune/gctune/simulate"
 )
 
 const gcdemo = "testdata/gcdemo.yaml"
@@ -117,7 +118,7 @@ func TestSimulateBatch(t *testing.T) {
 // line over the cap is an error for that line only (issue 11.6).
 func TestSimulateBatchLongLinesPharoDuplicates(t *testing.T) {
 	long := `{"eden":"64MiB",` + strings.Repeat(" ", 100<<10) + `"ratio":2}`
-	tooLong := `{"eden":"` + strings.Repeat("9", maxBatchLineBytes) + `"}`
+	tooLong := `{"eden":"` + strings.Repeat("9", simulate.MaxBatchLineBytes) + `"}`
 	in := long + "\n" + `{"survivors_proportion":"pharo"}` + "\n" + `{"ratio":2,"ratio":3}` + "\n" + tooLong + "\n" + `{"survivors_proportion":"lots"}` + "\n" + `{"ratio":2}`
 	rs := simulateBatch(t, in, "testdata/tiny.yaml")
 	require.Len(t, rs, 6)
@@ -134,49 +135,17 @@ func TestSimulateBatchLongLinesPharoDuplicates(t *testing.T) {
 
 // simulateBatch runs simulate's run function with --batch on the workload ref with stdin, at the
 // default configuration, requires success and returns the JSON lines it answered.
-func simulateBatch(t *testing.T, stdin, ref string) []batchResult {
+func simulateBatch(t *testing.T, stdin, ref string) []simulate.BatchResult {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	err := runSimulate(t.Context(), &out, &errOut, defaultConfig(), simulateOptions{Ref: ref, Batch: true, Stdin: strings.NewReader(stdin)})
 	require.NoError(t, err, errOut.String())
 	dec := json.NewDecoder(&out)
-	var rs []batchResult
+	var rs []simulate.BatchResult
 	for dec.More() {
-		var r batchResult
+		var r simulate.BatchResult
 		require.NoError(t, dec.Decode(&r))
 		rs = append(rs, r)
 	}
 	return rs
-}
-
-// TestBatchParamsApply pins the words of a --batch line's errors, each naming the key and the
-// value as the line gives it, and that null leaves a key at its configured value.
-func TestBatchParamsApply(t *testing.T) {
-	for _, c := range []struct {
-		line, want string
-	}{
-		{`{"ratio":true}`, `ratio true: want a number or a string`},
-		{`{"ratio":[1]}`, `ratio [1]: want a number or a string`},
-		{`{"ratio":1e400}`, `ratio 1e400: want a number or a string`},
-		{`{"ratio":"x"}`, `ratio "x": want a number`},
-		{`{"survivors_proportion":"lots"}`, `survivors_proportion "lots": want a number ≥ 0 or "pharo"`},
-		{`{"eden":"lots","bogus":1}`, `unknown field "bogus" (known: eden, headroom, shrink, ratio, survivors_proportion)`},
-	} {
-		var in batchParams
-		require.NoError(t, json.Unmarshal([]byte(c.line), &in), c.line)
-		p := heapsim.DefaultParams()
-		assert.EqualError(t, in.apply(&p), c.want, c.line)
-	}
-	var in batchParams
-	require.NoError(t, json.Unmarshal([]byte(`{"eden":"lots"}`), &in))
-	p := heapsim.DefaultParams()
-	assert.EqualError(t, in.apply(&p), `eden "lots": units: bad size "lots": want a number of bytes with an optional unit (1024, 512k, 64MiB, 1.5GiB)`)
-
-	require.NoError(t, json.Unmarshal([]byte(`{"eden":1.6777216e7,"ratio":null,"survivors_proportion":"pharo"}`), &in))
-	p = heapsim.DefaultParams()
-	p.FullGCRatio = 7
-	require.NoError(t, in.apply(&p))
-	assert.Equal(t, uint64(16<<20), p.NewSpaceBytes, "a number in exponent notation")
-	assert.Equal(t, 7.0, p.FullGCRatio, "null: not given")
-	assert.Equal(t, heapsim.DefaultParams().Survivors, p.Survivors)
 }

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"sync"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/profile/source"
-	"github.com/gctune/gctune/profile/spec"
 )
 
 // NewWorkloadsCmd returns `gctune workloads`, the table of bundled workloads.
@@ -39,71 +33,16 @@ type workloadsOptions struct {
 	Resolution float64
 }
 
-// workloadDoc is one entry of `gctune workloads --json`.
-type workloadDoc struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	// Records is the number of records the workload generates with the document's seed and
-	// resolution (what simulate and lifetimes count).
-	Records int `json:"records"`
-}
-
-type workloadsDoc struct {
-	// Seed and Resolution are the generator's (0: each spec's own resolution).
-	Seed       uint64        `json:"seed"`
-	Resolution float64       `json:"resolution"`
-	Workloads  []workloadDoc `json:"workloads"`
-}
+// workloadsDoc is `gctune workloads --json` (source.Workloads).
+type workloadsDoc = source.Workloads
 
 func runWorkloads(w io.Writer, o workloadsOptions) error {
-	doc, err := countWorkloads(o.Seed, o.Resolution)
+	doc, err := source.CountWorkloads(o.Seed, o.Resolution)
 	if err != nil {
 		return err
 	}
-	return printWorkloads(w, doc, o.JSON)
-}
-
-// countWorkloads lists the bundled workloads with the records each generates with seed and
-// resolution: counted by generating each, as the commands that open them do; two at once.
-func countWorkloads(seed uint64, resolution float64) (workloadsDoc, error) {
-	bundled := spec.Bundled()
-	doc := workloadsDoc{Seed: seed, Resolution: resolution, Workloads: make([]workloadDoc, len(bundled))}
-	errs := make([]error, len(bundled))
-	sem := make(chan struct{}, 2)
-	var wg sync.WaitGroup
-	for i, wl := range bundled {
-		doc.Workloads[i] = workloadDoc{Name: wl.Name, Description: wl.Description}
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			p, _, err := source.Open(wl.Name, source.Options{Seed: seed, Resolution: resolution})
-			if err != nil {
-				errs[i] = fmt.Errorf("workload %s: %w", wl.Name, err)
-				return
-			}
-			doc.Workloads[i].Records = p.Len()
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return workloadsDoc{}, err
-	}
-	return doc, nil
-}
-
-// printWorkloads writes the table of workloads, or with asJSON the document.
-func printWorkloads(w io.Writer, doc workloadsDoc, asJSON bool) error {
-	if asJSON {
+	if o.JSON {
 		return writeJSON(w, doc)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	ew := errwriter.New(tw)
-	ew.Printf("NAME\tRECORDS\tDESCRIPTION\n")
-	for _, wl := range doc.Workloads {
-		ew.Printf("%s\t%s\t%s\n", wl.Name, formatCount(uint64(max(wl.Records, 0))), wl.Description)
-	}
-	if ew.Err() != nil {
-		return ew.Err()
-	}
-	return tw.Flush()
+	return doc.WriteText(w)
 }

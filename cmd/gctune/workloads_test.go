@@ -51,6 +51,6 @@ func TestWorkloadsJSON(t *testing.T) {
 	for i, w := range bundled {
 		p, _, err := source.Open(w.Name, source.Options{Seed: 1, Resolution: 1e-6})
 		require.NoError(t, err)
-		assert.Equal(t, workloadDoc{Name: w.Name, Description: w.Description, Records: p.Len()}, doc.Workloads[i])
+		assert.Equal(t, source.Workload{Name: w.Name, Description: w.Description, Records: p.Len()}, doc.Workloads[i])
 	}
 }

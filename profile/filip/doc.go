@@ -8,7 +8,8 @@
 //   - Rebuild rebuilds a sampled export on the bytes clock: small objects weigh 1/rate, large
 //     ones are placed where the clock shows them, their lifetimes and pointers guessed by a
 //     Hypothesis (docs/sampling.md; rebuild.go, rebuild_stored.go).
-//   - WriteSample writes any profile as a sampled export, as the current exporter would.
+//   - WriteSample writes any profile as a sampled export, as the current exporter would;
+//     WriteSampleFiles writes it to a CSV and its metadata beside it, both or neither.
 //
 // It imports profile, never the spec language, the binary format or the analysis.
 package filip

@@ -1,4 +1,4 @@
-package main
+package simulate
 
 import (
 	"bufio"
@@ -10,9 +10,9 @@ import (
 	"github.com/gctune/gctune/internal/jsonkeys"
 )
 
-// maxBatchLineBytes caps one line of simulate --batch input; a longer line is answered with an
+// MaxBatchLineBytes caps one line of Batch's input; a longer line is answered with an
 // error and the batch goes on (bufio.Scanner's 64 KB limit aborted the whole batch).
-const maxBatchLineBytes = 16 << 20
+const MaxBatchLineBytes = 16 << 20
 
 // readBatchLine reads one line from br (without its newline), holding at most max bytes of
 // it: a longer line is read to its end and dropped, with tooLong set. At the end of input it

@@ -1,16 +1,18 @@
-package main
+package simulate
 
 import (
 	"strings"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/termtext"
+	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/profile"
 )
 
-// pretenureDoc says which allocation sites the given run allocated straight into old space
+// Pretenured says which allocation sites the given run allocated straight into old space
 // (simulate --pretenure, docs/sites.md): a change to the application's code, not a GC
 // parameter.
-type pretenureDoc struct {
+type Pretenured struct {
 	// Sites are the sites matched, as the profile names them.
 	Sites []string `json:"sites"`
 	// Records, Objects and Bytes are what they allocate.
@@ -24,20 +26,20 @@ type pretenureDoc struct {
 // pretenureChange is the code change a pretenured site stands for.
 const pretenureChange = "allocate with basicNewTenured / basicNewTenured: / newTenured (primitives 596, 597) instead of basicNew / basicNew: / new at these sites"
 
-// pretenuredProfile returns the view of p with the sites the patterns name pretenured
+// Pretenure returns the view of p with the sites the patterns name pretenured
 // (heapsim.Pretenured) and what it pretenures. Each pattern is a site ("Foo>>#bar @23") or a
 // method ("Foo>>#bar", "Foo>>bar"), which names all of its sites; a pattern naming none, or a
-// profile naming no sites, is the user's error.
-func pretenuredProfile(p *profile.Profile, patterns []string) (*profile.Profile, *pretenureDoc, error) {
+// profile naming no sites, is the user's error (ErrInput).
+func Pretenure(p *profile.Profile, patterns []string) (*profile.Profile, *Pretenured, error) {
 	if !p.HasSites() {
-		return nil, nil, usageErrorf("--pretenure: the profile %s names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)", quoteName(p.Meta.Source))
+		return nil, nil, &inputError{"--pretenure: the profile " + termtext.Quote(p.Meta.Source) + " names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)"}
 	}
 	var idx []uint32
 	seen := make(map[uint32]bool)
 	for _, pat := range patterns {
 		m := p.MatchSites(pat)
 		if len(m) == 0 {
-			return nil, nil, usageErrorf("--pretenure %s: no allocation site of the profile matches (gctune lifetimes lists them)", quoteName(pat))
+			return nil, nil, &inputError{"--pretenure " + termtext.Quote(pat) + ": no allocation site of the profile matches (gctune lifetimes lists them)"}
 		}
 		for _, s := range m {
 			if !seen[s] {
@@ -50,7 +52,7 @@ func pretenuredProfile(p *profile.Profile, patterns []string) (*profile.Profile,
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &pretenureDoc{Change: pretenureChange}
+	d := &Pretenured{Change: pretenureChange}
 	for _, s := range idx {
 		d.Sites = append(d.Sites, p.SiteNames[s])
 	}
@@ -64,12 +66,12 @@ func pretenuredProfile(p *profile.Profile, patterns []string) (*profile.Profile,
 	return q, d, nil
 }
 
-// pretenureLine is the line printSimulate writes about the pretenured sites.
-func (d *pretenureDoc) line() string {
+// Line is the line the text table states about the pretenured sites.
+func (d *Pretenured) Line() string {
 	names := make([]string, len(d.Sites))
 	for i, s := range d.Sites {
-		names[i] = quoteName(s)
+		names[i] = termtext.Quote(s)
 	}
 	return "given run with pretenuring (a code change: basicNewTenured): " + strings.Join(names, ", ") +
-		" (" + formatCount(d.Objects) + " objects)"
+		" (" + units.FormatCount(d.Objects) + " objects)"
 }
