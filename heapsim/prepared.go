@@ -124,13 +124,3 @@ func (t *holderTable) index(r int32) int32 {
 	w := r >> 6
 	return t.rankBase[w] + int32(bits.OnesCount64(t.isHolder[w]&(1<<(r&63)-1)))
 }
-
-// lookup returns record r's holder index, or −1 when r holds nothing.
-func (t *holderTable) lookup(r int32) int32 {
-	w := r >> 6
-	word := t.isHolder[w]
-	if word&(1<<(r&63)) == 0 {
-		return -1
-	}
-	return t.rankBase[w] + int32(bits.OnesCount64(word&(1<<(r&63)-1)))
-}

@@ -161,18 +161,6 @@ func htmlMarginSide(f float64, open bool) string {
 	return s
 }
 
-// htmlIntervalText writes an interval: "498–698 s".
-func htmlIntervalText(lo, hi float64, unit func(float64) string) string {
-	a, b := unit(lo), unit(hi)
-	if i := strings.LastIndexByte(b, ' '); i > 0 && strings.HasSuffix(a, b[i:]) {
-		a = strings.TrimSuffix(a, b[i:])
-	}
-	if strings.HasSuffix(a, "×") && strings.HasSuffix(b, "×") {
-		a = strings.TrimSuffix(a, "×")
-	}
-	return a + "–" + b
-}
-
 // htmlComparisonNote says where a configuration's measured speedup lies against the interval
 // its prediction states; "" without one.
 func htmlComparisonNote(c verify.ConfigSummary) string {

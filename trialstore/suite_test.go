@@ -59,13 +59,6 @@ func runSuite(t *testing.T, newURL func(t *testing.T) string) {
 	t.Run("LoadProcesses", func(t *testing.T) { testLoadProcesses(t, newURL(t)) })
 }
 
-type problemT struct {
-	Workload string            `json:"workload"`
-	Hash     string            `json:"hash"`
-	Space    map[string]string `json:"space"`
-	Notes    []string          `json:"notes"`
-}
-
 func testCreateLoad(t *testing.T, url string) {
 	ctx := context.Background()
 	store := openT(t, url, OpenOptions{})

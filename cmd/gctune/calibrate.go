@@ -10,6 +10,8 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/verify"
@@ -21,7 +23,7 @@ func NewCalibrateCmd(ro *rootOptions, runF runFunc[calibrateOptions]) *cobra.Com
 	var o calibrateOptions
 	cmd := &cobra.Command{
 		Use:         "calibrate PROFILE --measured run.json [-o cost.yaml]",
-		Annotations: declare(argsProfiles, []string{"output"}, nil),
+		Annotations: cmdutil.Declare(argsProfiles, []string{"output"}, nil),
 		Short:       "Scale the cost model to one measured run of the application on this machine",
 		Long: `Scale the simulator's cost model so that the profile's simulated run at the default GC
 parameters takes the times the real application took on this machine, and write the result
@@ -47,7 +49,7 @@ run's mechanics and are never fitted. --from-study STUDY uses the default runs t
   gctune calibrate --from-study my-app -o cost.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return usageErrorf("calibrate takes one profile, not %d arguments", len(args))
+				return cmdutil.Usagef("calibrate takes one profile, not %d arguments", len(args))
 			}
 			return nil
 		},
@@ -108,7 +110,7 @@ type calibrateDoc struct {
 	Profile string `json:"profile"`
 	// ProfileInfo says how the profile was read: layout, clock and why, sampling rate,
 	// warnings (the line every command that reads a profile prints).
-	ProfileInfo profileInfoDoc `json:"profileInfo"`
+	ProfileInfo study.ProfileInfo `json:"profileInfo"`
 	costfit.Calibration
 }
 
@@ -117,7 +119,7 @@ type calibrateDoc struct {
 type calibrateInput struct {
 	profile      *profile.Profile
 	ref          string
-	info         profileInfoDoc
+	info         study.ProfileInfo
 	vm           heapsim.Params
 	base         heapsim.Cost
 	baseName     string
@@ -134,7 +136,7 @@ func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateO
 		return err
 	}
 	if (o.Measured == "") == (o.FromStudy == "") {
-		return usageErrorf("calibrate needs the measured default run: --measured run.json or --from-study STUDY (one of them)")
+		return cmdutil.Usagef("calibrate needs the measured default run: --measured run.json or --from-study STUDY (one of them)")
 	}
 	if err := checkCostOutput(o.Output); err != nil {
 		return err
@@ -152,7 +154,7 @@ func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateO
 	c, err := costfit.Calibrate(in.profile, in.vm, in.base, in.baseName, in.measured, in.measuredFrom)
 	var fe *costfit.FitError
 	if errors.As(err, &fe) {
-		return usageErrorf("calibrate %s on %s: %w", in.ref, in.measuredFrom, fe.Err)
+		return cmdutil.Usagef("calibrate %s on %s: %w", in.ref, in.measuredFrom, fe.Err)
 	}
 	if err != nil {
 		return fmt.Errorf("calibrate %s: %w", in.ref, err)
@@ -162,7 +164,7 @@ func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateO
 		if err != nil {
 			return err
 		}
-		if err := writeOutput(o.Output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
+		if err := outfile.Write(o.Output, func(w io.Writer) error { return costfit.WriteFile(w, file) }); err != nil {
 			return fmt.Errorf("calibrate: write %s: %w", o.Output, err)
 		}
 		c.Output = o.Output
@@ -170,13 +172,10 @@ func runCalibrate(ctx context.Context, w, ew io.Writer, cfg Config, o calibrateO
 	doc := calibrateDoc{Profile: in.ref, ProfileInfo: in.info, Calibration: *c}
 	printProfileInfo(ew, doc.ProfileInfo)
 	if o.JSON {
-		return writeJSON(w, doc)
+		return cmdutil.WriteJSON(w, doc)
 	}
 	return doc.WriteText(w, doc.Profile)
 }
-
-// printCalibrate writes d as text (costfit.Calibration.WriteText).
-func printCalibrate(w io.Writer, d *calibrateDoc) error { return d.WriteText(w, d.Profile) }
 
 // checkCostOutput refuses to replace a regular file that is not a gctune cost file
 // (costfit.CheckReplace).
@@ -186,17 +185,17 @@ func checkCostOutput(path string) error {
 	}
 	err := costfit.CheckReplace(path)
 	if errors.Is(err, costfit.ErrNotCostFile) {
-		return usageErrorf("-o %s exists and is not a gctune cost file: not replacing it", path)
+		return cmdutil.Usagef("-o %s exists and is not a gctune cost file: not replacing it", path)
 	}
 	if err != nil {
-		return usageErrorf("-o %w", err)
+		return cmdutil.Usagef("-o %w", err)
 	}
 	return nil
 }
 
 func calibrateFromFile(ctx context.Context, cfg Config, o calibrateOptions) (*calibrateInput, error) {
 	if o.Profile == "" {
-		return nil, usageErrorf("calibrate needs the profile the measured run is of (a workload, spec or recorded profile)")
+		return nil, cmdutil.Usagef("calibrate needs the profile the measured run is of (a workload, spec or recorded profile)")
 	}
 	m, err := readMeasured(ctx, o.Measured)
 	if err != nil {
@@ -214,7 +213,7 @@ func calibrateFromFile(ctx context.Context, cfg Config, o calibrateOptions) (*ca
 	if err != nil {
 		return nil, err
 	}
-	return &calibrateInput{profile: p, ref: o.Profile, info: newProfileInfo(info, p), vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
+	return &calibrateInput{profile: p, ref: o.Profile, info: study.NewProfileInfo(info, p), vm: cfg.Simulate.VMFacts(), base: base, baseName: baseName,
 		measured: m, measuredFrom: o.Measured}, nil
 }
 
@@ -239,7 +238,7 @@ func calibrateFromStudy(ctx context.Context, cfg Config, o calibrateOptions) (*c
 	defer store.Close()
 	m, err := verify.StudyMeasurement(store, id, o.FromStudy)
 	if errors.Is(err, verify.ErrNoDefaultRun) {
-		return nil, usageErrorf("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.FromStudy, o.FromStudy)
+		return nil, cmdutil.Usagef("study %q has no successful default run measured: run 'gctune verify %s -- COMMAND' first", o.FromStudy, o.FromStudy)
 	}
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/simulate"
 	"github.com/gctune/gctune/study"
 )
 
@@ -39,24 +40,24 @@ func TestCalibrateIWST23P(t *testing.T) {
 	assert.Equal(t, cost, doc.Output)
 	assert.Equal(t, doc.Fit.Scales.Mutator*heapsim.DefaultCost().MutatorSecondsPerByte, doc.Coefficients.MutatorSecondsPerByte)
 
-	// The text form of the same document (runCalibrate prints it with printCalibrate without
+	// The text form of the same document (runCalibrate prints it with Calibration.WriteText without
 	// --json): measured beside simulated, counts included.
 	var text strings.Builder
-	require.NoError(t, printCalibrate(&text, &doc))
+	require.NoError(t, doc.WriteText(&text, doc.Profile))
 	out := text.String()
 	assert.Regexp(t, `wall time +5,599 s +5,599 s +[\d,]+ s`, out)
 	assert.Regexp(t, `GC time +5,158 s +5,158 s`, out)
 	assert.Regexp(t, `full GCs +— +\d+ +\d+`, out)
 
 	// simulate --cost uses it.
-	var sim simulateDoc
+	var sim simulate.Report
 	gctuneJSON(t, &sim, "simulate", "dataframe-3.1gb", "--resolution", coarse, "--cost", cost)
 	assert.InEpsilon(t, 5599.0, sim.Default.Stats.TotalSeconds, 0.05)
 	assert.InEpsilon(t, 5158.0, sim.Default.Stats.GCSeconds, 0.05)
 	// ... and so does the config key, through its environment variable.
 	t.Run("env", func(t *testing.T) {
 		withEnv(t, []string{"GCTUNE_COST=" + cost}, func() {
-			var sim2 simulateDoc
+			var sim2 simulate.Report
 			gctuneJSON(t, &sim2, "simulate", "dataframe-3.1gb", "--resolution", coarse)
 			assert.Equal(t, sim.Default.Stats.TotalSeconds, sim2.Default.Stats.TotalSeconds)
 		})

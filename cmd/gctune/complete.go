@@ -10,7 +10,7 @@ import (
 
 // addCompletions sets the dynamic shell completion of root's commands: study names from the
 // configured storage (opened read-only; nothing on any error) and workload names (bundled ones
-// and profile files), from what each command declared of its arguments (declare), and the
+// and profile files), from what each command declared of its arguments (cmdutil.Declare), and the
 // values of the enumeration flags (cmdutil.EnumFlagCompletions).
 func addCompletions(root *cobra.Command, ro *rootOptions) {
 	studies := func(cmd *cobra.Command, prefix string) []string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/buildinfo"
 	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
@@ -70,7 +71,7 @@ func TestCompletionFlagValues(t *testing.T) {
 		assert.Equal(t, ":4", directive, "%v: no file completion", c.args)
 	}
 	// Every command with such a flag completes it.
-	cmdutil.Walk(NewRootCmd(BuildInfo{}), func(c *cobra.Command) {
+	cmdutil.Walk(NewRootCmd(buildinfo.Build{}), func(c *cobra.Command) {
 		for name := range cmdutil.EnumFlagValues() {
 			if c.LocalFlags().Lookup(name) == nil {
 				continue
@@ -90,7 +91,7 @@ func TestCompletionListsShells(t *testing.T) {
 	assert.Equal(t, "bash\nzsh\nfish\npowershell\n", out)
 	assert.Empty(t, errOut)
 	_, errOut, code = gctune(t, "completion", "tcsh")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: completion: no shell \"tcsh\": want bash, zsh, fish, powershell\n", errOut)
 	out, _ = gctuneOK(t, "completion", "--help")
 	assert.Contains(t, out, "bash-completion")

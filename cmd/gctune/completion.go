@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/errwriter"
 )
 
@@ -32,9 +33,9 @@ shell, list them). For example:
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
-				return usageErrorf("completion takes one shell, got %d arguments: %s", len(args), strings.Join(completionShells(), ", "))
+				return cmdutil.Usagef("completion takes one shell, got %d arguments: %s", len(args), strings.Join(completionShells(), ", "))
 			case len(args) == 1 && !slices.Contains(completionShells(), args[0]):
-				return usageErrorf("completion: no shell %q: want %s", args[0], strings.Join(completionShells(), ", "))
+				return cmdutil.Usagef("completion: no shell %q: want %s", args[0], strings.Join(completionShells(), ", "))
 			}
 			return nil
 		},

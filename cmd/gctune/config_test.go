@@ -12,14 +12,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/config"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/units"
+	"github.com/gctune/gctune/profilereport"
+	"github.com/gctune/gctune/trialstore"
 )
 
 func TestDefaultConfigMatchesConfigYAML(t *testing.T) {
 	cfg, err := loadConfig(&cobra.Command{}, "../../config.yaml")
 	require.NoError(t, err)
 	// The empty storage is resolved to the default database (TestDefaultStorage).
-	assert.Equal(t, resolveStorage(""), cfg.Storage)
+	assert.Equal(t, trialstore.Resolve(""), cfg.Storage)
 	cfg.Storage = ""
 	assert.Equal(t, defaultConfig(), cfg, "config.yaml and defaultConfig must agree")
 	require.NoError(t, defaultConfig().Validate())
@@ -30,7 +34,7 @@ func TestLoadConfigWithoutFileUsesDefaults(t *testing.T) {
 	cfg, err := loadConfig(&cobra.Command{}, "")
 	require.NoError(t, err)
 	want := defaultConfig()
-	want.Storage = resolveStorage("")
+	want.Storage = trialstore.Resolve("")
 	assert.Equal(t, want, cfg)
 }
 
@@ -45,12 +49,12 @@ func TestLoadConfigReadsWorkingDirectoryFile(t *testing.T) {
 func TestConfigUnknownKeyIsRejected(t *testing.T) {
 	path := writeFile(t, "c.yaml", "lifetimes:\n  long_lived_treshold: 0.1\n")
 	_, errOut, code := gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: config "+path+`: unknown key "lifetimes.long_lived_treshold" (did you mean "lifetimes.long_lived_threshold"?)`+"\n", errOut)
 
 	path = writeFile(t, "c.yaml", "simulate:\n  eden_size: 16MiB\nworkload:\n  seed: 1\n")
 	_, errOut, code = gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, `unknown key "simulate.eden_size"`)
 }
 
@@ -69,12 +73,12 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	for _, c := range cases {
 		path := writeFile(t, "c.yaml", c.yaml)
 		_, errOut, code := gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
-		assert.Equal(t, exitUsage, code, c.yaml)
+		assert.Equal(t, cmdutil.ExitUsage, code, c.yaml)
 		assert.Contains(t, errOut, strings.ReplaceAll(c.want, "PATH", path), c.yaml)
 		assert.Equal(t, 1, countLines(errOut), "one line: %q", errOut)
 	}
 	_, errOut, code := gctune(t, "--config", "/nonexistent/gctune.yaml", "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "gctune: config /nonexistent/gctune.yaml:")
 }
 
@@ -92,7 +96,7 @@ func countLines(s string) int {
 // and seed it used.
 func thresholdAndSeed(t *testing.T, args ...string) (float64, uint64) {
 	t.Helper()
-	var doc lifetimesDoc
+	var doc profilereport.Lifetimes
 	gctuneJSON(t, &doc, append([]string{"lifetimes", "--top", "0", "testdata/tiny.yaml"}, args...)...)
 	require.NotNil(t, doc.Input.Seed)
 	return doc.Summary.LongLivedThreshold, *doc.Input.Seed
@@ -127,7 +131,7 @@ func TestConfigPrecedenceFileEnvFlag(t *testing.T) {
 func TestEnvOverrideIsValidated(t *testing.T) {
 	t.Setenv("GCTUNE_LIFETIMES_CLOCK", "sundial")
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: lifetimes.clock = "sundial" (GCTUNE_LIFETIMES_CLOCK): must be auto, bytes or us`+"\n", errOut)
 }
 
@@ -136,10 +140,10 @@ func TestEnvOverrideIsValidated(t *testing.T) {
 // GCTUNE_ variable, then the file.
 func TestRefusedValueNamesItsFlag(t *testing.T) {
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml", "--threshold", "2")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: config: lifetimes.long_lived_threshold = 2 (--threshold): must be in (0, 1], a fraction of the run\n", errOut)
 	_, errOut, code = gctune(t, "export", "s", "--tolerance", "2", "--storage", filepath.Join(t.TempDir(), "s.db"))
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: config: search.tolerance = 2 (--tolerance): must be a fraction in [0, 1) (0.01 = 1 %)\n", errOut)
 	t.Setenv("GCTUNE_SEARCH_TOLERANCE", "3")
 	_, errOut, _ = gctune(t, "export", "s", "--storage", filepath.Join(t.TempDir(), "s.db"))
@@ -151,10 +155,10 @@ func TestRefusedValueNamesItsFlag(t *testing.T) {
 func TestUnknownEnvironmentVariableIsRejected(t *testing.T) {
 	t.Setenv("GCTUNE_LIFETIMES_THRESHOLD", "0.2")
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: config: unknown environment variable GCTUNE_LIFETIMES_THRESHOLD (known: GCTUNE_LIFETIMES_CLOCK, "+
 		"GCTUNE_LIFETIMES_HISTOGRAM_BINS, GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD, GCTUNE_LIFETIMES_REBUILD, GCTUNE_LIFETIMES_SKIP_BAD_ROWS)\n", errOut)
-	assert.Equal(t, "GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD", envName("lifetimes.long_lived_threshold"))
+	assert.Equal(t, "GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD", config.EnvName("lifetimes.long_lived_threshold"))
 }
 
 // TestMistypedEnvironmentVariableIsSuggested: a GCTUNE_ variable one or two edits from a known
@@ -162,7 +166,7 @@ func TestUnknownEnvironmentVariableIsRejected(t *testing.T) {
 func TestMistypedEnvironmentVariableIsSuggested(t *testing.T) {
 	t.Setenv("GCTUNE_SEARCH_TRAILS", "5")
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: config: unknown environment variable GCTUNE_SEARCH_TRAILS (did you mean GCTUNE_SEARCH_TRIALS?)\n", errOut)
 }
 
@@ -195,5 +199,5 @@ func TestDecodeHookParsesSizes(t *testing.T) {
 }
 
 func TestBindFlagPanicsOnUnknownFlag(t *testing.T) {
-	assert.Panics(t, func() { bindFlag(&cobra.Command{Use: "x"}, "nope", "a.b") })
+	assert.Panics(t, func() { cmdutil.BindFlag(&cobra.Command{Use: "x"}, "nope", "a.b") })
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
+	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/verify"
 )
 
@@ -43,9 +44,6 @@ func (c Config) openOptions() (source.Options, error) {
 		FiLiPJSONPath: c.given.meta, SamplingRate: c.given.rate}, nil
 }
 
-// bindFlag is cmdutil.BindFlag.
-func bindFlag(cmd *cobra.Command, name, key string) { cmdutil.BindFlag(cmd, name, key) }
-
 // loadConfig loads the configuration for cmd (config.Load: the defaults, the file configFile
 // or ./gctune.yaml, GCTUNE_* variables, cmd's bound flags; --no-rebuild), with what the command
 // line says of the FiLiP exports, and resolves the study database (trialstore.Resolve). The
@@ -61,7 +59,7 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 		return Config{}, ie
 	}
 	if _, ok := errors.AsType[*config.LoadError](err); ok {
-		return Config{}, &UsageError{Err: err}
+		return Config{}, &cmdutil.UsageError{Err: err}
 	}
 	if err != nil {
 		return Config{}, err
@@ -70,12 +68,9 @@ func loadConfig(cmd *cobra.Command, configFile string) (Config, error) {
 	if cfg.given, err = readGivenInput(cmd); err != nil {
 		return Config{}, err
 	}
-	cfg.Storage = resolveStorage(cfg.Storage)
+	cfg.Storage = trialstore.Resolve(cfg.Storage)
 	return cfg, nil
 }
 
 // decodeHook is config.DecodeHook as a viper option.
 func decodeHook() viper.DecoderConfigOption { return viper.DecodeHook(config.DecodeHook()) }
-
-// envName is config.EnvName.
-func envName(key string) string { return config.EnvName(key) }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/config"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/tunable"
 )
 
@@ -37,7 +38,7 @@ func TestForeignConfigYAMLIgnored(t *testing.T) {
 		assert.Equal(t, 0, code, "%v: %s", args, errOut)
 	}
 	_, errOut, code := gctune(t, "--config", "config.yaml", "lifetimes", tiny)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, `unknown key "server.port"`)
 }
 
@@ -46,7 +47,7 @@ func TestForeignConfigYAMLIgnored(t *testing.T) {
 func TestConfigTypeErrorsEchoTheValue(t *testing.T) {
 	path := writeFile(t, "c.yaml", "search:\n  trials: abc\n")
 	_, errOut, code := gctune(t, "--config", path, "studies", "list")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: search.trials = "abc" (from `+path+`): want an integer`+"\n", errOut)
 
 	path = writeFile(t, "c.yaml", "search: 5\n")
@@ -62,7 +63,7 @@ func TestConfigTypeErrorsEchoTheValue(t *testing.T) {
 		name, value, _ := strings.Cut(c.env, "=")
 		t.Setenv(name, value)
 		_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml")
-		assert.Equal(t, exitUsage, code, c.env)
+		assert.Equal(t, cmdutil.ExitUsage, code, c.env)
 		assert.Contains(t, errOut, c.want, c.env)
 		assert.Equal(t, 1, countLines(errOut), errOut)
 		os.Unsetenv(name)
@@ -73,10 +74,10 @@ func TestConfigTypeErrorsEchoTheValue(t *testing.T) {
 // forever, and so is a directory.
 func TestConfigSizeCap(t *testing.T) {
 	_, errOut, code := gctune(t, "--config", "/dev/zero", "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: config /dev/zero: larger than the 16 MiB a config file may have\n", errOut)
 	_, errOut, code = gctune(t, "--config", t.TempDir(), "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "is a directory")
 }
 
@@ -86,32 +87,32 @@ func TestConfigSizeCap(t *testing.T) {
 func TestTunableBadValueFromEachOrigin(t *testing.T) {
 	path := writeFile(t, "c.yaml", "simulate:\n  ratio: fast\n")
 	_, errOut, code := gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: simulate.ratio = "fast" (from `+path+`): want a number`+"\n", errOut)
 
 	path = writeFile(t, "c.yaml", "simulate:\n  headroom: [1, 2]\n")
 	_, errOut, code = gctune(t, "--config", path, "simulate", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: simulate.headroom = [1 2] (from `+path+`): bad size "[1 2]": want a number of bytes with an optional unit (1024, 512k, 64MiB, 1.5GiB)`+"\n", errOut)
 
 	t.Setenv("GCTUNE_SIMULATE_SURVIVORS_PROPORTION", "many")
 	_, errOut, code = gctune(t, "--config", path, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "simulate.headroom = [1 2]", "the tunables are checked in their order")
 	_, errOut, code = gctune(t, "lifetimes", "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: simulate.survivors_proportion = "many" (GCTUNE_SIMULATE_SURVIVORS_PROPORTION): want a number ≥ 0 or "pharo"`+"\n", errOut)
 	os.Unsetenv("GCTUNE_SIMULATE_SURVIVORS_PROPORTION")
 
 	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--eden", "lots", "--ratio", "2")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: simulate.eden = "lots" (--eden): bad size "lots": want a number of bytes with an optional unit (1024, 512k, 64MiB, 1.5GiB)`+"\n", errOut)
 
 	// A typed key's bad value is named before a tunable's, as before the tunables were parsed
 	// while decoding.
 	t.Setenv("GCTUNE_SIMULATE_BUG588", "maybe")
 	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--shrink", "lots")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: simulate.bug588 = "maybe" (GCTUNE_SIMULATE_BUG588): want true or false`+"\n", errOut)
 }
 
@@ -121,7 +122,7 @@ func TestTunableBadValueFromEachOrigin(t *testing.T) {
 func TestLoadedTunablesAreParsed(t *testing.T) {
 	cmd := &cobra.Command{Use: "x"}
 	cmd.Flags().String("eden", "", "")
-	bindFlag(cmd, "eden", "simulate.eden")
+	cmdutil.BindFlag(cmd, "eden", "simulate.eden")
 	require.NoError(t, cmd.Flags().Set("eden", "64m"))
 	t.Setenv("GCTUNE_SIMULATE_RATIO", "2.5")
 	path := writeFile(t, "c.yaml", "simulate:\n  headroom: 268435456\n  survivors_proportion: 1\n")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/infile"
 	"github.com/gctune/gctune/study"
 )
@@ -18,7 +19,7 @@ const builtinCost = "built-in"
 
 // addCostFlag adds --cost, bound to the config key cost, to a command that simulates.
 func addCostFlag(cmd *cobra.Command) {
-	addBoundFlag(cmd, "cost", "", "cost", "cost model file from 'gctune calibrate -o' (cost; default: the built-in model)")
+	cmdutil.AddBoundFlag(cmd, "cost", "", "cost", "cost model file from 'gctune calibrate -o' (cost; default: the built-in model)")
 }
 
 // loadCost returns the configured cost model and its name: the file named by the config key
@@ -39,13 +40,13 @@ func loadCostContext(ctx context.Context, cfg Config) (heapsim.Cost, string, err
 	case interruptedInput(err) != nil:
 		return heapsim.Cost{}, "", interruptedInput(err)
 	case errors.Is(err, infile.ErrTooLarge):
-		return heapsim.Cost{}, "", usageErrorf("cost file %s: larger than the %d MiB a cost file may have: not a cost file", cfg.Cost, costfit.MaxCostBytes>>20)
+		return heapsim.Cost{}, "", cmdutil.Usagef("cost file %s: larger than the %d MiB a cost file may have: not a cost file", cfg.Cost, costfit.MaxCostBytes>>20)
 	case err != nil:
-		return heapsim.Cost{}, "", usageErrorf("cost %w", err)
+		return heapsim.Cost{}, "", cmdutil.Usagef("cost %w", err)
 	}
 	_, c, err := costfit.ReadFile(bytes.NewReader(data), cfg.Cost)
 	if err != nil {
-		return heapsim.Cost{}, "", asUsage(err)
+		return heapsim.Cost{}, "", cmdutil.AsUsage(err)
 	}
 	return c, cfg.Cost, nil
 }

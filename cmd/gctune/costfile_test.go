@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,7 +38,7 @@ func TestCostFileValidatedOnLoad(t *testing.T) {
 		{[]string{"optimize", "testdata/tiny.yaml", "--cost", nan, "--storage", db, "--trials", "2"}, "gctune: cost file " + nan + ": scales: mutator = NaN"},
 	} {
 		out, errOut, code := gctune(t, c.args...)
-		assert.Equal(t, exitUsage, code, "%v: %s", c.args, errOut)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", c.args, errOut)
 		assert.True(t, strings.HasPrefix(errOut, c.want), "%v: %q", c.args, errOut)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 		assert.NotContains(t, out, "NaN")

@@ -8,8 +8,3 @@ const (
 	argsProfiles         = cmdutil.ArgsProfiles
 	argsNewStudyProfiles = cmdutil.ArgsNewStudyProfiles
 )
-
-// declare is cmdutil.Declare: a command's annotations.
-func declare(args string, outputs, dirs []string) map[string]string {
-	return cmdutil.Declare(args, outputs, dirs)
-}

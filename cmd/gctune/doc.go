@@ -16,22 +16,24 @@
 // own runX), so a test sees the options the flags give without running the command, and
 // another calls runX without the command line. The logic lives in the packages
 // (lifetimes, heapsim, study, ...). A flag that sets a config key is declared with
-// addBoundFlag, the shared ones by their helpers in flags.go; a command on a stored study opens
+// cmdutil.AddBoundFlag, the shared ones by their helpers in flags.go; a command on a stored study opens
 // it with openStudy (studyopen.go) and rebuilds its objective with study.Problem.ReopenObjective,
 // a new one is made by createNewStudy. Package study's input errors (study.ErrInput) exit 2,
-// as UsageError does.
+// as cmdutil.UsageError does.
 //
 // Configuration: package config holds the keys (config.Config), the built-in defaults and
-// their checks; configload.go binds them to viper and cobra. The repository's config.yaml
-// documents every key and holds the built-in defaults. Values come from those defaults, then the config file (--config FILE,
-// else ./gctune.yaml when present; a config.yaml only when named), then GCTUNE_* environment variables (the key in upper
-// case, dots as underscores: GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD), then the flags bound to
-// keys (bindFlag), into one typed Config checked by Config.Validate. Unknown keys in the file,
-// and GCTUNE_ variables naming no key, are refused with their name. Each root command tree has its own viper instance.
+// their checks, and loads them (config.Load, which configload.go calls with the command's
+// flags). The repository's config.yaml documents every key and holds the built-in defaults.
+// Values come from those defaults, then the config file (--config FILE, else ./gctune.yaml
+// when present; a config.yaml only when named), then GCTUNE_* environment variables (the key
+// in upper case, dots as underscores: GCTUNE_LIFETIMES_LONG_LIVED_THRESHOLD), then the flags
+// bound to keys (cmdutil.BindFlag), into one typed Config checked by Config.Validate. Unknown
+// keys in the file, and GCTUNE_ variables naming no key, are refused with their name. Each
+// load has its own viper instance.
 //
 // Output: text for people, or with --json a stable JSON document. Errors are printed by main
 // as one line on stderr, "gctune: <message>". Exit codes: 0 success; 2 for usage and input
 // errors (flags, arguments, configuration, unknown workload, unreadable or malformed input:
-// UsageError); 1 for any other failure. Output files (--plot) are written to a temporary file
-// and renamed, never left half-written.
+// // cmdutil.UsageError); 1 for any other failure; 130 after SIGINT or SIGTERM. Output files are
+// written through internal/outfile: a temporary file renamed, never left half-written.
 package main

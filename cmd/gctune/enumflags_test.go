@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/buildinfo"
 	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
@@ -12,7 +13,7 @@ import (
 // TestEmptyEnumFlagsRefused: every enumeration flag of every command refuses the empty value
 // (and any value outside its table) with one line listing the values, before the command runs.
 func TestEmptyEnumFlagsRefused(t *testing.T) {
-	root := NewRootCmd(BuildInfo{})
+	root := NewRootCmd(buildinfo.Build{})
 	tables := cmdutil.EnumFlagValues()
 	checked := map[string]bool{}
 	cmdutil.Walk(root, func(c *cobra.Command) {
@@ -28,7 +29,7 @@ func TestEmptyEnumFlagsRefused(t *testing.T) {
 				for _, args := range [][]string{{"x"}, {}, {"x", "y"}} {
 					line := append(append(append([]string{}, path...), args...), "--"+name, value)
 					out, errOut, code := gctune(t, line...)
-					if code == exitUsage && strings.HasPrefix(errOut, "gctune: "+want) {
+					if code == cmdutil.ExitUsage && strings.HasPrefix(errOut, "gctune: "+want) {
 						assert.Empty(t, out)
 						assert.Contains(t, errOut, ": want "+cmdutil.OrList(values), "%v", line)
 						assert.Equal(t, 1, strings.Count(errOut, "\n"))
@@ -52,7 +53,7 @@ func TestEmptyEnumFlagsRefused(t *testing.T) {
 // TestEnumFlagsAcceptTheirValues: each value of each table passes the check (case-insensitive,
 // as the parsers read them).
 func TestEnumFlagsAcceptTheirValues(t *testing.T) {
-	root := NewRootCmd(BuildInfo{})
+	root := NewRootCmd(buildinfo.Build{})
 	cmdutil.Walk(root, func(c *cobra.Command) {
 		for name, values := range cmdutil.EnumFlagValues() {
 			f := c.Flags().Lookup(name)
@@ -72,6 +73,6 @@ func TestEnumFlagsAcceptTheirValues(t *testing.T) {
 func TestEmptyRebuildInConfigRefused(t *testing.T) {
 	path := writeFile(t, "c.yaml", "lifetimes:\n  rebuild: \"\"\n")
 	_, errOut, code := gctune(t, "lifetimes", "testdata/tiny.yaml", "--config", path)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: config: lifetimes.rebuild = "" (from `+path+`): must be auto, short, long, stored or off`+"\n", errOut)
 }

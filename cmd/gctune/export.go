@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
@@ -40,7 +42,7 @@ func NewExportCmd(ro *rootOptions, runF runFunc[exportOptions]) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:         "export STUDY",
-		Annotations: declare(argsStudy, []string{"output"}, nil),
+		Annotations: cmdutil.Declare(argsStudy, []string{"output"}, nil),
 		Short:       "Write a study's recommended configuration, ready to apply in Pharo",
 		Long: `Write the study's recommended configuration (or --trial N as it is) in one of four formats.
 
@@ -62,7 +64,7 @@ than 2 % faster than the defaults, the st script sets nothing and says to keep t
   gctune export dataframe-3.1gb --format yaml -o best.yaml && gctune simulate dataframe-3.1gb --config best.yaml
   gctune export dataframe-3.1gb --tolerance 0 --trial 42
   gctune export dataframe-3.1gb --pareto`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			if ro.json && !o.Pareto {
 				format = string(export.JSON)
@@ -88,7 +90,7 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 	name := o.Study
 	format, err := export.ParseFormat(string(o.Format))
 	if err != nil {
-		return usageErrorf("--format %q: want st, json, yaml or flags", o.Format)
+		return cmdutil.Usagef("--format %q: want st, json, yaml or flags", o.Format)
 	}
 	store, id, sp, err := openStudy(ctx, cfg.Storage, name, true)
 	if err != nil {
@@ -103,16 +105,16 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 		if o.Output == "" {
 			return fn(w)
 		}
-		return writeOutput(o.Output, fn)
+		return outfile.Write(o.Output, fn)
 	}
 	if o.Pareto {
 		front := trialattr.ParetoFront(trials, trialattr.Footprint)
 		if len(front) == 0 {
-			return usageErrorf("study %q has no completed feasible trial yet", name)
+			return cmdutil.Usagef("study %q has no completed feasible trial yet", name)
 		}
 		rows := export.Pareto(front, sp.DefaultValue)
 		if o.JSON {
-			return write(func(w io.Writer) error { return writeJSON(w, rows) })
+			return write(func(w io.Writer) error { return cmdutil.WriteJSON(w, rows) })
 		}
 		return write(func(w io.Writer) error { return export.WriteParetoText(w, rows, name) })
 	}
@@ -130,10 +132,3 @@ func runExport(ctx context.Context, w, _ io.Writer, cfg Config, o exportOptions)
 	}
 	return write(func(w io.Writer) error { return export.Write(w, format, c, cfg.build.version) })
 }
-
-// paretoRow is one trial of the front (export.ParetoRow).
-type paretoRow = export.ParetoRow
-
-// quoteName writes a study or workload name for a message: as is when plain, else quoted with
-// its special characters escaped (export.Quote).
-func quoteName(name string) string { return export.Quote(name) }

@@ -13,14 +13,9 @@ const (
 	storageURLUsage = "study database: a SQLite file or postgres://user@host/db (storage, GCTUNE_STORAGE; default ./gctune.db if there is one, else gctune.db in $XDG_DATA_HOME/gctune or ~/.local/share/gctune)"
 )
 
-// addBoundFlag is cmdutil.AddBoundFlag: a flag that sets a config key.
-func addBoundFlag[T string | bool | int | uint64 | float64](cmd *cobra.Command, name string, value T, key, usage string) {
-	cmdutil.AddBoundFlag(cmd, name, value, key, usage)
-}
-
 // addStorageFlag adds --storage (the config key storage) with the given usage.
 func addStorageFlag(cmd *cobra.Command, usage string) {
-	addBoundFlag(cmd, "storage", defaultConfig().Storage, "storage", usage)
+	cmdutil.AddBoundFlag(cmd, "storage", defaultConfig().Storage, "storage", usage)
 }
 
 // addWorkloadFlags adds the workload section's flags to a command that generates bundled
@@ -28,7 +23,7 @@ func addStorageFlag(cmd *cobra.Command, usage string) {
 // --seed is another), and --resolution.
 func addWorkloadFlags(cmd *cobra.Command, seedFlag string) {
 	d := defaultConfig().Workload
-	addBoundFlag(cmd, seedFlag, d.Seed, "workload.seed", "seed for generating bundled workloads and specs (workload.seed)")
-	addBoundFlag(cmd, "resolution", d.Resolution, "workload.resolution",
+	cmdutil.AddBoundFlag(cmd, seedFlag, d.Seed, "workload.seed", "seed for generating bundled workloads and specs (workload.seed)")
+	cmdutil.AddBoundFlag(cmd, "resolution", d.Resolution, "workload.resolution",
 		"records per object when generating, in (0, 1]; 0 = the spec's own (workload.resolution)")
 }

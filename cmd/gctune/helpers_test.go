@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/gctune/gctune/internal/buildinfo"
 	"github.com/gctune/gctune/trialstore"
 )
 
@@ -70,7 +71,7 @@ func gctuneJSON(t *testing.T, v any, args ...string) {
 func gctuneIn(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	root := NewRootCmd(BuildInfo{})
+	root := NewRootCmd(buildinfo.Build{})
 	root.SetArgs(args)
 	root.SetIn(strings.NewReader(stdin))
 	root.SetOut(&out)

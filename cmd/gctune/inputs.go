@@ -7,7 +7,9 @@ import (
 	"os"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/infile"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/source"
 )
@@ -19,7 +21,7 @@ import (
 func openProfile(ctx context.Context, ref string, opts source.Options) (*profile.Profile, *source.Info, error) {
 	p, info, err := source.OpenContext(ctx, ref, opts, source.StreamOptions{Stdin: os.Stdin, Check: refuseExportFlags})
 	if ri := (*source.ReadInterruptedError)(nil); errors.As(err, &ri) {
-		return nil, nil, interruptedf("while reading %s", quoteName(ri.Ref))
+		return nil, nil, cmdutil.Interruptedf("while reading %s", termtext.Quote(ri.Ref))
 	}
 	return p, info, err
 }
@@ -35,10 +37,10 @@ func refuseExportFlags(info *source.Info, opts source.Options) error {
 	}
 	switch {
 	case opts.SamplingRate != 0:
-		return usageErrorf("%s is a %s, not a FiLiP export: a sampling rate (1/%.0f) says how an export was recorded, and this profile has every object (to sample it: gctune sample %s --rate 1/%.0f -o out.csv)",
-			quoteName(info.Ref), kindWords(info.Kind), math.Round(1/opts.SamplingRate), export.ShellQuote(info.Ref), math.Round(1/opts.SamplingRate))
+		return cmdutil.Usagef("%s is a %s, not a FiLiP export: a sampling rate (1/%.0f) says how an export was recorded, and this profile has every object (to sample it: gctune sample %s --rate 1/%.0f -o out.csv)",
+			termtext.Quote(info.Ref), kindWords(info.Kind), math.Round(1/opts.SamplingRate), export.ShellQuote(info.Ref), math.Round(1/opts.SamplingRate))
 	case opts.FiLiPJSONPath != "":
-		return usageErrorf("%s is a %s, not a FiLiP export: it has no metadata file (--meta %s)", quoteName(info.Ref), kindWords(info.Kind), export.ShellQuote(opts.FiLiPJSONPath))
+		return cmdutil.Usagef("%s is a %s, not a FiLiP export: it has no metadata file (--meta %s)", termtext.Quote(info.Ref), kindWords(info.Kind), export.ShellQuote(opts.FiLiPJSONPath))
 	}
 	return nil
 }
@@ -56,25 +58,22 @@ func kindWords(kind string) string {
 	return kind + " profile"
 }
 
-// profileFiles lists the files openProfile(ref) reads: source.Files.
-func profileFiles(ref string, opts source.Options) []string { return source.Files(ref, opts) }
-
 // inputError is a reader's error as the command returns it: an interrupt while waiting for an
-// input's writer an *InterruptedError naming the input (exit 130), anything else the input's
+// input's writer an *cmdutil.InterruptedError naming the input (exit 130), anything else the input's
 // fault (a usage error, exit 2).
 func inputError(err error) error {
 	if ie := interruptedInput(err); ie != nil {
 		return ie
 	}
-	return asUsage(err)
+	return cmdutil.AsUsage(err)
 }
 
-// interruptedInput is the *InterruptedError for an interrupt while infile waited for an input's
+// interruptedInput is the *cmdutil.InterruptedError for an interrupt while infile waited for an input's
 // writer, nil for any other error.
 func interruptedInput(err error) error {
 	var ie *infile.InterruptedError
 	if errors.As(err, &ie) {
-		return interruptedf("while waiting for %s to be written", quoteName(ie.Path))
+		return cmdutil.Interruptedf("while waiting for %s to be written", termtext.Quote(ie.Path))
 	}
 	return nil
 }
@@ -84,9 +83,9 @@ func interruptedInput(err error) error {
 // rebuilt under a second hypothesis) and a study names it by path and content hash for
 // resume and workers to read again, none of which a stream allows. One line, exit 2.
 func refuseStreamProfile(ref string, opts source.Options) error {
-	for _, f := range profileFiles(ref, opts) {
+	for _, f := range source.Files(ref, opts) {
 		if infile.IsStream(f) {
-			return usageErrorf("%s is a pipe or FIFO: a study reads its profiles again (resume, workers, report), so give a regular file (zcat run.csv.gz > run.csv)", quoteName(f))
+			return cmdutil.Usagef("%s is a pipe or FIFO: a study reads its profiles again (resume, workers, report), so give a regular file (zcat run.csv.gz > run.csv)", termtext.Quote(f))
 		}
 	}
 	return nil

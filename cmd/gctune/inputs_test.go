@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/simulate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,13 +39,13 @@ func TestCalibrateOutputDevices(t *testing.T) {
 			{"simulate", "testdata/tiny.yaml", "--events", dev},
 		} {
 			_, errOut, code := gctune(t, cmd...)
-			assert.Equal(t, exitUsage, code, "%s: %s", dev, errOut)
+			assert.Equal(t, cmdutil.ExitUsage, code, "%s: %s", dev, errOut)
 			assert.Contains(t, errOut, "cannot write "+dev+": is a device that keeps nothing written into it", cmd)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 		}
 	}
 	_, errOut, code = gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", run, "-o", "/dev/full")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: calibrate: write /dev/full: cannot write /dev/full: no space left on device\n", errOut)
 }
 
@@ -93,25 +95,25 @@ func TestCalibrateOutputLargeFileRefused(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.yaml")
 	require.NoError(t, os.WriteFile(big, bytes.Repeat([]byte("#\n"), 1<<20), 0o644))
 	_, errOut, code := gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", run, "-o", big)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: -o "+big+" exists and is not a gctune cost file: not replacing it\n", errOut)
 }
 
 // --cost, GCTUNE_COST and --measured on /dev/zero: one line, exit 2, after 16 MiB.
 func TestUnboundedInputsRefused(t *testing.T) {
 	_, errOut, code := gctune(t, "simulate", "testdata/tiny.yaml", "--cost", "/dev/zero")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: cost file /dev/zero: larger than the 16 MiB a cost file may have: not a cost file\n", errOut)
 	withEnv(t, []string{"GCTUNE_COST=/dev/zero"}, func() {
 		_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml")
 	})
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: cost file /dev/zero: larger than the 16 MiB a cost file may have: not a cost file\n", errOut)
 	_, errOut, code = gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", "/dev/zero")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: /dev/zero: larger than the 16 MiB a measured run may have: not a measured run\n", errOut)
 	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--config", "/dev/zero")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 }
 
@@ -125,7 +127,7 @@ func TestCalibrateRefusesAbsurdRun(t *testing.T) {
 	} {
 		run := writeFile(t, "run.json", c.json)
 		_, errOut, code := gctune(t, "calibrate", "testdata/tiny.yaml", "--measured", run)
-		assert.Equal(t, exitUsage, code, c.json)
+		assert.Equal(t, cmdutil.ExitUsage, code, c.json)
 		assert.Contains(t, errOut, c.want, c.json)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 	}
@@ -182,7 +184,7 @@ func TestFIFOInputInterrupted(t *testing.T) {
 			go func() { done <- runContext(ctx, args(fifo), &out, &errb) }()
 			select {
 			case code := <-done:
-				assert.Equal(t, exitInterrupted, code)
+				assert.Equal(t, cmdutil.ExitInterrupted, code)
 				assert.Equal(t, "gctune: interrupted: while waiting for "+fifo+" to be written\n", errb.String())
 			case <-time.After(20 * time.Second):
 				t.Fatal("the interrupt did not stop the wait for a writer")
@@ -203,7 +205,7 @@ func TestFIFOInputFirstSIGINTStops(t *testing.T) {
 	case err := <-done:
 		require.Error(t, err, "the process ended normally: %s", out)
 		assert.Contains(t, out.String(), "interrupted: while waiting for "+fifo)
-		assert.Equal(t, exitInterrupted, cmd.ProcessState.ExitCode())
+		assert.Equal(t, cmdutil.ExitInterrupted, cmd.ProcessState.ExitCode())
 	case <-time.After(20 * time.Second):
 		_ = cmd.Process.Kill()
 		<-done
@@ -237,7 +239,7 @@ func TestFIFOInputReadAsStream(t *testing.T) {
 
 	config := mkfifo(t, "c.yaml")
 	write(config, "simulate:\n  eden: 8MiB\n")
-	var doc simulateDoc
+	var doc simulate.Report
 	gctuneJSON(t, &doc, "simulate", "testdata/tiny.yaml", "--config", config)
 	assert.Equal(t, uint64(8<<20), doc.Given.Params.NewSpaceBytes)
 }
@@ -246,6 +248,6 @@ func TestFIFOInputReadAsStream(t *testing.T) {
 func TestOptimizeRefusesStreamProfile(t *testing.T) {
 	fifo := mkfifo(t, "spec.yaml")
 	_, errOut, code := gctune(t, "optimize", fifo, "--trials", "1", "--storage", filepath.Join(t.TempDir(), "s.db"))
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: "+fifo+" is a pipe or FIFO: a study reads its profiles again (resume, workers, report), so give a regular file (zcat run.csv.gz > run.csv)\n", errOut)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/session"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +28,7 @@ func TestInterruptExits130(t *testing.T) {
 		p := startProc(t, nil, "optimize", gcdemo, "--study", "stop", "--trials", "100000", "--workers", "1", "--storage", db)
 		waitComplete(t, db, "stop", 2, p)
 		require.NoError(t, p.cmd.Process.Signal(sig))
-		require.Equal(t, exitInterrupted, p.wait(t, 60*time.Second), "%v; stderr: %s", sig, p.stderr)
+		require.Equal(t, cmdutil.ExitInterrupted, p.wait(t, 60*time.Second), "%v; stderr: %s", sig, p.stderr)
 		last := lastLine(p.stderr.String())
 		assert.True(t, strings.HasPrefix(last, `gctune: interrupted: study stop holds `), last)
 		assert.True(t, strings.HasSuffix(last, " of 100000 trials, each finished one stored: go on with gctune resume stop"), last)
@@ -41,13 +42,13 @@ func TestStoppedShort(t *testing.T) {
 	assert.NoError(t, stoppedShort(sessionDoc{Report: session.Report{Study: "s", Interrupted: true, Finished: 5, Target: 5}}))
 	assert.NoError(t, stoppedShort(sessionDoc{Report: session.Report{Study: "s", Finished: 3, Target: 5}}))
 	err := stoppedShort(sessionDoc{Report: session.Report{Study: "s", Interrupted: true, Finished: 3, Target: 5}})
-	assert.Equal(t, exitInterrupted, exitCode(err))
-	assert.Equal(t, "interrupted: study s holds 3 of 5 trials, each finished one stored: go on with gctune resume s", userMessage(err))
+	assert.Equal(t, cmdutil.ExitInterrupted, cmdutil.ExitCode(err))
+	assert.Equal(t, "interrupted: study s holds 3 of 5 trials, each finished one stored: go on with gctune resume s", cmdutil.UserMessage(err))
 
 	// A command that stops on its cancelled context (report, explain) exits 130 too.
-	assert.Equal(t, exitInterrupted, exitCode(context.Canceled))
-	assert.Equal(t, exitInterrupted, exitCode(errors.Join(errors.New("report"), context.Canceled)))
-	assert.Equal(t, "interrupted: stopped before the work was done", userMessage(context.Canceled))
+	assert.Equal(t, cmdutil.ExitInterrupted, cmdutil.ExitCode(context.Canceled))
+	assert.Equal(t, cmdutil.ExitInterrupted, cmdutil.ExitCode(errors.Join(errors.New("report"), context.Canceled)))
+	assert.Equal(t, "interrupted: stopped before the work was done", cmdutil.UserMessage(context.Canceled))
 }
 
 // TestInterruptedBeforeStartExits130: a command whose context is cancelled before it starts
@@ -58,7 +59,7 @@ func TestInterruptedBeforeStartExits130(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
 	var out, errb strings.Builder
 	code := runContext(ctx, []string{"optimize", "testdata/tiny.yaml", "--trials", "3", "--workers", "1", "--storage", db, "-q"}, &out, &errb)
-	assert.Equal(t, exitInterrupted, code, errb.String())
+	assert.Equal(t, cmdutil.ExitInterrupted, code, errb.String())
 	assert.Equal(t, 1, strings.Count(errb.String(), "\n"), errb.String())
 	assert.True(t, strings.HasPrefix(errb.String(), "gctune: interrupted: "), errb.String())
 }

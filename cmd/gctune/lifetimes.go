@@ -7,12 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/profilereport"
 	"github.com/gctune/gctune/report"
-	"github.com/gctune/gctune/study"
 )
 
 // NewLifetimesCmd returns `gctune lifetimes WORKLOAD|PROFILE`, the lifetime analysis of a
@@ -28,7 +29,7 @@ func NewLifetimesCmd(ro *rootOptions) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:         "lifetimes WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof",
-		Annotations: declare(argsProfiles, []string{"plot"}, nil),
+		Annotations: cmdutil.Declare(argsProfiles, []string{"plot"}, nil),
 		Short:       "Analyse an application's object lifetimes",
 		Long: `Analyse an object-lifetime profile: the share of long-lived objects by count and by
 bytes, totals, peak and final live bytes, the largest objects, the bytes allocated directly in
@@ -43,7 +44,7 @@ gctune profile (.gcprof).`,
   gctune lifetimes --threshold 0.1 --plot lifetimes.svg dataframe-500mb
   gctune lifetimes --clock us --skip-bad-rows run.csv
   gctune lifetimes --json my-workload.yaml`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			open, err := cfg.openOptions()
 			if err != nil {
@@ -67,9 +68,9 @@ gctune profile (.gcprof).`,
 	}
 	f := cmd.Flags()
 	defaults := defaultConfig().Lifetimes
-	addBoundFlag(cmd, "threshold", defaults.LongLivedThreshold, "lifetimes.long_lived_threshold",
+	cmdutil.AddBoundFlag(cmd, "threshold", defaults.LongLivedThreshold, "lifetimes.long_lived_threshold",
 		"long-lived from this lifetime, as a fraction of the run (lifetimes.long_lived_threshold)")
-	addBoundFlag(cmd, "bins", defaults.HistogramBins, "lifetimes.histogram_bins", "number of histogram bins (lifetimes.histogram_bins)")
+	cmdutil.AddBoundFlag(cmd, "bins", defaults.HistogramBins, "lifetimes.histogram_bins", "number of histogram bins (lifetimes.histogram_bins)")
 	addWorkloadFlags(cmd, "seed")
 	addProfileFlags(cmd)
 	addRebuildFlags(cmd)
@@ -111,34 +112,28 @@ type lifetimesOptions struct {
 	Bucket float64
 }
 
-// lifetimesDoc is `gctune lifetimes --json` (profilereport.Lifetimes).
-type lifetimesDoc = profilereport.Lifetimes
-
-// inputDoc describes the opened profile (study.Input).
-type inputDoc = study.Input
-
 // runLifetimes checks the options, opens the profile, analyses it (profilereport.Analyze),
 // draws the figure (--plot) and prints the report, as JSON or text.
 func runLifetimes(w io.Writer, o lifetimesOptions) error {
 	if o.Scale != lifetimes.LogScale && o.Scale != lifetimes.LinearScale {
-		return usageErrorf("--scale %q: want log or linear", o.Scale)
+		return cmdutil.Usagef("--scale %q: want log or linear", o.Scale)
 	}
 	if o.Analysis.TopObjects == 0 {
 		o.Analysis.TopObjects = -1 // the flag's 0 means none; the library's 0 means the default
 	} else if o.Analysis.TopObjects < 0 {
-		return usageErrorf("--top %d: want 0 or more", o.Analysis.TopObjects)
+		return cmdutil.Usagef("--top %d: want 0 or more", o.Analysis.TopObjects)
 	}
 	if o.Classes < 0 {
-		return usageErrorf("--classes %d: want 0 or more", o.Classes)
+		return cmdutil.Usagef("--classes %d: want 0 or more", o.Classes)
 	}
 	if o.Sites < 0 {
-		return usageErrorf("--sites %d: want 0 or more", o.Sites)
+		return cmdutil.Usagef("--sites %d: want 0 or more", o.Sites)
 	}
 	format := ""
 	if o.Plot != "" {
 		var err error
 		if format, err = report.PlotFormat(o.Plot); err != nil {
-			return asUsage(err)
+			return cmdutil.AsUsage(err)
 		}
 	}
 	p, info, err := openProfile(o.Ctx, o.Ref, o.Open)
@@ -146,7 +141,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		return inputError(err) // unknown workload, unreadable or malformed input
 	}
 	if o.Bucket != 0 && !(o.Bucket > 0) {
-		return usageErrorf("--bucket-seconds %v: want a positive number of seconds, or 0", o.Bucket)
+		return cmdutil.Usagef("--bucket-seconds %v: want a positive number of seconds, or 0", o.Bucket)
 	}
 	reopen := func(opts source.Options) (*profile.Profile, *source.Info, error) {
 		p, info, err := openProfile(o.Ctx, o.Ref, opts)
@@ -169,7 +164,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		if title == "" {
 			title = info.Ref
 		}
-		err := writeOutput(o.Plot, func(f io.Writer) error {
+		err := outfile.Write(o.Plot, func(f io.Writer) error {
 			return report.WriteHistogramPlot(f, format, shown, title)
 		})
 		if err != nil {
@@ -180,10 +175,7 @@ func runLifetimes(w io.Writer, o lifetimesOptions) error {
 		printProfileInfo(o.Stderr, doc.Profile)
 	}
 	if o.JSON {
-		return writeJSON(w, doc)
+		return cmdutil.WriteJSON(w, doc)
 	}
 	return doc.WriteText(w, profilereport.TextOptions{Histogram: shown, Classes: o.Classes, Sites: o.Sites})
 }
-
-// newInputDoc describes the profile opened with o (study.NewInput).
-func newInputDoc(info *source.Info, o source.Options) inputDoc { return study.NewInput(info, o) }

@@ -12,9 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/lifetimes"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/profile/spec"
+	"github.com/gctune/gctune/profilereport"
 	"github.com/gctune/gctune/study"
 )
 
@@ -36,7 +38,7 @@ func TestLifetimesSpecText(t *testing.T) {
 }
 
 func TestLifetimesJSON(t *testing.T) {
-	var doc lifetimesDoc
+	var doc profilereport.Lifetimes
 	gctuneJSON(t, &doc, "lifetimes", "--bins", "8", "testdata/tiny.yaml")
 	assert.Equal(t, source.KindSpec, doc.Input.Kind)
 	assert.Equal(t, "tiny", doc.Input.Workload)
@@ -69,7 +71,7 @@ func TestLifetimesDataFrame500MB(t *testing.T) {
 	if !slices.ContainsFunc(spec.Bundled(), func(w spec.WorkloadInfo) bool { return w.Name == "dataframe-500mb" }) {
 		t.Skip("dataframe-500mb is not bundled yet")
 	}
-	var doc lifetimesDoc
+	var doc profilereport.Lifetimes
 	gctuneJSON(t, &doc, "lifetimes", "dataframe-500mb")
 	// The workload follows DataFrame's code path, which keeps the rows and their cells: 9.8 %
 	// of the objects and 20.6 % of the bytes live to the end, not the 25 % / 40 % [IWST23-L]
@@ -92,10 +94,10 @@ func TestLifetimesFiLiP(t *testing.T) {
 
 	// A bad row fails the run (exit 2, the row named) unless --skip-bad-rows.
 	_, errOut, code = gctune(t, "lifetimes", "testdata/bad.csv")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: testdata/bad.csv:4: field sizeInBytes: "-24" is negative`+"\n", errOut)
 
-	var doc lifetimesDoc
+	var doc profilereport.Lifetimes
 	gctuneJSON(t, &doc, "lifetimes", "--skip-bad-rows", "testdata/bad.csv")
 	require.NotNil(t, doc.Input.FiLiP)
 	assert.Equal(t, 7, doc.Input.FiLiP.Rows)
@@ -115,7 +117,7 @@ func TestLifetimesFiLiP(t *testing.T) {
 
 func TestLifetimesUnknownWorkload(t *testing.T) {
 	out, errOut, code := gctune(t, "lifetimes", "foo")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Empty(t, out)
 	var names []string
 	for _, w := range spec.Bundled() {
@@ -124,7 +126,7 @@ func TestLifetimesUnknownWorkload(t *testing.T) {
 	assert.Equal(t, `gctune: "foo": not a bundled workload (known: `+strings.Join(names, ", ")+`) nor a file`+"\n", errOut)
 
 	_, errOut, code = gctune(t, "lifetimes", "missing.csv")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: missing.csv: no such file\n", errOut, "the input named, not the package that read it")
 }
 
@@ -159,12 +161,12 @@ func TestLifetimesPlotWritesSVG(t *testing.T) {
 func TestLifetimesPlotErrors(t *testing.T) {
 	dir := t.TempDir()
 	_, errOut, code := gctune(t, "lifetimes", "--plot", filepath.Join(dir, "x.gif"), "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, `unknown format "gif"`)
 
 	// An unwritable destination fails (exit 2) without leaving anything behind.
 	_, errOut, code = gctune(t, "lifetimes", "--plot", filepath.Join(dir, "no", "such", "dir.svg"), "testdata/tiny.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "gctune: --plot: cannot write ")
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -181,7 +183,7 @@ func TestLifetimesOptionErrors(t *testing.T) {
 		{"--resolution", "-1"},
 	} {
 		_, errOut, code := gctune(t, append(append([]string{"lifetimes"}, args...), "testdata/tiny.yaml")...)
-		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 		assert.Equal(t, 1, countLines(errOut), "%v: %q", args, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/gctune/gctune/profilereport"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -12,7 +13,7 @@ import (
 // bytes clock's 9.9 % / 20.8 %, far from the paper's 25 % / 40 %: the clock does not explain
 // the gap (docs/workloads.md, "The long-lived share").
 func TestLifetimesBucketSeconds(t *testing.T) {
-	var doc lifetimesDoc
+	var doc profilereport.Lifetimes
 	gctuneJSON(t, &doc, "lifetimes", "dataframe-500mb", "--resolution", "0.01", "--bucket-seconds", "1")
 	require.NotNil(t, doc.Wall)
 	assert.Equal(t, 1.0, doc.Wall.BucketSeconds)
@@ -24,7 +25,7 @@ func TestLifetimesBucketSeconds(t *testing.T) {
 	out, _ := gctuneOK(t, "lifetimes", "dataframe-500mb", "--resolution", "0.01", "--bucket-seconds", "1", "--top", "0")
 	assert.Contains(t, out, "long-lived (wall)")
 
-	var off lifetimesDoc
+	var off profilereport.Lifetimes
 	gctuneJSON(t, &off, "lifetimes", "dataframe-500mb", "--resolution", "0.01")
 	assert.Nil(t, off.Wall, "off by default")
 }

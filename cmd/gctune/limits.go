@@ -16,16 +16,11 @@ const (
 	maxRetries = 1_000
 )
 
-// checkCount is cmdutil.CheckCount.
-func checkCount(flag string, v, lo, hi int, want string) error {
-	return cmdutil.CheckCount(flag, v, lo, hi, want)
-}
-
 // checkTrialsTarget refuses resume's or worker's --trials, and resume's --more, past
 // config.MaxTrials.
 func checkTrialsTarget(trials, more int) error {
-	if err := checkCount("trials", trials, 0, config.MaxTrials, "0 = the study's own target"); err != nil {
+	if err := cmdutil.CheckCount("trials", trials, 0, config.MaxTrials, "0 = the study's own target"); err != nil {
 		return err
 	}
-	return checkCount("more", more, 0, config.MaxTrials, "")
+	return cmdutil.CheckCount("more", more, 0, config.MaxTrials, "")
 }

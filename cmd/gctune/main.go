@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/gctune/gctune/internal/buildinfo"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/trialstore"
 )
 
@@ -32,7 +34,7 @@ func main() {
 }
 
 // run executes gctune with args and returns the exit code: 0 on success, 2 for a usage error
-// (bad flags, arguments, configuration or input: see UsageError), 1 for any other error. The
+// (bad flags, arguments, configuration or input: see cmdutil.UsageError), 1 for any other error. The
 // error is printed on stderr as one line, "gctune: <message>".
 func run(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdout, stderr)
@@ -40,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runContext is run with a context that cancels long commands.
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := NewRootCmd(BuildInfo{Version: version, Commit: commit, Date: date})
+	root := NewRootCmd(buildinfo.Build{Version: version, Commit: commit, Date: date})
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	ctx, note, noted := withStoreNote(ctx, stderr)
@@ -51,7 +53,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		// Escaped: a message may quote a name or a line from the input; and any URL's
 		// password in it masked, wherever an input is echoed (trialstore.RedactText).
-		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(trialstore.RedactText(userMessage(err)+errorHint(cmd, err))))
+		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(trialstore.RedactText(cmdutil.UserMessage(err)+cmdutil.ErrorHint(cmd, err))))
 	}
-	return exitCode(err)
+	return cmdutil.ExitCode(err)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -17,7 +18,7 @@ func TestNoArgsPrintsHelp(t *testing.T) {
 
 func TestUnknownCommand(t *testing.T) {
 	out, errOut, code := gctune(t, "lifetime", "x")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Empty(t, out)
 	assert.Equal(t, `gctune: unknown command "lifetime" for "gctune" (did you mean lifetimes?); run 'gctune --help' for the commands`+"\n", errOut)
 }
@@ -26,24 +27,24 @@ func TestUnknownCommand(t *testing.T) {
 // (issue 13.5: 21 lines of usage came before the one that mattered).
 func TestFlagErrorIsOneLine(t *testing.T) {
 	_, errOut, code := gctune(t, "lifetimes", "--nope", "tiny")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: unknown flag --nope (see gctune lifetimes --help)\n", errOut)
 	_, errOut, code = gctune(t, "optimize", "tiny", "--trails", "5")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: unknown flag --trails (did you mean --trials?) (see gctune optimize --help)\n", errOut)
 	out, _, code := gctune(t, "optimize", "--help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "Usage:", "usage on --help")
 
 	_, errOut, code = gctune(t, "lifetimes", "--threshold", "lots", "tiny")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: --threshold lots: not a number (see gctune lifetimes --help)\n", errOut)
 	// A number too large for its type is out of range, not "not a number" (issue 31).
 	_, errOut, code = gctune(t, "lifetimes", "--threshold", "1e400", "tiny")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: --threshold 1e400: out of range (a number up to 1.8e308 in magnitude) (see gctune lifetimes --help)\n", errOut)
 	_, errOut, code = gctune(t, "optimize", "tiny", "--trials", "99999999999999999999")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "--trials 99999999999999999999: out of range (a whole number from")
 }
 
@@ -63,7 +64,7 @@ func TestFlagErrorsInGctunesWords(t *testing.T) {
 		{[]string{"lifetimes", "tiny", "--json=x"}, "gctune: --json x: not true or false (write --json=false to turn it off) (see gctune lifetimes --help)\n"},
 	} {
 		out, errOut, code := gctune(t, c.args...)
-		assert.Equal(t, exitUsage, code, "%v", c.args)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v", c.args)
 		assert.Empty(t, out)
 		assert.Equal(t, c.want, errOut, "%v", c.args)
 		assert.NotContains(t, errOut, "strconv")
@@ -73,10 +74,10 @@ func TestFlagErrorsInGctunesWords(t *testing.T) {
 // TestSuggestions: a mistyped command or flag gets the names it may have meant.
 func TestSuggestions(t *testing.T) {
 	_, errOut, code := gctune(t, "optimze", "tiny")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: unknown command "optimze" for "gctune" (did you mean optimize?); run 'gctune --help' for the commands`+"\n", errOut)
 	_, errOut, code = gctune(t, "studies", "lst")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: unknown command "lst" for "gctune studies" (did you mean list?); run 'gctune studies --help' for the commands`+"\n", errOut)
 	_, errOut, _ = gctune(t, "export", "s", "--formt", "st")
 	assert.Equal(t, "gctune: unknown flag --formt (did you mean --format?) (see gctune export --help)\n", errOut)
@@ -99,20 +100,20 @@ func TestVersionFlag(t *testing.T) {
 
 func TestWrongArgumentCount(t *testing.T) {
 	_, errOut, code := gctune(t, "lifetimes")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: gctune lifetimes wants 1 argument (WORKLOAD|PROFILE.csv|SPEC.yaml|PROFILE.gcprof), got 0 (see gctune lifetimes --help)\n", errOut)
 
 	_, _, code = gctune(t, "version", "extra")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 }
 
 func TestExitCodes(t *testing.T) {
-	assert.Equal(t, 0, exitCode(nil))
-	assert.Equal(t, 1, exitCode(errors.New("boom")))
-	assert.Equal(t, 2, exitCode(usageErrorf("bad %s", "input")))
-	assert.Equal(t, 2, exitCode(wrapf(usageErrorf("bad"))), "usage errors stay usage errors when wrapped")
-	assert.Nil(t, asUsage(nil))
-	assert.Equal(t, "a b c", oneLine(errors.New("gctune: a\n\n  b\nc\n")))
+	assert.Equal(t, 0, cmdutil.ExitCode(nil))
+	assert.Equal(t, 1, cmdutil.ExitCode(errors.New("boom")))
+	assert.Equal(t, 2, cmdutil.ExitCode(cmdutil.Usagef("bad %s", "input")))
+	assert.Equal(t, 2, cmdutil.ExitCode(wrapf(cmdutil.Usagef("bad"))), "usage errors stay usage errors when wrapped")
+	assert.Nil(t, cmdutil.AsUsage(nil))
+	assert.Equal(t, "a b c", cmdutil.OneLine(errors.New("gctune: a\n\n  b\nc\n")))
 }
 
 func wrapf(err error) error { return errors.Join(errors.New("context"), err) }
@@ -124,7 +125,7 @@ func TestCompletion(t *testing.T) {
 		assert.Contains(t, out, "gctune", shell)
 	}
 	_, _, code := gctune(t, "completion", "tcsh")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 }
 
 // TestErrorsNameTheInput: an input that cannot be read is named as the user typed it, with
@@ -147,7 +148,7 @@ func TestErrorsNameTheInput(t *testing.T) {
 		{[]string{"simulate", "tiny", "--config", badYAML}, "gctune: config " + badYAML + ": line 1: did not find expected node content\n"},
 	} {
 		out, errOut, code := gctune(t, c.args...)
-		assert.Equal(t, exitUsage, code, "%v", c.args)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v", c.args)
 		assert.Empty(t, out)
 		assert.True(t, strings.HasPrefix(errOut, c.want), "%v: %q", c.args, errOut)
 		for _, p := range []string{"lifetimes:", "profile:", "filip:", "spec:", "gcprof:", "source:"} {

@@ -11,7 +11,7 @@ import (
 // row), the characters a terminal would act on: control characters (ESC starts the sequences
 // that set a terminal's title and colours) and invalid UTF-8 are written as strconv.Quote
 // writes them (\x1b, \a, \xff); the rest is left as it is. Names printed alone go through
-// quoteName instead.
+// termtext.Quote instead.
 func terminalSafe(s string) string {
 	if utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) < 0 {
 		return s

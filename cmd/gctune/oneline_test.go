@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,7 +34,7 @@ func TestStudyErrorsAreOneLine(t *testing.T) {
 		{"report", "w", "--cost", bad, "-o", filepath.Join(dir, "r.html")},
 	} {
 		_, errOut, code := gctune(t, append(args, "--storage", db)...)
-		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%v: one line: %q", args, errOut)
 		assert.True(t, strings.HasPrefix(errOut, "gctune: "), "%v: %q", args, errOut)
 	}

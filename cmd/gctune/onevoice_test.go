@@ -93,7 +93,7 @@ func TestOneVoice(t *testing.T) {
 	assert.Equal(t, rec.Robust.SpeedupInterval, *ex.Predicted.SpeedupInterval)
 	assert.Equal(t, rec.Robust.NominalSpeedup, ex.Predicted.NominalSpeedup)
 	var explained struct {
-		Prediction *predictionDoc `json:"prediction"`
+		Prediction *recommend.Prediction `json:"prediction"`
 	}
 	out, _ := gctuneOK(t, "--json", "explain", "v", "--storage", db)
 	require.NoError(t, json.Unmarshal([]byte(out), &explained))

@@ -9,6 +9,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/stage"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/profile/filip"
@@ -17,7 +18,6 @@ import (
 	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialstore"
-	"github.com/gctune/gctune/tunable"
 )
 
 // sessionFlags are the flags optimize and resume share.
@@ -29,7 +29,7 @@ type sessionFlags struct {
 // worker): --storage and --workers.
 func addSearchFlags(cmd *cobra.Command) {
 	addStorageFlag(cmd, storageURLUsage)
-	addBoundFlag(cmd, "workers", defaultConfig().Search.Workers, "search.workers", "trials evaluated at once; 0 = the number of cores (search.workers)")
+	cmdutil.AddBoundFlag(cmd, "workers", defaultConfig().Search.Workers, "search.workers", "trials evaluated at once; 0 = the number of cores (search.workers)")
 }
 
 // NewOptimizeCmd returns `gctune optimize`; its RunE calls runF (nil: runOptimize).
@@ -41,7 +41,7 @@ func NewOptimizeCmd(ro *rootOptions, runF runFunc[optimizeOptions]) *cobra.Comma
 	)
 	cmd := &cobra.Command{
 		Use:         "optimize WORKLOAD...",
-		Annotations: declare(argsProfiles, nil, nil),
+		Annotations: cmdutil.Declare(argsProfiles, nil, nil),
 		Short:       "Search the GC parameters that make a workload fastest",
 		Long: `Create a study and search the five GC parameters (eden size, growth headroom, shrink
 threshold, full GC ratio, survivors to keep) that minimise the workload's simulated run time.
@@ -58,7 +58,7 @@ configuration with 'gctune export STUDY'.`,
   gctune optimize run.csv --max-footprint 4GiB --storage postgres://gctune@db/gctune`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErrorf("optimize needs at least one workload (see 'gctune workloads')")
+				return cmdutil.Usagef("optimize needs at least one workload (see 'gctune workloads')")
 			}
 			return nil
 		},
@@ -79,23 +79,23 @@ configuration with 'gctune export STUDY'.`,
 // addProblemFlags adds the flags that define a new study's problem (optimize, study create).
 func addProblemFlags(cmd *cobra.Command) {
 	d := defaultConfig()
-	addBoundFlag(cmd, "trials", d.Search.Trials, "search.trials", "finished trials the study should reach (search.trials)")
-	addBoundFlag(cmd, "seed", d.Search.Seed, "search.seed", "study seed (search.seed)")
-	addBoundFlag(cmd, "max-footprint", d.Search.MaxFootprint.String(), "search.max_footprint", "memory budget on the peak footprint; 0 = none (search.max_footprint)")
-	addBoundFlag(cmd, "aggregate", string(d.Search.Aggregate), "search.aggregate", "several workloads: max or mean slowdown (search.aggregate)")
-	addBoundFlag(cmd, "no-seed", false, "search.no_seed", "do not start from the lifetime-informed configurations (search.no_seed)")
-	addBoundFlag(cmd, "no-constrain", false, "search.no_constrain", "do not narrow the space from the lifetime profile (search.no_constrain)")
-	addBoundFlag(cmd, "resolution", d.Workload.Resolution, "workload.resolution", "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
-	addBoundFlag(cmd, "sampler", d.Search.Sampler, "search.sampler", "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
-	addBoundFlag(cmd, "replicas", d.Uncertainty.Replicas, "uncertainty.replicas", "perturbed runs the recommendation is judged and stated on (uncertainty.replicas)")
-	addBoundFlag(cmd, "search-replicas", d.Uncertainty.SearchReplicas, "uncertainty.search_replicas", "perturbed runs each search trial is judged on; 0 = the single simulation (uncertainty.search_replicas)")
-	addBoundFlag(cmd, "statistic", d.Uncertainty.Statistic.String(), "uncertainty.statistic", "what the replicas are reduced to: mean, max, or a percentile such as p90 (uncertainty.statistic)")
-	addBoundFlag(cmd, "no-robust", false, "uncertainty.off", "judge every configuration on the single simulation of the profile, without perturbed runs (uncertainty.off)")
-	addBoundFlag(cmd, "start-phase", d.Uncertainty.StartPhase, "uncertainty.start_phase", "start each perturbed run at a random point of its eden cycle (uncertainty.start_phase)")
-	addBoundFlag(cmd, "allocation-spread", d.Uncertainty.AllocationSpread, "uncertainty.allocation_spread", "scale each perturbed run's objects by up to this fraction either way (uncertainty.allocation_spread)")
-	addBoundFlag(cmd, "phases", d.Uncertainty.Phases, "uncertainty.phases", "phases of a perturbed run, each but the first after young garbage (uncertainty.phases)")
-	addBoundFlag(cmd, "phase-spread", d.Uncertainty.PhaseSpread, "uncertainty.phase_spread", "young garbage before a phase, up to this fraction of its bytes (uncertainty.phase_spread)")
-	addBoundFlag(cmd, "cost-sigma", d.Uncertainty.CostSigma, "uncertainty.cost_sigma", "log-normal spread of each cost group's factor in a perturbed run (uncertainty.cost_sigma)")
+	cmdutil.AddBoundFlag(cmd, "trials", d.Search.Trials, "search.trials", "finished trials the study should reach (search.trials)")
+	cmdutil.AddBoundFlag(cmd, "seed", d.Search.Seed, "search.seed", "study seed (search.seed)")
+	cmdutil.AddBoundFlag(cmd, "max-footprint", d.Search.MaxFootprint.String(), "search.max_footprint", "memory budget on the peak footprint; 0 = none (search.max_footprint)")
+	cmdutil.AddBoundFlag(cmd, "aggregate", string(d.Search.Aggregate), "search.aggregate", "several workloads: max or mean slowdown (search.aggregate)")
+	cmdutil.AddBoundFlag(cmd, "no-seed", false, "search.no_seed", "do not start from the lifetime-informed configurations (search.no_seed)")
+	cmdutil.AddBoundFlag(cmd, "no-constrain", false, "search.no_constrain", "do not narrow the space from the lifetime profile (search.no_constrain)")
+	cmdutil.AddBoundFlag(cmd, "resolution", d.Workload.Resolution, "workload.resolution", "records per object when generating workloads; 0 = the spec's own (workload.resolution)")
+	cmdutil.AddBoundFlag(cmd, "sampler", d.Search.Sampler, "search.sampler", "sampler: "+strings.Join(search.Samplers(), ", ")+" (search.sampler)")
+	cmdutil.AddBoundFlag(cmd, "replicas", d.Uncertainty.Replicas, "uncertainty.replicas", "perturbed runs the recommendation is judged and stated on (uncertainty.replicas)")
+	cmdutil.AddBoundFlag(cmd, "search-replicas", d.Uncertainty.SearchReplicas, "uncertainty.search_replicas", "perturbed runs each search trial is judged on; 0 = the single simulation (uncertainty.search_replicas)")
+	cmdutil.AddBoundFlag(cmd, "statistic", d.Uncertainty.Statistic.String(), "uncertainty.statistic", "what the replicas are reduced to: mean, max, or a percentile such as p90 (uncertainty.statistic)")
+	cmdutil.AddBoundFlag(cmd, "no-robust", false, "uncertainty.off", "judge every configuration on the single simulation of the profile, without perturbed runs (uncertainty.off)")
+	cmdutil.AddBoundFlag(cmd, "start-phase", d.Uncertainty.StartPhase, "uncertainty.start_phase", "start each perturbed run at a random point of its eden cycle (uncertainty.start_phase)")
+	cmdutil.AddBoundFlag(cmd, "allocation-spread", d.Uncertainty.AllocationSpread, "uncertainty.allocation_spread", "scale each perturbed run's objects by up to this fraction either way (uncertainty.allocation_spread)")
+	cmdutil.AddBoundFlag(cmd, "phases", d.Uncertainty.Phases, "uncertainty.phases", "phases of a perturbed run, each but the first after young garbage (uncertainty.phases)")
+	cmdutil.AddBoundFlag(cmd, "phase-spread", d.Uncertainty.PhaseSpread, "uncertainty.phase_spread", "young garbage before a phase, up to this fraction of its bytes (uncertainty.phase_spread)")
+	cmdutil.AddBoundFlag(cmd, "cost-sigma", d.Uncertainty.CostSigma, "uncertainty.cost_sigma", "log-normal spread of each cost group's factor in a perturbed run (uncertainty.cost_sigma)")
 	addCostFlag(cmd)
 	addProfileFlags(cmd)
 	addRebuildFlags(cmd)
@@ -112,7 +112,7 @@ func NewResumeCmd(ro *rootOptions, runF runFunc[resumeOptions]) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:         "resume STUDY",
-		Annotations: declare(argsStudy, nil, nil),
+		Annotations: cmdutil.Declare(argsStudy, nil, nil),
 		Short:       "Continue a saved study",
 		Long: `Continue a study where it stopped. Trials left RUNNING by a worker that died (their
 heartbeat is older than search.reap_timeout) are failed and their parameters run again; then
@@ -123,7 +123,7 @@ finished by a worker that lives), then runs them again. The workloads are checke
 fingerprints stored with the study: a changed workload is refused unless --force.`,
 		Example: `  gctune resume dataframe-3.1gb
   gctune resume dataframe-3.1gb --more 100 --workers 4`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, resumeOptions{
 				Study: args[0], Clock: clockFlag(cmd, cfg), Trials: trials, More: more, Force: force, JSON: ro.json, Quiet: sf.quiet})
@@ -266,15 +266,7 @@ func runResume(ctx context.Context, w, ew io.Writer, cfg Config, o resumeOptions
 // and how each profile was read, with its simulated default run.
 type sessionDoc struct {
 	session.Report
-	Profiles []profileInfoDoc `json:"profiles,omitempty"`
-}
-
-// bestDoc is a study's best trial as the documents state it (session.Best).
-type bestDoc = session.Best
-
-// newBestDoc describes trial t against the defaults' value (session.NewBest).
-func newBestDoc(t goptuna.FrozenTrial, defaultValue float64) *bestDoc {
-	return session.NewBest(t, defaultValue)
+	Profiles []study.ProfileInfo `json:"profiles,omitempty"`
 }
 
 // runSession runs the study's trials (session.Run), makes and stores the recommendation, and
@@ -285,7 +277,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 	settings := search.Settings{Trials: sp.Trials, Workers: workerCount(cfg.Search.Workers), Seed: sp.Seed,
 		Sampler: sp.Sampler, Space: sp.Plan.Space}
 	if !quiet && !asJSON {
-		bar = session.NewProgress(ew, isTerminal(ew), prob.DefaultValue(), sp.Seconds())
+		bar = session.NewProgress(ew, cmdutil.IsTerminal(ew), prob.DefaultValue(), sp.Seconds())
 		settings.Recorder = bar
 	}
 	notify := func(n session.Notice) {
@@ -312,7 +304,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 		var st *stage.Reporter
 		settings := study.RecommendationSettings{Tolerance: cfg.Search.Tolerance, Save: true, Version: cfg.build.recommendation}
 		if !quiet && !asJSON {
-			st = stage.New(ew, isTerminal(ew))
+			st = stage.New(ew, cmdutil.IsTerminal(ew))
 			settings.Stage = func(step string) {
 				if words := recommend.StepWords(step, cfg.Search.Tolerance); words != "" {
 					st.Begin(words)
@@ -326,7 +318,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 		}
 	}
 	if asJSON {
-		err = writeJSON(w, doc)
+		err = cmdutil.WriteJSON(w, doc)
 	} else {
 		err = doc.WriteText(w)
 	}
@@ -340,7 +332,7 @@ func runSession(ctx context.Context, w, ew io.Writer, cfg Config, store *trialst
 // target (exit 130, session.Report.StoppedShort), nil for one that finished.
 func stoppedShort(d sessionDoc) error {
 	if why := d.StoppedShort(); why != "" {
-		return interruptedf("%s", why)
+		return cmdutil.Interruptedf("%s", why)
 	}
 	return nil
 }
@@ -357,12 +349,9 @@ func newSessionConfig(cfg Config, store *trialstore.Store, storage goptuna.Stora
 // newSessionDoc describes a session's outcome (session.NewReport), with how each profile was
 // read and its simulated default run beside the profiled run's counts.
 func newSessionDoc(res session.Result, name string, store *trialstore.Store, sp *study.Problem, prob *objective.Problem) sessionDoc {
-	doc := sessionDoc{Report: session.NewReport(res, name, store.URL(), sp, prob), Profiles: withDefaultRuns(profileInfos(sp), prob)}
+	doc := sessionDoc{Report: session.NewReport(res, name, store.URL(), sp, prob), Profiles: study.WithDefaultRuns(profileInfos(sp), prob)}
 	for _, p := range doc.Profiles {
-		doc.Beside = append(doc.Beside, formatProfiledBeside(p.Profiled, p.SimulatedDefault))
+		doc.Beside = append(doc.Beside, study.ProfiledBeside(p.Profiled, p.SimulatedDefault))
 	}
 	return doc
 }
-
-// describePoint writes a configuration in user terms (every tunable, recommend.DescribePoint).
-func describePoint(p tunable.Point) string { return recommend.DescribePoint(p) }

@@ -18,7 +18,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/simulate"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
@@ -62,7 +65,7 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	// yaml loads back as a configuration and predicts what the study measured.
 	yamlPath := filepath.Join(t.TempDir(), "best.yaml")
 	gctuneOK(t, "export", "demo", "--storage", db, "--format", "yaml", "-o", yamlPath)
-	var sim simulateDoc
+	var sim simulate.Report
 	gctuneJSON(t, &sim, "--config", yamlPath, "simulate", gcdemo)
 	require.NotNil(t, doc.Recommendation)
 	// The recommendation's figures are the expected ones over perturbed runs; the profile's own
@@ -76,13 +79,13 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	// flags do too.
 	flags, _, code := gctune(t, "export", "demo", "--storage", db, "--format", "flags")
 	require.Equal(t, 0, code)
-	var sim2 simulateDoc
+	var sim2 simulate.Report
 	gctuneJSON(t, &sim2, append([]string{"simulate", gcdemo}, strings.Fields(flags)...)...)
 	assert.Equal(t, sim.Given.Stats, sim2.Given.Stats)
 
 	assert.Equal(t, doc.Recommendation.Trial, ex.Trial)
 	assert.Contains(t, ex.Provenance.Fingerprints, gcdemo)
-	var front []paretoRow
+	var front []export.ParetoRow
 	gctuneJSON(t, &front, "export", "demo", "--storage", db, "--pareto")
 	require.NotEmpty(t, front)
 	for i := 1; i < len(front); i++ {
@@ -95,7 +98,7 @@ func TestOptimizeExportResumeStudies(t *testing.T) {
 	assert.Equal(t, finished+5, doc.Finished)
 	assert.Equal(t, 5, doc.TrialsRun)
 
-	var list []studyRow
+	var list []study.ListRow
 	gctuneJSON(t, &list, "studies", "list", "--storage", db)
 	require.Len(t, list, 1)
 	assert.Equal(t, finished+5, list[0].Trials.Complete)
@@ -143,7 +146,7 @@ func TestStudyBadInput(t *testing.T) {
 		{"bad tolerance", []string{"export", "demo", "--storage", db, "--tolerance", "1.5"}, "search.tolerance"},
 	} {
 		_, errOut, code := gctune(t, c.args...)
-		assert.Equal(t, exitUsage, code, c.name+": "+errOut)
+		assert.Equal(t, cmdutil.ExitUsage, code, c.name+": "+errOut)
 		assert.Contains(t, errOut, c.want, c.name)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%s: one line: %q", c.name, errOut)
 		assert.NotContains(t, errOut, "secret", "%s: the password is never printed", c.name)
@@ -321,7 +324,7 @@ func TestNamesPrintedEscaped(t *testing.T) {
 	assert.Regexp(t, `(apply it: gctune export 'it'\\''s mine' --format st|see why: gctune explain 'it'\\''s mine')`, out)
 
 	var b bytes.Buffer
-	require.NoError(t, printStudies(&b, "n.db", []trialstore.Summary{{Name: "a\nstorage: evil"}}, nil))
+	require.NoError(t, study.WriteList(&b, "n.db", []trialstore.Summary{{Name: "a\nstorage: evil"}}, nil))
 	assert.Contains(t, b.String(), `"a\nstorage: evil"`)
 	assert.NotContains(t, b.String(), "\nstorage: evil")
 }
@@ -353,5 +356,5 @@ func TestNoProgressBarOffTerminal(t *testing.T) {
 	log, err := os.Create(filepath.Join(t.TempDir(), "log"))
 	require.NoError(t, err)
 	defer log.Close()
-	assert.False(t, isTerminal(log), "a file is taken for a terminal: the session's progress would draw its bar into it")
+	assert.False(t, cmdutil.IsTerminal(log), "a file is taken for a terminal: the session's progress would draw its bar into it")
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/trialstore"
 )
@@ -14,7 +16,7 @@ func besideOutput(cmd *cobra.Command) cmdutil.Beside {
 	if cmd.Name() != "sample" {
 		return nil
 	}
-	return func(csv string) []string { return []string{sampleMetaPath(csv)} }
+	return func(csv string) []string { return []string{filip.SampleMetaPath(csv)} }
 }
 
 // checkOutputFlags is the root's PersistentPreRunE check of the outputs cmd declared
@@ -22,9 +24,6 @@ func besideOutput(cmd *cobra.Command) cmdutil.Beside {
 func checkOutputFlags(cmd *cobra.Command, _ []string) error {
 	return cmdutil.CheckOutputs(cmd, besideOutput(cmd))
 }
-
-// checkOutputDir is cmdutil.CheckOutputDir.
-func checkOutputDir(dir string) error { return cmdutil.CheckOutputDir(dir) }
 
 // checkOutputsNotInputs refuses, before any work, an output of cmd (its output flags, and the
 // .json that sample writes beside its CSV) that is one of its own inputs, by device and inode:
@@ -46,7 +45,7 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 			meta = f.Value.String()
 		}
 		for _, a := range args {
-			inputs = append(inputs, profileFiles(a, source.Options{FiLiPJSONPath: meta})...)
+			inputs = append(inputs, source.Files(a, source.Options{FiLiPJSONPath: meta})...)
 		}
 	}
 	for _, name := range []string{"measured", "meta"} {
@@ -55,7 +54,7 @@ func checkOutputsNotInputs(cmd *cobra.Command, args []string, configFile string,
 		}
 	}
 	if configFile == "" {
-		configFile = defaultConfigFile
+		configFile = config.DefaultFile
 	}
 	inputs = append(inputs, configFile, cfg.Cost)
 	db := ""

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -51,7 +52,7 @@ func TestOutputThatIsAnInputRefused(t *testing.T) {
 			require.NoError(t, err)
 		}
 		_, errOut, code := gctune(t, c.args...)
-		assert.Equal(t, exitUsage, code, c.args)
+		assert.Equal(t, cmdutil.ExitUsage, code, c.args)
 		out := c.args[len(c.args)-1]
 		if c.args[len(c.args)-1] == "--force" {
 			out = c.args[len(c.args)-2]
@@ -114,7 +115,7 @@ phases:
 // An error that quotes its input is escaped too.
 func TestErrorLinePrintsEscaped(t *testing.T) {
 	_, errOut, code := gctune(t, "simulate", "no\x1b]0;pwned\x07such.yaml")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.NotContains(t, errOut, "\x1b")
 	assert.Contains(t, errOut, `no\x1b]0;pwned\asuch.yaml`)
 }
@@ -144,7 +145,7 @@ func TestDatabaseFilesAreNotOutputs(t *testing.T) {
 		before, err := os.ReadFile(db)
 		require.NoError(t, err)
 		_, errOut, code := gctune(t, c...)
-		assert.Equal(t, exitUsage, code, c)
+		assert.Equal(t, cmdutil.ExitUsage, code, c)
 		out := c[len(c)-1]
 		assert.Regexp(t, `^gctune: --output: cannot write `+regexp.QuoteMeta(out)+`: is the study database .*'s (wal|shm|journal) file: not writing over it\n$`, errOut, c)
 		after, err := os.ReadFile(db)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -147,7 +148,7 @@ func TestUnwritableOutputBeforeWork(t *testing.T) {
 		}
 		for _, args := range cases {
 			_, errOut, code := gctune(t, args...)
-			assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+			assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 			assert.Contains(t, errOut, "cannot write", args)
 			assert.Contains(t, errOut, u.want, args)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gctune/gctune/internal/recommendtest"
+	"github.com/gctune/gctune/session"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,8 +60,8 @@ func TestPredictionGolden(t *testing.T) {
 			sp.Uncertainty, sp.Statistic = uncertainty.Default(), "mean"
 		}
 		doc := showDoc{Study: "dataframe-3.1gb", Storage: "gctune.db", Problem: sp, Trials: 200, Finished: 200,
-			Best: &bestDoc{Number: 113, Value: 576.109, Speedup: 7.955, Point: rec.Point}, Recommendation: rec,
-			Prediction: newPredictionDoc(rec, true)}
+			Best: &session.Best{Number: 113, Value: 576.109, Speedup: 7.955, Point: rec.Point}, Recommendation: rec,
+			Prediction: rec.Prediction(true)}
 		var show bytes.Buffer
 		require.NoError(t, printShow(&show, &doc))
 		checkGolden(t, "prediction-show-"+suffix+".golden", show.Bytes())
@@ -72,11 +73,11 @@ func TestPredictionGolden(t *testing.T) {
 			iv := rec.Robust.SpeedupInterval
 			configs[1].PredictedInterval = &iv
 		}
-		vd := verifyDoc{Study: "dataframe-3.1gb", Session: "s1", Command: []string{"./bench.sh"}, Runs: 5, Warmup: true,
+		vd := verify.Report{Study: "dataframe-3.1gb", Session: "s1", Command: []string{"./bench.sh"}, Runs: 5, Warmup: true,
 			Configs: []verify.ConfigSummary{{Name: verify.DefaultName, Trial: -1, Runs: 5, MeanSeconds: 4230, MedianSeconds: 4228, SDSeconds: 30, CV: 30.0 / 4230, PredictedSpeedup: 1}, best}}
 		verify.ComparePredicted(vd.Configs, configs)
 		var ver bytes.Buffer
-		require.NoError(t, printVerify(&ver, &vd))
+		require.NoError(t, vd.WriteText(&ver))
 		checkGolden(t, "prediction-verify-"+suffix+".golden", ver.Bytes())
 	}
 }
@@ -84,7 +85,7 @@ func TestPredictionGolden(t *testing.T) {
 // studies show without a stored recommendation (a study only workers ran), or with a damaged one.
 func TestShowWithoutStoredRecommendation(t *testing.T) {
 	sp := &study.Problem{Workloads: []study.WorkloadRef{{Ref: "gcdemo", Kind: "bundled"}}, Aggregate: "max", Seed: 1, Sampler: "tpe", Trials: 10, Version: "test"}
-	doc := showDoc{Study: "w", Storage: "gctune.db", Problem: sp, Trials: 10, Finished: 10, Best: &bestDoc{Number: 3, Speedup: 1.3}}
+	doc := showDoc{Study: "w", Storage: "gctune.db", Problem: sp, Trials: 10, Finished: 10, Best: &session.Best{Number: 3, Speedup: 1.3}}
 	var b bytes.Buffer
 	require.NoError(t, printShow(&b, &doc))
 	assert.Contains(t, b.String(), "uncertainty: off (every configuration judged on the single simulation of the profile; no interval)\n")

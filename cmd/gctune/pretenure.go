@@ -7,8 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/pretenure"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/uncertainty"
 )
 
@@ -18,7 +21,7 @@ func NewPretenureCmd(ro *rootOptions, runF runFunc[pretenureOptions]) *cobra.Com
 	var o pretenureOptions
 	cmd := &cobra.Command{
 		Use:         "pretenure WORKLOAD|PROFILE",
-		Annotations: declare(argsProfiles, nil, nil),
+		Annotations: cmdutil.Declare(argsProfiles, nil, nil),
 		Short:       "Advise which allocation sites to allocate in old space (basicNewTenured), on top of GC parameters",
 		Long: `Try pretenuring the most promising allocation sites of a profile on top of the configured GC
 parameters (the tuned ones: --config best.yaml from 'gctune export --format yaml'), as
@@ -32,7 +35,7 @@ the full GCs on each side, and the change to make in the Pharo code. It is a cod
 GC parameter: it is never part of an exported configuration.`,
 		Example: `  gctune pretenure dataframe-500mb --headroom 512MiB --eden 64MiB
   gctune export mystudy --format yaml -o best.yaml && gctune pretenure run.csv --config best.yaml`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.Ref, o.JSON = args[0], ro.json
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
@@ -63,8 +66,8 @@ type pretenureOptions struct {
 
 // pretenureDocOut is `gctune pretenure --json`.
 type pretenureDocOut struct {
-	Input   inputDoc          `json:"input"`
-	Profile profileInfoDoc    `json:"profile"`
+	Input   study.Input       `json:"input"`
+	Profile study.ProfileInfo `json:"profile"`
 	Advice  *pretenure.Advice `json:"advice"`
 }
 
@@ -72,17 +75,17 @@ type pretenureDocOut struct {
 // uncertainty model and advises on top of the configured parameters.
 func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureOptions) error {
 	if o.Candidates < 1 || o.Candidates > pretenure.MaxCandidates {
-		return usageErrorf("--candidates %d: want 1 to %d", o.Candidates, pretenure.MaxCandidates)
+		return cmdutil.Usagef("--candidates %d: want 1 to %d", o.Candidates, pretenure.MaxCandidates)
 	}
 	if o.Replicas < 0 || o.Replicas > uncertainty.MaxReplicas {
-		return usageErrorf("--replicas %d: want 0 (the model's) to %d", o.Replicas, uncertainty.MaxReplicas)
+		return cmdutil.Usagef("--replicas %d: want 0 (the model's) to %d", o.Replicas, uncertainty.MaxReplicas)
 	}
 	if !(o.Tolerance > 0 && o.Tolerance < 1) {
-		return usageErrorf("--tolerance %v: want a fraction in (0, 1)", o.Tolerance)
+		return cmdutil.Usagef("--tolerance %v: want a fraction in (0, 1)", o.Tolerance)
 	}
 	params, err := cfg.Simulate.Params()
 	if err != nil {
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	}
 	open, err := cfg.openOptions()
 	if err != nil {
@@ -97,7 +100,7 @@ func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureO
 		return inputError(err)
 	}
 	if !p.HasSites() {
-		return usageErrorf("%s names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)", quoteName(o.Ref))
+		return cmdutil.Usagef("%s names no allocation sites (a FiLiP export since 2024-04, or a spec with site:)", termtext.Quote(o.Ref))
 	}
 	m := cfg.Uncertainty.Effective()
 	if cfg.Uncertainty.Off {
@@ -105,19 +108,19 @@ func runPretenure(ctx context.Context, w, ew io.Writer, cfg Config, o pretenureO
 	}
 	prob, err := pretenure.NewProblem(objective.Workload{Name: o.Ref, Profile: p}, cost, cfg.Simulate.VMFacts(), m, o.Replicas, o.ReplicaSeed)
 	if err != nil {
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	}
 	adv, err := pretenure.Advise(prob, params, pretenure.Options{Candidates: o.Candidates, Tolerance: o.Tolerance})
 	if errors.Is(err, pretenure.ErrNoSites) {
-		return usageErrorf("%s: %v", quoteName(o.Ref), err)
+		return cmdutil.Usagef("%s: %v", termtext.Quote(o.Ref), err)
 	}
 	if err != nil {
 		return err
 	}
-	doc := pretenureDocOut{Input: newInputDoc(info, open), Profile: newProfileInfo(info, p), Advice: adv}
+	doc := pretenureDocOut{Input: study.NewInput(info, open), Profile: study.NewProfileInfo(info, p), Advice: adv}
 	printProfileInfo(ew, doc.Profile)
 	if o.JSON {
-		return writeJSON(w, doc)
+		return cmdutil.WriteJSON(w, doc)
 	}
 	return adv.WriteText(w)
 }

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/profilereport"
+	"github.com/gctune/gctune/simulate"
 	"github.com/gctune/gctune/study"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +36,7 @@ func TestProfileLineSimulate(t *testing.T) {
 	assert.Contains(t, errOut, "warning: testdata/run.csv: clock forced to us; the era says bytes")
 	assert.Contains(t, errOut, "warning: testdata/run.csv: a sampled profile (rate 0.01) on the microsecond clock cannot be rebuilt")
 
-	var doc simulateDoc
+	var doc simulate.Report
 	gctuneJSON(t, &doc, "simulate", "--clock", "us", "testdata/run.csv")
 	assert.Equal(t, "us", doc.Profile.Clock)
 	assert.Equal(t, runCSVLinePrefix+runCSVForcedUs, doc.Profile.Line)
@@ -65,7 +68,7 @@ func TestProfileLineBadMetadata(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), []byte(meta), 0o644))
 		for _, cmd := range [][]string{{"simulate", csv}, {"lifetimes", csv}, {"optimize", csv, "--storage", filepath.Join(dir, "x.db")}} {
 			out, errOut, code := gctune(t, cmd...)
-			assert.Equal(t, exitUsage, code, "%v", cmd)
+			assert.Equal(t, cmdutil.ExitUsage, code, "%v", cmd)
 			assert.Empty(t, out)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 			assert.Contains(t, errOut, "gctune: "+filepath.Join(dir, "run.json")+": "+name)
@@ -104,7 +107,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 		{"worker", "--study", "us", "--storage", db, "--clock", "bytes"},
 	} {
 		out, errOut, code := gctune(t, args...)
-		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v", args)
 		assert.Empty(t, out)
 		assert.Equal(t, `gctune: --clock bytes: study reads workload "testdata/run.csv" with --clock us, and its trials were simulated so; create a new study to read it on another clock`+"\n", errOut)
 	}
@@ -116,7 +119,7 @@ func TestProfileLineStudyCommands(t *testing.T) {
 	_, errOut = gctuneOK(t, "explain", "testdata/run.csv", "--storage", db)
 	assert.True(t, strings.HasPrefix(dropStoreLine(errOut), runCSVLinePrefix+runCSVAutoClock), errOut)
 	var ex struct {
-		Profiles []profileInfoDoc `json:"profiles"`
+		Profiles []study.ProfileInfo `json:"profiles"`
 	}
 	gctuneJSON(t, &ex, "explain", "testdata/run.csv", "--storage", db, "--clock", "us")
 	require.Len(t, ex.Profiles, 1)
@@ -147,16 +150,16 @@ func TestLonelyExportNeedsRate(t *testing.T) {
 	for _, cmd := range [][]string{{"lifetimes", csv}, {"simulate", csv}, {"calibrate", csv, "--measured", measured},
 		{"optimize", csv, "--storage", db, "--trials", "2"}, {"study", "create", "s", csv, "--storage", db}} {
 		out, errOut, code := gctune(t, cmd...)
-		assert.Equal(t, exitUsage, code, "%v", cmd)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v", cmd)
 		assert.Empty(t, out)
 		assert.Equal(t, "gctune: "+csv+": sampling rate unknown: no metadata "+filepath.Join(dir, "lonely.json")+
 			"; give it with --rate 1/N, or the metadata with --meta FILE\n", errOut, "%v", cmd)
 	}
 	_, errOut, code := gctune(t, "sample", csv, "-o", filepath.Join(dir, "out.csv"))
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "give it with --input-rate 1/N")
 
-	var doc lifetimesDoc
+	var doc profilereport.Lifetimes
 	gctuneJSON(t, &doc, "lifetimes", csv, "--rate", "1/100")
 	assert.Equal(t, 0.01, doc.Profile.SamplingRate)
 	gctuneJSON(t, &doc, "lifetimes", csv, "--meta", "testdata/run.json")
@@ -165,23 +168,23 @@ func TestLonelyExportNeedsRate(t *testing.T) {
 
 	// A rate that contradicts the metadata is refused; a bad one names its flag.
 	_, errOut, code = gctune(t, "lifetimes", "testdata/run.csv", "--rate", "1/1000")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: testdata/run.json: the given sampling rate 0.001 contradicts the metadata's samplingRate 0.01\n", errOut)
 	_, errOut, code = gctune(t, "lifetimes", csv, "--rate", "lots")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: --rate "lots": want 1/N with N a positive integer (1/100, 0.001 or 1)`+"\n", errOut)
 	_, errOut, code = gctune(t, "optimize", csv, "tiny", "--meta", "testdata/run.json", "--storage", db)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "--meta testdata/run.json names one export's metadata, and there are 2 workloads")
 
 	// A rate or metadata for a profile that is not a FiLiP export is refused, not silently
 	// ignored (issue 31: lifetimes --rate 1/7 on a bundled workload read it whole).
 	_, errOut, code = gctune(t, "lifetimes", "cache-churn", "--rate", "1/7")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: cache-churn is a bundled workload, not a FiLiP export: a sampling rate (1/7) says how an export was recorded, "+
 		"and this profile has every object (to sample it: gctune sample cache-churn --rate 1/7 -o out.csv)\n", errOut)
 	_, errOut, code = gctune(t, "simulate", "testdata/tiny.yaml", "--meta", "testdata/run.json")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: testdata/tiny.yaml is a workload spec, not a FiLiP export: it has no metadata file (--meta testdata/run.json)\n", errOut)
 
 	// The study keeps the rate: resume reopens the lonely export with it.
@@ -206,7 +209,7 @@ func TestNullMetadataRefused(t *testing.T) {
 	} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "run.json"), []byte(meta), 0o644))
 		out, errOut, code := gctune(t, "simulate", csv)
-		assert.Equal(t, exitUsage, code, meta)
+		assert.Equal(t, cmdutil.ExitUsage, code, meta)
 		assert.Empty(t, out)
 		assert.Equal(t, "gctune: "+filepath.Join(dir, "run.json")+": "+want, strings.TrimSpace(errOut)[:len("gctune: "+filepath.Join(dir, "run.json")+": "+want)], meta)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"))

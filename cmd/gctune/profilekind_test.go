@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,14 +69,14 @@ func TestProfileKindFromContent(t *testing.T) {
 	}
 	// Without its metadata, a stream's export names itself, not the copy.
 	_, errOut, code := bash(`"$0" lifetimes <(cat ` + csv + `)`)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.NotContains(t, errOut, "gctune-input-")
 	assert.Contains(t, errOut, "/dev/fd/")
 	// Content that is no profile: one line naming it.
 	junk := filepath.Join(dir, "junk")
 	require.NoError(t, os.WriteFile(junk, []byte("hello\n"), 0o644))
 	_, errOut, code = gctune(t, "lifetimes", junk)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, "gctune: "+junk+": cannot tell its kind from its content: want a FiLiP export (CSV), a workload spec (YAML) or a .gcprof profile\n", errOut)
 	// No temporary folder left.
 	left, _ := filepath.Glob(filepath.Join(os.TempDir(), "gctune-input-*"))

@@ -47,13 +47,13 @@ func readGivenInput(cmd *cobra.Command) (givenInput, error) {
 		}
 		n, err := parseRate("--"+name, f.Value.String())
 		if err != nil {
-			return g, asUsage(err)
+			return g, cmdutil.AsUsage(err)
 		}
 		g.rate, g.rateFlag = 1/float64(n), "--"+name
 	}
 	if f := cmd.Flags().Lookup("meta"); f != nil && f.Annotations[inputMetaAnnotation] != nil && f.Changed {
 		if f.Value.String() == "" {
-			return g, usageErrorf("--meta '': want the metadata file's path")
+			return g, cmdutil.Usagef("--meta '': want the metadata file's path")
 		}
 		g.meta = f.Value.String()
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/buildinfo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,7 +84,7 @@ func readmeInvocations(t *testing.T, readme string) []readmeInvocation {
 func TestREADMEFlagsExist(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	root := NewRootCmd(BuildInfo{})
+	root := NewRootCmd(buildinfo.Build{})
 	checked := 0
 	for _, inv := range readmeInvocations(t, string(data)) {
 		var words []string

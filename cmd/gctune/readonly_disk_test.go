@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +53,7 @@ func TestReadOnlyCommandsOnAFullDisk(t *testing.T) {
 	// refuses.
 	require.NoError(t, os.WriteFile(db+"-wal", nil, 0o644))
 	out, code := gctuneLimited(t, "studies", "list", "--storage", db)
-	assert.Equal(t, exitUsage, code, out)
+	assert.Equal(t, cmdutil.ExitUsage, code, out)
 	assert.Equal(t, 1, strings.Count(out, "\n"), "one line: %q", out)
 	assert.Contains(t, out, "the disk refused a read or write (is it full, or a file size limit, ulimit -f, reached?)")
 	assert.NotContains(t, out, "disk I/O error")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
@@ -11,6 +12,6 @@ func addRebuildFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.String("rebuild", defaultConfig().Lifetimes.Rebuild.String(), "rebuild of a sampled FiLiP export on the bytes clock: auto, short, long, stored or off (lifetimes.rebuild)")
 	f.Bool("no-rebuild", false, "weigh every record of a sampled export by 1/rate instead of rebuilding it (--rebuild off)")
-	bindFlag(cmd, "rebuild", "lifetimes.rebuild")
+	cmdutil.BindFlag(cmd, "rebuild", "lifetimes.rebuild")
 	addInputFlags(cmd)
 }

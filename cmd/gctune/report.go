@@ -11,8 +11,10 @@ import (
 	"github.com/gctune/gctune/config"
 	"github.com/gctune/gctune/diagnose"
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/internal/stage"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/pretenure"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/report"
@@ -55,7 +57,7 @@ func NewReportCmd(ro *rootOptions, runF runFunc[reportOptions]) *cobra.Command {
 	var o reportOptions
 	cmd := &cobra.Command{
 		Use:         "report STUDY",
-		Annotations: declare(argsStudy, []string{"output"}, []string{"png"}),
+		Annotations: cmdutil.Declare(argsStudy, []string{"output"}, []string{"png"}),
 		Short:       "Write a self-contained HTML report: the result, and why it works",
 		Long: `Write one self-contained HTML file (inline SVG figures, no network, printable) about a study's
 recommended configuration (as gctune export writes it; --trial N for one trial as it is):
@@ -86,7 +88,7 @@ runs of the uncertainty model; some seconds per GB of workload).`,
 		Example: `  gctune report dataframe-3.1gb -o report.html
   gctune report dataframe-3.1gb -o report.html --png figures/
   gctune report dataframe-3.1gb --storage postgres://gctune@db/gctune -o report.html`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.Study, o.TrialSet = args[0], cmd.Flags().Changed("trial")
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
@@ -109,7 +111,7 @@ func NewExplainCmd(ro *rootOptions, runF runFunc[explainOptions]) *cobra.Command
 	var o explainOptions
 	cmd := &cobra.Command{
 		Use:         "explain STUDY",
-		Annotations: declare(argsStudy, nil, nil),
+		Annotations: cmdutil.Declare(argsStudy, nil, nil),
 		Short:       "Say why the best configuration is faster than the default, with the evidence",
 		Long: `Compare the default configuration with the study's recommendation (or --trial N) on each workload and
 say, in plain sentences with the numbers: how the recommendation was chosen (the smallest
@@ -127,7 +129,7 @@ cliff. The diagnosis itself simulates the profiled run as recorded. --json adds 
 		Example: `  gctune explain dataframe-3.1gb
   gctune explain dataframe-3.1gb --trial 42
   gctune explain dataframe-3.1gb --json`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.Study, o.TrialSet, o.JSON = args[0], cmd.Flags().Changed("trial"), ro.json
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
@@ -154,7 +156,7 @@ func addReportFlags(cmd *cobra.Command, o *studyTrialOptions) {
 // how each profile was read (also in the returned docs, for --json and standard error), and
 // the study's answer: its recommendation (the stored one, else one made now, not stored:
 // explain and report only read a study) or the trial as it is.
-func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (report.Input, study.Answer, []profileInfoDoc, error) {
+func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (report.Input, study.Answer, []study.ProfileInfo, error) {
 	store, id, sp, err := openStudy(ctx, cfg.Storage, o.Study, true)
 	if err != nil {
 		return report.Input{}, study.Answer{}, nil, err
@@ -170,10 +172,10 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 	if err != nil {
 		return report.Input{}, study.Answer{}, nil, err
 	}
-	profiles := withDefaultRuns(profileInfos(sp), in.Problem)
+	profiles := study.WithDefaultRuns(profileInfos(sp), in.Problem)
 	for _, d := range profiles {
 		pi := report.ProfileInfo{Line: d.Line}
-		if s := formatProfiledBeside(d.Profiled, d.SimulatedDefault); s != "" {
+		if s := study.ProfiledBeside(d.Profiled, d.SimulatedDefault); s != "" {
 			pi.Notes = append(pi.Notes, s+".")
 		}
 		for _, m := range d.Warnings {
@@ -188,10 +190,10 @@ func loadReportInput(ctx context.Context, cfg Config, o studyTrialOptions) (repo
 // (diagnose.Diagnose) and writes the findings to w, how each profile was read to ew.
 func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptions) error {
 	name := o.Study
-	if err := checkCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
+	if err := cmdutil.CheckCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
 		return err
 	}
-	st := stage.New(ew, isTerminal(ew))
+	st := stage.New(ew, cmdutil.IsTerminal(ew))
 	defer st.End()
 	st.Begin("reading the study and its profiles")
 	in, ans, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
@@ -217,23 +219,23 @@ func runExplain(ctx context.Context, w, ew io.Writer, cfg Config, o explainOptio
 	printProfileInfos(ew, profiles)
 	seconds := in.Problem.Seconds()
 	if o.JSON {
-		return writeJSON(w, struct {
+		return cmdutil.WriteJSON(w, struct {
 			Study          string                    `json:"study"`
 			Trial          int                       `json:"trial"`
-			Profiles       []profileInfoDoc          `json:"profiles"`
+			Profiles       []study.ProfileInfo       `json:"profiles"`
 			Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
-			Prediction     *predictionDoc            `json:"prediction,omitempty"`
+			Prediction     *recommend.Prediction     `json:"prediction,omitempty"`
 			Diagnosis      *diagnose.Diagnosis       `json:"diagnosis"`
 			Sites          []pretenure.WorkloadSites `json:"sites,omitempty"`
 			Pretenure      *pretenure.Advice         `json:"pretenure,omitempty"`
-		}{name, ans.Number, profiles, rec, newPredictionDoc(rec, seconds), d, sites, advice})
+		}{name, ans.Number, profiles, rec, rec.Prediction(seconds), d, sites, advice})
 	}
 	workloads := report.WorkloadList(in.Problem)
 	if rec != nil {
 		if err := rec.WriteExplainHeader(w, name, workloads, seconds); err != nil {
 			return err
 		}
-	} else if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d as it is against the VM defaults.\n", quoteName(name), workloads, ans.Number); err != nil {
+	} else if _, err := fmt.Fprintf(w, "Study %s (%s), trial %d as it is against the VM defaults.\n", termtext.Quote(name), workloads, ans.Number); err != nil {
 		return err
 	}
 	if err := d.WriteText(w); err != nil {
@@ -250,7 +252,7 @@ func writeExplainHeader(w io.Writer, name, workloads string, rec *recommend.Reco
 // reportError maps the report package's errors to one line for the user.
 func reportError(name string, err error) error {
 	if errors.Is(err, report.ErrNoBestTrial) {
-		return usageErrorf("study %q has no completed feasible trial yet", name)
+		return cmdutil.Usagef("study %q has no completed feasible trial yet", name)
 	}
 	return err
 }
@@ -262,7 +264,7 @@ func checkOutputs(o reportOptions) error {
 		return fmt.Errorf("--output: %w", err)
 	}
 	if o.PNGDir != "" {
-		if err := checkOutputDir(o.PNGDir); err != nil {
+		if err := cmdutil.CheckOutputDir(o.PNGDir); err != nil {
 			return fmt.Errorf("--png: %w", err)
 		}
 	}
@@ -277,18 +279,18 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 	if err := checkOutputs(o); err != nil {
 		return err
 	}
-	if err := checkCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
+	if err := cmdutil.CheckCount("workers", o.Workers, 0, config.MaxWorkers, "0 = one per core"); err != nil {
 		return err
 	}
 	if o.SweepPoints != 0 {
-		if err := checkCount("sweep-points", o.SweepPoints, 3, maxSweepPoints, ""); err != nil {
+		if err := cmdutil.CheckCount("sweep-points", o.SweepPoints, 3, maxSweepPoints, ""); err != nil {
 			return err
 		}
 	}
 	if err := (report.Options{SweepPoints: o.SweepPoints, Workers: o.Workers}).Validate(); err != nil {
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	}
-	st := stage.New(ew, isTerminal(ew))
+	st := stage.New(ew, cmdutil.IsTerminal(ew))
 	defer st.End()
 	st.Begin("reading the study and its profiles")
 	in, _, profiles, err := loadReportInput(ctx, cfg, o.studyTrialOptions)
@@ -305,7 +307,7 @@ func runReport(ctx context.Context, w, ew io.Writer, cfg Config, o reportOptions
 	if err != nil {
 		return err
 	}
-	if err := writeOutput(o.Output, func(f io.Writer) error { _, err := page.HTML.WriteTo(f); return err }); err != nil {
+	if err := outfile.Write(o.Output, func(f io.Writer) error { _, err := page.HTML.WriteTo(f); return err }); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
 	st.End()

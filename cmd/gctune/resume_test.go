@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,7 +55,7 @@ func TestResumeClockDecodedOnce(t *testing.T) {
 		{"worker", "--study", "us", "--storage", db, "--clock", "BYTES"},
 	} {
 		out, errOut, code := gctune(t, args...)
-		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v", args)
 		assert.Empty(t, out)
 		assert.Equal(t, `gctune: --clock bytes: study reads workload "testdata/run.csv" with --clock us, and its trials were simulated so; create a new study to read it on another clock`+"\n", errOut)
 	}

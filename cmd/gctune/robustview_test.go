@@ -58,7 +58,7 @@ func TestPredictionEverywhere(t *testing.T) {
 			}
 			var ex struct {
 				Recommendation *recommend.Recommendation `json:"recommendation"`
-				Prediction     *predictionDoc            `json:"prediction"`
+				Prediction     *recommend.Prediction     `json:"prediction"`
 			}
 			gctuneJSON(t, &ex, "explain", "demo", "--storage", db)
 			require.NotNil(t, ex.Recommendation)
@@ -86,7 +86,7 @@ func TestPredictionEverywhere(t *testing.T) {
 				assert.Contains(t, out, "margin: "+m.Label)
 				assert.Contains(t, show, "margin: "+m.Label)
 			}
-			for _, p := range []*predictionDoc{ex.Prediction, sd.Prediction} {
+			for _, p := range []*recommend.Prediction{ex.Prediction, sd.Prediction} {
 				require.NotNil(t, p)
 				assert.Equal(t, 4, p.Replicas)
 				assert.Equal(t, "mean", p.Statistic)
@@ -111,7 +111,7 @@ func TestPredictionEverywhere(t *testing.T) {
 			if _, err := exec.LookPath("sh"); err != nil {
 				t.Skip("no sh")
 			}
-			var vd verifyDoc
+			var vd verify.Report
 			gctuneJSON(t, &vd, "verify", "demo", "--storage", db, "--runs", "2", "--", "sh", standin, "{eden}", "{st}")
 			require.Len(t, vd.Configs, 2)
 			best := vd.Configs[1]
@@ -130,7 +130,7 @@ func TestPredictionEverywhere(t *testing.T) {
 	}
 }
 
-// comparisonText says where the measured speedup lies against the predicted interval.
+// VerdictLine says where the measured speedup lies against the predicted interval.
 func TestComparisonText(t *testing.T) {
 	iv := uncertaintyInterval(1.1, 1.4)
 	for _, tc := range []struct {
@@ -148,9 +148,9 @@ func TestComparisonText(t *testing.T) {
 	} {
 		c := verify.ConfigSummary{Name: "best", PredictedSpeedup: 1.25, Speedup: &tc.sp}
 		verify.ComparePredicted([]verify.ConfigSummary{c}, nil) // no interval: nothing said
-		assert.Empty(t, comparisonText(c))
+		assert.Empty(t, c.VerdictLine())
 		sums := []verify.ConfigSummary{c}
 		verify.ComparePredicted(sums, []verify.Config{{Name: "best", PredictedInterval: &iv}})
-		assert.Equal(t, tc.want, comparisonText(sums[0]))
+		assert.Equal(t, tc.want, sums[0].VerdictLine())
 	}
 }

@@ -3,12 +3,13 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/buildinfo"
 	"github.com/gctune/gctune/internal/cmdutil"
 )
 
 // rootOptions holds the persistent flags every command sees.
 type rootOptions struct {
-	build      BuildInfo
+	build      buildinfo.Build
 	configFile string
 	json       bool
 	// version is the root's --version.
@@ -17,7 +18,7 @@ type rootOptions struct {
 
 // NewRootCmd returns the gctune command tree. Each call builds a fresh tree with its own
 // flags, so tests can run commands in-process side by side.
-func NewRootCmd(build BuildInfo) *cobra.Command {
+func NewRootCmd(build buildinfo.Build) *cobra.Command {
 	return newRootCmd(&rootOptions{build: build})
 }
 
@@ -105,12 +106,6 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 	}
 	return cmdutil.UnknownCommand(cmd, args[0])
 }
-
-// noArgs is cmdutil.NoArgs.
-func noArgs(cmd *cobra.Command, args []string) error { return cmdutil.NoArgs(cmd, args) }
-
-// exactArgs is cmdutil.ExactArgs.
-func exactArgs(n int) cobra.PositionalArgs { return cmdutil.ExactArgs(n) }
 
 // withConfig returns a command's RunE that loads the configuration for the command that runs
 // (loadConfig: defaults, config file, environment, the command's bound flags) and passes it

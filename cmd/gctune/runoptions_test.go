@@ -17,6 +17,8 @@ import (
 
 	"github.com/gctune/gctune/costfit"
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/simulate"
 	"github.com/gctune/gctune/uncertainty"
 	"github.com/gctune/gctune/verify"
 )
@@ -39,9 +41,9 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 
 	err := runResume(ctx, &out, &errOut, cfg, resumeOptions{Study: "s", More: -1})
 	assert.EqualError(t, err, "--more -1: want 0 to 100000")
-	assert.Equal(t, exitUsage, exitCode(err))
+	assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
 	err = runResume(ctx, &out, &errOut, cfg, resumeOptions{Study: "ghost"})
-	assert.Equal(t, exitUsage, exitCode(err), "%v", err)
+	assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err), "%v", err)
 
 	require.NoError(t, runResume(ctx, &out, &errOut, cfg, resumeOptions{Study: "s", JSON: true, Quiet: true}))
 	var doc sessionDoc
@@ -62,7 +64,7 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 		var out, errOut bytes.Buffer
 		err := runWorker(ctx, &out, &errOut, cfg, workerOptions{Retries: 1})
 		assert.EqualError(t, err, "worker needs --study NAME (see 'gctune studies list')")
-		assert.Equal(t, exitUsage, exitCode(err))
+		assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
 		err = runWorker(ctx, &out, &errOut, cfg, workerOptions{Study: "s", Retries: 0})
 		assert.EqualError(t, err, "--retries 0: want 1 to 1000")
 		require.NoError(t, runWorker(ctx, &out, &errOut, cfg, workerOptions{Study: "s", Trials: 4, Retries: 1, JSON: true, Quiet: true}))
@@ -80,12 +82,12 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 		assert.Equal(t, "s", c.Study)
 		out.Reset()
 		require.NoError(t, runExport(ctx, &out, io.Discard, cfg, exportOptions{Study: "s", Format: export.ST, Pareto: true, JSON: true}))
-		var front []paretoRow
+		var front []export.ParetoRow
 		require.NoError(t, json.Unmarshal(out.Bytes(), &front), out.String())
 		assert.NotEmpty(t, front)
 		err := runExport(ctx, &out, io.Discard, cfg, exportOptions{Study: "s", Format: "xml"})
 		assert.EqualError(t, err, `--format "xml": want st, json, yaml or flags`)
-		assert.Equal(t, exitUsage, exitCode(err))
+		assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
 		err = runExport(ctx, &out, io.Discard, cfg, exportOptions{Study: "s", Format: export.ST, Trial: 99, TrialSet: true})
 		assert.EqualError(t, err, `study "s" has no trial 99`)
 	})
@@ -109,7 +111,7 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 		var out, errOut bytes.Buffer
 		page := filepath.Join(t.TempDir(), "r.html")
 		err := runReport(ctx, &out, &errOut, cfg, reportOptions{studyTrialOptions: studyTrialOptions{Study: "s"}, Output: page, SweepPoints: 2})
-		assert.Equal(t, exitUsage, exitCode(err), "%v", err)
+		assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err), "%v", err)
 		require.NoError(t, runReport(ctx, &out, &errOut, cfg, reportOptions{studyTrialOptions: studyTrialOptions{Study: "s", Workers: 1}, Output: page, SweepPoints: 3}))
 		assert.Contains(t, out.String(), "wrote "+page)
 		html, err := os.ReadFile(page)
@@ -121,10 +123,10 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 		var out, errOut bytes.Buffer
 		err := runVerify(ctx, &out, &errOut, cfg, verifyOptions{Study: "s", Argv: []string{"true"}})
 		assert.EqualError(t, err, "--runs 0: want 1 to 10000")
-		assert.Equal(t, exitUsage, exitCode(err))
+		assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
 		require.NoError(t, runVerify(ctx, &out, &errOut, cfg, verifyOptions{Study: "s", Argv: []string{"app"}, Runs: 2,
 			NoWarmup: true, JSON: true, Runner: fixedRuns{}}))
-		var vd verifyDoc
+		var vd verify.Report
 		require.NoError(t, json.Unmarshal(out.Bytes(), &vd), out.String())
 		assert.Len(t, vd.Measured, 4, "two rounds of the defaults and the recommendation")
 		assert.Equal(t, []string{"app"}, vd.Command)
@@ -151,9 +153,9 @@ func TestRunFunctionsWithoutTheCLI(t *testing.T) {
 		var out, errOut bytes.Buffer
 		err := runSimulate(ctx, &out, &errOut, cfg, simulateOptions{Ref: tiny, Replicas: -1})
 		assert.EqualError(t, err, "--replicas -1: want 0 (none) to "+itoa(uncertainty.MaxReplicas))
-		assert.Equal(t, exitUsage, exitCode(err))
+		assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
 		require.NoError(t, runSimulate(ctx, &out, &errOut, cfg, simulateOptions{Ref: tiny, JSON: true, Replicas: 3, ReplicaSeed: 1}))
-		var sd simulateDoc
+		var sd simulate.Report
 		require.NoError(t, json.Unmarshal(out.Bytes(), &sd), out.String())
 		assert.Equal(t, tiny, sd.Input.Ref)
 		assert.Positive(t, sd.Speedup)

@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/outfile"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/simulate"
@@ -23,7 +25,7 @@ func NewSampleCmd(ro *rootOptions) *cobra.Command {
 	var o sampleOptions
 	cmd := &cobra.Command{
 		Use:         "sample WORKLOAD|PROFILE -o OUT.csv",
-		Annotations: declare(argsProfiles, []string{"output"}, nil),
+		Annotations: cmdutil.Declare(argsProfiles, []string{"output"}, nil),
 		Short:       "Write a profile as a sampled FiLiP export (what FiLiP would record at a given rate)",
 		Long: `Write a profile (a bundled workload, a spec, a .gcprof or a FiLiP export) as the current
 FiLiP exporter would write it had it profiled that run at --rate: OUT.csv (quoted header of the
@@ -40,7 +42,7 @@ It tells what a sampled export of an application looks like, and what rate an an
 needs: compare 'gctune optimize OUT.csv' with 'gctune optimize PROFILE'.`,
 		Example: `  gctune sample dataframe-3.1gb --rate 1/1000 -o df.csv
   gctune sample my-workload.yaml --rate 1/100 --phase 37 --seed 2 -o run.csv --force`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			var err error
 			if o.Open, err = cfg.openOptions(); err != nil {
@@ -85,13 +87,6 @@ type sampleOptions struct {
 	JSON          bool
 }
 
-// sampleDoc is `gctune sample --json` (simulate.SampleReport).
-type sampleDoc = simulate.SampleReport
-
-// parseSampleRate reads --rate: "1/N", a fraction 1/N written as a decimal ("0.01") or "1",
-// and returns N.
-func parseSampleRate(s string) (uint64, error) { return parseRate("--rate", s) }
-
 // parseRate reads a sampling rate given with flag (filip.ParseRate).
 func parseRate(flag, s string) (uint64, error) {
 	n, err := filip.ParseRate(s)
@@ -104,23 +99,23 @@ func parseRate(flag, s string) (uint64, error) {
 // runSample checks the options, opens the profile and writes its sampled export
 // (simulate.Sample).
 func runSample(w io.Writer, o sampleOptions) error {
-	every, err := parseSampleRate(o.Rate)
+	every, err := parseRate("--rate", o.Rate)
 	if err != nil {
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	}
 	if o.Phase >= every {
-		return usageErrorf("--phase %d: want 0 to %d for rate 1/%d", o.Phase, every-1, every)
+		return cmdutil.Usagef("--phase %d: want 0 to %d for rate 1/%d", o.Phase, every-1, every)
 	}
 	if o.StartBytes == 0 {
-		return usageErrorf("--start-bytes 0: parameter 34 counts the bytes allocated since the VM started, never 0 when profiling starts")
+		return cmdutil.Usagef("--start-bytes 0: parameter 34 counts the bytes allocated since the VM started, never 0 when profiling starts")
 	}
 	if o.Out == "" {
-		return usageErrorf("sample needs -o OUT.csv")
+		return cmdutil.Usagef("sample needs -o OUT.csv")
 	}
 	if !strings.EqualFold(filepath.Ext(o.Out), ".csv") {
-		return usageErrorf("-o %s: the export's name must end in .csv (its metadata goes beside it, in .json)", o.Out)
+		return cmdutil.Usagef("-o %s: the export's name must end in .csv (its metadata goes beside it, in .json)", o.Out)
 	}
-	metaPath := sampleMetaPath(o.Out)
+	metaPath := filip.SampleMetaPath(o.Out)
 	for _, p := range []string{o.Out, metaPath} {
 		if err := outfile.Check(p); err != nil {
 			return err
@@ -130,7 +125,7 @@ func runSample(w io.Writer, o sampleOptions) error {
 		if replaces, err := outfile.Replaces(p); err != nil {
 			return err
 		} else if replaces && !o.Force {
-			return usageErrorf("%s exists: not replaced (--force replaces it)", p)
+			return cmdutil.Usagef("%s exists: not replaced (--force replaces it)", p)
 		}
 	}
 	ctx := o.Ctx
@@ -138,7 +133,7 @@ func runSample(w io.Writer, o sampleOptions) error {
 		ctx = context.Background()
 	}
 	stopped := func() error {
-		return interruptedf("sample stopped before %s and %s were complete: neither written (run it again)", quoteName(o.Out), quoteName(metaPath))
+		return cmdutil.Interruptedf("sample stopped before %s and %s were complete: neither written (run it again)", termtext.Quote(o.Out), termtext.Quote(metaPath))
 	}
 	p, _, err := openProfile(ctx, o.Ref, o.Open)
 	if err != nil {
@@ -158,15 +153,12 @@ func runSample(w io.Writer, o sampleOptions) error {
 	case err != nil && ctx.Err() != nil:
 		return stopped()
 	case errors.Is(err, filip.ErrBadSample):
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	case err != nil:
 		return err
 	}
 	if o.JSON {
-		return writeJSON(w, doc)
+		return cmdutil.WriteJSON(w, doc)
 	}
 	return doc.WriteText(w)
 }
-
-// sampleMetaPath is the metadata file sample writes beside the CSV out (filip.SampleMetaPath).
-func sampleMetaPath(out string) string { return filip.SampleMetaPath(out) }

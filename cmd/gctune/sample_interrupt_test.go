@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +65,7 @@ func TestSampleInterrupted(t *testing.T) {
 				_ = cmd.Process.Kill()
 				t.Fatal("sample did not stop")
 			}
-			assert.Equal(t, exitInterrupted, cmd.ProcessState.ExitCode(), buf.String())
+			assert.Equal(t, cmdutil.ExitInterrupted, cmd.ProcessState.ExitCode(), buf.String())
 			assert.Equal(t, "gctune: interrupted: sample stopped before "+out+" and "+strings.TrimSuffix(out, ".csv")+".json were complete: neither written (run it again)\n", buf.String())
 			des, err := os.ReadDir(dir)
 			require.NoError(t, err)

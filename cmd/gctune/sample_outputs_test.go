@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,7 +34,7 @@ func TestSampleOutputsKeepWhatTheyWriteTo(t *testing.T) {
 		assert.True(t, strings.HasPrefix(string(b), `"finalizationTimeInMicroSeconds"`), "the target was not written")
 		// Without --force an existing target is not replaced.
 		errOut, code = sample(filepath.Join(dir, "s.csv"))
-		assert.Equal(t, exitUsage, code)
+		assert.Equal(t, cmdutil.ExitUsage, code)
 		assert.Contains(t, errOut, "exists: not replaced")
 	})
 	t.Run("dangling link creates its target", func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestSampleOutputsKeepWhatTheyWriteTo(t *testing.T) {
 			csv := filepath.Join(dir, "s.csv")
 			bad := filepath.Join(dir, c.bad)
 			errOut, code := sample(csv)
-			assert.Equal(t, exitUsage, code, c)
+			assert.Equal(t, cmdutil.ExitUsage, code, c)
 			want := "gctune: --output: cannot write " + bad + ": is a " + c.kind + ": sample writes regular files only, " + csv + " and " + filepath.Join(dir, "s.json") + "\n"
 			assert.Equal(t, want, errOut, c)
 			des, err := os.ReadDir(dir)
@@ -98,7 +99,7 @@ func TestSampleOutputsKeepWhatTheyWriteTo(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, os.Mkdir(filepath.Join(dir, "s.json"), 0o755))
 		_, errOut, code := gctune(t, "sample", "ghost-workload", "--rate", "1/5", "-o", filepath.Join(dir, "s.csv"))
-		assert.Equal(t, exitUsage, code)
+		assert.Equal(t, cmdutil.ExitUsage, code)
 		assert.Equal(t, "gctune: --output: cannot write "+filepath.Join(dir, "s.json")+": is a directory\n", errOut)
 		assert.NoFileExists(t, filepath.Join(dir, "s.csv"))
 	})
@@ -110,7 +111,7 @@ func TestSampleOutputsKeepWhatTheyWriteTo(t *testing.T) {
 		meta := filepath.Join(dir, "s.json")
 		require.NoError(t, os.WriteFile(meta, []byte("old"), 0o444))
 		errOut, code := sample(filepath.Join(dir, "s.csv"), "--force")
-		assert.Equal(t, exitUsage, code)
+		assert.Equal(t, cmdutil.ExitUsage, code)
 		assert.Contains(t, errOut, "permission denied")
 		b, _ := os.ReadFile(meta)
 		assert.Equal(t, "old", string(b))

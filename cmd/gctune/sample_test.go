@@ -12,13 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/lifetimes"
+	"github.com/gctune/gctune/profilereport"
+	"github.com/gctune/gctune/simulate"
 	"github.com/gctune/gctune/study"
 )
 
 func TestSampleWritesExportReadBack(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run.csv")
-	var doc sampleDoc
+	var doc simulate.SampleReport
 	gctuneJSON(t, &doc, "sample", "testdata/tiny.yaml", "--rate", "1/10", "--phase", "3", "-o", out)
 	assert.Equal(t, uint64(10), doc.Every)
 	assert.Equal(t, filepath.Join(dir, "run.json"), doc.Meta)
@@ -37,7 +39,7 @@ func TestSampleWritesExportReadBack(t *testing.T) {
 	// Read back on the bytes clock: rebuilt, one line saying so.
 	text, _ := gctuneOK(t, "lifetimes", "--clock", "bytes", out)
 	assert.Contains(t, text, "rebuilt from 1/10 sampling")
-	var lt lifetimesDoc
+	var lt profilereport.Lifetimes
 	gctuneJSON(t, &lt, "lifetimes", "--clock", "bytes", "--no-rebuild", out)
 	assert.Nil(t, lt.Input.Rebuild)
 }
@@ -159,7 +161,7 @@ func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 
 	// lifetimes gives the containers under both hypotheses; the stored one's slots are those
 	// optimize seeds from.
-	var lt lifetimesDoc
+	var lt profilereport.Lifetimes
 	gctuneJSON(t, &lt, "lifetimes", out)
 	require.NotNil(t, lt.Stored)
 	slots := uint64(0)

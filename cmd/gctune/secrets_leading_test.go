@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -18,14 +19,14 @@ func TestStorageWithLeadingSpaceNotEchoed(t *testing.T) {
 	} {
 		for _, args := range [][]string{{"export", "s"}, {"studies", "list"}, {"report", "s"}, {"worker", "--study", "s"}} {
 			_, errOut, code := gctune(t, append(args, "--storage", storage)...)
-			assert.Equal(t, exitUsage, code, "%v %q: %s", args, storage, errOut)
+			assert.Equal(t, cmdutil.ExitUsage, code, "%v %q: %s", args, storage, errOut)
 			assert.NotContains(t, errOut, "SECRET", args)
 			assert.NotContains(t, errOut, "CRET", args)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 		}
 		withEnv(t, []string{"GCTUNE_STORAGE=" + storage}, func() {
 			_, errOut, code := gctune(t, "studies", "list")
-			assert.Equal(t, exitUsage, code, errOut)
+			assert.Equal(t, cmdutil.ExitUsage, code, errOut)
 			assert.NotContains(t, errOut, "CRET")
 		})
 	}

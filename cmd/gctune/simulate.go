@@ -9,8 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
-	"github.com/gctune/gctune/internal/termtext"
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/outfile"
 	"github.com/gctune/gctune/simulate"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/tunable"
 	"github.com/gctune/gctune/uncertainty"
 )
@@ -21,7 +23,7 @@ func NewSimulateCmd(ro *rootOptions, runF runFunc[simulateOptions]) *cobra.Comma
 	var o simulateOptions
 	cmd := &cobra.Command{
 		Use:         "simulate WORKLOAD|PROFILE",
-		Annotations: declare(argsProfiles, []string{"events"}, nil),
+		Annotations: cmdutil.Declare(argsProfiles, []string{"events"}, nil),
 		Short:       "Simulate the Spur collector on a workload with given GC parameters",
 		Long: `Simulate the Pharo VM's Spur collector (scavenger, tenuring, remembered set, old-space
 segments, full GC, growth and shrink) over a workload's object lifetimes, with the given GC
@@ -41,7 +43,7 @@ eden, headroom, shrink (bytes, or strings such as "64MiB"), ratio and survivors_
 number or "pharo"; missing keys take the configured values, a key given twice is an error), simulates the workload (generated once) and writes
 one JSON line per input: {"params":..., "stats":..., "speedup":...} or {"error":"..."}. It is
 how benchmark scripts in other languages drive the simulator.`,
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: ro.withConfig(func(cmd *cobra.Command, args []string, cfg Config) error {
 			o.Ref, o.JSON, o.Stdin = args[0], ro.json, cmd.InOrStdin()
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
@@ -70,7 +72,7 @@ func addSimulateFlags(cmd *cobra.Command) {
 		if t.Unit == tunable.UnitProportion {
 			usage = fmt.Sprintf("%s: the tenuring proportion p, ≥ 1 keeps all survivors, or %s (VM parameter %d; simulate.%s)", t.Label, tunable.DefaultWord, t.VMParam, t.Key)
 		}
-		addBoundFlag(cmd, t.FlagName(), t.Text(d), "simulate."+t.Key, usage)
+		cmdutil.AddBoundFlag(cmd, t.FlagName(), t.Text(d), "simulate."+t.Key, usage)
 	}
 }
 
@@ -81,7 +83,7 @@ type simulateOptions struct {
 	Ref string
 	// Events, when set, is the CSV file the given run's event log goes to.
 	Events string
-	// JSON prints simulateDoc.
+	// JSON prints simulate.Report.
 	JSON bool
 	// Batch reads parameter sets as JSON lines from Stdin and answers one JSON line each
 	// (simulate.Batch); Events, JSON and Replicas are then unused.
@@ -103,7 +105,7 @@ type simulateOptions struct {
 func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOptions) error {
 	given, err := cfg.Simulate.Params()
 	if err != nil {
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	}
 	open, err := cfg.openOptions()
 	if err != nil {
@@ -116,10 +118,10 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 	so := simulate.Options{Given: given, Default: cfg.Simulate.VMFacts(), Cost: cost}
 	if !o.Batch {
 		if len(o.Pretenure) > 0 && o.Replicas > 0 {
-			return usageErrorf("--pretenure with --replicas: judge pretenuring on replicas with optimize's advice (docs/sites.md)")
+			return cmdutil.Usagef("--pretenure with --replicas: judge pretenuring on replicas with optimize's advice (docs/sites.md)")
 		}
 		if o.Replicas < 0 || o.Replicas > uncertainty.MaxReplicas {
-			return usageErrorf("--replicas %d: want 0 (none) to %d", o.Replicas, uncertainty.MaxReplicas)
+			return cmdutil.Usagef("--replicas %d: want 0 (none) to %d", o.Replicas, uncertainty.MaxReplicas)
 		}
 		if o.Replicas > 0 {
 			m := cfg.Uncertainty.Effective()
@@ -127,13 +129,13 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 				m = uncertainty.Default()
 			}
 			if m, err = m.ForScenario(o.Replicas, uncertainty.Scenario(o.Scenario)); err != nil {
-				return asUsage(err)
+				return cmdutil.AsUsage(err)
 			}
 			so.Replicas, so.ReplicaSeed = m, o.ReplicaSeed
 		}
 		so.Pretenure = o.Pretenure
 		if o.Events != "" {
-			so.Events = func(write func(io.Writer) error) error { return writeOutput(o.Events, write) }
+			so.Events = func(write func(io.Writer) error) error { return outfile.Write(o.Events, write) }
 		}
 	}
 	p, info, err := openProfile(ctx, o.Ref, open)
@@ -143,7 +145,7 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 	if o.Batch {
 		started := func() {
 			if ew != nil {
-				printProfileInfo(ew, newProfileInfo(info, p))
+				printProfileInfo(ew, study.NewProfileInfo(info, p))
 			}
 		}
 		return simulate.Batch(o.Stdin, w, p, simulate.BatchOptions{Ref: o.Ref, Given: so.Given, Default: so.Default, Cost: cost, Started: started})
@@ -154,7 +156,7 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 	case errors.As(err, &el):
 		return fmt.Errorf("--events: %w", el.Err)
 	case errors.Is(err, simulate.ErrInput):
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	case err != nil:
 		return err
 	}
@@ -163,13 +165,7 @@ func runSimulate(ctx context.Context, w, ew io.Writer, cfg Config, o simulateOpt
 		printProfileInfo(ew, doc.Profile)
 	}
 	if o.JSON {
-		return writeJSON(w, doc)
+		return cmdutil.WriteJSON(w, doc)
 	}
 	return doc.WriteText(w)
 }
-
-// simulateDoc is `gctune simulate --json` (simulate.Report).
-type simulateDoc = simulate.Report
-
-// padLeft pads s with spaces on the left to width runes (termtext.PadLeft).
-func padLeft(s string, width int) string { return termtext.PadLeft(s, width) }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gctune/gctune/heapsim"
 	"github.com/gctune/gctune/heapsim/eventlog"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/simulate"
 )
 
@@ -28,7 +29,7 @@ func TestSimulateTable(t *testing.T) {
 }
 
 func TestSimulateJSONAndSizeSpellings(t *testing.T) {
-	var a, b simulateDoc
+	var a, b simulate.Report
 	gctuneJSON(t, &a, "simulate", gcdemo, "--eden", "64m", "--headroom", "256MiB", "--ratio", "2", "--survivors-proportion", "1")
 	gctuneJSON(t, &b, "simulate", gcdemo, "--eden", "67108864", "--headroom", "0.25GiB", "--ratio", "2", "--survivors-proportion", "1.0")
 	assert.Equal(t, uint64(64<<20), a.Given.Params.NewSpaceBytes)
@@ -43,7 +44,7 @@ func TestSimulateJSONAndSizeSpellings(t *testing.T) {
 func TestSimulateConfigFileAndEvents(t *testing.T) {
 	cfg := writeFile(t, "best.yaml", "simulate:\n  eden: 32MiB\n  headroom: 128MiB\n  shrink: 256MiB\n  ratio: 4\n  survivors_proportion: 1\n")
 	events := filepath.Join(t.TempDir(), "events.csv")
-	var d simulateDoc
+	var d simulate.Report
 	gctuneJSON(t, &d, "--config", cfg, "simulate", gcdemo, "--events", events)
 	assert.Equal(t, uint64(32<<20), d.Given.Params.NewSpaceBytes)
 	assert.Equal(t, 4.0, d.Given.Params.FullGCRatio)
@@ -79,14 +80,14 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"simulate", "no-such-workload"}, "not a bundled workload"},
 	} {
 		_, errOut, code := gctune(t, c.args...)
-		assert.Equal(t, exitUsage, code, strings.Join(c.args, " "))
+		assert.Equal(t, cmdutil.ExitUsage, code, strings.Join(c.args, " "))
 		assert.Contains(t, errOut, c.want, strings.Join(c.args, " "))
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 	}
 	// An unwritable event log leaves nothing behind and exits 2.
 	dir := t.TempDir()
 	_, errOut, code := gctune(t, "simulate", gcdemo, "--events", filepath.Join(dir, "missing", "e.csv"))
-	assert.Equal(t, exitUsage, code, errOut)
+	assert.Equal(t, cmdutil.ExitUsage, code, errOut)
 	entries, _ := os.ReadDir(dir)
 	assert.Empty(t, entries)
 }
@@ -108,7 +109,7 @@ func TestSimulateBatch(t *testing.T) {
 	assert.Contains(t, rs[3].Error, `unknown field "bogus"`)
 
 	// The same parameters through the normal command give the same Stats.
-	var d simulateDoc
+	var d simulate.Report
 	gctuneJSON(t, &d, "simulate", gcdemo, "--eden", "64MiB", "--headroom", "256MiB", "--ratio", "2", "--survivors-proportion", "1")
 	assert.Equal(t, d.Given.Stats, *rs[0].Stats)
 }

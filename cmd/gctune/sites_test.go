@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/pretenure"
+	"github.com/gctune/gctune/profilereport"
+	"github.com/gctune/gctune/simulate"
 )
 
 // TestLifetimesSitesFiLiP: an export of the current exporter gets the sites table, its figures
@@ -23,7 +25,7 @@ func TestLifetimesSitesFiLiP(t *testing.T) {
 	} {
 		assert.Contains(t, out, want)
 	}
-	var doc lifetimesDoc
+	var doc profilereport.Lifetimes
 	gctuneJSON(t, &doc, "lifetimes", "../../profile/filip/testdata/filip/era-filip.csv")
 	require.NotNil(t, doc.Sites)
 	assert.True(t, doc.Sites.Sampled)
@@ -51,7 +53,7 @@ phases:
       - {class: A, share: 0.1, lifetime: until-end, site: "App>>cache"}
       - {class: A, share: 0.9, lifetime: 1KiB, site: "App>>parse"}
 `)
-	var doc simulateDoc
+	var doc simulate.Report
 	gctuneJSON(t, &doc, "simulate", spec, "--pretenure", "App>>cache")
 	require.NotNil(t, doc.Pretenured)
 	assert.Equal(t, []string{"App>>#cache"}, doc.Pretenured.Sites)

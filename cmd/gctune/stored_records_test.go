@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/recommend"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialstore"
@@ -60,7 +61,7 @@ func TestStoredRecordsValidatedOnRead(t *testing.T) {
 				{"report", "s", "-o", filepath.Join(dir, "r.html")},
 			} {
 				out, errOut, code := gctune(t, append(args, "--storage", db)...)
-				assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+				assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 				assert.Contains(t, errOut, `study "s": the stored recommendation (study attribute gctune:recommendation) is damaged: `, args)
 				assert.Contains(t, errOut, c.want, args)
 				assert.Contains(t, errOut, "'gctune resume s' makes it again", args)
@@ -80,7 +81,7 @@ func TestStoredRecordsValidatedOnRead(t *testing.T) {
 			{"report", "s", "-o", filepath.Join(dir, "r.html")},
 		} {
 			_, errOut, code := gctune(t, append(args, "--storage", db)...)
-			assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+			assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 			assert.Contains(t, errOut, "the stored measured run 20260101T000000.000000000Z-1:000000 (study attribute gctune:measured:20260101T000000.000000000Z-1:000000) is damaged: not the JSON gctune writes; the trials are not", args)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 		}
@@ -153,7 +154,7 @@ func TestStoredProblemValidatedOnRead(t *testing.T) {
 			require.NoError(t, store.Close())
 			for _, args := range [][]string{{"studies", "show", "s"}, {"export", "s"}, {"resume", "s"}, {"explain", "s"}} {
 				_, errOut, code := gctune(t, append(args, "--storage", db)...)
-				assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+				assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 				assert.Contains(t, errOut, `the stored problem (study attribute gctune:problem) is damaged: `+c.want, args)
 				assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 			}

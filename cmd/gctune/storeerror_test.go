@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +20,7 @@ func TestRefusedPostgresConnectionSaysItOnce(t *testing.T) {
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
 	_, errOut, code := gctune(t, "studies", "list", "--storage", "postgres://u@"+addr+"/db?connect_timeout=2")
-	assert.Equal(t, exitUsage, code, errOut)
+	assert.Equal(t, cmdutil.ExitUsage, code, errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "connection refused"), errOut)
 	assert.Contains(t, errOut, "cannot connect to postgres://u@"+addr+"/db")
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)

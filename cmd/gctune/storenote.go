@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/trialstore"
 )
 
@@ -32,7 +33,7 @@ func withStoreNote(ctx context.Context, w io.Writer) (context.Context, *storeNot
 	n := &storeNote{w: w}
 	var out io.Writer = noteWriter{n: n}
 	if f, ok := w.(interface{ Fd() uintptr }); ok {
-		out = noteFdWriter{noteWriter: noteWriter{n: n}, fd: f} // still a terminal to isTerminal
+		out = noteFdWriter{noteWriter: noteWriter{n: n}, fd: f} // still a terminal to cmdutil.IsTerminal
 	}
 	return context.WithValue(ctx, storeNoteKey{}, n), n, out
 }
@@ -62,7 +63,7 @@ func noteStore(ctx context.Context, st *trialstore.Store) {
 		}
 	}
 	n.urls = append(n.urls, st.URL())
-	n.pending += "study database: " + quoteName(storagePathForDisplay(st.URL(), st.Dialect() == trialstore.SQLite)) + "\n"
+	n.pending += "study database: " + termtext.Quote(trialstore.DisplayPath(st.URL(), st.Dialect() == trialstore.SQLite)) + "\n"
 }
 
 // flushLocked prints the pending line; the caller holds n.mu.
@@ -94,7 +95,7 @@ func (w noteWriter) Write(p []byte) (int, error) {
 	return w.n.w.Write(p)
 }
 
-// noteFdWriter is a noteWriter over a file, which keeps its descriptor (isTerminal).
+// noteFdWriter is a noteWriter over a file, which keeps its descriptor (cmdutil.IsTerminal).
 type noteFdWriter struct {
 	noteWriter
 	fd interface{ Fd() uintptr }

@@ -7,7 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialstore"
 )
@@ -17,21 +20,21 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "studies",
 		Short: "List, show or delete the studies in a database",
-		Args:  noArgs,
+		Args:  cmdutil.NoArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the studies with their trial counts and best values",
-		Args:  noArgs,
+		Args:  cmdutil.NoArgs,
 		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
 			store, err := openStoreReadOnly(cmd.Context(), cfg.Storage)
 			if errors.Is(err, trialstore.ErrNoDatabase) {
 				// Before the first study there is nothing to list, which is no error.
 				if ro.json {
-					return writeJSON(cmd.OutOrStdout(), []study.ListRow{})
+					return cmdutil.WriteJSON(cmd.OutOrStdout(), []study.ListRow{})
 				}
-				_, err := fmt.Fprintf(cmd.OutOrStdout(), "no studies yet: gctune optimize will keep them in %s\n", quoteName(cfg.Storage))
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "no studies yet: gctune optimize will keep them in %s\n", termtext.Quote(cfg.Storage))
 				return err
 			}
 			if err != nil {
@@ -43,16 +46,16 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return err
 			}
 			if ro.json {
-				return writeJSON(cmd.OutOrStdout(), study.ListRows(sums))
+				return cmdutil.WriteJSON(cmd.OutOrStdout(), study.ListRows(sums))
 			}
 			return study.WriteList(cmd.OutOrStdout(), store.URL(), sums, study.FastestSpeedups(store, sums))
 		}),
 	}
 	show := &cobra.Command{
 		Use:         "show STUDY",
-		Annotations: declare(argsStudy, nil, nil),
+		Annotations: cmdutil.Declare(argsStudy, nil, nil),
 		Short:       "Show a study's problem, uncertainty model, progress, best trial and stored recommendation",
-		Args:        exactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
 		RunE: ro.withStore(false, func(cmd *cobra.Command, args []string, store *trialstore.Store) error {
 			id, sp, err := loadStudy(store, args[0])
 			if err != nil {
@@ -63,28 +66,28 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return err
 			}
 			if ro.json {
-				return writeJSON(cmd.OutOrStdout(), newShowDoc(sh))
+				return cmdutil.WriteJSON(cmd.OutOrStdout(), newShowDoc(sh))
 			}
 			return sh.WriteText(cmd.OutOrStdout())
 		}),
 	}
 	del := &cobra.Command{
 		Use:         "delete STUDY",
-		Annotations: declare(argsStudy, nil, nil),
+		Annotations: cmdutil.Declare(argsStudy, nil, nil),
 		Short:       "Delete a study and all its trials",
-		Args:        exactArgs(1),
+		Args:        cmdutil.ExactArgs(1),
 		RunE: ro.withStore(true, func(cmd *cobra.Command, args []string, store *trialstore.Store) error {
 			force, _ := cmd.Flags().GetBool("force")
 			if err := trialstore.DeleteStudy(store, args[0], force); err != nil {
 				if errors.Is(err, trialstore.ErrNoStudy) {
 					err = suggestStudy(store, args[0], err)
 				}
-				return asUsage(err)
+				return cmdutil.AsUsage(err)
 			}
 			if ro.json {
-				return writeJSON(cmd.OutOrStdout(), map[string]string{"deleted": args[0]})
+				return cmdutil.WriteJSON(cmd.OutOrStdout(), map[string]string{"deleted": args[0]})
 			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "deleted study %s\n", quoteName(args[0]))
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "deleted study %s\n", termtext.Quote(args[0]))
 			return err
 		}),
 	}
@@ -96,14 +99,6 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 	return cmd
 }
 
-// studyRow is one study in `studies list --json` (study.ListRow).
-type studyRow = study.ListRow
-
-// printStudies writes the listing (study.WriteList).
-func printStudies(w io.Writer, url string, sums []trialstore.Summary, speedups []float64) error {
-	return study.WriteList(w, url, sums, speedups)
-}
-
 // showDoc is `studies show --json`.
 type showDoc struct {
 	Study    string         `json:"study"`
@@ -111,11 +106,11 @@ type showDoc struct {
 	Problem  *study.Problem `json:"problem"`
 	Trials   int            `json:"trials"`
 	Finished int            `json:"finished"`
-	Best     *bestDoc       `json:"best,omitempty"`
+	Best     *session.Best  `json:"best,omitempty"`
 	// Recommendation is the one stored with the study by optimize or resume (absent before
 	// the first finished); Prediction states its expected speedup with the interval.
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
-	Prediction     *predictionDoc            `json:"prediction,omitempty"`
+	Prediction     *recommend.Prediction     `json:"prediction,omitempty"`
 	// RecommendationError says why a stored recommendation could not be read (damaged).
 	RecommendationError string `json:"recommendationError,omitempty"`
 }
@@ -123,10 +118,10 @@ type showDoc struct {
 // newShowDoc is s as `studies show --json` writes it.
 func newShowDoc(s *study.Show) showDoc {
 	d := showDoc{Study: s.Study, Storage: s.Storage, Problem: s.Problem, Trials: s.Trials, Finished: s.Finished,
-		Recommendation: s.Recommendation, Prediction: newPredictionDoc(s.Recommendation, s.Problem.Seconds()),
+		Recommendation: s.Recommendation, Prediction: s.Recommendation.Prediction(s.Problem.Seconds()),
 		RecommendationError: s.RecommendationError}
 	if s.BestTrial != nil {
-		d.Best = newBestDoc(*s.BestTrial, s.Problem.DefaultValue)
+		d.Best = session.NewBest(*s.BestTrial, s.Problem.DefaultValue)
 	}
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
@@ -19,7 +20,7 @@ func NewStudyCreateCmd(ro *rootOptions, runF runFunc[studyCreateOptions]) *cobra
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:         "create STUDY WORKLOAD...",
-		Annotations: declare(argsNewStudyProfiles, nil, nil),
+		Annotations: cmdutil.Declare(argsNewStudyProfiles, nil, nil),
 		Short:       "Create a study for workers to join, without running trials",
 		Long: `Create a study and store with it everything a worker needs ('gctune worker --study
 STUDY'), on this machine or another: the workloads (a bundled workload by name, a spec's text,
@@ -35,7 +36,7 @@ study, and the other fails. Credentials are never printed nor stored in the stud
   gctune study create run recorded-run.csv --storage postgres://gctune@db/gctune   # workers need run.csv at this path`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 {
-				return usageErrorf("study create needs a study name and at least one workload (see 'gctune workloads')")
+				return cmdutil.Usagef("study create needs a study name and at least one workload (see 'gctune workloads')")
 			}
 			return nil
 		},
@@ -53,21 +54,18 @@ study, and the other fails. Credentials are never printed nor stored in the stud
 
 // createDoc is `study create --json`.
 type createDoc struct {
-	Study        string        `json:"study"`
-	Storage      string        `json:"storage"`
-	Workloads    []createdLoad `json:"workloads"`
-	Target       int           `json:"target"`
-	Sampler      string        `json:"sampler"`
-	Seed         uint64        `json:"seed"`
-	Queued       int           `json:"queued"`
-	DefaultValue float64       `json:"defaultValue"`
-	Plan         search.Plan   `json:"plan"`
+	Study        string                  `json:"study"`
+	Storage      string                  `json:"storage"`
+	Workloads    []study.CreatedWorkload `json:"workloads"`
+	Target       int                     `json:"target"`
+	Sampler      string                  `json:"sampler"`
+	Seed         uint64                  `json:"seed"`
+	Queued       int                     `json:"queued"`
+	DefaultValue float64                 `json:"defaultValue"`
+	Plan         search.Plan             `json:"plan"`
 	// Profiles says how each workload's profile was read, with its simulated default run.
-	Profiles []profileInfoDoc `json:"profiles"`
+	Profiles []study.ProfileInfo `json:"profiles"`
 }
-
-// createdLoad is one workload of createDoc (study.CreatedWorkload).
-type createdLoad = study.CreatedWorkload
 
 // studyCreateOptions are what `gctune study create` is asked besides the configuration.
 type studyCreateOptions struct {
@@ -95,10 +93,10 @@ func runStudyCreate(ctx context.Context, w, errOut io.Writer, cfg Config, o stud
 		printProfileInfos(errOut, profileInfos(sp))
 	}
 	doc := createDoc{Study: name, Storage: store.URL(), Target: sp.Trials, Sampler: sp.Sampler, Seed: sp.Seed,
-		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: withDefaultRuns(profileInfos(sp), prob),
+		Queued: len(sp.Plan.Seeds), DefaultValue: sp.DefaultValue, Plan: sp.Plan, Profiles: study.WithDefaultRuns(profileInfos(sp), prob),
 		Workloads: sp.CreatedWorkloads()}
 	if asJSON {
-		return writeJSON(w, doc)
+		return cmdutil.WriteJSON(w, doc)
 	}
 	if quiet {
 		return nil

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/glebarez/sqlite"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +54,7 @@ func TestReadOnlyCommandsChangeNothing(t *testing.T) {
 	before = fileHash(t, foreign)
 	for _, args := range [][]string{{"studies", "list"}, {"studies", "show", "t"}, {"export", "t"}, {"explain", "t"}} {
 		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
-		assert.Equal(t, exitUsage, code, args)
+		assert.Equal(t, cmdutil.ExitUsage, code, args)
 		assert.Equal(t, `gctune: "`+foreign+`" is not a gctune study database (no study tables)`+"\n", errOut)
 	}
 	assert.Equal(t, before, fileHash(t, foreign), "a foreign database was changed")
@@ -74,7 +75,7 @@ func TestCorruptDatabaseExit2(t *testing.T) {
 		{"study", "create", "t", "testdata/tiny.yaml"}, {"worker", "--study", "t"},
 	} {
 		_, errOut, code := gctune(t, append(args, "--storage", bad)...)
-		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 		assert.Contains(t, errOut, bad, args)
 		assert.Equal(t, "gctune: "+bad+" is not a gctune study database (not a SQLite file at all)\n", errOut, args)
 	}
@@ -147,9 +148,9 @@ func TestTamperedTrialValueNeverBest(t *testing.T) {
 // speedup) is one error line, not a broken document.
 func TestJSONOutputRefusesNonFinite(t *testing.T) {
 	var out strings.Builder
-	err := writeJSON(&out, map[string]float64{"speedup": math.Inf(1)})
+	err := cmdutil.WriteJSON(&out, map[string]float64{"speedup": math.Inf(1)})
 	require.Error(t, err)
-	assert.Equal(t, exitUsage, exitCode(err))
+	assert.Equal(t, cmdutil.ExitUsage, cmdutil.ExitCode(err))
 	assert.Contains(t, err.Error(), "+Inf is not a number JSON can hold")
 	assert.Empty(t, out.String())
 }
@@ -163,14 +164,14 @@ func TestDeleteRunningStudyRefused(t *testing.T) {
 	execSQL(t, db, "UPDATE trials SET state = 'RUNNING' WHERE number = 1")
 
 	_, errOut, code := gctune(t, "studies", "delete", "t", "--storage", db)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, `study "t" has 1 running trial(s)`)
 	_, _, code = gctune(t, "studies", "show", "t", "--storage", db)
 	assert.Equal(t, 0, code, "the study is still there")
 
 	_, errOut = gctuneOK(t, "studies", "delete", "t", "--force", "--storage", db)
 	_, _, code = gctune(t, "studies", "show", "t", "--storage", db)
-	assert.Equal(t, exitUsage, code, "deleted")
+	assert.Equal(t, cmdutil.ExitUsage, code, "deleted")
 }
 
 // TestStoragePasswordNeverPrinted: every storage shape of issue 22 that holds the password
@@ -210,7 +211,7 @@ func TestStoragePasswordNeverPrinted(t *testing.T) {
 		for _, args := range commands {
 			all := append(append([]string{}, args...), shape...)
 			out, errOut, code := gctune(t, all...)
-			assert.Equal(t, exitUsage, code, "%q: %s", all, errOut)
+			assert.Equal(t, cmdutil.ExitUsage, code, "%q: %s", all, errOut)
 			assert.NotContains(t, out+errOut, secret, "%q", all)
 			assert.Equal(t, 1, countLines(errOut), "%q: one line: %s", all, errOut)
 		}
@@ -235,7 +236,7 @@ func TestWritingCommandsRefuseForeignDatabase(t *testing.T) {
 		{"studies", "delete", "x"}, {"studies", "delete", "x", "--force"},
 	} {
 		_, errOut, code := gctune(t, append(args, "--storage", foreign)...)
-		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 		assert.Equal(t, `gctune: "`+foreign+`" is not a gctune study database (1 table of another program, no study tables): give gctune a file of its own`+"\n", errOut, args)
 		assert.Equal(t, before, fileHash(t, foreign), "%v changed the file", args)
 		assert.NoFileExists(t, foreign+"-wal", args)
@@ -310,7 +311,7 @@ func TestMalformedStudyExit2(t *testing.T) {
 				copyFile(t, good, db)
 				c.damage(t, db)
 				_, errOut, code := gctune(t, append(args, "--storage", db)...)
-				assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)
+				assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", args, errOut)
 				assert.Equal(t, 1, strings.Count(errOut, "gctune: "), "%v: one error line: %s", args, errOut)
 				assert.Contains(t, lastLine(errOut), db, "%v: the error names the database", args)
 			}
@@ -370,7 +371,7 @@ func TestDefaultStorage(t *testing.T) {
 	// A missing default database is named by its full path.
 	t.Setenv("XDG_DATA_HOME", filepath.Join(root, "empty"))
 	_, errOut, code := gctune(t, "export", "t")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: database "`+filepath.Join(root, "empty", "gctune", "gctune.db")+`" does not exist`+"\n", errOut)
 
 	// No XDG_DATA_HOME (or a relative one): ~/.local/share/gctune.
@@ -465,7 +466,7 @@ func TestReadOnlyCommandsUnwritableFolder(t *testing.T) {
 		assert.Equal(t, before, fileHash(t, db), "%v changed the database", args)
 	}
 	out, code := runAsOtherUser(t, dir, "resume", "t", "--more", "1", "--storage", db)
-	assert.Equal(t, exitUsage, code, out)
+	assert.Equal(t, cmdutil.ExitUsage, code, out)
 	assert.Equal(t, 1, strings.Count(out, "gctune: "), out)
 	assert.Equal(t, before, fileHash(t, db))
 }
@@ -507,7 +508,7 @@ func TestStorageFIFO(t *testing.T) {
 		}
 		var ee *exec.ExitError
 		require.ErrorAs(t, werr, &ee, "%v: %s", args, out.String())
-		assert.Equal(t, exitUsage, ee.ExitCode(), "%v: %s", args, out.String())
+		assert.Equal(t, cmdutil.ExitUsage, ee.ExitCode(), "%v: %s", args, out.String())
 		assert.Equal(t, `gctune: database "`+fifo+`" is not a regular file (a named pipe, device or socket), not a SQLite file`+"\n", out.String(), args)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/suggest"
 	"github.com/gctune/gctune/objective"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialstore"
@@ -37,7 +39,7 @@ type newStudyWording struct {
 // before it opens the database, then creates the study and queues its seeds (study.Create).
 func createNewStudy(ctx context.Context, cfg Config, name string, refs []string, words newStudyWording) (*newStudy, error) {
 	if err := trialstore.ValidateName(name); err != nil {
-		return nil, usageErrorf(words.badName, strings.TrimPrefix(err.Error(), "trialstore: "))
+		return nil, cmdutil.Usagef(words.badName, strings.TrimPrefix(err.Error(), "trialstore: "))
 	}
 	sp, prob, err := newProblem(cfg, refs)
 	if err != nil {
@@ -49,7 +51,7 @@ func createNewStudy(ctx context.Context, cfg Config, name string, refs []string,
 	}
 	st, err := study.Create(ctx, store, name, sp)
 	if errors.Is(err, trialstore.ErrStudyExists) {
-		err = usageErrorf(words.exists, name, store.URL(), export.ShellQuote(name))
+		err = cmdutil.Usagef(words.exists, name, store.URL(), export.ShellQuote(name))
 	}
 	if err != nil {
 		store.Close()
@@ -71,7 +73,7 @@ func openStore(ctx context.Context, url string, mustExist bool) (*trialstore.Sto
 	}
 	st, err := trialstore.Open(ctx, url, trialstore.OpenOptions{MustExist: mustExist})
 	if err != nil {
-		return nil, asUsage(storeOpenError(url, err))
+		return nil, cmdutil.AsUsage(cmdutil.StoreOpenError(url, err))
 	}
 	noteStore(ctx, st)
 	return st, nil
@@ -84,7 +86,7 @@ func openStore(ctx context.Context, url string, mustExist bool) (*trialstore.Sto
 func openStoreReadOnly(ctx context.Context, url string) (*trialstore.Store, error) {
 	st, err := trialstore.Open(ctx, url, trialstore.OpenOptions{MustExist: true, ReadOnly: true})
 	if err != nil {
-		return nil, asUsage(storeOpenError(url, err))
+		return nil, cmdutil.AsUsage(cmdutil.StoreOpenError(url, err))
 	}
 	noteStore(ctx, st)
 	return st, nil
@@ -126,7 +128,7 @@ func loadStudy(store *trialstore.Store, name string) (int, *study.Problem, error
 }
 
 // suggestStudy adds to err, store's error for a study name it does not have, the study names
-// nearest to name (nearestNames); err unchanged when none is near or the names cannot be read.
+// nearest to name (suggest.Nearest); err unchanged when none is near or the names cannot be read.
 func suggestStudy(store *trialstore.Store, name string, err error) error {
 	sums, lerr := trialstore.ListStudies(store)
 	if lerr != nil {
@@ -136,7 +138,7 @@ func suggestStudy(store *trialstore.Store, name string, err error) error {
 	for i, s := range sums {
 		names[i] = s.Name
 	}
-	hint := didYouMean(nearestNames(name, names), export.ShellQuote)
+	hint := suggest.DidYouMean(suggest.Nearest(name, names), export.ShellQuote)
 	if hint == "" {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/heapsim"
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
@@ -44,16 +45,16 @@ func reopenOptions(cfg Config, ro study.ReopenOptions) study.ReopenOptions {
 }
 
 // profileInfos says how each of the problem's workloads was read (study.Problem.Opened).
-func profileInfos(sp *study.Problem) []profileInfoDoc {
+func profileInfos(sp *study.Problem) []study.ProfileInfo {
 	return openedInfos(sp.Opened)
 }
 
-// openedInfos describes opened workloads (newProfileInfo), with the study's clock beside a
+// openedInfos describes opened workloads (study.NewProfileInfo), with the study's clock beside a
 // FiLiP export read on another one.
-func openedInfos(os []study.Opened) []profileInfoDoc {
-	var out []profileInfoDoc
+func openedInfos(os []study.Opened) []study.ProfileInfo {
+	var out []study.ProfileInfo
 	for _, o := range os {
-		d := newProfileInfo(o.Info, o.Profile)
+		d := study.NewProfileInfo(o.Info, o.Profile)
 		d.Ref = o.Ref
 		if o.OtherClock {
 			d.ClockReason += fmt.Sprintf("; the study read it with --clock %s", o.StudyClock)
@@ -77,6 +78,6 @@ func printPlan(w io.Writer, plan search.Plan) { _ = plan.WriteText(w) }
 
 // addToleranceFlag declares --tolerance (search.tolerance) on cmd.
 func addToleranceFlag(cmd *cobra.Command) {
-	addBoundFlag(cmd, "tolerance", defaultConfig().Search.Tolerance, "search.tolerance",
+	cmdutil.AddBoundFlag(cmd, "tolerance", defaultConfig().Search.Tolerance, "search.tolerance",
 		"recommend the smallest footprint within this fraction of the best, and put back changes worth less (search.tolerance)")
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -19,10 +20,10 @@ func TestMistypedStudyNameIsSuggested(t *testing.T) {
 		{"studies", "delete", "datafram-3.1gb"},
 	} {
 		_, errOut, code := gctune(t, append(args, "--storage", db)...)
-		assert.Equal(t, exitUsage, code, args)
+		assert.Equal(t, cmdutil.ExitUsage, code, args)
 		assert.Equal(t, `gctune: no study named "datafram-3.1gb" in `+db+" (did you mean dataframe-3.1gb?)\n", errOut, args)
 	}
 	_, errOut, code := gctune(t, "export", "zzz", "--storage", db)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Equal(t, `gctune: no study named "zzz" in `+db+"\n", errOut)
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/export"
+	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/trialstore"
@@ -54,7 +56,7 @@ once, the runs so far stored.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
 			if dash != 1 || len(args) < 2 {
-				return usageErrorf("verify needs a study and, after --, the command to run: gctune verify STUDY -- COMMAND [ARGS...]")
+				return cmdutil.Usagef("verify needs a study and, after --, the command to run: gctune verify STUDY -- COMMAND [ARGS...]")
 			}
 			return nil
 		},
@@ -93,24 +95,21 @@ type verifyOptions struct {
 	NoWarmup bool
 	// ShowOutput passes the command's output through to ew (with the ExecRunner).
 	ShowOutput bool
-	// Quiet prints no line per run; JSON prints verifyDoc.
+	// Quiet prints no line per run; JSON prints verify.Report.
 	Quiet, JSON bool
 	// Runner runs the command (nil: verify.ExecRunner).
 	Runner verify.Runner
 }
 
-// verifyDoc is `gctune verify --json` (verify.Report).
-type verifyDoc = verify.Report
-
 // runVerify runs the command under the defaults, the recommendation and o.Trial
 // (verify.Measure, which stores each run in the study as it finishes), and writes the measured
 // speedups beside the predicted ones to w, a line per run to ew.
 func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions) error {
-	if err := checkCount("runs", o.Runs, 1, maxVerifyRuns, ""); err != nil {
+	if err := cmdutil.CheckCount("runs", o.Runs, 1, maxVerifyRuns, ""); err != nil {
 		return err
 	}
 	if o.Timeout < 0 {
-		return usageErrorf("--timeout %s: must not be negative", o.Timeout)
+		return cmdutil.Usagef("--timeout %s: must not be negative", o.Timeout)
 	}
 	store, id, sp, err := openStudy(ctx, cfg.Storage, o.Study, false)
 	if err != nil {
@@ -140,14 +139,14 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 	}
 	m, err := verify.Measure(ctx, plan, runner, rec)
 	if errors.Is(err, verify.ErrStart) {
-		return asUsage(err)
+		return cmdutil.AsUsage(err)
 	}
 	if err != nil {
 		return err
 	}
 	doc := verify.NewReport(o.Study, store.URL(), plan, m)
 	if o.JSON {
-		err = writeJSON(w, doc)
+		err = cmdutil.WriteJSON(w, doc)
 	} else {
 		err = doc.WriteText(w)
 	}
@@ -158,7 +157,7 @@ func runVerify(ctx context.Context, w, ew io.Writer, cfg Config, o verifyOptions
 		return m.Failed
 	}
 	if m.Interrupted {
-		return interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", quoteName(o.Study))
+		return cmdutil.Interruptedf("verify stopped before its last run; the runs that finished are stored in study %s", termtext.Quote(o.Study))
 	}
 	return nil
 }
@@ -171,7 +170,7 @@ func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id 
 		return nil, err
 	}
 	if _, ok := trialattr.Best(trials); !ok {
-		return nil, usageErrorf("study %q has no completed feasible trial yet: nothing to verify", o.Study)
+		return nil, cmdutil.Usagef("study %q has no completed feasible trial yet: nothing to verify", o.Study)
 	}
 	prob, err := sp.ReopenObjective(reopenOptions(cfg, study.ReopenOptions{}))
 	if err != nil {
@@ -191,9 +190,3 @@ func verifyConfigs(ctx context.Context, cfg Config, store *trialstore.Store, id 
 	}
 	return verify.Configs(sp.VM, best, trial)
 }
-
-// printVerify writes d as text (verify.Report.WriteText).
-func printVerify(w io.Writer, d *verifyDoc) error { return d.WriteText(w) }
-
-// comparisonText is c's verdict with its name (verify.ConfigSummary.VerdictLine).
-func comparisonText(c verify.ConfigSummary) string { return c.VerdictLine() }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/verify"
 )
@@ -32,7 +33,7 @@ func TestVerifyEndToEnd(t *testing.T) {
 	db := filepath.Join(dir, "v.db")
 	best := reportStudy(t, db)
 
-	var doc verifyDoc
+	var doc verify.Report
 	gctuneJSON(t, &doc, "verify", "demo", "--storage", db, "--runs", "3", "--trial", "0", "--", "sh", standin, "{eden}", "{st}")
 	require.Len(t, doc.Configs, 3)
 	assert.Equal(t, []string{"default", "best", "trial-0"}, []string{doc.Configs[0].Name, doc.Configs[1].Name, doc.Configs[2].Name})
@@ -101,8 +102,8 @@ func TestVerifyEndToEnd(t *testing.T) {
 	var outB, errB bytes.Buffer
 	runner := &cancelAfter{n: 3, cancel: cancel}
 	err = runVerify(ctx, &outB, &errB, cfg, verifyOptions{Study: "demo", Argv: []string{"sh", standin, "{eden}", "{st}"}, Runs: 50, JSON: true, Runner: runner})
-	require.Equal(t, exitInterrupted, exitCode(err), "%v: %s", err, errB.String())
-	var intr verifyDoc
+	require.Equal(t, cmdutil.ExitInterrupted, cmdutil.ExitCode(err), "%v: %s", err, errB.String())
+	var intr verify.Report
 	require.NoError(t, json.Unmarshal(outB.Bytes(), &intr))
 	assert.True(t, intr.Interrupted)
 	assert.Len(t, intr.Measured, 3)

@@ -6,17 +6,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/buildinfo"
+	"github.com/gctune/gctune/internal/cmdutil"
 )
-
-// BuildInfo identifies the binary (buildinfo.Build); main fills it from -ldflags.
-type BuildInfo = buildinfo.Build
 
 // NewVersionCmd returns `gctune version`.
 func NewVersionCmd(ro *rootOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print gctune's version, commit and Go version",
-		Args:  noArgs,
+		Args:  cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runVersionCmd(cmd, ro)
 		},
@@ -29,7 +27,7 @@ func runVersionCmd(cmd *cobra.Command, ro *rootOptions) error {
 	bi, _ := debug.ReadBuildInfo()
 	v := buildinfo.Resolve(ro.build, bi)
 	if ro.json {
-		return writeJSON(cmd.OutOrStdout(), v)
+		return cmdutil.WriteJSON(cmd.OutOrStdout(), v)
 	}
 	return v.WriteText(cmd.OutOrStdout())
 }
@@ -41,7 +39,7 @@ type buildStamp struct {
 }
 
 // newBuildStamp resolves b with the binary's embedded build information.
-func newBuildStamp(b BuildInfo) buildStamp {
+func newBuildStamp(b buildinfo.Build) buildStamp {
 	bi, _ := debug.ReadBuildInfo()
 	s := buildinfo.NewStamp(b, bi)
 	return buildStamp{version: s.Version, recommendation: s.Recommendation}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/profile/filip"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/session"
@@ -43,7 +44,7 @@ and be stored, then stops.`,
 		Example: `  gctune worker --study df --storage postgres://gctune@db/gctune
   PGPASSWORD=... GCTUNE_STORAGE=postgres://gctune@db/gctune gctune worker --study df --workers 4
   gctune worker --study demo --trials 500`,
-		Args: noArgs,
+		Args: cmdutil.NoArgs,
 		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
 			o.JSON, o.Clock = ro.json, clockFlag(cmd, cfg)
 			return run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, o)
@@ -86,12 +87,12 @@ type workerDoc struct {
 // it holds its target, writing the result to w and notices to ew.
 func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions) error {
 	if o.Study == "" {
-		return usageErrorf("worker needs --study NAME (see 'gctune studies list')")
+		return cmdutil.Usagef("worker needs --study NAME (see 'gctune studies list')")
 	}
 	if err := checkTrialsTarget(o.Trials, 0); err != nil {
 		return err
 	}
-	if err := checkCount("retries", o.Retries, 1, maxRetries, ""); err != nil {
+	if err := cmdutil.CheckCount("retries", o.Retries, 1, maxRetries, ""); err != nil {
 		return err
 	}
 	host, _ := os.Hostname()
@@ -114,7 +115,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		}
 		lastLog = time.Now()
 		logf("database error, retrying %s (attempt %d of %d, again in %s): %s", op, attempt, o.Retries,
-			wait.Round(10*time.Millisecond), oneLine(err))
+			wait.Round(10*time.Millisecond), cmdutil.OneLine(err))
 	}}
 
 	// The database may be restarting as the worker starts: opening is retried too.
@@ -125,7 +126,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 		return err
 	})
 	if err != nil {
-		return asUsage(storeOpenError(cfg.Storage, err))
+		return cmdutil.AsUsage(cmdutil.StoreOpenError(cfg.Storage, err))
 	}
 	defer store.Close()
 	noteStore(ctx, store)
@@ -177,7 +178,7 @@ func runWorker(ctx context.Context, w, ew io.Writer, cfg Config, o workerOptions
 	doc := workerDoc{sessionDoc: newSessionDoc(res, o.Study, store, sp, prob),
 		Worker: me, Goroutines: goroutines, SamplerSeed: seed, Restarts: res.Restarts}
 	if o.JSON {
-		err = writeJSON(w, doc)
+		err = cmdutil.WriteJSON(w, doc)
 	} else {
 		err = doc.WriteText(w)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/pgtest"
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/trialattr"
@@ -279,7 +280,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	doc = workerJSON(t, db, 1, workerOptions{Study: "s1", Trials: 12})
 	assert.Equal(t, 12, doc.Finished)
 	_, errOut, code := gctune(t, "resume", "s1", "--storage", db)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "changed since the study began")
 
 	// A bundled workload is in every gctune.
@@ -302,12 +303,12 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	b, _ := os.ReadFile(csv)
 	require.NoError(t, os.WriteFile(csv, append(b, []byte("2160,16,1160,Fraction,0,0,NumberParser>>makeFraction,23\n")...), 0o644))
 	_, errOut, code = gctune(t, "worker", "--study", "s3", "--storage", db)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "differs from the study's")
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
 	require.NoError(t, os.Remove(csv))
 	_, errOut, code = gctune(t, "worker", "--study", "s3", "--storage", db)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	assert.Contains(t, errOut, "a worker needs the same file at the same path")
 
 	// Usage errors.
@@ -324,7 +325,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 		{[]string{"study", "create", "s9", "nope", "--storage", db}, "not a bundled workload"},
 	} {
 		_, errOut, code := gctune(t, c.args...)
-		assert.Equal(t, exitUsage, code, "%v: %s", c.args, errOut)
+		assert.Equal(t, cmdutil.ExitUsage, code, "%v: %s", c.args, errOut)
 		assert.Contains(t, errOut, c.want, c.args)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%v: one line: %q", c.args, errOut)
 	}
@@ -484,7 +485,7 @@ func TestWorkerSIGTERM(t *testing.T) {
 	p := startProc(t, env, "--json", "worker", "--study", "term", "--storage", url, "--workers", "2")
 	waitComplete(t, url, "term", 15, p)
 	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
-	require.Equal(t, exitInterrupted, p.wait(t, 30*time.Second), "stopped short of its target: stderr: %s", p.stderr)
+	require.Equal(t, cmdutil.ExitInterrupted, p.wait(t, 30*time.Second), "stopped short of its target: stderr: %s", p.stderr)
 	var doc workerDoc
 	require.NoError(t, json.Unmarshal([]byte(p.stdout.String()), &doc), p.stdout.String())
 	assert.True(t, doc.Interrupted)
@@ -534,7 +535,7 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 		switch code {
 		case 0:
 			t.Logf("worker %d carried on: %s", i, lastLine(p.stdout.String()))
-		case exitFailure:
+		case cmdutil.ExitFailure:
 			errLines := strings.Count(stderr, "gctune: ")
 			assert.Equal(t, 1, errLines, "worker %d: one error line: %s", i, stderr)
 			assert.True(t, strings.HasPrefix(lastLine(stderr), "gctune: worker "), stderr)
@@ -569,7 +570,7 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 	for i, p := range stopped {
 		code := p.wait(t, 60*time.Second)
 		stderr := p.stderr.String()
-		assert.Equal(t, exitFailure, code, "worker %d: %s", i, stderr)
+		assert.Equal(t, cmdutil.ExitFailure, code, "worker %d: %s", i, stderr)
 		assert.Equal(t, 1, strings.Count(stderr, "gctune: "), "worker %d: one error line: %s", i, stderr)
 		assert.Contains(t, lastLine(stderr), "database unavailable", stderr)
 		assert.Contains(t, lastLine(stderr), "failed 4 times", stderr)
@@ -607,7 +608,7 @@ func TestStudyCreateRace(t *testing.T) {
 			if codes[0] != 0 {
 				loser = a
 			}
-			assert.ElementsMatch(t, []int{0, exitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
+			assert.ElementsMatch(t, []int{0, cmdutil.ExitUsage}, codes, "round %d: a: %s b: %s", round, a.stderr, b.stderr)
 			assert.Equal(t, fmt.Sprintf("gctune: study %q already exists in %s: join it with 'gctune worker --study race', or create another name\n",
 				"race", trialstore.RedactURL(url)), loser.stderr.String())
 			trials := readTrials(t, url, "race")
@@ -648,14 +649,14 @@ func TestWorkerCredentials(t *testing.T) {
 	run("studies", "show", "cred")
 	run("--json", "studies", "show", "cred")
 	_, errOut, code := gctune(t, "worker", "--study", "nope")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cmdutil.ExitUsage, code)
 	outs = append(outs, errOut)
 
 	// A wrong password, in the URL: refused at once, and not printed.
 	wrong := strings.Replace(url, "postgres@", "postgres:"+urlSecret+"@", 1)
 	began := time.Now()
 	_, errOut, code = gctune(t, "worker", "--study", "cred", "--storage", wrong)
-	assert.Equal(t, exitUsage, code, errOut)
+	assert.Equal(t, cmdutil.ExitUsage, code, errOut)
 	assert.Contains(t, errOut, "password authentication failed")
 	assert.Contains(t, errOut, "postgres:xxxxx@", "the URL is printed with its password redacted")
 	assert.Less(t, time.Since(began), 5*time.Second, "an authentication failure is not retried")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/profile/source"
 )
 
@@ -18,7 +19,7 @@ measurements (see docs/workloads.md). Any of their names can stand where a profi
 as in 'gctune lifetimes dataframe-500mb'. RECORDS is how many records each generates with the
 configured workload.seed and workload.resolution, as simulate, lifetimes and optimize count
 them (each workload is generated to count them, about a second in all).`,
-		Args: noArgs,
+		Args: cmdutil.NoArgs,
 		RunE: ro.withConfig(func(cmd *cobra.Command, _ []string, cfg Config) error {
 			return runWorkloads(cmd.OutOrStdout(), workloadsOptions{JSON: ro.json, Seed: cfg.Workload.Seed, Resolution: cfg.Workload.Resolution})
 		}),
@@ -33,16 +34,13 @@ type workloadsOptions struct {
 	Resolution float64
 }
 
-// workloadsDoc is `gctune workloads --json` (source.Workloads).
-type workloadsDoc = source.Workloads
-
 func runWorkloads(w io.Writer, o workloadsOptions) error {
 	doc, err := source.CountWorkloads(o.Seed, o.Resolution)
 	if err != nil {
 		return err
 	}
 	if o.JSON {
-		return writeJSON(w, doc)
+		return cmdutil.WriteJSON(w, doc)
 	}
 	return doc.WriteText(w)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gctune/gctune/internal/units"
 	"github.com/gctune/gctune/profile/source"
 	"github.com/gctune/gctune/profile/spec"
 )
@@ -29,7 +30,7 @@ func TestWorkloadsText(t *testing.T) {
 		assert.Contains(t, lines[1+i], w.Description)
 		p, _, err := source.Open(w.Name, source.Options{Seed: 1, Resolution: 1e-6})
 		require.NoError(t, err)
-		assert.Contains(t, lines[1+i], " "+formatCount(uint64(p.Len()))+" ", "the records simulate counts")
+		assert.Contains(t, lines[1+i], " "+units.FormatCount(uint64(p.Len()))+" ", "the records simulate counts")
 	}
 	// The same count as simulate's.
 	sim, _ := gctuneOK(t, "simulate", "image-processing")
@@ -42,7 +43,7 @@ func TestWorkloadsText(t *testing.T) {
 
 func TestWorkloadsJSON(t *testing.T) {
 	t.Setenv("GCTUNE_WORKLOAD_RESOLUTION", lowResolution)
-	var doc workloadsDoc
+	var doc source.Workloads
 	gctuneJSON(t, &doc, "workloads")
 	bundled := spec.Bundled()
 	require.Len(t, doc.Workloads, len(bundled))
