@@ -115,7 +115,7 @@ func storedHypothesis(info *source.Info, open source.Options, o Options) (*Store
 		return nil, nil
 	}
 	for _, f := range source.Files(info.Ref, open) {
-		if infile.IsStream(f) {
+		if f == source.StdinRef || infile.IsStream(f) {
 			return nil, nil
 		}
 	}

@@ -96,4 +96,13 @@ func TestAnalyzeStoredHypothesis(t *testing.T) {
 	d, err = Analyze(q, info, open, Options{Bins: 10})
 	require.NoError(t, err)
 	assert.Nil(t, d.Stored)
+
+	// Standard input was read once: the second hypothesis is not attempted (it would find
+	// the input consumed), as for a pipe.
+	piped := *info
+	piped.Ref = source.StdinRef
+	d, err = Analyze(q, &piped, source.Options{FiLiPJSONPath: strings.TrimSuffix(out, ".csv") + ".json"}, Options{Bins: 10, Reopen: reopen})
+	require.NoError(t, err)
+	assert.Equal(t, 1, reopened, "standard input reopened")
+	assert.Nil(t, d.Stored)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gctune/gctune/internal/buildinfo"
 	"github.com/gctune/gctune/internal/cmdutil"
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/gctune/gctune/trialstore"
 )
 
@@ -53,7 +54,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		// Escaped: a message may quote a name or a line from the input; and any URL's
 		// password in it masked, wherever an input is echoed (trialstore.RedactText).
-		fmt.Fprintf(stderr, "gctune: %s\n", terminalSafe(trialstore.RedactText(cmdutil.UserMessage(err)+cmdutil.ErrorHint(cmd, err))))
+		fmt.Fprintf(stderr, "gctune: %s\n", termtext.Safe(trialstore.RedactText(cmdutil.UserMessage(err)+cmdutil.ErrorHint(cmd, err))))
 	}
 	return cmdutil.ExitCode(err)
 }

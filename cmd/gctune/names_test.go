@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/gctune/gctune/internal/termtext"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -15,6 +16,6 @@ func TestTerminalSafe(t *testing.T) {
 		"line\u2028separator\u0085nel": `line\u2028separator\u0085nel`,
 		"":                             "",
 	} {
-		assert.Equal(t, want, terminalSafe(in), "%q", in)
+		assert.Equal(t, want, termtext.Safe(in), "%q", in)
 	}
 }
