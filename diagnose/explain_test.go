@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"context"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,50 +16,58 @@ import (
 )
 
 // TestExplainGolden checks the text of gctune explain for the bundled workloads against
-// testdata/explain/*.txt. Each case names a workload and the best point (as gctune optimize
-// found it); regenerate with
+// testdata/explain/other.txt, and TestLongExplainGoldenDataFrame against dataframe.txt (the
+// three DataFrame workloads: slow under the race detector, so run without it, README). Each
+// case names a workload and the best point (as gctune optimize found it); regenerate with
 //
-//	go test ./diagnose -run TestExplainGolden -rewrite
+//	go test ./diagnose -run 'ExplainGolden' -rewrite
 //
 // and review the diff.
-func TestExplainGolden(t *testing.T) {
-	datadriven.Walk(t, "testdata/explain", func(t *testing.T, path string) {
-		if testing.Short() && filepath.Base(path) == "dataframe.txt" {
-			t.Skip("diagnoses the three DataFrame workloads (slow under the race detector): runs without -short")
-		}
-		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
-			require.Equal(t, "explain", td.Cmd)
-			var workloads []string
-			var pt tunable.Point
-			for _, a := range td.CmdArgs {
-				v := a.Vals[0]
-				var err error
-				switch a.Key {
-				case "workload":
-					workloads = a.Vals
-				case "new-space":
-					pt.NewSpaceBytes, err = parseBytes(v)
-				case "headroom":
-					pt.HeadroomBytes, err = parseBytes(v)
-				case "shrink":
-					pt.ShrinkBytes, err = parseBytes(v)
-				case "ratio":
-					pt.Ratio, err = strconv.ParseFloat(v, 64)
-				case "p":
-					pt.Proportion, err = strconv.ParseFloat(v, 64)
-				default:
-					t.Fatalf("%s: unknown argument %q", td.Pos, a.Key)
-				}
-				require.NoError(t, err, td.Pos)
+func TestExplainGolden(t *testing.T) { explainGolden(t, "testdata/explain/other.txt") }
+
+// TestLongExplainGoldenDataFrame: TestExplainGolden for the DataFrame workloads.
+func TestLongExplainGoldenDataFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("diagnoses the three DataFrame workloads (slow under the race detector): runs without -short")
+	}
+	explainGolden(t, "testdata/explain/dataframe.txt")
+}
+
+// explainGolden runs the explain cases of the datadriven file path.
+func explainGolden(t *testing.T, path string) {
+	t.Helper()
+	datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
+		require.Equal(t, "explain", td.Cmd)
+		var workloads []string
+		var pt tunable.Point
+		for _, a := range td.CmdArgs {
+			v := a.Vals[0]
+			var err error
+			switch a.Key {
+			case "workload":
+				workloads = a.Vals
+			case "new-space":
+				pt.NewSpaceBytes, err = parseBytes(v)
+			case "headroom":
+				pt.HeadroomBytes, err = parseBytes(v)
+			case "shrink":
+				pt.ShrinkBytes, err = parseBytes(v)
+			case "ratio":
+				pt.Ratio, err = strconv.ParseFloat(v, 64)
+			case "p":
+				pt.Proportion, err = strconv.ParseFloat(v, 64)
+			default:
+				t.Fatalf("%s: unknown argument %q", td.Pos, a.Key)
 			}
-			prob := testProblem(t, 0, workloads...)
-			d, err := Diagnose(context.Background(), prob, pt, 0)
-			require.NoError(t, err)
-			checkFindings(t, d)
-			var b strings.Builder
-			require.NoError(t, d.WriteText(&b))
-			return b.String()
-		})
+			require.NoError(t, err, td.Pos)
+		}
+		prob := testProblem(t, 0, workloads...)
+		d, err := Diagnose(context.Background(), prob, pt, 0)
+		require.NoError(t, err)
+		checkFindings(t, d)
+		var b strings.Builder
+		require.NoError(t, d.WriteText(&b))
+		return b.String()
 	})
 }
 

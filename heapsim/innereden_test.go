@@ -9,7 +9,7 @@ import (
 	"github.com/gctune/gctune/profile/spec"
 )
 
-// TestBundledInnerScavengeEdens checks the premise of the DataFrame specs' young allocation
+// TestLongBundledInnerScavengeEdens checks the premise of the DataFrame specs' young allocation
 // against the simulator's mechanics: each spec adds to the published scavenges half an eden
 // for each full GC that follows young allocation (the scavenge inside a full GC empties eden
 // without being counted, docs/spur-model.md §3.7), naming which full GCs those are (the large
@@ -17,7 +17,7 @@ import (
 // exactly that many full GCs finding young bytes in eden, their inner scavenges must empty
 // about the half edens assumed, and the scheduled scavenges must come out within two of the
 // published count.
-func TestBundledInnerScavengeEdens(t *testing.T) {
+func TestLongBundledInnerScavengeEdens(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the three DataFrame workloads")
 	}

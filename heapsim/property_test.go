@@ -114,12 +114,20 @@ func randomParams(rng *rand.Rand) Params {
 // keep: bytes are conserved (allocated + image = still in the heap + reclaimed), the
 // footprint always covers new space and old-space use, counts and times are never negative,
 // tenured garbage is part of what was tenured, and the same inputs give the same Stats.
-func TestProperties(t *testing.T) {
-	seeds := 40
+func TestProperties(t *testing.T) { checkProperties(t, 0, 10) }
+
+// TestLongProperties is TestProperties over 30 more seeds (slow under the race detector, so
+// run without it, README).
+func TestLongProperties(t *testing.T) {
 	if testing.Short() {
-		seeds = 10
+		t.Skip("30 more seeds (slow under the race detector): runs without -short")
 	}
-	for seed := range uint64(seeds) {
+	checkProperties(t, 10, 40)
+}
+
+// checkProperties checks the invariants over the seeds from to to (excluded).
+func checkProperties(t *testing.T, from, to uint64) {
+	for seed := from; seed < to; seed++ {
 		p := randomProfile(t, seed, 20000)
 		rng := rand.New(rand.NewPCG(seed, 7))
 		for k := range 3 {

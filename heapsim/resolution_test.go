@@ -7,7 +7,7 @@ import (
 	"github.com/gctune/gctune/profile/spec"
 )
 
-// TestBundledResolutionConverged checks that dataframe-3.1gb's own resolution (records per
+// TestLongBundledResolutionConverged checks that dataframe-3.1gb's own resolution (records per
 // object, the spec's `resolution`) is fine enough: generated twice as finely, the simulated
 // run time moves by less than 1 %, at the defaults (hundreds of full GCs) and at a tuned
 // configuration. A record stands for a run of objects born together (docs/workloads.md); what
@@ -16,7 +16,7 @@ import (
 // this test is what licenses the coarser one. (dataframe-500mb and dataframe-1.6gb, at 0.05,
 // differ between generations by one discrete event of about 2 s of GC time whichever way the
 // resolution moves, a generation's draw rather than a trend; measured in docs/benchmarks.md.)
-func TestBundledResolutionConverged(t *testing.T) {
+func TestLongBundledResolutionConverged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates each DataFrame workload at two resolutions")
 	}

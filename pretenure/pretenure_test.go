@@ -48,10 +48,10 @@ func problem(t *testing.T, p *profile.Profile, replicas int) *objective.Problem 
 	return prob
 }
 
-// TestAdviseLongLivedSite: the site whose objects the scavenger copies and tenures is tried
+// TestLongAdviseLongLivedSite: the site whose objects the scavenger copies and tenures is tried
 // and advised, with a gain on every replica; the site whose objects die young is not even a
 // candidate (the scavenger tenures nothing of it).
-func TestAdviseLongLivedSite(t *testing.T) {
+func TestLongAdviseLongLivedSite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
 	}
@@ -76,8 +76,8 @@ func TestAdviseLongLivedSite(t *testing.T) {
 	assert.Nil(t, adv.Combined)
 }
 
-// TestAdviseIsDeterministic: the same problem, parameters and options give the same advice.
-func TestAdviseIsDeterministic(t *testing.T) {
+// TestLongAdviseIsDeterministic: the same problem, parameters and options give the same advice.
+func TestLongAdviseIsDeterministic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
 	}
@@ -89,9 +89,9 @@ func TestAdviseIsDeterministic(t *testing.T) {
 	assert.Equal(t, a, b)
 }
 
-// TestAdviseModelOff: with the uncertainty model off the sites are judged on the profiled
+// TestLongAdviseModelOff: with the uncertainty model off the sites are judged on the profiled
 // run itself.
-func TestAdviseModelOff(t *testing.T) {
+func TestLongAdviseModelOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
 	}
@@ -111,9 +111,9 @@ func TestAdviseNoSites(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoSites)
 }
 
-// TestAttribute: at the defaults the long-lived site's objects are what the scavenger tenures,
+// TestLongAttribute: at the defaults the long-lived site's objects are what the scavenger tenures,
 // all of what enters old space; the site dying young is left out.
-func TestAttribute(t *testing.T) {
+func TestLongAttribute(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates twoSites' 1.2 million records (slow under the race detector): runs without -short")
 	}

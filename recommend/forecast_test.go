@@ -34,7 +34,7 @@ func readingsProblem(t *testing.T, m uncertainty.Model, scav, full int, bound ..
 // forecast without the other: its weight is below MinReadingWeight, its runs are not in the
 // interval, and the evidence says which survived and why. Without counts both stay, and the
 // evidence says the forecast is wider for it and what to add.
-func TestForecastWeighsReadingsByTheExportsCounts(t *testing.T) {
+func TestLongForecastWeighsReadingsByTheExportsCounts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("recommends over two bundled workloads' replicas (slow under the race detector): runs without -short")
 	}

@@ -15,10 +15,10 @@ import (
 	"github.com/gctune/gctune/uncertainty"
 )
 
-// TestWorkloadFiguresNominal: with several workloads and no replicas, each workload's figures
+// TestLongWorkloadFiguresNominal: with several workloads and no replicas, each workload's figures
 // are the simulation of the recommendation against its own defaults, and the one marked is
 // the larger slowdown, the one the max aggregate minimises.
-func TestWorkloadFiguresNominal(t *testing.T) {
+func TestLongWorkloadFiguresNominal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("recommends over two bundled workloads (slow under the race detector): runs without -short")
 	}
@@ -58,9 +58,9 @@ func TestWorkloadFiguresNominal(t *testing.T) {
 	assert.Nil(t, r1.Workloads)
 }
 
-// TestWorkloadFiguresRobust: with replicas, each workload's figures are means over the
+// TestLongWorkloadFiguresRobust: with replicas, each workload's figures are means over the
 // replicas the recommendation is stated on, each replica against its own defaults.
-func TestWorkloadFiguresRobust(t *testing.T) {
+func TestLongWorkloadFiguresRobust(t *testing.T) {
 	if testing.Short() {
 		t.Skip("recommends over two bundled workloads' replicas (slow under the race detector): runs without -short")
 	}

@@ -23,14 +23,16 @@ func TestSample(t *testing.T) {
 	st, err := heapsim.Run(p, heapsim.DefaultParams(), heapsim.DefaultCost(), heapsim.Options{})
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "rs.csv")
-	opts := filip.SampleOptions{Every: 10, Seed: 3, StartBytes: filip.DefaultSampleStartBytes}
+	// At 1/1000, as exports are sampled: the file holds one row per thousand of the run's
+	// objects (a few hundred thousand rows), not one per record.
+	opts := filip.SampleOptions{Every: 1000, Seed: 3, StartBytes: filip.DefaultSampleStartBytes}
 	r, err := Sample(context.Background(), "request-server", p, out, heapsim.DefaultParams(), opts)
 	require.NoError(t, err)
 	assert.Equal(t, st.Scavenges, r.TotalScavenges)
 	assert.Equal(t, st.FullGCs, r.TotalFullGCs)
 	assert.Equal(t, filip.SampleMetaPath(out), r.Meta)
-	assert.Equal(t, uint64(10), r.Every)
-	assert.Equal(t, 0.1, r.SamplingRate)
+	assert.Equal(t, uint64(1000), r.Every)
+	assert.Equal(t, 0.001, r.SamplingRate)
 
 	q, info, err := source.Open(out, source.Options{Rebuild: filip.HypothesisOff})
 	require.NoError(t, err)
@@ -41,7 +43,7 @@ func TestSample(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, r.WriteText(&b))
 	assert.Contains(t, b.String(), "wrote "+out+" and "+r.Meta+": ")
-	assert.Contains(t, b.String(), "(1/10, phase 0, seed 3)")
+	assert.Contains(t, b.String(), "(1/1000, phase 0, seed 3)")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

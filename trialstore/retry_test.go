@@ -322,11 +322,11 @@ func TestRetryStorageSQLiteLocked(t *testing.T) {
 	}
 }
 
-// TestRetryStoragePostgresRestart restarts a real PostgreSQL server under a storage that keeps
+// TestLongRetryStoragePostgresRestart restarts a real PostgreSQL server under a storage that keeps
 // working: its calls fail with transient errors while the server is away and succeed once it
 // is back. With the server stopped for good they give up, bounded. A missing database is not
 // transient.
-func TestRetryStoragePostgresRestart(t *testing.T) {
+func TestLongRetryStoragePostgresRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("restarts a server")
 	}

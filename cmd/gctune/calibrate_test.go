@@ -19,10 +19,10 @@ import (
 // iwst23p is [IWST23-P] Table 1's 3.1 GB default run (5,599 s total, 5,158 s of GC).
 const iwst23p = "../../costfit/testdata/iwst23p-3.1gb.json"
 
-// TestCalibrateIWST23P calibrates dataframe-3.1gb on [IWST23-P]'s default run, then checks
+// TestLongCalibrateIWST23P calibrates dataframe-3.1gb on [IWST23-P]'s default run, then checks
 // that the cost file it writes makes simulate land within 5 % of both published times, that
 // optimize stores that cost with the study and that resume and report refuse another.
-func TestCalibrateIWST23P(t *testing.T) {
+func TestLongCalibrateIWST23P(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the 3.1 GB DataFrame workload (slow under the race detector): runs without -short")
 	}

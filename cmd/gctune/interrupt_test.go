@@ -16,10 +16,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestInterruptExits130: SIGINT (or SIGTERM) that stops optimize short of its target exits 130,
+// TestLongInterruptExits130: SIGINT (or SIGTERM) that stops optimize short of its target exits 130,
 // with one line saying it was interrupted and how to go on; the finished trials are stored
 // (issue 21: it exited 0, and a script could not tell).
-func TestInterruptExits130(t *testing.T) {
+func TestLongInterruptExits130(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}

@@ -64,7 +64,7 @@ func TestLifetimesJSON(t *testing.T) {
 	assert.Equal(t, []string{"histograms", "input", "profile", "summary"}, keys)
 }
 
-func TestLifetimesDataFrame500MB(t *testing.T) {
+func TestLongLifetimesDataFrame500MB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the 500 MB DataFrame workload (slow under the race detector): runs without -short")
 	}

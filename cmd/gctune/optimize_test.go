@@ -156,12 +156,12 @@ func TestStudyBadInput(t *testing.T) {
 	assert.Equal(t, 0, code, errOut)
 }
 
-// TestKillDuringOptimizeThenResume kills a real optimize process of two workers with SIGKILL
+// TestLongKillDuringOptimizeThenResume kills a real optimize process of two workers with SIGKILL
 // in the middle of its trials, then resumes the study at once, while the heartbeats of the
 // trials it left RUNNING are younger than the reap timeout (issue 11.4): resume says it waits
 // for them, reaps them once stale, runs their parameters again and reaches its target exactly,
 // with two workers (issue 13's "6 of 5"). No completed trial is lost.
-func TestKillDuringOptimizeThenResume(t *testing.T) {
+func TestLongKillDuringOptimizeThenResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
@@ -242,10 +242,10 @@ func TestKillDuringOptimizeThenResume(t *testing.T) {
 	assertDense(t, after)
 }
 
-// TestTwoProcessesOneSQLiteStudy runs optimize and resume on one SQLite study at once: every
+// TestLongTwoProcessesOneSQLiteStudy runs optimize and resume on one SQLite study at once: every
 // trial number is unique and dense, none is lost or left running, each seed runs exactly once,
 // and the budget is shared.
-func TestTwoProcessesOneSQLiteStudy(t *testing.T) {
+func TestLongTwoProcessesOneSQLiteStudy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}

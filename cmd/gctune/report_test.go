@@ -28,8 +28,8 @@ func reportStudy(t *testing.T, url string) int {
 	return doc.Recommendation.Trial
 }
 
-// TestReportAndExplain runs gctune report and explain on a study in SQLite and in PostgreSQL.
-func TestReportAndExplain(t *testing.T) {
+// TestLongReportAndExplain runs gctune report and explain on a study in SQLite and in PostgreSQL.
+func TestLongReportAndExplain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("makes a recommendation and draws every figure on each backend (slow under the race detector): runs without -short")
 	}
@@ -150,10 +150,10 @@ func TestReportBadInput(t *testing.T) {
 	assert.Contains(t, errOut, "--workers -1")
 }
 
-// TestReportInChromium is the end-to-end test: the report of a real study opened in headless
+// TestLongReportInChromium is the end-to-end test: the report of a real study opened in headless
 // Chromium, screenshot taken and checked. It skips when Chromium is missing, unless CI is set
 // (.ci/run installs it). REPORT_SCREENSHOT_DIR keeps the report and the screenshot there.
-func TestReportInChromium(t *testing.T) {
+func TestLongReportInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("makes a recommendation, draws every figure and renders the page (slow under the race detector): runs without -short")
 	}

@@ -17,12 +17,12 @@ func uncertaintyInterval(lo, hi float64) uncertainty.Interval {
 	return uncertainty.Interval{Lo: lo, Hi: hi, Coverage: 0.99, N: 4}
 }
 
-// TestPredictionEverywhere runs a small study on gcdemo with an uncertainty model (4 perturbed
+// TestLongPredictionEverywhere runs a small study on gcdemo with an uncertainty model (4 perturbed
 // runs, 2 per search trial) and one without, and checks that explain, studies show and verify
 // state the prediction: the expected speedup with its interval and the single simulation beside
 // it, the margins, the uncertainty model, and the measured speedup against the predicted
 // interval.
-func TestPredictionEverywhere(t *testing.T) {
+func TestLongPredictionEverywhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("makes a recommendation and states it through every output (slow under the race detector): runs without -short")
 	}

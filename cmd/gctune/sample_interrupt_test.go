@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSampleInterrupted: SIGINT or SIGTERM while sample writes its export stops it, exit 130,
+// TestLongSampleInterrupted: SIGINT or SIGTERM while sample writes its export stops it, exit 130,
 // the line saying so, and neither file nor any temporary file left (issue 35: sample ran on
 // for 31-39 s and exited 0 with the whole file written). The signal is sent once the
 // temporary CSV exists, so it lands in the middle of the writing.
@@ -29,7 +29,7 @@ phases:
       - {class: A, share: 1, lifetime: 1KiB}
 `
 
-func TestSampleInterrupted(t *testing.T) {
+func TestLongSampleInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a large export")
 	}

@@ -84,7 +84,7 @@ func TestSampleRefusesAndBadInput(t *testing.T) {
 	}
 }
 
-func TestOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
+func TestLongOptimizeSampledExportWeighsTwoHypotheses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("optimizes a sampled export twice under two hypotheses, each with its recommendation (slow under the race detector): runs without -short")
 	}

@@ -384,14 +384,14 @@ func testWorkersLoad(t *testing.T, url string) {
 		elapsed.Round(time.Millisecond), float64(len(trials))/elapsed.Seconds())
 }
 
-// TestWorkerKilled kills one of three worker processes with SIGKILL mid-trial: its running
+// TestLongWorkerKilled kills one of three worker processes with SIGKILL mid-trial: its running
 // trials are failed by the other workers' reapers within the reap timeout (plus the reaper's
 // period), their parameters run again by another worker, and the study still reaches its
 // budget, with no resume. Whether the victim holds a running trial at the instant of the kill
 // is up to the scheduler (its goroutines may all be waiting for a claim, or storing a result):
 // an attempt where it held none tests nothing about reaping, so the scenario is tried again on
 // a new database, up to three times, and one attempt must have reaped the victim's trials.
-func TestWorkerKilled(t *testing.T) {
+func TestLongWorkerKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
@@ -472,10 +472,10 @@ func testWorkerKilled(t *testing.T, url string) (reaped int) {
 	return reaped
 }
 
-// TestWorkerSIGTERM stops a worker process with SIGTERM: its running trials finish and are
+// TestLongWorkerSIGTERM stops a worker process with SIGTERM: its running trials finish and are
 // stored, it exits 130 (stopped short of its target) reporting the interruption, and no trial
 // is left RUNNING.
-func TestWorkerSIGTERM(t *testing.T) {
+func TestLongWorkerSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}
@@ -497,12 +497,12 @@ func TestWorkerSIGTERM(t *testing.T) {
 	assertDense(t, trials)
 }
 
-// TestWorkersDatabaseRestart restarts the PostgreSQL server (pg_ctl stop -m immediate, then
+// TestLongWorkersDatabaseRestart restarts the PostgreSQL server (pg_ctl stop -m immediate, then
 // start), and then stops it for 2 s, while three workers run: they retry with backoff and
 // either carry on or stop with one clear error line; no trial is corrupt, numbers stay unique and dense, and a following
 // worker brings the study to its budget. Then the server stops for longer than the workers
 // retry: they exit with a clear error, and once it is back a worker finishes the study.
-func TestWorkersDatabaseRestart(t *testing.T) {
+func TestLongWorkersDatabaseRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("restarts a server")
 	}
@@ -587,10 +587,10 @@ func TestWorkersDatabaseRestart(t *testing.T) {
 	assert.GreaterOrEqual(t, search.Finished(trials), final)
 }
 
-// TestStudyCreateRace runs two `study create` of one name at once, on a database nobody used
+// TestLongStudyCreateRace runs two `study create` of one name at once, on a database nobody used
 // yet (so their migrations race too): one creates it, the other fails with a clear error, and
 // the seeds are queued once.
-func TestStudyCreateRace(t *testing.T) {
+func TestLongStudyCreateRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes")
 	}

@@ -11,10 +11,10 @@ import (
 	"github.com/gctune/gctune/heapsim"
 )
 
-// TestCalibrationIsCurrent refits the cost model and checks that heapsim.DefaultCost is that
+// TestLongCalibrationIsCurrent refits the cost model and checks that heapsim.DefaultCost is that
 // fit: a change to the simulator or the DataFrame workloads that moves the fit must come with
 // `go run ./heapsim/calibrate -write` (which also rewrites docs/calibration.md).
-func TestCalibrationIsCurrent(t *testing.T) {
+func TestLongCalibrationIsCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates the three DataFrame workloads")
 	}

@@ -143,12 +143,12 @@ func (e *endlessDistinct) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// TestReadRefusesTooManyNames streams rows with a new class (and site) name each, with no end:
+// TestLongReadRefusesTooManyNames streams rows with a new class (and site) name each, with no end:
 // the reader refuses the input with one line naming it once the class table reaches its bound,
 // and the memory it allocated on the way is bounded by the bound, not by the input (a 10 M-
 // class CSV once took 4.4 GB). Measured as the bytes allocated (runtime.MemStats.TotalAlloc),
 // an upper bound on the peak heap; no timing.
-func TestReadRefusesTooManyNames(t *testing.T) {
+func TestLongReadRefusesTooManyNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams a million rows")
 	}

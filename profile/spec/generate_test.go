@@ -553,31 +553,47 @@ func TestBundled(t *testing.T) {
 		assert.Contains(t, names, want)
 	}
 	for _, w := range infos {
-		t.Run(w.Name, func(t *testing.T) {
-			assert.NotEmpty(t, w.Description)
-			assert.NotRegexp(t, `^spec[: ]`, w.Description, "the spec must parse")
-			s, err := BundledSpec(w.Name)
-			require.NoError(t, err)
-			assert.Equal(t, w.Name, s.Name, "file name and spec name agree")
-			if testing.Short() && strings.HasPrefix(w.Name, "dataframe-") {
-				t.Skip("big workload")
-			}
-			p, err := s.Generate(GenerateOptions{Seed: 1})
-			require.NoError(t, err)
-			require.NoError(t, p.Validate())
-			assert.InEpsilon(t, float64(w.Records), float64(p.Len()), 0.02, "estimate vs generated")
-			assert.LessOrEqual(t, p.Len(), 10_000_000)
-			for _, c := range p.Containers {
-				r := int(c.Record)
-				assert.LessOrEqual(t, p.Birth[r], c.StoresFromBytes)
-				assert.LessOrEqual(t, c.StoresFromBytes, c.StoresUntilBytes)
-				assert.LessOrEqual(t, c.StoresUntilBytes, p.Death[r])
-			}
-			objects, bytes := genLongLived(p, 0.05)
-			t.Logf("%s: %d records, %.1f%% of objects and %.1f%% of bytes long-lived, %d containers",
-				w.Name, p.Len(), 100*objects, 100*bytes, len(p.Containers))
-		})
+		if !strings.HasPrefix(w.Name, "dataframe-") {
+			t.Run(w.Name, func(t *testing.T) { checkBundled(t, w) })
+		}
 	}
+}
+
+// TestLongBundledDataFrame is TestBundled for the DataFrame workloads (big: slow under the
+// race detector, so run without it, README).
+func TestLongBundledDataFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the three DataFrame workloads (slow under the race detector): runs without -short")
+	}
+	for _, w := range Bundled() {
+		if strings.HasPrefix(w.Name, "dataframe-") {
+			t.Run(w.Name, func(t *testing.T) { checkBundled(t, w) })
+		}
+	}
+}
+
+// checkBundled checks one bundled workload: its description, its spec, and the profile it
+// generates against the estimate.
+func checkBundled(t *testing.T, w WorkloadInfo) {
+	assert.NotEmpty(t, w.Description)
+	assert.NotRegexp(t, `^spec[: ]`, w.Description, "the spec must parse")
+	s, err := BundledSpec(w.Name)
+	require.NoError(t, err)
+	assert.Equal(t, w.Name, s.Name, "file name and spec name agree")
+	p, err := s.Generate(GenerateOptions{Seed: 1})
+	require.NoError(t, err)
+	require.NoError(t, p.Validate())
+	assert.InEpsilon(t, float64(w.Records), float64(p.Len()), 0.02, "estimate vs generated")
+	assert.LessOrEqual(t, p.Len(), 10_000_000)
+	for _, c := range p.Containers {
+		r := int(c.Record)
+		assert.LessOrEqual(t, p.Birth[r], c.StoresFromBytes)
+		assert.LessOrEqual(t, c.StoresFromBytes, c.StoresUntilBytes)
+		assert.LessOrEqual(t, c.StoresUntilBytes, p.Death[r])
+	}
+	objects, bytes := genLongLived(p, 0.05)
+	t.Logf("%s: %d records, %.1f%% of objects and %.1f%% of bytes long-lived, %d containers",
+		w.Name, p.Len(), 100*objects, 100*bytes, len(p.Containers))
 }
 
 func TestBundledSpecUnknown(t *testing.T) {
@@ -590,12 +606,12 @@ func TestBundledSpecUnknown(t *testing.T) {
 	}
 }
 
-// TestWorkloadDataframe500mbCodePath checks what dataframe-500mb takes from DataFrame's code
+// TestLongWorkloadDataframe500mbCodePath checks what dataframe-500mb takes from DataFrame's code
 // (the spec's comments): the kept data is what reading allocates (734,736 rows × 48 B and the
 // cells' 558,389,440 B, alive to the end), type detection's garbage dies within a parse, the
 // code makes 21 column-sized allocations straight into old space, and the young allocation is
 // (266 scavenges + 4.5 inner-scavenge edens) × 11,780,725 bytes.
-func TestWorkloadDataframe500mbCodePath(t *testing.T) {
+func TestLongWorkloadDataframe500mbCodePath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the 500 MB DataFrame workload (slow under the race detector): runs without -short")
 	}
@@ -642,8 +658,8 @@ func TestWorkloadDataframeYoungBytes(t *testing.T) {
 	}
 }
 
-// TestWorkloadDataframe31gbRecords enforces the records budget of the biggest workload.
-func TestWorkloadDataframe31gbRecords(t *testing.T) {
+// TestLongWorkloadDataframe31gbRecords enforces the records budget of the biggest workload.
+func TestLongWorkloadDataframe31gbRecords(t *testing.T) {
 	s, err := BundledSpec("dataframe-3.1gb")
 	require.NoError(t, err)
 	est := s.EstimateRecords(0)
