@@ -19,7 +19,7 @@ import (
 	"github.com/gctune/gctune/internal/chromium"
 )
 
-// Each figure's cell in TestFiguresInChromium's page, in CSS pixels: the figures are 11 in
+// Each figure's cell in TestLongFiguresInChromium's page, in CSS pixels: the figures are 11 in
 // wide and at most 7.1 in tall, drawn 1,100 px wide.
 const (
 	chromiumCellWidth  = 1100
@@ -31,14 +31,17 @@ var (
 	chromiumFigureRe = regexp.MustCompile(`(?s)<figure id="([^"]+)">.*?</figure>`)
 )
 
-// TestFiguresInChromium renders the page of a real report (a recommendation judged on
+// TestLongFiguresInChromium renders the page of a real report (a recommendation judged on
 // perturbed runs: every section's figures, the spread and the landscape included) and opens its
 // figures in headless Chromium, each alone in a cell of fixed size with the page's own style,
 // in one screenshot. Each cell must hold a drawn figure: a white page with dark text (titles,
 // ticks, caption), grey axes and at least one palette colour, not a blank, a broken-image box
 // or an error page. It skips when Chromium is missing, unless CI is set (.ci/run installs it):
 // then it fails. REPORT_CHROMIUM_DIR keeps the page and the screenshot there.
-func TestFiguresInChromium(t *testing.T) {
+func TestLongFiguresInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws every figure and renders them in Chromium (slow under the race detector): runs without -short")
+	}
 	if _, err := chromium.Available(); err != nil {
 		if chromium.Required() {
 			t.Fatalf("CI is set and Chromium is missing: %v", err)

@@ -98,7 +98,10 @@ func expectedPNGSize(f Figure, sweeps, landscapes int) (int, int) {
 	return 1320, 540
 }
 
-func TestFiguresOfTestReport(t *testing.T) {
+func TestLongFiguresOfTestReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws every figure of the test report (slow under the race detector): runs without -short")
+	}
 	r := newTestReport(t)
 	require.Len(t, r.Workloads, 2)
 	require.Len(t, r.Comparisons, 2)
@@ -282,7 +285,10 @@ func TestFiguresEmptyReport(t *testing.T) {
 	assert.Equal(t, []string{"search-progress", "search-pareto", "sensitivity-sweeps"}, figureNames(figs))
 }
 
-func TestFiguresEmptyCases(t *testing.T) {
+func TestLongFiguresEmptyCases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws every figure of several reports (slow under the race detector): runs without -short")
+	}
 	nan := math.NaN()
 	r := &Report{
 		Search: Search{
@@ -349,7 +355,10 @@ func syntheticComparison(n int) Comparison {
 		Default: diagnose.Run{Label: "default", Events: def}, Best: diagnose.Run{Label: "best", Events: best}}
 }
 
-func TestRunFiguresDownsampleLongLogs(t *testing.T) {
+func TestLongRunFiguresDownsampleLongLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws the run figures of long event logs (slow under the race detector): runs without -short")
+	}
 	r := &Report{Comparisons: []Comparison{syntheticComparison(12000)}}
 	figs := mustFigures(t, r)
 	sizes := renderAll(t, figs, 0, 0)
