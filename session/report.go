@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/c-bata/goptuna"
-
 	"github.com/gctune/gctune/internal/errwriter"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/internal/termtext"
@@ -15,7 +13,6 @@ import (
 	"github.com/gctune/gctune/search"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
-	"github.com/gctune/gctune/tunable"
 )
 
 // Report is what a session gives back as optimize, resume and worker state it: the study, the
@@ -41,7 +38,7 @@ type Report struct {
 	SearchRuns   string  `json:"searchRuns"`
 	// Best is the search's fastest trial, its value on SearchRuns: not the headline, which is
 	// the Recommendation's forecast.
-	Best *Best `json:"best,omitempty"`
+	Best *study.Best `json:"best,omitempty"`
 	// Recommendation is what export writes (optimize and resume only).
 	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
 	Plan           search.Plan               `json:"plan"`
@@ -52,24 +49,6 @@ type Report struct {
 
 	// seconds says the values are seconds (one workload), not slowdowns (study.Problem.Seconds).
 	seconds bool
-}
-
-// Best is a study's best trial as the session's document and `studies show` state it.
-type Best struct {
-	Number   int               `json:"number"`
-	Value    float64           `json:"value"`
-	Speedup  float64           `json:"speedup"`
-	Point    tunable.Point     `json:"point"`
-	Metrics  map[string]string `json:"metrics"`
-	Feasible bool              `json:"feasible"`
-}
-
-// NewBest describes trial t, its speedup over the defaults' value defaultValue, its
-// configuration rounded as the search's space rounds it.
-func NewBest(t goptuna.FrozenTrial, defaultValue float64) *Best {
-	raw, _ := tunable.PointFromParams(t.Params)
-	return &Best{Number: t.Number, Value: t.Value, Speedup: defaultValue / t.Value, Point: raw.Rounded(),
-		Metrics: t.UserAttrs, Feasible: !trialattr.Infeasible(t)}
 }
 
 // NewReport describes the outcome res of a session on study name, stored at storage (the
@@ -84,7 +63,7 @@ func NewReport(res Result, name, storage string, sp *study.Problem, prob *object
 		r.Aggregate = cmp.Or(sp.Aggregate, string(objective.AggregateMax))
 	}
 	if res.HasBest {
-		r.Best = NewBest(res.Best, prob.DefaultValue())
+		r.Best = study.NewBest(res.Best, prob.DefaultValue())
 	}
 	return r
 }

@@ -32,7 +32,7 @@ func TestStoppedShort(t *testing.T) {
 // TestReportText: the summary of a session without a recommendation, in seconds (one
 // workload) and as slowdowns (several, by the mean or the worst), with the lines beside.
 func TestReportText(t *testing.T) {
-	best := &Best{Number: 7, Value: 50, Speedup: 2, Point: tunable.DefaultPoint(heapsim.DefaultParams()),
+	best := &study.Best{Number: 7, Value: 50, Speedup: 2, Point: tunable.DefaultPoint(heapsim.DefaultParams()),
 		Metrics: map[string]string{trialattr.GCShare: "0.016", trialattr.Footprint: "13421772800"}}
 	one := Report{Study: "s", TrialsRun: 4, Finished: 9, Target: 10, Interrupted: true, DefaultValue: 100,
 		SearchRuns: "the profile", Best: best, Workloads: []study.WorkloadRef{{Ref: "w"}}, WorkloadNames: []string{"w"},
@@ -46,7 +46,7 @@ func TestReportText(t *testing.T) {
 		"apply it: gctune export s --format st > gctune-gc.st\n", b.String())
 
 	two := Report{Study: "a b", TrialsRun: 2, Finished: 2, Target: 2, DefaultValue: 1, SearchRuns: "the profiles",
-		Best: &Best{Number: 1, Value: 0.5, Speedup: 2, Point: tunable.DefaultPoint(heapsim.DefaultParams())}, Aggregate: "mean",
+		Best: &study.Best{Number: 1, Value: 0.5, Speedup: 2, Point: tunable.DefaultPoint(heapsim.DefaultParams())}, Aggregate: "mean",
 		Workloads: []study.WorkloadRef{{Ref: "x"}, {Ref: "y"}}, Beside: []string{"", "beside y"}}
 	b.Reset()
 	require.NoError(t, two.WriteText(&b))
@@ -64,7 +64,7 @@ func TestReportText(t *testing.T) {
 func describeDefaults(t *testing.T) string {
 	t.Helper()
 	var b bytes.Buffer
-	r := Report{Best: &Best{Point: tunable.DefaultPoint(heapsim.DefaultParams())}, seconds: true}
+	r := Report{Best: &study.Best{Point: tunable.DefaultPoint(heapsim.DefaultParams())}, seconds: true}
 	require.NoError(t, r.WriteText(&b))
 	line := bytes.Split(b.Bytes(), []byte("\n"))[1]
 	return string(bytes.TrimPrefix(line, []byte("the search's fastest trial: trial 0, ")))
@@ -85,7 +85,7 @@ func TestReportDocument(t *testing.T) {
 		params[tu.Name] = tu.Get(p)
 	}
 	tr := goptuna.FrozenTrial{Number: 3, Value: 25, Params: params, UserAttrs: map[string]string{trialattr.Feasible: "false"}}
-	b := NewBest(tr, 100)
+	b := study.NewBest(tr, 100)
 	assert.Equal(t, 3, b.Number)
 	assert.InDelta(t, 4, b.Speedup, 1e-12)
 	assert.False(t, b.Feasible)

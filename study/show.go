@@ -171,3 +171,41 @@ func (p *Problem) UncertaintyText() string {
 	}
 	return s
 }
+
+// ShowDoc is `studies show --json`: the study, its problem and counts, the search's fastest
+// trial, and the stored recommendation with its prediction.
+type ShowDoc struct {
+	Study    string   `json:"study"`
+	Storage  string   `json:"storage"`
+	Problem  *Problem `json:"problem"`
+	Trials   int      `json:"trials"`
+	Finished int      `json:"finished"`
+	Best     *Best    `json:"best,omitempty"`
+	// Recommendation is the one stored with the study by optimize or resume (absent before
+	// the first finished); Prediction states its expected speedup with the interval.
+	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
+	Prediction     *recommend.Prediction     `json:"prediction,omitempty"`
+	// RecommendationError says why a stored recommendation could not be read (damaged).
+	RecommendationError string `json:"recommendationError,omitempty"`
+}
+
+// Doc is s as `studies show --json` writes it.
+func (s *Show) Doc() ShowDoc {
+	d := ShowDoc{Study: s.Study, Storage: s.Storage, Problem: s.Problem, Trials: s.Trials, Finished: s.Finished,
+		Recommendation: s.Recommendation, Prediction: s.Recommendation.Prediction(s.Problem.Seconds()),
+		RecommendationError: s.RecommendationError}
+	if s.BestTrial != nil {
+		d.Best = NewBest(*s.BestTrial, s.Problem.DefaultValue)
+	}
+	return d
+}
+
+// WriteText writes d as `studies show` does (Show.WriteText), for a document read back.
+func (d *ShowDoc) WriteText(w io.Writer) error {
+	sh := Show{Study: d.Study, Storage: d.Storage, Problem: d.Problem, Trials: d.Trials, Finished: d.Finished,
+		Recommendation: d.Recommendation, RecommendationError: d.RecommendationError}
+	if b := d.Best; b != nil {
+		sh.Best = &Fastest{Number: b.Number, Speedup: b.Speedup, Point: b.Point}
+	}
+	return sh.WriteText(w)
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/gctune/gctune/export"
 	"github.com/gctune/gctune/internal/numfmt"
 	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/study"
 )
 
 // TestOneVoice renders one study's answer everywhere a user reads it (optimize's summary, a
@@ -29,7 +30,7 @@ func TestOneVoice(t *testing.T) {
 	db := filepath.Join(dir, "v.db")
 	opt, _ := gctuneOK(t, "optimize", "testdata/tiny.yaml", "--trials", "14", "--storage", db, "--study", "v",
 		"--replicas", "6", "--search-replicas", "2", "--quiet")
-	var show showDoc
+	var show study.ShowDoc
 	gctuneJSON(t, &show, "studies", "show", "v", "--storage", db)
 	rec := show.Recommendation
 	require.NotNil(t, rec, "optimize stores its recommendation")

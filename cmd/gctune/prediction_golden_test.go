@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/gctune/gctune/internal/recommendtest"
-	"github.com/gctune/gctune/session"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,11 +58,11 @@ func TestPredictionGolden(t *testing.T) {
 		if robust {
 			sp.Uncertainty, sp.Statistic = uncertainty.Default(), "mean"
 		}
-		doc := showDoc{Study: "dataframe-3.1gb", Storage: "gctune.db", Problem: sp, Trials: 200, Finished: 200,
-			Best: &session.Best{Number: 113, Value: 576.109, Speedup: 7.955, Point: rec.Point}, Recommendation: rec,
+		doc := study.ShowDoc{Study: "dataframe-3.1gb", Storage: "gctune.db", Problem: sp, Trials: 200, Finished: 200,
+			Best: &study.Best{Number: 113, Value: 576.109, Speedup: 7.955, Point: rec.Point}, Recommendation: rec,
 			Prediction: rec.Prediction(true)}
 		var show bytes.Buffer
-		require.NoError(t, printShow(&show, &doc))
+		require.NoError(t, doc.WriteText(&show))
 		checkGolden(t, "prediction-show-"+suffix+".golden", show.Bytes())
 
 		best := verify.ConfigSummary{Name: "best", Trial: 112, Runs: 5, MeanSeconds: 640, MedianSeconds: 638, SDSeconds: 12, CV: 12.0 / 640,
@@ -85,13 +84,13 @@ func TestPredictionGolden(t *testing.T) {
 // studies show without a stored recommendation (a study only workers ran), or with a damaged one.
 func TestShowWithoutStoredRecommendation(t *testing.T) {
 	sp := &study.Problem{Workloads: []study.WorkloadRef{{Ref: "gcdemo", Kind: "bundled"}}, Aggregate: "max", Seed: 1, Sampler: "tpe", Trials: 10, Version: "test"}
-	doc := showDoc{Study: "w", Storage: "gctune.db", Problem: sp, Trials: 10, Finished: 10, Best: &session.Best{Number: 3, Speedup: 1.3}}
+	doc := study.ShowDoc{Study: "w", Storage: "gctune.db", Problem: sp, Trials: 10, Finished: 10, Best: &study.Best{Number: 3, Speedup: 1.3}}
 	var b bytes.Buffer
-	require.NoError(t, printShow(&b, &doc))
+	require.NoError(t, doc.WriteText(&b))
 	assert.Contains(t, b.String(), "uncertainty: off (every configuration judged on the single simulation of the profile; no interval)\n")
 	assert.Contains(t, b.String(), "no recommendation stored with the study (optimize and resume store it; gctune export or explain w makes it without storing it)\n")
 	doc.RecommendationError = "studies: study 1: bad gctune:recommendation chunk count \"x\""
 	b.Reset()
-	require.NoError(t, printShow(&b, &doc))
+	require.NoError(t, doc.WriteText(&b))
 	assert.Contains(t, b.String(), "the stored recommendation cannot be read (studies: study 1: bad gctune:recommendation chunk count \"x\"): gctune export or explain w makes it again\n")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gctune/gctune/recommend"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/uncertainty"
 	"github.com/gctune/gctune/verify"
 )
@@ -69,7 +70,7 @@ func TestLongPredictionEverywhere(t *testing.T) {
 			for _, w := range append(tc.want, tc.wantShow...) {
 				assert.Contains(t, show, w)
 			}
-			var sd showDoc
+			var sd study.ShowDoc
 			gctuneJSON(t, &sd, "studies", "show", "demo", "--storage", db)
 			require.NotNil(t, sd.Recommendation)
 			assert.Equal(t, rec.Trial, sd.Recommendation.Trial)

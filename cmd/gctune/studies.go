@@ -3,14 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/termtext"
-	"github.com/gctune/gctune/recommend"
-	"github.com/gctune/gctune/session"
 	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialstore"
 )
@@ -66,7 +63,7 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 				return err
 			}
 			if ro.json {
-				return cmdutil.WriteJSON(cmd.OutOrStdout(), newShowDoc(sh))
+				return cmdutil.WriteJSON(cmd.OutOrStdout(), sh.Doc())
 			}
 			return sh.WriteText(cmd.OutOrStdout())
 		}),
@@ -97,41 +94,4 @@ func NewStudiesCmd(ro *rootOptions) *cobra.Command {
 		cmd.AddCommand(c)
 	}
 	return cmd
-}
-
-// showDoc is `studies show --json`.
-type showDoc struct {
-	Study    string         `json:"study"`
-	Storage  string         `json:"storage"`
-	Problem  *study.Problem `json:"problem"`
-	Trials   int            `json:"trials"`
-	Finished int            `json:"finished"`
-	Best     *session.Best  `json:"best,omitempty"`
-	// Recommendation is the one stored with the study by optimize or resume (absent before
-	// the first finished); Prediction states its expected speedup with the interval.
-	Recommendation *recommend.Recommendation `json:"recommendation,omitempty"`
-	Prediction     *recommend.Prediction     `json:"prediction,omitempty"`
-	// RecommendationError says why a stored recommendation could not be read (damaged).
-	RecommendationError string `json:"recommendationError,omitempty"`
-}
-
-// newShowDoc is s as `studies show --json` writes it.
-func newShowDoc(s *study.Show) showDoc {
-	d := showDoc{Study: s.Study, Storage: s.Storage, Problem: s.Problem, Trials: s.Trials, Finished: s.Finished,
-		Recommendation: s.Recommendation, Prediction: s.Recommendation.Prediction(s.Problem.Seconds()),
-		RecommendationError: s.RecommendationError}
-	if s.BestTrial != nil {
-		d.Best = session.NewBest(*s.BestTrial, s.Problem.DefaultValue)
-	}
-	return d
-}
-
-// printShow writes d as text (study.Show.WriteText).
-func printShow(w io.Writer, d *showDoc) error {
-	sh := study.Show{Study: d.Study, Storage: d.Storage, Problem: d.Problem, Trials: d.Trials, Finished: d.Finished,
-		Recommendation: d.Recommendation, RecommendationError: d.RecommendationError}
-	if b := d.Best; b != nil {
-		sh.Best = &study.Fastest{Number: b.Number, Speedup: b.Speedup, Point: b.Point}
-	}
-	return sh.WriteText(w)
 }

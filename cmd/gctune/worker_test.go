@@ -23,6 +23,7 @@ import (
 	"github.com/gctune/gctune/internal/cmdutil"
 	"github.com/gctune/gctune/internal/pgtest"
 	"github.com/gctune/gctune/search"
+	"github.com/gctune/gctune/study"
 	"github.com/gctune/gctune/trialattr"
 	"github.com/gctune/gctune/trialstore"
 	"github.com/gctune/gctune/tunable"
@@ -268,7 +269,7 @@ func TestStudyCreateAndWorker(t *testing.T) {
 	doc = workerJSON(t, db, 1, workerOptions{Study: "s1", Trials: 10})
 	assert.Equal(t, 10, doc.Finished)
 	assert.Equal(t, 10-before, doc.TrialsRun)
-	var show showDoc
+	var show study.ShowDoc
 	gctuneJSON(t, &show, "studies", "show", "s1", "--storage", db)
 	assert.Equal(t, 8, show.Problem.Trials)
 	// resume falls back on the stored spec when the file is gone.
