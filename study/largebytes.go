@@ -74,13 +74,11 @@ func ChooseLargeBytes(raw *profile.Profile, hyp filip.Hypothesis, vm heapsim.Par
 		return 0, err
 	}
 	bestSize := uint64(0)
-	var tried []uint64
 	for size, n := float64(largeBytesLow), 0; n < largeBytesTries; size, n = size*2, n+1 {
 		sc, onePerWindow, err := try(uint64(size))
 		if err != nil {
 			return 0, err
 		}
-		tried = append(tried, uint64(size))
 		if sc.better(best) {
 			best, bestSize = sc, uint64(size)
 		}

@@ -122,7 +122,7 @@ func OpenWorkloads(refs []string, s OpenSettings) (*Workloads, error) {
 		if err != nil {
 			return nil, asInput(err)
 		}
-		first := opts
+		var first source.Options
 		if p, info, first, err = s.countInformed(ref, opts, p, info); err != nil {
 			return nil, err
 		}
